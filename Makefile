@@ -1,0 +1,92 @@
+# rooftop — a terminal roofline explorer.
+#
+#   make            build ./rooftop
+#   make run        build and open the explorer on the default scenario
+#   make test       build and run every test (unit, golden, end-to-end)
+#   make sanitize   run the tests under AddressSanitizer + UBSan
+#   make bench      run the benchmarks
+#   make install    install to $(DESTDIR)$(PREFIX) (default /usr/local)
+#
+# Missing Debian packages are installed by scripts/ensure-deps.sh (as root or
+# with sudo), which otherwise prints the command to run.
+
+VERSION   := 0.1.0
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+MANDIR    ?= $(PREFIX)/share/man
+DATADIR   ?= $(PREFIX)/share/rooftop
+CC        ?= cc
+CFLAGS    ?= -O2 -g
+BUILD     ?= build
+SANITIZE  ?=
+
+STD_FLAGS := -std=c11 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow \
+             -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -MMD -MP \
+             -DROOFTOP_VERSION='"$(VERSION)"' -Icore -Itui
+ifneq ($(SANITIZE),)
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+# Recursive (=) so that pkg-config runs after the deps step, not at parse time.
+PKG_CFLAGS = $(shell pkg-config --cflags ncursesw libcjson)
+PKG_LIBS   = $(shell pkg-config --libs ncursesw libcjson) -lm
+TEST_CFLAGS = $(shell pkg-config --cflags cmocka)
+TEST_LIBS   = $(shell pkg-config --libs cmocka)
+
+CORE_SRC := $(wildcard core/*.c)
+TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
+TEST_SRC := $(wildcard tests/test_*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
+TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH    := $(BUILD)/tests/bench
+
+.PHONY: all deps run test unit-tests e2e sanitize bench install uninstall clean
+
+all: rooftop
+
+deps:
+	@sh scripts/ensure-deps.sh
+
+$(BUILD)/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(STD_FLAGS) $(CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+
+$(BUILD)/rooftop: $(CORE_OBJ) $(TUI_OBJ) $(BUILD)/tui/main.o
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ $(PKG_LIBS) -o $@
+
+rooftop: $(BUILD)/rooftop
+	cp $< $@
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(CORE_OBJ) $(TUI_OBJ)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
+
+run: rooftop
+	./rooftop
+
+unit-tests: $(TESTS) $(BUILD)/rooftop
+	@set -e; for t in $(TESTS); do echo "== $$t"; ROOFTOP=$(BUILD)/rooftop $$t; done
+
+test: unit-tests
+	@sh tests/cli_test.sh $(BUILD)/rooftop
+
+sanitize:
+	$(MAKE) BUILD=build-san SANITIZE=1 CFLAGS="-O1 -g" test
+
+bench: $(BENCH)
+	$(BENCH)
+
+$(BENCH): $(BUILD)/bench/bench.o $(CORE_OBJ) $(TUI_OBJ)
+	$(CC) $(CFLAGS) $^ $(PKG_LIBS) -o $@
+
+install: rooftop
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 rooftop $(DESTDIR)$(BINDIR)/rooftop
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/rooftop
+
+clean:
+	rm -rf build build-san rooftop
+
+-include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TESTS:=.d)

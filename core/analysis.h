@@ -1,0 +1,120 @@
+/* analysis.h — analyze(): scenario in, every figure the views show out.
+ *
+ * Pure: no I/O, no globals, no allocation; microseconds per call. The result
+ * is a plain value type that the explorer draws and the reports print; it
+ * never holds a NAN or an infinity (analyze() fails instead).
+ */
+#ifndef ROOFTOP_ANALYSIS_H
+#define ROOFTOP_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roofline.h"
+#include "scenario.h"
+
+#define RT_MAX_PLACEMENTS 48
+#define RT_MAX_NOTES 6
+#define RT_NOTE_MAX 200
+
+/* Where one operation or phase sits on the roofline. */
+struct placement {
+    char name[32];   /* "prefill", "decode", "training step" */
+    char phase[16];  /* "prefill", "decode" or "training" */
+    double flops;    /* FLOPs of the whole phase (all chips) */
+    double bytes;    /* bytes moved from HBM (all chips) */
+    struct roofline_report roof; /* intensity, ridge, attainable, % of peak, bound, lever */
+};
+
+/* Where a parameter count came from. */
+enum rt_params_source {
+    RT_PARAMS_SHAPE = 0, /* derived from the shape (model_param_count) */
+    RT_PARAMS_STATED,    /* the preset's stated count (guide-70b) */
+    RT_PARAMS_GIVEN      /* --params */
+};
+
+/* The latency napkin for one interactive turn (ch. 6). */
+struct latency_verdict {
+    double prefill_s;        /* 2 x active params x prefill tokens x batch / (chips x peak x mfu) */
+    double decode_s;         /* decode tokens x weight bytes / (chips x bandwidth) */
+    double overhead_s;
+    double total_s;          /* prefill + decode + overhead */
+    double budget_s;
+    bool ok;                 /* total_s <= budget_s */
+    int64_t chips_for_budget;/* smallest power of two meeting the budget; 0 = none up to max_chips */
+    int64_t max_chips;       /* the largest count tried */
+    double prefill_flops;    /* FLOPs of the turn's prefill */
+    double decode_bytes;     /* bytes read by the turn's decode */
+};
+
+/* Memory: does it fit, and how many requests fit beside it (ch. 6-7). */
+struct memory_verdict {
+    double weights_bytes;              /* total params x bytes per weight */
+    int64_t weights_fit_chips;         /* chips needed just to hold the weights */
+    double hbm_total_bytes;            /* chips x HBM per chip */
+    double kv_cache_bytes_per_token;   /* one token of one request, all layers, K and V */
+    double kv_cache_bytes_per_request; /* at context_tokens */
+    double kv_cache_bytes;             /* the whole batch at context_tokens */
+    double free_bytes;                 /* hbm_total - weights - reserve; negative when it does not fit */
+    int64_t max_concurrent_requests;   /* floor(free / per request); 0 when free <= 0 */
+    bool weights_fit;                  /* weights + reserve fit in chips x HBM */
+    bool batch_fits;                   /* ... and the batch's KV cache too */
+};
+
+struct analysis {
+    /* Resolved hardware, per chip. */
+    double peak_flops_per_s;          /* at compute_precision, after --peak-flops */
+    double hbm_bytes_per_s;
+    double hbm_bytes;
+    enum rt_precision compute_precision; /* precision the matmuls run at */
+    bool weight_only_quantization;    /* the chip lacks a native peak at the weight precision */
+    double ridge_flop_per_byte;       /* peak / bandwidth */
+
+    /* Model. */
+    double params;                    /* total: what memory holds */
+    double active_params;             /* per token: what FLOPs are paid on */
+    enum rt_params_source params_source;
+    struct param_count shape_count;   /* the shape's own count, whatever params_source */
+    double bytes_per_weight;
+    double bytes_per_kv_element;
+
+    struct placement placements[RT_MAX_PLACEMENTS];
+    int placement_count;
+
+    struct latency_verdict latency;
+    struct memory_verdict memory;
+
+    double decode_batch_intensity_flop_per_byte; /* ch. 8, at the scenario's batch and context */
+    double gqa_saving;                /* heads / kv_heads */
+    double tile_efficiency_d_model;   /* ch. 7, at the scenario's tile */
+    double tile_efficiency_d_ff;
+    double tile_efficiency_d_head;
+
+    bool has_mfu_budget;              /* the scenario gave step times */
+    struct mfu_budget mfu_budget;     /* ch. 4 */
+    double hfu;                       /* mfu_budget.mfu x recompute_factor */
+
+    /* Assumptions a reader must know, one sentence each. */
+    char notes[RT_MAX_NOTES][RT_NOTE_MAX];
+    int note_count;
+};
+
+/* Analyzes scenario *s into *out. Returns 0 on success. Returns -1, with one
+ * line naming the offending knob in err (errsize bytes), when the scenario is
+ * invalid (see scenario_check) or a result would not be finite; *out is then
+ * unspecified and must not be shown. Napkin model (guide ch. 3-8):
+ *   prefill placement: 2 x active x prefill_tokens x batch FLOPs over one read
+ *     of the weights;
+ *   decode placement: 2 x active x batch FLOPs over the weights plus every
+ *     request's KV cache at context_tokens (ch. 8's decode_batch_intensity);
+ *   training step: 6 x active x batch x context FLOPs over three passes over
+ *     the weights (read forward, read backward, write gradients);
+ *   latency: prefill_seconds + decode_seconds + overhead (weights-only decode).
+ */
+int analyze(const struct scenario *s, struct analysis *out, char *err, size_t errsize);
+
+/* Name of a params source: "shape", "stated", "given". */
+const char *params_source_name(enum rt_params_source src);
+
+#endif

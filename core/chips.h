@@ -1,0 +1,47 @@
+/* chips.h — accelerator descriptions and the built-in chip table.
+ *
+ * Every figure is the vendor's DENSE (no 2:4 sparsity) datasheet peak, in SI
+ * units: FLOP/s, bytes, bytes/s, watts. The table's sources and the conflicts
+ * between sources are carried per row (see ../shared/data/chips-reference.json
+ * from which they were researched, and the `source` and `notes` fields).
+ */
+#ifndef ROOFTOP_CHIPS_H
+#define ROOFTOP_CHIPS_H
+
+#include <stddef.h>
+
+#include "units.h"
+
+#define RT_CHIP_KEY_MAX 32
+#define RT_CHIP_NAME_MAX 64
+#define RT_CHIP_SOURCE_MAX 400
+#define RT_CHIP_NOTES_MAX 320
+
+/* One accelerator. A value type: copying it copies everything (no pointers),
+ * so a scenario that holds one stays valid on its own. */
+struct chip_spec {
+    char key[RT_CHIP_KEY_MAX];   /* short name, the CLI contract: "h100", "tpu-v5e" */
+    char name[RT_CHIP_NAME_MAX]; /* display name: "NVIDIA H100 SXM5 80GB" */
+    /* Dense matmul peak per precision in FLOP/s (OP/s for integers); 0 when
+     * the chip has no native matmul at that precision. */
+    double peak_flops_per_s[RT_PRECISION_COUNT];
+    double hbm_bytes;                /* device memory capacity, bytes */
+    double hbm_bytes_per_s;          /* device memory bandwidth, bytes/s */
+    double interconnect_bytes_per_s; /* chip-to-chip, aggregate bidirectional, bytes/s */
+    double tdp_w;                    /* board power, W; 0 when unpublished */
+    char source[RT_CHIP_SOURCE_MAX]; /* where the figures come from */
+    char notes[RT_CHIP_NOTES_MAX];   /* conflicts between sources, caveats */
+};
+
+/* Number of built-in chips (at least the 14 the CLI contract names). */
+size_t chip_builtin_count(void);
+
+/* The i-th built-in chip, i in [0, chip_builtin_count()); NULL outside. */
+const struct chip_spec *chip_builtin(size_t i);
+
+/* Finds a built-in chip by short name, alias or display name. Matching ignores
+ * case and every character that is not a letter or digit, so "tpu-v5e",
+ * "TPU v5e" and "tpuv5e" are the same chip. Returns NULL when none matches. */
+const struct chip_spec *chip_find(const char *name);
+
+#endif

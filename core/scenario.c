@@ -1,0 +1,124 @@
+/* scenario.c — the default scenario and its validation. */
+#include "scenario.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void scenario_default(struct scenario *s)
+{
+    memset(s, 0, sizeof *s);
+    s->chip = *chip_find("tpu-v5e");
+    s->chips = 1;
+    s->model = *model_find("guide-70b");
+    s->batch = 1;
+    s->precision = RT_BF16;
+    s->kv_precision = RT_BF16;
+    s->context_tokens = 8192;
+    s->prefill_tokens = 8192;
+    s->decode_tokens = 128;
+    s->budget_s = 1.0;
+    s->overhead_s = 0.25;
+    s->mfu = 1.0;
+    s->max_chips = RT_DEFAULT_MAX_CHIPS;
+    s->tile = 128;
+    s->recompute_factor = 1.0;
+    s->latency_model = RT_LATENCY_NAPKIN;
+}
+
+void scenario_set_model(struct scenario *s, const struct model_shape *m)
+{
+    s->model = *m;
+    s->params = 0.0;
+}
+
+/* Checks an integer knob against [lo, hi]. */
+static int check_int(const char *flag, int64_t v, int64_t lo, int64_t hi, char *err, size_t errsize)
+{
+    if (v >= lo && v <= hi)
+        return 0;
+    snprintf(err, errsize, "%s %lld is out of range: give a whole number from %lld to %lld", flag, (long long)v,
+             (long long)lo, (long long)hi);
+    return -1;
+}
+
+/* Checks a real knob against [lo, hi] (open at lo when lo_open). */
+static int check_real(const char *flag, double v, double lo, bool lo_open, double hi, char *err, size_t errsize)
+{
+    if (isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi)
+        return 0;
+    snprintf(err, errsize, "%s %g is out of range: give a number %s %g and at most %g", flag, v,
+             lo_open ? "above" : "from", lo, hi);
+    return -1;
+}
+
+int scenario_check(const struct scenario *s, char *err, size_t errsize)
+{
+    char shape_err[200];
+    if (model_shape_check(&s->model, shape_err, sizeof shape_err) != 0) {
+        snprintf(err, errsize, "model %s: %s", s->model.name, shape_err);
+        return -1;
+    }
+    if (check_int("--chips", s->chips, 1, RT_MAX_CHIPS, err, errsize) ||
+        check_int("--batch", s->batch, 1, RT_MAX_BATCH, err, errsize) ||
+        check_int("--context", s->context_tokens, 1, RT_MAX_TOKENS, err, errsize) ||
+        check_int("--prefill-tokens", s->prefill_tokens, 0, RT_MAX_TOKENS, err, errsize) ||
+        check_int("--decode-tokens", s->decode_tokens, 0, RT_MAX_TOKENS, err, errsize) ||
+        check_int("--max-chips", s->max_chips, 1, RT_MAX_CHIPS, err, errsize) ||
+        check_int("--tile", s->tile, 1, 1 << 16, err, errsize))
+        return -1;
+    if ((s->params != 0.0 && check_real("--params", s->params, 1.0, false, RT_MAX_PARAMS, err, errsize)) ||
+        check_real("--budget", s->budget_s, 0.0, true, 1e9, err, errsize) ||
+        check_real("--overhead", s->overhead_s, 0.0, false, 1e9, err, errsize) ||
+        check_real("--reserve", s->reserve_bytes, 0.0, false, 1e21, err, errsize) ||
+        check_real("--mfu", s->mfu, 0.0, true, 1.0, err, errsize) ||
+        check_real("--recompute", s->recompute_factor, 1.0, false, 10.0, err, errsize) ||
+        check_real("--peak-flops", s->peak_flops_override, 0.0, false, 1e21, err, errsize) ||
+        check_real("--hbm-bw", s->hbm_bytes_per_s_override, 0.0, false, 1e21, err, errsize) ||
+        check_real("--hbm-bytes", s->hbm_bytes_override, 0.0, false, 1e21, err, errsize))
+        return -1;
+    if (s->budget_s <= s->overhead_s) {
+        snprintf(err, errsize,
+                 "--budget %g s is at or below --overhead %g s: no hardware can meet it; give a budget above "
+                 "the overhead",
+                 s->budget_s, s->overhead_s);
+        return -1;
+    }
+    if ((int)s->precision < 0 || s->precision >= RT_PRECISION_COUNT || (int)s->kv_precision < 0 ||
+        s->kv_precision >= RT_PRECISION_COUNT) {
+        snprintf(err, errsize, "--precision must be bf16, fp8, int8 or int4");
+        return -1;
+    }
+    const struct chip_spec *c = &s->chip;
+    if (!(isfinite(c->peak_flops_per_s[RT_BF16]) && c->peak_flops_per_s[RT_BF16] > 0.0) &&
+        !(s->peak_flops_override > 0.0)) {
+        snprintf(err, errsize, "chip %s has no bf16 peak: give --peak-flops", c->key);
+        return -1;
+    }
+    for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+        if (!(isfinite(c->peak_flops_per_s[p]) && c->peak_flops_per_s[p] >= 0.0 && c->peak_flops_per_s[p] <= 1e21)) {
+            snprintf(err, errsize, "chip %s: %s peak must be from 0 to 1e21 FLOP/s", c->key,
+                     precision_name((enum rt_precision)p));
+            return -1;
+        }
+    }
+    if ((!(c->hbm_bytes > 0.0 && c->hbm_bytes <= 1e21) && !(s->hbm_bytes_override > 0.0)) ||
+        (!(c->hbm_bytes_per_s > 0.0 && c->hbm_bytes_per_s <= 1e21) && !(s->hbm_bytes_per_s_override > 0.0))) {
+        snprintf(err, errsize, "chip %s needs a memory capacity and bandwidth above 0 (--hbm-bytes, --hbm-bw)",
+                 c->key);
+        return -1;
+    }
+    if (s->has_step_times) {
+        double total = 0.0;
+        for (int i = 0; i < RT_PART_COUNT; i++) {
+            if (check_real("--step-times", s->step_times_s[i], 0.0, false, 1e9, err, errsize))
+                return -1;
+            total += s->step_times_s[i];
+        }
+        if (!(total > 0.0)) {
+            snprintf(err, errsize, "--step-times must not all be zero");
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,83 @@
+/* scenario.h — every knob of one what-if, as a plain value type.
+ *
+ * The explorer edits a scenario on each keystroke, the command line builds one
+ * from flags, and analyze() turns it into an analysis. A scenario holds no
+ * pointers, so copying it (for undo, for a sweep row) is a plain assignment.
+ */
+#ifndef ROOFTOP_SCENARIO_H
+#define ROOFTOP_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chips.h"
+#include "models.h"
+#include "roofline.h"
+#include "units.h"
+
+/* Which latency model analyze() uses. Only the napkin exists so far: the
+ * guide's weights-only decode and 2N-per-token prefill (ch. 5-6). */
+enum rt_latency_model { RT_LATENCY_NAPKIN = 0 };
+
+/* Largest values a scenario accepts; each limit keeps every product finite. */
+#define RT_MAX_CHIPS ((int64_t)1 << 24)
+#define RT_MAX_BATCH ((int64_t)1 << 24)
+#define RT_MAX_TOKENS ((int64_t)1 << 30)
+#define RT_MAX_PARAMS 1e16
+#define RT_DEFAULT_MAX_CHIPS 65536
+
+struct scenario {
+    struct chip_spec chip;
+    /* Overrides of the chip's figures (the guide's rounded ones, a measured
+     * bandwidth); 0 = use the chip's. peak_flops_override replaces the peak at
+     * the compute precision. */
+    double peak_flops_override;       /* FLOP/s */
+    double hbm_bytes_per_s_override;  /* bytes/s */
+    double hbm_bytes_override;        /* bytes */
+    int64_t chips;                    /* chips serving one model replica (tensor parallel), >= 1 */
+
+    struct model_shape model;
+    /* Parameter count given on its own (--params, the guide's round numbers):
+     * > 0 replaces the shape's count and treats the model as dense (active =
+     * total); 0 = use model.stated_params, else the count derived from the
+     * shape. */
+    double params;
+
+    int64_t batch;                    /* concurrent sequences, >= 1 */
+    enum rt_precision precision;      /* weights (bytes per weight) and matmul inputs */
+    enum rt_precision kv_precision;   /* KV-cache elements */
+    int64_t context_tokens;           /* tokens held in each request's KV cache, >= 1 */
+    int64_t prefill_tokens;           /* prompt tokens per request this turn, >= 0 */
+    int64_t decode_tokens;            /* tokens generated per request this turn, >= 0 */
+    double budget_s;                  /* latency budget for one turn, > overhead_s */
+    double overhead_s;                /* scaffolding time inside the budget, >= 0 */
+    double reserve_bytes;             /* HBM held back for the runtime, across all chips, >= 0 */
+    double mfu;                       /* achieved fraction of peak during prefill, (0, 1] */
+    int64_t max_chips;                /* largest power of two chips_for_budget tries, >= 1 */
+    int64_t tile;                     /* matmul tile edge for tile efficiency (128: TPU MXU) */
+
+    bool has_step_times;              /* step_times_s given: build the MFU budget from them */
+    double step_times_s[RT_PART_COUNT]; /* matmul, vector, memory, comms, optimizer seconds */
+    double recompute_factor;          /* hardware / model FLOPs: 1 none, 8/6 full recompute */
+
+    enum rt_latency_model latency_model;
+};
+
+/* Fills *s with the built-in default scenario, the guide's napkin (ch. 6):
+ * guide-70b (N = 70e9) on one TPU v5e, bf16 weights and KV, batch 1, 8192
+ * prefill and 128 decode tokens, 8192-token context, a 1.0 s budget with
+ * 0.25 s overhead, MFU 1.0, nothing reserved, chips searched up to 65536,
+ * tile 128. */
+void scenario_default(struct scenario *s);
+
+/* Checks every field of *s. Returns 0 when valid; otherwise -1 with one line
+ * in err (errsize bytes) that names the knob (by its command-line flag), the
+ * value and the accepted range. */
+int scenario_check(const struct scenario *s, char *err, size_t errsize);
+
+/* Replaces the model with a built-in preset (or any shape), clearing a
+ * --params override so that the shape's own count applies. */
+void scenario_set_model(struct scenario *s, const struct model_shape *m);
+
+#endif

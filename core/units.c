@@ -1,0 +1,189 @@
+/* units.c — precisions, strict number parsing and SI formatting. */
+#include "units.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const precision_names[RT_PRECISION_COUNT] = {"bf16", "fp8", "int8", "int4"};
+static const double precision_widths[RT_PRECISION_COUNT] = {2.0, 1.0, 1.0, 0.5};
+
+double precision_bytes(enum rt_precision p)
+{
+    if ((int)p < 0 || p >= RT_PRECISION_COUNT)
+        return 0.0;
+    return precision_widths[p];
+}
+
+const char *precision_name(enum rt_precision p)
+{
+    if ((int)p < 0 || p >= RT_PRECISION_COUNT)
+        return "?";
+    return precision_names[p];
+}
+
+int precision_parse(const char *text, enum rt_precision *out)
+{
+    if (!text)
+        return -1;
+    for (int i = 0; i < RT_PRECISION_COUNT; i++) {
+        if (strcasecmp(text, precision_names[i]) == 0) {
+            *out = (enum rt_precision)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Multiplier for an SI suffix starting at s; sets *len to its length, or
+ * returns 0 when s is not a known suffix. */
+static double suffix_multiplier(const char *s, size_t *len)
+{
+    static const struct { const char *text; double mult; } table[] = {
+        {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
+        {"Ki", 1024.0},  {"Mi", 1048576.0},  {"Gi", 1073741824.0},  {"Ti", 1099511627776.0},
+        {"kB", 1e3},     {"KB", 1e3},        {"MB", 1e6},           {"GB", 1e9},
+        {"TB", 1e12},    {"PB", 1e15},       {"k", 1e3},            {"K", 1e3},
+        {"M", 1e6},      {"B", 1e9},         {"G", 1e9},            {"T", 1e12},
+        {"P", 1e15},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        size_t n = strlen(table[i].text);
+        if (strncmp(s, table[i].text, n) == 0 && s[n] == '\0') {
+            *len = n;
+            return table[i].mult;
+        }
+    }
+    return 0.0;
+}
+
+int parse_number(const char *text, double *out)
+{
+    if (!text)
+        return -1;
+    const char *p = text;
+    while (isspace((unsigned char)*p))
+        p++;
+    const char *start = p;
+    if (*p == '+' || *p == '-')
+        p++;
+    size_t digits = 0;
+    while (isdigit((unsigned char)*p)) {
+        p++;
+        digits++;
+    }
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p)) {
+            p++;
+            digits++;
+        }
+    }
+    if (digits == 0)
+        return -1;
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        if (*q == '+' || *q == '-')
+            q++;
+        if (!isdigit((unsigned char)*q))
+            return -1;
+        while (isdigit((unsigned char)*q))
+            q++;
+        p = q;
+    }
+    char number[64];
+    size_t n = (size_t)(p - start);
+    if (n >= sizeof number)
+        return -1;
+    memcpy(number, start, n);
+    number[n] = '\0';
+    double value = strtod(number, NULL);
+    double mult = 1.0;
+    if (*p != '\0') {
+        size_t len = 0;
+        mult = suffix_multiplier(p, &len);
+        if (mult == 0.0)
+            return -1;
+    }
+    value *= mult;
+    if (!isfinite(value))
+        return -1;
+    *out = value;
+    return 0;
+}
+
+char *format_si(char *buf, size_t size, double value, const char *unit)
+{
+    static const char prefixes[] = " kMGTPE";
+    if (!isfinite(value)) {
+        snprintf(buf, size, "n/a");
+        return buf;
+    }
+    double mag = fabs(value);
+    int idx = 0;
+    while (mag >= 999.5 && idx < 6) {
+        mag /= 1000.0;
+        value /= 1000.0;
+        idx++;
+    }
+    int decimals = mag >= 99.95 ? 0 : mag >= 9.995 ? 1 : 2;
+    char num[32];
+    snprintf(num, sizeof num, "%.*f", decimals, value);
+    if (idx == 0)
+        snprintf(buf, size, "%s %s", num, unit);
+    else
+        snprintf(buf, size, "%s %c%s", num, prefixes[idx], unit);
+    return buf;
+}
+
+char *format_count(char *buf, size_t size, double value)
+{
+    static const struct { double scale; char suffix; } steps[] = {
+        {1e15, 'P'}, {1e12, 'T'}, {1e9, 'B'}, {1e6, 'M'}, {1e3, 'k'}};
+    if (!isfinite(value)) {
+        snprintf(buf, size, "n/a");
+        return buf;
+    }
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (fabs(value) >= steps[i].scale) {
+            double v = value / steps[i].scale;
+            int decimals = fabs(v) >= 99.95 ? 0 : fabs(v) >= 9.995 ? 1 : 2;
+            snprintf(buf, size, "%.*f%c", decimals, v, steps[i].suffix);
+            return buf;
+        }
+    }
+    snprintf(buf, size, "%.0f", value);
+    return buf;
+}
+
+char *format_seconds(char *buf, size_t size, double seconds)
+{
+    if (!isfinite(seconds)) {
+        snprintf(buf, size, "n/a");
+        return buf;
+    }
+    double a = fabs(seconds);
+    if (a >= 1.0 || a == 0.0)
+        snprintf(buf, size, "%.3f s", seconds);
+    else if (a >= 1e-3)
+        snprintf(buf, size, "%.1f ms", seconds * 1e3);
+    else
+        snprintf(buf, size, "%.1f us", seconds * 1e6);
+    return buf;
+}
+
+char *name_normalize(char *out, size_t size, const char *text)
+{
+    size_t n = 0;
+    if (size == 0)
+        return out;
+    for (const char *p = text ? text : ""; *p && n + 1 < size; p++) {
+        if (isalnum((unsigned char)*p))
+            out[n++] = (char)tolower((unsigned char)*p);
+    }
+    out[n] = '\0';
+    return out;
+}

@@ -1,0 +1,50 @@
+/* units.h — precisions, strict number parsing and SI formatting for rooftop.
+ *
+ * Pure functions: no I/O, no globals, no allocation. Parsing expects the C
+ * numeric locale (the program sets LC_NUMERIC to "C" at start-up).
+ */
+#ifndef ROOFTOP_UNITS_H
+#define ROOFTOP_UNITS_H
+
+#include <stddef.h>
+
+/* Numeric precision of weights, KV cache or matmul inputs. */
+enum rt_precision { RT_BF16 = 0, RT_FP8, RT_INT8, RT_INT4, RT_PRECISION_COUNT };
+
+/* Bytes one element occupies at precision p: bf16 2, fp8 1, int8 1, int4 0.5.
+ * Returns 0 for a value outside the enum. Source: the formats' widths. */
+double precision_bytes(enum rt_precision p);
+
+/* Lower-case name of p ("bf16", "fp8", "int8", "int4"); "?" outside the enum. */
+const char *precision_name(enum rt_precision p);
+
+/* Parses a precision name, case-insensitive ("bf16", "BF16", "fp8", "int8",
+ * "int4"). Returns 0 and sets *out, or -1 for anything else (*out untouched). */
+int precision_parse(const char *text, enum rt_precision *out);
+
+/* Parses a finite, non-negative-or-negative decimal number with an optional
+ * SI suffix, strictly: "70e9", "70B" (1e9), "1.5T", "8k", "65536", "2M",
+ * "0.819T", "10GB" (a trailing B after a prefix is the byte unit), "16GiB"
+ * (binary prefixes Ki Mi Gi Ti). Suffixes: k/K 1e3, M 1e6, B/G 1e9, T 1e12,
+ * P 1e15. Returns 0 and sets *out; returns -1 (and leaves *out untouched) on
+ * empty text, trailing garbage, hex, inf/nan, or a result that is not finite. */
+int parse_number(const char *text, double *out);
+
+/* Writes value with 3 significant figures and an SI prefix (k M G T P E) and
+ * the unit, e.g. format_si(140e9, "B") -> "140 GB", format_si(1.97e14,
+ * "FLOP/s") -> "197 TFLOP/s". Non-finite values print as "n/a". Returns buf. */
+char *format_si(char *buf, size_t size, double value, const char *unit);
+
+/* Writes a count in the guide's style, e.g. 70e9 -> "70.0B", 8.03e9 -> "8.03B",
+ * 1.5e12 -> "1.50T", 405.8e9 -> "406B". Returns buf. */
+char *format_count(char *buf, size_t size, double value);
+
+/* Writes seconds as "5.822 s", "683 ms" style with 4 significant figures.
+ * Returns buf. */
+char *format_seconds(char *buf, size_t size, double seconds);
+
+/* Lower-cases text and drops every non-alphanumeric character into out
+ * (size bytes, always NUL-terminated). Returns out. Used for name matching. */
+char *name_normalize(char *out, size_t size, const char *text);
+
+#endif

@@ -1,0 +1,22 @@
+/* explorer.h — the full-screen ncurses roofline explorer. */
+#ifndef ROOFTOP_EXPLORER_H
+#define ROOFTOP_EXPLORER_H
+
+#include <stdbool.h>
+
+#include "scenario.h"
+
+/* Options the command line passes to the explorer. */
+struct explorer_options {
+    bool force_ascii;   /* --ascii: no braille or box drawing even in a UTF-8 locale */
+    bool no_color;      /* NO_COLOR set or --no-color */
+};
+
+/* Runs the explorer on *initial until the user quits. Returns the process
+ * exit status (0 on a normal quit). When the terminal cannot be driven
+ * (no cursor addressing, not a tty), returns -1 without touching it and
+ * writes a one-line reason into why (whysize bytes), so the caller can print
+ * the text report instead. */
+int explorer_run(const struct scenario *initial, const struct explorer_options *opts, char *why, size_t whysize);
+
+#endif
