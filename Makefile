@@ -19,8 +19,10 @@ CC        ?= cc
 CFLAGS    ?= -O2 -g
 BUILD     ?= build
 SANITIZE  ?=
+V         ?=
+Q         := $(if $(V),,@)
 
-STD_FLAGS := -std=c11 -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow \
+STD_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow \
              -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -MMD -MP \
              -DROOFTOP_VERSION='"$(VERSION)"' -Icore -Itui
 ifneq ($(SANITIZE),)
@@ -50,7 +52,8 @@ deps:
 
 $(BUILD)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(STD_FLAGS) $(CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(CC) $(STD_FLAGS) $(CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
 
 $(BUILD)/rooftop: $(CORE_OBJ) $(TUI_OBJ) $(BUILD)/tui/main.o
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ $(PKG_LIBS) -o $@

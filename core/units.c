@@ -122,6 +122,10 @@ char *format_si(char *buf, size_t size, double value, const char *unit)
         snprintf(buf, size, "n/a");
         return buf;
     }
+    if (value == 0.0) {
+        snprintf(buf, size, "0 %s", unit);
+        return buf;
+    }
     double mag = fabs(value);
     int idx = 0;
     while (mag >= 999.5 && idx < 6) {

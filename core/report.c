@@ -1,0 +1,575 @@
+/* report.c — text, markdown, JSON and CSV renderings of an analysis. */
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "version.h"
+
+int format_parse(const char *text, enum rt_format *out)
+{
+    static const struct { const char *name; enum rt_format f; } names[] = {
+        {"text", RT_FORMAT_TEXT}, {"markdown", RT_FORMAT_MARKDOWN}, {"md", RT_FORMAT_MARKDOWN},
+        {"json", RT_FORMAT_JSON}, {"csv", RT_FORMAT_CSV}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (text && strcmp(text, names[i].name) == 0) {
+            *out = names[i].f;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *verdict_name(const struct latency_verdict *l)
+{
+    return l->ok ? "OK" : "MISS";
+}
+
+/* "64" or "none up to 65536". */
+static char *chips_for_budget_text(char *buf, size_t size, const struct latency_verdict *l)
+{
+    if (l->chips_for_budget > 0)
+        snprintf(buf, size, "%lld", (long long)l->chips_for_budget);
+    else
+        snprintf(buf, size, "none up to %lld", (long long)l->max_chips);
+    return buf;
+}
+
+/* One-line description of the scenario: model, chips, precision, batch. */
+static void describe_scenario(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    char params[32];
+    sb_printf(sb, "%s (%s params, %s) on %lld x %s, %s weights, %s KV cache, batch %lld", s->model.name,
+              format_count(params, sizeof params, a->params), params_source_name(a->params_source),
+              (long long)s->chips, s->chip.name, precision_name(s->precision), precision_name(s->kv_precision),
+              (long long)s->batch);
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static void text_placements(struct strbuf *sb, const struct analysis *a, const char *indent)
+{
+    sb_printf(sb, "%s%-15s %11s %11s %12s  %-7s  %9s  %s\n", indent, "phase", "FLOPs", "bytes", "FLOP/byte",
+              "bound", "% of peak", "lever");
+    for (int i = 0; i < a->placement_count; i++) {
+        const struct placement *p = &a->placements[i];
+        char f[24], b[24];
+        sb_printf(sb, "%s%-15s %11s %11s %12.1f  %-7s  %8.1f%%  %s\n", indent, p->name,
+                  format_si(f, sizeof f, p->flops, "FLOP"), format_si(b, sizeof b, p->bytes, "B"),
+                  p->roof.intensity_flop_per_byte, bound_name(p->roof.bound), p->roof.fraction_of_peak * 100.0,
+                  p->roof.lever);
+    }
+}
+
+static void text_report(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    char x[32], y[32], z[32], w[32];
+    const struct model_shape *m = &s->model;
+    const struct latency_verdict *l = &a->latency;
+    const struct memory_verdict *mv = &a->memory;
+
+    sb_puts(sb, "rooftop: ");
+    describe_scenario(sb, s, a);
+    sb_puts(sb, "\n\n");
+
+    sb_printf(sb, "Chip         %s (%s): %s %s, %s HBM at %s\n", s->chip.name, s->chip.key,
+              format_si(x, sizeof x, a->peak_flops_per_s, "FLOP/s"), precision_name(a->compute_precision),
+              format_si(y, sizeof y, a->hbm_bytes, "B"), format_si(z, sizeof z, a->hbm_bytes_per_s, "B/s"));
+    sb_printf(sb, "Ridge point  %.0f FLOP/byte (%.1f)\n", a->ridge_flop_per_byte, a->ridge_flop_per_byte);
+    sb_printf(sb, "Model        %s: %lld layers, d_model %lld, %lld heads / %lld kv heads x d_head %lld, d_ff %lld, "
+                  "vocab %lld",
+              m->name, (long long)m->layers, (long long)m->d_model, (long long)m->heads, (long long)m->kv_heads,
+              (long long)m->d_head, (long long)m->d_ff, (long long)m->vocab);
+    if (m->experts > 1)
+        sb_printf(sb, ", %lld experts (top-%lld)", (long long)m->experts, (long long)m->experts_per_token);
+    sb_printf(sb, "\n             %s total, %s active parameters (%s); the shape gives %s\n",
+              format_count(x, sizeof x, a->params), format_count(y, sizeof y, a->active_params),
+              params_source_name(a->params_source), format_count(z, sizeof z, a->shape_count.total));
+
+    sb_puts(sb, "\nRoofline placement\n");
+    text_placements(sb, a, "  ");
+
+    sb_printf(sb, "\nLatency, napkin (%lld prefill + %lld decode tokens per request)\n", (long long)s->prefill_tokens,
+              (long long)s->decode_tokens);
+    sb_printf(sb, "  prefill   %9.3f s\n  decode    %9.3f s\n  overhead  %9.3f s\n", l->prefill_s, l->decode_s,
+              l->overhead_s);
+    sb_printf(sb, "  total     %9.3f s   budget %.3f s   %s\n", l->total_s, l->budget_s, verdict_name(l));
+    sb_printf(sb, "  chips to meet the budget: %s (powers of two)\n", chips_for_budget_text(x, sizeof x, l));
+
+    sb_puts(sb, "\nMemory\n");
+    sb_printf(sb, "  weights            %s; chips just to hold them: %lld\n",
+              format_si(x, sizeof x, mv->weights_bytes, "B"), (long long)mv->weights_fit_chips);
+    sb_printf(sb, "  KV cache           %s per token, %s per request at %lld tokens, %s for the batch\n",
+              format_si(x, sizeof x, mv->kv_cache_bytes_per_token, "B"),
+              format_si(y, sizeof y, mv->kv_cache_bytes_per_request, "B"), (long long)s->context_tokens,
+              format_si(z, sizeof z, mv->kv_cache_bytes, "B"));
+    sb_printf(sb, "  HBM                %s on %lld chip%s, %s reserved, %s free after weights%s\n",
+              format_si(x, sizeof x, mv->hbm_total_bytes, "B"), (long long)s->chips, s->chips == 1 ? "" : "s",
+              format_si(y, sizeof y, s->reserve_bytes, "B"), format_si(z, sizeof z, mv->free_bytes, "B"),
+              mv->weights_fit ? "" : " (the weights do not fit)");
+    sb_printf(sb, "  concurrent requests that fit at %lld tokens: %lld%s\n", (long long)s->context_tokens,
+              (long long)mv->max_concurrent_requests, mv->batch_fits ? "" : " (the batch does not fit)");
+
+    sb_puts(sb, "\nShape\n");
+    sb_printf(sb, "  decode batch intensity  %.1f FLOP/byte at batch %lld (%.1f%% of the way to the ridge)\n",
+              a->decode_batch_intensity_flop_per_byte, (long long)s->batch,
+              100.0 * a->decode_batch_intensity_flop_per_byte / a->ridge_flop_per_byte);
+    sb_printf(sb, "  GQA saving              %.1fx (%lld heads / %lld kv heads)\n", a->gqa_saving,
+              (long long)m->heads, (long long)m->kv_heads);
+    sb_printf(sb, "  tile efficiency         d_model %.1f%%, d_ff %.1f%%, d_head %.1f%% (tile %lld)\n",
+              a->tile_efficiency_d_model * 100.0, a->tile_efficiency_d_ff * 100.0,
+              a->tile_efficiency_d_head * 100.0, (long long)s->tile);
+
+    if (a->has_mfu_budget) {
+        const struct mfu_budget *b = &a->mfu_budget;
+        sb_puts(sb, "\nMFU budget (from --step-times)\n");
+        sb_printf(sb, "  MFU (matmul busy)   %5.1f%%\n", b->mfu * 100.0);
+        for (int i = 1; i < RT_PART_COUNT; i++)
+            sb_printf(sb, "  lost to %-10s  %5.1f%%\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
+        sb_printf(sb, "  HFU                 %5.1f%% (recompute factor %.3g)\n", a->hfu * 100.0, s->recompute_factor);
+        sb_printf(sb, "  -> biggest lever: %s\n", step_part_name(b->biggest_lever));
+    }
+
+    if (a->note_count > 0) {
+        sb_puts(sb, "\nAssumptions\n");
+        for (int i = 0; i < a->note_count; i++)
+            sb_printf(sb, "  - %s\n", a->notes[i]);
+    }
+    (void)w;
+}
+
+/* ---- markdown ------------------------------------------------------------ */
+
+static void markdown_report(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    char x[32], y[32], z[32];
+    const struct latency_verdict *l = &a->latency;
+    const struct memory_verdict *mv = &a->memory;
+
+    sb_puts(sb, "## rooftop: ");
+    describe_scenario(sb, s, a);
+    sb_puts(sb, "\n\n");
+    sb_printf(sb, "Ridge point: **%.0f FLOP/byte** (%s %s / %s).\n\n", a->ridge_flop_per_byte,
+              format_si(x, sizeof x, a->peak_flops_per_s, "FLOP/s"), precision_name(a->compute_precision),
+              format_si(y, sizeof y, a->hbm_bytes_per_s, "B/s"));
+
+    sb_puts(sb, "| phase | FLOPs | bytes | FLOP/byte | bound | % of peak | lever |\n");
+    sb_puts(sb, "| --- | ---: | ---: | ---: | --- | ---: | --- |\n");
+    for (int i = 0; i < a->placement_count; i++) {
+        const struct placement *p = &a->placements[i];
+        sb_printf(sb, "| %s | %s | %s | %.1f | %s | %.1f%% | %s |\n", p->name, format_si(x, sizeof x, p->flops, "FLOP"),
+                  format_si(y, sizeof y, p->bytes, "B"), p->roof.intensity_flop_per_byte, bound_name(p->roof.bound),
+                  p->roof.fraction_of_peak * 100.0, p->roof.lever);
+    }
+
+    sb_printf(sb, "\n| latency (napkin) | seconds |\n| --- | ---: |\n| prefill | %.3f |\n| decode | %.3f |\n"
+                  "| overhead | %.3f |\n| **total** | **%.3f** |\n| budget | %.3f |\n\n",
+              l->prefill_s, l->decode_s, l->overhead_s, l->total_s, l->budget_s);
+    sb_printf(sb, "Verdict: **%s**. Chips to meet the budget: **%s**; chips just to hold the weights: **%lld**.\n\n",
+              verdict_name(l), chips_for_budget_text(x, sizeof x, l), (long long)mv->weights_fit_chips);
+
+    sb_puts(sb, "| memory | value |\n| --- | ---: |\n");
+    sb_printf(sb, "| weights | %s |\n", format_si(x, sizeof x, mv->weights_bytes, "B"));
+    sb_printf(sb, "| KV cache per token | %s |\n", format_si(x, sizeof x, mv->kv_cache_bytes_per_token, "B"));
+    sb_printf(sb, "| KV cache per request (%lld tokens) | %s |\n", (long long)s->context_tokens,
+              format_si(y, sizeof y, mv->kv_cache_bytes_per_request, "B"));
+    sb_printf(sb, "| KV cache, batch of %lld | %s |\n", (long long)s->batch,
+              format_si(z, sizeof z, mv->kv_cache_bytes, "B"));
+    sb_printf(sb, "| concurrent requests that fit | %lld |\n\n", (long long)mv->max_concurrent_requests);
+
+    if (a->has_mfu_budget) {
+        const struct mfu_budget *b = &a->mfu_budget;
+        sb_puts(sb, "| MFU budget | share |\n| --- | ---: |\n");
+        for (int i = 0; i < RT_PART_COUNT; i++)
+            sb_printf(sb, "| %s | %.1f%% |\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
+        sb_printf(sb, "\nMFU **%.1f%%**, HFU %.1f%%; biggest lever: **%s**.\n\n", b->mfu * 100.0, a->hfu * 100.0,
+                  step_part_name(b->biggest_lever));
+    }
+    for (int i = 0; i < a->note_count; i++)
+        sb_printf(sb, "- %s\n", a->notes[i]);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* Adds the placement rows as a JSON array under "placement". */
+static void json_placements(cJSON *root, const struct analysis *a)
+{
+    cJSON *list = cJSON_AddArrayToObject(root, "placement");
+    for (int i = 0; i < a->placement_count; i++) {
+        const struct placement *p = &a->placements[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", p->name);
+        cJSON_AddStringToObject(o, "phase", p->phase);
+        cJSON_AddNumberToObject(o, "flops", p->flops);
+        cJSON_AddNumberToObject(o, "bytes", p->bytes);
+        cJSON_AddNumberToObject(o, "intensity_flop_per_byte", p->roof.intensity_flop_per_byte);
+        cJSON_AddStringToObject(o, "bound", bound_name(p->roof.bound));
+        cJSON_AddNumberToObject(o, "attainable_flops_per_s", p->roof.attainable_flops_per_s);
+        cJSON_AddNumberToObject(o, "fraction_of_peak", p->roof.fraction_of_peak);
+        cJSON_AddStringToObject(o, "lever", p->roof.lever);
+        cJSON_AddItemToArray(list, o);
+    }
+}
+
+/* Builds the report object (the caller owns it). */
+static cJSON *json_report(const struct scenario *s, const struct analysis *a)
+{
+    const struct model_shape *m = &s->model;
+    const struct latency_verdict *l = &a->latency;
+    const struct memory_verdict *mv = &a->memory;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "version", ROOFTOP_VERSION);
+    cJSON_AddNumberToObject(root, "ridge_flop_per_byte", a->ridge_flop_per_byte);
+
+    cJSON *chip = cJSON_AddObjectToObject(root, "chip");
+    cJSON_AddStringToObject(chip, "key", s->chip.key);
+    cJSON_AddStringToObject(chip, "name", s->chip.name);
+    cJSON_AddNumberToObject(chip, "peak_flops_per_s", a->peak_flops_per_s);
+    cJSON_AddStringToObject(chip, "compute_precision", precision_name(a->compute_precision));
+    cJSON_AddBoolToObject(chip, "weight_only_quantization", a->weight_only_quantization);
+    cJSON_AddNumberToObject(chip, "hbm_bytes", a->hbm_bytes);
+    cJSON_AddNumberToObject(chip, "hbm_bytes_per_s", a->hbm_bytes_per_s);
+    cJSON_AddNumberToObject(chip, "interconnect_bytes_per_s", s->chip.interconnect_bytes_per_s);
+    if (s->chip.tdp_w > 0.0)
+        cJSON_AddNumberToObject(chip, "tdp_w", s->chip.tdp_w);
+    else
+        cJSON_AddNullToObject(chip, "tdp_w");
+    cJSON_AddStringToObject(chip, "source", s->chip.source);
+    cJSON_AddNumberToObject(root, "chips", (double)s->chips);
+
+    cJSON *model = cJSON_AddObjectToObject(root, "model");
+    cJSON_AddStringToObject(model, "name", m->name);
+    cJSON_AddNumberToObject(model, "params", a->params);
+    cJSON_AddNumberToObject(model, "active_params", a->active_params);
+    cJSON_AddStringToObject(model, "params_source", params_source_name(a->params_source));
+    cJSON_AddNumberToObject(model, "shape_params", a->shape_count.total);
+    cJSON_AddNumberToObject(model, "layers", (double)m->layers);
+    cJSON_AddNumberToObject(model, "d_model", (double)m->d_model);
+    cJSON_AddNumberToObject(model, "heads", (double)m->heads);
+    cJSON_AddNumberToObject(model, "kv_heads", (double)m->kv_heads);
+    cJSON_AddNumberToObject(model, "d_head", (double)m->d_head);
+    cJSON_AddNumberToObject(model, "d_ff", (double)m->d_ff);
+    cJSON_AddNumberToObject(model, "vocab", (double)m->vocab);
+    cJSON_AddNumberToObject(model, "experts", (double)m->experts);
+    cJSON_AddNumberToObject(model, "experts_per_token", (double)m->experts_per_token);
+    cJSON_AddBoolToObject(model, "tied_embeddings", m->tied_embeddings);
+
+    cJSON *workload = cJSON_AddObjectToObject(root, "workload");
+    cJSON_AddNumberToObject(workload, "batch", (double)s->batch);
+    cJSON_AddStringToObject(workload, "precision", precision_name(s->precision));
+    cJSON_AddStringToObject(workload, "kv_precision", precision_name(s->kv_precision));
+    cJSON_AddNumberToObject(workload, "context_tokens", (double)s->context_tokens);
+    cJSON_AddNumberToObject(workload, "prefill_tokens", (double)s->prefill_tokens);
+    cJSON_AddNumberToObject(workload, "decode_tokens", (double)s->decode_tokens);
+    cJSON_AddNumberToObject(workload, "mfu", s->mfu);
+
+    cJSON *lat = cJSON_AddObjectToObject(root, "latency");
+    cJSON_AddStringToObject(lat, "model", "napkin");
+    cJSON_AddNumberToObject(lat, "prefill_s", l->prefill_s);
+    cJSON_AddNumberToObject(lat, "decode_s", l->decode_s);
+    cJSON_AddNumberToObject(lat, "overhead_s", l->overhead_s);
+    cJSON_AddNumberToObject(lat, "total_s", l->total_s);
+    cJSON_AddNumberToObject(lat, "budget_s", l->budget_s);
+    cJSON_AddStringToObject(lat, "verdict", verdict_name(l));
+    if (l->chips_for_budget > 0)
+        cJSON_AddNumberToObject(lat, "chips_for_budget", (double)l->chips_for_budget);
+    else
+        cJSON_AddNullToObject(lat, "chips_for_budget");
+    cJSON_AddNumberToObject(lat, "max_chips", (double)l->max_chips);
+    cJSON_AddNumberToObject(lat, "prefill_flops", l->prefill_flops);
+    cJSON_AddNumberToObject(lat, "decode_bytes", l->decode_bytes);
+
+    cJSON *mem = cJSON_AddObjectToObject(root, "memory");
+    cJSON_AddNumberToObject(mem, "weights_bytes", mv->weights_bytes);
+    cJSON_AddNumberToObject(mem, "weights_fit_chips", (double)mv->weights_fit_chips);
+    cJSON_AddNumberToObject(mem, "hbm_total_bytes", mv->hbm_total_bytes);
+    cJSON_AddNumberToObject(mem, "reserve_bytes", s->reserve_bytes);
+    cJSON_AddNumberToObject(mem, "free_bytes", mv->free_bytes);
+    cJSON_AddNumberToObject(mem, "kv_cache_bytes", mv->kv_cache_bytes);
+    cJSON_AddNumberToObject(mem, "kv_cache_bytes_per_token", mv->kv_cache_bytes_per_token);
+    cJSON_AddNumberToObject(mem, "kv_cache_bytes_per_request", mv->kv_cache_bytes_per_request);
+    cJSON_AddNumberToObject(mem, "max_concurrent_requests", (double)mv->max_concurrent_requests);
+    cJSON_AddBoolToObject(mem, "weights_fit", mv->weights_fit);
+    cJSON_AddBoolToObject(mem, "batch_fits", mv->batch_fits);
+
+    json_placements(root, a);
+    cJSON_AddNumberToObject(root, "decode_batch_intensity_flop_per_byte", a->decode_batch_intensity_flop_per_byte);
+    cJSON_AddNumberToObject(root, "gqa_saving", a->gqa_saving);
+    cJSON *tile = cJSON_AddObjectToObject(root, "tile_efficiency");
+    cJSON_AddNumberToObject(tile, "tile", (double)s->tile);
+    cJSON_AddNumberToObject(tile, "d_model", a->tile_efficiency_d_model);
+    cJSON_AddNumberToObject(tile, "d_ff", a->tile_efficiency_d_ff);
+    cJSON_AddNumberToObject(tile, "d_head", a->tile_efficiency_d_head);
+
+    if (a->has_mfu_budget) {
+        const struct mfu_budget *b = &a->mfu_budget;
+        cJSON *mb = cJSON_AddObjectToObject(root, "mfu_budget");
+        char key[32];
+        for (int i = 0; i < RT_PART_COUNT; i++) {
+            snprintf(key, sizeof key, "%s_s", step_part_name((enum rt_step_part)i));
+            cJSON_AddNumberToObject(mb, key, b->seconds[i]);
+        }
+        for (int i = 0; i < RT_PART_COUNT; i++) {
+            snprintf(key, sizeof key, "%s_fraction", step_part_name((enum rt_step_part)i));
+            cJSON_AddNumberToObject(mb, key, b->fraction[i]);
+        }
+        cJSON_AddNumberToObject(mb, "mfu", b->mfu);
+        cJSON_AddNumberToObject(mb, "hfu", a->hfu);
+        cJSON_AddNumberToObject(mb, "recompute_factor", s->recompute_factor);
+        cJSON_AddStringToObject(mb, "biggest_lever", step_part_name(b->biggest_lever));
+    }
+    cJSON *notes = cJSON_AddArrayToObject(root, "notes");
+    for (int i = 0; i < a->note_count; i++)
+        cJSON_AddItemToArray(notes, cJSON_CreateString(a->notes[i]));
+    return root;
+}
+
+/* Prints a cJSON tree into sb with a trailing newline and frees it. */
+static void json_finish(struct strbuf *sb, cJSON *root)
+{
+    char *text = root ? cJSON_Print(root) : NULL;
+    if (text) {
+        sb_puts(sb, text);
+        sb_puts(sb, "\n");
+        cJSON_free(text);
+    } else {
+        sb->failed = true;
+    }
+    cJSON_Delete(root);
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+static void csv_placements(struct strbuf *sb, const struct analysis *a)
+{
+    sb_puts(sb, "name,phase,flops,bytes,intensity_flop_per_byte,bound,attainable_flops_per_s,fraction_of_peak,lever\n");
+    for (int i = 0; i < a->placement_count; i++) {
+        const struct placement *p = &a->placements[i];
+        sb_printf(sb, "%s,%s,%.17g,%.17g,%.17g,%s,%.17g,%.17g,%s\n", p->name, p->phase, p->flops, p->bytes,
+                  p->roof.intensity_flop_per_byte, bound_name(p->roof.bound), p->roof.attainable_flops_per_s,
+                  p->roof.fraction_of_peak, p->roof.lever);
+    }
+}
+
+char *report_render(enum rt_format f, const struct scenario *s, const struct analysis *a)
+{
+    struct strbuf sb = {0};
+    switch (f) {
+    case RT_FORMAT_MARKDOWN:
+        markdown_report(&sb, s, a);
+        break;
+    case RT_FORMAT_JSON:
+        json_finish(&sb, json_report(s, a));
+        break;
+    case RT_FORMAT_CSV:
+        csv_placements(&sb, a);
+        break;
+    default:
+        text_report(&sb, s, a);
+        break;
+    }
+    return sb_take(&sb);
+}
+
+/* ---- sweeps -------------------------------------------------------------- */
+
+/* The columns of each sweep, for CSV, JSON and markdown. */
+enum column { COL_CHIPS, COL_PARAMS, COL_BATCH, COL_KV_HEADS, COL_PREFILL, COL_DECODE, COL_TOTAL, COL_VERDICT,
+              COL_CHIPS_FOR_BUDGET, COL_WEIGHTS_FIT, COL_DBI, COL_BOUND, COL_FRACTION_OF_RIDGE, COL_KV_BYTES,
+              COL_GQA, COL_CONCURRENT };
+
+static const char *const column_names[] = {
+    "chips", "params", "batch", "kv_heads", "prefill_s", "decode_s", "total_s", "verdict",
+    "chips_for_budget", "weights_fit_chips", "decode_batch_intensity_flop_per_byte", "bound",
+    "fraction_of_ridge", "kv_cache_bytes", "gqa_saving", "max_concurrent_requests"};
+
+static const enum column chips_cols[] = {COL_CHIPS, COL_PREFILL, COL_DECODE, COL_TOTAL, COL_VERDICT};
+static const enum column params_cols[] = {COL_PARAMS, COL_CHIPS_FOR_BUDGET, COL_WEIGHTS_FIT};
+static const enum column batch_cols[] = {COL_BATCH, COL_DBI, COL_BOUND, COL_FRACTION_OF_RIDGE};
+static const enum column kv_cols[] = {COL_KV_HEADS, COL_KV_BYTES, COL_GQA, COL_CONCURRENT};
+
+/* The columns of sweep k; sets *n. */
+static const enum column *sweep_columns(enum rt_sweep_kind k, size_t *n)
+{
+    switch (k) {
+    case RT_SWEEP_PARAMS:
+        *n = sizeof params_cols / sizeof params_cols[0];
+        return params_cols;
+    case RT_SWEEP_BATCH:
+        *n = sizeof batch_cols / sizeof batch_cols[0];
+        return batch_cols;
+    case RT_SWEEP_KV_HEADS:
+        *n = sizeof kv_cols / sizeof kv_cols[0];
+        return kv_cols;
+    default:
+        *n = sizeof chips_cols / sizeof chips_cols[0];
+        return chips_cols;
+    }
+}
+
+/* A cell as a JSON value (the caller owns it). */
+static cJSON *cell_json(enum column c, double value, const struct analysis *a)
+{
+    const struct latency_verdict *l = &a->latency;
+    const struct placement *decode = NULL;
+    for (int i = 0; i < a->placement_count; i++)
+        if (strcmp(a->placements[i].phase, "decode") == 0)
+            decode = &a->placements[i];
+    switch (c) {
+    case COL_CHIPS:
+    case COL_PARAMS:
+    case COL_BATCH:
+    case COL_KV_HEADS:
+        return cJSON_CreateNumber(value);
+    case COL_PREFILL:
+        return cJSON_CreateNumber(l->prefill_s);
+    case COL_DECODE:
+        return cJSON_CreateNumber(l->decode_s);
+    case COL_TOTAL:
+        return cJSON_CreateNumber(l->total_s);
+    case COL_VERDICT:
+        return cJSON_CreateString(verdict_name(l));
+    case COL_CHIPS_FOR_BUDGET:
+        return l->chips_for_budget > 0 ? cJSON_CreateNumber((double)l->chips_for_budget) : cJSON_CreateNull();
+    case COL_WEIGHTS_FIT:
+        return cJSON_CreateNumber((double)a->memory.weights_fit_chips);
+    case COL_DBI:
+        return cJSON_CreateNumber(a->decode_batch_intensity_flop_per_byte);
+    case COL_BOUND:
+        return cJSON_CreateString(decode ? bound_name(decode->roof.bound) : "memory");
+    case COL_FRACTION_OF_RIDGE:
+        return cJSON_CreateNumber(a->decode_batch_intensity_flop_per_byte / a->ridge_flop_per_byte);
+    case COL_KV_BYTES:
+        return cJSON_CreateNumber(a->memory.kv_cache_bytes);
+    case COL_GQA:
+        return cJSON_CreateNumber(a->gqa_saving);
+    case COL_CONCURRENT:
+        return cJSON_CreateNumber((double)a->memory.max_concurrent_requests);
+    }
+    return cJSON_CreateNull();
+}
+
+/* A cell as CSV / markdown text: numbers with %.17g (exact), strings bare. */
+static void cell_text(struct strbuf *sb, enum column c, double value, const struct analysis *a)
+{
+    cJSON *v = cell_json(c, value, a);
+    if (cJSON_IsString(v))
+        sb_puts(sb, v->valuestring);
+    else if (cJSON_IsNumber(v))
+        sb_printf(sb, "%.17g", v->valuedouble);
+    cJSON_Delete(v);
+}
+
+/* The guide's text layout for each sweep (ch. 6-8). */
+static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct scenario *base, const double *values,
+                       const struct analysis *rows, size_t n)
+{
+    char x[32];
+    const struct analysis *a0 = &rows[0];
+    switch (k) {
+    case RT_SWEEP_CHIPS:
+        sb_printf(sb, "# %s (%s params) on %s, %lld prefill + %lld decode tokens, batch %lld, %.3f s overhead, "
+                      "budget %.3f s\n",
+                  base->model.name, format_count(x, sizeof x, a0->params), base->chip.name,
+                  (long long)base->prefill_tokens, (long long)base->decode_tokens, (long long)base->batch,
+                  base->overhead_s, base->budget_s);
+        for (size_t i = 0; i < n; i++) {
+            const struct latency_verdict *l = &rows[i].latency;
+            sb_printf(sb, "%4.0f chips: prefill %7.3fs  decode %7.3fs  total %7.3fs  %s\n", values[i], l->prefill_s,
+                      l->decode_s, l->total_s, verdict_name(l));
+        }
+        break;
+    case RT_SWEEP_PARAMS:
+        sb_printf(sb, "# %s, %lld prefill + %lld decode tokens, %s weights, %.3f s overhead\n", base->chip.name,
+                  (long long)base->prefill_tokens, (long long)base->decode_tokens, precision_name(base->precision),
+                  base->overhead_s);
+        for (size_t i = 0; i < n; i++) {
+            const struct latency_verdict *l = &rows[i].latency;
+            char chips[40];
+            if (l->chips_for_budget > 0)
+                snprintf(chips, sizeof chips, "%5lld chips", (long long)l->chips_for_budget);
+            else
+                snprintf(chips, sizeof chips, "none up to %lld chips", (long long)l->max_chips);
+            sb_printf(sb, "N=%5.1fB -> %s for a %.1fs turn   (%lld just to hold weights)\n", values[i] / 1e9, chips,
+                      l->budget_s, (long long)rows[i].memory.weights_fit_chips);
+        }
+        break;
+    case RT_SWEEP_BATCH:
+        sb_printf(sb, "# %s (%s params), %lld-token context, %s KV cache\n", base->model.name,
+                  format_count(x, sizeof x, a0->params), (long long)base->context_tokens,
+                  precision_name(base->kv_precision));
+        sb_printf(sb, "%s ridge point: %.0f FLOP/byte\n", base->chip.name, a0->ridge_flop_per_byte);
+        for (size_t i = 0; i < n; i++) {
+            const struct analysis *a = &rows[i];
+            double dbi = a->decode_batch_intensity_flop_per_byte;
+            sb_printf(sb, "batch=%5.0f: AI=%7.1f FLOP/byte  %s bound  (%4.1f%% of the way to the ridge)\n", values[i],
+                      dbi, dbi < a->ridge_flop_per_byte ? "MEMORY" : "COMPUTE", 100.0 * dbi / a->ridge_flop_per_byte);
+        }
+        break;
+    case RT_SWEEP_KV_HEADS:
+        sb_printf(sb, "# %s, %lld layers, d_head %lld, %lld tokens, batch %lld, %s KV; concurrent requests on %lld x "
+                      "%s\n",
+                  base->model.name, (long long)base->model.layers, (long long)base->model.d_head,
+                  (long long)base->context_tokens, (long long)base->batch, precision_name(base->kv_precision),
+                  (long long)base->chips, base->chip.name);
+        for (size_t i = 0; i < n; i++) {
+            const struct analysis *a = &rows[i];
+            const char *tag = a->gqa_saving == 1.0 ? "  (MHA)" : values[i] == 1.0 ? " smaller (MQA)" : " smaller";
+            sb_printf(sb, "%2.0f kv heads (group %2.0f): %7.1f GB of KV cache %7.1fx%s  %lld concurrent\n", values[i],
+                      a->gqa_saving, a->memory.kv_cache_bytes / 1e9, a->gqa_saving, tag,
+                      (long long)a->memory.max_concurrent_requests);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+char *sweep_render(enum rt_format f, enum rt_sweep_kind k, const struct scenario *base, const double *values,
+                   const struct analysis *rows, size_t n)
+{
+    struct strbuf sb = {0};
+    size_t ncols = 0;
+    const enum column *cols = sweep_columns(k, &ncols);
+    if (f == RT_FORMAT_TEXT) {
+        if (n > 0)
+            sweep_text(&sb, k, base, values, rows, n);
+    } else if (f == RT_FORMAT_JSON) {
+        cJSON *list = cJSON_CreateArray();
+        for (size_t i = 0; i < n; i++) {
+            cJSON *row = cJSON_CreateObject();
+            for (size_t c = 0; c < ncols; c++)
+                cJSON_AddItemToObject(row, column_names[cols[c]], cell_json(cols[c], values[i], &rows[i]));
+            cJSON_AddItemToArray(list, row);
+        }
+        json_finish(&sb, list);
+    } else {
+        bool md = f == RT_FORMAT_MARKDOWN;
+        const char *sep = md ? " | " : ",";
+        if (md)
+            sb_puts(&sb, "| ");
+        for (size_t c = 0; c < ncols; c++)
+            sb_printf(&sb, "%s%s", c ? sep : "", column_names[cols[c]]);
+        sb_puts(&sb, md ? " |\n|" : "\n");
+        if (md) {
+            for (size_t c = 0; c < ncols; c++)
+                sb_puts(&sb, " --- |");
+            sb_puts(&sb, "\n");
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (md)
+                sb_puts(&sb, "| ");
+            for (size_t c = 0; c < ncols; c++) {
+                if (c)
+                    sb_puts(&sb, sep);
+                cell_text(&sb, cols[c], values[i], &rows[i]);
+            }
+            sb_puts(&sb, md ? " |\n" : "\n");
+        }
+    }
+    return sb_take(&sb);
+}

@@ -1,0 +1,34 @@
+/* report.h — the analysis as text, markdown, JSON or CSV.
+ *
+ * Every function returns a newly allocated NUL-terminated string that the
+ * caller frees, or NULL when memory runs out. No I/O: the caller writes it.
+ * Numbers are written with a dot in every locale only if LC_NUMERIC is "C",
+ * which the program sets at start-up. JSON keys are documented in README.md.
+ */
+#ifndef ROOFTOP_REPORT_H
+#define ROOFTOP_REPORT_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+#include "sweep.h"
+
+enum rt_format { RT_FORMAT_TEXT = 0, RT_FORMAT_MARKDOWN, RT_FORMAT_JSON, RT_FORMAT_CSV };
+
+/* Parses "text", "markdown" (or "md"), "json", "csv". Returns 0 or -1. */
+int format_parse(const char *text, enum rt_format *out);
+
+/* The whole analysis of scenario s (already analyzed into a) in format f
+ * (text, markdown or json; csv gives the placement table). */
+char *report_render(enum rt_format f, const struct scenario *s, const struct analysis *a);
+
+/* A sweep's rows in format f (text in the guide's layout, csv, json list,
+ * markdown table). values[i] is the swept value of rows[i]; base is the
+ * scenario the sweep started from. */
+char *sweep_render(enum rt_format f, enum rt_sweep_kind k, const struct scenario *base, const double *values,
+                   const struct analysis *rows, size_t n);
+
+/* "OK" when the turn meets its budget, else "MISS". */
+const char *verdict_name(const struct latency_verdict *l);
+
+#endif

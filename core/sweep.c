@@ -1,0 +1,114 @@
+/* sweep.c — one knob over a list of values. */
+#include "sweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const sweep_names[RT_SWEEP_COUNT] = {"chips", "params", "batch", "kv-heads"};
+
+const char *sweep_kind_name(enum rt_sweep_kind k)
+{
+    return ((int)k >= 0 && k < RT_SWEEP_COUNT) ? sweep_names[k] : "?";
+}
+
+int sweep_kind_parse(const char *text, enum rt_sweep_kind *out)
+{
+    for (int i = 0; i < RT_SWEEP_COUNT; i++) {
+        if (text && strcmp(text, sweep_names[i]) == 0) {
+            *out = (enum rt_sweep_kind)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+size_t sweep_default_values(enum rt_sweep_kind k, const struct scenario *base, double *values, size_t max)
+{
+    static const double chips[] = {1, 4, 16, 64, 128};
+    static const double params[] = {70e9, 35e9, 17e9, 8e9};
+    static const double batch[] = {1, 8, 64, 256, 1024};
+    const double *src = NULL;
+    size_t n = 0;
+    double kv[3];
+    switch (k) {
+    case RT_SWEEP_CHIPS:
+        src = chips, n = sizeof chips / sizeof chips[0];
+        break;
+    case RT_SWEEP_PARAMS:
+        src = params, n = sizeof params / sizeof params[0];
+        break;
+    case RT_SWEEP_BATCH:
+        src = batch, n = sizeof batch / sizeof batch[0];
+        break;
+    case RT_SWEEP_KV_HEADS: {
+        int64_t h = base->model.heads;
+        kv[n++] = (double)h;
+        if (h % 8 == 0 && h / 8 > 1)
+            kv[n++] = (double)(h / 8);
+        if (h > 1)
+            kv[n++] = 1.0;
+        src = kv;
+        break;
+    }
+    default:
+        return 0;
+    }
+    if (n > max)
+        n = max;
+    memcpy(values, src, n * sizeof *values);
+    return n;
+}
+
+int sweep_apply(enum rt_sweep_kind k, double v, struct scenario *s, char *err, size_t errsize)
+{
+    const char *name = sweep_kind_name(k);
+    bool whole = isfinite(v) && v >= 1.0 && v == floor(v) && v <= 1e16;
+    if (!whole) {
+        snprintf(err, errsize, "--sweep=%s: value %g is not a whole number of at least 1", name, v);
+        return -1;
+    }
+    switch (k) {
+    case RT_SWEEP_CHIPS:
+        s->chips = (int64_t)v;
+        break;
+    case RT_SWEEP_PARAMS:
+        s->params = v;
+        break;
+    case RT_SWEEP_BATCH:
+        s->batch = (int64_t)v;
+        break;
+    case RT_SWEEP_KV_HEADS:
+        if (v > (double)s->model.heads || s->model.heads % (int64_t)v != 0) {
+            snprintf(err, errsize, "--sweep=kv-heads: %g does not divide the model's %lld heads", v,
+                     (long long)s->model.heads);
+            return -1;
+        }
+        s->model.kv_heads = (int64_t)v;
+        break;
+    default:
+        snprintf(err, errsize, "unknown sweep");
+        return -1;
+    }
+    return 0;
+}
+
+int sweep_run(enum rt_sweep_kind k, const struct scenario *base, const double *values, size_t n,
+              struct analysis *rows, char *err, size_t errsize)
+{
+    if (n == 0 || n > RT_SWEEP_MAX_VALUES) {
+        snprintf(err, errsize, "--values: give from 1 to %d values", RT_SWEEP_MAX_VALUES);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct scenario s = *base;
+        if (sweep_apply(k, values[i], &s, err, errsize) != 0)
+            return -1;
+        char why[256];
+        if (analyze(&s, &rows[i], why, sizeof why) != 0) {
+            snprintf(err, errsize, "--sweep=%s at %g: %s", sweep_kind_name(k), values[i], why);
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,381 @@
+/* test_roofline.c — the guide's formulas against the guide's printed figures
+ * (../shared/seeds/002_*.txt; the table in DESIGN.md "The reference figures"),
+ * and the lab's traps. */
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "roofline.h"
+#include "units.h"
+
+/* The guide's rounded chip figures (ch. 2). */
+#define H100_PEAK 990e12
+#define H100_BW 3.35e12
+#define V5E_PEAK 197e12
+#define V5E_BW 819e9
+#define V5E_HBM 16e9
+
+/* Ch. 2: ridge points H100 296, A100-80 154, TPU v5e 241, TPU v5p 166. */
+static void test_ridge_points_of_the_guide(void **state)
+{
+    (void)state;
+    ASSERT_PRINTED("%.0f", ridge_point(990e12, 3.35e12), "296");
+    ASSERT_PRINTED("%.0f", ridge_point(312e12, 2.03e12), "154");
+    ASSERT_PRINTED("%.0f", ridge_point(197e12, 0.819e12), "241");
+    ASSERT_PRINTED("%.0f", ridge_point(459e12, 2.77e12), "166");
+    assert_true(isnan(ridge_point(0, 1)));
+    assert_true(isnan(ridge_point(1, -1)));
+}
+
+/* Ch. 3: three operations placed on the H100 roof. */
+static void test_three_operations_placed(void **state)
+{
+    (void)state;
+    struct roofline_report r;
+    double n = 8192.0;
+    /* 8192^3 bf16 matmul: 2n^3 FLOPs over three n x n bf16 matrices. */
+    assert_int_equal(roofline_report(2 * n * n * n, 3 * n * n * 2, H100_PEAK, H100_BW, &r), 0);
+    ASSERT_PRINTED("%.1f", r.intensity_flop_per_byte, "2730.7");
+    assert_int_equal(r.bound, RT_COMPUTE_BOUND);
+    ASSERT_PRINTED("%.1f", r.fraction_of_peak * 100, "100.0");
+    assert_string_equal(r.lever, "cut FLOPs");
+    /* Batch-1 decode of 70B: 140 GFLOPs over 140 GB of weights. */
+    assert_int_equal(roofline_report(2 * 70e9, 70e9 * 2, H100_PEAK, H100_BW, &r), 0);
+    ASSERT_PRINTED("%.1f", r.intensity_flop_per_byte, "1.0");
+    assert_int_equal(r.bound, RT_MEMORY_BOUND);
+    ASSERT_PRINTED("%.1f", r.fraction_of_peak * 100, "0.3");
+    assert_string_equal(r.lever, "cut bytes");
+    /* Layernorm over 8k x 8k bf16: ~5 FLOPs per element, read + write 2 bytes each. */
+    assert_int_equal(roofline_report(5 * n * n, 2 * n * n * 2, H100_PEAK, H100_BW, &r), 0);
+    ASSERT_PRINTED("%.1f", r.intensity_flop_per_byte, "1.2");
+    assert_int_equal(r.bound, RT_MEMORY_BOUND);
+    ASSERT_PRINTED("%.1f", r.fraction_of_peak * 100, "0.4");
+    /* Invalid input is refused, not divided by zero. */
+    assert_int_equal(roofline_report(1, 0, H100_PEAK, H100_BW, &r), -1);
+    assert_int_equal(roofline_report(-1, 1, H100_PEAK, H100_BW, &r), -1);
+    assert_true(isnan(arithmetic_intensity(1, 0)));
+}
+
+/* The roofline is one min(): bandwidth x intensity below the ridge, peak above. */
+static void test_roofline_throughput_is_the_min_of_two_roofs(void **state)
+{
+    (void)state;
+    ASSERT_NEAR(roofline_throughput(H100_PEAK, H100_BW, 1.0), 3.35e12, 1.0);
+    ASSERT_NEAR(roofline_throughput(H100_PEAK, H100_BW, 1e6), H100_PEAK, 1.0);
+    double ridge = ridge_point(H100_PEAK, H100_BW);
+    ASSERT_NEAR(roofline_throughput(H100_PEAK, H100_BW, ridge), H100_PEAK, 1e3);
+    assert_true(isnan(roofline_throughput(H100_PEAK, H100_BW, -1)));
+}
+
+/* Ch. 4: 100/45/60/50/25 ms -> MFU 35.7%, lever memory. */
+static void test_mfu_budget_of_the_guide(void **state)
+{
+    (void)state;
+    const double ms[RT_PART_COUNT] = {0.100, 0.045, 0.060, 0.050, 0.025};
+    struct mfu_budget b;
+    assert_int_equal(mfu_budget(ms, &b), 0);
+    ASSERT_PRINTED("%.1f", b.mfu * 100, "35.7");
+    ASSERT_PRINTED("%.1f", b.fraction[RT_PART_VECTOR] * 100, "16.1");
+    ASSERT_PRINTED("%.1f", b.fraction[RT_PART_MEMORY] * 100, "21.4");
+    ASSERT_PRINTED("%.1f", b.fraction[RT_PART_COMMS] * 100, "17.9");
+    ASSERT_PRINTED("%.1f", b.fraction[RT_PART_OPTIMIZER] * 100, "8.9");
+    assert_int_equal(b.biggest_lever, RT_PART_MEMORY);
+    assert_string_equal(step_part_name(b.biggest_lever), "memory");
+    double sum = 0;
+    for (int i = 0; i < RT_PART_COUNT; i++)
+        sum += b.fraction[i];
+    ASSERT_NEAR(sum, 1.0, 1e-12);
+    const double zeros[RT_PART_COUNT] = {0};
+    assert_int_equal(mfu_budget(zeros, &b), -1);
+    const double negative[RT_PART_COUNT] = {1, -1, 0, 0, 0};
+    assert_int_equal(mfu_budget(negative, &b), -1);
+}
+
+/* Ch. 4: HFU with full recompute is MFU x 8/6 (11.8% -> 15.7%), and never below MFU. */
+static void test_hfu_is_always_at_least_mfu(void **state)
+{
+    (void)state;
+    double seconds = 1.0, chips = 1.0;
+    double model_flops = 0.118 * seconds * H100_PEAK * chips;
+    ASSERT_PRINTED("%.1f", mfu(model_flops, seconds, H100_PEAK, chips) * 100, "11.8");
+    ASSERT_PRINTED("%.1f", hfu(model_flops, seconds, H100_PEAK, chips, 8.0 / 6.0) * 100, "15.7");
+    for (double f = 1.0; f <= 2.0; f += 0.125)
+        for (double frac = 0.01; frac < 1.0; frac += 0.07) {
+            double flops = frac * 10.0 * 275e12 * 64;
+            assert_true(hfu(flops, 10.0, 275e12, 64, f) >= mfu(flops, 10.0, 275e12, 64));
+        }
+    assert_true(isnan(hfu(model_flops, seconds, H100_PEAK, chips, 0.5)));
+    assert_true(isnan(mfu(model_flops, 0, H100_PEAK, chips)));
+}
+
+/* Ch. 6: the latency napkin table, 70B on TPU v5e, 8192 + 128 tokens, 0.25 s. */
+static void test_latency_napkin_table(void **state)
+{
+    (void)state;
+    static const struct { double chips; const char *prefill, *decode, *total, *verdict; } rows[] = {
+        {1, "5.822", "21.880", "27.952", "MISS"}, {4, "1.455", "5.470", "7.176", "MISS"},
+        {16, "0.364", "1.368", "1.981", "MISS"},  {64, "0.091", "0.342", "0.683", "OK"},
+        {128, "0.045", "0.171", "0.466", "OK"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double p = prefill_seconds(8192, 70e9, V5E_PEAK, rows[i].chips, 1.0);
+        double d = decode_seconds(128, 70e9, 2, V5E_BW, rows[i].chips);
+        double t = interactive_latency(p, d, 0.25);
+        ASSERT_PRINTED("%.3f", p, rows[i].prefill);
+        ASSERT_PRINTED("%.3f", d, rows[i].decode);
+        ASSERT_PRINTED("%.3f", t, rows[i].total);
+        assert_string_equal(t <= 1.0 ? "OK" : "MISS", rows[i].verdict);
+    }
+}
+
+/* Lab: prefill is 2N per token (forward only), not 6N. */
+static void test_prefill_reproduces_the_talks_number(void **state)
+{
+    (void)state;
+    double p = prefill_seconds(8192, 70e9, V5E_PEAK, 1, 1.0);
+    ASSERT_NEAR(p, 2.0 * 70e9 * 8192 / V5E_PEAK, 1e-12);
+    assert_true(p > 5.7 && p < 5.9); /* "5.7 seconds for 1 chip" */
+    /* An achieved MFU below 1 stretches prefill proportionally. */
+    ASSERT_NEAR(prefill_seconds(8192, 70e9, V5E_PEAK, 1, 0.5), 2 * p, 1e-9);
+    assert_true(isnan(prefill_seconds(8192, 70e9, V5E_PEAK, 1, 0.0)));
+    assert_true(isnan(prefill_seconds(8192, 70e9, V5E_PEAK, 0, 1.0)));
+}
+
+/* Lab: a 4x4 station brings prefill under the 0.5 s API limit. */
+static void test_a_4x4_station_brings_prefill_under_the_half_second_limit(void **state)
+{
+    (void)state;
+    assert_true(prefill_seconds(8192, 70e9, V5E_PEAK, 16, 1.0) < 0.5);
+    assert_true(prefill_seconds(8192, 70e9, V5E_PEAK, 8, 1.0) > 0.5);
+}
+
+/* Lab: decode time is driven by bytes: its signature has no peak, and it
+ * scales with bytes per parameter and inversely with bandwidth. */
+static void test_decode_time_has_no_peak_in_it(void **state)
+{
+    (void)state;
+    double bf16 = decode_seconds(128, 70e9, 2, V5E_BW, 1);
+    double int8 = decode_seconds(128, 70e9, 1, V5E_BW, 1);
+    ASSERT_NEAR(int8, bf16 / 2, 1e-12);
+    ASSERT_NEAR(decode_seconds(128, 70e9, 2, 2 * V5E_BW, 1), bf16 / 2, 1e-12);
+    /* 128 tokens at batch 1 is 17.9 TB of traffic, ~3.8x the prefill. */
+    ASSERT_PRINTED("%.1f", 128 * 70e9 * 2 / 1e12, "17.9");
+    ASSERT_PRINTED("%.1f", bf16 / prefill_seconds(8192, 70e9, V5E_PEAK, 1, 1.0), "3.8");
+}
+
+/* Builds the guide's napkin turn for n_params on TPU v5e. */
+static struct napkin_turn guide_turn(double n_params)
+{
+    struct napkin_turn t = {.prefill_tokens = 8192, .decode_tokens = 128, .flop_params = n_params,
+                            .byte_params = n_params, .bytes_per_param = 2, .peak_flops_per_s = V5E_PEAK,
+                            .hbm_bytes_per_s = V5E_BW, .mfu_fraction = 1.0, .overhead_s = 0.25};
+    return t;
+}
+
+/* Ch. 6: chips for a 1.0 s turn and chips to hold the weights: 70B 64/9,
+ * 35B 32/5, 17B 16/3, 8B 8/1. */
+static void test_chips_for_a_one_second_turn(void **state)
+{
+    (void)state;
+    static const struct { double n; int64_t chips, hold; } rows[] = {
+        {70e9, 64, 9}, {35e9, 32, 5}, {17e9, 16, 3}, {8e9, 8, 1}};
+    char err[200];
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct napkin_turn t = guide_turn(rows[i].n);
+        int64_t chips = -1;
+        assert_int_equal(chips_for_latency_budget(&t, 1.0, 65536, &chips, err, sizeof err), 0);
+        assert_int_equal(chips, rows[i].chips);
+        assert_int_equal(weights_fit_chips(rows[i].n, 2, V5E_HBM), rows[i].hold);
+    }
+}
+
+/* Lab: a smaller model needs fewer chips (the whole economic argument). */
+static void test_a_smaller_model_needs_fewer_chips(void **state)
+{
+    (void)state;
+    char err[200];
+    int64_t previous = INT64_MAX;
+    for (double n = 400e9; n >= 1e9; n /= 2) {
+        struct napkin_turn t = guide_turn(n);
+        int64_t chips = 0;
+        assert_int_equal(chips_for_latency_budget(&t, 1.0, 65536, &chips, err, sizeof err), 0);
+        assert_true(chips > 0);
+        assert_true(chips <= previous);
+        previous = chips;
+    }
+}
+
+/* Lab: "none" instead of an endless search; a budget at or below the
+ * overhead is an error, not an answer. */
+static void test_chips_for_budget_says_none_and_refuses_the_impossible(void **state)
+{
+    (void)state;
+    char err[200] = "";
+    struct napkin_turn t = guide_turn(70e9);
+    int64_t chips = -1;
+    assert_int_equal(chips_for_latency_budget(&t, 1.0, 32, &chips, err, sizeof err), 0);
+    assert_int_equal(chips, 0); /* needs 64; none up to 32 */
+    assert_int_equal(chips_for_latency_budget(&t, 0.25, 65536, &chips, err, sizeof err), -1);
+    assert_non_null(strstr(err, "overhead"));
+    assert_int_equal(chips_for_latency_budget(&t, 0.1, 65536, &chips, err, sizeof err), -1);
+    assert_int_equal(chips_for_latency_budget(&t, 1.0, 0, &chips, err, sizeof err), -1);
+    /* A huge maximum terminates too (doubling, at most 63 steps). */
+    t.overhead_s = 0.999999;
+    assert_int_equal(chips_for_latency_budget(&t, 1.0, INT64_MAX, &chips, err, sizeof err), 0);
+}
+
+/* Ch. 6 and 7: weights_fit_chips rounds up, exactly at whole ratios. */
+static void test_weights_fit_chips_rounds_up_exactly(void **state)
+{
+    (void)state;
+    assert_int_equal(weights_fit_chips(70e9, 2, 16e9), 9);
+    assert_int_equal(weights_fit_chips(8e9, 2, 16e9), 1);
+    assert_int_equal(weights_fit_chips(8e9 + 1, 2, 16e9), 2);
+    assert_int_equal(weights_fit_chips(64e9, 2, 16e9), 8);
+    assert_int_equal(weights_fit_chips(70e9, 2, 0), 0);
+}
+
+/* Ch. 7, lever 1: tile efficiency at tile 128. */
+static void test_tile_efficiency_of_the_guide(void **state)
+{
+    (void)state;
+    ASSERT_PRINTED("%.1f", tile_efficiency(11000, 128) * 100, "99.9");
+    ASSERT_PRINTED("%.1f", tile_efficiency(11008, 128) * 100, "100.0");
+    ASSERT_PRINTED("%.1f", tile_efficiency(8192, 128) * 100, "100.0");
+    ASSERT_PRINTED("%.1f", tile_efficiency(4097, 128) * 100, "97.0");
+    ASSERT_PRINTED("%.1f", tile_efficiency(4096, 128) * 100, "100.0");
+    ASSERT_PRINTED("%.1f", tile_efficiency(129, 128) * 100, "50.4");
+    assert_true(isnan(tile_efficiency(0, 128)));
+    assert_true(isnan(tile_efficiency(128, 0)));
+}
+
+/* Ch. 7, lever 2: KV cache for 80 layers, d_head 128, 8192 tokens, batch 32. */
+static void test_kv_cache_and_gqa_saving(void **state)
+{
+    (void)state;
+    ASSERT_PRINTED("%.1f", kv_cache_bytes(80, 64, 128, 8192, 32, 2) / 1e9, "687.2");
+    ASSERT_PRINTED("%.1f", kv_cache_bytes(80, 8, 128, 8192, 32, 2) / 1e9, "85.9");
+    ASSERT_PRINTED("%.1f", kv_cache_bytes(80, 1, 128, 8192, 32, 2) / 1e9, "10.7");
+    ASSERT_PRINTED("%.1f", gqa_saving(64, 64), "1.0");
+    ASSERT_PRINTED("%.1f", gqa_saving(64, 8), "8.0");
+    ASSERT_PRINTED("%.1f", gqa_saving(64, 1), "64.0");
+    /* The cache shrinks by exactly the group factor. */
+    ASSERT_NEAR(kv_cache_bytes(80, 64, 128, 8192, 32, 2) / kv_cache_bytes(80, 8, 128, 8192, 32, 2), 8.0, 1e-12);
+    assert_true(isnan(gqa_saving(64, 0)));
+    assert_true(isnan(gqa_saving(8, 64)));
+    assert_true(isnan(kv_cache_bytes(80, 8, 128, 8192, 32, 0)));
+}
+
+/* Ch. 8: the decode wall, 70B, 80 layers, 8 kv heads, d_head 128, 8192 tokens. */
+static void test_decode_batch_intensity_of_the_guide(void **state)
+{
+    (void)state;
+    static const struct { double batch; const char *ai, *to_ridge; } rows[] = {
+        {1, "1.0", "0.3"}, {8, "6.9", "2.3"}, {64, "28.7", "9.7"}, {256, "43.3", "14.7"}, {1024, "49.6", "16.8"}};
+    double ridge = ridge_point(H100_PEAK, H100_BW);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double ai = decode_batch_intensity(70e9, 80, 8, 128, 8192, rows[i].batch, 2, 2);
+        ASSERT_PRINTED("%.1f", ai, rows[i].ai);
+        ASSERT_PRINTED("%.1f", 100 * ai / ridge, rows[i].to_ridge);
+    }
+}
+
+/* Lab: decode stays memory-bound even at huge batch. */
+static void test_decode_stays_memory_bound_even_at_huge_batch(void **state)
+{
+    (void)state;
+    double ridge = ridge_point(H100_PEAK, H100_BW);
+    for (double b = 1; b <= 1 << 20; b *= 2)
+        assert_true(decode_batch_intensity(70e9, 80, 8, 128, 8192, b, 2, 2) < ridge);
+    /* The curve saturates: 1 -> 8 gives ~6.9x, 256 -> 1024 only ~1.15x. */
+    double r1 = decode_batch_intensity(70e9, 80, 8, 128, 8192, 8, 2, 2) /
+                decode_batch_intensity(70e9, 80, 8, 128, 8192, 1, 2, 2);
+    double r2 = decode_batch_intensity(70e9, 80, 8, 128, 8192, 1024, 2, 2) /
+                decode_batch_intensity(70e9, 80, 8, 128, 8192, 256, 2, 2);
+    ASSERT_PRINTED("%.2f", r2, "1.15");
+    assert_true(r1 > 6.5);
+}
+
+/* Ch. 7, lever 3: at fixed N, doubling the width quarters the depth. */
+static void test_depth_vs_width(void **state)
+{
+    (void)state;
+    struct depth_width narrow, wide;
+    assert_int_equal(depth_vs_width(70e9, 8192, 12, &narrow), 0);
+    assert_int_equal(depth_vs_width(70e9, 16384, 12, &wide), 0);
+    ASSERT_NEAR(narrow.layers, 70e9 / (12.0 * 8192 * 8192), 1e-9);
+    ASSERT_NEAR(narrow.layers / wide.layers, 4.0, 1e-12);
+    ASSERT_NEAR(wide.matmul_flops_per_token_per_layer, 2 * 12.0 * 16384 * 16384, 1);
+    assert_int_equal(depth_vs_width(70e9, 0, 12, &wide), -1);
+}
+
+/* Numbers on the command line: 70e9, 70B, 1.5T, 8k; junk is refused. */
+static void test_parse_number(void **state)
+{
+    (void)state;
+    double v = 0;
+    assert_int_equal(parse_number("70e9", &v), 0);
+    ASSERT_NEAR(v, 70e9, 0);
+    assert_int_equal(parse_number("70B", &v), 0);
+    ASSERT_NEAR(v, 70e9, 0);
+    assert_int_equal(parse_number("1.5T", &v), 0);
+    ASSERT_NEAR(v, 1.5e12, 0);
+    assert_int_equal(parse_number("8k", &v), 0);
+    ASSERT_NEAR(v, 8000, 0);
+    assert_int_equal(parse_number("16GiB", &v), 0);
+    ASSERT_NEAR(v, 17179869184.0, 0);
+    assert_int_equal(parse_number("10GB", &v), 0);
+    ASSERT_NEAR(v, 10e9, 0);
+    assert_int_equal(parse_number("0.25", &v), 0);
+    ASSERT_NEAR(v, 0.25, 0);
+    assert_int_equal(parse_number("-3", &v), 0);
+    ASSERT_NEAR(v, -3, 0);
+    const char *bad[] = {"", "abc", "1x", "0x10", "inf", "nan", "1e", "1e400", "--1", "1.2.3", "8kk", "B"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        v = 42;
+        assert_int_equal(parse_number(bad[i], &v), -1);
+        ASSERT_NEAR(v, 42, 0);
+    }
+}
+
+/* Precision widths: bf16 2, fp8 1, int8 1, int4 0.5 bytes. */
+static void test_precisions(void **state)
+{
+    (void)state;
+    enum rt_precision p;
+    ASSERT_NEAR(precision_bytes(RT_BF16), 2, 0);
+    ASSERT_NEAR(precision_bytes(RT_FP8), 1, 0);
+    ASSERT_NEAR(precision_bytes(RT_INT8), 1, 0);
+    ASSERT_NEAR(precision_bytes(RT_INT4), 0.5, 0);
+    assert_int_equal(precision_parse("FP8", &p), 0);
+    assert_int_equal(p, RT_FP8);
+    assert_int_equal(precision_parse("fp16", &p), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ridge_points_of_the_guide),
+        cmocka_unit_test(test_three_operations_placed),
+        cmocka_unit_test(test_roofline_throughput_is_the_min_of_two_roofs),
+        cmocka_unit_test(test_mfu_budget_of_the_guide),
+        cmocka_unit_test(test_hfu_is_always_at_least_mfu),
+        cmocka_unit_test(test_latency_napkin_table),
+        cmocka_unit_test(test_prefill_reproduces_the_talks_number),
+        cmocka_unit_test(test_a_4x4_station_brings_prefill_under_the_half_second_limit),
+        cmocka_unit_test(test_decode_time_has_no_peak_in_it),
+        cmocka_unit_test(test_chips_for_a_one_second_turn),
+        cmocka_unit_test(test_a_smaller_model_needs_fewer_chips),
+        cmocka_unit_test(test_chips_for_budget_says_none_and_refuses_the_impossible),
+        cmocka_unit_test(test_weights_fit_chips_rounds_up_exactly),
+        cmocka_unit_test(test_tile_efficiency_of_the_guide),
+        cmocka_unit_test(test_kv_cache_and_gqa_saving),
+        cmocka_unit_test(test_decode_batch_intensity_of_the_guide),
+        cmocka_unit_test(test_decode_stays_memory_bound_even_at_huge_batch),
+        cmocka_unit_test(test_depth_vs_width),
+        cmocka_unit_test(test_parse_number),
+        cmocka_unit_test(test_precisions),
+    };
+    return cmocka_run_group_tests_name("roofline", tests, NULL, NULL);
+}

@@ -1,0 +1,43 @@
+/* cli.h — the command line: flags to a scenario and a mode, and running it.
+ *
+ * The flag names are a contract that scripts and tests rely on (README.md).
+ */
+#ifndef ROOFTOP_CLI_H
+#define ROOFTOP_CLI_H
+
+#include <stdio.h>
+
+#include "explorer.h"
+#include "report.h"
+#include "scenario.h"
+#include "sweep.h"
+
+enum cli_mode { CLI_EXPLORE = 0, CLI_REPORT, CLI_SWEEP, CLI_LIST_CHIPS, CLI_LIST_MODELS, CLI_HELP, CLI_VERSION };
+
+struct cli_options {
+    enum cli_mode mode;
+    enum rt_format format;        /* --report=FMT or --format=FMT */
+    enum rt_sweep_kind sweep;     /* --sweep=KIND */
+    double values[RT_SWEEP_MAX_VALUES];
+    size_t value_count;           /* 0 = the sweep's default values */
+    struct scenario scenario;     /* the default scenario with every flag applied */
+    struct explorer_options explorer;
+};
+
+/* Parses argv into *out. Returns 0 on success; 2 (the usage-error exit
+ * status) with one line in err (errsize bytes) that names the flag, the value
+ * and what is accepted. Checks the whole scenario, so a budget at or below
+ * the overhead or kv heads that do not divide the heads fail here. */
+int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize);
+
+/* Runs the program: parses argv, then prints the report, sweep, list, help
+ * or version to out, or opens the explorer when stdin and stdout are
+ * terminals (falling back to the text report). Errors go to errout as
+ * "rooftop: ..." lines. Returns the exit status: 0 success, 2 bad usage,
+ * 1 other failure. */
+int cli_main(int argc, char **argv, FILE *out, FILE *errout);
+
+/* The --help text. */
+const char *cli_usage(void);
+
+#endif

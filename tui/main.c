@@ -1,0 +1,20 @@
+/* main.c — rooftop's entry point: locale, then the command line. */
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+    /* The user's locale for character handling, but a dot for numbers in every
+     * locale: parsing and printing must not change with LC_NUMERIC. */
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
+    int status = cli_main(argc, argv, stdout, stderr);
+    if (fflush(stdout) != 0 && status == 0) {
+        perror("rooftop: writing output");
+        status = 1;
+    }
+    return status;
+}
