@@ -349,9 +349,11 @@ static void csv_placements(struct strbuf *sb, const struct analysis *a)
     sb_puts(sb, "name,phase,flops,bytes,intensity_flop_per_byte,bound,attainable_flops_per_s,fraction_of_peak,lever\n");
     for (int i = 0; i < a->placement_count; i++) {
         const struct placement *p = &a->placements[i];
-        sb_printf(sb, "%s,%s,%.17g,%.17g,%.17g,%s,%.17g,%.17g,%s\n", p->name, p->phase, p->flops, p->bytes,
-                  p->roof.intensity_flop_per_byte, bound_name(p->roof.bound), p->roof.attainable_flops_per_s,
-                  p->roof.fraction_of_peak, p->roof.lever);
+        char f[32], b[32], ai[32], at[32], fr[32];
+        sb_printf(sb, "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->name, p->phase, format_exact(f, sizeof f, p->flops),
+                  format_exact(b, sizeof b, p->bytes), format_exact(ai, sizeof ai, p->roof.intensity_flop_per_byte),
+                  bound_name(p->roof.bound), format_exact(at, sizeof at, p->roof.attainable_flops_per_s),
+                  format_exact(fr, sizeof fr, p->roof.fraction_of_peak), p->roof.lever);
     }
 }
 
@@ -453,14 +455,16 @@ static cJSON *cell_json(enum column c, double value, const struct analysis *a)
     return cJSON_CreateNull();
 }
 
-/* A cell as CSV / markdown text: numbers with %.17g (exact), strings bare. */
+/* A cell as CSV / markdown text: numbers exact (format_exact), strings bare. */
 static void cell_text(struct strbuf *sb, enum column c, double value, const struct analysis *a)
 {
     cJSON *v = cell_json(c, value, a);
     if (cJSON_IsString(v))
         sb_puts(sb, v->valuestring);
-    else if (cJSON_IsNumber(v))
-        sb_printf(sb, "%.17g", v->valuedouble);
+    else if (cJSON_IsNumber(v)) {
+        char num[32];
+        sb_puts(sb, format_exact(num, sizeof num, v->valuedouble));
+    }
     cJSON_Delete(v);
 }
 

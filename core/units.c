@@ -191,3 +191,17 @@ char *name_normalize(char *out, size_t size, const char *text)
     out[n] = '\0';
     return out;
 }
+
+char *format_exact(char *buf, size_t size, double value)
+{
+    if (!isfinite(value)) {
+        snprintf(buf, size, "null");
+        return buf;
+    }
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(buf, size, "%.*g", digits, value);
+        if (strtod(buf, NULL) == value)
+            break;
+    }
+    return buf;
+}

@@ -43,6 +43,12 @@ char *format_count(char *buf, size_t size, double value);
  * Returns buf. */
 char *format_seconds(char *buf, size_t size, double seconds);
 
+/* Writes value with the fewest significant digits (15 to 17) that read back
+ * as exactly the same double, e.g. 0.25 -> "0.25", 5.821725888324873 ->
+ * "5.821725888324873". For CSV and other machine-read text. Non-finite
+ * values print as "null". Returns buf. */
+char *format_exact(char *buf, size_t size, double value);
+
 /* Lower-cases text and drops every non-alphanumeric character into out
  * (size bytes, always NUL-terminated). Returns out. Used for name matching. */
 char *name_normalize(char *out, size_t size, const char *text);

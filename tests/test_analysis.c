@@ -1,0 +1,342 @@
+/* test_analysis.c — analyze() on the guide's scenarios, its properties, and
+ * its refusals. Figures from the guide (../shared/seeds/002_*.txt, ch. 6-8)
+ * and DESIGN.md's reference table. */
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "analysis.h"
+#include "chips.h"
+#include "sweep.h"
+
+/* Analyzes s, failing the test with analyze()'s message when it refuses. */
+static struct analysis must_analyze(const struct scenario *s)
+{
+    struct analysis a;
+    char err[256];
+    if (analyze(s, &a, err, sizeof err) != 0)
+        fail_msg("analyze refused: %s", err);
+    return a;
+}
+
+/* The placement of a phase ("prefill", "decode", "training"). */
+static const struct placement *phase(const struct analysis *a, const char *name)
+{
+    for (int i = 0; i < a->placement_count; i++)
+        if (strcmp(a->placements[i].phase, name) == 0)
+            return &a->placements[i];
+    fail_msg("no %s placement", name);
+    return NULL;
+}
+
+/* The default scenario is the guide's napkin: 27.952 s on one v5e, 64 chips
+ * for the budget, 9 to hold the weights. */
+static void test_default_scenario_is_the_guides_napkin(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    struct analysis a = must_analyze(&s);
+    ASSERT_PRINTED("%.3f", a.latency.prefill_s, "5.822");
+    ASSERT_PRINTED("%.3f", a.latency.decode_s, "21.880");
+    ASSERT_PRINTED("%.3f", a.latency.total_s, "27.952");
+    assert_false(a.latency.ok);
+    assert_int_equal(a.latency.chips_for_budget, 64);
+    assert_int_equal(a.memory.weights_fit_chips, 9);
+    ASSERT_PRINTED("%.0f", a.ridge_flop_per_byte, "241");
+    assert_int_equal(phase(&a, "prefill")->roof.bound, RT_COMPUTE_BOUND);
+    assert_int_equal(phase(&a, "decode")->roof.bound, RT_MEMORY_BOUND);
+    assert_int_equal(phase(&a, "training")->roof.bound, RT_COMPUTE_BOUND);
+    ASSERT_NEAR(a.params, 70e9, 0);
+    assert_int_equal(a.params_source, RT_PARAMS_STATED);
+}
+
+/* Stepping chips from 16 to 64 turns the verdict from MISS to OK. */
+static void test_chips_16_miss_64_ok(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chips = 16;
+    struct analysis a = must_analyze(&s);
+    ASSERT_PRINTED("%.3f", a.latency.total_s, "1.981");
+    assert_false(a.latency.ok);
+    s.chips = 64;
+    a = must_analyze(&s);
+    ASSERT_PRINTED("%.3f", a.latency.total_s, "0.683");
+    assert_true(a.latency.ok);
+    s.chips = 128;
+    a = must_analyze(&s);
+    ASSERT_PRINTED("%.3f", a.latency.total_s, "0.466");
+}
+
+/* Concurrent 8k requests, 70B bf16 on 8 x H100 80 GB: 23 MHA / 186 GQA-8 with
+ * nothing reserved; 22 / 182 with 10 GB held back (the guide's figures). */
+static void test_concurrent_requests_on_eight_h100(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    s.chips = 8;
+    s.model.kv_heads = 64;
+    assert_int_equal(must_analyze(&s).memory.max_concurrent_requests, 23);
+    s.model.kv_heads = 8;
+    assert_int_equal(must_analyze(&s).memory.max_concurrent_requests, 186);
+    s.reserve_bytes = 10e9;
+    assert_int_equal(must_analyze(&s).memory.max_concurrent_requests, 182);
+    s.model.kv_heads = 64;
+    assert_int_equal(must_analyze(&s).memory.max_concurrent_requests, 22);
+}
+
+/* The decode placement is ch. 8's decode batch intensity, and the batch sweep
+ * reproduces the guide's column with the guide's H100 figures. */
+static void test_batch_sweep_reproduces_the_decode_wall(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    s.peak_flops_override = 990e12;
+    double values[RT_SWEEP_MAX_VALUES];
+    size_t n = sweep_default_values(RT_SWEEP_BATCH, &s, values, RT_SWEEP_MAX_VALUES);
+    assert_int_equal(n, 5);
+    struct analysis rows[5];
+    char err[256];
+    assert_int_equal(sweep_run(RT_SWEEP_BATCH, &s, values, n, rows, err, sizeof err), 0);
+    const char *want[] = {"1.0", "6.9", "28.7", "43.3", "49.6"};
+    for (size_t i = 0; i < n; i++) {
+        ASSERT_PRINTED("%.1f", rows[i].decode_batch_intensity_flop_per_byte, want[i]);
+        ASSERT_NEAR(rows[i].decode_batch_intensity_flop_per_byte,
+                    decode_batch_intensity(70e9, 80, 8, 128, 8192, values[i], 2, 2), 1e-12);
+        assert_int_equal(phase(&rows[i], "decode")->roof.bound, RT_MEMORY_BOUND);
+    }
+    ASSERT_PRINTED("%.0f", rows[0].ridge_flop_per_byte, "296");
+}
+
+/* The params sweep gives the guide's chips-for-budget table. */
+static void test_params_sweep(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    double values[] = {70e9, 35e9, 17e9, 8e9};
+    struct analysis rows[4];
+    char err[256];
+    assert_int_equal(sweep_run(RT_SWEEP_PARAMS, &s, values, 4, rows, err, sizeof err), 0);
+    const int64_t chips[] = {64, 32, 16, 8}, hold[] = {9, 5, 3, 1};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(rows[i].latency.chips_for_budget, chips[i]);
+        assert_int_equal(rows[i].memory.weights_fit_chips, hold[i]);
+    }
+}
+
+/* Decode time has no peak in it: changing only the peak leaves decode alone;
+ * prefill is 2N per token, not 6N. */
+static void test_decode_ignores_peak_and_prefill_is_2n(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    struct analysis a = must_analyze(&s);
+    s.peak_flops_override = 10 * 197e12;
+    struct analysis b = must_analyze(&s);
+    ASSERT_NEAR(b.latency.decode_s, a.latency.decode_s, 0);
+    ASSERT_NEAR(b.latency.prefill_s, a.latency.prefill_s / 10, 1e-12);
+    ASSERT_NEAR(a.latency.prefill_flops, 2 * 70e9 * 8192, 0);
+}
+
+/* HFU >= MFU across a sweep of step times and recompute factors, and full
+ * recompute is MFU x 8/6. */
+static void test_hfu_at_least_mfu_across_a_sweep(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.has_step_times = true;
+    for (double f = 1.0; f <= 2.0; f += 1.0 / 6.0) {
+        for (double matmul = 0.01; matmul <= 1.0; matmul *= 3) {
+            const double t[RT_PART_COUNT] = {matmul, 0.045, 0.06, 0.05, 0.025};
+            memcpy(s.step_times_s, t, sizeof t);
+            s.recompute_factor = f;
+            struct analysis a = must_analyze(&s);
+            assert_true(a.has_mfu_budget);
+            assert_true(a.hfu >= a.mfu_budget.mfu);
+        }
+    }
+    const double guide[RT_PART_COUNT] = {0.100, 0.045, 0.060, 0.050, 0.025};
+    memcpy(s.step_times_s, guide, sizeof guide);
+    s.recompute_factor = 8.0 / 6.0;
+    struct analysis a = must_analyze(&s);
+    ASSERT_PRINTED("%.1f", a.mfu_budget.mfu * 100, "35.7");
+    ASSERT_NEAR(a.hfu, a.mfu_budget.mfu * 8 / 6, 1e-15);
+    assert_int_equal(a.mfu_budget.biggest_lever, RT_PART_MEMORY);
+}
+
+/* Precision: int8 halves the bytes and uses the chip's int8 peak; fp8 on a
+ * chip without fp8 is weight-only quantization at the bf16 peak. */
+static void test_precision_changes_bytes_and_peak(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    struct analysis bf16 = must_analyze(&s);
+    s.precision = RT_INT8;
+    struct analysis int8 = must_analyze(&s);
+    ASSERT_NEAR(int8.latency.decode_s, bf16.latency.decode_s / 2, 1e-12);
+    ASSERT_NEAR(int8.peak_flops_per_s, 394e12, 0);
+    assert_false(int8.weight_only_quantization);
+    s.precision = RT_FP8;
+    struct analysis fp8 = must_analyze(&s);
+    assert_true(fp8.weight_only_quantization);
+    assert_int_equal(fp8.compute_precision, RT_BF16);
+    ASSERT_NEAR(fp8.peak_flops_per_s, 197e12, 0);
+    assert_true(fp8.note_count >= 2);
+    s.precision = RT_INT4;
+    struct analysis int4 = must_analyze(&s);
+    ASSERT_NEAR(int4.memory.weights_bytes, 35e9, 0);
+    s.precision = RT_BF16;
+    s.kv_precision = RT_FP8;
+    ASSERT_NEAR(must_analyze(&s).memory.kv_cache_bytes_per_token, bf16.memory.kv_cache_bytes_per_token / 2, 0);
+}
+
+/* Mixture of experts: memory holds every expert, FLOPs pay the active ones. */
+static void test_moe_total_for_memory_active_for_flops(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    scenario_set_model(&s, model_find("mixtral-8x7b"));
+    struct analysis a = must_analyze(&s);
+    assert_true(a.active_params < a.params);
+    ASSERT_NEAR(a.memory.weights_bytes, a.params * 2, 0);
+    ASSERT_NEAR(a.latency.prefill_flops, 2 * a.active_params * 8192, 1);
+    /* --params makes it dense. */
+    s.params = 50e9;
+    a = must_analyze(&s);
+    ASSERT_NEAR(a.active_params, 50e9, 0);
+    assert_int_equal(a.params_source, RT_PARAMS_GIVEN);
+}
+
+/* Very large values compute without overflow and without NaN. */
+static void test_huge_values_stay_finite(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.params = 1e13;
+    s.context_tokens = 1 << 20;
+    s.chips = 65536;
+    s.batch = 1 << 20;
+    s.prefill_tokens = 1 << 20;
+    struct analysis a = must_analyze(&s);
+    assert_true(isfinite(a.latency.total_s));
+    assert_true(a.memory.max_concurrent_requests >= 0);
+    s.max_chips = RT_MAX_CHIPS;
+    s.chips = RT_MAX_CHIPS;
+    s.batch = RT_MAX_BATCH;
+    s.context_tokens = RT_MAX_TOKENS;
+    s.params = RT_MAX_PARAMS;
+    a = must_analyze(&s);
+    assert_true(isfinite(a.memory.kv_cache_bytes));
+}
+
+/* Every built-in chip x precision x model gives finite figures. */
+static void test_every_builtin_combination_is_finite(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < chip_builtin_count(); c++)
+        for (size_t m = 0; m < model_builtin_count(); m++)
+            for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+                struct scenario s;
+                scenario_default(&s);
+                s.chip = *chip_builtin(c);
+                scenario_set_model(&s, model_builtin(m));
+                s.precision = (enum rt_precision)p;
+                struct analysis a = must_analyze(&s);
+                assert_true(a.placement_count == 3);
+                assert_true(a.ridge_flop_per_byte > 0);
+            }
+}
+
+/* Invalid scenarios are refused with a message naming the knob. */
+static void test_invalid_scenarios_name_the_knob(void **state)
+{
+    (void)state;
+    char err[256];
+    struct analysis a;
+    struct scenario s;
+#define REFUSED(mutation, needle)                                                                                      \
+    do {                                                                                                               \
+        scenario_default(&s);                                                                                          \
+        mutation;                                                                                                      \
+        assert_int_equal(analyze(&s, &a, err, sizeof err), -1);                                                        \
+        if (!strstr(err, needle))                                                                                      \
+            fail_msg("message '%s' does not name %s", err, needle);                                                    \
+    } while (0)
+    REFUSED(s.chips = 0, "--chips");
+    REFUSED(s.batch = -4, "--batch");
+    REFUSED(s.model.kv_heads = 3, "kv_heads");
+    REFUSED(s.budget_s = 0.25, "--budget");
+    REFUSED(s.budget_s = 0.1, "--overhead");
+    REFUSED(s.mfu = 0, "--mfu");
+    REFUSED(s.mfu = 1.5, "--mfu");
+    REFUSED(s.context_tokens = 0, "--context");
+    REFUSED(s.params = 1e17, "--params");
+    REFUSED(s.params = NAN, "--params");
+    REFUSED(s.reserve_bytes = -1, "--reserve");
+    REFUSED(s.overhead_s = INFINITY, "--overhead");
+    REFUSED(s.chips = RT_MAX_CHIPS + 1, "--chips");
+    REFUSED(s.peak_flops_override = -1, "--peak-flops");
+#undef REFUSED
+}
+
+/* The built-in chips include the contract's 14 short names, each with dense
+ * figures and a source; the v5e carries the guide's figures. */
+static void test_builtin_chips(void **state)
+{
+    (void)state;
+    const char *keys[] = {"a100-40", "a100-80", "h100",   "h100-pcie", "h200",    "b200",    "l4",
+                          "mi300x",  "mi325x",  "tpu-v4", "tpu-v5e",   "tpu-v5p", "tpu-v6e", "gaudi3"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const struct chip_spec *c = chip_find(keys[i]);
+        assert_non_null(c);
+        assert_string_equal(c->key, keys[i]);
+        assert_true(c->peak_flops_per_s[RT_BF16] > 0);
+        assert_true(c->hbm_bytes > 0 && c->hbm_bytes_per_s > 0 && c->interconnect_bytes_per_s > 0);
+        assert_true(strlen(c->source) > 20);
+    }
+    assert_ptr_equal(chip_find("TPU v5e"), chip_find("tpu-v5e"));
+    assert_ptr_equal(chip_find("tpuv5e"), chip_find("tpu-v5e"));
+    assert_ptr_equal(chip_find("H100"), chip_find("h100"));
+    assert_ptr_equal(chip_find("NVIDIA H100 SXM5 80GB"), chip_find("h100"));
+    assert_null(chip_find("h1000"));
+    const struct chip_spec *v5e = chip_find("tpu-v5e");
+    ASSERT_NEAR(v5e->peak_flops_per_s[RT_BF16], 197e12, 0);
+    ASSERT_NEAR(v5e->hbm_bytes, 16e9, 0);
+    ASSERT_NEAR(v5e->hbm_bytes_per_s, 819e9, 0);
+    /* Dense datasheet figures (Hopper whitepaper: 989.4 bf16), not sparse ones. */
+    ASSERT_NEAR(chip_find("h100")->peak_flops_per_s[RT_BF16], 989.4e12, 0);
+    ASSERT_PRINTED("%.0f", ridge_point(989.4e12, 3.35e12), "295");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_scenario_is_the_guides_napkin),
+        cmocka_unit_test(test_chips_16_miss_64_ok),
+        cmocka_unit_test(test_concurrent_requests_on_eight_h100),
+        cmocka_unit_test(test_batch_sweep_reproduces_the_decode_wall),
+        cmocka_unit_test(test_params_sweep),
+        cmocka_unit_test(test_decode_ignores_peak_and_prefill_is_2n),
+        cmocka_unit_test(test_hfu_at_least_mfu_across_a_sweep),
+        cmocka_unit_test(test_precision_changes_bytes_and_peak),
+        cmocka_unit_test(test_moe_total_for_memory_active_for_flops),
+        cmocka_unit_test(test_huge_values_stay_finite),
+        cmocka_unit_test(test_every_builtin_combination_is_finite),
+        cmocka_unit_test(test_invalid_scenarios_name_the_knob),
+        cmocka_unit_test(test_builtin_chips),
+    };
+    return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
+}

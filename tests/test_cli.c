@@ -1,0 +1,363 @@
+/* test_cli.c — the command-line contract, in process: flags, error paths,
+ * the JSON keys scripts rely on, and the guide's tables as printed. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "cli.h"
+
+/* What one run of the program printed. */
+struct run {
+    int status;
+    char *out;
+    char *err;
+};
+
+/* Runs cli_main on a NULL-terminated list of arguments (argv[0] added). */
+static struct run run_argv(const char *const *args)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = (char *)"rooftop";
+    for (; *args && argc < 63; args++)
+        argv[argc++] = (char *)*args;
+    argv[argc] = NULL;
+    struct run r = {0};
+    size_t out_len = 0, err_len = 0;
+    FILE *out = open_memstream(&r.out, &out_len);
+    FILE *err = open_memstream(&r.err, &err_len);
+    assert_non_null(out);
+    assert_non_null(err);
+    r.status = cli_main(argc, argv, out, err);
+    fclose(out);
+    fclose(err);
+    return r;
+}
+
+#define RUN(...) run_argv((const char *const[]){__VA_ARGS__, NULL})
+
+static void run_free(struct run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* Counts newlines in text. */
+static int lines(const char *text)
+{
+    int n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+/* Asserts a usage error: exit 2, nothing on stdout, exactly one line on
+ * stderr that mentions `needle`. */
+static void assert_usage_error(struct run r, const char *needle)
+{
+    if (r.status != 2 || r.out[0] != '\0' || lines(r.err) != 1 || !strstr(r.err, needle))
+        fail_msg("status %d, stdout '%s', stderr '%s' (want exit 2 and one line naming '%s')", r.status, r.out, r.err,
+                 needle);
+    assert_int_equal(strncmp(r.err, "rooftop: ", 9), 0);
+    run_free(&r);
+}
+
+static void test_bad_input_is_one_clear_line_and_exit_2(void **state)
+{
+    (void)state;
+    assert_usage_error(RUN("--report", "--chips", "0"), "--chips 0");
+    assert_usage_error(RUN("--report", "--batch", "-4"), "--batch -4");
+    assert_usage_error(RUN("--report", "--params", "abc"), "--params 'abc'");
+    assert_usage_error(RUN("--report", "--chip", "h1000"), "--chip 'h1000'");
+    assert_usage_error(RUN("--report", "--model", "gpt-9"), "--model 'gpt-9'");
+    assert_usage_error(RUN("--report", "--kv-heads", "3"), "kv_heads");
+    assert_usage_error(RUN("--report", "--budget", "0.2"), "--overhead");
+    assert_usage_error(RUN("--report", "--budget", "0.25"), "--budget");
+    assert_usage_error(RUN("--report", "--precision", "fp16"), "--precision 'fp16'");
+    assert_usage_error(RUN("--report=yaml"), "--report 'yaml'");
+    assert_usage_error(RUN("--sweep=depth"), "--sweep 'depth'");
+    assert_usage_error(RUN("--sweep=chips", "--values", "1,x,4"), "'x'");
+    assert_usage_error(RUN("--sweep=kv-heads", "--values", "64,3"), "3");
+    assert_usage_error(RUN("--sweep=chips", "--values", "0"), "0");
+    assert_usage_error(RUN("--frobnicate"), "--frobnicate");
+    assert_usage_error(RUN("--report", "--chips"), "--chips");
+    assert_usage_error(RUN("--report", "--chips", "1.5"), "--chips '1.5'");
+    assert_usage_error(RUN("--report", "--chips", "1e30"), "--chips");
+    assert_usage_error(RUN("--report", "--mfu", "0"), "--mfu");
+    assert_usage_error(RUN("--report", "--step-times", "1,2,3"), "--step-times");
+    assert_usage_error(RUN("--report", "--recompute", "some"), "--recompute");
+    assert_usage_error(RUN("--report", "--peak-flops", "0"), "--peak-flops");
+    assert_usage_error(RUN("--report", "--sweep=chips"), "one of");
+    assert_usage_error(RUN("--values", "1,2"), "--values");
+    assert_usage_error(RUN("stray"), "stray");
+}
+
+/* Looks up a dotted path ("latency.total_s") in a JSON object. */
+static const cJSON *json_path(const cJSON *root, const char *path)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", path);
+    const cJSON *node = root;
+    char *save = NULL;
+    for (char *key = strtok_r(buf, ".", &save); key && node; key = strtok_r(NULL, ".", &save))
+        node = cJSON_GetObjectItemCaseSensitive(node, key);
+    return node;
+}
+
+/* Every key the issue names is present in --report=json, with the right type. */
+static void test_report_json_keys(void **state)
+{
+    (void)state;
+    struct run r = RUN("--report=json");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    assert_non_null(root);
+    const char *numbers[] = {
+        "ridge_flop_per_byte", "chip.peak_flops_per_s", "chip.hbm_bytes", "chip.hbm_bytes_per_s", "chips",
+        "model.params", "model.layers", "model.kv_heads", "model.d_head", "model.d_ff", "latency.prefill_s",
+        "latency.decode_s", "latency.overhead_s", "latency.total_s", "latency.budget_s", "latency.chips_for_budget",
+        "memory.weights_bytes", "memory.weights_fit_chips", "memory.kv_cache_bytes",
+        "memory.kv_cache_bytes_per_token", "memory.max_concurrent_requests", "decode_batch_intensity_flop_per_byte",
+        "tile_efficiency.d_model", "tile_efficiency.d_ff", "tile_efficiency.d_head"};
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++)
+        if (!cJSON_IsNumber(json_path(root, numbers[i])))
+            fail_msg("--report=json lacks the number %s", numbers[i]);
+    assert_true(cJSON_IsString(json_path(root, "chip.name")));
+    assert_string_equal(json_path(root, "latency.verdict")->valuestring, "MISS");
+    ASSERT_NEAR(json_path(root, "latency.chips_for_budget")->valuedouble, 64, 0);
+    ASSERT_NEAR(json_path(root, "latency.total_s")->valuedouble, 27.952067768666755, 1e-12);
+    ASSERT_NEAR(json_path(root, "memory.weights_fit_chips")->valuedouble, 9, 0);
+    const cJSON *placement = json_path(root, "placement");
+    assert_true(cJSON_IsArray(placement));
+    assert_int_equal(cJSON_GetArraySize(placement), 3);
+    const char *row_keys[] = {"name", "flops", "bytes", "intensity_flop_per_byte", "bound", "attainable_flops_per_s",
+                              "fraction_of_peak", "lever"};
+    const cJSON *row;
+    cJSON_ArrayForEach(row, placement)
+    {
+        for (size_t i = 0; i < sizeof row_keys / sizeof row_keys[0]; i++)
+            assert_non_null(cJSON_GetObjectItemCaseSensitive(row, row_keys[i]));
+    }
+    assert_null(json_path(root, "mfu_budget"));
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
+/* chips_for_budget is null when no count meets the budget; mfu_budget
+ * appears with --step-times. */
+static void test_report_json_null_and_mfu_budget(void **state)
+{
+    (void)state;
+    struct run r = RUN("--report=json", "--max-chips", "32", "--step-times", "0.1,0.045,0.06,0.05,0.025", "--recompute",
+                       "full");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    assert_true(cJSON_IsNull(json_path(root, "latency.chips_for_budget")));
+    ASSERT_NEAR(json_path(root, "mfu_budget.mfu")->valuedouble, 0.1 / 0.28, 1e-12);
+    ASSERT_NEAR(json_path(root, "mfu_budget.hfu")->valuedouble, 0.1 / 0.28 * 8 / 6, 1e-12);
+    assert_string_equal(json_path(root, "mfu_budget.biggest_lever")->valuestring, "memory");
+    assert_true(cJSON_IsNumber(json_path(root, "mfu_budget.vector_fraction")));
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
+/* The chips sweep prints the guide's table, line for line. */
+static void test_sweep_chips_text_is_the_guides_table(void **state)
+{
+    (void)state;
+    struct run r = RUN("--sweep=chips");
+    assert_int_equal(r.status, 0);
+    const char *want = "   1 chips: prefill   5.822s  decode  21.880s  total  27.952s  MISS\n"
+                       "   4 chips: prefill   1.455s  decode   5.470s  total   7.176s  MISS\n"
+                       "  16 chips: prefill   0.364s  decode   1.368s  total   1.981s  MISS\n"
+                       "  64 chips: prefill   0.091s  decode   0.342s  total   0.683s  OK\n"
+                       " 128 chips: prefill   0.045s  decode   0.171s  total   0.466s  OK\n";
+    const char *table = strchr(r.out, '\n') + 1; /* after the "# scenario" line */
+    assert_string_equal(table, want);
+    run_free(&r);
+
+    r = RUN("--sweep=params");
+    table = strchr(r.out, '\n') + 1;
+    assert_string_equal(table, "N= 70.0B ->    64 chips for a 1.0s turn   (9 just to hold weights)\n"
+                               "N= 35.0B ->    32 chips for a 1.0s turn   (5 just to hold weights)\n"
+                               "N= 17.0B ->    16 chips for a 1.0s turn   (3 just to hold weights)\n"
+                               "N=  8.0B ->     8 chips for a 1.0s turn   (1 just to hold weights)\n");
+    run_free(&r);
+
+    r = RUN("--sweep=batch", "--chip", "h100", "--peak-flops", "990e12");
+    assert_non_null(strstr(r.out, "ridge point: 296 FLOP/byte\n"));
+    assert_non_null(strstr(r.out, "batch=    1: AI=    1.0 FLOP/byte  MEMORY bound  ( 0.3%"));
+    assert_non_null(strstr(r.out, "batch=  256: AI=   43.3 FLOP/byte  MEMORY bound  (14.7%"));
+    assert_non_null(strstr(r.out, "batch= 1024: AI=   49.6 FLOP/byte  MEMORY bound  (16.8%"));
+    run_free(&r);
+
+    r = RUN("--sweep=kv-heads", "--batch", "32");
+    assert_non_null(strstr(r.out, "64 kv heads (group  1):   687.2 GB of KV cache     1.0x  (MHA)"));
+    assert_non_null(strstr(r.out, " 8 kv heads (group  8):    85.9 GB of KV cache     8.0x smaller"));
+    assert_non_null(strstr(r.out, " 1 kv heads (group 64):    10.7 GB of KV cache    64.0x smaller"));
+    run_free(&r);
+}
+
+/* Sweep JSON rows carry the keys the issue names. */
+static void test_sweep_json_rows(void **state)
+{
+    (void)state;
+    static const struct { const char *kind; const char *keys[5]; } cases[] = {
+        {"--sweep=chips", {"chips", "prefill_s", "decode_s", "total_s", "verdict"}},
+        {"--sweep=params", {"params", "chips_for_budget", "weights_fit_chips", NULL}},
+        {"--sweep=batch", {"batch", "decode_batch_intensity_flop_per_byte", "bound", NULL}},
+        {"--sweep=kv-heads", {"kv_heads", "kv_cache_bytes", "gqa_saving", "max_concurrent_requests", NULL}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct run r = RUN(cases[c].kind, "--format=json");
+        assert_int_equal(r.status, 0);
+        cJSON *root = cJSON_Parse(r.out);
+        assert_true(cJSON_IsArray(root));
+        assert_true(cJSON_GetArraySize(root) >= 3);
+        const cJSON *row;
+        cJSON_ArrayForEach(row, root)
+        {
+            for (int k = 0; k < 5 && cases[c].keys[k]; k++)
+                if (!cJSON_GetObjectItemCaseSensitive(row, cases[c].keys[k]))
+                    fail_msg("%s row lacks %s", cases[c].kind, cases[c].keys[k]);
+        }
+        cJSON_Delete(root);
+        run_free(&r);
+    }
+    struct run r = RUN("--sweep=chips", "--values", "16,64", "--format=json");
+    cJSON *root = cJSON_Parse(r.out);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0), "verdict")->valuestring, "MISS");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 1), "verdict")->valuestring, "OK");
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--sweep=params", "--values", "70B", "--max-chips", "16", "--format=json");
+    root = cJSON_Parse(r.out);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0), "chips_for_budget")));
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
+/* CSV: a header and one line per value. */
+static void test_sweep_csv(void **state)
+{
+    (void)state;
+    struct run r = RUN("--sweep=chips", "--format=csv", "--values", "1,64");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "chips,prefill_s,decode_s,total_s,verdict\n"
+                               "1,5.821725888324873,21.88034188034188,27.952067768666755,MISS\n"
+                               "64,0.09096446700507614,0.3418803418803419,0.682844808885418,OK\n");
+    run_free(&r);
+}
+
+/* Number spellings and chip spellings of the contract. */
+static void test_number_and_name_spellings(void **state)
+{
+    (void)state;
+    const char *spellings[][2] = {{"--params", "70e9"}, {"--params", "70B"}, {"--params", "0.07T"}};
+    for (size_t i = 0; i < 3; i++) {
+        struct run r = RUN("--report=json", spellings[i][0], spellings[i][1]);
+        cJSON *root = cJSON_Parse(r.out);
+        ASSERT_NEAR(json_path(root, "model.params")->valuedouble, 70e9, 1);
+        cJSON_Delete(root);
+        run_free(&r);
+    }
+    const char *chips[] = {"tpu-v5e", "TPU v5e", "tpuv5e", "TPU-V5E"};
+    for (size_t i = 0; i < 4; i++) {
+        struct run r = RUN("--report=json", "--chip", chips[i], "--context", "8k");
+        assert_int_equal(r.status, 0);
+        cJSON *root = cJSON_Parse(r.out);
+        assert_string_equal(json_path(root, "chip.key")->valuestring, "tpu-v5e");
+        ASSERT_NEAR(json_path(root, "workload.context_tokens")->valuedouble, 8000, 0);
+        cJSON_Delete(root);
+        run_free(&r);
+    }
+}
+
+/* Flag order never matters: shape edits apply after --model. */
+static void test_flag_order_does_not_matter(void **state)
+{
+    (void)state;
+    struct run a = RUN("--report=json", "--kv-heads", "16", "--model", "llama-3.1-8b", "--chip", "h100");
+    struct run b = RUN("--report=json", "--chip", "h100", "--model", "llama-3.1-8b", "--kv-heads", "16");
+    assert_int_equal(a.status, 0);
+    assert_string_equal(a.out, b.out);
+    cJSON *root = cJSON_Parse(a.out);
+    ASSERT_NEAR(json_path(root, "model.kv_heads")->valuedouble, 16, 0);
+    cJSON_Delete(root);
+    run_free(&a);
+    run_free(&b);
+}
+
+/* Huge values: no NaN or inf reaches any output. */
+static void test_huge_values_print_no_nan(void **state)
+{
+    (void)state;
+    const char *formats[] = {"--report=json", "--report=text", "--report=markdown", "--report=csv"};
+    for (size_t i = 0; i < 4; i++) {
+        struct run r = RUN(formats[i], "--params", "1e13", "--context", "1000000", "--chips", "65536");
+        assert_int_equal(r.status, 0);
+        if (strstr(r.out, "nan") || strstr(r.out, "inf") || strstr(r.out, "NaN"))
+            fail_msg("%s printed a non-finite value:\n%s", formats[i], r.out);
+        run_free(&r);
+    }
+}
+
+/* --help, --version and the lists succeed and say what they should. */
+static void test_help_version_lists(void **state)
+{
+    (void)state;
+    struct run r = RUN("--help");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "--sweep=chips|params|batch|kv-heads"));
+    run_free(&r);
+    r = RUN("--version");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(strncmp(r.out, "rooftop ", 8), 0);
+    run_free(&r);
+    r = RUN("--list-chips");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "tpu-v5e"));
+    assert_non_null(strstr(r.out, "gaudi3"));
+    run_free(&r);
+    r = RUN("--list-chips", "--format=json");
+    cJSON *root = cJSON_Parse(r.out);
+    assert_true(cJSON_IsArray(root));
+    assert_true(cJSON_IsString(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0), "source")));
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--list-models");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "mixtral-8x7b"));
+    run_free(&r);
+}
+
+/* Markdown is a document with tables. */
+static void test_markdown_report(void **state)
+{
+    (void)state;
+    struct run r = RUN("--report=markdown", "--chips", "64");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "| **total** | **0.683** |"));
+    assert_non_null(strstr(r.out, "Verdict: **OK**"));
+    run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_input_is_one_clear_line_and_exit_2),
+        cmocka_unit_test(test_report_json_keys),
+        cmocka_unit_test(test_report_json_null_and_mfu_budget),
+        cmocka_unit_test(test_sweep_chips_text_is_the_guides_table),
+        cmocka_unit_test(test_sweep_json_rows),
+        cmocka_unit_test(test_sweep_csv),
+        cmocka_unit_test(test_number_and_name_spellings),
+        cmocka_unit_test(test_flag_order_does_not_matter),
+        cmocka_unit_test(test_huge_values_print_no_nan),
+        cmocka_unit_test(test_help_version_lists),
+        cmocka_unit_test(test_markdown_report),
+    };
+    return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}
