@@ -41,7 +41,11 @@ TEST_SRC := $(wildcard tests/test_*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-BENCH    := $(BUILD)/tests/bench
+BENCH_SRC := $(wildcard bench/*.c)
+BENCHES  := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+# Keep objects that only pattern rules name, so nothing rebuilds twice.
+.SECONDARY:
 
 .PHONY: all deps run test unit-tests e2e sanitize bench install uninstall clean
 
@@ -76,10 +80,10 @@ test: unit-tests
 sanitize:
 	$(MAKE) BUILD=build-san SANITIZE=1 CFLAGS="-O1 -g" test
 
-bench: $(BENCH)
-	$(BENCH)
+bench: $(BENCHES)
+	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; done
 
-$(BENCH): $(BUILD)/bench/bench.o $(CORE_OBJ) $(TUI_OBJ)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(CORE_OBJ) $(TUI_OBJ)
 	$(CC) $(CFLAGS) $^ $(PKG_LIBS) -o $@
 
 install: rooftop
@@ -92,4 +96,4 @@ uninstall:
 clean:
 	rm -rf build build-san rooftop
 
--include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TESTS:=.d)
+-include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TESTS:=.d) $(BENCHES:=.d)

@@ -1,0 +1,99 @@
+/* bench_core.c — how fast the model is: the median time of one analyze()
+ * call, and the throughput of a chips-for-budget sweep (scenarios per second
+ * on one core). Medians over repeated samples, so a noisy shared machine
+ * shifts them less than a mean; compare figures measured in one run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "analysis.h"
+#include "roofline.h"
+
+#define SAMPLES 101
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, compare_doubles);
+    return v[n / 2];
+}
+
+static volatile double sink;
+
+int main(void)
+{
+    struct scenario s;
+    scenario_default(&s);
+    struct analysis a;
+    char err[256];
+    double per_call[SAMPLES];
+    const int calls = 2000;
+
+    /* analyze() on the default scenario, with the chips knob moving as a
+     * slider would move it. */
+    for (int k = 0; k < SAMPLES; k++) {
+        double t0 = now_s();
+        for (int i = 0; i < calls; i++) {
+            s.chips = (int64_t)1 << (i & 7);
+            if (analyze(&s, &a, err, sizeof err) != 0) {
+                fprintf(stderr, "bench: %s\n", err);
+                return 1;
+            }
+            sink += a.latency.total_s;
+        }
+        per_call[k] = (now_s() - t0) / calls;
+    }
+    double analyze_s = median(per_call, SAMPLES);
+
+    /* A chips-for-budget sweep: for each scenario (a model size), the
+     * smallest power-of-two chip count that meets the budget. */
+    double rate[SAMPLES];
+    const int scenarios = 20000;
+    struct napkin_turn t = {.prefill_tokens = 8192, .decode_tokens = 128, .bytes_per_param = 2,
+                            .peak_flops_per_s = 197e12, .hbm_bytes_per_s = 819e9, .mfu_fraction = 1.0,
+                            .overhead_s = 0.25};
+    for (int k = 0; k < SAMPLES; k++) {
+        double t0 = now_s();
+        for (int i = 0; i < scenarios; i++) {
+            t.flop_params = t.byte_params = 1e9 + 1e7 * (double)i;
+            int64_t chips = 0;
+            chips_for_latency_budget(&t, 1.0, 65536, &chips, err, sizeof err);
+            sink += (double)chips;
+        }
+        rate[k] = scenarios / (now_s() - t0);
+    }
+    double sweep_rate = median(rate, SAMPLES);
+
+    /* The same sweep through the whole analyze(). */
+    const int full = 2000;
+    for (int k = 0; k < SAMPLES; k++) {
+        double t0 = now_s();
+        for (int i = 0; i < full; i++) {
+            s.chips = 1;
+            s.params = 1e9 + 1e7 * (double)i;
+            analyze(&s, &a, err, sizeof err);
+            sink += (double)a.latency.chips_for_budget;
+        }
+        rate[k] = full / (now_s() - t0);
+    }
+    double analyze_rate = median(rate, SAMPLES);
+
+    printf("analyze() median          %8.3f us per call   (target < 2 us)\n", analyze_s * 1e6);
+    printf("chips-for-budget sweep    %8.2f M scenarios/s (napkin search alone; target >= 1 M/s)\n",
+           sweep_rate / 1e6);
+    printf("chips-for-budget sweep    %8.2f M scenarios/s (each through the whole analyze())\n", analyze_rate / 1e6);
+    printf("(medians of %d samples; struct analysis is %zu bytes)\n", SAMPLES, sizeof(struct analysis));
+    return 0;
+}

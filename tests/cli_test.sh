@@ -1,0 +1,64 @@
+#!/bin/sh
+# cli_test.sh — the real binary, end to end: exit statuses, one-line errors on
+# stderr, the report when not on a terminal, a failed write, no NaN anywhere.
+# Usage: sh tests/cli_test.sh path/to/rooftop
+set -u
+bin=${1:-./rooftop}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect STATUS NAME -- ARGS...: runs the binary, checks the exit status.
+expect() {
+    want=$1 name=$2
+    shift 3
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok; else bad "$name: exit $got, want $want ($(cat "$tmp/err"))"; fi
+}
+
+expect 0 "report" -- --report
+grep -q "27.952 s" "$tmp/out" && ok || bad "report lacks the guide's 27.952 s total"
+expect 0 "no mode, not a terminal: the report" --
+grep -q "Ridge point  241 FLOP/byte" "$tmp/out" && ok || bad "plain run without a terminal did not print the report"
+expect 0 "help" -- --help
+expect 0 "version" -- --version
+grep -q "^rooftop [0-9]" "$tmp/out" && ok || bad "version line"
+
+for args in "--chips 0" "--batch -1" "--params abc" "--chip nope" "--model nope" "--kv-heads 3" \
+            "--budget 0.25" "--precision fp16" "--sweep=nope" "--bogus"; do
+    # shellcheck disable=SC2086
+    expect 2 "bad input $args" -- --report $args
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && ok || bad "$args: stderr is not one line: $(cat "$tmp/err")"
+    [ ! -s "$tmp/out" ] && ok || bad "$args: printed to stdout"
+done
+
+for fmt in text json markdown csv; do
+    expect 0 "huge values $fmt" -- --report=$fmt --params 1e13 --context 1M --chips 65536
+    if grep -qiE 'nan|inf[^o]' "$tmp/out"; then bad "huge values $fmt printed nan/inf"; else ok; fi
+done
+
+for kind in chips params batch kv-heads; do
+    for fmt in text csv json markdown; do
+        expect 0 "sweep $kind $fmt" -- --sweep=$kind --format=$fmt
+    done
+done
+
+# A write that fails (a full disk) is an error, not a silent success.
+if [ -w /dev/full ]; then
+    "$bin" --report >/dev/full 2>"$tmp/err"
+    st=$?
+    [ "$st" -eq 1 ] && ok || bad "writing to a full disk exited $st, want 1"
+    grep -q "rooftop:" "$tmp/err" && ok || bad "no message when writing to a full disk"
+fi
+
+# Numbers print with a dot whatever the locale says.
+LC_ALL=de_DE.UTF-8 "$bin" --sweep=chips >"$tmp/out" 2>/dev/null
+grep -q "5.822s" "$tmp/out" && ok || bad "a decimal-comma locale changed the output"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
