@@ -89,9 +89,11 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(CORE_OBJ) $(TUI_OBJ)
 install: rooftop
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 rooftop $(DESTDIR)$(BINDIR)/rooftop
+	if [ -f rooftop.1 ]; then install -d $(DESTDIR)$(MANDIR)/man1 && \
+	    install -m 644 rooftop.1 $(DESTDIR)$(MANDIR)/man1/rooftop.1; fi
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/rooftop
+	rm -f $(DESTDIR)$(BINDIR)/rooftop $(DESTDIR)$(MANDIR)/man1/rooftop.1
 
 clean:
 	rm -rf build build-san rooftop

@@ -82,10 +82,12 @@ static void resolve_params(const struct scenario *s, struct analysis *a)
         a->active_params = a->shape_count.active;
         a->params_source = RT_PARAMS_SHAPE;
     }
-    if (a->active_params < a->params)
-        add_note(a, "Mixture of experts: FLOPs use the %.4g active parameters, memory and the napkin's decode "
-                    "read use all %.4g (every expert read each step).",
-                 a->active_params, a->params);
+    if (a->active_params < a->params) {
+        char active[24], total[24];
+        add_note(a, "Mixture of experts: FLOPs use the %s active parameters; memory and the napkin's decode "
+                    "read use all %s (every expert read each step).",
+                 format_count(active, sizeof active, a->active_params), format_count(total, sizeof total, a->params));
+    }
 }
 
 /* The napkin turn of scenario s on the resolved hardware. */

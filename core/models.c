@@ -17,7 +17,7 @@ static const struct model_shape builtin_models[] = {
     {"llama-3.1-70b", 80, 8192, 64, 8, 128, 28672, 128256, 1, 1, false, true, false, 0,
      "meta-llama/Llama-3.1-70B config.json; Meta states 70.6B"},
     {"llama-3.1-405b", 126, 16384, 128, 8, 128, 53248, 128256, 1, 1, false, true, false, 0,
-     "meta-llama/Llama-3.1-405B config.json; Meta states 405.9B"},
+     "meta-llama/Llama-3.1-405B config.json; Meta states 405B"},
     {"mistral-7b", 32, 4096, 32, 8, 128, 14336, 32000, 1, 1, false, true, false, 0,
      "mistralai/Mistral-7B-v0.1 config.json; Mistral states 7.24B"},
     {"mixtral-8x7b", 32, 4096, 32, 8, 128, 14336, 32000, 8, 2, false, true, false, 0,
