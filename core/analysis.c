@@ -133,13 +133,20 @@ static void analyze_memory(const struct scenario *s, struct analysis *a)
     mv->weights_bytes = a->params * a->bytes_per_weight;
     mv->weights_fit_chips = weights_fit_chips(a->params, a->bytes_per_weight, a->hbm_bytes);
     mv->hbm_total_bytes = (double)s->chips * a->hbm_bytes;
-    mv->kv_cache_bytes_per_token =
-        kv_cache_bytes((double)m->layers, (double)m->kv_heads, (double)m->d_head, 1.0, 1.0, a->bytes_per_kv_element);
-    mv->kv_cache_bytes_per_request = mv->kv_cache_bytes_per_token * (double)s->context_tokens;
+    mv->kv_cache_bytes_per_token = (double)m->layers * model_kv_elements_per_token_per_layer(m) * a->bytes_per_kv_element;
+    mv->kv_cache_bytes_per_request = model_kv_bytes_per_request(m, (double)s->context_tokens, a->bytes_per_kv_element);
     mv->kv_cache_bytes = mv->kv_cache_bytes_per_request * (double)s->batch;
     mv->free_bytes = mv->hbm_total_bytes - mv->weights_bytes - s->reserve_bytes;
     mv->weights_fit = mv->free_bytes >= 0.0;
     mv->batch_fits = mv->free_bytes >= mv->kv_cache_bytes;
+    if (m->sliding_window > 0 && m->sliding_layers > 0 && s->context_tokens > m->sliding_window)
+        add_note(a, "%lld of %lld layers use a %lld-token sliding window: they cache at most that many tokens; "
+                    "KV bytes per token are quoted before the window, per request after it.",
+                 (long long)m->sliding_layers, (long long)m->layers, (long long)m->sliding_window);
+    if (m->kv_lora_rank > 0)
+        add_note(a, "Latent attention: each layer caches a %lld-wide latent plus a %lld-wide rotary key per token, "
+                    "not full K and V.",
+                 (long long)m->kv_lora_rank, (long long)m->qk_rope_head_dim);
     double requests = mv->free_bytes > 0.0 ? floor(mv->free_bytes / mv->kv_cache_bytes_per_request) : 0.0;
     mv->max_concurrent_requests = requests >= 9.2e18 ? INT64_MAX : (int64_t)requests;
 }

@@ -30,6 +30,18 @@ struct model_shape {
      * count when > 0 (the guide's round "70B"); 0 = derive from the shape. */
     double stated_params;
     char source[RT_MODEL_SOURCE_MAX];
+
+    /* Refinements read from a HuggingFace config.json; 0 = not used. */
+    int64_t shared_experts;    /* always-active experts per MoE layer (DeepSeek n_shared_experts) */
+    int64_t moe_d_ff;          /* each expert's MLP size (moe_intermediate_size); 0 = d_ff */
+    int64_t dense_layers;      /* leading layers with a dense MLP of d_ff (first_k_dense_replace) */
+    int64_t kv_lora_rank;      /* multi-head latent attention: cached latent width; 0 = standard */
+    int64_t q_lora_rank;       /* MLA query compression; 0 = none */
+    int64_t qk_rope_head_dim;  /* MLA rotary key width, cached beside the latent */
+    int64_t qk_nope_head_dim;  /* MLA per-head non-rotary query/key width */
+    int64_t v_head_dim;        /* MLA per-head value width */
+    int64_t sliding_window;    /* tokens a windowed layer attends to and caches; 0 = none */
+    int64_t sliding_layers;    /* how many layers use the window (<= layers) */
 };
 
 /* Parameters of a shape, broken down. All counts are parameters (not bytes). */
@@ -43,6 +55,16 @@ struct param_count {
     double router_per_layer;   /* d_model x experts when experts > 1 */
     double norms;              /* RMSNorm weights: 2 per layer + final */
 };
+
+/* KV-cache elements one token adds in one layer: 2 x kv_heads x d_head (K and
+ * V), or kv_lora_rank + qk_rope_head_dim for latent attention (DeepSeek-V2
+ * paper, sec. 2.1: the compressed latent and the decoupled rotary key). */
+double model_kv_elements_per_token_per_layer(const struct model_shape *m);
+
+/* KV-cache bytes of one request holding context_tokens tokens, every layer:
+ * full-attention layers hold every token, sliding-window layers at most
+ * sliding_window of them. bytes_per_element > 0, context >= 0. */
+double model_kv_bytes_per_request(const struct model_shape *m, double context_tokens, double bytes_per_element);
 
 /* Counts the parameters of shape m: embedding + LM head (unless tied) + per
  * layer (attention + experts x MLP + router + 2 norms) + final norm. Active

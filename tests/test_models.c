@@ -17,7 +17,8 @@ static void assert_within_one_percent(const char *what, double got, double want)
 
 /* Published parameter counts (model cards): Llama 3.1 8B 8.03B, 70B 70.6B,
  * 405B 405B (Meta), Mistral 7B 7.24B, Mixtral 8x7B 46.7B total / 12.9B active
- * (Mistral AI), Qwen2.5 72B 72.7B (Qwen). */
+ * (Mistral AI), Qwen2.5 72B 72.7B (Qwen), DeepSeek-V3 671B total / 37B
+ * active (DeepSeek-V3 technical report, arXiv:2412.19437). */
 static void test_parameter_counts_match_published_figures(void **state)
 {
     (void)state;
@@ -33,6 +34,12 @@ static void test_parameter_counts_match_published_figures(void **state)
         assert_within_one_percent(rows[i].name, c.total, rows[i].total);
         assert_within_one_percent(rows[i].name, c.active, rows[i].active);
     }
+    /* DeepSeek-V3: latent attention, 1 shared + 8 of 256 routed experts, 3
+     * dense leading layers. The report rounds the active count to two
+     * figures ("37B"), so it is held to that rounding; the total to 1%. */
+    struct param_count ds = model_param_count(model_find("deepseek-v3"));
+    assert_within_one_percent("deepseek-v3", ds.total, 671e9);
+    assert_true(ds.active >= 36.5e9 && ds.active < 37.6e9);
     /* Exact arithmetic for Llama 3.1 8B: embeddings and head untied. */
     struct param_count c = model_param_count(model_find("llama-3.1-8b"));
     double per_layer = 4096.0 * 4096 * 2 + 2.0 * 4096 * 1024 + 3.0 * 4096 * 14336 + 2 * 4096;
