@@ -8,14 +8,16 @@
 #ifndef ROOFTOP_CHIPS_H
 #define ROOFTOP_CHIPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "units.h"
 
 #define RT_CHIP_KEY_MAX 32
 #define RT_CHIP_NAME_MAX 64
-#define RT_CHIP_SOURCE_MAX 400
-#define RT_CHIP_NOTES_MAX 320
+#define RT_CHIP_SOURCE_MAX 1024
+#define RT_CHIP_NOTES_MAX 512
+#define RT_CHIP_ORIGIN_MAX 256
 
 /* One accelerator. A value type: copying it copies everything (no pointers),
  * so a scenario that holds one stays valid on its own. */
@@ -31,6 +33,8 @@ struct chip_spec {
     double tdp_w;                    /* board power, W; 0 when unpublished */
     char source[RT_CHIP_SOURCE_MAX]; /* where the figures come from */
     char notes[RT_CHIP_NOTES_MAX];   /* conflicts between sources, caveats */
+    char origin[RT_CHIP_ORIGIN_MAX]; /* "built-in", or the file it was read from */
+    bool sparse_halved;              /* the file gave sparse peaks; they were halved once on load */
 };
 
 /* Number of built-in chips (at least the 14 the CLI contract names). */

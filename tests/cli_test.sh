@@ -8,6 +8,7 @@ pass=0
 fail=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
+export XDG_CONFIG_HOME="$tmp/config" # hermetic: no user chip files
 
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }

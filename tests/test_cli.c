@@ -3,6 +3,8 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -344,9 +346,103 @@ static void test_markdown_report(void **state)
     run_free(&r);
 }
 
+/* Files on the command line: a config.json folder, a chip file, a saved
+ * scenario that reports byte-identically, and the user's chip folder. */
+static void test_files_on_the_command_line(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-cli-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char scenario[300], chipdir[300], chipfile[400], xdg[300];
+    snprintf(scenario, sizeof scenario, "%s/review.json", dir);
+
+    struct run r = RUN("--report=json", "--model", "tests/fixtures/hf/mixtral-8x7b-v0.1");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    assert_string_equal(json_path(root, "model.name")->valuestring, "mixtral-8x7b-v0.1");
+    assert_true(json_path(root, "model.active_params")->valuedouble < json_path(root, "model.params")->valuedouble);
+    cJSON_Delete(root);
+    run_free(&r);
+
+    const char *flags[] = {"--chip", "h100", "--chips", "8", "--model", "llama-3.1-70b", "--batch", "32",
+                           "--precision", "fp8", "--reserve", "10GB", "--step-times", "0.1,0.045,0.06,0.05,0.025"};
+    const char *write[32] = {"--write-scenario", scenario, "--report=json"};
+    const char *plain[32] = {"--report=json"};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        write[3 + i] = plain[1 + i] = flags[i];
+    struct run written = run_argv(write), direct = run_argv(plain);
+    assert_int_equal(written.status, 0);
+    assert_string_equal(written.out, direct.out);
+    struct run loaded = RUN("--report=json", "--scenario", scenario);
+    assert_int_equal(loaded.status, 0);
+    assert_string_equal(loaded.out, direct.out);
+    run_free(&written);
+    run_free(&direct);
+    run_free(&loaded);
+    /* Flags override the file. */
+    r = RUN("--report=json", "--scenario", scenario, "--chips", "16");
+    root = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_path(root, "chips")->valuedouble, 16, 0);
+    cJSON_Delete(root);
+    run_free(&r);
+
+    /* A chip file given by path, and the user's chip folder. */
+    snprintf(chipdir, sizeof chipdir, "%s/rooftop", dir);
+    mkdir(chipdir, 0755);
+    snprintf(chipdir, sizeof chipdir, "%s/rooftop/chips", dir);
+    mkdir(chipdir, 0755);
+    snprintf(chipfile, sizeof chipfile, "%s/lab.json", chipdir);
+    FILE *f = fopen(chipfile, "w");
+    assert_non_null(f);
+    fputs("{\"name\": \"Lab Chip\", \"peak_flops_per_s\": {\"bf16\": 400e12}, \"hbm_bytes\": 64e9, "
+          "\"hbm_bytes_per_s\": 2e12, \"source\": \"bench notes\", \"sparse\": true}\n",
+          f);
+    fclose(f);
+    r = RUN("--report=json", "--chip", chipfile);
+    assert_int_equal(r.status, 0);
+    root = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_path(root, "chip.peak_flops_per_s")->valuedouble, 200e12, 0);
+    cJSON_Delete(root);
+    run_free(&r);
+    snprintf(xdg, sizeof xdg, "%s", dir);
+    setenv("XDG_CONFIG_HOME", xdg, 1);
+    r = RUN("--list-chips");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "lab-chip"));
+    assert_non_null(strstr(r.out, "(sparse peaks halved)"));
+    run_free(&r);
+    r = RUN("--report=json", "--chip", "Lab Chip");
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    setenv("XDG_CONFIG_HOME", "/nonexistent-rooftop-test-config", 1);
+
+    /* Broken files: exit 2, one line with the place and the reason. */
+    f = fopen(scenario, "w");
+    fputs("{\n  \"version\": 1,\n  \"chips\": 4,\n}\n", f);
+    fclose(f);
+    assert_usage_error(RUN("--report", "--scenario", scenario), "review.json:4:1: expected a value after ','");
+    assert_usage_error(RUN("--report", "--model", "tests/fixtures"), "config.json");
+    assert_usage_error(RUN("--report", "--chip", "/nonexistent/chip.json"), "No such file");
+    /* A write that cannot happen exits 1 and says why. */
+    r = RUN("--write-scenario", "/nonexistent/dir/s.json");
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "not written"));
+    run_free(&r);
+
+    unlink(chipfile);
+    rmdir(chipdir);
+    snprintf(chipdir, sizeof chipdir, "%s/rooftop", dir);
+    rmdir(chipdir);
+    unlink(scenario);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    /* Hermetic: no user chip files from the machine running the tests. */
+    setenv("XDG_CONFIG_HOME", "/nonexistent-rooftop-test-config", 1);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_files_on_the_command_line),
         cmocka_unit_test(test_bad_input_is_one_clear_line_and_exit_2),
         cmocka_unit_test(test_report_json_keys),
         cmocka_unit_test(test_report_json_null_and_mfu_budget),

@@ -1,13 +1,18 @@
 /* cli.c — getopt_long over the flag contract, then one of the modes. */
 #include "cli.h"
 
+#include <dirent.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis.h"
+#include "fileio.h"
+#include "hfconfig.h"
+#include "scenariofile.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -21,18 +26,23 @@ static const char usage_text[] =
     "  --sweep=chips|params|batch|kv-heads  vary one knob over --values (default: the guide's)\n"
     "      --values LIST            comma-separated, e.g. 1,4,16,64 or 70B,35B,17B,8B\n"
     "      --format=text|csv|json|markdown  sweep output format (default text)\n"
-    "  --list-chips                 built-in chips with dense peaks and sources (--format=json for all)\n"
+    "  --list-chips                 known chips with dense peaks (--format=json adds sources);\n"
+    "                               chip files in $XDG_CONFIG_HOME/rooftop/chips/ join the built-ins\n"
     "  --list-models                built-in model shapes and parameter counts\n"
     "  -h, --help                   this text\n"
     "  -V, --version                the version\n"
     "\n"
     "Scenario flags (every mode; numbers take 70e9, 70B, 1.5T, 8k, 16GiB):\n"
-    "  --chip NAME         chip (rooftop --list-chips), e.g. h100, \"TPU v5e\"   [tpu-v5e]\n"
+    "  --chip NAME|PATH    chip (rooftop --list-chips), e.g. h100, \"TPU v5e\", or a chip\n"
+    "                      JSON file                                          [tpu-v5e]\n"
+    "  --scenario FILE     start from a saved scenario (flags still override it)\n"
+    "  --write-scenario FILE  save the scenario the flags describe, then run the mode (if any)\n"
     "  --chips N           chips serving one replica                          [1]\n"
     "  --peak-flops F      override the chip's peak at the compute precision, FLOP/s\n"
     "  --hbm-bw B          override the chip's memory bandwidth, bytes/s\n"
     "  --hbm-bytes B       override the chip's memory capacity, bytes\n"
-    "  --model NAME        model shape (rooftop --list-models)                [guide-70b]\n"
+    "  --model NAME|PATH   model shape (rooftop --list-models), or a HuggingFace config.json\n"
+    "                      (or its folder)                                    [guide-70b]\n"
     "  --params N          parameter count on its own (dense), e.g. 70e9\n"
     "  --layers N --heads N --kv-heads N --d-model N --d-head N --d-ff N --vocab N\n"
     "                      change the model's shape (kv heads must divide heads)\n"
@@ -72,7 +82,7 @@ enum {
     OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_MODEL, OPT_PARAMS, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL,
     OPT_D_HEAD, OPT_D_FF, OPT_VOCAB, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION, OPT_CONTEXT, OPT_PREFILL,
     OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE, OPT_STEP_TIMES,
-    OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_COUNT
+    OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -115,6 +125,8 @@ static const struct option long_options[] = {
     {"napkin", no_argument, NULL, OPT_NAPKIN},
     {"ascii", no_argument, NULL, OPT_ASCII},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
+    {"scenario", required_argument, NULL, OPT_SCENARIO},
+    {"write-scenario", required_argument, NULL, OPT_WRITE_SCENARIO},
     {NULL, 0, NULL, 0},
 };
 
@@ -186,31 +198,108 @@ struct pending {
     const char *text[OPT_COUNT];
 };
 
-/* Applies one scenario flag's text to s; returns 0 or 2 with err set. */
-static int apply_flag(int id, const char *text, struct scenario *s, char *err, size_t errsize)
+/* True when text names a file or folder rather than a built-in name: it has
+ * a slash, ends in .json, or exists. */
+static bool looks_like_path(const char *text)
 {
+    size_t n = strlen(text);
+    struct stat st;
+    return strchr(text, '/') || (n > 5 && strcmp(text + n - 5, ".json") == 0) || stat(text, &st) == 0;
+}
+
+/* --chip PATH: the first chip of a chip file. */
+static int load_chip_file(const char *path, struct cli_options *o, char *err, size_t errsize)
+{
+    char *text;
+    size_t len, count = 0;
+    struct chip_spec chips[16];
+    if (read_file(path, &text, &len, err, errsize) != 0)
+        return 2;
+    int st = chips_from_text(text, len, path, chips, 16, &count, &o->warnings, err, errsize);
+    free(text);
+    if (st != 0)
+        return 2;
+    if (count > 1)
+        warn_add(&o->warnings, "%s: holds %zu chips; --chip uses the first, '%s' (put the file in the chips folder "
+                               "to use the others by name)",
+                 path, count, chips[0].key);
+    o->scenario.chip = chips[0];
+    return 0;
+}
+
+/* --model PATH: a HuggingFace config.json, or a folder holding one. */
+static int load_model_file(const char *path, struct cli_options *o, char *err, size_t errsize)
+{
+    char file[4096], name[RT_MODEL_NAME_MAX] = "";
+    struct stat st;
+    bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    snprintf(file, sizeof file, "%s%s", path, dir ? "/config.json" : "");
+    /* Name the model after its folder: .../Llama-3.1-8B/config.json -> Llama-3.1-8B. */
+    char folder[4096];
+    snprintf(folder, sizeof folder, "%s", dir ? path : file);
+    char *end = folder + strlen(folder);
+    while (end > folder && end[-1] == '/')
+        *--end = '\0';
+    if (!dir && (end = strrchr(folder, '/')) != NULL)
+        *end = '\0';
+    else if (!dir)
+        folder[0] = '\0';
+    const char *base = strrchr(folder, '/');
+    snprintf(name, sizeof name, "%s", base ? base + 1 : folder);
+    char *text;
+    size_t len;
+    if (read_file(file, &text, &len, err, errsize) != 0)
+        return 2;
+    struct model_shape m;
+    int rc = model_from_hf_config(text, len, file, name, &m, &o->warnings, err, errsize);
+    free(text);
+    if (rc != 0)
+        return 2;
+    scenario_set_model(&o->scenario, &m);
+    return 0;
+}
+
+/* Applies one scenario flag's text to the options' scenario; returns 0 or 2
+ * with err set. */
+static int apply_flag(int id, const char *text, struct cli_options *o, char *err, size_t errsize)
+{
+    struct scenario *s = &o->scenario;
     int64_t *whole = NULL;
     double *real = NULL;
     switch (id) {
-    case OPT_CHIP: {
-        const struct chip_spec *c = chip_find(text);
-        if (!c) {
-            snprintf(err, errsize, "--chip '%s': unknown chip; rooftop --list-chips shows the %zu built in", text,
-                     chip_builtin_count());
+    case OPT_SCENARIO: {
+        char *file;
+        size_t len;
+        if (read_file(text, &file, &len, err, errsize) != 0)
             return 2;
+        int rc = scenario_from_json(file, len, text, s, &o->warnings, err, errsize);
+        free(file);
+        return rc == 0 ? 0 : 2;
+    }
+    case OPT_CHIP: {
+        const struct chip_spec *c = chip_db_find(&o->chips, text);
+        if (c) {
+            s->chip = *c;
+            return 0;
         }
-        s->chip = *c;
-        return 0;
+        if (looks_like_path(text))
+            return load_chip_file(text, o, err, errsize);
+        snprintf(err, errsize, "--chip '%s': unknown chip; rooftop --list-chips shows the %zu known", text,
+                 o->chips.count);
+        return 2;
     }
     case OPT_MODEL: {
         const struct model_shape *m = model_find(text);
-        if (!m) {
-            snprintf(err, errsize, "--model '%s': unknown model; rooftop --list-models shows the %zu built in", text,
-                     model_builtin_count());
-            return 2;
+        if (m) {
+            scenario_set_model(s, m);
+            return 0;
         }
-        scenario_set_model(s, m);
-        return 0;
+        if (looks_like_path(text))
+            return load_model_file(text, o, err, errsize);
+        snprintf(err, errsize,
+                 "--model '%s': unknown model; rooftop --list-models shows the %zu built in, or give a config.json",
+                 text, model_builtin_count());
+        return 2;
     }
     case OPT_PRECISION:
     case OPT_KV_PRECISION:
@@ -288,15 +377,73 @@ static int apply_flag(int id, const char *text, struct scenario *s, char *err, s
 /* The order flags are applied in: chip and model first, then shape edits and
  * everything else. */
 static const int apply_order[] = {
-    OPT_CHIP, OPT_MODEL, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL, OPT_D_HEAD, OPT_D_FF, OPT_VOCAB,
+    OPT_SCENARIO, OPT_CHIP, OPT_MODEL, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL, OPT_D_HEAD, OPT_D_FF, OPT_VOCAB,
     OPT_PARAMS, OPT_CHIPS, OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION,
     OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
     OPT_STEP_TIMES, OPT_RECOMPUTE};
+
+char *cli_config_dir(char *out, size_t size, const char *kind)
+{
+    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    if (xdg && xdg[0] == '/')
+        snprintf(out, size, "%s/rooftop/%s", xdg, kind);
+    else if (home && home[0])
+        snprintf(out, size, "%s/.config/rooftop/%s", home, kind);
+    else
+        return NULL;
+    return out;
+}
+
+/* Keeps directory entries whose names end in .json (and are not hidden). */
+static int json_entry(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+/* Adds every chip of every *.json file in the user's chips folder to the
+ * chip set, in name order. A file that fails is skipped with a warning. */
+static void load_user_chips(struct cli_options *o)
+{
+    char dir[2048];
+    if (!cli_config_dir(dir, sizeof dir, "chips"))
+        return;
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, json_entry, alphasort);
+    for (int i = 0; i < n; i++) {
+        char path[4096], err[300], *text;
+        size_t len, count = 0;
+        struct chip_spec chips[64];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+        if (read_file(path, &text, &len, err, sizeof err) == 0) {
+            if (chips_from_text(text, len, path, chips, 64, &count, &o->warnings, err, sizeof err) != 0)
+                warn_add(&o->warnings, "%s (file skipped)", err);
+            free(text);
+        } else {
+            warn_add(&o->warnings, "%s (file skipped)", err);
+        }
+        for (size_t c = 0; c < count; c++)
+            chip_db_add(&o->chips, &chips[c], &o->warnings);
+        free(names[i]);
+    }
+    free(names);
+}
+
+void cli_options_free(struct cli_options *o)
+{
+    chip_db_free(&o->chips);
+}
 
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize)
 {
     memset(out, 0, sizeof *out);
     scenario_default(&out->scenario);
+    if (chip_db_init(&out->chips) != 0) {
+        snprintf(err, errsize, "out of memory");
+        return 1;
+    }
+    load_user_chips(out);
     out->mode = CLI_EXPLORE;
     struct pending pend = {0};
     const char *format_text = NULL, *report_text = NULL;
@@ -347,6 +494,9 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_NO_COLOR:
             out->explorer.no_color = true;
             break;
+        case OPT_WRITE_SCENARIO:
+            out->write_scenario = optarg;
+            break;
         case ':':
             snprintf(err, errsize, "%s needs a value (rooftop --help)", argv[optind - 1]);
             return 2;
@@ -383,7 +533,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     for (size_t i = 0; i < sizeof apply_order / sizeof apply_order[0]; i++) {
         int id = apply_order[i];
-        if (pend.text[id] && apply_flag(id, pend.text[id], &out->scenario, err, errsize) != 0)
+        if (pend.text[id] && apply_flag(id, pend.text[id], out, err, errsize) != 0)
             return 2;
     }
     if (pend.text[OPT_PARAMS]) {
@@ -403,37 +553,30 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     return 0;
 }
 
-/* Writes the built-in chips as a table, or as JSON with sources. */
-static int list_chips(FILE *out, enum rt_format f)
+/* Writes the known chips as a table, or as JSON with sources and origins. */
+static int list_chips(FILE *out, const struct chip_db *db, enum rt_format f)
 {
     if (f == RT_FORMAT_JSON) {
-        fputs("[\n", out);
-        for (size_t i = 0; i < chip_builtin_count(); i++) {
-            const struct chip_spec *c = chip_builtin(i);
-            fprintf(out, "  {\"key\": \"%s\", \"name\": \"%s\", \"peak_flops_per_s\": {", c->key, c->name);
-            for (int p = 0; p < RT_PRECISION_COUNT; p++) {
-                if (c->peak_flops_per_s[p] > 0.0)
-                    fprintf(out, "%s\"%s\": %.17g", p ? ", " : "", precision_name((enum rt_precision)p),
-                            c->peak_flops_per_s[p]);
-                else
-                    fprintf(out, "%s\"%s\": null", p ? ", " : "", precision_name((enum rt_precision)p));
-            }
-            fprintf(out, "}, \"hbm_bytes\": %.17g, \"hbm_bytes_per_s\": %.17g, \"interconnect_bytes_per_s\": %.17g, ",
-                    c->hbm_bytes, c->hbm_bytes_per_s, c->interconnect_bytes_per_s);
-            if (c->tdp_w > 0.0)
-                fprintf(out, "\"tdp_w\": %.17g, ", c->tdp_w);
-            else
-                fputs("\"tdp_w\": null, ", out);
-            fprintf(out, "\"origin\": \"built-in\", \"source\": \"%s\", \"notes\": \"%s\"}%s\n", c->source, c->notes,
-                    i + 1 < chip_builtin_count() ? "," : "");
+        cJSON *list = cJSON_CreateArray();
+        for (size_t i = 0; i < db->count; i++) {
+            cJSON *o = cJSON_CreateObject();
+            chip_to_json(o, &db->chips[i]);
+            cJSON_AddStringToObject(o, "origin", db->chips[i].origin);
+            cJSON_AddItemToArray(list, o);
         }
-        fputs("]\n", out);
+        char *text = cJSON_Print(list);
+        cJSON_Delete(list);
+        if (!text)
+            return 1;
+        fprintf(out, "%s\n", text);
+        cJSON_free(text);
         return 0;
     }
     fprintf(out, "%-10s %-30s %9s %9s %9s %9s %8s %9s %6s %6s\n", "key", "name", "bf16", "fp8", "int8", "int4",
             "HBM", "HBM BW", "ridge", "TDP");
-    for (size_t i = 0; i < chip_builtin_count(); i++) {
-        const struct chip_spec *c = chip_builtin(i);
+    bool from_files = false;
+    for (size_t i = 0; i < db->count; i++) {
+        const struct chip_spec *c = &db->chips[i];
         char cols[RT_PRECISION_COUNT][24], hbm[24], bw[24], tdp[16];
         for (int p = 0; p < RT_PRECISION_COUNT; p++) {
             if (c->peak_flops_per_s[p] > 0.0)
@@ -445,10 +588,18 @@ static int list_chips(FILE *out, enum rt_format f)
         fprintf(out, "%-10s %-30s %9s %9s %9s %9s %8s %9s %6.0f %6s\n", c->key, c->name, cols[0], cols[1], cols[2],
                 cols[3], format_si(hbm, sizeof hbm, c->hbm_bytes, "B"), format_si(bw, sizeof bw, c->hbm_bytes_per_s, "B/s"),
                 c->peak_flops_per_s[RT_BF16] / c->hbm_bytes_per_s, tdp);
+        from_files |= strcmp(c->origin, "built-in") != 0;
     }
     fputs("\nPeaks are dense (no 2:4 sparsity), FLOP/s per chip; ridge = bf16 peak / HBM bandwidth (FLOP/byte).\n"
-          "All chips are built in; sources and conflicts between sources: rooftop --list-chips --format=json\n",
+          "Sources and conflicts between sources: rooftop --list-chips --format=json\n",
           out);
+    if (from_files) {
+        fputs("From chip files:\n", out);
+        for (size_t i = 0; i < db->count; i++)
+            if (strcmp(db->chips[i].origin, "built-in") != 0)
+                fprintf(out, "  %-10s %s%s\n", db->chips[i].key, db->chips[i].origin,
+                        db->chips[i].sparse_halved ? " (sparse peaks halved)" : "");
+    }
     return 0;
 }
 
@@ -529,15 +680,29 @@ static int run_sweep(const struct cli_options *o, FILE *out, FILE *errout)
     return status;
 }
 
-int cli_main(int argc, char **argv, FILE *out, FILE *errout)
+/* Writes the scenario to the --write-scenario file. */
+static int write_scenario(const struct cli_options *o, FILE *errout)
 {
-    struct cli_options o;
-    char err[300];
-    if (cli_parse(argc, argv, &o, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
-        return 2;
+    char *text = scenario_to_json(&o->scenario);
+    char err[600];
+    if (!text) {
+        fprintf(errout, "rooftop: out of memory\n");
+        return 1;
     }
-    switch (o.mode) {
+    int rc = write_file_atomic(o->write_scenario, text, strlen(text), err, sizeof err);
+    cJSON_free(text);
+    if (rc != 0) {
+        fprintf(errout, "rooftop: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs the mode the options chose. */
+static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
+{
+    char err[300];
+    switch (o->mode) {
     case CLI_HELP:
         fputs(usage_text, out);
         return 0;
@@ -545,29 +710,52 @@ int cli_main(int argc, char **argv, FILE *out, FILE *errout)
         fprintf(out, "rooftop %s\n", ROOFTOP_VERSION);
         return 0;
     case CLI_LIST_CHIPS:
-        return list_chips(out, o.format);
+        return list_chips(out, &o->chips, o->format);
     case CLI_LIST_MODELS:
         return list_models(out);
     case CLI_SWEEP:
-        return run_sweep(&o, out, errout);
+        return run_sweep(o, out, errout);
     case CLI_REPORT:
-        return run_report(&o, o.format, out, errout);
+        return run_report(o, o->format, out, errout);
     case CLI_EXPLORE:
     default:
         break;
     }
+    if (o->write_scenario)
+        return 0; /* saving was the job */
     if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
         if (getenv("NO_COLOR") && getenv("NO_COLOR")[0] != '\0')
-            o.explorer.no_color = true;
+            o->explorer.no_color = true;
         struct analysis a;
-        if (analyze(&o.scenario, &a, err, sizeof err) != 0) {
+        if (analyze(&o->scenario, &a, err, sizeof err) != 0) {
             fprintf(errout, "rooftop: %s\n", err);
             return 2;
         }
-        int status = explorer_run(&o.scenario, &o.explorer, err, sizeof err);
+        int status = explorer_run(&o->scenario, &o->explorer, err, sizeof err);
         if (status >= 0)
             return status;
         fprintf(errout, "rooftop: %s\n", err);
     }
-    return run_report(&o, RT_FORMAT_TEXT, out, errout);
+    return run_report(o, RT_FORMAT_TEXT, out, errout);
+}
+
+int cli_main(int argc, char **argv, FILE *out, FILE *errout)
+{
+    struct cli_options o;
+    char err[600];
+    int status = cli_parse(argc, argv, &o, err, sizeof err);
+    for (int i = 0; i < o.warnings.count; i++)
+        fprintf(errout, "rooftop: warning: %s\n", o.warnings.text[i]);
+    if (status != 0) {
+        fprintf(errout, "rooftop: %s\n", err);
+        cli_options_free(&o);
+        return status;
+    }
+    if (o.write_scenario && (status = write_scenario(&o, errout)) != 0) {
+        cli_options_free(&o);
+        return status;
+    }
+    status = run_mode(&o, out, errout);
+    cli_options_free(&o);
+    return status;
 }

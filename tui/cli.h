@@ -7,7 +7,9 @@
 
 #include <stdio.h>
 
+#include "chipfile.h"
 #include "explorer.h"
+#include "jsonio.h"
 #include "report.h"
 #include "scenario.h"
 #include "sweep.h"
@@ -22,12 +24,25 @@ struct cli_options {
     size_t value_count;           /* 0 = the sweep's default values */
     struct scenario scenario;     /* the default scenario with every flag applied */
     struct explorer_options explorer;
+    const char *write_scenario;   /* --write-scenario FILE, or NULL */
+    struct chip_db chips;         /* built-in chips and the user's chip files */
+    struct load_warnings warnings;/* what loading files noticed; printed, not fatal */
 };
 
-/* Parses argv into *out. Returns 0 on success; 2 (the usage-error exit
- * status) with one line in err (errsize bytes) that names the flag, the value
- * and what is accepted. Checks the whole scenario, so a budget at or below
- * the overhead or kv heads that do not divide the heads fail here. */
+/* Frees what cli_parse allocated in *o (safe on a zeroed or failed parse). */
+void cli_options_free(struct cli_options *o);
+
+/* The folder rooftop reads user files of one kind from ("chips", "themes"):
+ * $XDG_CONFIG_HOME/rooftop/KIND, or $HOME/.config/rooftop/KIND. Writes it
+ * into out and returns out, or returns NULL when neither variable is set. */
+char *cli_config_dir(char *out, size_t size, const char *kind);
+
+/* Parses argv into *out (free it with cli_options_free, also on failure).
+ * Reads the user's chip files first, then --scenario, then the flags, which
+ * override the file. Returns 0 on success; 2 (the usage-error exit status)
+ * with one line in err (errsize bytes) that names the flag or the file, the
+ * value and what is accepted. Checks the whole scenario, so a budget at or
+ * below the overhead or kv heads that do not divide the heads fail here. */
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize);
 
 /* Runs the program: parses argv, then prints the report, sweep, list, help

@@ -1,0 +1,221 @@
+/* chipfile.c — chip files and the chip set. */
+#include "chipfile.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const chip_keys[] = {"name", "key", "peak_flops_per_s", "peak_flops", "hbm_bytes",
+                                        "hbm_bytes_per_s", "hbm_bw_bytes_per_s", "interconnect_bytes_per_s",
+                                        "tdp_w", "source", "notes", "sparse", "sparse_halved", "vendor", NULL};
+
+/* Makes a short key from a display name: "My Chip 2" -> "my-chip-2". */
+static void key_from_name(char *out, size_t size, const char *name)
+{
+    size_t n = 0;
+    bool dash = false;
+    for (const char *p = name; *p && n + 1 < size; p++) {
+        if (isalnum((unsigned char)*p)) {
+            if (dash && n > 0 && n + 2 < size)
+                out[n++] = '-';
+            out[n++] = (char)tolower((unsigned char)*p);
+            dash = false;
+        } else {
+            dash = true;
+        }
+    }
+    out[n] = '\0';
+}
+
+int chip_from_json(const cJSON *obj, const char *path, const char *what, struct chip_spec *out,
+                   struct load_warnings *w, char *err, size_t errsize)
+{
+    struct chip_spec c;
+    memset(&c, 0, sizeof c);
+    if (!cJSON_IsObject(obj)) {
+        snprintf(err, errsize, "%s: %sexpected a chip object {\"name\": ..., \"peak_flops_per_s\": {...}, ...}", path,
+                 what);
+        return -1;
+    }
+    char msg[300];
+    if (json_string(obj, "name", path, true, c.name, sizeof c.name, msg, sizeof msg) != JSON_FOUND)
+        goto bad;
+    if (json_string(obj, "key", path, false, c.key, sizeof c.key, msg, sizeof msg) == JSON_BAD)
+        goto bad;
+    if (c.key[0] == '\0')
+        key_from_name(c.key, sizeof c.key, c.name);
+    if (c.key[0] == '\0') {
+        snprintf(msg, sizeof msg, "%s: 'name' needs at least one letter or digit", path);
+        goto bad;
+    }
+    const char *peaks_key = cJSON_GetObjectItemCaseSensitive(obj, "peak_flops_per_s") ? "peak_flops_per_s" : "peak_flops";
+    const cJSON *peaks = cJSON_GetObjectItemCaseSensitive(obj, peaks_key);
+    if (!cJSON_IsObject(peaks)) {
+        snprintf(msg, sizeof msg, "%s: '%s' must be an object such as {\"bf16\": 989.4e12, \"fp8\": null}", path,
+                 peaks ? peaks_key : "peak_flops_per_s");
+        goto bad;
+    }
+    char prefix[40];
+    snprintf(prefix, sizeof prefix, "%s.", peaks_key);
+    for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+        double v = 0;
+        if (json_number(peaks, precision_name((enum rt_precision)p), path, prefix, p == RT_BF16, 1e6, 1e21, false, &v,
+                        msg, sizeof msg) == JSON_BAD)
+            goto bad;
+        c.peak_flops_per_s[p] = v;
+    }
+    const char *const known_precisions[] = {"bf16", "fp8", "int8", "int4", NULL};
+    json_warn_unknown_keys(peaks, known_precisions, path, prefix, w);
+    const char *bw_key = cJSON_GetObjectItemCaseSensitive(obj, "hbm_bytes_per_s") ? "hbm_bytes_per_s" : "hbm_bw_bytes_per_s";
+    double tdp = 0, interconnect = 0;
+    if (json_number(obj, "hbm_bytes", path, "", true, 1, 1e18, false, &c.hbm_bytes, msg, sizeof msg) != JSON_FOUND ||
+        json_number(obj, bw_key, path, "", true, 1, 1e18, false, &c.hbm_bytes_per_s, msg, sizeof msg) != JSON_FOUND ||
+        json_number(obj, "interconnect_bytes_per_s", path, "", false, 0, 1e18, false, &interconnect, msg,
+                    sizeof msg) == JSON_BAD ||
+        json_number(obj, "tdp_w", path, "", false, 0, 1e6, false, &tdp, msg, sizeof msg) == JSON_BAD ||
+        json_string(obj, "source", path, false, c.source, sizeof c.source, msg, sizeof msg) == JSON_BAD ||
+        json_string(obj, "notes", path, false, c.notes, sizeof c.notes, msg, sizeof msg) == JSON_BAD)
+        goto bad;
+    c.interconnect_bytes_per_s = interconnect;
+    c.tdp_w = tdp;
+    bool sparse = false, halved = false;
+    if (json_bool(obj, "sparse", path, false, &sparse, msg, sizeof msg) == JSON_BAD ||
+        json_bool(obj, "sparse_halved", path, false, &halved, msg, sizeof msg) == JSON_BAD)
+        goto bad;
+    if (sparse && halved) {
+        snprintf(msg, sizeof msg, "%s: 'sparse' and 'sparse_halved' together would halve the peaks twice; keep one",
+                 path);
+        goto bad;
+    }
+    if (sparse)
+        for (int p = 0; p < RT_PRECISION_COUNT; p++)
+            c.peak_flops_per_s[p] /= 2.0;
+    c.sparse_halved = sparse || halved;
+    if (c.source[0] == '\0')
+        warn_add(w, "%s: chip '%s' gives no 'source' for its figures", path, c.name);
+    json_warn_unknown_keys(obj, chip_keys, path, what, w);
+    snprintf(c.origin, sizeof c.origin, "%s", path);
+    *out = c;
+    return 0;
+bad:
+    if (what[0]) /* say which chip of a list failed */
+        snprintf(err, errsize, "%s (chip %s of the list)", msg, what);
+    else
+        snprintf(err, errsize, "%s", msg);
+    return -1;
+}
+
+void chip_to_json(cJSON *obj, const struct chip_spec *c)
+{
+    cJSON_AddStringToObject(obj, "name", c->name);
+    cJSON_AddStringToObject(obj, "key", c->key);
+    cJSON *peaks = cJSON_AddObjectToObject(obj, "peak_flops_per_s");
+    for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+        if (c->peak_flops_per_s[p] > 0.0)
+            cJSON_AddNumberToObject(peaks, precision_name((enum rt_precision)p), c->peak_flops_per_s[p]);
+        else
+            cJSON_AddNullToObject(peaks, precision_name((enum rt_precision)p));
+    }
+    cJSON_AddNumberToObject(obj, "hbm_bytes", c->hbm_bytes);
+    cJSON_AddNumberToObject(obj, "hbm_bytes_per_s", c->hbm_bytes_per_s);
+    cJSON_AddNumberToObject(obj, "interconnect_bytes_per_s", c->interconnect_bytes_per_s);
+    if (c->tdp_w > 0.0)
+        cJSON_AddNumberToObject(obj, "tdp_w", c->tdp_w);
+    else
+        cJSON_AddNullToObject(obj, "tdp_w");
+    cJSON_AddStringToObject(obj, "source", c->source);
+    cJSON_AddStringToObject(obj, "notes", c->notes);
+    cJSON_AddBoolToObject(obj, "sparse_halved", c->sparse_halved);
+}
+
+int chips_from_text(const char *text, size_t len, const char *path, struct chip_spec *chips, size_t max,
+                    size_t *count, struct load_warnings *w, char *err, size_t errsize)
+{
+    *count = 0;
+    cJSON *root = json_parse_text(text, len, path, w, err, errsize);
+    if (!root)
+        return -1;
+    int status = 0;
+    if (cJSON_IsArray(root)) {
+        int n = cJSON_GetArraySize(root);
+        if (n == 0 || (size_t)n > max) {
+            snprintf(err, errsize, "%s: expected from 1 to %zu chips in the list (got %d)", path, max, n);
+            status = -1;
+        }
+        for (int i = 0; status == 0 && i < n; i++) {
+            char what[24];
+            snprintf(what, sizeof what, "[%d]", i);
+            status = chip_from_json(cJSON_GetArrayItem(root, i), path, what, &chips[i], w, err, errsize);
+            if (status == 0)
+                (*count)++;
+        }
+    } else {
+        status = chip_from_json(root, path, "", &chips[0], w, err, errsize);
+        if (status == 0)
+            *count = 1;
+    }
+    cJSON_Delete(root);
+    return status;
+}
+
+int chip_db_init(struct chip_db *db)
+{
+    memset(db, 0, sizeof *db);
+    for (size_t i = 0; i < chip_builtin_count(); i++)
+        if (chip_db_add(db, chip_builtin(i), NULL) != 0)
+            return -1;
+    return 0;
+}
+
+int chip_db_add(struct chip_db *db, const struct chip_spec *c, struct load_warnings *w)
+{
+    for (size_t i = 0; i < db->count; i++) {
+        if (strcmp(db->chips[i].key, c->key) == 0) {
+            warn_add(w, "%s: chip '%s' replaces the one from %s", c->origin, c->key, db->chips[i].origin);
+            db->chips[i] = *c;
+            return 0;
+        }
+    }
+    if (db->count == db->cap) {
+        size_t cap = db->cap ? db->cap * 2 : 32;
+        struct chip_spec *p = realloc(db->chips, cap * sizeof *p);
+        if (!p)
+            return -1;
+        db->chips = p;
+        db->cap = cap;
+    }
+    db->chips[db->count++] = *c;
+    return 0;
+}
+
+/* The chip whose key or display name matches name exactly, ignoring case
+ * and punctuation; NULL if none. */
+static const struct chip_spec *find_exact(const struct chip_db *db, const char *name)
+{
+    char want[128], have[128];
+    name_normalize(want, sizeof want, name);
+    if (want[0] == '\0')
+        return NULL;
+    for (size_t i = 0; i < db->count; i++) {
+        if (strcmp(want, name_normalize(have, sizeof have, db->chips[i].key)) == 0 ||
+            strcmp(want, name_normalize(have, sizeof have, db->chips[i].name)) == 0)
+            return &db->chips[i];
+    }
+    return NULL;
+}
+
+const struct chip_spec *chip_db_find(const struct chip_db *db, const char *name)
+{
+    const struct chip_spec *c = find_exact(db, name);
+    if (c)
+        return c;
+    const struct chip_spec *alias = chip_find(name); /* built-in aliases: "v5e", "a100" ... */
+    return alias ? find_exact(db, alias->key) : NULL;
+}
+
+void chip_db_free(struct chip_db *db)
+{
+    free(db->chips);
+    memset(db, 0, sizeof *db);
+}

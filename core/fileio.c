@@ -1,0 +1,122 @@
+/* fileio.c — whole-file reads and atomic writes. */
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int read_file(const char *path, char **text, size_t *len, char *err, size_t errsize)
+{
+    *text = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errsize, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        snprintf(err, errsize, "%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+        close(fd);
+        return -1;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        if (n == cap) {
+            if (cap >= RT_MAX_FILE_BYTES) {
+                snprintf(err, errsize, "%s: larger than %u MiB; refused", path, RT_MAX_FILE_BYTES >> 20);
+                free(buf);
+                close(fd);
+                return -1;
+            }
+            cap *= 2;
+            char *bigger = realloc(buf, cap + 1);
+            if (!bigger) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+        }
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            snprintf(err, errsize, "%s: %s", path, strerror(errno));
+            free(buf);
+            close(fd);
+            return -1;
+        }
+        if (got == 0)
+            break;
+        n += (size_t)got;
+    }
+    close(fd);
+    if (!buf) {
+        snprintf(err, errsize, "%s: out of memory", path);
+        return -1;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errsize)
+{
+    char tmp[4096];
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (int)(slash - path + 1) : 0;
+    if (snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", dir_len, path, slash ? slash + 1 : path) >= (int)sizeof tmp) {
+        snprintf(err, errsize, "%s: path too long", path);
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        snprintf(err, errsize, "%s: not written: cannot create a temporary file beside it (%s)", path,
+                 strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(022);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    const char *p = data;
+    size_t left = len;
+    int saved = 0;
+    while (left > 0) {
+        ssize_t put = write(fd, p, left);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put < 0) {
+            saved = errno;
+            break;
+        }
+        p += put;
+        left -= (size_t)put;
+    }
+    if (!saved && fchmod(fd, mode) != 0)
+        saved = errno;
+    if (!saved && fsync(fd) != 0)
+        saved = errno;
+    if (close(fd) != 0 && !saved)
+        saved = errno;
+    if (!saved && rename(tmp, path) != 0)
+        saved = errno;
+    if (saved) {
+        unlink(tmp);
+        snprintf(err, errsize, "%s: not written (%s); the old file is untouched", path, strerror(saved));
+        return -1;
+    }
+    return 0;
+}

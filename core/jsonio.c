@@ -1,0 +1,294 @@
+/* jsonio.c — cJSON with positions, encodings, depth and duplicate keys. */
+#include "jsonio.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void warn_add(struct load_warnings *w, const char *fmt, ...)
+{
+    if (!w || w->count >= RT_MAX_WARNINGS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->text[w->count++], RT_WARNING_MAX, fmt, ap);
+    va_end(ap);
+}
+
+void json_line_col(const char *text, size_t len, size_t offset, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < offset && i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n') {
+            (*line)++;
+            *col = 1;
+        } else if ((c & 0xC0) != 0x80) {
+            (*col)++;
+        }
+    }
+}
+
+/* Writes "PATH:LINE:COL: message" for a byte offset. */
+static void error_at(const char *text, size_t len, size_t offset, const char *path, char *err, size_t errsize,
+                     const char *message)
+{
+    int line, col;
+    json_line_col(text, len, offset, &line, &col);
+    snprintf(err, errsize, "%s:%d:%d: %s", path, line, col, message);
+}
+
+/* Scans the text once, without recursion: refuses nesting beyond the limit,
+ * an unterminated string, or brackets left open at the end. Returns 0 when
+ * the structure is sound enough to hand to cJSON. */
+static int scan_structure(const char *text, size_t len, const char *path, char *err, size_t errsize)
+{
+    int depth = 0;
+    bool in_string = false, escaped = false;
+    size_t string_start = 0, last_open = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+            else if (c == '\n') {
+                error_at(text, len, string_start, path, err, errsize,
+                         "expected a closing '\"': the string runs past the end of the line");
+                return -1;
+            }
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            string_start = i;
+        } else if (c == '{' || c == '[') {
+            if (++depth > RT_JSON_MAX_DEPTH) {
+                char msg[96];
+                snprintf(msg, sizeof msg, "nested deeper than %d levels; refused", RT_JSON_MAX_DEPTH);
+                error_at(text, len, i, path, err, errsize, msg);
+                return -1;
+            }
+            last_open = i;
+        } else if (c == '}' || c == ']') {
+            depth--;
+        }
+    }
+    if (in_string) {
+        error_at(text, len, string_start, path, err, errsize, "expected a closing '\"' before the end of the file");
+        return -1;
+    }
+    if (depth > 0) {
+        error_at(text, len, last_open, path, err, errsize,
+                 "expected a closing '}' or ']': this bracket is still open at the end of the file");
+        return -1;
+    }
+    return 0;
+}
+
+/* Explains a cJSON parse failure at offset: what was expected there. */
+static const char *expected_at(const char *text, size_t offset, size_t len)
+{
+    size_t p = offset;
+    while (p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' || text[p - 1] == '\n' || text[p - 1] == '\r'))
+        p--;
+    char prev = p > 0 ? text[p - 1] : '\0';
+    char here = offset < len ? text[offset] : '\0';
+    if ((here == '}' || here == ']') && prev == ',')
+        return "expected a value after ',' (JSON allows no trailing comma)";
+    if (here == '\'' || prev == '\'')
+        return "expected '\"' (JSON strings and keys take double quotes)";
+    if (prev == '{' || prev == ',')
+        return "expected a key in double quotes";
+    if (prev == '"' && here != ':')
+        return "expected ':' after the key";
+    if (offset >= len)
+        return "expected more JSON before the end of the file";
+    return "expected a value: a number, a string in double quotes, true, false, null, an object or an array";
+}
+
+/* Removes earlier duplicates of each key (recursively; depth is bounded by
+ * scan_structure), so lookups see the last value, as Python's json does. */
+static void resolve_duplicates(cJSON *node, const char *path, struct load_warnings *w)
+{
+    for (cJSON *child = node ? node->child : NULL; child; child = child->next)
+        resolve_duplicates(child, path, w);
+    if (!cJSON_IsObject(node))
+        return;
+    cJSON *child = node->child;
+    while (child) {
+        cJSON *next = child->next;
+        for (cJSON *later = next; later; later = later->next) {
+            if (child->string && later->string && strcmp(child->string, later->string) == 0) {
+                warn_add(w, "%s: key '%s' appears more than once; the last value is used", path, child->string);
+                cJSON_Delete(cJSON_DetachItemViaPointer(node, child));
+                break;
+            }
+        }
+        child = next;
+    }
+}
+
+cJSON *json_parse_text(const char *text, size_t len, const char *path, struct load_warnings *w, char *err,
+                       size_t errsize)
+{
+    if (len >= 2 && (((unsigned char)text[0] == 0xFF && (unsigned char)text[1] == 0xFE) ||
+                     ((unsigned char)text[0] == 0xFE && (unsigned char)text[1] == 0xFF) || text[0] == '\0' ||
+                     text[1] == '\0')) {
+        snprintf(err, errsize, "%s: looks like UTF-16: save the file as UTF-8", path);
+        return NULL;
+    }
+    size_t skip = 0;
+    if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+        skip = 3; /* UTF-8 byte-order mark */
+    const char *body = text + skip;
+    size_t body_len = len - skip;
+    if (memchr(body, '\0', body_len)) {
+        error_at(body, body_len, (size_t)((const char *)memchr(body, '\0', body_len) - body), path, err, errsize,
+                 "expected text, found a NUL byte (is this a binary file?)");
+        return NULL;
+    }
+    size_t start = 0;
+    while (start < body_len && (body[start] == ' ' || body[start] == '\t' || body[start] == '\n' || body[start] == '\r'))
+        start++;
+    if (start == body_len) {
+        snprintf(err, errsize, "%s: the file is empty; expected a JSON object", path);
+        return NULL;
+    }
+    if (scan_structure(body, body_len, path, err, errsize) != 0)
+        return NULL;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(body, body_len, &end, 0);
+    if (!root) {
+        size_t offset = end ? (size_t)(end - body) : body_len;
+        /* cJSON sometimes stops one past a closing bracket that follows a
+         * comma; point at the bracket, where the reader should look. */
+        if (offset > 0 && offset <= body_len && (body[offset - 1] == '}' || body[offset - 1] == ']'))
+            offset--;
+        error_at(body, body_len, offset, path, err, errsize, expected_at(body, offset, body_len));
+        return NULL;
+    }
+    size_t rest = (size_t)(end - body);
+    while (rest < body_len && (body[rest] == ' ' || body[rest] == '\t' || body[rest] == '\n' || body[rest] == '\r'))
+        rest++;
+    if (rest < body_len) {
+        error_at(body, body_len, rest, path, err, errsize, "expected the end of the file after the JSON value");
+        cJSON_Delete(root);
+        return NULL;
+    }
+    resolve_duplicates(root, path, w);
+    return root;
+}
+
+/* A JSON type in words, for messages. */
+static const char *type_name(const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return "a string";
+    if (cJSON_IsNumber(v))
+        return "a number";
+    if (cJSON_IsBool(v))
+        return "true or false";
+    if (cJSON_IsArray(v))
+        return "an array";
+    if (cJSON_IsObject(v))
+        return "an object";
+    return "null";
+}
+
+/* Finds key; sets *v. Returns ABSENT for missing or null (BAD if required). */
+static enum json_found lookup(const cJSON *obj, const char *key, const char *path, const char *what, bool required,
+                              const cJSON **v, char *err, size_t errsize)
+{
+    *v = cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+    if (*v && !cJSON_IsNull(*v))
+        return JSON_FOUND;
+    if (!required)
+        return JSON_ABSENT;
+    snprintf(err, errsize, "%s: missing key '%s%s'", path, what, key);
+    return JSON_BAD;
+}
+
+enum json_found json_number(const cJSON *obj, const char *key, const char *path, const char *what, bool required,
+                            double lo, double hi, bool whole, double *out, char *err, size_t errsize)
+{
+    const cJSON *v;
+    enum json_found f = lookup(obj, key, path, what, required, &v, err, errsize);
+    if (f != JSON_FOUND)
+        return f;
+    if (!cJSON_IsNumber(v)) {
+        snprintf(err, errsize, "%s: '%s%s' must be a number (got %s)", path, what, key, type_name(v));
+        return JSON_BAD;
+    }
+    double x = v->valuedouble;
+    if (!isfinite(x)) {
+        snprintf(err, errsize, "%s: '%s%s' is not a finite number", path, what, key);
+        return JSON_BAD;
+    }
+    if (whole && x != floor(x)) {
+        snprintf(err, errsize, "%s: '%s%s' must be a whole number (got %g)", path, what, key, x);
+        return JSON_BAD;
+    }
+    if (whole && fabs(x) >= 9007199254740992.0) {
+        snprintf(err, errsize, "%s: '%s%s' is at or beyond 2^53 and cannot be read exactly (got %.17g)", path, what,
+                 key, x);
+        return JSON_BAD;
+    }
+    if (x < lo || x > hi) {
+        snprintf(err, errsize, "%s: '%s%s' must be from %g to %g (got %g)", path, what, key, lo, hi, x);
+        return JSON_BAD;
+    }
+    *out = x;
+    return JSON_FOUND;
+}
+
+enum json_found json_bool(const cJSON *obj, const char *key, const char *path, bool required, bool *out, char *err,
+                          size_t errsize)
+{
+    const cJSON *v;
+    enum json_found f = lookup(obj, key, path, "", required, &v, err, errsize);
+    if (f != JSON_FOUND)
+        return f;
+    if (!cJSON_IsBool(v)) {
+        snprintf(err, errsize, "%s: '%s' must be true or false (got %s)", path, key, type_name(v));
+        return JSON_BAD;
+    }
+    *out = cJSON_IsTrue(v);
+    return JSON_FOUND;
+}
+
+enum json_found json_string(const cJSON *obj, const char *key, const char *path, bool required, char *out,
+                            size_t size, char *err, size_t errsize)
+{
+    const cJSON *v;
+    enum json_found f = lookup(obj, key, path, "", required, &v, err, errsize);
+    if (f != JSON_FOUND)
+        return f;
+    if (!cJSON_IsString(v)) {
+        snprintf(err, errsize, "%s: '%s' must be a string (got %s)", path, key, type_name(v));
+        return JSON_BAD;
+    }
+    if (strlen(v->valuestring) >= size) {
+        snprintf(err, errsize, "%s: '%s' is longer than %zu characters", path, key, size - 1);
+        return JSON_BAD;
+    }
+    snprintf(out, size, "%s", v->valuestring);
+    return JSON_FOUND;
+}
+
+void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const char *path, const char *what,
+                            struct load_warnings *w)
+{
+    for (const cJSON *c = cJSON_IsObject(obj) ? obj->child : NULL; c; c = c->next) {
+        bool ok = false;
+        for (const char *const *k = known; *k && !ok; k++)
+            ok = c->string && strcmp(c->string, *k) == 0;
+        if (!ok)
+            warn_add(w, "%s: unknown key '%s%s' ignored", path, what, c->string ? c->string : "?");
+    }
+}

@@ -1,0 +1,67 @@
+/* jsonio.h — reading JSON documents with errors a person can act on.
+ *
+ * Wraps cJSON with what it lacks for user files: FILE:LINE:COLUMN positions
+ * and a guess at what was expected, a UTF-8 byte-order mark skipped, UTF-16
+ * recognised, nesting refused beyond a depth without recursing, duplicate
+ * keys resolved to the last value (as Python's json does) with a warning,
+ * and typed lookups whose messages name the key and the accepted range.
+ * Pure: takes text, never opens files (see fileio.h for that).
+ */
+#ifndef ROOFTOP_JSONIO_H
+#define ROOFTOP_JSONIO_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RT_JSON_MAX_DEPTH 64
+#define RT_MAX_WARNINGS 16
+#define RT_WARNING_MAX 240
+
+/* Warnings collected while loading: the load goes on. */
+struct load_warnings {
+    int count;                                 /* warnings kept (extra ones are dropped) */
+    char text[RT_MAX_WARNINGS][RT_WARNING_MAX];
+};
+
+/* Adds a printf-formatted warning; ignored when w is NULL or full. */
+void warn_add(struct load_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Parses len bytes of text (NUL bytes allowed; the text need not be
+ * NUL-terminated) named `path` in messages. Returns the document (free with
+ * cJSON_Delete) or NULL with one line in err: "PATH:LINE:COL: expected ...",
+ * "PATH: looks like UTF-16: save the file as UTF-8", "PATH:LINE:COL: nested
+ * deeper than 64 levels". Duplicate keys keep the last value and warn. */
+cJSON *json_parse_text(const char *text, size_t len, const char *path, struct load_warnings *w, char *err,
+                       size_t errsize);
+
+/* Converts a byte offset into text to a 1-based line and column (columns
+ * count UTF-8 characters). */
+void json_line_col(const char *text, size_t len, size_t offset, int *line, int *col);
+
+/* Result of a typed lookup. */
+enum json_found { JSON_ABSENT = 0, JSON_FOUND = 1, JSON_BAD = -1 };
+
+/* Looks up key (case-sensitive) in obj as a finite number in [lo, hi]; when
+ * whole is true it must be an integer below 2^53 in magnitude (so that it
+ * is exact). A missing key or null is JSON_ABSENT, or JSON_BAD
+ * with a message when required. Messages: "PATH: 'key' must be a number
+ * (got a string)", "... from LO to HI (got V)". `what` prefixes key names
+ * (e.g. "peak_flops_per_s.") and may be "". */
+enum json_found json_number(const cJSON *obj, const char *key, const char *path, const char *what, bool required,
+                            double lo, double hi, bool whole, double *out, char *err, size_t errsize);
+
+/* Looks up key as a boolean (true/false). Same conventions. */
+enum json_found json_bool(const cJSON *obj, const char *key, const char *path, bool required, bool *out, char *err,
+                          size_t errsize);
+
+/* Looks up key as a string and copies it into out (size bytes; longer
+ * strings are an error naming the limit). Same conventions. */
+enum json_found json_string(const cJSON *obj, const char *key, const char *path, bool required, char *out,
+                            size_t size, char *err, size_t errsize);
+
+/* Warns about every key of obj not in the NULL-terminated list known. */
+void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const char *path, const char *what,
+                            struct load_warnings *w);
+
+#endif

@@ -1,0 +1,265 @@
+/* scenariofile.c — scenarios to and from JSON. */
+#include "scenariofile.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "chipfile.h"
+
+/* Integer knobs of the scenario and their JSON keys. */
+struct int_field {
+    const char *key;
+    size_t offset;
+};
+
+#define SFIELD(name) offsetof(struct scenario, name)
+static const struct int_field scenario_ints[] = {
+    {"chips", SFIELD(chips)},
+    {"batch", SFIELD(batch)},
+    {"context_tokens", SFIELD(context_tokens)},
+    {"prefill_tokens", SFIELD(prefill_tokens)},
+    {"decode_tokens", SFIELD(decode_tokens)},
+    {"max_chips", SFIELD(max_chips)},
+    {"tile", SFIELD(tile)},
+};
+static const struct int_field scenario_reals[] = {
+    {"peak_flops_override", SFIELD(peak_flops_override)},
+    {"hbm_bytes_per_s_override", SFIELD(hbm_bytes_per_s_override)},
+    {"hbm_bytes_override", SFIELD(hbm_bytes_override)},
+    {"params", SFIELD(params)},
+    {"budget_s", SFIELD(budget_s)},
+    {"overhead_s", SFIELD(overhead_s)},
+    {"reserve_bytes", SFIELD(reserve_bytes)},
+    {"mfu", SFIELD(mfu)},
+    {"recompute_factor", SFIELD(recompute_factor)},
+};
+#undef SFIELD
+
+#define MFIELD(name) offsetof(struct model_shape, name)
+static const struct int_field model_ints[] = {
+    {"layers", MFIELD(layers)},
+    {"d_model", MFIELD(d_model)},
+    {"heads", MFIELD(heads)},
+    {"kv_heads", MFIELD(kv_heads)},
+    {"d_head", MFIELD(d_head)},
+    {"d_ff", MFIELD(d_ff)},
+    {"vocab", MFIELD(vocab)},
+    {"experts", MFIELD(experts)},
+    {"experts_per_token", MFIELD(experts_per_token)},
+    {"shared_experts", MFIELD(shared_experts)},
+    {"moe_d_ff", MFIELD(moe_d_ff)},
+    {"dense_layers", MFIELD(dense_layers)},
+    {"kv_lora_rank", MFIELD(kv_lora_rank)},
+    {"q_lora_rank", MFIELD(q_lora_rank)},
+    {"qk_rope_head_dim", MFIELD(qk_rope_head_dim)},
+    {"qk_nope_head_dim", MFIELD(qk_nope_head_dim)},
+    {"v_head_dim", MFIELD(v_head_dim)},
+    {"sliding_window", MFIELD(sliding_window)},
+    {"sliding_layers", MFIELD(sliding_layers)},
+};
+#undef MFIELD
+
+static const struct { const char *key; size_t offset; } model_bools[] = {
+    {"tied_embeddings", offsetof(struct model_shape, tied_embeddings)},
+    {"gated_mlp", offsetof(struct model_shape, gated_mlp)},
+    {"qkv_bias", offsetof(struct model_shape, qkv_bias)},
+};
+
+char *scenario_to_json(const struct scenario *s)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "version", RT_SCENARIO_VERSION);
+    chip_to_json(cJSON_AddObjectToObject(root, "chip"), &s->chip);
+    for (size_t i = 0; i < sizeof scenario_ints / sizeof scenario_ints[0]; i++)
+        cJSON_AddNumberToObject(root, scenario_ints[i].key,
+                                (double)*(const int64_t *)((const char *)s + scenario_ints[i].offset));
+    for (size_t i = 0; i < sizeof scenario_reals / sizeof scenario_reals[0]; i++)
+        cJSON_AddNumberToObject(root, scenario_reals[i].key, *(const double *)((const char *)s + scenario_reals[i].offset));
+    cJSON_AddStringToObject(root, "precision", precision_name(s->precision));
+    cJSON_AddStringToObject(root, "kv_precision", precision_name(s->kv_precision));
+    if (s->has_step_times) {
+        cJSON *times = cJSON_AddArrayToObject(root, "step_times_s");
+        for (int i = 0; i < RT_PART_COUNT; i++)
+            cJSON_AddItemToArray(times, cJSON_CreateNumber(s->step_times_s[i]));
+    } else {
+        cJSON_AddNullToObject(root, "step_times_s");
+    }
+    cJSON_AddStringToObject(root, "latency_model", "napkin");
+    cJSON *model = cJSON_AddObjectToObject(root, "model");
+    cJSON_AddStringToObject(model, "name", s->model.name);
+    for (size_t i = 0; i < sizeof model_ints / sizeof model_ints[0]; i++)
+        cJSON_AddNumberToObject(model, model_ints[i].key,
+                                (double)*(const int64_t *)((const char *)&s->model + model_ints[i].offset));
+    for (size_t i = 0; i < sizeof model_bools / sizeof model_bools[0]; i++)
+        cJSON_AddBoolToObject(model, model_bools[i].key, *(const bool *)((const char *)&s->model + model_bools[i].offset));
+    cJSON_AddNumberToObject(model, "stated_params", s->model.stated_params);
+    cJSON_AddStringToObject(model, "source", s->model.source);
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return NULL;
+    size_t n = strlen(text);
+    char *out = cJSON_malloc(n + 2);
+    if (out) {
+        memcpy(out, text, n);
+        out[n] = '\n';
+        out[n + 1] = '\0';
+    }
+    cJSON_free(text);
+    return out;
+}
+
+/* Reads the model object of a scenario file over *m. */
+static int read_model(const cJSON *obj, const char *path, struct model_shape *m, struct load_warnings *w, char *err,
+                      size_t errsize)
+{
+    if (!cJSON_IsObject(obj)) {
+        snprintf(err, errsize, "%s: 'model' must be an object", path);
+        return -1;
+    }
+    if (json_string(obj, "name", path, false, m->name, sizeof m->name, err, errsize) == JSON_BAD ||
+        json_string(obj, "source", path, false, m->source, sizeof m->source, err, errsize) == JSON_BAD)
+        return -1;
+    for (size_t i = 0; i < sizeof model_ints / sizeof model_ints[0]; i++) {
+        double v;
+        enum json_found f =
+            json_number(obj, model_ints[i].key, path, "model.", false, 0, 1099511627776.0, true, &v, err, errsize);
+        if (f == JSON_BAD)
+            return -1;
+        if (f == JSON_FOUND)
+            *(int64_t *)((char *)m + model_ints[i].offset) = (int64_t)v;
+    }
+    for (size_t i = 0; i < sizeof model_bools / sizeof model_bools[0]; i++)
+        if (json_bool(obj, model_bools[i].key, path, false, (bool *)((char *)m + model_bools[i].offset), err,
+                      errsize) == JSON_BAD)
+            return -1;
+    if (json_number(obj, "stated_params", path, "model.", false, 0, 1e16, false, &m->stated_params, err, errsize) ==
+        JSON_BAD)
+        return -1;
+    const char *known[] = {"name", "source", "stated_params", NULL};
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        bool ok = false;
+        for (const char *const *k = known; *k && !ok; k++)
+            ok = strcmp(c->string, *k) == 0;
+        for (size_t i = 0; !ok && i < sizeof model_ints / sizeof model_ints[0]; i++)
+            ok = strcmp(c->string, model_ints[i].key) == 0;
+        for (size_t i = 0; !ok && i < sizeof model_bools / sizeof model_bools[0]; i++)
+            ok = strcmp(c->string, model_bools[i].key) == 0;
+        if (!ok)
+            warn_add(w, "%s: unknown key 'model.%s' ignored", path, c->string);
+    }
+    return 0;
+}
+
+int scenario_from_json(const char *text, size_t len, const char *path, struct scenario *out,
+                       struct load_warnings *w, char *err, size_t errsize)
+{
+    cJSON *root = json_parse_text(text, len, path, w, err, errsize);
+    if (!root)
+        return -1;
+    int status = -1;
+    struct scenario s;
+    scenario_default(&s);
+    if (!cJSON_IsObject(root)) {
+        snprintf(err, errsize, "%s: expected a scenario object with a \"version\"", path);
+        goto done;
+    }
+    double version;
+    if (json_number(root, "version", path, "", true, 1, 1e9, true, &version, err, errsize) != JSON_FOUND)
+        goto done;
+    if (version > RT_SCENARIO_VERSION) {
+        snprintf(err, errsize, "%s: version %.0f was written by a newer rooftop; this one reads version %d", path,
+                 version, RT_SCENARIO_VERSION);
+        goto done;
+    }
+    const cJSON *chip = cJSON_GetObjectItemCaseSensitive(root, "chip");
+    if (chip && !cJSON_IsNull(chip)) {
+        char origin[RT_CHIP_ORIGIN_MAX];
+        if (chip_from_json(chip, path, "chip.", &s.chip, w, err, errsize) != 0)
+            goto done;
+        snprintf(origin, sizeof origin, "%s", s.chip.origin);
+        const struct chip_spec *builtin = chip_find(s.chip.key);
+        /* A built-in chip saved unchanged stays "built-in". */
+        if (builtin) {
+            struct chip_spec probe = s.chip;
+            snprintf(probe.origin, sizeof probe.origin, "%s", builtin->origin);
+            if (memcmp(&probe, builtin, sizeof probe) == 0)
+                s.chip = *builtin;
+        }
+    }
+    for (size_t i = 0; i < sizeof scenario_ints / sizeof scenario_ints[0]; i++) {
+        double v;
+        enum json_found f = json_number(root, scenario_ints[i].key, path, "", false, -1e15, 1e15, true, &v, err, errsize);
+        if (f == JSON_BAD)
+            goto done;
+        if (f == JSON_FOUND)
+            *(int64_t *)((char *)&s + scenario_ints[i].offset) = (int64_t)v;
+    }
+    for (size_t i = 0; i < sizeof scenario_reals / sizeof scenario_reals[0]; i++)
+        if (json_number(root, scenario_reals[i].key, path, "", false, -1e21, 1e21, false,
+                        (double *)((char *)&s + scenario_reals[i].offset), err, errsize) == JSON_BAD)
+            goto done;
+    const char *prec_keys[] = {"precision", "kv_precision"};
+    enum rt_precision *prec[] = {&s.precision, &s.kv_precision};
+    for (int i = 0; i < 2; i++) {
+        char name[16];
+        enum json_found f = json_string(root, prec_keys[i], path, false, name, sizeof name, err, errsize);
+        if (f == JSON_BAD)
+            goto done;
+        if (f == JSON_FOUND && precision_parse(name, prec[i]) != 0) {
+            snprintf(err, errsize, "%s: '%s' must be bf16, fp8, int8 or int4 (got \"%s\")", path, prec_keys[i], name);
+            goto done;
+        }
+    }
+    const cJSON *times = cJSON_GetObjectItemCaseSensitive(root, "step_times_s");
+    if (times && !cJSON_IsNull(times)) {
+        if (!cJSON_IsArray(times) || cJSON_GetArraySize(times) != RT_PART_COUNT) {
+            snprintf(err, errsize, "%s: 'step_times_s' must be null or five seconds [matmul, vector, memory, comms, "
+                                   "optimizer]",
+                     path);
+            goto done;
+        }
+        for (int i = 0; i < RT_PART_COUNT; i++) {
+            const cJSON *t = cJSON_GetArrayItem(times, i);
+            if (!cJSON_IsNumber(t)) {
+                snprintf(err, errsize, "%s: 'step_times_s[%d]' must be a number", path, i);
+                goto done;
+            }
+            s.step_times_s[i] = t->valuedouble;
+        }
+        s.has_step_times = true;
+    }
+    char latency[16] = "";
+    if (json_string(root, "latency_model", path, false, latency, sizeof latency, err, errsize) == JSON_BAD)
+        goto done;
+    if (latency[0] && strcmp(latency, "napkin") != 0) {
+        snprintf(err, errsize, "%s: 'latency_model' must be \"napkin\" (got \"%s\")", path, latency);
+        goto done;
+    }
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    if (model && read_model(model, path, &s.model, w, err, errsize) != 0)
+        goto done;
+    const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "model",
+                           NULL};
+    for (const cJSON *c = root->child; c; c = c->next) {
+        bool ok = false;
+        for (const char *const *k = known; *k && !ok; k++)
+            ok = strcmp(c->string, *k) == 0;
+        for (size_t i = 0; !ok && i < sizeof scenario_ints / sizeof scenario_ints[0]; i++)
+            ok = strcmp(c->string, scenario_ints[i].key) == 0;
+        for (size_t i = 0; !ok && i < sizeof scenario_reals / sizeof scenario_reals[0]; i++)
+            ok = strcmp(c->string, scenario_reals[i].key) == 0;
+        if (!ok)
+            warn_add(w, "%s: unknown key '%s' ignored", path, c->string);
+    }
+    char why[256];
+    if (scenario_check(&s, why, sizeof why) != 0) {
+        snprintf(err, errsize, "%s: %s", path, why);
+        goto done;
+    }
+    *out = s;
+    status = 0;
+done:
+    cJSON_Delete(root);
+    return status;
+}

@@ -1,0 +1,409 @@
+/* test_loaders.c — config.json, chip files and scenario files: the rules of
+ * each loader, its error messages, and the round trips. */
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#include "analysis.h"
+#include "chipfile.h"
+#include "fileio.h"
+#include "hfconfig.h"
+#include "jsonio.h"
+#include "report.h"
+#include "scenariofile.h"
+
+/* Loads a fixture config.json into a shape, failing on error. */
+static struct model_shape load_fixture(const char *dir)
+{
+    char path[256], err[400], *text;
+    size_t len;
+    snprintf(path, sizeof path, "tests/fixtures/hf/%s/config.json", dir);
+    if (read_file(path, &text, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    struct model_shape m;
+    struct load_warnings w = {0};
+    if (model_from_hf_config(text, len, path, dir, &m, &w, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(text);
+    return m;
+}
+
+/* Parses an inline config; returns the loader's status and fills err. */
+static int load_text(const char *text, struct model_shape *m, struct load_warnings *w, char *err, size_t errsize)
+{
+    return model_from_hf_config(text, strlen(text), "config.json", "test", m, w, err, errsize);
+}
+
+#define ASSERT_CONTAINS(haystack, needle)                                                                              \
+    do {                                                                                                               \
+        if (!strstr((haystack), (needle)))                                                                             \
+            fail_msg("'%s' does not contain '%s'", (haystack), (needle));                                              \
+    } while (0)
+
+/* The real configs: totals within 1% of the published figures; Mixtral's
+ * active count; KV bytes per token; Mistral's window on, Qwen2's off. */
+static void test_real_configs(void **state)
+{
+    (void)state;
+    struct model_shape m = load_fixture("llama-3.1-8b");
+    ASSERT_NEAR(model_param_count(&m).total, 8.03e9, 0.0803e9);
+    assert_int_equal(m.sliding_window, 0);
+    m = load_fixture("llama-3.1-70b");
+    ASSERT_NEAR(model_param_count(&m).total, 70.6e9, 0.706e9);
+    /* 2 (K, V) x 80 layers x 8 kv heads x 128 x 2 bytes = 327,680 bytes per token. */
+    ASSERT_NEAR(m.layers * model_kv_elements_per_token_per_layer(&m) * 2, 327680, 0);
+    m = load_fixture("mistral-7b-v0.1");
+    ASSERT_NEAR(model_param_count(&m).total, 7.24e9, 0.0724e9);
+    assert_int_equal(m.sliding_window, 4096);
+    assert_int_equal(m.sliding_layers, 32);
+    ASSERT_NEAR(model_kv_bytes_per_request(&m, 32768, 2), 131072.0 * 4096, 0);
+    ASSERT_NEAR(model_kv_bytes_per_request(&m, 1000, 2), 131072.0 * 1000, 0);
+    m = load_fixture("mixtral-8x7b-v0.1");
+    struct param_count c = model_param_count(&m);
+    ASSERT_NEAR(c.total, 46.7e9, 0.467e9);
+    ASSERT_NEAR(c.active, 12.9e9, 0.129e9);
+    assert_int_equal(m.sliding_window, 0); /* "sliding_window": null */
+    m = load_fixture("qwen2-window-off");
+    assert_int_equal(m.sliding_window, 0);
+    assert_true(m.qkv_bias);
+    ASSERT_NEAR(model_param_count(&m).total, 72.7e9, 0.727e9);
+}
+
+/* Latent attention caches the latent plus the rotary key; shared experts and
+ * dense leading layers count. DeepSeek-V3: 671B total, 37B active. */
+static void test_latent_attention_and_shared_experts(void **state)
+{
+    (void)state;
+    struct model_shape m = load_fixture("deepseek-v3");
+    assert_int_equal(m.kv_lora_rank, 512);
+    ASSERT_NEAR(model_kv_elements_per_token_per_layer(&m), 512 + 64, 0);
+    /* 61 layers x 576 elements x 2 bytes = 70,272 bytes per token, against
+     * 2 x 61 x 128 heads x 192 x 2 = 5.996 MB for full K and V. */
+    ASSERT_NEAR(m.layers * model_kv_elements_per_token_per_layer(&m) * 2, 70272, 0);
+    struct param_count c = model_param_count(&m);
+    ASSERT_NEAR(c.total, 671e9, 6.71e9);
+    assert_true(c.active > 36.5e9 && c.active < 37.6e9);
+    assert_int_equal(m.shared_experts, 1);
+    assert_int_equal(m.dense_layers, 3);
+    /* The preset and the config agree. */
+    struct param_count preset = model_param_count(model_find("deepseek-v3"));
+    ASSERT_NEAR(preset.total, c.total, 0);
+}
+
+/* head_dim wins; missing or null kv heads mean MHA; zero or a non-divisor is
+ * an error naming the key; tied embeddings are counted once. */
+static void test_config_rules(void **state)
+{
+    (void)state;
+    struct model_shape m;
+    struct load_warnings w = {0};
+    char err[400];
+    assert_int_equal(load_text("{\"hidden_size\": 4096, \"num_hidden_layers\": 2, \"num_attention_heads\": 32, "
+                               "\"num_key_value_heads\": 8, \"head_dim\": 256, \"vocab_size\": 1000, "
+                               "\"intermediate_size\": 8192, \"tie_word_embeddings\": true}",
+                               &m, &w, err, sizeof err),
+                     0);
+    assert_int_equal(m.d_head, 256);
+    struct param_count tied = model_param_count(&m);
+    assert_true(m.tied_embeddings);
+    ASSERT_NEAR(tied.lm_head, 0, 0);
+    m.tied_embeddings = false;
+    ASSERT_NEAR(model_param_count(&m).total - tied.total, 1000.0 * 4096, 0);
+
+    const char *mha[] = {"{\"hidden_size\": 64, \"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"vocab_size\": "
+                         "10, \"intermediate_size\": 128}",
+                         "{\"hidden_size\": 64, \"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"vocab_size\": "
+                         "10, \"intermediate_size\": 128, \"num_key_value_heads\": null}"};
+    for (int i = 0; i < 2; i++) {
+        w.count = 0;
+        assert_int_equal(load_text(mha[i], &m, &w, err, sizeof err), 0);
+        assert_int_equal(m.kv_heads, 4);
+        assert_int_equal(m.d_head, 16);
+        assert_true(w.count >= 1); /* tie_word_embeddings missing: said */
+    }
+    const char *bad_kv[] = {"0", "3"};
+    for (int i = 0; i < 2; i++) {
+        char text[300];
+        snprintf(text, sizeof text,
+                 "{\"hidden_size\": 64, \"num_hidden_layers\": 1, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                 "\"intermediate_size\": 128, \"num_key_value_heads\": %s}",
+                 bad_kv[i]);
+        assert_int_equal(load_text(text, &m, &w, err, sizeof err), -1);
+        ASSERT_CONTAINS(err, "num_key_value_heads");
+    }
+    assert_int_equal(load_text("{\"hidden_size\": 64}", &m, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "missing key 'num_hidden_layers'");
+    assert_int_equal(load_text("{\"hidden_size\": \"64\", \"num_hidden_layers\": 1}", &m, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "'hidden_size' must be a number (got a string)");
+    assert_int_equal(load_text("{\"hidden_size\": 1e999}", &m, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "not a finite number");
+    assert_int_equal(load_text("{\"hidden_size\": 9007199254740993}", &m, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "2^53");
+    assert_int_equal(load_text("{\"n_embd\": 768, \"n_layer\": 12}", &m, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "hidden_size");
+    assert_int_equal(load_text("[1, 2]", &m, &w, err, sizeof err), -1);
+    /* A window named by layer_types applies to those layers only. */
+    assert_int_equal(load_text("{\"hidden_size\": 64, \"num_hidden_layers\": 4, \"num_attention_heads\": 4, "
+                               "\"vocab_size\": 10, \"intermediate_size\": 128, \"tie_word_embeddings\": true, "
+                               "\"sliding_window\": 512, \"layer_types\": [\"sliding_attention\", \"full_attention\", "
+                               "\"sliding_attention\", \"full_attention\"]}",
+                               &m, &w, err, sizeof err),
+                     0);
+    assert_int_equal(m.sliding_window, 512);
+    assert_int_equal(m.sliding_layers, 2);
+}
+
+/* Syntax errors carry FILE:LINE:COLUMN and what was expected. */
+static void test_json_errors_have_line_and_column(void **state)
+{
+    (void)state;
+    char err[400];
+    struct load_warnings w = {0};
+    static const struct { const char *text, *want; } cases[] = {
+        {"{\n  \"a\": 1,\n}", "f.json:3:1: expected a value after ','"},
+        {"{\n  \"a\": [1, 2,]\n}", "f.json:2:14: expected a value after ','"},
+        {"{'a': 1}", "f.json:1:"},
+        {"{\"a\": 1", "f.json:1:1: expected a closing '}' or ']'"},
+        {"{\"a\": \"unterminated}", "f.json:1:7: expected a closing '\"'"},
+        {"{\"a\": 1} trailing", "f.json:1:10: expected the end of the file"},
+        {"", "f.json: the file is empty"},
+        {"   \n ", "f.json: the file is empty"},
+        {"{\"a\" 1}", "expected ':' after the key"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *root = json_parse_text(cases[i].text, strlen(cases[i].text), "f.json", &w, err, sizeof err);
+        assert_null(root);
+        ASSERT_CONTAINS(err, cases[i].want);
+    }
+}
+
+/* Encodings, depth and duplicate keys. */
+static void test_json_encodings_depth_duplicates(void **state)
+{
+    (void)state;
+    char err[400];
+    struct load_warnings w = {0};
+    const char bom[] = "\xEF\xBB\xBF{\"a\": 1}";
+    cJSON *root = json_parse_text(bom, strlen(bom), "f.json", &w, err, sizeof err);
+    assert_non_null(root);
+    cJSON_Delete(root);
+    const char utf16[] = "\xFF\xFE{\0\"\0a\0\"\0";
+    assert_null(json_parse_text(utf16, sizeof utf16 - 1, "f.json", &w, err, sizeof err));
+    ASSERT_CONTAINS(err, "save the file as UTF-8");
+    char deep[300];
+    memset(deep, '[', 200);
+    memset(deep + 200, ']', 99);
+    deep[299] = '\0';
+    assert_null(json_parse_text(deep, strlen(deep), "f.json", &w, err, sizeof err));
+    ASSERT_CONTAINS(err, "f.json:1:65: nested deeper than 64 levels");
+    const char dup[] = "{\"a\": 1, \"b\": 2, \"a\": 3}";
+    root = json_parse_text(dup, strlen(dup), "f.json", &w, err, sizeof err);
+    assert_non_null(root);
+    ASSERT_NEAR(cJSON_GetObjectItemCaseSensitive(root, "a")->valuedouble, 3, 0);
+    assert_int_equal(w.count, 1);
+    ASSERT_CONTAINS(w.text[0], "'a' appears more than once");
+    /* Lookups are case-sensitive. */
+    double v;
+    assert_int_equal(json_number(root, "A", "f.json", "", false, 0, 10, false, &v, err, sizeof err), JSON_ABSENT);
+    cJSON_Delete(root);
+}
+
+/* A chip file: one object or a list; sparse peaks halved exactly once. */
+static void test_chip_files(void **state)
+{
+    (void)state;
+    char err[400];
+    struct load_warnings w = {0};
+    struct chip_spec chips[4];
+    size_t n = 0;
+    const char one[] = "{\"name\": \"My accelerator\", \"peak_flops_per_s\": {\"bf16\": 989.4e12, \"fp8\": 1978.9e12, "
+                       "\"int8\": 1978.9e12, \"int4\": null}, \"hbm_bytes\": 80e9, \"hbm_bytes_per_s\": 3.35e12, "
+                       "\"interconnect_bytes_per_s\": 900e9, \"tdp_w\": 700, \"source\": \"test\"}";
+    assert_int_equal(chips_from_text(one, strlen(one), "my.json", chips, 4, &n, &w, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(chips[0].key, "my-accelerator");
+    assert_string_equal(chips[0].origin, "my.json");
+    ASSERT_NEAR(chips[0].peak_flops_per_s[RT_BF16], 989.4e12, 0);
+    ASSERT_NEAR(chips[0].peak_flops_per_s[RT_INT4], 0, 0);
+    assert_false(chips[0].sparse_halved);
+    /* A 80 GiB capacity is read as a double, not clipped to INT_MAX. */
+    const char gib[] = "[{\"name\": \"a\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 85899345920, "
+                       "\"hbm_bytes_per_s\": 1e12, \"source\": \"s\", \"sparse\": true},"
+                       " {\"name\": \"b\", \"peak_flops_per_s\": {\"bf16\": 2e15}, \"hbm_bytes\": 1e9, "
+                       "\"hbm_bytes_per_s\": 1e12, \"source\": \"s\"}]";
+    assert_int_equal(chips_from_text(gib, strlen(gib), "two.json", chips, 4, &n, &w, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    ASSERT_NEAR(chips[0].hbm_bytes, 85899345920.0, 0);
+    ASSERT_NEAR(chips[0].peak_flops_per_s[RT_BF16], 0.5e15, 0);
+    assert_true(chips[0].sparse_halved);
+    /* Saved and reloaded, the halved chip is not halved again. */
+    cJSON *obj = cJSON_CreateObject();
+    chip_to_json(obj, &chips[0]);
+    struct chip_spec again;
+    assert_int_equal(chip_from_json(obj, "saved.json", "", &again, &w, err, sizeof err), 0);
+    ASSERT_NEAR(again.peak_flops_per_s[RT_BF16], 0.5e15, 0);
+    assert_true(again.sparse_halved);
+    cJSON_Delete(obj);
+    /* Errors name the key. */
+    const char no_bf16[] = "{\"name\": \"x\", \"peak_flops_per_s\": {\"fp8\": 1e15}, \"hbm_bytes\": 1e9, "
+                           "\"hbm_bytes_per_s\": 1e12}";
+    assert_int_equal(chips_from_text(no_bf16, strlen(no_bf16), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "x.json: missing key 'peak_flops_per_s.bf16'");
+    const char negative[] = "[{\"name\": \"x\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": -1, "
+                            "\"hbm_bytes_per_s\": 1e12}]";
+    assert_int_equal(chips_from_text(negative, strlen(negative), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "'hbm_bytes' must be from");
+    ASSERT_CONTAINS(err, "chip [0]");
+}
+
+/* The built-in table carries the researched reference figures exactly. */
+static void test_builtin_chips_match_the_reference(void **state)
+{
+    (void)state;
+    char err[400], *text;
+    size_t len, n = 0;
+    struct load_warnings w = {0};
+    struct chip_spec ref[32];
+    assert_int_equal(read_file("tests/fixtures/chips-reference.json", &text, &len, err, sizeof err), 0);
+    assert_int_equal(chips_from_text(text, len, "chips-reference.json", ref, 32, &n, &w, err, sizeof err), 0);
+    free(text);
+    assert_int_equal(n, chip_builtin_count());
+    for (size_t i = 0; i < n; i++) {
+        const struct chip_spec *b = chip_builtin(i);
+        for (int p = RT_BF16; p <= RT_INT8; p++)
+            if (b->peak_flops_per_s[p] != ref[i].peak_flops_per_s[p])
+                fail_msg("%s %s peak %g != reference %g", b->key, precision_name((enum rt_precision)p),
+                         b->peak_flops_per_s[p], ref[i].peak_flops_per_s[p]);
+        ASSERT_NEAR(b->hbm_bytes, ref[i].hbm_bytes, 0);
+        ASSERT_NEAR(b->hbm_bytes_per_s, ref[i].hbm_bytes_per_s, 0);
+        ASSERT_NEAR(b->interconnect_bytes_per_s, ref[i].interconnect_bytes_per_s, 0);
+        ASSERT_NEAR(b->tdp_w, ref[i].tdp_w, 0);
+    }
+}
+
+/* Analyzes and renders a scenario as --report=json; caller frees. */
+static char *report_json(const struct scenario *s)
+{
+    struct analysis a;
+    char err[300];
+    if (analyze(s, &a, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    return report_render(RT_FORMAT_JSON, s, &a);
+}
+
+/* A scenario written and read back reports byte-identically. */
+static void test_scenario_round_trip(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    s.chips = 8;
+    s.peak_flops_override = 990e12;
+    scenario_set_model(&s, model_find("deepseek-v3"));
+    s.batch = 64;
+    s.precision = RT_FP8;
+    s.kv_precision = RT_INT4;
+    s.context_tokens = 32768;
+    s.budget_s = 2.5;
+    s.reserve_bytes = 10e9;
+    s.mfu = 0.55;
+    s.has_step_times = true;
+    const double t[RT_PART_COUNT] = {0.1, 0.045, 0.06, 0.05, 0.025};
+    memcpy(s.step_times_s, t, sizeof t);
+    s.recompute_factor = 8.0 / 6.0;
+    char *text = scenario_to_json(&s);
+    assert_non_null(text);
+    struct scenario back;
+    struct load_warnings w = {0};
+    char err[400];
+    assert_int_equal(scenario_from_json(text, strlen(text), "s.json", &back, &w, err, sizeof err), 0);
+    assert_int_equal(w.count, 0);
+    char *a = report_json(&s), *b = report_json(&back);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    cJSON_free(text);
+    /* Unknown keys warn; a newer version is refused; bad values name the key. */
+    const char unknown[] = "{\"version\": 1, \"chips\": 4, \"colour\": \"red\"}";
+    assert_int_equal(scenario_from_json(unknown, strlen(unknown), "s.json", &back, &w, err, sizeof err), 0);
+    assert_int_equal(back.chips, 4);
+    ASSERT_CONTAINS(w.text[w.count - 1], "unknown key 'colour'");
+    const char newer[] = "{\"version\": 2}";
+    assert_int_equal(scenario_from_json(newer, strlen(newer), "s.json", &back, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "newer rooftop");
+    const char bad[] = "{\"version\": 1, \"batch\": \"many\"}";
+    assert_int_equal(scenario_from_json(bad, strlen(bad), "s.json", &back, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "'batch' must be a number");
+    const char zero[] = "{\"version\": 1, \"chips\": 0}";
+    assert_int_equal(scenario_from_json(zero, strlen(zero), "s.json", &back, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "chips");
+    const char no_version[] = "{\"chips\": 2}";
+    assert_int_equal(scenario_from_json(no_version, strlen(no_version), "s.json", &back, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "missing key 'version'");
+}
+
+/* Counts the entries of a folder (besides . and ..). */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Writes are atomic: on failure the old file is untouched and no temporary
+ * file is left; on success the new content is all there. */
+static void test_atomic_write(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[300], err[400], *text;
+    size_t len;
+    snprintf(path, sizeof path, "%s/s.json", dir);
+    assert_int_equal(write_file_atomic(path, "old\n", 4, err, sizeof err), 0);
+    assert_int_equal(write_file_atomic(path, "new content\n", 12, err, sizeof err), 0);
+    assert_int_equal(read_file(path, &text, &len, err, sizeof err), 0);
+    assert_string_equal(text, "new content\n");
+    free(text);
+    /* Renaming over a folder fails: the folder and the file beside it stay. */
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/folder", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(write_file_atomic(sub, "x", 1, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "the old file is untouched");
+    assert_int_equal(entries(dir), 2);
+    snprintf(sub, sizeof sub, "%s/missing/s.json", dir);
+    assert_int_equal(write_file_atomic(sub, "x", 1, err, sizeof err), -1);
+    assert_int_equal(read_file(dir, &text, &len, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "is a directory");
+    snprintf(sub, sizeof sub, "%s/folder", dir);
+    rmdir(sub);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_real_configs),
+        cmocka_unit_test(test_latent_attention_and_shared_experts),
+        cmocka_unit_test(test_config_rules),
+        cmocka_unit_test(test_json_errors_have_line_and_column),
+        cmocka_unit_test(test_json_encodings_depth_duplicates),
+        cmocka_unit_test(test_chip_files),
+        cmocka_unit_test(test_builtin_chips_match_the_reference),
+        cmocka_unit_test(test_scenario_round_trip),
+        cmocka_unit_test(test_atomic_write),
+    };
+    return cmocka_run_group_tests_name("loaders", tests, NULL, NULL);
+}
