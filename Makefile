@@ -5,6 +5,7 @@
 #   make test       build and run every test (unit, golden, end-to-end)
 #   make sanitize   run the tests under AddressSanitizer + UBSan
 #   make bench      run the benchmarks
+#   make fuzz       run each loader's libFuzzer harness for FUZZ_RUNS inputs
 #   make install    install to $(DESTDIR)$(PREFIX) (default /usr/local)
 #
 # Missing Debian packages are installed by scripts/ensure-deps.sh (as root or
@@ -24,7 +25,7 @@ Q         := $(if $(V),,@)
 
 STD_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow \
              -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -MMD -MP \
-             -DROOFTOP_VERSION='"$(VERSION)"' -Icore -Itui
+             -DROOFTOP_VERSION='"$(VERSION)"' -DROOFTOP_DATADIR='"$(DATADIR)"' -Icore -Itui
 ifneq ($(SANITIZE),)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
@@ -44,10 +45,16 @@ TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCHES  := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZERS   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_RUNS ?= 20000
+FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -g -O1 -Icore \
+              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
 # Keep objects that only pattern rules name, so nothing rebuilds twice.
 .SECONDARY:
 
-.PHONY: all deps run test unit-tests e2e sanitize bench install uninstall clean
+.PHONY: all deps run test unit-tests e2e sanitize bench bench-tui golden fuzz fuzz-deps install uninstall clean
 
 all: rooftop
 
@@ -76,26 +83,63 @@ unit-tests: $(TESTS) $(BUILD)/rooftop
 
 test: unit-tests
 	@sh tests/cli_test.sh $(BUILD)/rooftop
+	@sh tests/e2e_tmux.sh $(BUILD)/rooftop
+
+# Rewrites the explorer's golden frames (tests/golden/) from the current code;
+# review the change with git diff before committing it.
+golden: $(BUILD)/tests/test_tui_frames
+	ROOFTOP_UPDATE_GOLDEN=1 $(BUILD)/tests/test_tui_frames
 
 sanitize:
 	$(MAKE) BUILD=build-san SANITIZE=1 CFLAGS="-O1 -g" test
 
-bench: $(BENCHES)
+bench: $(BENCHES) bench-tui
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; done
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(CORE_OBJ) $(TUI_OBJ)
 	$(CC) $(CFLAGS) $^ $(PKG_LIBS) -o $@
 
+# The explorer on a pseudo-terminal: keystroke-to-screen time, bytes per step,
+# first frame, peak RSS (issue 3).
+bench-tui: $(BUILD)/tests/bench_tui $(BUILD)/rooftop
+	$(BUILD)/tests/bench_tui $(BUILD)/rooftop
+
+$(BUILD)/tests/bench_tui: $(BUILD)/tests/bench_tui.o $(CORE_OBJ) $(TUI_OBJ)
+	$(CC) $(CFLAGS) $^ $(PKG_LIBS) -lutil -o $@
+
+fuzz-deps:
+	@sh scripts/ensure-deps.sh fuzz
+
+FUZZ_LIB_SRC := $(CORE_SRC) tui/theme.c tui/themefile.c
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) | fuzz-deps
+	@mkdir -p build-fuzz
+	@echo "  FUZZCC  $@"
+	$(Q)clang $(FUZZ_FLAGS) -Itui $$(pkg-config --cflags libcjson) $< $(FUZZ_LIB_SRC) $$(pkg-config --libs libcjson) \
+	    -lm -o $@
+
+# Each harness runs FUZZ_RUNS inputs, starting from its seed corpus in
+# tests/fuzz/corpus/NAME; new inputs it finds go to build-fuzz/corpus-NAME.
+fuzz: $(FUZZERS)
+	@set -e; for f in $(FUZZERS); do n=$${f#build-fuzz/fuzz_}; mkdir -p build-fuzz/corpus-$$n; \
+	    echo "== $$f ($(FUZZ_RUNS) runs)"; \
+	    if ! $$f -runs=$(FUZZ_RUNS) -max_len=65536 -timeout=10 build-fuzz/corpus-$$n tests/fuzz/corpus/$$n \
+	        >build-fuzz/$$n.log 2>&1; then tail -n 40 build-fuzz/$$n.log; exit 1; fi; \
+	    tail -n 1 build-fuzz/$$n.log; done
+
 install: rooftop
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 rooftop $(DESTDIR)$(BINDIR)/rooftop
+	install -d $(DESTDIR)$(DATADIR)/themes
+	install -m 644 themes/*.json $(DESTDIR)$(DATADIR)/themes/
 	if [ -f rooftop.1 ]; then install -d $(DESTDIR)$(MANDIR)/man1 && \
 	    install -m 644 rooftop.1 $(DESTDIR)$(MANDIR)/man1/rooftop.1; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rooftop $(DESTDIR)$(MANDIR)/man1/rooftop.1
+	rm -rf $(DESTDIR)$(DATADIR)/themes
 
 clean:
-	rm -rf build build-san rooftop
+	rm -rf build build-san build-fuzz rooftop
 
 -include $(CORE_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TESTS:=.d) $(BENCHES:=.d)

@@ -57,9 +57,21 @@ if [ -w /dev/full ]; then
     grep -q "rooftop:" "$tmp/err" && ok || bad "no message when writing to a full disk"
 fi
 
-# Numbers print with a dot whatever the locale says.
-LC_ALL=de_DE.UTF-8 "$bin" --sweep=chips >"$tmp/out" 2>/dev/null
-grep -q "5.822s" "$tmp/out" && ok || bad "a decimal-comma locale changed the output"
+# Numbers read and print with a dot whatever the locale says: build a German
+# (decimal-comma) locale privately and run under it.
+mkdir -p "$tmp/locale"
+if command -v localedef >/dev/null 2>&1 && [ -f /usr/share/i18n/locales/de_DE ] &&
+    localedef -i de_DE -f UTF-8 "$tmp/locale/de_DE.UTF-8" >/dev/null 2>&1; then
+    LOCPATH="$tmp/locale" LC_ALL=de_DE.UTF-8 "$bin" --sweep=chips --overhead 0.25 >"$tmp/out" 2>"$tmp/err"
+    grep -q "  16 chips: prefill   0.364s  decode   1.368s  total   1.981s  MISS" "$tmp/out" && ok ||
+        bad "a decimal-comma locale changed the output: $(cat "$tmp/out" "$tmp/err")"
+    LOCPATH="$tmp/locale" LC_ALL=de_DE.UTF-8 "$bin" --write-scenario "$tmp/de.json" --budget 1.5
+    grep -q '"budget_s":[[:space:]]*1.5,' "$tmp/de.json" && ok || bad "a decimal-comma locale changed a saved scenario"
+    LOCPATH="$tmp/locale" LC_ALL=de_DE.UTF-8 "$bin" --report=json --scenario "$tmp/de.json" >"$tmp/out"
+    grep -q '"budget_s":[[:space:]]*1.5,' "$tmp/out" && ok || bad "a decimal-comma locale changed a loaded scenario"
+else
+    echo "cli: no locale data to build de_DE.UTF-8; the decimal-comma check is skipped"
+fi
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -29,6 +29,7 @@ static const char usage_text[] =
     "  --list-chips                 known chips with dense peaks (--format=json adds sources);\n"
     "                               chip files in $XDG_CONFIG_HOME/rooftop/chips/ join the built-ins\n"
     "  --list-models                built-in model shapes and parameter counts\n"
+    "  --list-themes                colour themes for the explorer, and where each comes from\n"
     "  -h, --help                   this text\n"
     "  -V, --version                the version\n"
     "\n"
@@ -65,6 +66,7 @@ static const char usage_text[] =
     "Explorer flags:\n"
     "  --ascii             no braille or line drawing, even in a UTF-8 locale\n"
     "  --no-color          monochrome (also when NO_COLOR is set)\n"
+    "  --theme NAME|PATH   colour theme (rooftop --list-themes; 't' cycles them)   [dark]\n"
     "\n"
     "Examples:\n"
     "  rooftop --sweep=chips                          the guide's latency napkin (70B on TPU v5e)\n"
@@ -82,7 +84,7 @@ enum {
     OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_MODEL, OPT_PARAMS, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL,
     OPT_D_HEAD, OPT_D_FF, OPT_VOCAB, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION, OPT_CONTEXT, OPT_PREFILL,
     OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE, OPT_STEP_TIMES,
-    OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_COUNT
+    OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_THEME, OPT_LIST_THEMES, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -127,6 +129,8 @@ static const struct option long_options[] = {
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"scenario", required_argument, NULL, OPT_SCENARIO},
     {"write-scenario", required_argument, NULL, OPT_WRITE_SCENARIO},
+    {"theme", required_argument, NULL, OPT_THEME},
+    {"list-themes", no_argument, NULL, OPT_LIST_THEMES},
     {NULL, 0, NULL, 0},
 };
 
@@ -430,9 +434,72 @@ static void load_user_chips(struct cli_options *o)
     free(names);
 }
 
+/* The folder the running executable lives in (for themes/ beside a
+ * build), or "" when it cannot be told. */
+static void exe_dir(char *out, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    out[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(out, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        out[0] = '\0';
+}
+
+#ifndef ROOFTOP_DATADIR
+#define ROOFTOP_DATADIR "/usr/local/share/rooftop"
+#endif
+
+/* Loads the theme set (installed, beside the executable, the user's; later
+ * ones override) and selects --theme NAME|PATH. Returns 0 or 2 with err. */
+static int load_themes(struct cli_options *o, const char *wanted, char *err, size_t errsize)
+{
+    o->themes = malloc(sizeof *o->themes);
+    if (!o->themes) {
+        snprintf(err, errsize, "out of memory");
+        return 2;
+    }
+    theme_set_init(o->themes);
+    char dir[4096], here[4000];
+    theme_set_add_dir(o->themes, ROOFTOP_DATADIR "/themes", &o->warnings);
+    exe_dir(here, sizeof here);
+    if (here[0]) {
+        snprintf(dir, sizeof dir, "%s/themes", here);
+        if (strcmp(dir, ROOFTOP_DATADIR "/themes") != 0)
+            theme_set_add_dir(o->themes, dir, &o->warnings);
+    }
+    if (cli_config_dir(dir, sizeof dir, "themes"))
+        theme_set_add_dir(o->themes, dir, &o->warnings);
+    o->explorer.themes = o->themes;
+    o->explorer.theme_index = 0;
+    if (!wanted)
+        return 0;
+    int at = theme_set_find(o->themes, wanted);
+    if (at < 0 && looks_like_path(wanted)) {
+        char *text;
+        size_t len;
+        if (read_file(wanted, &text, &len, err, errsize) != 0)
+            return 2;
+        at = theme_set_add_text(o->themes, text, len, wanted, &o->warnings, err, errsize);
+        free(text);
+        if (at < 0)
+            return 2;
+    }
+    if (at < 0) {
+        snprintf(err, errsize, "--theme '%s': unknown theme; rooftop --list-themes shows the %zu known", wanted,
+                 o->themes->count);
+        return 2;
+    }
+    o->explorer.theme_index = at;
+    return 0;
+}
+
 void cli_options_free(struct cli_options *o)
 {
     chip_db_free(&o->chips);
+    free(o->themes);
+    o->themes = NULL;
 }
 
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize)
@@ -446,7 +513,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     load_user_chips(out);
     out->mode = CLI_EXPLORE;
     struct pending pend = {0};
-    const char *format_text = NULL, *report_text = NULL;
+    const char *format_text = NULL, *report_text = NULL, *theme_text = NULL;
     bool report = false, sweep = false;
     int modes = 0;
 
@@ -496,6 +563,13 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             break;
         case OPT_WRITE_SCENARIO:
             out->write_scenario = optarg;
+            snprintf(out->explorer.save_path, sizeof out->explorer.save_path, "%s", optarg);
+            break;
+        case OPT_THEME:
+            theme_text = optarg;
+            break;
+        case OPT_LIST_THEMES:
+            out->mode = CLI_LIST_THEMES, modes++;
             break;
         case ':':
             snprintf(err, errsize, "%s needs a value (rooftop --help)", argv[optind - 1]);
@@ -515,7 +589,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         return 2;
     }
     if (modes > 1) {
-        snprintf(err, errsize, "choose one of --report, --sweep, --list-chips, --list-models");
+        snprintf(err, errsize, "choose one of --report, --sweep, --list-chips, --list-models, --list-themes");
         return 2;
     }
     if (report)
@@ -546,7 +620,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         }
         out->scenario.params = p;
     }
-    if (out->mode == CLI_LIST_CHIPS || out->mode == CLI_LIST_MODELS)
+    if ((out->mode == CLI_EXPLORE || out->mode == CLI_LIST_THEMES || theme_text) &&
+        load_themes(out, theme_text, err, errsize) != 0)
+        return 2;
+    if (out->mode == CLI_LIST_CHIPS || out->mode == CLI_LIST_MODELS || out->mode == CLI_LIST_THEMES)
         return 0;
     if (scenario_check(&out->scenario, err, errsize) != 0)
         return 2;
@@ -713,6 +790,10 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         return list_chips(out, &o->chips, o->format);
     case CLI_LIST_MODELS:
         return list_models(out);
+    case CLI_LIST_THEMES:
+        for (size_t i = 0; i < o->themes->count; i++)
+            fprintf(out, "%-16s %s\n", o->themes->names[i], o->themes->origins[i]);
+        return 0;
     case CLI_SWEEP:
         return run_sweep(o, out, errout);
     case CLI_REPORT:

@@ -14,7 +14,8 @@
 #include "scenario.h"
 #include "sweep.h"
 
-enum cli_mode { CLI_EXPLORE = 0, CLI_REPORT, CLI_SWEEP, CLI_LIST_CHIPS, CLI_LIST_MODELS, CLI_HELP, CLI_VERSION };
+enum cli_mode { CLI_EXPLORE = 0, CLI_REPORT, CLI_SWEEP, CLI_LIST_CHIPS, CLI_LIST_MODELS, CLI_LIST_THEMES, CLI_HELP,
+                CLI_VERSION };
 
 struct cli_options {
     enum cli_mode mode;
@@ -27,6 +28,7 @@ struct cli_options {
     const char *write_scenario;   /* --write-scenario FILE, or NULL */
     struct chip_db chips;         /* built-in chips and the user's chip files */
     struct load_warnings warnings;/* what loading files noticed; printed, not fatal */
+    struct theme_set *themes;     /* loaded for the explorer and --list-themes; NULL otherwise */
 };
 
 /* Frees what cli_parse allocated in *o (safe on a zeroed or failed parse). */

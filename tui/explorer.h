@@ -5,11 +5,15 @@
 #include <stdbool.h>
 
 #include "scenario.h"
+#include "themefile.h"
 
 /* Options the command line passes to the explorer. */
 struct explorer_options {
     bool force_ascii;   /* --ascii: no braille or box drawing even in a UTF-8 locale */
     bool no_color;      /* NO_COLOR set or --no-color */
+    const struct theme_set *themes; /* themes 't' cycles through; NULL = the built-in one only */
+    int theme_index;    /* the theme to start with, an index into themes */
+    char save_path[1024]; /* where 's' saves the scenario first (the last --write-scenario), or "" */
 };
 
 /* Runs the explorer on *initial until the user quits. Returns the process

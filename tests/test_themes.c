@@ -1,0 +1,135 @@
+/* test_themes.c — theme files: colours, fallbacks, the shipped themes, and
+ * errors that name the key. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "fileio.h"
+#include "themefile.h"
+
+/* Colours: "#rrggbb" to the nearest of the 256 standard colours, names,
+ * indices, "default". */
+static void test_color_parsing(void **state)
+{
+    (void)state;
+    short c = 0;
+    assert_int_equal(theme_color_parse("#E69F00", &c), 0); /* Okabe-Ito orange -> #d7af00 */
+    assert_int_equal(c, 178);
+    assert_int_equal(theme_color_parse("#000000", &c), 0);
+    assert_int_equal(c, 16);
+    assert_int_equal(theme_color_parse("#ffffff", &c), 0);
+    assert_int_equal(c, 231);
+    assert_int_equal(theme_color_parse("#808080", &c), 0);
+    assert_int_equal(c, 244);
+    assert_int_equal(theme_color_parse("red", &c), 0);
+    assert_int_equal(c, 1);
+    assert_int_equal(theme_color_parse("bright-blue", &c), 0);
+    assert_int_equal(c, 12);
+    assert_int_equal(theme_color_parse("default", &c), 0);
+    assert_int_equal(c, -1);
+    const char *bad[] = {"#12345", "#gg0000", "purple", "", "bright-", NULL};
+    for (int i = 0; bad[i]; i++)
+        assert_int_equal(theme_color_parse(bad[i], &c), -1);
+    assert_int_equal(theme_color_parse(NULL, &c), -1);
+    /* 8-colour fallbacks. */
+    assert_int_equal(theme_color_to_8(-1), -1);
+    assert_int_equal(theme_color_to_8(3), 3);
+    assert_int_equal(theme_color_to_8(11), 3);
+    assert_int_equal(theme_color_to_8(196), 1); /* pure red */
+    assert_int_equal(theme_color_to_8(21), 4);  /* pure blue */
+    assert_int_equal(theme_color_to_8(46), 2);  /* pure green */
+}
+
+/* The four shipped files load cleanly; each differs from the default; mono
+ * has no colour at all; names are unique. */
+static void test_shipped_themes(void **state)
+{
+    (void)state;
+    static struct theme_set set;
+    theme_set_init(&set);
+    struct load_warnings w = {0};
+    theme_set_add_dir(&set, "themes", &w);
+    for (int i = 0; i < w.count; i++)
+        fail_msg("warning: %s", w.text[i]);
+    assert_int_equal(set.count, 5);
+    const char *names[] = {"dark", "light", "high-contrast", "okabe-ito", "mono"};
+    for (int i = 0; i < 5; i++) {
+        int at = theme_set_find(&set, names[i]);
+        if (at < 0)
+            fail_msg("theme %s missing", names[i]);
+        assert_string_equal(set.items[at].name, names[i]);
+        if (i > 0 && memcmp(set.items[at].style, theme_default()->style, sizeof theme_default()->style) == 0)
+            fail_msg("theme %s is the default", names[i]);
+    }
+    const struct theme *mono = &set.items[theme_set_find(&set, "MONO")];
+    for (int r = 0; r < ROLE_COUNT; r++) {
+        assert_int_equal(mono->style[r].fg256, -1);
+        assert_int_equal(mono->style[r].bg256, -1);
+        assert_int_equal(mono->style[r].fg8, -1);
+    }
+    /* Meaning survives without colour: selection and verdicts are marked. */
+    assert_true(mono->style[ROLE_SELECTED].attr & THEME_REVERSE);
+    assert_true(mono->style[ROLE_MISS_BIG].attr & THEME_REVERSE);
+}
+
+/* A partial theme inherits the default; fg8 derives from fg unless given. */
+static void test_partial_theme_and_fallbacks(void **state)
+{
+    (void)state;
+    static struct theme_set set;
+    theme_set_init(&set);
+    struct load_warnings w = {0};
+    char err[300];
+    const char text[] = "{\"name\": \"mine\", \"roles\": {\"roof\": {\"fg\": 196}, \"ridge\": {\"fg\": 196, \"fg8\": "
+                        "\"cyan\", \"attr\": [\"underline\"]}}}";
+    int at = theme_set_add_text(&set, text, strlen(text), "mine.json", &w, err, sizeof err);
+    assert_int_equal(at, 1);
+    const struct theme *t = &set.items[at];
+    assert_int_equal(t->style[ROLE_ROOF].fg256, 196);
+    assert_int_equal(t->style[ROLE_ROOF].fg8, 1);
+    assert_int_equal(t->style[ROLE_RIDGE].fg8, 6);
+    assert_int_equal(t->style[ROLE_RIDGE].attr, THEME_UNDERLINE);
+    assert_memory_equal(&t->style[ROLE_TEXT], &theme_default()->style[ROLE_TEXT], sizeof t->style[0]);
+    /* Loading a theme of the same name replaces it. */
+    assert_int_equal(theme_set_add_text(&set, text, strlen(text), "again.json", &w, err, sizeof err), 1);
+    assert_int_equal(set.count, 2);
+}
+
+/* Errors name the file, the role and the key. */
+static void test_theme_errors(void **state)
+{
+    (void)state;
+    static struct theme_set set;
+    theme_set_init(&set);
+    struct load_warnings w = {0};
+    char err[300];
+    static const struct { const char *text, *want; } cases[] = {
+        {"{\"name\": \"x\", \"roles\": {\"rooof\": {}}}", "unknown role 'roles.rooof'"},
+        {"{\"name\": \"x\", \"roles\": {\"roof\": {\"fg\": \"purple\"}}}", "'roles.roof.fg' must be"},
+        {"{\"name\": \"x\", \"roles\": {\"roof\": {\"fg\": 300}}}", "'roles.roof.fg' must be"},
+        {"{\"name\": \"x\", \"roles\": {\"roof\": {\"attr\": [\"blink\"]}}}", "'roles.roof.attr' takes bold"},
+        {"{\"name\": \"x\", \"roles\": {\"roof\": \"red\"}}", "'roles.roof' must be an object"},
+        {"{\"roles\": {}}", "missing key 'name'"},
+        {"{\"name\": \"x\"}", "'roles' must be an object"},
+        {"{\"name\": \"x\", \"roles\": {},}", "t.json:1:27: expected a value after ','"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(theme_set_add_text(&set, cases[i].text, strlen(cases[i].text), "t.json", &w, err, sizeof err),
+                         -1);
+        if (!strstr(err, cases[i].want))
+            fail_msg("'%s' does not contain '%s'", err, cases[i].want);
+    }
+    assert_int_equal(set.count, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_color_parsing),
+        cmocka_unit_test(test_shipped_themes),
+        cmocka_unit_test(test_partial_theme_and_fallbacks),
+        cmocka_unit_test(test_theme_errors),
+    };
+    return cmocka_run_group_tests_name("themes", tests, NULL, NULL);
+}
