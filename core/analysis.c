@@ -171,6 +171,285 @@ static int analyze_placements(const struct scenario *s, struct analysis *a)
     return 0;
 }
 
+/* The rates the detailed model runs at, per chip. */
+static void resolve_rates(const struct scenario *s, struct analysis *a)
+{
+    struct hw_rates *hw = &a->hw;
+    hw->peak_flops_per_s = a->peak_flops_per_s;
+    hw->vector_flops_per_s = s->chip.vector_flops_per_s > 0.0 ? s->chip.vector_flops_per_s
+                                                              : a->peak_flops_per_s / 50.0;
+    hw->hbm_bytes_per_s = a->hbm_bytes_per_s;
+    hw->link_bytes_per_s = s->chip.interconnect_bytes_per_s / 2.0;
+    hw->bytes_per_weight = a->bytes_per_weight;
+    hw->bytes_per_kv = a->bytes_per_kv_element;
+    bool w8a8 = (s->precision == RT_FP8 || s->precision == RT_INT8) && !a->weight_only_quantization;
+    hw->bytes_per_act = w8a8 ? 1.0 : 2.0;
+    hw->n_chips = (double)s->chips;
+    if (!(s->chip.vector_flops_per_s > 0.0))
+        add_note(a, "%s publishes no vector throughput: assumed 1/50 of the tensor peak, %.3g TFLOP/s (the guide, "
+                    "ch. 2: vector units are 50-100x slower than matmul).",
+                 s->chip.key, hw->vector_flops_per_s / 1e12);
+    if (s->chips > 1 && !(s->chip.interconnect_bytes_per_s > 0.0))
+        add_note(a, "%s has no interconnect figure: tensor-parallel all-reduces are not timed.", s->chip.key);
+}
+
+/* Sums of a phase's operations, per chip. */
+struct phase_sums {
+    double matrix_flops, matrix_compute_s, vector_compute_s, above_compute_s, above_memory_s;
+    double weight_bytes, kv_bytes, act_bytes, bytes;
+};
+
+static struct phase_sums sum_phase(const struct phase_cost *pc)
+{
+    struct phase_sums sum = {0};
+    for (int i = 0; i < pc->count; i++) {
+        const struct op_cost *op = &pc->ops[i];
+        if (op->matrix) {
+            sum.matrix_flops += op->flops;
+            sum.matrix_compute_s += op->compute_s;
+        } else {
+            sum.vector_compute_s += op->compute_s;
+        }
+        sum.above_compute_s += op->time_s - op->compute_s;
+        sum.above_memory_s += op->time_s - op->memory_s;
+        sum.weight_bytes += op->weight_bytes;
+        sum.kv_bytes += op->kv_bytes;
+        sum.act_bytes += op->act_bytes;
+    }
+    sum.bytes = sum.weight_bytes + sum.kv_bytes + sum.act_bytes;
+    return sum;
+}
+
+/* Appends a named term to a list. */
+static void add_term(struct latency_term *terms, int *count, const char *name, double seconds)
+{
+    if (*count >= RT_MAX_TERMS)
+        return;
+    snprintf(terms[*count].name, sizeof terms[*count].name, "%s", name);
+    terms[(*count)++].seconds = seconds;
+}
+
+/* Detailed prefill + decode + overhead on n chips. */
+static double detailed_turn_s(const struct scenario *s, const struct analysis *a, double n)
+{
+    struct hw_rates hw = a->hw;
+    hw.n_chips = n;
+    struct phase_cost pc;
+    double total = s->overhead_s;
+    if (s->prefill_tokens > 0) {
+        phase_costs(s, &hw, RT_PHASE_PREFILL, !s->unfused_attention, &pc);
+        total += pc.time_s;
+    }
+    phase_costs(s, &hw, RT_PHASE_DECODE, !s->unfused_attention, &pc);
+    return total + pc.time_s * (double)s->decode_tokens;
+}
+
+/* The detailed latency, its chips for the budget, and the difference from
+ * the napkin term by term. */
+static void analyze_detailed(const struct scenario *s, struct analysis *a)
+{
+    for (int p = 0; p < RT_PHASE_COUNT; p++)
+        phase_costs(s, &a->hw, (enum rt_phase)p, !s->unfused_attention, &a->phases[p]);
+    struct detailed_latency *d = &a->detailed;
+    const struct phase_cost *pre = &a->phases[RT_PHASE_PREFILL], *dec = &a->phases[RT_PHASE_DECODE];
+    d->prefill_s = s->prefill_tokens > 0 ? pre->time_s : 0.0;
+    d->decode_step_s = dec->time_s;
+    d->decode_s = dec->time_s * (double)s->decode_tokens;
+    d->ttft_s = d->prefill_s;
+    d->tpot_s = d->decode_step_s;
+    d->overhead_s = s->overhead_s;
+    d->total_s = d->prefill_s + d->decode_s + d->overhead_s;
+    d->budget_s = s->budget_s;
+    d->ok = d->total_s <= d->budget_s;
+    d->chips_for_budget = 0;
+    /* No operation gets cheaper than 1/n of its untiled single-chip roofline
+     * time on n chips, so counts whose bound already misses are skipped. */
+    double bound_1 = 0.0;
+    struct hw_rates one = a->hw;
+    one.n_chips = 1.0;
+    for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
+        struct phase_cost pc;
+        phase_costs(s, &one, (enum rt_phase)p, !s->unfused_attention, &pc);
+        double times = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
+        for (int i = 0; i < pc.count; i++) {
+            const struct op_cost *o = &pc.ops[i];
+            double rate = o->matrix ? one.peak_flops_per_s : one.vector_flops_per_s;
+            bound_1 += times * fmax(o->flops / rate, o->memory_s);
+        }
+    }
+    for (int64_t n = 1; n <= s->max_chips && n <= RT_MAX_CHIPS; n *= 2) {
+        if (bound_1 / (double)n + s->overhead_s > s->budget_s)
+            continue;
+        if (detailed_turn_s(s, a, (double)n) <= s->budget_s) {
+            d->chips_for_budget = n;
+            break;
+        }
+    }
+
+    const struct hw_rates *hw = &a->hw;
+    double n = hw->n_chips;
+    if (s->prefill_tokens > 0) {
+        struct phase_sums ps = sum_phase(pre);
+        double two_n_s = 2.0 * a->active_params * pre->tokens / (n * hw->peak_flops_per_s);
+        add_term(d->prefill_terms, &d->prefill_term_count, "attention and LM-head FLOPs vs 2N per token",
+                 ps.matrix_flops / hw->peak_flops_per_s - two_n_s);
+        add_term(d->prefill_terms, &d->prefill_term_count, "tile padding",
+                 ps.matrix_compute_s - ps.matrix_flops / hw->peak_flops_per_s);
+        add_term(d->prefill_terms, &d->prefill_term_count, "vector units (norms, softmax, activation)",
+                 ps.vector_compute_s);
+        add_term(d->prefill_terms, &d->prefill_term_count, "memory-bound time above compute", ps.above_compute_s);
+        add_term(d->prefill_terms, &d->prefill_term_count, "tensor-parallel all-reduces", pre->comms_s);
+        add_term(d->prefill_terms, &d->prefill_term_count, "the napkin's achieved-MFU factor",
+                 two_n_s - a->napkin.prefill_s);
+    }
+    struct phase_sums ds = sum_phase(dec);
+    double napkin_step = a->params * hw->bytes_per_weight / (n * hw->hbm_bytes_per_s);
+    add_term(d->decode_terms, &d->decode_term_count, "weights read vs all N (embedding rows, experts touched)",
+             ds.weight_bytes / hw->hbm_bytes_per_s - napkin_step);
+    add_term(d->decode_terms, &d->decode_term_count, "KV-cache read", ds.kv_bytes / hw->hbm_bytes_per_s);
+    add_term(d->decode_terms, &d->decode_term_count, "activations", ds.act_bytes / hw->hbm_bytes_per_s);
+    add_term(d->decode_terms, &d->decode_term_count, "compute-bound time above memory", ds.above_memory_s);
+    add_term(d->decode_terms, &d->decode_term_count, "tensor-parallel all-reduces", dec->comms_s);
+
+    /* Measured mode: prefill MFU and decode MBU. */
+    if (s->measured_ttft_s > 0.0 && s->prefill_tokens > 0) {
+        const struct model_shape *m = &s->model;
+        double P = (double)s->prefill_tokens, pairs = (double)s->batch * P * (P + 1.0) / 2.0;
+        double model_flops = 2.0 * a->active_params * pre->tokens +
+                             4.0 * (double)m->layers * (double)m->heads * (double)m->d_head * pairs;
+        a->prefill_mfu = model_flops / (s->measured_ttft_s * n * hw->peak_flops_per_s);
+    }
+    if (s->measured_tpot_s > 0.0)
+        a->decode_mbu = ds.bytes / (s->measured_tpot_s * hw->hbm_bytes_per_s);
+}
+
+/* Places every operation of every phase on its roof (tensor or vector). */
+static int place_operations(struct analysis *a)
+{
+    const struct hw_rates *hw = &a->hw;
+    for (int p = 0; p < RT_PHASE_COUNT; p++) {
+        const struct phase_cost *pc = &a->phases[p];
+        if (pc->tokens <= 0.0)
+            continue;
+        for (int i = 0; i < pc->count && a->placement_count < RT_MAX_PLACEMENTS; i++) {
+            const struct op_cost *op = &pc->ops[i];
+            double bytes = op->weight_bytes + op->kv_bytes + op->act_bytes;
+            if (!(bytes > 0.0))
+                continue; /* stays on chip (fused softmax): no place on a memory roofline */
+            struct placement *pl = &a->placements[a->placement_count];
+            snprintf(pl->name, sizeof pl->name, "%s", op->name);
+            snprintf(pl->phase, sizeof pl->phase, "%s", phase_name((enum rt_phase)p));
+            pl->operation = true;
+            pl->vector = !op->matrix;
+            pl->flops = op->flops * hw->n_chips;
+            pl->bytes = bytes * hw->n_chips;
+            pl->time_s = op->time_s;
+            pl->share = pc->time_s > 0.0 ? op->time_s / pc->time_s : 0.0;
+            double peak = op->matrix ? hw->peak_flops_per_s : hw->vector_flops_per_s;
+            if (roofline_report(op->flops, bytes, peak, hw->hbm_bytes_per_s, &pl->roof) != 0)
+                return -1;
+            a->placement_count++;
+        }
+    }
+    return 0;
+}
+
+/* Training: PaLM model FLOPs, recompute, and the MFU budget from the shape
+ * unless step times were given. */
+static int analyze_training(const struct scenario *s, struct analysis *a)
+{
+    const struct model_shape *m = &s->model;
+    struct training_figures *tr = &a->training;
+    const struct hw_rates *hw = &a->hw;
+    double S = (double)s->context_tokens, L = (double)m->layers, H = (double)m->heads, dh = (double)m->d_head;
+    tr->tokens_per_step = (double)s->batch * S;
+    tr->model_flops_per_token = palm_model_flops_per_token(a->active_params, L, H, dh, S);
+    double forward = tr->model_flops_per_token / 3.0, attention_forward = 4.0 * L * H * dh * S;
+    double extra = 0.0;
+    switch (s->recompute) {
+    case RT_RECOMPUTE_FULL:
+        extra = forward;
+        break;
+    case RT_RECOMPUTE_SELECTIVE:
+        extra = attention_forward;
+        break;
+    case RT_RECOMPUTE_FRACTION:
+        extra = s->recompute_fraction * forward;
+        break;
+    default:
+        break;
+    }
+    tr->hardware_flops_per_token = tr->model_flops_per_token + extra;
+    a->recompute_factor = tr->hardware_flops_per_token / tr->model_flops_per_token;
+
+    /* The step from the shape, per chip of one replica. */
+    const struct phase_cost *fwd = &a->phases[RT_PHASE_TRAINING];
+    double matmul = 0, attention = 0, vector = 0, softmax = 0, memory = 0;
+    for (int i = 0; i < fwd->count; i++) {
+        const struct op_cost *op = &fwd->ops[i];
+        if (op->matrix)
+            matmul += op->compute_s;
+        else
+            vector += op->compute_s;
+        if (strncmp(op->name, "attention", 9) == 0)
+            attention += op->compute_s;
+        if (strcmp(op->name, "softmax") == 0)
+            softmax += op->compute_s;
+        memory += fmax(0.0, op->memory_s - op->compute_s);
+    }
+    double redo_matmul = 0, redo_vector = 0;
+    if (s->recompute == RT_RECOMPUTE_FULL || s->recompute == RT_RECOMPUTE_FRACTION) {
+        double f = s->recompute == RT_RECOMPUTE_FULL ? 1.0 : s->recompute_fraction;
+        redo_matmul = f * matmul;
+        redo_vector = f * vector;
+    } else if (s->recompute == RT_RECOMPUTE_SELECTIVE) {
+        redo_matmul = attention;
+        redo_vector = softmax;
+    }
+    double dp = (double)s->data_parallel;
+    double grad_allreduce = dp > 1.0 && hw->link_bytes_per_s > 0.0
+                                ? 2.0 * (dp - 1.0) / dp * (a->params / hw->n_chips) * 2.0 / hw->link_bytes_per_s
+                                : 0.0;
+    double parts[RT_PART_COUNT];
+    parts[RT_PART_MATMUL] = 3.0 * matmul + redo_matmul; /* forward, and twice that backward */
+    parts[RT_PART_VECTOR] = 3.0 * vector + redo_vector;
+    parts[RT_PART_MEMORY] = 3.0 * memory;
+    parts[RT_PART_COMMS] = (1.0 - s->comm_overlap) * (2.0 * fwd->comms_s + grad_allreduce);
+    /* Mixed-precision Adam: read fp32 master, m, v and a bf16 gradient (14
+     * bytes), write master, m, v and the bf16 weight (14 bytes) per parameter. */
+    parts[RT_PART_OPTIMIZER] = 28.0 * (a->params / hw->n_chips) / hw->hbm_bytes_per_s;
+    struct mfu_budget shape_budget;
+    if (mfu_budget(parts, &shape_budget) != 0)
+        return -1;
+    tr->step_s = shape_budget.total_s;
+    double denominator = tr->step_s * hw->n_chips * hw->peak_flops_per_s;
+    double step_mfu = tr->model_flops_per_token * tr->tokens_per_step / denominator;
+    double step_hfu = tr->hardware_flops_per_token * tr->tokens_per_step / denominator;
+    if (s->measured_train_tokens_per_s > 0.0) {
+        double all_chips = hw->n_chips * dp * hw->peak_flops_per_s;
+        tr->mfu = tr->model_flops_per_token * s->measured_train_tokens_per_s / all_chips;
+        tr->hfu = tr->hardware_flops_per_token * s->measured_train_tokens_per_s / all_chips;
+        tr->measured = true;
+    } else {
+        tr->mfu = step_mfu;
+        tr->hfu = step_hfu;
+    }
+
+    a->has_mfu_budget = true;
+    if (s->has_step_times) { /* the guide's budget from measured parts (ch. 4) */
+        if (mfu_budget(s->step_times_s, &a->mfu_budget) != 0)
+            return -1;
+        a->mfu_budget_source = RT_BUDGET_STEP_TIMES;
+        a->hfu = a->mfu_budget.mfu * a->recompute_factor;
+    } else {
+        a->mfu_budget = shape_budget;
+        a->mfu_budget.mfu = step_mfu;
+        a->mfu_budget_source = RT_BUDGET_SHAPE;
+        a->hfu = step_hfu;
+    }
+    return 0;
+}
+
 /* True when every double the views print is finite. */
 static bool all_finite(const struct analysis *a)
 {
@@ -180,17 +459,45 @@ static bool all_finite(const struct analysis *a)
                         a->memory.hbm_total_bytes, a->memory.kv_cache_bytes_per_token,
                         a->memory.kv_cache_bytes_per_request, a->memory.kv_cache_bytes, a->memory.free_bytes,
                         a->decode_batch_intensity_flop_per_byte, a->gqa_saving, a->tile_efficiency_d_model,
-                        a->tile_efficiency_d_ff, a->tile_efficiency_d_head, a->hfu, a->mfu_budget.mfu};
+                        a->tile_efficiency_d_ff, a->tile_efficiency_d_head, a->hfu, a->mfu_budget.mfu,
+                        a->detailed.prefill_s, a->detailed.decode_s, a->detailed.total_s, a->training.mfu,
+                        a->training.hfu, a->training.step_s, a->training.model_flops_per_token, a->prefill_mfu,
+                        a->decode_mbu, a->recompute_factor, a->mfu_budget.total_s};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!isfinite(v[i]))
             return false;
     for (int i = 0; i < a->placement_count; i++) {
         const struct placement *p = &a->placements[i];
         if (!isfinite(p->flops) || !isfinite(p->bytes) || !isfinite(p->roof.intensity_flop_per_byte) ||
-            !isfinite(p->roof.attainable_flops_per_s) || !isfinite(p->roof.fraction_of_peak))
+            !isfinite(p->roof.attainable_flops_per_s) || !isfinite(p->roof.fraction_of_peak) ||
+            !isfinite(p->time_s) || !isfinite(p->share))
             return false;
     }
+    for (int i = 0; i < a->detailed.prefill_term_count; i++)
+        if (!isfinite(a->detailed.prefill_terms[i].seconds))
+            return false;
+    for (int i = 0; i < a->detailed.decode_term_count; i++)
+        if (!isfinite(a->detailed.decode_terms[i].seconds))
+            return false;
     return true;
+}
+
+/* Makes the verdict the detailed model's when the scenario asks for it. */
+static void select_verdict(const struct scenario *s, struct analysis *a)
+{
+    a->latency_model = s->latency_model;
+    if (s->latency_model != RT_LATENCY_DETAILED)
+        return;
+    const struct detailed_latency *d = &a->detailed;
+    struct latency_verdict *l = &a->latency;
+    l->prefill_s = d->prefill_s;
+    l->decode_s = d->decode_s;
+    l->total_s = d->total_s;
+    l->ok = d->ok;
+    l->chips_for_budget = d->chips_for_budget;
+    struct phase_sums ps = sum_phase(&a->phases[RT_PHASE_PREFILL]), ds = sum_phase(&a->phases[RT_PHASE_DECODE]);
+    l->prefill_flops = s->prefill_tokens > 0 ? (ps.matrix_flops) * a->hw.n_chips : 0.0;
+    l->decode_bytes = ds.bytes * a->hw.n_chips * (double)s->decode_tokens;
 }
 
 int analyze(const struct scenario *s, struct analysis *out, char *err, size_t errsize)
@@ -206,9 +513,17 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
 
     if (analyze_latency(s, a, err, errsize) != 0)
         return -1;
+    a->napkin = a->latency;
     analyze_memory(s, a);
     if (analyze_placements(s, a) != 0) {
         snprintf(err, errsize, "the scenario's phases cannot be placed on the roofline");
+        return -1;
+    }
+    resolve_rates(s, a);
+    analyze_detailed(s, a);
+    select_verdict(s, a);
+    if (place_operations(a) != 0 || analyze_training(s, a) != 0) {
+        snprintf(err, errsize, "the scenario's operations cannot be placed on the roofline");
         return -1;
     }
 
@@ -218,18 +533,15 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     a->tile_efficiency_d_ff = tile_efficiency(m->d_ff, s->tile);
     a->tile_efficiency_d_head = tile_efficiency(m->d_head, s->tile);
 
-    if (s->has_step_times) {
-        if (mfu_budget(s->step_times_s, &a->mfu_budget) != 0) {
-            snprintf(err, errsize, "--step-times must be non-negative seconds, not all zero");
-            return -1;
-        }
-        a->has_mfu_budget = true;
-        a->hfu = a->mfu_budget.mfu * s->recompute_factor;
-    }
-
     add_note(a, "Napkin model (the guide's ch. 5-6): prefill is 2N FLOPs per token at %.0f%% of peak; decode "
                 "reads every weight once per step and ignores the KV-cache read.",
              s->mfu * 100.0);
+    add_note(a, "Detailed model: every operation at max(FLOPs / its unit's peak, bytes / bandwidth), %s attention, "
+                "KV-cache reads, tensor-parallel all-reduces; %s gives the verdict.",
+             s->unfused_attention ? "unfused" : "fused", s->latency_model == RT_LATENCY_DETAILED ? "it" : "the napkin");
+    if (a->mfu_budget_source == RT_BUDGET_SHAPE)
+        add_note(a, "MFU counts PaLM's 6N + 12 L H Q T per token (attention not halved, embeddings included); the "
+                    "step times what a causal kernel executes, so MFU can exceed the matmul share.");
     if (!all_finite(a)) {
         snprintf(err, errsize, "the scenario's figures overflow: make the values smaller");
         return -1;

@@ -11,21 +11,65 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "detailed.h"
 #include "roofline.h"
 #include "scenario.h"
 
-#define RT_MAX_PLACEMENTS 48
-#define RT_MAX_NOTES 6
+#define RT_MAX_PLACEMENTS 64
+#define RT_MAX_NOTES 10
 #define RT_NOTE_MAX 200
+#define RT_MAX_TERMS 8
 
-/* Where one operation or phase sits on the roofline. */
+/* Where one phase (the napkin's view) or one operation sits on the roofline. */
 struct placement {
-    char name[32];   /* "prefill", "decode", "training step" */
+    char name[32];   /* "prefill", "decode", "training step", or an operation: "qkv projection" ... */
     char phase[16];  /* "prefill", "decode" or "training" */
-    double flops;    /* FLOPs of the whole phase (all chips) */
+    bool operation;  /* one operation of the detailed model, not a whole phase */
+    bool vector;     /* placed against the vector unit's roof, not the tensor peak */
+    double flops;    /* FLOPs (all chips) */
     double bytes;    /* bytes moved from HBM (all chips) */
+    double time_s;   /* operations: max(compute, memory) per chip; phases: the napkin's time */
+    double share;    /* operations: share of the phase's time, [0, 1]; phases: 1 */
     struct roofline_report roof; /* intensity, ridge, attainable, % of peak, bound, lever */
 };
+
+/* One named part of the difference between the detailed and the napkin
+ * time of a phase; a phase's terms add up to exactly that difference. */
+struct latency_term {
+    char name[64];
+    double seconds;
+};
+
+/* The detailed model's turn: every operation, TP communication, the KV read. */
+struct detailed_latency {
+    double prefill_s;      /* one prefill of the batch's prompts */
+    double decode_step_s;  /* one decode step of the batch */
+    double decode_s;       /* decode_tokens steps, each at the scenario's context */
+    double ttft_s;         /* time to first token: the prefill */
+    double tpot_s;         /* time per output token: one decode step */
+    double overhead_s;
+    double total_s;        /* prefill + decode + overhead */
+    double budget_s;
+    bool ok;
+    int64_t chips_for_budget; /* smallest power of two meeting the budget; 0 = none up to max_chips */
+    struct latency_term prefill_terms[RT_MAX_TERMS];
+    int prefill_term_count;
+    struct latency_term decode_terms[RT_MAX_TERMS]; /* per step */
+    int decode_term_count;
+};
+
+/* A training step, by the PaLM convention (Chowdhery et al. 2022, app. B). */
+struct training_figures {
+    double tokens_per_step;          /* batch x context, per replica */
+    double model_flops_per_token;    /* 6N + 12 L H Q T (attention not halved) */
+    double hardware_flops_per_token; /* plus recomputed forward work */
+    double step_s;                   /* the step the shape implies (the MFU budget's total) */
+    double mfu, hfu;                 /* measured when a rate is given, else from step_s */
+    bool measured;                   /* mfu and hfu come from --measured-train-tokens-per-s */
+};
+
+/* Where the MFU budget came from. */
+enum rt_budget_source { RT_BUDGET_NONE = 0, RT_BUDGET_STEP_TIMES, RT_BUDGET_SHAPE };
 
 /* Where a parameter count came from. */
 enum rt_params_source {
@@ -82,7 +126,15 @@ struct analysis {
     struct placement placements[RT_MAX_PLACEMENTS];
     int placement_count;
 
-    struct latency_verdict latency;
+    struct latency_verdict latency;   /* the verdict of the selected model (latency_model) */
+    enum rt_latency_model latency_model;
+    struct latency_verdict napkin;    /* the guide's napkin, always */
+    struct detailed_latency detailed; /* the detailed model, always */
+    struct phase_cost phases[RT_PHASE_COUNT]; /* per chip, operation by operation */
+    struct hw_rates hw;               /* the rates the detailed model used */
+    struct training_figures training;
+    double prefill_mfu;               /* with --measured-ttft-s: prefill model FLOPs / (ttft x chips x peak); else 0 */
+    double decode_mbu;                /* with --measured-tpot-s: step bytes / (tpot x chips x bandwidth); else 0 */
     struct memory_verdict memory;
 
     double decode_batch_intensity_flop_per_byte; /* ch. 8, at the scenario's batch and context */
@@ -91,9 +143,11 @@ struct analysis {
     double tile_efficiency_d_ff;
     double tile_efficiency_d_head;
 
-    bool has_mfu_budget;              /* the scenario gave step times */
-    struct mfu_budget mfu_budget;     /* ch. 4 */
-    double hfu;                       /* mfu_budget.mfu x recompute_factor */
+    bool has_mfu_budget;              /* always true: from step times, or from the shape */
+    enum rt_budget_source mfu_budget_source;
+    struct mfu_budget mfu_budget;     /* ch. 4; from the shape, .mfu is the PaLM MFU of the step */
+    double hfu;                       /* step times: mfu x recompute_factor; shape: hardware FLOPs / (step x chips x peak) */
+    double recompute_factor;          /* hardware / model FLOPs per token: 1 none, 8/6 full, from the shape if selective */
 
     /* Assumptions a reader must know, one sentence each. */
     char notes[RT_MAX_NOTES][RT_NOTE_MAX];
@@ -103,7 +157,9 @@ struct analysis {
 /* Analyzes scenario *s into *out. Returns 0 on success. Returns -1, with one
  * line naming the offending knob in err (errsize bytes), when the scenario is
  * invalid (see scenario_check) or a result would not be finite; *out is then
- * unspecified and must not be shown. Napkin model (guide ch. 3-8):
+ * unspecified and must not be shown. The detailed model is in detailed.h;
+ * both are always computed and the scenario's latency_model picks the
+ * verdict. Napkin model (guide ch. 3-8):
  *   prefill placement: 2 x active x prefill_tokens x batch FLOPs over one read
  *     of the weights;
  *   decode placement: 2 x active x batch FLOPs over the weights plus every

@@ -8,7 +8,8 @@
 
 static const char *const chip_keys[] = {"name", "key", "peak_flops_per_s", "peak_flops", "hbm_bytes",
                                         "hbm_bytes_per_s", "hbm_bw_bytes_per_s", "interconnect_bytes_per_s",
-                                        "tdp_w", "source", "notes", "sparse", "sparse_halved", "vendor", NULL};
+                                        "tdp_w", "source", "notes", "sparse", "sparse_halved", "vendor",
+                                        "vector_flops_per_s", NULL};
 
 /* Makes a short key from a display name: "My Chip 2" -> "my-chip-2". */
 static void key_from_name(char *out, size_t size, const char *name)
@@ -74,6 +75,8 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
         json_number(obj, "interconnect_bytes_per_s", path, "", false, 0, 1e18, false, &interconnect, msg,
                     sizeof msg) == JSON_BAD ||
         json_number(obj, "tdp_w", path, "", false, 0, 1e6, false, &tdp, msg, sizeof msg) == JSON_BAD ||
+        json_number(obj, "vector_flops_per_s", path, "", false, 0, 1e21, false, &c.vector_flops_per_s, msg,
+                    sizeof msg) == JSON_BAD ||
         json_string(obj, "source", path, false, c.source, sizeof c.source, msg, sizeof msg) == JSON_BAD ||
         json_string(obj, "notes", path, false, c.notes, sizeof c.notes, msg, sizeof msg) == JSON_BAD)
         goto bad;
@@ -124,6 +127,10 @@ void chip_to_json(cJSON *obj, const struct chip_spec *c)
         cJSON_AddNumberToObject(obj, "tdp_w", c->tdp_w);
     else
         cJSON_AddNullToObject(obj, "tdp_w");
+    if (c->vector_flops_per_s > 0.0)
+        cJSON_AddNumberToObject(obj, "vector_flops_per_s", c->vector_flops_per_s);
+    else
+        cJSON_AddNullToObject(obj, "vector_flops_per_s");
     cJSON_AddStringToObject(obj, "source", c->source);
     cJSON_AddStringToObject(obj, "notes", c->notes);
     cJSON_AddBoolToObject(obj, "sparse_halved", c->sparse_halved);

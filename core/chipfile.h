@@ -4,7 +4,7 @@
  *   {"name": "My accelerator", "key": "my-acc",
  *    "peak_flops_per_s": {"bf16": 989.4e12, "fp8": 1978.9e12, "int8": 1978.9e12, "int4": null},
  *    "hbm_bytes": 80e9, "hbm_bytes_per_s": 3.35e12, "interconnect_bytes_per_s": 900e9,
- *    "tdp_w": 700, "source": "...", "notes": "...", "sparse": false}
+ *    "tdp_w": 700, "vector_flops_per_s": 67e12, "source": "...", "notes": "...", "sparse": false}
  * Peaks are dense. "sparse": true says the file's peaks are 2:4-sparse
  * figures: they are halved once on load, and the chip remembers it
  * (sparse_halved) so that nothing halves them again. The researched

@@ -35,6 +35,9 @@ struct chip_spec {
     char notes[RT_CHIP_NOTES_MAX];   /* conflicts between sources, caveats */
     char origin[RT_CHIP_ORIGIN_MAX]; /* "built-in", or the file it was read from */
     bool sparse_halved;              /* the file gave sparse peaks; they were halved once on load */
+    /* Vector-unit (non-tensor) throughput in FLOP/s for element-wise work:
+     * norms, activations, softmax, residuals; 0 when unpublished. */
+    double vector_flops_per_s;
 };
 
 /* Number of built-in chips (at least the 14 the CLI contract names). */

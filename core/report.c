@@ -57,6 +57,8 @@ static void text_placements(struct strbuf *sb, const struct analysis *a, const c
               "bound", "% of peak", "lever");
     for (int i = 0; i < a->placement_count; i++) {
         const struct placement *p = &a->placements[i];
+        if (p->operation)
+            continue;
         char f[24], b[24];
         sb_printf(sb, "%s%-15s %11s %11s %12.1f  %-7s  %8.1f%%  %s\n", indent, p->name,
                   format_si(f, sizeof f, p->flops, "FLOP"), format_si(b, sizeof b, p->bytes, "B"),
@@ -65,11 +67,97 @@ static void text_placements(struct strbuf *sb, const struct analysis *a, const c
     }
 }
 
+/* Napkin and detailed latency side by side, and their difference by term. */
+static void text_latency(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    char x[40], y[40];
+    const struct latency_verdict *n = &a->napkin;
+    const struct detailed_latency *d = &a->detailed;
+    sb_printf(sb, "\nLatency (%lld prefill + %lld decode tokens per request; the verdict is the %s model's)\n",
+              (long long)s->prefill_tokens, (long long)s->decode_tokens,
+              a->latency_model == RT_LATENCY_DETAILED ? "detailed" : "napkin");
+    sb_printf(sb, "  %-10s %11s %11s\n", "", "napkin", "detailed");
+    sb_printf(sb, "  %-10s %9.3f s %9.3f s   (detailed: time to first token)\n", "prefill", n->prefill_s, d->prefill_s);
+    sb_printf(sb, "  %-10s %9.3f s %9.3f s   (detailed: %lld x %s per output token)\n", "decode", n->decode_s,
+              d->decode_s, (long long)s->decode_tokens, format_seconds(x, sizeof x, d->tpot_s));
+    sb_printf(sb, "  %-10s %9.3f s %9.3f s\n", "overhead", n->overhead_s, d->overhead_s);
+    sb_printf(sb, "  %-10s %9.3f s %9.3f s   budget %.3f s\n", "total", n->total_s, d->total_s, n->budget_s);
+    sb_printf(sb, "  %-10s %11s %11s\n", "verdict", verdict_name(n), d->ok ? "OK" : "MISS");
+    struct latency_verdict dv = {.chips_for_budget = d->chips_for_budget, .max_chips = n->max_chips};
+    sb_printf(sb, "  chips to meet the budget (powers of two): napkin %s, detailed %s\n",
+              chips_for_budget_text(x, sizeof x, n), chips_for_budget_text(y, sizeof y, &dv));
+    if (d->prefill_term_count > 0) {
+        sb_printf(sb, "  detailed - napkin, prefill (%+.3f s):\n", d->prefill_s - n->prefill_s);
+        for (int i = 0; i < d->prefill_term_count; i++)
+            sb_printf(sb, "    %+10.4f s  %s\n", d->prefill_terms[i].seconds, d->prefill_terms[i].name);
+    }
+    double napkin_step = s->decode_tokens > 0 ? n->decode_s / (double)s->decode_tokens : 0.0;
+    sb_printf(sb, "  detailed - napkin, one decode step (%+.4f s):\n", d->decode_step_s - napkin_step);
+    for (int i = 0; i < d->decode_term_count; i++)
+        sb_printf(sb, "    %+10.4f s  %s\n", d->decode_terms[i].seconds, d->decode_terms[i].name);
+}
+
+/* Every operation of every phase, per chip. */
+static void text_operations(struct strbuf *sb, const struct analysis *a)
+{
+    char f[24], b[24], tm[24];
+    sb_puts(sb, "\nOperations (detailed model, per chip; vector ops against the vector unit's roof)\n");
+    const char *phase = "";
+    for (int i = 0; i < a->placement_count; i++) {
+        const struct placement *p = &a->placements[i];
+        if (!p->operation)
+            continue;
+        if (strcmp(phase, p->phase) != 0) {
+            phase = p->phase;
+            sb_printf(sb, "  %-18s %10s %10s %10s  %-7s %10s %6s  %s\n", phase, "FLOPs", "bytes", "FLOP/byte",
+                      "bound", "time", "share", "lever");
+        }
+        double n = a->hw.n_chips;
+        sb_printf(sb, "    %-16s %10s %10s %10.1f  %-7s %10s %5.1f%%  %s%s\n", p->name,
+                  format_si(f, sizeof f, p->flops / n, "FLOP"), format_si(b, sizeof b, p->bytes / n, "B"),
+                  p->roof.intensity_flop_per_byte, bound_name(p->roof.bound),
+                  format_seconds(tm, sizeof tm, p->time_s), p->share * 100.0, p->roof.lever,
+                  p->vector ? " (vector)" : "");
+    }
+}
+
+/* Training: the MFU budget, PaLM MFU and HFU, and the measured figures. */
+static void text_training(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    char x[40];
+    const struct mfu_budget *b = &a->mfu_budget;
+    const struct training_figures *tr = &a->training;
+    bool shape = a->mfu_budget_source == RT_BUDGET_SHAPE;
+    sb_printf(sb, "\nMFU budget (%s)\n",
+              shape ? "a training step from the shape: batch x context tokens per replica" : "from --step-times");
+    if (shape)
+        sb_printf(sb, "  step                %s for %.0f tokens per replica\n",
+                  format_seconds(x, sizeof x, tr->step_s), tr->tokens_per_step);
+    sb_printf(sb, "  %-19s %5.1f%%\n", shape ? "matmul" : "MFU (matmul busy)", b->fraction[RT_PART_MATMUL] * 100.0);
+    for (int i = 1; i < RT_PART_COUNT; i++)
+        sb_printf(sb, "  lost to %-10s  %5.1f%%\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
+    if (shape)
+        sb_printf(sb, "  MFU (PaLM)          %5.1f%%\n", b->mfu * 100.0);
+    sb_printf(sb, "  HFU                 %5.1f%% (recompute factor %.3g)\n", a->hfu * 100.0, a->recompute_factor);
+    sb_printf(sb, "  -> biggest lever: %s\n", step_part_name(b->biggest_lever));
+    sb_printf(sb, "  model FLOPs per token %.4g (6N + 12 L H Q T, PaLM app. B); hardware %.4g\n",
+              tr->model_flops_per_token, tr->hardware_flops_per_token);
+    if (tr->measured)
+        sb_printf(sb, "  measured: %.4g tokens/s -> MFU %.1f%%, HFU %.1f%% on %lld chips\n",
+                  s->measured_train_tokens_per_s, tr->mfu * 100.0, tr->hfu * 100.0,
+                  (long long)(s->chips * s->data_parallel));
+    if (a->prefill_mfu > 0.0)
+        sb_printf(sb, "  measured prefill: TTFT %s -> MFU %.1f%%\n", format_seconds(x, sizeof x, s->measured_ttft_s),
+                  a->prefill_mfu * 100.0);
+    if (a->decode_mbu > 0.0)
+        sb_printf(sb, "  measured decode: TPOT %s -> MBU %.1f%%\n", format_seconds(x, sizeof x, s->measured_tpot_s),
+                  a->decode_mbu * 100.0);
+}
+
 static void text_report(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
     char x[32], y[32], z[32], w[32];
     const struct model_shape *m = &s->model;
-    const struct latency_verdict *l = &a->latency;
     const struct memory_verdict *mv = &a->memory;
 
     sb_puts(sb, "rooftop: ");
@@ -93,13 +181,8 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
     sb_puts(sb, "\nRoofline placement\n");
     text_placements(sb, a, "  ");
 
-    sb_printf(sb, "\nLatency, napkin (%lld prefill + %lld decode tokens per request)\n", (long long)s->prefill_tokens,
-              (long long)s->decode_tokens);
-    sb_printf(sb, "  prefill   %9.3f s\n  decode    %9.3f s\n  overhead  %9.3f s\n", l->prefill_s, l->decode_s,
-              l->overhead_s);
-    sb_printf(sb, "  total     %9.3f s   budget %.3f s   %s\n", l->total_s, l->budget_s, verdict_name(l));
-    sb_printf(sb, "  chips to meet the budget: %s (powers of two)\n", chips_for_budget_text(x, sizeof x, l));
-
+    text_latency(sb, s, a);
+    text_operations(sb, a);
     sb_puts(sb, "\nMemory\n");
     sb_printf(sb, "  weights            %s; chips just to hold them: %lld\n",
               format_si(x, sizeof x, mv->weights_bytes, "B"), (long long)mv->weights_fit_chips);
@@ -124,15 +207,7 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
               a->tile_efficiency_d_model * 100.0, a->tile_efficiency_d_ff * 100.0,
               a->tile_efficiency_d_head * 100.0, (long long)s->tile);
 
-    if (a->has_mfu_budget) {
-        const struct mfu_budget *b = &a->mfu_budget;
-        sb_puts(sb, "\nMFU budget (from --step-times)\n");
-        sb_printf(sb, "  MFU (matmul busy)   %5.1f%%\n", b->mfu * 100.0);
-        for (int i = 1; i < RT_PART_COUNT; i++)
-            sb_printf(sb, "  lost to %-10s  %5.1f%%\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
-        sb_printf(sb, "  HFU                 %5.1f%% (recompute factor %.3g)\n", a->hfu * 100.0, s->recompute_factor);
-        sb_printf(sb, "  -> biggest lever: %s\n", step_part_name(b->biggest_lever));
-    }
+    text_training(sb, s, a);
 
     if (a->note_count > 0) {
         sb_puts(sb, "\nAssumptions\n");
@@ -211,8 +286,42 @@ static void json_placements(cJSON *root, const struct analysis *a)
         cJSON_AddNumberToObject(o, "attainable_flops_per_s", p->roof.attainable_flops_per_s);
         cJSON_AddNumberToObject(o, "fraction_of_peak", p->roof.fraction_of_peak);
         cJSON_AddStringToObject(o, "lever", p->roof.lever);
+        cJSON_AddBoolToObject(o, "operation", p->operation);
+        cJSON_AddStringToObject(o, "unit", p->vector ? "vector" : "tensor");
+        cJSON_AddNumberToObject(o, "time_s", p->time_s);
+        cJSON_AddNumberToObject(o, "share", p->share);
         cJSON_AddItemToArray(list, o);
     }
+}
+
+/* Adds a list of {name, seconds} terms. */
+static void json_terms(cJSON *obj, const char *key, const struct latency_term *terms, int n)
+{
+    cJSON *list = cJSON_AddArrayToObject(obj, key);
+    for (int i = 0; i < n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", terms[i].name);
+        cJSON_AddNumberToObject(o, "seconds", terms[i].seconds);
+        cJSON_AddItemToArray(list, o);
+    }
+}
+
+/* Adds "chips_for_budget": N, or null for none. */
+static void json_chips(cJSON *obj, int64_t chips)
+{
+    if (chips > 0)
+        cJSON_AddNumberToObject(obj, "chips_for_budget", (double)chips);
+    else
+        cJSON_AddNullToObject(obj, "chips_for_budget");
+}
+
+/* Adds a number, or null when it is 0 (not measured). */
+static void json_measured(cJSON *obj, const char *key, double v)
+{
+    if (v > 0.0)
+        cJSON_AddNumberToObject(obj, key, v);
+    else
+        cJSON_AddNullToObject(obj, key);
 }
 
 /* Builds the report object (the caller owns it). */
@@ -234,6 +343,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(chip, "hbm_bytes", a->hbm_bytes);
     cJSON_AddNumberToObject(chip, "hbm_bytes_per_s", a->hbm_bytes_per_s);
     cJSON_AddNumberToObject(chip, "interconnect_bytes_per_s", s->chip.interconnect_bytes_per_s);
+    cJSON_AddNumberToObject(chip, "vector_flops_per_s", a->hw.vector_flops_per_s);
     if (s->chip.tdp_w > 0.0)
         cJSON_AddNumberToObject(chip, "tdp_w", s->chip.tdp_w);
     else
@@ -268,7 +378,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(workload, "mfu", s->mfu);
 
     cJSON *lat = cJSON_AddObjectToObject(root, "latency");
-    cJSON_AddStringToObject(lat, "model", "napkin");
+    cJSON_AddStringToObject(lat, "model", a->latency_model == RT_LATENCY_DETAILED ? "detailed" : "napkin");
     cJSON_AddNumberToObject(lat, "prefill_s", l->prefill_s);
     cJSON_AddNumberToObject(lat, "decode_s", l->decode_s);
     cJSON_AddNumberToObject(lat, "overhead_s", l->overhead_s);
@@ -282,6 +392,42 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(lat, "max_chips", (double)l->max_chips);
     cJSON_AddNumberToObject(lat, "prefill_flops", l->prefill_flops);
     cJSON_AddNumberToObject(lat, "decode_bytes", l->decode_bytes);
+    const struct latency_verdict *nv = &a->napkin;
+    cJSON *nap = cJSON_AddObjectToObject(lat, "napkin");
+    cJSON_AddNumberToObject(nap, "prefill_s", nv->prefill_s);
+    cJSON_AddNumberToObject(nap, "decode_s", nv->decode_s);
+    cJSON_AddNumberToObject(nap, "overhead_s", nv->overhead_s);
+    cJSON_AddNumberToObject(nap, "total_s", nv->total_s);
+    cJSON_AddStringToObject(nap, "verdict", verdict_name(nv));
+    json_chips(nap, nv->chips_for_budget);
+    const struct detailed_latency *dl = &a->detailed;
+    cJSON *det = cJSON_AddObjectToObject(lat, "detailed");
+    cJSON_AddNumberToObject(det, "prefill_s", dl->prefill_s);
+    cJSON_AddNumberToObject(det, "decode_s", dl->decode_s);
+    cJSON_AddNumberToObject(det, "ttft_s", dl->ttft_s);
+    cJSON_AddNumberToObject(det, "tpot_s", dl->tpot_s);
+    cJSON_AddNumberToObject(det, "overhead_s", dl->overhead_s);
+    cJSON_AddNumberToObject(det, "total_s", dl->total_s);
+    cJSON_AddStringToObject(det, "verdict", dl->ok ? "OK" : "MISS");
+    json_chips(det, dl->chips_for_budget);
+    cJSON_AddStringToObject(det, "attention", s->unfused_attention ? "unfused" : "fused");
+    cJSON_AddNumberToObject(det, "prefill_comms_s", a->phases[RT_PHASE_PREFILL].comms_s);
+    cJSON_AddNumberToObject(det, "decode_comms_s", a->phases[RT_PHASE_DECODE].comms_s);
+    json_terms(det, "prefill_terms", dl->prefill_terms, dl->prefill_term_count);
+    json_terms(det, "decode_step_terms", dl->decode_terms, dl->decode_term_count);
+
+    const struct training_figures *tr = &a->training;
+    cJSON *train = cJSON_AddObjectToObject(root, "training");
+    cJSON_AddNumberToObject(train, "tokens_per_step", tr->tokens_per_step);
+    cJSON_AddNumberToObject(train, "model_flops_per_token", tr->model_flops_per_token);
+    cJSON_AddNumberToObject(train, "hardware_flops_per_token", tr->hardware_flops_per_token);
+    cJSON_AddNumberToObject(train, "step_s", tr->step_s);
+    cJSON_AddNumberToObject(train, "mfu", tr->mfu);
+    cJSON_AddNumberToObject(train, "hfu", tr->hfu);
+    cJSON_AddStringToObject(train, "source", tr->measured ? "measured" : "shape");
+    cJSON_AddNumberToObject(train, "data_parallel", (double)s->data_parallel);
+    json_measured(cJSON_AddObjectToObject(root, "prefill"), "mfu", a->prefill_mfu);
+    json_measured(cJSON_AddObjectToObject(root, "decode"), "mbu", a->decode_mbu);
 
     cJSON *mem = cJSON_AddObjectToObject(root, "memory");
     cJSON_AddNumberToObject(mem, "weights_bytes", mv->weights_bytes);
@@ -319,7 +465,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
         }
         cJSON_AddNumberToObject(mb, "mfu", b->mfu);
         cJSON_AddNumberToObject(mb, "hfu", a->hfu);
-        cJSON_AddNumberToObject(mb, "recompute_factor", s->recompute_factor);
+        cJSON_AddNumberToObject(mb, "recompute_factor", a->recompute_factor);
+        cJSON_AddStringToObject(mb, "source", a->mfu_budget_source == RT_BUDGET_SHAPE ? "shape" : "step-times");
         cJSON_AddStringToObject(mb, "biggest_lever", step_part_name(b->biggest_lever));
     }
     cJSON *notes = cJSON_AddArrayToObject(root, "notes");

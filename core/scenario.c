@@ -22,8 +22,8 @@ void scenario_default(struct scenario *s)
     s->mfu = 1.0;
     s->max_chips = RT_DEFAULT_MAX_CHIPS;
     s->tile = 128;
-    s->recompute_factor = 1.0;
     s->latency_model = RT_LATENCY_NAPKIN;
+    s->data_parallel = 1;
 }
 
 void scenario_set_model(struct scenario *s, const struct model_shape *m)
@@ -65,23 +65,33 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_int("--prefill-tokens", s->prefill_tokens, 0, RT_MAX_TOKENS, err, errsize) ||
         check_int("--decode-tokens", s->decode_tokens, 0, RT_MAX_TOKENS, err, errsize) ||
         check_int("--max-chips", s->max_chips, 1, RT_MAX_CHIPS, err, errsize) ||
-        check_int("--tile", s->tile, 1, 1 << 16, err, errsize))
+        check_int("--tile", s->tile, 1, 1 << 16, err, errsize) ||
+        check_int("--data-parallel", s->data_parallel, 1, RT_MAX_CHIPS, err, errsize))
         return -1;
     if ((s->params != 0.0 && check_real("--params", s->params, 1.0, false, RT_MAX_PARAMS, err, errsize)) ||
         check_real("--budget", s->budget_s, 0.0, true, 1e9, err, errsize) ||
         check_real("--overhead", s->overhead_s, 0.0, false, 1e9, err, errsize) ||
         check_real("--reserve", s->reserve_bytes, 0.0, false, 1e21, err, errsize) ||
         check_real("--mfu", s->mfu, 0.0, true, 1.0, err, errsize) ||
-        check_real("--recompute", s->recompute_factor, 1.0, false, 10.0, err, errsize) ||
         check_real("--peak-flops", s->peak_flops_override, 0.0, false, 1e21, err, errsize) ||
         check_real("--hbm-bw", s->hbm_bytes_per_s_override, 0.0, false, 1e21, err, errsize) ||
-        check_real("--hbm-bytes", s->hbm_bytes_override, 0.0, false, 1e21, err, errsize))
+        check_real("--hbm-bytes", s->hbm_bytes_override, 0.0, false, 1e21, err, errsize) ||
+        check_real("--recompute", s->recompute_fraction, 0.0, false, 1.0, err, errsize) ||
+        check_real("--comm-overlap", s->comm_overlap, 0.0, false, 1.0, err, errsize) ||
+        check_real("--measured-train-tokens-per-s", s->measured_train_tokens_per_s, 0.0, false, 1e18, err, errsize) ||
+        check_real("--measured-ttft-s", s->measured_ttft_s, 0.0, false, 1e9, err, errsize) ||
+        check_real("--measured-tpot-s", s->measured_tpot_s, 0.0, false, 1e9, err, errsize))
         return -1;
     if (s->budget_s <= s->overhead_s) {
         snprintf(err, errsize,
                  "--budget %g s is at or below --overhead %g s: no hardware can meet it; give a budget above "
                  "the overhead",
                  s->budget_s, s->overhead_s);
+        return -1;
+    }
+    if ((int)s->recompute < 0 || s->recompute > RT_RECOMPUTE_FRACTION || (int)s->latency_model < 0 ||
+        s->latency_model > RT_LATENCY_DETAILED) {
+        snprintf(err, errsize, "--recompute or the latency model is out of range");
         return -1;
     }
     if ((int)s->precision < 0 || s->precision >= RT_PRECISION_COUNT || (int)s->kv_precision < 0 ||

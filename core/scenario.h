@@ -16,9 +16,13 @@
 #include "roofline.h"
 #include "units.h"
 
-/* Which latency model analyze() uses. Only the napkin exists so far: the
- * guide's weights-only decode and 2N-per-token prefill (ch. 5-6). */
-enum rt_latency_model { RT_LATENCY_NAPKIN = 0 };
+/* Which latency model gives the verdict. The napkin is the guide's
+ * weights-only decode and 2N-per-token prefill (ch. 5-6); the detailed model
+ * sums every operation (detailed.h). Both are always computed and shown. */
+enum rt_latency_model { RT_LATENCY_NAPKIN = 0, RT_LATENCY_DETAILED };
+
+/* Activation recomputation in training (Korthikanti et al. 2022). */
+enum rt_recompute { RT_RECOMPUTE_NONE = 0, RT_RECOMPUTE_SELECTIVE, RT_RECOMPUTE_FULL, RT_RECOMPUTE_FRACTION };
 
 /* Largest values a scenario accepts; each limit keeps every product finite. */
 #define RT_MAX_CHIPS ((int64_t)1 << 24)
@@ -59,9 +63,18 @@ struct scenario {
 
     bool has_step_times;              /* step_times_s given: build the MFU budget from them */
     double step_times_s[RT_PART_COUNT]; /* matmul, vector, memory, comms, optimizer seconds */
-    double recompute_factor;          /* hardware / model FLOPs: 1 none, 8/6 full recompute */
+    enum rt_recompute recompute;      /* what the forward pass recomputes in the backward */
+    double recompute_fraction;        /* RT_RECOMPUTE_FRACTION: share of the forward recomputed, [0, 1] */
 
     enum rt_latency_model latency_model;
+    bool unfused_attention;           /* attention writes its score matrix to HBM (no FlashAttention) */
+    int64_t data_parallel;            /* training replicas (gradient all-reduce), >= 1 */
+    double comm_overlap;              /* share of training communication hidden behind compute, [0, 1] */
+
+    /* Measurements of a real run; 0 = none. */
+    double measured_train_tokens_per_s; /* all replicas together */
+    double measured_ttft_s;           /* time to first token of one prefill of the batch */
+    double measured_tpot_s;           /* time per output token (one decode step) */
 };
 
 /* Fills *s with the built-in default scenario, the guide's napkin (ch. 6):

@@ -21,6 +21,7 @@ static const struct int_field scenario_ints[] = {
     {"decode_tokens", SFIELD(decode_tokens)},
     {"max_chips", SFIELD(max_chips)},
     {"tile", SFIELD(tile)},
+    {"data_parallel", SFIELD(data_parallel)},
 };
 static const struct int_field scenario_reals[] = {
     {"peak_flops_override", SFIELD(peak_flops_override)},
@@ -31,7 +32,11 @@ static const struct int_field scenario_reals[] = {
     {"overhead_s", SFIELD(overhead_s)},
     {"reserve_bytes", SFIELD(reserve_bytes)},
     {"mfu", SFIELD(mfu)},
-    {"recompute_factor", SFIELD(recompute_factor)},
+    {"recompute_fraction", SFIELD(recompute_fraction)},
+    {"comm_overlap", SFIELD(comm_overlap)},
+    {"measured_train_tokens_per_s", SFIELD(measured_train_tokens_per_s)},
+    {"measured_ttft_s", SFIELD(measured_ttft_s)},
+    {"measured_tpot_s", SFIELD(measured_tpot_s)},
 };
 #undef SFIELD
 
@@ -65,6 +70,18 @@ static const struct { const char *key; size_t offset; } model_bools[] = {
     {"qkv_bias", offsetof(struct model_shape, qkv_bias)},
 };
 
+static const char *const latency_names[] = {"napkin", "detailed"};
+static const char *const recompute_names[] = {"none", "selective", "full", "fraction"};
+
+/* Index of text in names[0..n), or -1. */
+static int name_index(const char *text, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(text, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 char *scenario_to_json(const struct scenario *s)
 {
     cJSON *root = cJSON_CreateObject();
@@ -84,7 +101,9 @@ char *scenario_to_json(const struct scenario *s)
     } else {
         cJSON_AddNullToObject(root, "step_times_s");
     }
-    cJSON_AddStringToObject(root, "latency_model", "napkin");
+    cJSON_AddStringToObject(root, "latency_model", latency_names[s->latency_model]);
+    cJSON_AddStringToObject(root, "recompute", recompute_names[s->recompute]);
+    cJSON_AddBoolToObject(root, "unfused_attention", s->unfused_attention);
     cJSON *model = cJSON_AddObjectToObject(root, "model");
     cJSON_AddStringToObject(model, "name", s->model.name);
     for (size_t i = 0; i < sizeof model_ints / sizeof model_ints[0]; i++)
@@ -229,18 +248,34 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         }
         s.has_step_times = true;
     }
-    char latency[16] = "";
-    if (json_string(root, "latency_model", path, false, latency, sizeof latency, err, errsize) == JSON_BAD)
+    char latency[16] = "", recompute[16] = "";
+    if (json_string(root, "latency_model", path, false, latency, sizeof latency, err, errsize) == JSON_BAD ||
+        json_string(root, "recompute", path, false, recompute, sizeof recompute, err, errsize) == JSON_BAD ||
+        json_bool(root, "unfused_attention", path, false, &s.unfused_attention, err, errsize) == JSON_BAD)
         goto done;
-    if (latency[0] && strcmp(latency, "napkin") != 0) {
-        snprintf(err, errsize, "%s: 'latency_model' must be \"napkin\" (got \"%s\")", path, latency);
-        goto done;
+    if (latency[0]) {
+        int i = name_index(latency, latency_names, 2);
+        if (i < 0) {
+            snprintf(err, errsize, "%s: 'latency_model' must be \"napkin\" or \"detailed\" (got \"%s\")", path,
+                     latency);
+            goto done;
+        }
+        s.latency_model = (enum rt_latency_model)i;
+    }
+    if (recompute[0]) {
+        int i = name_index(recompute, recompute_names, 4);
+        if (i < 0) {
+            snprintf(err, errsize, "%s: 'recompute' must be none, selective, full or fraction (got \"%s\")", path,
+                     recompute);
+            goto done;
+        }
+        s.recompute = (enum rt_recompute)i;
     }
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
     if (model && read_model(model, path, &s.model, w, err, errsize) != 0)
         goto done;
     const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "model",
-                           NULL};
+                           "recompute", "unfused_attention", NULL};
     for (const cJSON *c = root->child; c; c = c->next) {
         bool ok = false;
         for (const char *const *k = known; *k && !ok; k++)

@@ -155,11 +155,12 @@ static void test_hfu_at_least_mfu_across_a_sweep(void **state)
     struct scenario s;
     scenario_default(&s);
     s.has_step_times = true;
-    for (double f = 1.0; f <= 2.0; f += 1.0 / 6.0) {
+    for (double f = 0.0; f <= 1.0; f += 1.0 / 6.0) {
         for (double matmul = 0.01; matmul <= 1.0; matmul *= 3) {
             const double t[RT_PART_COUNT] = {matmul, 0.045, 0.06, 0.05, 0.025};
             memcpy(s.step_times_s, t, sizeof t);
-            s.recompute_factor = f;
+            s.recompute = RT_RECOMPUTE_FRACTION;
+            s.recompute_fraction = f;
             struct analysis a = must_analyze(&s);
             assert_true(a.has_mfu_budget);
             assert_true(a.hfu >= a.mfu_budget.mfu);
@@ -167,10 +168,12 @@ static void test_hfu_at_least_mfu_across_a_sweep(void **state)
     }
     const double guide[RT_PART_COUNT] = {0.100, 0.045, 0.060, 0.050, 0.025};
     memcpy(s.step_times_s, guide, sizeof guide);
-    s.recompute_factor = 8.0 / 6.0;
+    s.recompute = RT_RECOMPUTE_FULL;
     struct analysis a = must_analyze(&s);
     ASSERT_PRINTED("%.1f", a.mfu_budget.mfu * 100, "35.7");
     ASSERT_NEAR(a.hfu, a.mfu_budget.mfu * 8 / 6, 1e-15);
+    ASSERT_PRINTED("%.1f", 0.118 * a.recompute_factor * 100, "15.7"); /* the guide's 11.8% -> 15.7% */
+    assert_int_equal(a.mfu_budget_source, RT_BUDGET_STEP_TIMES);
     assert_int_equal(a.mfu_budget.biggest_lever, RT_PART_MEMORY);
 }
 
@@ -255,7 +258,7 @@ static void test_every_builtin_combination_is_finite(void **state)
                 scenario_set_model(&s, model_builtin(m));
                 s.precision = (enum rt_precision)p;
                 struct analysis a = must_analyze(&s);
-                assert_true(a.placement_count == 3);
+                assert_true(a.placement_count >= 3 && !a.placements[2].operation && a.placements[3].operation);
                 assert_true(a.ridge_flop_per_byte > 0);
             }
 }

@@ -90,6 +90,10 @@ static void test_bad_input_is_one_clear_line_and_exit_2(void **state)
     assert_usage_error(RUN("--report", "--mfu", "0"), "--mfu");
     assert_usage_error(RUN("--report", "--step-times", "1,2,3"), "--step-times");
     assert_usage_error(RUN("--report", "--recompute", "some"), "--recompute");
+    assert_usage_error(RUN("--report", "--recompute", "1.5"), "--recompute");
+    assert_usage_error(RUN("--report", "--napkin", "--detailed"), "--detailed");
+    assert_usage_error(RUN("--report", "--attention", "flash"), "--attention");
+    assert_usage_error(RUN("--report", "--comm-overlap", "2"), "--comm-overlap");
     assert_usage_error(RUN("--report", "--peak-flops", "0"), "--peak-flops");
     assert_usage_error(RUN("--report", "--sweep=chips"), "one of");
     assert_usage_error(RUN("--values", "1,2"), "--values");
@@ -133,16 +137,35 @@ static void test_report_json_keys(void **state)
     ASSERT_NEAR(json_path(root, "memory.weights_fit_chips")->valuedouble, 9, 0);
     const cJSON *placement = json_path(root, "placement");
     assert_true(cJSON_IsArray(placement));
-    assert_int_equal(cJSON_GetArraySize(placement), 3);
-    const char *row_keys[] = {"name", "flops", "bytes", "intensity_flop_per_byte", "bound", "attainable_flops_per_s",
-                              "fraction_of_peak", "lever"};
+    const char *row_keys[] = {"name", "phase", "flops", "bytes", "intensity_flop_per_byte", "bound",
+                              "attainable_flops_per_s", "fraction_of_peak", "lever", "operation", "unit", "time_s",
+                              "share"};
     const cJSON *row;
+    int phases = 0, operations = 0;
     cJSON_ArrayForEach(row, placement)
     {
         for (size_t i = 0; i < sizeof row_keys / sizeof row_keys[0]; i++)
             assert_non_null(cJSON_GetObjectItemCaseSensitive(row, row_keys[i]));
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "operation")))
+            operations++;
+        else
+            phases++;
     }
-    assert_null(json_path(root, "mfu_budget"));
+    assert_int_equal(phases, 3); /* prefill, decode, training step */
+    assert_true(operations >= 3 * 9);
+    /* The detailed model's keys (issue 5). */
+    const char *detailed[] = {"latency.napkin.prefill_s", "latency.napkin.total_s", "latency.detailed.prefill_s",
+                              "latency.detailed.decode_s", "latency.detailed.ttft_s", "latency.detailed.tpot_s",
+                              "training.model_flops_per_token", "training.hardware_flops_per_token", "training.mfu",
+                              "training.hfu", "mfu_budget.matmul_s", "mfu_budget.vector_s", "mfu_budget.memory_s",
+                              "mfu_budget.comms_s", "mfu_budget.optimizer_s", "mfu_budget.mfu", "mfu_budget.hfu"};
+    for (size_t i = 0; i < sizeof detailed / sizeof detailed[0]; i++)
+        if (!cJSON_IsNumber(json_path(root, detailed[i])))
+            fail_msg("--report=json lacks the number %s", detailed[i]);
+    assert_true(cJSON_IsNull(json_path(root, "prefill.mfu")));
+    assert_true(cJSON_IsNull(json_path(root, "decode.mbu")));
+    assert_string_equal(json_path(root, "latency.model")->valuestring, "napkin");
+    assert_string_equal(json_path(root, "mfu_budget.source")->valuestring, "shape");
     cJSON_Delete(root);
     run_free(&r);
 }

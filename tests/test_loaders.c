@@ -316,7 +316,12 @@ static void test_scenario_round_trip(void **state)
     s.has_step_times = true;
     const double t[RT_PART_COUNT] = {0.1, 0.045, 0.06, 0.05, 0.025};
     memcpy(s.step_times_s, t, sizeof t);
-    s.recompute_factor = 8.0 / 6.0;
+    s.recompute = RT_RECOMPUTE_SELECTIVE;
+    s.latency_model = RT_LATENCY_DETAILED;
+    s.unfused_attention = true;
+    s.data_parallel = 16;
+    s.comm_overlap = 0.5;
+    s.measured_tpot_s = 0.05;
     char *text = scenario_to_json(&s);
     assert_non_null(text);
     struct scenario back;

@@ -61,8 +61,17 @@ static const char usage_text[] =
     "  --tile N            matmul tile for tile efficiency                    [128]\n"
     "  --step-times MATMUL,VECTOR,MEMORY,COMMS,OPTIMIZER\n"
     "                      seconds of a training step: gives the MFU budget\n"
-    "  --recompute none|full|FACTOR  hardware/model FLOPs for HFU (full = 8/6) [none]\n"
-    "  --napkin            the guide's latency model exactly (the only one so far)\n"
+    "  --recompute none|selective|full|FRACTION  activation recompute in training: HFU\n"
+    "                      counts it (full = 8/6 of MFU; FRACTION of the forward)  [none]\n"
+    "  --napkin            the verdict from the guide's latency model, exactly     [on]\n"
+    "  --detailed          the verdict from the detailed model (every operation, KV reads,\n"
+    "                      tensor-parallel all-reduces); both are always reported\n"
+    "  --attention fused|unfused  attention keeps scores on chip, or not      [fused]\n"
+    "  --data-parallel N   training replicas (gradient all-reduce)             [1]\n"
+    "  --comm-overlap F    share of training communication hidden, [0, 1]    [0]\n"
+    "  --measured-train-tokens-per-s X  a real run's rate: its MFU and HFU\n"
+    "  --measured-ttft-s S a real time to first token: the prefill's MFU\n"
+    "  --measured-tpot-s S a real time per output token: the decode's MBU\n"
     "Explorer flags:\n"
     "  --ascii             no braille or line drawing, even in a UTF-8 locale\n"
     "  --no-color          monochrome (also when NO_COLOR is set)\n"
@@ -84,7 +93,8 @@ enum {
     OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_MODEL, OPT_PARAMS, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL,
     OPT_D_HEAD, OPT_D_FF, OPT_VOCAB, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION, OPT_CONTEXT, OPT_PREFILL,
     OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE, OPT_STEP_TIMES,
-    OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_THEME, OPT_LIST_THEMES, OPT_COUNT
+    OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_THEME, OPT_LIST_THEMES, OPT_DETAILED, OPT_ATTENTION,
+    OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -131,6 +141,13 @@ static const struct option long_options[] = {
     {"write-scenario", required_argument, NULL, OPT_WRITE_SCENARIO},
     {"theme", required_argument, NULL, OPT_THEME},
     {"list-themes", no_argument, NULL, OPT_LIST_THEMES},
+    {"detailed", no_argument, NULL, OPT_DETAILED},
+    {"attention", required_argument, NULL, OPT_ATTENTION},
+    {"data-parallel", required_argument, NULL, OPT_DATA_PARALLEL},
+    {"comm-overlap", required_argument, NULL, OPT_COMM_OVERLAP},
+    {"measured-train-tokens-per-s", required_argument, NULL, OPT_MEASURED_TRAIN},
+    {"measured-ttft-s", required_argument, NULL, OPT_MEASURED_TTFT},
+    {"measured-tpot-s", required_argument, NULL, OPT_MEASURED_TPOT},
     {NULL, 0, NULL, 0},
 };
 
@@ -325,20 +342,38 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         s->has_step_times = true;
         return 0;
     }
-    case OPT_RECOMPUTE:
-        if (strcmp(text, "none") == 0) {
-            s->recompute_factor = 1.0;
-            return 0;
+    case OPT_RECOMPUTE: {
+        static const struct { const char *name; enum rt_recompute mode; } modes[] = {
+            {"none", RT_RECOMPUTE_NONE}, {"selective", RT_RECOMPUTE_SELECTIVE}, {"full", RT_RECOMPUTE_FULL}};
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+            if (strcmp(text, modes[i].name) == 0) {
+                s->recompute = modes[i].mode;
+                return 0;
+            }
         }
-        if (strcmp(text, "full") == 0) {
-            s->recompute_factor = 8.0 / 6.0;
-            return 0;
-        }
-        if (parse_number(text, &s->recompute_factor) != 0) {
-            snprintf(err, errsize, "--recompute '%s': give none, full or a factor >= 1 (full = 8/6)", text);
+        double f;
+        if (parse_number(text, &f) != 0 || !(f >= 0.0 && f <= 1.0)) {
+            snprintf(err, errsize, "--recompute '%s': give none, selective, full, or the fraction of the forward "
+                                   "pass recomputed, 0 to 1",
+                     text);
             return 2;
         }
+        s->recompute = RT_RECOMPUTE_FRACTION;
+        s->recompute_fraction = f;
         return 0;
+    }
+    case OPT_ATTENTION:
+        if (strcmp(text, "fused") != 0 && strcmp(text, "unfused") != 0) {
+            snprintf(err, errsize, "--attention '%s': give fused or unfused", text);
+            return 2;
+        }
+        s->unfused_attention = strcmp(text, "unfused") == 0;
+        return 0;
+    case OPT_DATA_PARALLEL: whole = &s->data_parallel; break;
+    case OPT_COMM_OVERLAP: real = &s->comm_overlap; break;
+    case OPT_MEASURED_TRAIN: real = &s->measured_train_tokens_per_s; break;
+    case OPT_MEASURED_TTFT: real = &s->measured_ttft_s; break;
+    case OPT_MEASURED_TPOT: real = &s->measured_tpot_s; break;
     case OPT_CHIPS: whole = &s->chips; break;
     case OPT_LAYERS: whole = &s->model.layers; break;
     case OPT_HEADS: whole = &s->model.heads; break;
@@ -384,7 +419,8 @@ static const int apply_order[] = {
     OPT_SCENARIO, OPT_CHIP, OPT_MODEL, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL, OPT_D_HEAD, OPT_D_FF, OPT_VOCAB,
     OPT_PARAMS, OPT_CHIPS, OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION,
     OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
-    OPT_STEP_TIMES, OPT_RECOMPUTE};
+    OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
+    OPT_MEASURED_TTFT, OPT_MEASURED_TPOT};
 
 char *cli_config_dir(char *out, size_t size, const char *kind)
 {
@@ -514,6 +550,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     out->mode = CLI_EXPLORE;
     struct pending pend = {0};
     const char *format_text = NULL, *report_text = NULL, *theme_text = NULL;
+    enum rt_latency_model latency_model = RT_LATENCY_NAPKIN;
+    int latency_flags = 0;
     bool report = false, sweep = false;
     int modes = 0;
 
@@ -553,7 +591,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             out->mode = CLI_LIST_MODELS, modes++;
             break;
         case OPT_NAPKIN:
-            out->scenario.latency_model = RT_LATENCY_NAPKIN;
+            latency_model = RT_LATENCY_NAPKIN, latency_flags++;
+            break;
+        case OPT_DETAILED:
+            latency_model = RT_LATENCY_DETAILED, latency_flags++;
             break;
         case OPT_ASCII:
             out->explorer.force_ascii = true;
@@ -592,6 +633,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "choose one of --report, --sweep, --list-chips, --list-models, --list-themes");
         return 2;
     }
+    if (latency_flags > 1) {
+        snprintf(err, errsize, "choose one of --napkin and --detailed");
+        return 2;
+    }
     if (report)
         out->mode = CLI_REPORT;
     if (sweep)
@@ -610,6 +655,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         if (pend.text[id] && apply_flag(id, pend.text[id], out, err, errsize) != 0)
             return 2;
     }
+    if (latency_flags)
+        out->scenario.latency_model = latency_model;
     if (pend.text[OPT_PARAMS]) {
         double p;
         if (parse_real(OPT_PARAMS, pend.text[OPT_PARAMS], &p, err, errsize) != 0)

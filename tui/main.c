@@ -12,7 +12,9 @@ int main(int argc, char **argv)
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
     int status = cli_main(argc, argv, stdout, stderr);
-    if (fflush(stdout) != 0 && status == 0) {
+    /* A failed write (a full disk, a closed pipe) is an error, even when it
+     * happened before the final flush. */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && status == 0) {
         perror("rooftop: writing output");
         status = 1;
     }

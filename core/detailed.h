@@ -1,0 +1,89 @@
+/* detailed.h — beyond the napkin: every operation of a decoder layer and the
+ * LM head, in prefill, decode and training, with its FLOPs and its bytes.
+ *
+ * Counting conventions (each a named term, so the napkin stays exact):
+ * - 2 FLOPs per multiply-add. Matrix operations run at the tensor peak (times
+ *   the tile efficiency of their per-chip shapes); element-wise operations at
+ *   the chip's vector throughput (vector_flops_per_s, or the guide's "50-100x
+ *   slower than matmul" lower end, peak / 50, when the vendor publishes none).
+ * - Each operation takes max(FLOPs / throughput, bytes / bandwidth): the
+ *   roofline of ch. 3, per operation (the blog's per-op advice).
+ * - Attention is causal: a prompt of P tokens computes P(P+1)/2 score pairs
+ *   per head, what a causal kernel executes. Fused attention (the default,
+ *   FlashAttention, Dao et al. 2022) keeps scores on chip; unfused writes and
+ *   reads the P x P score matrix.
+ * - Tensor parallelism over the scenario's chips (Megatron-LM, Shoeybi et al.
+ *   2019): QKV and MLP-up column-parallel, output and MLP-down row-parallel,
+ *   two all-reduces of the activations per layer (four in training), each a
+ *   ring moving 2(n-1)/n of the bytes over one direction of the interconnect.
+ * - MoE: a step of T tokens touches E(1 - (1 - k/E)^T) distinct experts in
+ *   expectation; their weights are read, k per token are computed.
+ * - Activations are bf16, or 1 byte when the matmuls run natively at fp8 or
+ *   int8 (W8A8); the token dimension is not padded to the tile.
+ * Pure: no I/O, no allocation.
+ */
+#ifndef ROOFTOP_DETAILED_H
+#define ROOFTOP_DETAILED_H
+
+#include <stdbool.h>
+
+#include "scenario.h"
+
+#define RT_MAX_OPS 16
+
+enum rt_phase { RT_PHASE_PREFILL = 0, RT_PHASE_DECODE, RT_PHASE_TRAINING, RT_PHASE_COUNT };
+
+/* "prefill", "decode", "training". */
+const char *phase_name(enum rt_phase p);
+
+/* One operation summed over every layer (or the LM head once), per chip. */
+struct op_cost {
+    char name[24];
+    bool matrix;          /* runs on the tensor unit */
+    double flops;         /* per chip */
+    double weight_bytes;  /* weights read, per chip */
+    double kv_bytes;      /* KV cache read or written, per chip */
+    double act_bytes;     /* activations (and scores) read and written, per chip */
+    double tile_efficiency; /* matrix ops: real work / padded work of the per-chip shapes; 1 otherwise */
+    double compute_s;     /* flops / (throughput x tile efficiency) */
+    double memory_s;      /* bytes / bandwidth */
+    double time_s;        /* max(compute_s, memory_s) */
+};
+
+/* One phase (one prefill of the batch, one decode step, one training
+ * forward pass) operation by operation, per chip. */
+struct phase_cost {
+    struct op_cost ops[RT_MAX_OPS];
+    int count;
+    double tokens;        /* tokens the phase processes (all chips) */
+    double comms_bytes;   /* tensor-parallel all-reduce bytes each chip sends */
+    double comms_s;       /* their time over the interconnect */
+    double time_s;        /* sum of the operations' times + comms_s */
+};
+
+/* Resolved figures the detailed model needs, per chip. */
+struct hw_rates {
+    double peak_flops_per_s;   /* tensor peak at the compute precision */
+    double vector_flops_per_s; /* vector throughput (resolved, > 0) */
+    double hbm_bytes_per_s;
+    double link_bytes_per_s;   /* one direction of the interconnect */
+    double bytes_per_weight, bytes_per_kv, bytes_per_act;
+    double n_chips;            /* tensor-parallel degree */
+};
+
+/* Costs phase p of scenario s on hardware hw into *out. s must have passed
+ * scenario_check (the caller, analyze(), guarantees it); no failure mode. */
+void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
+                 struct phase_cost *out);
+
+/* Expected distinct experts a step of `tokens` tokens touches when each picks
+ * k of E experts uniformly: E(1 - (1 - k/E)^tokens). E >= 1, 1 <= k <= E,
+ * tokens >= 0. E when tokens is huge; k when tokens is 1. */
+double experts_touched(double experts, double k, double tokens);
+
+/* Model FLOPs per training token, the PaLM convention (Chowdhery et al.
+ * 2022, appendix B): 6N + 12 x layers x heads x d_head x seq_len, attention
+ * not halved for causality. */
+double palm_model_flops_per_token(double n_params, double layers, double heads, double d_head, double seq_len);
+
+#endif

@@ -1,0 +1,317 @@
+/* test_detailed.c — the detailed model: hand-computed operations for a small
+ * shape, the PaLM MFU, the terms that explain detailed minus napkin, and the
+ * properties it must keep. */
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "analysis.h"
+#include "detailed.h"
+
+/* A small shape whose every figure can be worked by hand: 2 layers, d 64,
+ * 4 heads of 16, 2 KV heads, gated MLP of 128, vocabulary 100; batch 2,
+ * prompts of 8, context 32, bf16, one chip. */
+static struct scenario small(void)
+{
+    struct scenario s;
+    scenario_default(&s);
+    struct model_shape m = {.name = "small", .layers = 2, .d_model = 64, .heads = 4, .kv_heads = 2, .d_head = 16,
+                            .d_ff = 128, .vocab = 100, .experts = 1, .experts_per_token = 1, .gated_mlp = true};
+    scenario_set_model(&s, &m);
+    s.chip = *chip_find("h100");
+    s.batch = 2;
+    s.prefill_tokens = 8;
+    s.context_tokens = 32;
+    s.decode_tokens = 4;
+    s.budget_s = 10;
+    return s;
+}
+
+static struct analysis must_analyze(const struct scenario *s)
+{
+    struct analysis a;
+    char err[256];
+    if (analyze(s, &a, err, sizeof err) != 0)
+        fail_msg("analyze refused: %s", err);
+    return a;
+}
+
+static const struct op_cost *op(const struct phase_cost *pc, const char *name)
+{
+    for (int i = 0; i < pc->count; i++)
+        if (strcmp(pc->ops[i].name, name) == 0)
+            return &pc->ops[i];
+    fail_msg("no operation %s", name);
+    return NULL;
+}
+
+/* Prefill of 2 x 8 = 16 tokens, worked by hand (2 FLOPs per multiply-add). */
+static void test_prefill_operations_by_hand(void **state)
+{
+    (void)state;
+    struct scenario s = small();
+    struct analysis a = must_analyze(&s);
+    const struct phase_cost *pc = &a.phases[RT_PHASE_PREFILL];
+    ASSERT_NEAR(pc->tokens, 16, 0);
+    /* QKV: 64 x (4 + 2 + 2) x 16 = 8192 weights per layer. */
+    const struct op_cost *qkv = op(pc, "qkv projection");
+    ASSERT_NEAR(qkv->flops, 2 * 2.0 * 16 * 8192, 0);
+    ASSERT_NEAR(qkv->weight_bytes, 2 * 8192.0 * 2, 0);
+    ASSERT_NEAR(qkv->kv_bytes, 2 * 16.0 * (2 * 2 * 16) * 2, 0);    /* the new K and V written */
+    ASSERT_NEAR(qkv->act_bytes, 2 * (16.0 * 64 * 2 + 16.0 * 128 * 2), 0); /* x in, q k v out */
+    /* Causal: 2 prompts x 8 x 9 / 2 = 72 pairs per head. */
+    ASSERT_NEAR(op(pc, "attention scores")->flops, 2 * 2.0 * 4 * 16 * 72, 0);
+    ASSERT_NEAR(op(pc, "attention x V")->flops, 2 * 2.0 * 4 * 16 * 72, 0);
+    ASSERT_NEAR(op(pc, "softmax")->flops, 2 * 5.0 * 4 * 72, 0);
+    ASSERT_NEAR(op(pc, "softmax")->act_bytes, 0, 0); /* fused: scores stay on chip */
+    ASSERT_NEAR(op(pc, "output projection")->flops, 2 * 2.0 * 16 * 4096, 0);
+    ASSERT_NEAR(op(pc, "mlp")->flops, 2 * 2.0 * 16 * 3 * 64 * 128, 0);
+    ASSERT_NEAR(op(pc, "mlp")->weight_bytes, 2 * 3.0 * 64 * 128 * 2, 0);
+    ASSERT_NEAR(op(pc, "activation")->flops, 2 * 5.0 * 16 * 128, 0);
+    ASSERT_NEAR(op(pc, "norms")->flops, 2 * 2 * 5.0 * 16 * 64, 0);
+    ASSERT_NEAR(op(pc, "residual adds")->flops, 2 * 2.0 * 16 * 64, 0);
+    /* The LM head pays for the last position of each prompt only. */
+    ASSERT_NEAR(op(pc, "lm head")->flops, 2 * 2.0 * 64 * 100, 0);
+    ASSERT_NEAR(op(pc, "lm head")->weight_bytes, 100.0 * 64 * 2, 0);
+    /* Unfused attention writes and reads the 8 x 8 score square per head. */
+    s.unfused_attention = true;
+    a = must_analyze(&s);
+    pc = &a.phases[RT_PHASE_PREFILL];
+    double square = 2 * 2.0 * 8 * 8 * 4 * 2; /* layers x batch x P x P x heads x bytes */
+    ASSERT_NEAR(op(pc, "softmax")->act_bytes, 2 * square, 0);
+}
+
+/* A decode step: 2 tokens, each attending over a 32-token cache. */
+static void test_decode_operations_by_hand(void **state)
+{
+    (void)state;
+    struct scenario s = small();
+    struct analysis a = must_analyze(&s);
+    const struct phase_cost *pc = &a.phases[RT_PHASE_DECODE];
+    ASSERT_NEAR(pc->tokens, 2, 0);
+    ASSERT_NEAR(op(pc, "attention scores")->flops, 2 * 2.0 * 4 * 16 * 64, 0);
+    /* K cache: layers x batch x context x kv heads x d_head x 2 bytes; V the same. */
+    ASSERT_NEAR(op(pc, "attention scores")->kv_bytes, 2 * 2.0 * 32 * 2 * 16 * 2, 0);
+    ASSERT_NEAR(op(pc, "attention x V")->kv_bytes, 2 * 2.0 * 32 * 2 * 16 * 2, 0);
+    ASSERT_NEAR(op(pc, "lm head")->flops, 2 * 2.0 * 64 * 100, 0);
+    /* Every operation is the larger of its compute and memory time. */
+    for (int i = 0; i < pc->count; i++)
+        ASSERT_NEAR(pc->ops[i].time_s, fmax(pc->ops[i].compute_s, pc->ops[i].memory_s), 0);
+}
+
+/* Tensor parallelism: per-chip work divides, two ring all-reduces per layer. */
+static void test_tensor_parallel(void **state)
+{
+    (void)state;
+    struct scenario s = small();
+    s.chips = 4;
+    struct analysis a = must_analyze(&s);
+    const struct phase_cost *pc = &a.phases[RT_PHASE_PREFILL];
+    ASSERT_NEAR(op(pc, "mlp")->flops, 2 * 2.0 * 16 * 3 * 64 * 128 / 4, 0);
+    double bytes = 2 * 2 * 2.0 * 3 / 4 * 16 * 64 * 2; /* layers x 2 x 2(n-1)/n x T x d x bytes */
+    ASSERT_NEAR(pc->comms_bytes, bytes, 1e-9);
+    ASSERT_NEAR(pc->comms_s, bytes / (900e9 / 2), 1e-18); /* one direction of NVLink's 900 GB/s */
+    s.chips = 1;
+    assert_true(must_analyze(&s).phases[RT_PHASE_PREFILL].comms_s == 0);
+}
+
+/* MoE: E(1 - (1 - k/E)^T) distinct experts in expectation. */
+static void test_experts_touched(void **state)
+{
+    (void)state;
+    ASSERT_NEAR(experts_touched(8, 2, 1), 2, 1e-12);
+    ASSERT_NEAR(experts_touched(8, 2, 2), 8 * (1 - 0.75 * 0.75), 1e-12);
+    ASSERT_NEAR(experts_touched(8, 2, 1e6), 8, 1e-9);
+    ASSERT_NEAR(experts_touched(256, 8, 0), 0, 0);
+    /* Decode of Mixtral at batch 1 reads 2 of 8 experts; at batch 64 nearly all. */
+    struct scenario s;
+    scenario_default(&s);
+    scenario_set_model(&s, model_find("mixtral-8x7b"));
+    struct analysis one = must_analyze(&s);
+    s.batch = 64;
+    struct analysis many = must_analyze(&s);
+    double w1 = op(&one.phases[RT_PHASE_DECODE], "mlp (experts)")->weight_bytes;
+    double w64 = op(&many.phases[RT_PHASE_DECODE], "mlp (experts)")->weight_bytes;
+    ASSERT_NEAR(w64 / w1, experts_touched(8, 2, 64) / 2.0, 1e-9);
+}
+
+/* PaLM 540B (Chowdhery et al. 2022, table 3 and app. B): 118 layers, 48
+ * heads of 256, 2048-token sequences, 6144 TPU v4 at 275 TFLOP/s, 238.3k
+ * tokens/s -> 46.2% MFU. */
+static void test_palm_mfu(void **state)
+{
+    (void)state;
+    ASSERT_NEAR(palm_model_flops_per_token(540e9, 118, 48, 256, 2048), 6 * 540e9 + 12.0 * 118 * 48 * 256 * 2048, 1);
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("tpu-v4");
+    s.chips = 6144;
+    s.params = 540e9;
+    s.model.layers = 118;
+    s.model.heads = 48;
+    s.model.kv_heads = 1;
+    s.model.d_head = 256;
+    s.model.d_model = 18432;
+    s.model.d_ff = 73728;
+    s.context_tokens = 2048;
+    s.measured_train_tokens_per_s = 238.3e3;
+    struct analysis a = must_analyze(&s);
+    assert_true(a.training.measured);
+    ASSERT_PRINTED("%.1f", a.training.mfu * 100, "46.2");
+    s.recompute = RT_RECOMPUTE_FULL;
+    a = must_analyze(&s);
+    ASSERT_NEAR(a.training.hfu, a.training.mfu * 4 / 3, 1e-12);
+}
+
+/* The terms explain the difference exactly, in many scenarios. */
+static void test_terms_add_up(void **state)
+{
+    (void)state;
+    const char *models[] = {"guide-70b", "mixtral-8x7b", "deepseek-v3", "mistral-7b"};
+    const int64_t chips[] = {1, 8, 64};
+    for (int mi = 0; mi < 4; mi++)
+        for (int ci = 0; ci < 3; ci++) {
+            struct scenario s;
+            scenario_default(&s);
+            scenario_set_model(&s, model_find(models[mi]));
+            s.chip = *chip_find("h100");
+            s.chips = chips[ci];
+            s.mfu = ci == 1 ? 0.6 : 1.0;
+            s.batch = ci == 2 ? 16 : 1;
+            s.unfused_attention = mi == 3;
+            struct analysis a = must_analyze(&s);
+            double sum = 0;
+            for (int i = 0; i < a.detailed.prefill_term_count; i++)
+                sum += a.detailed.prefill_terms[i].seconds;
+            ASSERT_NEAR(a.detailed.prefill_s - a.napkin.prefill_s, sum, 1e-9 * a.napkin.prefill_s);
+            sum = 0;
+            for (int i = 0; i < a.detailed.decode_term_count; i++)
+                sum += a.detailed.decode_terms[i].seconds;
+            double napkin_step = a.napkin.decode_s / (double)s.decode_tokens;
+            ASSERT_NEAR(a.detailed.decode_step_s - napkin_step, sum, 1e-9 * napkin_step);
+        }
+}
+
+/* Properties: decode bytes grow with context and batch; more KV heads never
+ * shrink the KV read; detailed time never beats the roofline bounds; MFU <=
+ * HFU. */
+static void test_properties(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    scenario_set_model(&s, model_find("llama-3.1-70b"));
+    s.chip = *chip_find("h100");
+    s.chips = 8;
+    double last = 0;
+    for (int64_t ctx = 1024; ctx <= 131072; ctx *= 2) {
+        s.context_tokens = ctx;
+        struct analysis a = must_analyze(&s);
+        double bytes = 0;
+        for (int i = 0; i < a.phases[RT_PHASE_DECODE].count; i++)
+            bytes += a.phases[RT_PHASE_DECODE].ops[i].kv_bytes;
+        assert_true(bytes > last);
+        last = bytes;
+    }
+    s.context_tokens = 8192;
+    last = 0;
+    for (int64_t b = 1; b <= 512; b *= 2) {
+        s.batch = b;
+        struct analysis a = must_analyze(&s);
+        double t = a.detailed.decode_step_s;
+        assert_true(t >= last);
+        last = t;
+    }
+    s.batch = 8;
+    last = 0;
+    const int64_t kv[] = {1, 2, 4, 8, 16, 32, 64};
+    for (int i = 0; i < 7; i++) {
+        s.model.kv_heads = kv[i];
+        struct analysis a = must_analyze(&s);
+        double read = op(&a.phases[RT_PHASE_DECODE], "attention scores")->kv_bytes;
+        assert_true(read >= last);
+        last = read;
+        /* Never below the bounds: all bytes over bandwidth, matrix FLOPs over peak. */
+        double bytes = 0, flops = 0;
+        for (int p = 0; p < RT_PHASE_COUNT; p++) {
+            const struct phase_cost *pc = &a.phases[p];
+            bytes = flops = 0;
+            for (int o = 0; o < pc->count; o++) {
+                bytes += pc->ops[o].weight_bytes + pc->ops[o].kv_bytes + pc->ops[o].act_bytes;
+                if (pc->ops[o].matrix)
+                    flops += pc->ops[o].flops;
+            }
+            assert_true(pc->time_s >= bytes / a.hw.hbm_bytes_per_s * (1 - 1e-12));
+            assert_true(pc->time_s >= flops / a.hw.peak_flops_per_s * (1 - 1e-12));
+        }
+        assert_true(a.training.mfu <= a.training.hfu);
+        assert_true(a.mfu_budget.mfu <= a.hfu);
+    }
+    s.model.kv_heads = 8;
+    const enum rt_recompute modes[] = {RT_RECOMPUTE_NONE, RT_RECOMPUTE_SELECTIVE, RT_RECOMPUTE_FULL};
+    double previous = 0;
+    for (int i = 0; i < 3; i++) { /* none < selective < full in hardware FLOPs */
+        s.recompute = modes[i];
+        struct analysis a = must_analyze(&s);
+        assert_true(a.hfu >= a.mfu_budget.mfu);
+        assert_true(a.training.hardware_flops_per_token > previous);
+        previous = a.training.hardware_flops_per_token;
+    }
+}
+
+/* The napkin is untouched by the detailed model, and --detailed moves the
+ * verdict to it. */
+static void test_napkin_unchanged_and_detailed_verdict(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chips = 64;
+    struct analysis a = must_analyze(&s);
+    ASSERT_PRINTED("%.3f", a.latency.total_s, "0.683");
+    ASSERT_PRINTED("%.3f", a.napkin.total_s, "0.683");
+    assert_true(a.detailed.total_s > a.napkin.total_s);
+    s.latency_model = RT_LATENCY_DETAILED;
+    struct analysis d = must_analyze(&s);
+    ASSERT_NEAR(d.latency.total_s, a.detailed.total_s, 0);
+    ASSERT_PRINTED("%.3f", d.napkin.total_s, "0.683");
+    assert_int_equal(d.latency.chips_for_budget, d.detailed.chips_for_budget);
+}
+
+/* Measured mode: decode MBU and prefill MFU from observed times. */
+static void test_measured_mbu_and_prefill_mfu(void **state)
+{
+    (void)state;
+    struct scenario s = small();
+    s.chip = *chip_find("h100");
+    struct analysis a = must_analyze(&s);
+    double bytes = 0;
+    for (int i = 0; i < a.phases[RT_PHASE_DECODE].count; i++) {
+        const struct op_cost *o = &a.phases[RT_PHASE_DECODE].ops[i];
+        bytes += o->weight_bytes + o->kv_bytes + o->act_bytes;
+    }
+    s.measured_tpot_s = 0.001;
+    a = must_analyze(&s);
+    ASSERT_NEAR(a.decode_mbu, bytes / (0.001 * 3.35e12), 1e-15);
+    s.measured_ttft_s = 0.002;
+    a = must_analyze(&s);
+    double flops = 2 * a.active_params * 16 + 4.0 * 2 * 4 * 16 * 72;
+    ASSERT_NEAR(a.prefill_mfu, flops / (0.002 * 989.4e12), 1e-15);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prefill_operations_by_hand),
+        cmocka_unit_test(test_decode_operations_by_hand),
+        cmocka_unit_test(test_tensor_parallel),
+        cmocka_unit_test(test_experts_touched),
+        cmocka_unit_test(test_palm_mfu),
+        cmocka_unit_test(test_terms_add_up),
+        cmocka_unit_test(test_properties),
+        cmocka_unit_test(test_napkin_unchanged_and_detailed_verdict),
+        cmocka_unit_test(test_measured_mbu_and_prefill_mfu),
+    };
+    return cmocka_run_group_tests_name("detailed", tests, NULL, NULL);
+}
