@@ -537,7 +537,8 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                 "reads every weight once per step and ignores the KV-cache read.",
              s->mfu * 100.0);
     add_note(a, "Detailed model: every operation at max(FLOPs / its unit's peak, bytes / bandwidth), %s attention, "
-                "KV-cache reads, tensor-parallel all-reduces; %s gives the verdict.",
+                "KV-cache reads, tensor-parallel all-reduces (bandwidth only: no per-hop latency, no overlap); %s "
+                "gives the verdict.",
              s->unfused_attention ? "unfused" : "fused", s->latency_model == RT_LATENCY_DETAILED ? "it" : "the napkin");
     if (a->mfu_budget_source == RT_BUDGET_SHAPE)
         add_note(a, "MFU counts PaLM's 6N + 12 L H Q T per token (attention not halved, embeddings included); the "

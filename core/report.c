@@ -222,7 +222,8 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
 static void markdown_report(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
     char x[32], y[32], z[32];
-    const struct latency_verdict *l = &a->latency;
+    const struct latency_verdict *n = &a->napkin;
+    const struct detailed_latency *d = &a->detailed;
     const struct memory_verdict *mv = &a->memory;
 
     sb_puts(sb, "## rooftop: ");
@@ -236,18 +237,49 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     sb_puts(sb, "| --- | ---: | ---: | ---: | --- | ---: | --- |\n");
     for (int i = 0; i < a->placement_count; i++) {
         const struct placement *p = &a->placements[i];
+        if (p->operation)
+            continue;
         sb_printf(sb, "| %s | %s | %s | %.1f | %s | %.1f%% | %s |\n", p->name, format_si(x, sizeof x, p->flops, "FLOP"),
                   format_si(y, sizeof y, p->bytes, "B"), p->roof.intensity_flop_per_byte, bound_name(p->roof.bound),
                   p->roof.fraction_of_peak * 100.0, p->roof.lever);
     }
 
-    sb_printf(sb, "\n| latency (napkin) | seconds |\n| --- | ---: |\n| prefill | %.3f |\n| decode | %.3f |\n"
-                  "| overhead | %.3f |\n| **total** | **%.3f** |\n| budget | %.3f |\n\n",
-              l->prefill_s, l->decode_s, l->overhead_s, l->total_s, l->budget_s);
-    sb_printf(sb, "Verdict: **%s**. Chips to meet the budget: **%s**; chips just to hold the weights: **%lld**.\n\n",
-              verdict_name(l), chips_for_budget_text(x, sizeof x, l), (long long)mv->weights_fit_chips);
+    sb_printf(sb, "\n| latency | napkin | detailed |\n| --- | ---: | ---: |\n| prefill (TTFT) | %.3f s | %.3f s |\n"
+                  "| decode (%lld tokens) | %.3f s | %.3f s |\n| overhead | %.3f s | %.3f s |\n"
+                  "| **total** | **%.3f s** | **%.3f s** |\n| budget | %.3f s | %.3f s |\n"
+                  "| verdict | %s | %s |\n",
+              n->prefill_s, d->prefill_s, (long long)s->decode_tokens, n->decode_s, d->decode_s, n->overhead_s,
+              d->overhead_s, n->total_s, d->total_s, n->budget_s, d->budget_s, verdict_name(n), d->ok ? "OK" : "MISS");
+    struct latency_verdict dv = {.chips_for_budget = d->chips_for_budget, .max_chips = n->max_chips};
+    sb_printf(sb, "| chips for the budget | %s | %s |\n\n", chips_for_budget_text(x, sizeof x, n),
+              chips_for_budget_text(y, sizeof y, &dv));
+    sb_printf(sb, "Verdict (%s model): **%s**. Chips just to hold the weights: **%lld**.\n\n",
+              a->latency_model == RT_LATENCY_DETAILED ? "detailed" : "napkin", verdict_name(&a->latency),
+              (long long)mv->weights_fit_chips);
+    if (d->prefill_term_count > 0) {
+        sb_printf(sb, "Detailed minus napkin, prefill (%+.3f s):\n\n", d->prefill_s - n->prefill_s);
+        for (int i = 0; i < d->prefill_term_count; i++)
+            sb_printf(sb, "- %+.4f s: %s\n", d->prefill_terms[i].seconds, d->prefill_terms[i].name);
+        sb_puts(sb, "\n");
+    }
+    sb_printf(sb, "Detailed minus napkin, one decode step (%+.4f s):\n\n",
+              d->decode_step_s - (s->decode_tokens > 0 ? n->decode_s / (double)s->decode_tokens : 0.0));
+    for (int i = 0; i < d->decode_term_count; i++)
+        sb_printf(sb, "- %+.4f s: %s\n", d->decode_terms[i].seconds, d->decode_terms[i].name);
 
-    sb_puts(sb, "| memory | value |\n| --- | ---: |\n");
+    sb_puts(sb, "\n| phase | operation | FLOPs / chip | bytes / chip | FLOP/byte | bound | time | share |\n");
+    sb_puts(sb, "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |\n");
+    for (int i = 0; i < a->placement_count; i++) {
+        const struct placement *p = &a->placements[i];
+        if (!p->operation)
+            continue;
+        sb_printf(sb, "| %s | %s%s | %s | %s | %.1f | %s | %s | %.1f%% |\n", p->phase, p->name,
+                  p->vector ? " (vector)" : "", format_si(x, sizeof x, p->flops / a->hw.n_chips, "FLOP"),
+                  format_si(y, sizeof y, p->bytes / a->hw.n_chips, "B"), p->roof.intensity_flop_per_byte,
+                  bound_name(p->roof.bound), format_seconds(z, sizeof z, p->time_s), p->share * 100.0);
+    }
+
+    sb_puts(sb, "\n| memory | value |\n| --- | ---: |\n");
     sb_printf(sb, "| weights | %s |\n", format_si(x, sizeof x, mv->weights_bytes, "B"));
     sb_printf(sb, "| KV cache per token | %s |\n", format_si(x, sizeof x, mv->kv_cache_bytes_per_token, "B"));
     sb_printf(sb, "| KV cache per request (%lld tokens) | %s |\n", (long long)s->context_tokens,
@@ -256,14 +288,20 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               format_si(z, sizeof z, mv->kv_cache_bytes, "B"));
     sb_printf(sb, "| concurrent requests that fit | %lld |\n\n", (long long)mv->max_concurrent_requests);
 
-    if (a->has_mfu_budget) {
-        const struct mfu_budget *b = &a->mfu_budget;
-        sb_puts(sb, "| MFU budget | share |\n| --- | ---: |\n");
-        for (int i = 0; i < RT_PART_COUNT; i++)
-            sb_printf(sb, "| %s | %.1f%% |\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
-        sb_printf(sb, "\nMFU **%.1f%%**, HFU %.1f%%; biggest lever: **%s**.\n\n", b->mfu * 100.0, a->hfu * 100.0,
-                  step_part_name(b->biggest_lever));
-    }
+    const struct mfu_budget *b = &a->mfu_budget;
+    sb_printf(sb, "| MFU budget (%s) | share |\n| --- | ---: |\n",
+              a->mfu_budget_source == RT_BUDGET_SHAPE ? "training step from the shape" : "from --step-times");
+    for (int i = 0; i < RT_PART_COUNT; i++)
+        sb_printf(sb, "| %s | %.1f%% |\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
+    sb_printf(sb, "\nMFU **%.1f%%**, HFU %.1f%%; biggest lever: **%s**.\n\n", b->mfu * 100.0, a->hfu * 100.0,
+              step_part_name(b->biggest_lever));
+    if (a->training.measured)
+        sb_printf(sb, "Measured training: MFU **%.1f%%**, HFU %.1f%%.\n\n", a->training.mfu * 100.0,
+                  a->training.hfu * 100.0);
+    if (a->prefill_mfu > 0.0)
+        sb_printf(sb, "Measured prefill MFU: **%.1f%%**.\n\n", a->prefill_mfu * 100.0);
+    if (a->decode_mbu > 0.0)
+        sb_printf(sb, "Measured decode MBU: **%.1f%%**.\n\n", a->decode_mbu * 100.0);
     for (int i = 0; i < a->note_count; i++)
         sb_printf(sb, "- %s\n", a->notes[i]);
 }
@@ -493,14 +531,17 @@ static void json_finish(struct strbuf *sb, cJSON *root)
 
 static void csv_placements(struct strbuf *sb, const struct analysis *a)
 {
-    sb_puts(sb, "name,phase,flops,bytes,intensity_flop_per_byte,bound,attainable_flops_per_s,fraction_of_peak,lever\n");
+    sb_puts(sb, "name,phase,operation,unit,flops,bytes,intensity_flop_per_byte,bound,attainable_flops_per_s,"
+                "fraction_of_peak,lever,time_s,share\n");
     for (int i = 0; i < a->placement_count; i++) {
         const struct placement *p = &a->placements[i];
-        char f[32], b[32], ai[32], at[32], fr[32];
-        sb_printf(sb, "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->name, p->phase, format_exact(f, sizeof f, p->flops),
+        char f[32], b[32], ai[32], at[32], fr[32], tm[32], sh[32];
+        sb_printf(sb, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->name, p->phase, p->operation ? "true" : "false",
+                  p->vector ? "vector" : "tensor", format_exact(f, sizeof f, p->flops),
                   format_exact(b, sizeof b, p->bytes), format_exact(ai, sizeof ai, p->roof.intensity_flop_per_byte),
                   bound_name(p->roof.bound), format_exact(at, sizeof at, p->roof.attainable_flops_per_s),
-                  format_exact(fr, sizeof fr, p->roof.fraction_of_peak), p->roof.lever);
+                  format_exact(fr, sizeof fr, p->roof.fraction_of_peak), p->roof.lever,
+                  format_exact(tm, sizeof tm, p->time_s), format_exact(sh, sizeof sh, p->share));
     }
 }
 

@@ -364,8 +364,8 @@ static void test_markdown_report(void **state)
     (void)state;
     struct run r = RUN("--report=markdown", "--chips", "64");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "| **total** | **0.683** |"));
-    assert_non_null(strstr(r.out, "Verdict: **OK**"));
+    assert_non_null(strstr(r.out, "| **total** | **0.683 s** | **1.069 s** |"));
+    assert_non_null(strstr(r.out, "Verdict (napkin model): **OK**"));
     run_free(&r);
 }
 
