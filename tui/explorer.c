@@ -1,13 +1,621 @@
-/* explorer.c — placeholder until the explorer lands (issue 3): it declines,
- * so the command line prints the text report instead. */
+/* explorer.c — the thin ncurses layer: start the terminal, translate keys and
+ * mouse events for the ui, copy rendered grids to the screen, and always give
+ * the terminal back (q, Ctrl-C, SIGTERM, SIGHUP, a crash, Ctrl-Z / fg).
+ *
+ * Everything the explorer shows is rendered by ui.c into a struct grid; this
+ * file only knows how to put a grid on a terminal. It is the one place that
+ * turns theme roles into curses attributes and colour pairs, with the fallback
+ * 256 -> 8 colours -> monochrome attributes.
+ */
 #include "explorer.h"
 
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "scenariofile.h"
+#include "theme.h"
+#include "themefile.h"
+#include "ui.h"
+
+/* ---- the only process-wide state: signal flags and terminal restoration ---- */
+
+/* The signal that asked us to leave (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. */
+static volatile sig_atomic_t exit_signal;
+/* Ctrl-Z asked us to stop (SIGTSTP); a stopped process was continued (SIGCONT). */
+static volatile sig_atomic_t suspend_requested, continued;
+/* Write end of the self-pipe that wakes the event loop from poll(). */
+static int wake_fd = -1;
+/* True while curses owns the terminal. */
+static volatile sig_atomic_t curses_active;
+/* Terminal modes before curses started, restored on a crash. */
+static struct termios saved_termios;
+static volatile sig_atomic_t have_saved_termios;
+/* Bytes that put the terminal back (leave the alternate screen, cursor on,
+ * attributes off, keypad and mouse reporting off), prepared before curses
+ * starts so that a fatal-signal handler can write() them. */
+static char restore_bytes[512];
+static volatile sig_atomic_t restore_len;
+
+/* Signal handler for the signals that end the explorer: records the signal
+ * and wakes the event loop. Only async-signal-safe calls. */
+static void on_exit_signal(int sig)
+{
+    int saved_errno = errno;
+    exit_signal = sig;
+    if (wake_fd >= 0) {
+        char b = 0;
+        ssize_t ignored = write(wake_fd, &b, 1);
+        (void)ignored;
+    }
+    errno = saved_errno;
+}
+
+/* Handler for SIGTSTP and SIGCONT: records which, wakes the event loop. The
+ * loop gives the terminal back before it really stops (see suspend()). */
+static void on_job_signal(int sig)
+{
+    int saved_errno = errno;
+    if (sig == SIGTSTP)
+        suspend_requested = 1;
+    else
+        continued = 1;
+    if (wake_fd >= 0) {
+        char b = 0;
+        ssize_t ignored = write(wake_fd, &b, 1);
+        (void)ignored;
+    }
+    errno = saved_errno;
+}
+
+/* Puts the terminal back using only async-signal-safe calls. */
+static void restore_terminal_raw(void)
+{
+    if (!curses_active)
+        return;
+    if (restore_len > 0) {
+        ssize_t ignored = write(STDOUT_FILENO, restore_bytes, (size_t)restore_len);
+        (void)ignored;
+    }
+    if (have_saved_termios)
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
+    curses_active = 0;
+}
+
+/* Handler for crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT): restores
+ * the terminal, then re-raises the signal with its default action so the
+ * process still dies of it (and dumps core where enabled). */
+static void on_fatal_signal(int sig)
+{
+    restore_terminal_raw();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* atexit hook: whoever calls exit() while curses is up, the terminal is
+ * given back properly. */
+static void restore_at_exit(void)
+{
+    if (curses_active) {
+        endwin();
+        curses_active = 0;
+    }
+}
+
+/* Appends a terminfo string capability (if the terminal has it) to the
+ * crash-restore bytes. */
+static void add_restore_cap(const char *capname)
+{
+    char *s = tigetstr(capname);
+    if (s == NULL || s == (char *)-1)
+        return;
+    size_t n = strlen(s);
+    if ((size_t)restore_len + n < sizeof restore_bytes) {
+        memcpy(restore_bytes + restore_len, s, n);
+        restore_len += (sig_atomic_t)n;
+    }
+}
+
+/* Installs handler for sig with sigaction (no SA_RESTART: poll() must wake). */
+static void install(int sig, void (*handler)(int), int flags)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = flags;
+    sigaction(sig, &sa, NULL);
+}
+
+static const int exit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+/* Gives every signal the explorer handles its default action back. */
+static void reset_signals(void)
+{
+    for (size_t i = 0; i < sizeof exit_signals / sizeof exit_signals[0]; i++)
+        signal(exit_signals[i], SIG_DFL);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+        signal(fatal_signals[i], SIG_DFL);
+    signal(SIGTSTP, SIG_DFL);
+    signal(SIGCONT, SIG_DFL);
+}
+
+/* ---- capability check, before the terminal is touched ---- */
+
+/* Checks that $TERM names a terminal that can address the cursor. Returns 0,
+ * or -1 with the reason in why. Does not write to the terminal. */
+static int check_terminal(char *why, size_t whysize)
+{
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        snprintf(why, whysize, "not a terminal; showing the report");
+        return -1;
+    }
+    const char *term = getenv("TERM");
+    if (term == NULL || term[0] == '\0') {
+        snprintf(why, whysize, "TERM is not set, so the explorer cannot drive this terminal; showing the report");
+        return -1;
+    }
+    int err = 0;
+    if (setupterm(term, STDOUT_FILENO, &err) != OK) {
+        snprintf(why, whysize, "terminal type '%s' is unknown here (no terminfo entry); showing the report", term);
+        return -1;
+    }
+    char *cup = tigetstr("cup");
+    int hardcopy = tigetflag("hc");
+    bool ok = cup != NULL && cup != (char *)-1 && hardcopy <= 0;
+    del_curterm(cur_term);
+    if (!ok) {
+        snprintf(why, whysize, "terminal '%s' cannot address the cursor; showing the report", term);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- colours: roles to curses attributes, in one place ---- */
+
+/* Curses attributes and colour pair for each role. */
+struct palette {
+    attr_t attr[ROLE_COUNT];
+    short pair[ROLE_COUNT];
+};
+
+/* Converts THEME_* bits into curses attributes. */
+static attr_t curses_attr(unsigned bits)
+{
+    attr_t a = A_NORMAL;
+    if (bits & THEME_BOLD)
+        a |= A_BOLD;
+    if (bits & THEME_REVERSE)
+        a |= A_REVERSE;
+    if (bits & THEME_UNDERLINE)
+        a |= A_UNDERLINE;
+    if (bits & THEME_DIM)
+        a |= A_DIM;
+    return a;
+}
+
+/* Chooses 256 colours, 8 colours or monochrome for this terminal and fills
+ * the palette from the theme. Never changes the terminal's colour palette. */
+static void setup_palette(struct palette *p, const struct theme *t, bool no_color)
+{
+    bool color = !no_color && has_colors() && start_color() == OK && COLOR_PAIRS > ROLE_COUNT;
+    bool defaults = color && use_default_colors() == OK;
+    bool c256 = color && COLORS >= 256;
+    for (int r = 0; r < ROLE_COUNT; r++) {
+        const struct theme_style *st = &t->style[r];
+        if (!color) {
+            p->attr[r] = curses_attr(st->mono);
+            p->pair[r] = 0;
+            continue;
+        }
+        short fg = c256 ? st->fg256 : st->fg8, bg = c256 ? st->bg256 : st->bg8;
+        if (!defaults) {
+            if (fg < 0)
+                fg = COLOR_WHITE;
+            if (bg < 0)
+                bg = COLOR_BLACK;
+        }
+        p->pair[r] = (short)(r + 1);
+        init_pair(p->pair[r], fg, bg);
+        p->attr[r] = curses_attr(st->attr);
+    }
+}
+
+/* ---- drawing ---- */
+
+/* Copies grid g to the screen: one erase(), every non-blank cell, one
+ * refresh(). ncurses sends only the cells that changed since the last frame;
+ * repaint (Ctrl-L) makes it resend everything. */
+static void paint(const struct grid *g, const struct palette *p, bool repaint)
+{
+    erase();
+    for (int y = 0; y < g->rows && y < LINES; y++) {
+        for (int x = 0; x < g->cols && x < COLS; x++) {
+            const struct cell *c = grid_cell(g, x, y);
+            if (c->ch == ' ' && c->role == ROLE_TEXT)
+                continue;
+            int role = c->role < ROLE_COUNT ? c->role : ROLE_TEXT;
+            if (c->ch < 0x80) { /* the common case: no wide-character conversion */
+                mvaddch(y, x, (chtype)c->ch | p->attr[role] | COLOR_PAIR(p->pair[role]));
+                continue;
+            }
+            wchar_t wc[2] = {(wchar_t)c->ch, 0};
+            cchar_t cc;
+            setcchar(&cc, wc, p->attr[role], p->pair[role], NULL);
+            mvadd_wch(y, x, &cc);
+        }
+    }
+    if (repaint)
+        clearok(curscr, TRUE);
+    refresh();
+}
+
+/* ---- input ---- */
+
+/* Translates a curses key (from wget_wch) to a ui key; -1 for none. */
+static int translate_key(int status, wint_t wch)
+{
+    if (status == KEY_CODE_YES) {
+        switch (wch) {
+        case KEY_UP: return UI_KEY_UP;
+        case KEY_DOWN: return UI_KEY_DOWN;
+        case KEY_LEFT: return UI_KEY_LEFT;
+        case KEY_RIGHT: return UI_KEY_RIGHT;
+        case KEY_SLEFT: return UI_KEY_SLEFT;
+        case KEY_SRIGHT: return UI_KEY_SRIGHT;
+        case KEY_PPAGE: return UI_KEY_PGUP;
+        case KEY_NPAGE: return UI_KEY_PGDN;
+        case KEY_HOME: return UI_KEY_HOME;
+        case KEY_END: return UI_KEY_END;
+        case KEY_ENTER: return UI_KEY_ENTER;
+        case KEY_BACKSPACE: return UI_KEY_BACKSPACE;
+        case KEY_DC: return UI_KEY_BACKSPACE;
+        case KEY_BTAB: return UI_KEY_BTAB;
+        default: return -1;
+        }
+    }
+    switch (wch) {
+    case '\r':
+    case '\n': return UI_KEY_ENTER;
+    case 27: return UI_KEY_ESC;
+    case 127:
+    case 8: return UI_KEY_BACKSPACE;
+    case '\t': return UI_KEY_TAB;
+    case 12: return UI_KEY_REPAINT;
+    default: return (int)wch;
+    }
+}
+
+/* After an Esc, tells a lone Esc (return false: the user pressed Esc) from
+ * the start of an escape sequence curses did not recognise (an unmapped
+ * function key, Alt+key, a mouse report in a protocol terminfo does not
+ * name): such a sequence is read to its end and dropped (return true), so
+ * that it never quits the explorer. The bytes of a sequence arrive together,
+ * within ESCDELAY. */
+static bool swallow_escape_sequence(void)
+{
+    wint_t wch;
+    int st = wget_wch(stdscr, &wch);
+    if (st == ERR)
+        return false;
+    if (st == OK && (wch == '[' || wch == 'O')) {
+        /* CSI / SS3: parameters, then one final byte in 0x40-0x7E. */
+        for (int i = 0; i < 64 && (st = wget_wch(stdscr, &wch)) != ERR; i++)
+            if (st == OK && wch >= 0x40 && wch <= 0x7E && !(i == 0 && wch == '['))
+                break;
+    }
+    return true;
+}
+
+/* Handles one mouse report; returns UI_* bits. */
+static unsigned handle_mouse(struct ui *u)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK)
+        return 0;
+    if (ev.bstate & BUTTON1_PRESSED)
+        return ui_mouse(u, UI_MOUSE_PRESS, ev.x, ev.y);
+    if (ev.bstate & BUTTON1_CLICKED)
+        return ui_mouse(u, UI_MOUSE_PRESS, ev.x, ev.y) | ui_mouse(u, UI_MOUSE_RELEASE, ev.x, ev.y);
+    if (ev.bstate & BUTTON1_RELEASED)
+        return ui_mouse(u, UI_MOUSE_RELEASE, ev.x, ev.y);
+    if (ev.bstate & BUTTON4_PRESSED)
+        return ui_mouse(u, UI_MOUSE_WHEEL_UP, ev.x, ev.y);
+#ifdef BUTTON5_PRESSED
+    if (ev.bstate & BUTTON5_PRESSED)
+        return ui_mouse(u, UI_MOUSE_WHEEL_DOWN, ev.x, ev.y);
+#endif
+    if (ev.bstate & REPORT_MOUSE_POSITION)
+        return ui_mouse(u, UI_MOUSE_DRAG, ev.x, ev.y);
+    return 0;
+}
+
+/* Turns xterm's button-motion mouse reports (mode 1002) on or off; ncurses
+ * only manages the click reports its terminfo names. */
+static void drag_reporting(bool on)
+{
+    fflush(stdout);
+    ssize_t ignored = write(STDOUT_FILENO, on ? "\033[?1002h" : "\033[?1002l", 8);
+    (void)ignored;
+}
+
+/* Ctrl-Z: gives the terminal back (main screen, modes, mouse off), stops for
+ * real with the default SIGTSTP action, and on `fg` takes the terminal again
+ * and repaints everything (the shell has drawn over it). */
+static void suspend(bool drag_reports)
+{
+    endwin();
+    if (drag_reports)
+        drag_reporting(false);
+    curses_active = 0;
+    signal(SIGTSTP, SIG_DFL);
+    raise(SIGTSTP); /* stops here until SIGCONT */
+    install(SIGTSTP, on_job_signal, 0);
+    curses_active = 1;
+    clearok(curscr, TRUE);
+    refresh();
+    if (drag_reports)
+        drag_reporting(true);
+}
+
+/* ---- the terminal layer's own keys: themes and saving ---- */
+
+/* 't': switches to the next theme of the set and says which. */
+static void next_theme(struct ui *u, struct palette *pal, const struct theme_set *themes, size_t *at,
+                       bool no_color)
+{
+    char msg[160];
+    if (themes == NULL || themes->count < 2) {
+        ui_set_message(u, false, "only the built-in theme is loaded (see rooftop --list-themes)");
+        return;
+    }
+    if (no_color) {
+        ui_set_message(u, false, "monochrome (NO_COLOR or --no-color): themes do not apply");
+        return;
+    }
+    *at = (*at + 1) % themes->count;
+    setup_palette(pal, &themes->items[*at], false);
+    snprintf(msg, sizeof msg, "theme %s (%zu of %zu); t for the next", themes->names[*at], *at + 1,
+             themes->count);
+    ui_set_message(u, false, msg);
+}
+
+/* 's', confirmed: writes the current scenario, atomically, to the path
+ * the user typed, and says what happened. */
+static void save_scenario(struct ui *u, const char *path)
+{
+    char msg[UI_MESSAGE_MAX], err[600];
+    char *json = scenario_to_json(&u->scenario);
+    if (json == NULL) {
+        ui_set_message(u, true, "out of memory writing the scenario");
+        return;
+    }
+    if (write_file_atomic(path, json, strlen(json), err, sizeof err) != 0) {
+        ui_set_message(u, true, err);
+    } else {
+        snprintf(msg, sizeof msg, "saved the scenario to %.200s", path);
+        ui_set_message(u, false, msg);
+    }
+    free(json);
+}
+
+/* ---- the entry point ---- */
 
 int explorer_run(const struct scenario *initial, const struct explorer_options *opts, char *why, size_t whysize)
 {
-    (void)initial;
-    (void)opts;
-    snprintf(why, whysize, "the interactive explorer is not built yet; showing the report");
-    return -1;
+    /* main() sets the locale; doing it again is harmless and keeps a direct
+     * caller (the benchmark, a test) honest. Numbers always use a dot. */
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
+    bool ascii = (opts && opts->force_ascii) || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+    const char *nc = getenv("NO_COLOR");
+    bool no_color = (opts && opts->no_color) || (nc != NULL && nc[0] != '\0');
+
+    if (check_terminal(why, whysize) != 0)
+        return -1;
+    struct ui *u = malloc(sizeof *u);
+    if (!u) {
+        snprintf(why, whysize, "out of memory starting the explorer");
+        return -1;
+    }
+    if (ui_init(u, initial, ascii, 80, 24, why, whysize) != 0) {
+        free(u);
+        return -1;
+    }
+    if (opts && opts->save_path[0])
+        snprintf(u->save_path, sizeof u->save_path, "%s", opts->save_path);
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        free(u);
+        snprintf(why, whysize, "cannot create a pipe: %s", strerror(errno));
+        return -1;
+    }
+    for (int i = 0; i < 2; i++)
+        fcntl(pipefd[i], F_SETFL, fcntl(pipefd[i], F_GETFL) | O_NONBLOCK);
+    wake_fd = pipefd[1];
+
+    /* Signals first, so that ncurses leaves SIGINT, SIGTERM and SIGTSTP to
+     * us; it keeps its own SIGWINCH handling, which gives KEY_RESIZE. */
+    exit_signal = 0;
+    suspend_requested = continued = 0;
+    for (size_t i = 0; i < sizeof exit_signals / sizeof exit_signals[0]; i++)
+        install(exit_signals[i], on_exit_signal, 0);
+    install(SIGTSTP, on_job_signal, 0);
+    install(SIGCONT, on_job_signal, 0);
+    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+        install(fatal_signals[i], on_fatal_signal, SA_RESETHAND | SA_NODEFER);
+    static bool atexit_done;
+    if (!atexit_done)
+        atexit_done = atexit(restore_at_exit) == 0;
+
+    have_saved_termios = tcgetattr(STDIN_FILENO, &saved_termios) == 0;
+    SCREEN *screen = newterm(NULL, stdout, stdin);
+    if (screen == NULL) {
+        snprintf(why, whysize, "cannot start curses on TERM=%s; showing the report", getenv("TERM"));
+        reset_signals();
+        close(pipefd[0]);
+        close(pipefd[1]);
+        wake_fd = -1;
+        free(u);
+        return -1;
+    }
+    set_term(screen);
+    restore_len = 0;
+    add_restore_cap("rmcup");
+    add_restore_cap("sgr0");
+    add_restore_cap("cnorm");
+    add_restore_cap("rmkx");
+    curses_active = 1;
+
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    leaveok(stdscr, TRUE);
+    /* No typeahead checks during refresh: the loop has already read every
+     * pending key, so the poll() of stdin ncurses would make while drawing
+     * only costs time. */
+    typeahead(-1);
+    struct palette pal;
+    const struct theme_set *themes = opts ? opts->themes : NULL;
+    size_t theme_at = themes && opts->theme_index >= 0 && (size_t)opts->theme_index < themes->count
+                          ? (size_t)opts->theme_index
+                          : 0;
+    setup_palette(&pal, themes && themes->count ? &themes->items[theme_at] : theme_default(), no_color);
+    mmask_t want = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | REPORT_MOUSE_POSITION;
+#ifdef BUTTON5_PRESSED
+    want |= BUTTON5_PRESSED;
+#endif
+    bool drag_reports = false;
+    if (mousemask(want, NULL) != 0) {
+        mouseinterval(0);
+        /* terminfo's XM for xterm asks for clicks only (mode 1000); for drags
+         * on a track, xterm-style terminals also need button-motion reports
+         * (mode 1002), which ncurses then decodes as REPORT_MOUSE_POSITION. */
+        char *kmous = tigetstr("kmous");
+        drag_reports = kmous != NULL && kmous != (char *)-1 && strncmp(kmous, "\033[", 2) == 0;
+        const char *off = "\033[?1000l\033[?1002l\033[?1003l\033[?1006l";
+        size_t n = strlen(off);
+        if ((size_t)restore_len + n < sizeof restore_bytes) {
+            memcpy(restore_bytes + restore_len, off, n);
+            restore_len += (sig_atomic_t)n;
+        }
+    }
+
+    struct grid g;
+    grid_init(&g, 0, 0);
+    ui_resize(u, COLS, LINES);
+    ui_render(u, &g);
+    paint(&g, &pal, false);
+    if (drag_reports)
+        drag_reporting(true);
+
+    int status = 0;
+    int idle_reads = 0;
+    for (;;) {
+        if (exit_signal)
+            break;
+        struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {pipefd[0], POLLIN, 0}};
+        int r = poll(fds, 2, -1);
+        int poll_errno = errno; /* before anything below can change errno */
+        if (exit_signal)
+            break;
+        if (suspend_requested) {
+            suspend_requested = 0;
+            suspend(drag_reports);
+            continued = 0; /* the SIGCONT of our own `fg`: repainted just below */
+            ui_resize(u, COLS, LINES);
+            if (ui_render(u, &g) == 0)
+                paint(&g, &pal, true);
+        }
+        if (continued) { /* stopped and continued behind our back (kill -STOP / -CONT) */
+            continued = 0;
+            if (ui_render(u, &g) == 0)
+                paint(&g, &pal, true);
+        }
+        if (r < 0 && poll_errno != EINTR) {
+            status = 1;
+            break;
+        }
+        if (r > 0 && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+            status = 1; /* the terminal went away */
+            break;
+        }
+        unsigned flags = 0;
+        int keys = 0;
+        wint_t wch;
+        int st;
+        while (!(flags & UI_QUIT) && (st = wget_wch(stdscr, &wch)) != ERR) {
+            keys++;
+            if (st == KEY_CODE_YES && wch == KEY_RESIZE) {
+                ui_resize(u, COLS, LINES);
+                flags |= UI_REDRAW;
+            } else if (st == KEY_CODE_YES && wch == KEY_MOUSE) {
+                flags |= handle_mouse(u);
+            } else {
+                int key = translate_key(st, wch);
+                if (key == UI_KEY_ESC && swallow_escape_sequence())
+                    continue;
+                if (key >= 0)
+                    flags |= ui_key(u, key);
+            }
+        }
+        /* Readable but nothing to read, again and again: end of input. */
+        idle_reads = (r > 0 && (fds[0].revents & POLLIN) && keys == 0) ? idle_reads + 1 : 0;
+        if (idle_reads > 100) {
+            status = 1;
+            break;
+        }
+        if (flags & UI_QUIT)
+            break;
+        if (flags & UI_NEXT_THEME)
+            next_theme(u, &pal, themes, &theme_at, no_color);
+        if (flags & UI_SAVE)
+            save_scenario(u, u->save_path);
+        if (flags & UI_REDRAW) {
+            if (ui_render(u, &g) == 0)
+                paint(&g, &pal, (flags & UI_REPAINT) != 0);
+        }
+        if (fds[1].revents & POLLIN) { /* drain the wake-up pipe */
+            char buf[64];
+            while (read(pipefd[0], buf, sizeof buf) > 0)
+                ;
+        }
+    }
+
+    int sig = exit_signal;
+    endwin();
+    if (drag_reports)
+        drag_reporting(false);
+    curses_active = 0;
+    delscreen(screen);
+    grid_free(&g);
+    free(u);
+    wake_fd = -1;
+    close(pipefd[0]);
+    close(pipefd[1]);
+    reset_signals();
+    if (sig != 0) {
+        /* Die of the signal that ended us, as a shell expects, now that the
+         * terminal is back. */
+        fflush(stdout);
+        raise(sig);
+        return 128 + sig;
+    }
+    return status;
 }

@@ -1,0 +1,171 @@
+/* bench_tui.c — the explorer's speed on a pseudo-terminal (issue 3):
+ *
+ *   bench_tui [path/to/rooftop] [steps]
+ *
+ * Opens the explorer at 120 x 40 on a pty (forkpty) — the real program when
+ * a path is given, else explorer_run() in the forked child — in a UTF-8
+ * locale with TERM=xterm-256color, on the guide's scenario with 16 chips.
+ * It measures:
+ *   - first frame: from fork to the last byte of the first screen;
+ *   - per slider step (chips 16 <-> 32, alternating): the time from writing
+ *     the key to the last byte of the screen update, and the bytes written;
+ *   - the child's peak resident set size.
+ * "Last byte" means the last byte before the pty stays quiet for QUIET_MS;
+ * that quiet wait is not counted. A benchmark, not a test: it prints figures
+ * and the issue's targets (median step < 1 ms, < 2 KiB per step, first frame
+ * < 20 ms, peak RSS < 8 MB) and exits 0 unless it could not run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "explorer.h"
+#include "scenario.h"
+
+#define QUIET_MS 40
+#define COLS 120
+#define ROWS 40
+
+/* Monotonic time in seconds. */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Reads from fd until it has been quiet for QUIET_MS (or limit_s passed).
+ * Returns the bytes read; *last_s gets the time of the last byte (0 if none). */
+static long drain(int fd, double *last_s, double limit_s)
+{
+    char buf[65536];
+    long total = 0;
+    double start = now_s();
+    *last_s = 0.0;
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int wait_ms = total == 0 ? (int)(limit_s * 1000) : QUIET_MS;
+        int r = poll(&p, 1, wait_ms);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n <= 0)
+            break;
+        total += n;
+        *last_s = now_s();
+        if (now_s() - start > limit_s)
+            break;
+    }
+    return total;
+}
+
+/* Sorts doubles ascending (for medians). */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    const char *program = argc > 1 && argv[1][0] ? argv[1] : NULL;
+    int steps = argc > 2 ? atoi(argv[2]) : 200;
+    if (steps < 2 || steps > 100000)
+        steps = 200;
+
+    struct winsize ws = {ROWS, COLS, 0, 0};
+    int master;
+    double t0 = now_s();
+    pid_t pid = forkpty(&master, NULL, NULL, &ws);
+    if (pid < 0) {
+        perror("bench_tui: forkpty");
+        return 1;
+    }
+    if (pid == 0) {
+        setenv("TERM", "xterm-256color", 1);
+        setenv("LC_ALL", "C.UTF-8", 1);
+        unsetenv("NO_COLOR");
+        if (program) {
+            execl(program, program, "--chips", "16", (char *)NULL);
+            perror("bench_tui: exec");
+            _exit(127);
+        }
+        struct scenario s;
+        scenario_default(&s);
+        s.chips = 16;
+        struct explorer_options o = {false, false};
+        char why[256];
+        int status = explorer_run(&s, &o, why, sizeof why);
+        if (status < 0)
+            fprintf(stderr, "explorer declined: %s\n", why);
+        _exit(status < 0 ? 2 : status);
+    }
+
+    double last;
+    long first_bytes = drain(master, &last, 5.0);
+    if (first_bytes <= 0) {
+        fprintf(stderr, "bench_tui: no first frame\n");
+        kill(pid, SIGTERM);
+        return 1;
+    }
+    double first_ms = (last - t0) * 1e3;
+
+    /* Select the chips slider (fourth), then step it right and left. */
+    for (int i = 0; i < 3; i++) {
+        if (write(master, "j", 1) != 1)
+            return 1;
+        drain(master, &last, 2.0);
+    }
+    double *lat = calloc((size_t)steps, sizeof *lat), *bytes = calloc((size_t)steps, sizeof *bytes);
+    if (!lat || !bytes)
+        return 1;
+    for (int i = 0; i < steps; i++) {
+        const char *key = i % 2 == 0 ? "l" : "h";
+        double sent = now_s();
+        if (write(master, key, 1) != 1)
+            return 1;
+        long n = drain(master, &last, 2.0);
+        lat[i] = n > 0 ? (last - sent) * 1e3 : 1e9;
+        bytes[i] = (double)n;
+    }
+    if (write(master, "q", 1) != 1)
+        return 1;
+    drain(master, &last, 2.0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+
+    qsort(lat, (size_t)steps, sizeof *lat, cmp_double);
+    qsort(bytes, (size_t)steps, sizeof *bytes, cmp_double);
+    double med_ms = lat[steps / 2], p90_ms = lat[steps * 9 / 10], med_bytes = bytes[steps / 2];
+    double rss_mb = (double)ru.ru_maxrss / 1024.0;
+
+    printf("rooftop explorer on a %dx%d pty (%s, TERM=xterm-256color, C.UTF-8), %d chips steps\n", COLS, ROWS,
+           program ? program : "in-process explorer_run", steps);
+    printf("  first frame          %8.2f ms  (%ld bytes)     target < 20 ms   %s\n", first_ms, first_bytes,
+           first_ms < 20 ? "ok" : "OVER");
+    printf("  keystroke -> screen  %8.3f ms median, %.3f ms p90  target < 1 ms   %s\n", med_ms, p90_ms,
+           med_ms < 1.0 ? "ok" : "OVER");
+    printf("  bytes per step       %8.0f median (min %.0f, max %.0f)  target < 2048  %s\n", med_bytes, bytes[0],
+           bytes[steps - 1], med_bytes < 2048 ? "ok" : "OVER");
+    printf("  peak RSS             %8.2f MB                    target < 8 MB    %s\n", rss_mb,
+           rss_mb < 8 ? "ok" : "OVER");
+    printf("  exit status          %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+    free(lat);
+    free(bytes);
+    return 0;
+}

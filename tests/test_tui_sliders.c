@@ -1,0 +1,264 @@
+/* test_tui_sliders.c — stepping, typed values and track positions of the
+ * explorer's knobs. */
+#include "testutil.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "sliders.h"
+
+/* The slider's value as shown. */
+static const char *shown(const struct scenario *s, enum slider_id id)
+{
+    static char buf[64];
+    return slider_value_text(s, id, buf, sizeof buf);
+}
+
+/* Order and names: the order, batch first. */
+static void test_order_and_names(void **state)
+{
+    (void)state;
+    const char *want[] = {"batch", "model", "kv heads", "chips", "precision", "chip",
+                          "context", "prefill", "decode", "budget", "overhead", "MFU"};
+    assert_int_equal(SLIDER_COUNT, 12);
+    for (int i = 0; i < SLIDER_COUNT; i++) {
+        assert_string_equal(slider_name((enum slider_id)i), want[i]);
+        assert_true(strlen(slider_hint((enum slider_id)i)) > 0);
+    }
+    assert_string_equal(slider_name(SLIDER_COUNT), "?");
+}
+
+/* Batch and chips step through powers of two; coarse is x4; ends hold. */
+static void test_powers_of_two(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    assert_false(slider_step(&s, SLIDER_BATCH, -1, false)); /* already 1 */
+    assert_true(slider_step(&s, SLIDER_BATCH, 1, false));
+    assert_int_equal(s.batch, 2);
+    assert_true(slider_step(&s, SLIDER_BATCH, 1, true));
+    assert_int_equal(s.batch, 8);
+    s.batch = 3; /* off the grid, from the command line */
+    slider_step(&s, SLIDER_BATCH, 1, false);
+    assert_int_equal(s.batch, 4);
+    s.batch = 3;
+    slider_step(&s, SLIDER_BATCH, -1, false);
+    assert_int_equal(s.batch, 2);
+    s.chips = 16;
+    assert_true(slider_step(&s, SLIDER_CHIPS, 1, false));
+    assert_int_equal(s.chips, 32);
+    assert_true(slider_step(&s, SLIDER_CHIPS, 1, false));
+    assert_int_equal(s.chips, 64);
+    s.chips = 16;
+    slider_step(&s, SLIDER_CHIPS, 1, true);
+    assert_int_equal(s.chips, 64);
+    s.chips = RT_MAX_CHIPS;
+    assert_false(slider_step(&s, SLIDER_CHIPS, 1, false));
+    assert_int_equal(s.chips, RT_MAX_CHIPS);
+}
+
+/* kv heads step through the divisors of the head count (64: 1 2 4 8 16 32 64). */
+static void test_kv_heads_divisors(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    assert_int_equal(s.model.heads, 64);
+    assert_int_equal(s.model.kv_heads, 8);
+    slider_step(&s, SLIDER_KV_HEADS, 1, false);
+    assert_int_equal(s.model.kv_heads, 16);
+    slider_step(&s, SLIDER_KV_HEADS, -1, false);
+    slider_step(&s, SLIDER_KV_HEADS, -1, false);
+    assert_int_equal(s.model.kv_heads, 4);
+    s.model.heads = 12;
+    s.model.kv_heads = 4;
+    slider_step(&s, SLIDER_KV_HEADS, 1, false);
+    assert_int_equal(s.model.kv_heads, 6);
+    slider_step(&s, SLIDER_KV_HEADS, 1, false);
+    assert_int_equal(s.model.kv_heads, 12);
+    assert_false(slider_step(&s, SLIDER_KV_HEADS, 1, false));
+    assert_string_equal(shown(&s, SLIDER_KV_HEADS), "12 of 12");
+}
+
+/* Precision walks bf16, fp8, int8, int4 and stops at the ends. */
+static void test_precision_list(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    const char *want[] = {"fp8", "int8", "int4"};
+    for (int i = 0; i < 3; i++) {
+        assert_true(slider_step(&s, SLIDER_PRECISION, 1, false));
+        assert_string_equal(shown(&s, SLIDER_PRECISION), want[i]);
+    }
+    assert_false(slider_step(&s, SLIDER_PRECISION, 1, false));
+}
+
+/* Models go by size; the guide's sizes appear on the 70B shape as N. */
+static void test_model_list(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    double last = 0.0;
+    /* Walk down to the smallest, then up to the largest, checking sizes grow. */
+    while (slider_step(&s, SLIDER_MODEL, -1, false))
+        ;
+    int steps = 0;
+    do {
+        struct analysis a;
+        char err[256];
+        assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+        assert_true(a.params >= last);
+        last = a.params;
+        steps++;
+    } while (slider_step(&s, SLIDER_MODEL, 1, false));
+    assert_true(steps >= 8);
+    assert_true(last > 400e9); /* llama 405B at the top */
+    scenario_default(&s);
+    slider_step(&s, SLIDER_MODEL, -1, false);
+    assert_string_equal(shown(&s, SLIDER_MODEL), "mixtral-8x7b"); /* 46.7B total */
+    slider_step(&s, SLIDER_MODEL, -1, false);
+    assert_string_equal(shown(&s, SLIDER_MODEL), "N=35.0B");
+    assert_string_equal(s.model.name, "guide-70b");
+    slider_step(&s, SLIDER_MODEL, 1, false);
+    slider_step(&s, SLIDER_MODEL, 1, false);
+    assert_string_equal(shown(&s, SLIDER_MODEL), "guide-70b");
+}
+
+/* Changing the chip drops the overrides that described the old one. */
+static void test_chip_change_clears_overrides(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.peak_flops_override = 990e12;
+    assert_true(slider_step(&s, SLIDER_CHIP, 1, false));
+    assert_true(s.peak_flops_override == 0.0);
+    assert_string_not_equal(s.chip.key, "tpu-v5e");
+}
+
+/* Budget: 1-2-5 series, a decade when coarse; overhead and MFU: 0.05 steps. */
+static void test_times_and_mfu(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    slider_step(&s, SLIDER_BUDGET, 1, false);
+    ASSERT_NEAR(s.budget_s, 2.0, 1e-12);
+    slider_step(&s, SLIDER_BUDGET, -1, false);
+    slider_step(&s, SLIDER_BUDGET, -1, false);
+    ASSERT_NEAR(s.budget_s, 0.5, 1e-12);
+    slider_step(&s, SLIDER_BUDGET, 1, true);
+    ASSERT_NEAR(s.budget_s, 5.0, 1e-12);
+    slider_step(&s, SLIDER_OVERHEAD, 1, false);
+    ASSERT_NEAR(s.overhead_s, 0.30, 1e-12);
+    s.overhead_s = 0.0;
+    assert_false(slider_step(&s, SLIDER_OVERHEAD, -1, false));
+    assert_false(slider_step(&s, SLIDER_MFU, 1, false)); /* at 100% */
+    slider_step(&s, SLIDER_MFU, -1, true);
+    ASSERT_NEAR(s.mfu, 0.75, 1e-12);
+    s.mfu = 0.05;
+    assert_false(slider_step(&s, SLIDER_MFU, -1, false));
+    s.prefill_tokens = 1;
+    slider_step(&s, SLIDER_PREFILL, -1, false);
+    assert_int_equal(s.prefill_tokens, 0);
+    slider_step(&s, SLIDER_PREFILL, 1, false);
+    assert_int_equal(s.prefill_tokens, 1);
+}
+
+/* Typed values: numbers with SI suffixes, names, units; bad text refused
+ * with a message and the scenario untouched. */
+static void test_typed_values(void **state)
+{
+    (void)state;
+    struct scenario s, before;
+    char err[256];
+    scenario_default(&s);
+    assert_int_equal(slider_set_text(&s, SLIDER_CHIPS, " 64 ", err, sizeof err), 0);
+    assert_int_equal(s.chips, 64);
+    assert_int_equal(slider_set_text(&s, SLIDER_CONTEXT, "32k", err, sizeof err), 0);
+    assert_int_equal(s.context_tokens, 32000);
+    assert_int_equal(slider_set_text(&s, SLIDER_BUDGET, "500ms", err, sizeof err), 0);
+    ASSERT_NEAR(s.budget_s, 0.5, 1e-12);
+    assert_int_equal(slider_set_text(&s, SLIDER_OVERHEAD, "0.1 s", err, sizeof err), 0);
+    ASSERT_NEAR(s.overhead_s, 0.1, 1e-12);
+    assert_int_equal(slider_set_text(&s, SLIDER_MFU, "40%", err, sizeof err), 0);
+    ASSERT_NEAR(s.mfu, 0.4, 1e-12);
+    assert_int_equal(slider_set_text(&s, SLIDER_MFU, "0.5", err, sizeof err), 0);
+    ASSERT_NEAR(s.mfu, 0.5, 1e-12);
+    assert_int_equal(slider_set_text(&s, SLIDER_CHIP, "H100", err, sizeof err), 0);
+    assert_string_equal(s.chip.key, "h100");
+    assert_int_equal(slider_set_text(&s, SLIDER_PRECISION, "FP8", err, sizeof err), 0);
+    assert_int_equal(s.precision, RT_FP8);
+    assert_int_equal(slider_set_text(&s, SLIDER_MODEL, "llama-3.1-8b", err, sizeof err), 0);
+    assert_string_equal(s.model.name, "llama-3.1-8b");
+    assert_int_equal(slider_set_text(&s, SLIDER_MODEL, "17B", err, sizeof err), 0);
+    ASSERT_NEAR(s.params, 17e9, 1);
+
+    const struct {
+        enum slider_id id;
+        const char *text;
+        const char *in_message;
+    } bad[] = {
+        {SLIDER_CHIPS, "abc", "not a number"},      {SLIDER_CHIPS, "1.5", "not a whole number"},
+        {SLIDER_CHIPS, "-3", "out of range"},        {SLIDER_CHIPS, "1e300", "out of range"},
+        {SLIDER_BATCH, "", "nothing typed"},         {SLIDER_KV_HEADS, "7", "does not divide"},
+        {SLIDER_PRECISION, "fp16", "bf16, fp8"},     {SLIDER_CHIP, "tpu-v9z", "no built-in chip"},
+        {SLIDER_MODEL, "gpt-17", "no preset"},       {SLIDER_BUDGET, "soon", "not a time"},
+        {SLIDER_BUDGET, "0", "out of range"},        {SLIDER_MFU, "150%", "out of range"},
+        {SLIDER_MFU, "nan", "not a number"},         {SLIDER_CONTEXT, "inf", "not a number"},
+        {SLIDER_DECODE, "0x10", "not a number"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        before = s;
+        err[0] = '\0';
+        assert_int_equal(slider_set_text(&s, bad[i].id, bad[i].text, err, sizeof err), -1);
+        if (strstr(err, bad[i].in_message) == NULL)
+            fail_msg("'%s' for %s gave '%s', want it to mention '%s'", bad[i].text, slider_name(bad[i].id), err,
+                     bad[i].in_message);
+        assert_memory_equal(&s, &before, sizeof s);
+    }
+}
+
+/* Track positions stay in [0, 1] and setting a position snaps to a notch
+ * that maps back to (nearly) the same position. */
+static void test_fractions_round_trip(void **state)
+{
+    (void)state;
+    for (int id = 0; id < SLIDER_COUNT; id++) {
+        for (int k = 0; k <= 20; k++) {
+            struct scenario s;
+            scenario_default(&s);
+            double f = k / 20.0;
+            slider_set_fraction(&s, (enum slider_id)id, f);
+            double back = slider_fraction(&s, (enum slider_id)id);
+            assert_true(back >= 0.0 && back <= 1.0);
+            if (fabs(back - f) > 0.2)
+                fail_msg("%s: set %.2f, knob at %.2f", slider_name((enum slider_id)id), f, back);
+        }
+        struct scenario s;
+        scenario_default(&s);
+        slider_set_fraction(&s, (enum slider_id)id, NAN); /* treated as 0, no crash */
+        slider_set_fraction(&s, (enum slider_id)id, -5.0);
+        slider_set_fraction(&s, (enum slider_id)id, 5.0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_order_and_names),
+        cmocka_unit_test(test_powers_of_two),
+        cmocka_unit_test(test_kv_heads_divisors),
+        cmocka_unit_test(test_precision_list),
+        cmocka_unit_test(test_model_list),
+        cmocka_unit_test(test_chip_change_clears_overrides),
+        cmocka_unit_test(test_times_and_mfu),
+        cmocka_unit_test(test_typed_values),
+        cmocka_unit_test(test_fractions_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

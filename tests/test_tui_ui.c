@@ -1,0 +1,305 @@
+/* test_tui_ui.c — the explorer driven key by key without a terminal: the
+ * guide's MISS -> OK as chips go 16 -> 64, refused values, undo, reset, help,
+ * quitting, the mouse, and a fuzz of random keys and sizes that must never
+ * crash or show NaN. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "panels.h"
+#include "ui.h"
+
+static struct ui *u;
+static struct grid g;
+
+/* Allocates the ui once per test on the default scenario with --chips 16. */
+static int setup(void **state)
+{
+    (void)state;
+    u = malloc(sizeof *u);
+    struct scenario s;
+    scenario_default(&s);
+    s.chips = 16;
+    char err[256];
+    if (!u || ui_init(u, &s, false, 80, 24, err, sizeof err) != 0)
+        return -1;
+    return grid_init(&g, 0, 0);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(u);
+    grid_free(&g);
+    return 0;
+}
+
+/* The current frame as text. */
+static const char *frame(void)
+{
+    static char text[1 << 18];
+    assert_int_equal(ui_render(u, &g), 0);
+    grid_to_text(&g, text, sizeof text);
+    return text;
+}
+
+/* Sends each character of keys; returns the OR of the results. */
+static unsigned type(const char *keys)
+{
+    unsigned f = 0;
+    for (const char *p = keys; *p; p++)
+        f |= ui_key(u, *p == '\n' ? UI_KEY_ENTER : (unsigned char)*p);
+    return f;
+}
+
+/* The guide's sweep: chips 16 -> 32 -> 64 turns MISS (1.981 s) into OK (0.683 s). */
+static void test_chips_16_to_64_turns_miss_into_ok(void **state)
+{
+    (void)state;
+    assert_int_equal(u->selected, SLIDER_BATCH); /* the first slider is selected at start */
+    const char *t = frame();
+    assert_non_null(strstr(t, "1.981 s"));
+    assert_non_null(strstr(t, "MISS"));
+    for (int i = 0; i < SLIDER_CHIPS; i++)
+        assert_true(ui_key(u, UI_KEY_DOWN) & UI_REDRAW);
+    assert_int_equal(u->selected, SLIDER_CHIPS);
+    ui_key(u, UI_KEY_RIGHT);
+    assert_int_equal(u->scenario.chips, 32);
+    ui_key(u, UI_KEY_RIGHT);
+    assert_int_equal(u->scenario.chips, 64);
+    t = frame();
+    assert_non_null(strstr(t, "0.683 s"));
+    assert_non_null(strstr(t, "OK"));
+    assert_null(strstr(t, "MISS"));
+    assert_true(u->analysis.latency.ok);
+    assert_int_equal(u->analysis.latency.chips_for_budget, 64);
+}
+
+/* A typed value that is not valid is refused, the old value stays and the
+ * status line says why; a valid one is taken. */
+static void test_typed_values(void **state)
+{
+    (void)state;
+    u->selected = SLIDER_CHIPS;
+    type("=abc\n");
+    assert_int_equal(u->scenario.chips, 16);
+    assert_true(u->message_is_error);
+    assert_non_null(strstr(frame(), "not a number"));
+    type("=64\n");
+    assert_int_equal(u->scenario.chips, 64);
+    assert_false(u->message_is_error);
+    /* Backspace and Esc while typing. */
+    type("=12");
+    ui_key(u, UI_KEY_BACKSPACE);
+    assert_string_equal(u->edit, "1");
+    assert_non_null(strstr(frame(), "chips = 1_"));
+    ui_key(u, UI_KEY_ESC);
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    assert_int_equal(u->scenario.chips, 64);
+}
+
+/* analyze() refuses a budget at or below the overhead: the scenario stays. */
+static void test_refused_by_analyze(void **state)
+{
+    (void)state;
+    u->selected = SLIDER_BUDGET;
+    type("=0.2\n");
+    assert_true(u->scenario.budget_s == 1.0);
+    assert_true(u->message_is_error);
+    assert_non_null(strstr(u->message, "overhead"));
+    /* Stepping down the budget: 1 -> 0.5 -> 0.2 (refused) */
+    ui_key(u, UI_KEY_LEFT);
+    ui_key(u, UI_KEY_LEFT);
+    assert_true(u->scenario.budget_s == 0.5);
+    assert_true(u->message_is_error);
+    ui_key(u, UI_KEY_UP); /* the next key clears the message */
+    assert_string_equal(u->message, "");
+}
+
+/* Undo walks back, reset returns to the start (and can be undone). */
+static void test_undo_and_reset(void **state)
+{
+    (void)state;
+    assert_true(ui_key(u, 'u') & UI_REDRAW);
+    assert_non_null(strstr(u->message, "nothing to undo"));
+    u->selected = SLIDER_BATCH;
+    ui_key(u, 'l');
+    ui_key(u, 'l');
+    assert_int_equal(u->scenario.batch, 4);
+    ui_key(u, 'u');
+    assert_int_equal(u->scenario.batch, 2);
+    ui_key(u, 'L');
+    assert_int_equal(u->scenario.batch, 8);
+    ui_key(u, 'r');
+    assert_int_equal(u->scenario.batch, 1);
+    ui_key(u, 'u');
+    assert_int_equal(u->scenario.batch, 8);
+    for (int i = 0; i < 200; i++) /* more changes than the ring holds */
+        ui_key(u, i % 2 ? 'l' : 'h');
+    for (int i = 0; i < 200; i++)
+        ui_key(u, 'u');
+    assert_non_null(strstr(u->message, "nothing to undo"));
+}
+
+/* Help opens with ?, any key closes it; q and Esc quit; Ctrl-L repaints. */
+static void test_help_quit_repaint(void **state)
+{
+    (void)state;
+    ui_key(u, '?');
+    assert_int_equal(u->mode, UI_MODE_HELP);
+    assert_non_null(strstr(frame(), "rooftop keys"));
+    assert_int_equal(ui_key(u, 'q') & UI_QUIT, 0); /* q closes the help first */
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    assert_true(ui_key(u, 12) & UI_REPAINT);
+    assert_true(ui_key(u, 'q') & UI_QUIT);
+    assert_true(ui_key(u, UI_KEY_ESC) & UI_QUIT);
+    assert_int_equal(ui_key(u, 0x1F600), 0); /* unknown keys do nothing */
+    /* m switches the verdict between the napkin and the detailed model. */
+    assert_int_equal(u->scenario.latency_model, RT_LATENCY_NAPKIN);
+    ui_key(u, 'm');
+    assert_int_equal(u->scenario.latency_model, RT_LATENCY_DETAILED);
+    assert_int_equal(u->analysis.latency_model, RT_LATENCY_DETAILED);
+    ui_key(u, 'm');
+    assert_int_equal(u->scenario.latency_model, RT_LATENCY_NAPKIN);
+    /* t is for the terminal layer, which owns themes. s asks where to save,
+     * offering the last path; Enter hands the save to the terminal layer,
+     * Esc cancels, an empty path is refused. */
+    assert_true(ui_key(u, 't') & UI_NEXT_THEME);
+    assert_true(ui_key(u, 't') & UI_REPAINT);
+    assert_int_equal(ui_key(u, 's') & UI_SAVE, 0);
+    assert_int_equal(u->mode, UI_MODE_EDIT);
+    assert_non_null(strstr(frame(), "save to: scenario.json"));
+    ui_key(u, 21); /* Ctrl-U */
+    const char *path = "/tmp/x.json";
+    for (const char *c = path; *c; c++)
+        ui_key(u, *c);
+    assert_true(ui_key(u, UI_KEY_ENTER) & UI_SAVE);
+    assert_string_equal(u->save_path, "/tmp/x.json");
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    ui_key(u, 's');
+    assert_string_equal(u->edit, "/tmp/x.json");
+    assert_int_equal(ui_key(u, UI_KEY_ESC) & UI_SAVE, 0);
+    ui_key(u, 's');
+    ui_key(u, 21);
+    assert_int_equal(ui_key(u, UI_KEY_ENTER) & UI_SAVE, 0);
+    assert_non_null(strstr(u->message, "not saved"));
+    ui_set_message(u, true, "disk full");
+    assert_non_null(strstr(frame(), "disk full"));
+}
+
+/* Too small: the larger-terminal screen, keys still answered, q quits. */
+static void test_too_small(void **state)
+{
+    (void)state;
+    ui_resize(u, 40, 10);
+    const char *t = frame();
+    assert_non_null(strstr(t, "80x24"));
+    assert_non_null(strstr(t, "Make it larger"));
+    assert_non_null(strstr(t, "40x10"));
+    assert_true(ui_key(u, 'j') & UI_REDRAW);
+    assert_true(ui_key(u, 'q') & UI_QUIT);
+    ui_resize(u, 80, 24);
+    assert_non_null(strstr(frame(), "Knobs"));
+}
+
+/* Mouse: a click on a slider row selects it; a click on its track sets it;
+ * dragging moves it; wheel steps it. */
+static void test_mouse(void **state)
+{
+    (void)state;
+    struct rect r = u->layout.sliders;
+    assert_true(ui_mouse(u, UI_MOUSE_PRESS, r.x + 2, r.y + 1 + SLIDER_CHIPS) & UI_REDRAW);
+    ui_mouse(u, UI_MOUSE_RELEASE, r.x + 2, r.y + 1 + SLIDER_CHIPS);
+    assert_int_equal(u->selected, SLIDER_CHIPS);
+    assert_int_equal(u->scenario.chips, 16);
+    int tx, tw;
+    slider_track_geometry(r.w, &tx, &tw);
+    ui_mouse(u, UI_MOUSE_PRESS, r.x + tx + tw - 1, r.y + 1 + SLIDER_PRECISION);
+    assert_int_equal(u->selected, SLIDER_PRECISION);
+    assert_int_equal(u->scenario.precision, RT_INT4);
+    ui_mouse(u, UI_MOUSE_DRAG, r.x + tx, r.y + 5);
+    assert_int_equal(u->scenario.precision, RT_BF16);
+    ui_mouse(u, UI_MOUSE_RELEASE, r.x + tx, r.y + 5);
+    ui_mouse(u, UI_MOUSE_DRAG, r.x + tx + tw - 1, r.y + 5); /* not dragging any more */
+    assert_int_equal(u->scenario.precision, RT_BF16);
+    ui_mouse(u, UI_MOUSE_WHEEL_UP, r.x + 2, r.y + 1 + SLIDER_CHIPS);
+    assert_int_equal(u->scenario.chips, 32);
+    assert_int_equal(ui_mouse(u, UI_MOUSE_PRESS, 0, 0), 0); /* outside the sliders */
+}
+
+/* The comparison roof cycles through chips other than the current one. */
+static void test_compare_cycle(void **state)
+{
+    (void)state;
+    ui_key(u, 'c');
+    assert_true(u->compare_chip >= 0);
+    assert_true(u->has_compare);
+    assert_string_not_equal(chip_builtin((size_t)u->compare_chip)->key, u->scenario.chip.key);
+    assert_non_null(strstr(frame(), "ridge"));
+    for (size_t i = 0; i < chip_builtin_count() + 2; i++)
+        ui_key(u, 'c');
+    ui_key(u, 'C');
+    ui_key(u, 'C');
+    frame();
+}
+
+/* A small deterministic random generator (the tests must not depend on rand()). */
+static unsigned long long rng = 88172645463325252ull;
+static unsigned long long next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Thousands of random keys, typed values and sizes: never a crash, never
+ * NaN or inf on screen, always a valid scenario. */
+static void test_fuzz(void **state)
+{
+    (void)state;
+    const int special[] = {UI_KEY_UP, UI_KEY_DOWN, UI_KEY_LEFT, UI_KEY_RIGHT, UI_KEY_PGUP, UI_KEY_PGDN,
+                           UI_KEY_ENTER, UI_KEY_ESC, UI_KEY_BACKSPACE, UI_KEY_TAB, UI_KEY_BTAB, UI_KEY_HOME,
+                           UI_KEY_END, UI_KEY_SLEFT, UI_KEY_SRIGHT};
+    const char *chars = "hjklHLru=c?C0123456789.kMGTB%-e ms";
+    for (int i = 0; i < 20000; i++) {
+        unsigned long long r = next_random();
+        int key;
+        if (r % 3 == 0)
+            key = special[(r >> 8) % (sizeof special / sizeof special[0])];
+        else
+            key = chars[(r >> 8) % strlen(chars)];
+        if (key == 'q' || key == UI_KEY_ESC) {
+            if (u->mode != UI_MODE_EDIT)
+                continue;
+        }
+        ui_key(u, key);
+        if (r % 97 == 0)
+            ui_resize(u, (int)((r >> 16) % 260) - 10, (int)((r >> 24) % 90) - 5);
+        if (r % 5 == 0) {
+            const char *t = frame();
+            if (strstr(t, "nan") || strstr(t, " inf") || strstr(t, "NaN"))
+                fail_msg("NaN on screen after %d keys:\n%s", i, t);
+        }
+        char err[256];
+        struct analysis a;
+        assert_int_equal(analyze(&u->scenario, &a, err, sizeof err), 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_chips_16_to_64_turns_miss_into_ok, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_typed_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_undo_and_reset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_help_quit_repaint, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare_cycle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

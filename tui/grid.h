@@ -1,0 +1,109 @@
+/* grid.h — an in-memory screen: a rectangle of cells, each one character and
+ * a colour role. The explorer draws every frame into a grid; a thin ncurses
+ * layer copies it to the terminal, and the tests compare it as text.
+ *
+ * Pure: no terminal, no locale, no globals. Coordinates are signed; anything
+ * drawn outside the grid (or outside a view's rectangle) is clipped, never an
+ * error, so callers can draw with unclamped arithmetic.
+ */
+#ifndef ROOFTOP_GRID_H
+#define ROOFTOP_GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "theme.h"
+
+/* A rectangle in cells: columns x..x+w-1, rows y..y+h-1. Empty when w or h <= 0. */
+struct rect {
+    int x, y, w, h;
+};
+
+/* One screen cell: a Unicode code point (always single-width; 0 never
+ * appears in a drawn grid) and the colour role it is drawn in. */
+struct cell {
+    uint32_t ch;
+    uint8_t role; /* enum role */
+};
+
+struct grid {
+    int cols, rows;
+    struct cell *cells; /* rows x cols, row-major; owned */
+};
+
+/* A grid with a clip rectangle: what panels draw into. Coordinates given to
+ * view_* functions are relative to r's top-left corner. */
+struct view {
+    struct grid *g;
+    struct rect r;
+};
+
+/* Allocates a cols x rows grid of blanks. cols and rows are clamped to
+ * [0, 1000]. Returns 0, or -1 when memory runs out (the grid is then empty
+ * and safe to use and free). */
+int grid_init(struct grid *g, int cols, int rows);
+
+/* Resizes g to cols x rows (clamped as in grid_init) and blanks it. Returns 0,
+ * or -1 when memory runs out (g keeps its old size). */
+int grid_resize(struct grid *g, int cols, int rows);
+
+/* Frees the cells; g becomes an empty 0 x 0 grid. Safe on an empty grid. */
+void grid_free(struct grid *g);
+
+/* Sets every cell to a blank in ROLE_TEXT. */
+void grid_erase(struct grid *g);
+
+/* The cell at (x, y), or NULL outside the grid. */
+struct cell *grid_at(struct grid *g, int x, int y);
+const struct cell *grid_cell(const struct grid *g, int x, int y);
+
+/* Writes the grid as UTF-8 text, one line per row, trailing blanks removed
+ * and each line ended by '\n', into buf (size bytes, NUL-terminated when
+ * size > 0). Returns the length the whole text needs (excluding the NUL), so
+ * a return >= size means it was truncated. */
+size_t grid_to_text(const struct grid *g, char *buf, size_t size);
+
+/* Decodes one UTF-8 sequence at s into *cp. Returns the bytes consumed (1-4),
+ * or 0 at the terminating NUL. A malformed byte decodes to U+FFFD and consumes
+ * one byte, so scanning always progresses. */
+int utf8_decode(const char *s, uint32_t *cp);
+
+/* Encodes cp as UTF-8 into out (at least 4 bytes). Returns the byte count
+ * (1-4); code points above U+10FFFF or surrogates encode U+FFFD. */
+int utf8_encode(uint32_t cp, char *out);
+
+/* Display width of UTF-8 text in cells, counting each code point as one
+ * column (the explorer only draws single-width characters; wide ones are
+ * replaced when drawn, see view_text). */
+int text_width(const char *utf8);
+
+/* A view of the rectangle r of g, clipped to the grid. */
+struct view view_make(struct grid *g, struct rect r);
+
+/* A sub-view of v at (x, y) relative to v, w x h, clipped to v. */
+struct view view_sub(struct view v, int x, int y, int w, int h);
+
+/* Sets the cell at (x, y) of v to ch in role; clipped. A code point the
+ * terminal would draw two columns wide (East Asian wide, emoji) or a control
+ * character is drawn as '?', keeping every cell one column. */
+void view_put(struct view v, int x, int y, uint32_t ch, enum role role);
+
+/* Writes UTF-8 text at (x, y) of v in role, at most maxw columns (maxw < 0:
+ * up to v's right edge). Returns the columns written. */
+int view_text(struct view v, int x, int y, int maxw, const char *utf8, enum role role);
+
+/* Like view_text with printf formatting. */
+int view_printf(struct view v, int x, int y, int maxw, enum role role, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Writes text right-aligned so that its last column is v's column x_end - 1.
+ * Returns the column where it starts. */
+int view_text_right(struct view v, int x_end, int y, const char *utf8, enum role role);
+
+/* Fills the rectangle (x, y, w, h) of v with ch in role. */
+void view_fill(struct view v, int x, int y, int w, int h, uint32_t ch, enum role role);
+
+/* Changes the role of the cells of (x, y, w, h) of v, keeping their characters. */
+void view_recolor(struct view v, int x, int y, int w, int h, enum role role);
+
+#endif

@@ -1,0 +1,447 @@
+/* panels.c — title, sliders, placement, MFU, latency, memory, help. */
+#include "panels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct glyphs unicode_glyphs = {
+    " \xc2\xb7 ", "\xc3\x97", "\xe2\x86\x91\xe2\x86\x93", "\xe2\x86\x90\xe2\x86\x92",
+    0x25B8, 0x2501, 0x2500, 0x25CF, 0x2026,
+    {0x2588, 0x2593, 0x2592, 0x2591, 0x2584},
+    0x2503,
+    0x2500, 0x2502, 0x250C, 0x2510, 0x2514, 0x2518,
+};
+static const struct glyphs ascii_glyphs = {
+    " | ", "x", "j/k", "h/l",
+    '>', '=', '-', 'O', '~',
+    {'#', '=', ':', '.', '+'},
+    '|',
+    '-', '|', '+', '+', '+', '+',
+};
+
+const struct glyphs *glyphs_for(bool ascii)
+{
+    return ascii ? &ascii_glyphs : &unicode_glyphs;
+}
+
+/* Seconds as the guide prints them: "1.981 s", "0.683 s", "27.952 s". */
+static void secs(char *buf, size_t size, double s)
+{
+    snprintf(buf, size, "%.3f s", s);
+}
+
+/* A percentage with sensible precision: "100%", "35.7%", "0.3%". */
+static void pct(char *buf, size_t size, double fraction)
+{
+    double p = fraction * 100.0;
+    if (p >= 99.95)
+        snprintf(buf, size, "%.0f%%", p);
+    else
+        snprintf(buf, size, "%.1f%%", p);
+}
+
+/* An arithmetic intensity: "1.0", "241", "8192", "1.2e+06". */
+static void intensity(char *buf, size_t size, double ai)
+{
+    if (ai < 100.0)
+        snprintf(buf, size, "%.1f", ai);
+    else if (ai < 1e6)
+        snprintf(buf, size, "%.0f", ai);
+    else
+        snprintf(buf, size, "%.2g", ai);
+}
+
+void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
+{
+    char model[96], right[64], t1[24], buf[320];
+    view_fill(v, 0, 0, v.r.w, 1, ' ', ROLE_TITLE);
+    if (s->params > 0.0)
+        snprintf(model, sizeof model, "N=%s", format_count(t1, sizeof t1, s->params));
+    else
+        snprintf(model, sizeof model, "%s", s->model.name);
+    snprintf(buf, sizeof buf, " rooftop%s%s%s%lld %s %s%s%s%sbatch %lld", g->sep, model, g->sep,
+             (long long)s->chips, g->times, s->chip.key, g->sep, precision_name(s->precision), g->sep,
+             (long long)s->batch);
+    secs(t1, sizeof t1, a->latency.total_s);
+    snprintf(right, sizeof right, "%s %s  ? help ", a->latency.ok ? "OK" : "MISS", t1);
+    int rw = text_width(right);
+    int room = v.r.w - rw - 1;
+    view_text(v, 0, 0, room > 0 ? room : v.r.w, buf, ROLE_TITLE);
+    if (room > 0) {
+        int x = view_text_right(v, v.r.w, 0, right, ROLE_TITLE);
+        view_text(v, x, 0, a->latency.ok ? 2 : 4, a->latency.ok ? "OK" : "MISS",
+                  a->latency.ok ? ROLE_OK_BIG : ROLE_MISS_BIG);
+    }
+}
+
+void slider_track_geometry(int panel_w, int *track_x, int *track_w)
+{
+    /* marker(1) name(9) gap(1) value(14 at most) gap(1) track */
+    int value_w = panel_w - 1 - 9 - 1 - 1 - 8;
+    value_w = value_w > 15 ? 15 : value_w < 8 ? 8 : value_w;
+    *track_x = 1 + 9 + 1 + value_w + 1;
+    *track_w = panel_w - *track_x - 1;
+    if (*track_w < 4) {
+        *track_w = 0;
+        *track_x = panel_w;
+    }
+}
+
+void panel_sliders(struct view v, const struct scenario *s, int selected, const struct glyphs *g)
+{
+    view_text(v, 0, 0, -1, "Knobs", ROLE_HEADER);
+    view_text_right(v, v.r.w, 0, "Enter: type a value ", ROLE_DIM);
+    int track_x, track_w;
+    slider_track_geometry(v.r.w, &track_x, &track_w);
+    int value_w = track_x - 1 - 11;
+    for (int i = 0; i < SLIDER_COUNT; i++) {
+        int y = 1 + i;
+        bool sel = i == selected;
+        char val[64];
+        slider_value_text(s, (enum slider_id)i, val, sizeof val);
+        enum role base = sel ? ROLE_SELECTED : ROLE_TEXT;
+        if (sel)
+            view_fill(v, 0, y, v.r.w, 1, ' ', ROLE_SELECTED);
+        view_put(v, 0, y, sel ? g->selected : ' ', base);
+        view_text(v, 1, y, 9, slider_name((enum slider_id)i), base);
+        int w = text_width(val);
+        if (w > value_w) { /* keep the end of a long name: it tells presets apart */
+            const char *tail = val;
+            uint32_t cp;
+            for (int skip = w - (value_w - 1); skip > 0; skip--)
+                tail += utf8_decode(tail, &cp);
+            view_put(v, 11, y, g->ellipsis, sel ? ROLE_SELECTED : ROLE_DIM);
+            view_text(v, 12, y, value_w - 1, tail, sel ? ROLE_SELECTED : ROLE_ACCENT);
+        } else
+            view_text(v, 11 + value_w - w, y, value_w, val, sel ? ROLE_SELECTED : ROLE_ACCENT);
+        if (track_w > 0) {
+            double f = slider_fraction(s, (enum slider_id)i);
+            int knob = (int)lround(f * (track_w - 1));
+            for (int k = 0; k < track_w; k++) {
+                uint32_t ch = k < knob ? g->track_full : g->track_empty;
+                view_put(v, track_x + k, y, ch, k < knob ? ROLE_TRACK : (sel ? ROLE_SELECTED : ROLE_DIM));
+            }
+            view_put(v, track_x + knob, y, g->knob, ROLE_KNOB);
+        }
+    }
+}
+
+void panel_placement(struct view v, const struct analysis *a)
+{
+    /* Columns: phase 8, intensity 7, bound 8, %% of peak 6, lever 10, then
+     * attainable FLOP/s when the panel is wide enough. */
+    bool wide = v.r.w >= 52;
+    view_text(v, 0, 0, -1, "Placement", ROLE_HEADER);
+    view_text(v, 9, 0, -1, "    AI bound     peak lever", ROLE_DIM);
+    if (wide)
+        view_text(v, 39, 0, -1, "  attains", ROLE_DIM);
+    int row = 1;
+    for (int i = 0; i < a->placement_count && row < v.r.h; i++) {
+        const struct placement *p = &a->placements[i];
+        if (p->operation) /* the phases here; their operations are the detailed model's */
+            continue;
+        char ai[24], pc[16], at[32];
+        intensity(ai, sizeof ai, p->roof.intensity_flop_per_byte);
+        pct(pc, sizeof pc, p->roof.fraction_of_peak);
+        bool mem = p->roof.bound == RT_MEMORY_BOUND;
+        enum role pr = strcmp(p->phase, "prefill") == 0  ? ROLE_PREFILL
+                       : strcmp(p->phase, "decode") == 0 ? ROLE_DECODE
+                                                         : ROLE_TRAIN;
+        int x = view_printf(v, 0, row, 8, pr, "%-8s", p->phase);
+        x += view_printf(v, x, row, -1, ROLE_ACCENT, "%7s", ai);
+        x += view_printf(v, x, row, -1, mem ? ROLE_MEMORY : ROLE_COMPUTE, " %-7s", bound_name(p->roof.bound));
+        x += view_printf(v, x, row, -1, ROLE_ACCENT, "%6s", pc);
+        x += view_printf(v, x, row, -1, ROLE_TEXT, " %-9s", p->roof.lever ? p->roof.lever : "");
+        if (wide)
+            view_printf(v, x, row, -1, ROLE_DIM, " %s", format_si(at, sizeof at, p->roof.attainable_flops_per_s,
+                                                                  "FLOP/s"));
+        row++;
+    }
+}
+
+void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
+{
+    char m[16], h[16];
+    view_text(v, 0, 0, -1, "MFU budget", ROLE_HEADER);
+    if (!a->has_mfu_budget) {
+        view_text(v, 0, 1, -1, "No step times given (--step-times): the", ROLE_DIM);
+        view_text(v, 0, 2, -1, "split of a training step's time into", ROLE_DIM);
+        view_text(v, 0, 3, -1, "matmul/vector/memory/comms/optimizer.", ROLE_DIM);
+        pct(m, sizeof m, s->mfu);
+        view_printf(v, 0, 4, -1, ROLE_TEXT, "Prefill assumes MFU %s (MFU knob).", m);
+        return;
+    }
+    const struct mfu_budget *b = &a->mfu_budget;
+    if (a->mfu_budget_source == RT_BUDGET_SHAPE && 11 + 17 <= v.r.w - 22)
+        view_text(v, 11, 0, -1, "(from the shape)", ROLE_DIM);
+    else if (a->mfu_budget_source == RT_BUDGET_STEP_TIMES && 11 + 18 <= v.r.w - 22)
+        view_text(v, 11, 0, -1, "(from step times)", ROLE_DIM);
+    pct(m, sizeof m, b->mfu);
+    pct(h, sizeof h, a->hfu);
+    char lever[48];
+    snprintf(lever, sizeof lever, "%% of step; lever: %s", step_part_name(b->biggest_lever));
+    if (11 + text_width(lever) <= v.r.w)
+        view_text_right(v, v.r.w, 0, lever, ROLE_ACCENT);
+    /* The stacked bar: widths from cumulative fractions so that they sum to the width. */
+    int w = v.r.w;
+    double cum = 0.0;
+    int x = 0;
+    for (int p = 0; p < RT_PART_COUNT; p++) {
+        cum += b->fraction[p];
+        int end = (int)lround(cum * w);
+        if (p == RT_PART_COUNT - 1)
+            end = w;
+        for (; x < end; x++)
+            view_put(v, x, 1, g->bar[p], (enum role)(ROLE_BAR1 + p));
+    }
+    int x2 = view_text(v, 0, 2, -1, "MFU ", ROLE_TEXT);
+    x2 += view_text(v, x2, 2, -1, m, ROLE_ACCENT);
+    x2 += view_text(v, x2, 2, -1, "  HFU ", ROLE_TEXT);
+    x2 += view_text(v, x2, 2, -1, h, ROLE_ACCENT);
+    view_printf(v, x2, 2, -1, ROLE_DIM, "  (recompute x%.2f)", a->recompute_factor);
+    int row = 3;
+    int lx = 0;
+    for (int p = 0; p < RT_PART_COUNT; p++) {
+        /* Legend: the fill, the part, its share of the step in percent. */
+        char item[48];
+        snprintf(item, sizeof item, "%s %.1f", step_part_name((enum rt_step_part)p), b->fraction[p] * 100.0);
+        int iw = text_width(item) + 1;
+        if (lx > 0 && lx + iw > w) {
+            row++;
+            lx = 0;
+        }
+        view_put(v, lx, row, g->bar[p], (enum role)(ROLE_BAR1 + p));
+        view_text(v, lx + 1, row, -1, item, ROLE_TEXT);
+        lx += iw + 1;
+    }
+}
+
+/* The 3-row OK / MISS banner at (x, y), 8 columns wide. */
+static void banner(struct view v, int x, int y, bool ok)
+{
+    enum role r = ok ? ROLE_OK_BIG : ROLE_MISS_BIG;
+    view_fill(v, x, y, 8, 3, ' ', r);
+    view_text(v, x + (ok ? 3 : 2), y + 1, -1, ok ? "OK" : "MISS", r);
+}
+
+/* Writes text from row y wrapped at blanks to v's width, each line
+ * left-aligned or centred; returns the row after the last one written. */
+static int wrap_text(struct view v, int y, const char *text, enum role role, bool centre)
+{
+    int w = v.r.w;
+    const char *p = text;
+    while (*p && y < v.r.h && w > 0) {
+        /* Take up to w columns, back to the last blank when the rest is longer. */
+        int cut = 0, cols = 0, i = 0;
+        while (p[i] && cols < w) {
+            uint32_t cp;
+            int k = utf8_decode(p + i, &cp);
+            if (cp == ' ')
+                cut = i;
+            i += k;
+            cols++;
+        }
+        int n = p[i] == '\0' || cut == 0 ? i : cut;
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", n < 511 ? n : 511, p);
+        int x = centre ? (w - text_width(line)) / 2 : 0;
+        view_text(v, x > 0 ? x : 0, y++, -1, line, role);
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    return y;
+}
+
+void panel_latency(struct view v, const struct analysis *a, const struct glyphs *g)
+{
+    const struct latency_verdict *l = &a->latency;
+    char t[24], b[24], p[24], d[24], o[24];
+    secs(t, sizeof t, l->total_s);
+    secs(b, sizeof b, l->budget_s);
+    char rest[64];
+    snprintf(rest, sizeof rest, " %s budget %s", l->ok ? "<=" : ">", b);
+    bool room = 7 + 8 + text_width(t) + text_width(rest) <= v.r.w; /* else drop "total" */
+    int x = view_text(v, 0, 0, -1, "Latency", ROLE_HEADER);
+    x += view_text(v, x, 0, -1, room ? "  total " : "  ", ROLE_TEXT);
+    x += view_text(v, x, 0, -1, t, l->ok ? ROLE_OK : ROLE_MISS);
+    view_text(v, x, 0, -1, rest, ROLE_TEXT);
+
+    /* The bar: prefill, decode, overhead on a scale that shows the budget line. */
+    int w = v.r.w;
+    double scale = fmax(l->total_s, l->budget_s);
+    if (w > 0 && scale > 0.0) {
+        double parts[3] = {l->prefill_s, l->decode_s, l->overhead_s};
+        double cum = 0.0;
+        int bx = 0;
+        for (int i = 0; i < 3; i++) {
+            cum += parts[i];
+            int end = (int)lround(cum / scale * w);
+            if (end > w)
+                end = w;
+            for (; bx < end; bx++)
+                view_put(v, bx, 1, g->bar[i], (enum role)(ROLE_BAR1 + i));
+        }
+        int mark = (int)lround(l->budget_s / scale * w) - 1;
+        if (mark < 0)
+            mark = 0;
+        view_put(v, mark, 1, g->budget_mark, l->ok ? ROLE_OK : ROLE_MISS);
+    }
+
+    banner(v, 0, 2, l->ok);
+    secs(p, sizeof p, l->prefill_s);
+    secs(d, sizeof d, l->decode_s);
+    secs(o, sizeof o, l->overhead_s);
+    const char *labels[3] = {"prefill ", "decode  ", "overhead"};
+    const char *vals[3] = {p, d, o};
+    for (int i = 0; i < 3; i++) {
+        view_put(v, 9, 2 + i, g->bar[i], (enum role)(ROLE_BAR1 + i));
+        view_printf(v, 11, 2 + i, -1, ROLE_TEXT, "%s %10s", labels[i], vals[i]);
+    }
+    int row = 5;
+    x = view_text(v, 0, row, -1, "chips for budget ", ROLE_TEXT);
+    if (l->chips_for_budget > 0)
+        x += view_printf(v, x, row, -1, ROLE_ACCENT, "%lld", (long long)l->chips_for_budget);
+    else
+        x += view_printf(v, x, row, -1, ROLE_MISS, "none up to %lld", (long long)l->max_chips);
+    char hold[48];
+    snprintf(hold, sizeof hold, "%shold weights %lld", g->sep, (long long)a->memory.weights_fit_chips);
+    if (x + text_width(hold) <= v.r.w) {
+        x += view_text(v, x, row, -1, g->sep, ROLE_DIM);
+        x += view_text(v, x, row, -1, "hold weights ", ROLE_TEXT);
+        view_printf(v, x, row, -1, ROLE_ACCENT, "%lld", (long long)a->memory.weights_fit_chips);
+    }
+
+    row = 6;
+    if (row < v.r.h) {
+        bool napkin = a->latency_model == RT_LATENCY_NAPKIN;
+        const struct latency_verdict *nv = &a->napkin;
+        double other = napkin ? a->detailed.total_s : nv->total_s;
+        bool other_ok = napkin ? a->detailed.ok : nv->ok;
+        char os[24];
+        secs(os, sizeof os, other);
+        x = view_printf(v, 0, row, -1, ROLE_TEXT, "%s model; ", napkin ? "napkin" : "detailed");
+        x += view_printf(v, x, row, -1, ROLE_DIM, "the %s one says %s ", napkin ? "detailed" : "napkin", os);
+        x += view_text(v, x, row, -1, other_ok ? "OK" : "MISS", other_ok ? ROLE_OK : ROLE_MISS);
+        view_text(v, x, row++, -1, " (m)", ROLE_DIM);
+    }
+    if (row < v.r.h) {
+        char f[32], by[32];
+        format_si(f, sizeof f, l->prefill_flops, "FLOP");
+        format_si(by, sizeof by, l->decode_bytes, "B");
+        view_printf(v, 0, row++, -1, ROLE_DIM, "prefill %s of compute; decode reads %s", f, by);
+    }
+    for (int i = 0; i < a->note_count && row < v.r.h; i++)
+        row = wrap_text(v, row, a->notes[i], ROLE_DIM, false);
+}
+
+void panel_memory(struct view v, const struct scenario *s, const struct analysis *a)
+{
+    const struct memory_verdict *m = &a->memory;
+    char w[24], r[24], k[24], f[24], h[24], t[24];
+    format_si(w, sizeof w, m->weights_bytes, "B");
+    format_si(r, sizeof r, m->kv_cache_bytes_per_request, "B");
+    format_si(k, sizeof k, m->kv_cache_bytes, "B");
+    format_si(f, sizeof f, m->free_bytes, "B");
+    format_si(h, sizeof h, m->hbm_total_bytes, "B");
+    format_si(t, sizeof t, m->kv_cache_bytes_per_token, "B");
+    int x = view_text(v, 0, 0, -1, "Memory", ROLE_HEADER);
+    x += view_text(v, x, 0, -1, "  weights ", ROLE_TEXT);
+    x += view_text(v, x, 0, -1, w, ROLE_ACCENT);
+    view_printf(v, x, 0, -1, ROLE_TEXT, ", %lld chips to hold", (long long)m->weights_fit_chips);
+    x = view_text(v, 0, 1, -1, "KV ", ROLE_TEXT);
+    x += view_text(v, x, 1, -1, r, ROLE_ACCENT);
+    x += view_text(v, x, 1, -1, "/request, ", ROLE_TEXT);
+    x += view_text(v, x, 1, -1, k, ROLE_ACCENT);
+    view_printf(v, x, 1, -1, ROLE_TEXT, " for batch %lld", (long long)s->batch);
+    if (!m->weights_fit) {
+        x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s: ", h);
+        view_text(v, x, 2, -1, "weights do not fit", ROLE_MISS);
+    } else {
+        x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s, free %s: ", h, f);
+        x += view_printf(v, x, 2, -1, ROLE_ACCENT, "%lld", (long long)m->max_concurrent_requests);
+        view_text(v, x, 2, -1, " requests fit", ROLE_TEXT);
+    }
+    int row = 3;
+    if (row < v.r.h)
+        view_printf(v, 0, row++, -1, ROLE_TEXT, "batch of %lld %s", (long long)s->batch,
+                    m->batch_fits ? "fits beside the weights" : "does not fit");
+    if (row < v.r.h)
+        view_printf(v, 0, row++, -1, ROLE_DIM, "KV per token %s; context %lld tokens", t,
+                    (long long)s->context_tokens);
+    if (row < v.r.h)
+        view_printf(v, 0, row++, -1, ROLE_DIM, "GQA: %lld kv heads of %lld, %.1fx smaller KV than MHA",
+                    (long long)s->model.kv_heads, (long long)s->model.heads, a->gqa_saving);
+    if (row < v.r.h)
+        view_printf(v, 0, row++, -1, ROLE_DIM, "decode AI at batch %lld: %.1f FLOP/B; ridge %.0f",
+                    (long long)s->batch, a->decode_batch_intensity_flop_per_byte, a->ridge_flop_per_byte);
+    if (row < v.r.h) {
+        char pa[24], ac[24];
+        format_count(pa, sizeof pa, a->params);
+        format_count(ac, sizeof ac, a->active_params);
+        view_printf(v, 0, row++, -1, ROLE_DIM, "params %s total, %s active (%s)", pa, ac,
+                    params_source_name(a->params_source));
+    }
+}
+
+void panel_too_small(struct view v, int cols, int rows, int min_cols, int min_rows)
+{
+    char msg[160], size[64];
+    if (v.r.w <= 0 || v.r.h <= 0)
+        return;
+    snprintf(msg, sizeof msg, "rooftop needs a terminal of at least %dx%d.", min_cols, min_rows);
+    snprintf(size, sizeof size, "This one is %dx%d.", cols, rows);
+    int lines = 4;
+    int y = (v.r.h - lines) / 2;
+    if (y < 0)
+        y = 0;
+    y = wrap_text(v, y, msg, ROLE_TEXT, true);
+    y = wrap_text(v, y, size, ROLE_ACCENT, true);
+    wrap_text(v, y, "Make it larger, or press q to quit.", ROLE_DIM, true);
+}
+
+void panel_help(struct view v, const struct glyphs *g)
+{
+    static const char *const lines[][2] = {
+        {"", "Select a knob, then step it; every figure is recomputed."},
+        {"", ""},
+        {"UP/DOWN, k/j", "select a knob (also Tab / Shift-Tab)"},
+        {"LEFT/RIGHT, h/l", "step it (powers of two, list entries)"},
+        {"PgUp/PgDn, H/L", "coarse step (also Shift-Left/Right)"},
+        {"Enter or =", "type an exact value (Esc cancels)"},
+        {"u", "undo the last change"},
+        {"r", "reset to the starting scenario"},
+        {"c / C", "overlay the next / previous chip's roof"},
+        {"m", "verdict: the napkin or the detailed model"},
+        {"t", "next colour theme (--theme, --list-themes)"},
+        {"s", "save the scenario (to --write-scenario FILE)"},
+        {"Ctrl-L", "repaint the screen"},
+        {"?", "this help (any key closes it)"},
+        {"q or Esc", "quit"},
+        {"mouse", "click a knob to select it; click or drag"},
+        {"", "its track to set it; wheel steps it"},
+    };
+    int n = (int)(sizeof lines / sizeof lines[0]);
+    int bw = v.r.w - 4 < 66 ? v.r.w - 4 : 66;
+    int bh = v.r.h - 2 < n + 4 ? v.r.h - 2 : n + 4;
+    if (bw < 20 || bh < 5)
+        return;
+    int bx = (v.r.w - bw) / 2, by = (v.r.h - bh) / 2;
+    struct view box = view_sub(v, bx, by, bw, bh);
+    view_fill(box, 0, 0, bw, bh, ' ', ROLE_TEXT);
+    view_put(box, 0, 0, g->box_tl, ROLE_HEADER);
+    view_put(box, bw - 1, 0, g->box_tr, ROLE_HEADER);
+    view_put(box, 0, bh - 1, g->box_bl, ROLE_HEADER);
+    view_put(box, bw - 1, bh - 1, g->box_br, ROLE_HEADER);
+    view_fill(box, 1, 0, bw - 2, 1, g->box_h, ROLE_HEADER);
+    view_fill(box, 1, bh - 1, bw - 2, 1, g->box_h, ROLE_HEADER);
+    view_fill(box, 0, 1, 1, bh - 2, g->box_v, ROLE_HEADER);
+    view_fill(box, bw - 1, 1, 1, bh - 2, g->box_v, ROLE_HEADER);
+    view_text(box, 2, 0, -1, " rooftop keys ", ROLE_HEADER);
+    struct view in = view_sub(box, 2, 2, bw - 4, bh - 3);
+    for (int i = 0; i < n && i < in.r.h; i++) {
+        view_text(in, 0, i, 17, lines[i][0], ROLE_KEY);
+        view_text(in, i < 2 ? 0 : 18, i, -1, lines[i][1], ROLE_TEXT);
+    }
+}

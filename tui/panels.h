@@ -1,0 +1,70 @@
+/* panels.h — the explorer's text panels: title, sliders, placement, MFU
+ * budget, latency verdict, memory, the too-small screen and the help overlay.
+ *
+ * Each panel draws into a view and clips to it; when the view is short, the
+ * least important lines are the ones left out. Every number shown comes from
+ * the struct analysis (or the scenario's own knobs), formatted, never
+ * computed here.
+ */
+#ifndef ROOFTOP_PANELS_H
+#define ROOFTOP_PANELS_H
+
+#include <stdbool.h>
+
+#include "analysis.h"
+#include "grid.h"
+#include "sliders.h"
+
+/* The characters panels draw with: Unicode box drawing and blocks, or ASCII. */
+struct glyphs {
+    const char *sep;        /* separator between title fields: " · " or " | " */
+    const char *times;      /* "×" or "x" */
+    const char *up_down;    /* "↑↓" or "j/k" */
+    const char *left_right; /* "←→" or "h/l" */
+    uint32_t selected;      /* marker of the selected slider: '▸' or '>' */
+    uint32_t track_full, track_empty, knob;
+    uint32_t ellipsis;      /* marks a value cut at the start: '…' or '~' */
+    uint32_t bar[5];        /* stacked bar fills, parts 1-5 */
+    uint32_t budget_mark;   /* the budget line on the latency bar */
+    uint32_t box_h, box_v, box_tl, box_tr, box_bl, box_br;
+};
+
+/* The glyph set for ascii (true: 7-bit ASCII only) or Unicode. Never NULL. */
+const struct glyphs *glyphs_for(bool ascii);
+
+/* Top bar: program, model, chips x chip, precision, batch, the verdict. */
+void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g);
+
+/* Where a slider row's track lies for a panel width: *track_x (column within
+ * the panel) and *track_w (>= 0; 0 when there is no room for a track). */
+void slider_track_geometry(int panel_w, int *track_x, int *track_w);
+
+/* Sliders: a heading, then one row per slider (name, value, track with its
+ * knob); row `selected` highlighted. Row i is line 1 + i of the view. */
+void panel_sliders(struct view v, const struct scenario *s, int selected, const struct glyphs *g);
+
+/* Placement: each point's arithmetic intensity, bound, % of peak and lever. */
+void panel_placement(struct view v, const struct analysis *a);
+
+/* MFU budget: a stacked bar of matmul / vector / memory / comms / optimizer
+ * time, MFU and HFU side by side and the biggest lever, when the scenario
+ * gave step times; otherwise how to get it and the MFU prefill assumes. */
+void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g);
+
+/* Latency verdict: prefill, decode and overhead against the budget, a large
+ * OK / MISS, chips for the budget ("none up to N") and chips to hold the
+ * weights. */
+void panel_latency(struct view v, const struct analysis *a, const struct glyphs *g);
+
+/* Memory: weights, KV cache per request and for the batch, free HBM and the
+ * concurrent requests that fit. */
+void panel_memory(struct view v, const struct scenario *s, const struct analysis *a);
+
+/* The screen shown below the minimum size: what size is needed, what size
+ * the terminal is, and that q quits. Any size, even 1 x 1, is safe. */
+void panel_too_small(struct view v, int cols, int rows, int min_cols, int min_rows);
+
+/* The help overlay, centred in v: every key and mouse action. */
+void panel_help(struct view v, const struct glyphs *g);
+
+#endif

@@ -1,0 +1,41 @@
+/* plot.h — the log-log roofline: axes in whole decades, the current chip's
+ * memory slope and flat compute roof, the ridge point with its value, the
+ * operating points (prefill, decode, training step) with labels, and an
+ * optional second chip's roof for comparison.
+ *
+ * Decorations (axes, labels, legend) live here; pixels and their encoding
+ * live in canvas.h. Every figure drawn comes from a struct analysis.
+ */
+#ifndef ROOFTOP_PLOT_H
+#define ROOFTOP_PLOT_H
+
+#include <stdbool.h>
+
+#include "analysis.h"
+#include "canvas.h"
+#include "grid.h"
+
+/* The roof of a second chip, already analysed (analyze() on the same
+ * scenario with the other chip), or NULL for none. */
+struct plot_compare {
+    const char *chip_key;         /* short name shown in the legend */
+    const struct analysis *a;     /* its peak, bandwidth and ridge */
+};
+
+/* Working memory for one plot: the pixel canvas and the cells labels have
+ * taken. About 160 KB; the caller owns it so that drawing never allocates. */
+struct plot_scratch {
+    struct canvas canvas;
+    unsigned char taken[CANVAS_MAX_CELLS];
+};
+
+/* Draws the roofline panel of analysis a into v: a heading, the y axis in
+ * FLOP/s (decades labelled 1T 10T 100T 1P …), the x axis in FLOP/byte (1 10
+ * 100 1k …), the roofs, the ridge and the points. cmp may be NULL. ascii
+ * selects ASCII characters only (no braille, no box drawing). scratch is
+ * working memory (its contents are replaced). A view too small for axes (under
+ * 12 x 5 cells) gets only the heading. */
+void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, bool ascii,
+               struct plot_scratch *scratch);
+
+#endif

@@ -1,0 +1,718 @@
+/* sliders.c — the knobs: names, values, steps, typed values, track positions. */
+#include "sliders.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[SLIDER_COUNT] = {
+    "batch", "model", "kv heads", "chips", "precision", "chip",
+    "context", "prefill", "decode", "budget", "overhead", "MFU",
+};
+
+static const char *const hints[SLIDER_COUNT] = {
+    "a whole number, e.g. 64",
+    "a preset (llama-3.1-8b) or a size (35B)",
+    "a divisor of the head count",
+    "a whole number, e.g. 64",
+    "bf16, fp8, int8 or int4",
+    "a chip name, e.g. h100, a100-80, tpu-v5e",
+    "tokens, e.g. 8192 or 32k",
+    "tokens, e.g. 8192 or 8k",
+    "tokens, e.g. 128",
+    "seconds, e.g. 1, 0.5 or 500ms",
+    "seconds, e.g. 0.25 or 250ms",
+    "a fraction or percentage, e.g. 0.4 or 40%",
+};
+
+const char *slider_name(enum slider_id id)
+{
+    return (int)id >= 0 && id < SLIDER_COUNT ? names[id] : "?";
+}
+
+const char *slider_hint(enum slider_id id)
+{
+    return (int)id >= 0 && id < SLIDER_COUNT ? hints[id] : "";
+}
+
+/* ---- model list: the presets and the guide's sizes, ordered by size ---- */
+
+#define MAX_MODEL_ENTRIES 64
+
+struct model_entry {
+    const struct model_shape *shape;
+    double params; /* > 0: the guide's size given as N on this shape; 0: the shape's own count */
+    double size;   /* total parameters, for ordering */
+};
+
+/* The guide's chapter-6 sizes, shown on guide-70b's shape with N given. */
+static const double guide_sizes[] = {8e9, 17e9, 35e9};
+
+/* Total parameters of a shape as the analysis would count them. */
+static double shape_size(const struct model_shape *m)
+{
+    return m->stated_params > 0.0 ? m->stated_params : model_param_count(m).total;
+}
+
+/* Fills out[] with the model entries in ascending size; returns the count. */
+static int model_entries(struct model_entry *out)
+{
+    int n = 0;
+    const struct model_shape *guide = model_find("guide-70b");
+    for (size_t i = 0; i < model_builtin_count() && n < MAX_MODEL_ENTRIES; i++) {
+        const struct model_shape *m = model_builtin(i);
+        out[n++] = (struct model_entry){m, 0.0, shape_size(m)};
+    }
+    for (size_t i = 0; guide && i < sizeof guide_sizes / sizeof guide_sizes[0] && n < MAX_MODEL_ENTRIES; i++)
+        out[n++] = (struct model_entry){guide, guide_sizes[i], guide_sizes[i]};
+    for (int i = 1; i < n; i++) { /* insertion sort: a handful of entries */
+        struct model_entry e = out[i];
+        int j = i - 1;
+        while (j >= 0 && out[j].size > e.size) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1] = e;
+    }
+    return n;
+}
+
+/* Size of the scenario's model as the list orders it. */
+static double scenario_model_size(const struct scenario *s)
+{
+    return s->params > 0.0 ? s->params : shape_size(&s->model);
+}
+
+/* Index of the scenario's model in the list, or -1 when it is not one of them. */
+static int model_index(const struct scenario *s, const struct model_entry *e, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(e[i].shape->name, s->model.name) == 0 && e[i].params == s->params)
+            return i;
+    return -1;
+}
+
+/* Applies model entry e to *s. */
+static void apply_model(struct scenario *s, const struct model_entry *e)
+{
+    scenario_set_model(s, e->shape);
+    s->params = e->params;
+}
+
+/* ---- helpers ---- */
+
+/* The next power of two above v (dir > 0) or below v (dir < 0), clamped to
+ * [lo, hi]; returns v when already at that end. */
+static int64_t step_pow2(int64_t v, int dir, int notches, int64_t lo, int64_t hi)
+{
+    for (int k = 0; k < notches; k++) {
+        int64_t p = 1;
+        if (dir > 0) {
+            while (p <= v && p < hi)
+                p *= 2;
+            v = p;
+        } else if (v <= lo) {
+            v = lo;
+        } else {
+            while (p * 2 < v)
+                p *= 2;
+            v = p;
+        }
+    }
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Token counts: 0 and the powers of two in [lo, hi]. */
+static int64_t step_tokens(int64_t v, int dir, int notches, int64_t lo, int64_t hi)
+{
+    for (int k = 0; k < notches; k++) {
+        if (dir > 0)
+            v = v <= 0 ? 1 : step_pow2(v, 1, 1, 1, hi);
+        else if (v <= 1)
+            v = lo;
+        else
+            v = step_pow2(v, -1, 1, 1, hi);
+    }
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The 1-2-5 series: the next value above (dir > 0) or below v. */
+static double step_125(double v, int dir)
+{
+    static const double m[] = {1.0, 2.0, 5.0};
+    int e = (int)floor(log10(v));
+    double best = dir > 0 ? INFINITY : 0.0;
+    for (int d = e - 1; d <= e + 1; d++) {
+        for (int i = 0; i < 3; i++) {
+            double c = m[i] * pow(10.0, d);
+            if (dir > 0 && c > v * (1 + 1e-9) && c < best)
+                best = c;
+            if (dir < 0 && c < v * (1 - 1e-9) && c > best)
+                best = c;
+        }
+    }
+    return best;
+}
+
+/* Snaps v to the grid of `step` and moves notches grid steps in dir. */
+static double step_linear(double v, int dir, double step, int notches)
+{
+    double k = round(v / step);
+    double on = k * step;
+    if (dir > 0)
+        k += (on > v + 1e-9 ? notches - 1 : notches);
+    else
+        k -= (on < v - 1e-9 ? notches - 1 : notches);
+    return k * step;
+}
+
+/* The divisors of h in ascending order (at most max); returns the count. */
+static int divisors(int64_t h, int64_t *out, int max)
+{
+    int lo_n = 0, hi_n = 0;
+    int64_t hi_part[256];
+    for (int64_t d = 1; d <= h / d && d <= ((int64_t)1 << 20); d++) {
+        if (h % d != 0)
+            continue;
+        if (lo_n < max)
+            out[lo_n++] = d;
+        if (d != h / d && hi_n < 256)
+            hi_part[hi_n++] = h / d;
+    }
+    for (int i = hi_n - 1; i >= 0 && lo_n < max; i--)
+        out[lo_n++] = hi_part[i];
+    return lo_n;
+}
+
+/* Index of the built-in chip the scenario uses, -1 for a custom chip. */
+static int chip_index(const struct scenario *s)
+{
+    for (size_t i = 0; i < chip_builtin_count(); i++)
+        if (strcmp(chip_builtin(i)->key, s->chip.key) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* Puts chip c in *s and drops the overrides that described the old chip. */
+static void apply_chip(struct scenario *s, const struct chip_spec *c)
+{
+    s->chip = *c;
+    s->peak_flops_override = 0.0;
+    s->hbm_bytes_per_s_override = 0.0;
+    s->hbm_bytes_override = 0.0;
+}
+
+/* Moves an index in [0, n) by dir x notches, clamped. */
+static int step_index(int i, int n, int dir, int notches)
+{
+    i += dir > 0 ? notches : -notches;
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/* ---- values ---- */
+
+char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, size_t size)
+{
+    char tmp[32];
+    switch (id) {
+    case SLIDER_BATCH:
+        snprintf(buf, size, "%lld", (long long)s->batch);
+        break;
+    case SLIDER_MODEL:
+        if (s->params > 0.0)
+            snprintf(buf, size, "N=%s", format_count(tmp, sizeof tmp, s->params));
+        else
+            snprintf(buf, size, "%s", s->model.name);
+        break;
+    case SLIDER_KV_HEADS:
+        snprintf(buf, size, "%lld of %lld", (long long)s->model.kv_heads, (long long)s->model.heads);
+        break;
+    case SLIDER_CHIPS:
+        snprintf(buf, size, "%lld", (long long)s->chips);
+        break;
+    case SLIDER_PRECISION:
+        snprintf(buf, size, "%s", precision_name(s->precision));
+        break;
+    case SLIDER_CHIP:
+        snprintf(buf, size, "%s", s->chip.key);
+        break;
+    case SLIDER_CONTEXT:
+        snprintf(buf, size, "%lld", (long long)s->context_tokens);
+        break;
+    case SLIDER_PREFILL:
+        snprintf(buf, size, "%lld", (long long)s->prefill_tokens);
+        break;
+    case SLIDER_DECODE:
+        snprintf(buf, size, "%lld", (long long)s->decode_tokens);
+        break;
+    case SLIDER_BUDGET:
+    case SLIDER_OVERHEAD: {
+        double v = id == SLIDER_BUDGET ? s->budget_s : s->overhead_s;
+        if (v >= 1000.0)
+            snprintf(buf, size, "%.0f s", v);
+        else
+            snprintf(buf, size, "%.3g s", v);
+        break;
+    }
+    case SLIDER_MFU:
+        snprintf(buf, size, "%.0f%%", s->mfu * 100.0);
+        break;
+    default:
+        snprintf(buf, size, "?");
+        break;
+    }
+    return buf;
+}
+
+/* ---- stepping ---- */
+
+bool slider_step(struct scenario *s, enum slider_id id, int dir, bool coarse)
+{
+    if (dir == 0)
+        return false;
+    struct scenario before = *s;
+    switch (id) {
+    case SLIDER_BATCH:
+        s->batch = step_pow2(s->batch, dir, coarse ? 2 : 1, 1, RT_MAX_BATCH);
+        break;
+    case SLIDER_CHIPS:
+        s->chips = step_pow2(s->chips, dir, coarse ? 2 : 1, 1, RT_MAX_CHIPS);
+        break;
+    case SLIDER_MODEL: {
+        struct model_entry e[MAX_MODEL_ENTRIES];
+        int n = model_entries(e);
+        int i = model_index(s, e, n);
+        if (i < 0) { /* a custom model: move to the nearest preset in that direction */
+            double size = scenario_model_size(s);
+            i = dir > 0 ? n : -1;
+            for (int k = 0; k < n; k++) {
+                if (dir > 0 && e[k].size > size) {
+                    i = k;
+                    break;
+                }
+                if (dir < 0 && e[k].size < size)
+                    i = k;
+            }
+            if (i < 0 || i >= n)
+                return false;
+        } else {
+            i = step_index(i, n, dir, coarse ? 3 : 1);
+        }
+        if (model_index(s, e, n) != i)
+            apply_model(s, &e[i]);
+        break;
+    }
+    case SLIDER_KV_HEADS: {
+        int64_t d[512];
+        int n = divisors(s->model.heads, d, 512);
+        int i = 0;
+        if (dir > 0) {
+            while (i < n && d[i] <= s->model.kv_heads)
+                i++;
+            if (i >= n)
+                return false;
+            if (coarse)
+                i = step_index(i, n, 1, 2);
+        } else {
+            i = n - 1;
+            while (i >= 0 && d[i] >= s->model.kv_heads)
+                i--;
+            if (i < 0)
+                return false;
+            if (coarse)
+                i = step_index(i, n, -1, 2);
+        }
+        s->model.kv_heads = d[i];
+        break;
+    }
+    case SLIDER_PRECISION: {
+        int p = step_index((int)s->precision, RT_PRECISION_COUNT, dir, coarse ? 3 : 1);
+        s->precision = (enum rt_precision)p;
+        break;
+    }
+    case SLIDER_CHIP: {
+        int n = (int)chip_builtin_count();
+        if (n <= 0)
+            return false;
+        int i = chip_index(s);
+        i = i < 0 ? (dir > 0 ? 0 : n - 1) : step_index(i, n, dir, coarse ? 3 : 1);
+        if (i != chip_index(s))
+            apply_chip(s, chip_builtin((size_t)i));
+        break;
+    }
+    case SLIDER_CONTEXT:
+        s->context_tokens = step_tokens(s->context_tokens, dir, coarse ? 3 : 1, 1, RT_MAX_TOKENS);
+        break;
+    case SLIDER_PREFILL:
+        s->prefill_tokens = step_tokens(s->prefill_tokens, dir, coarse ? 3 : 1, 0, RT_MAX_TOKENS);
+        break;
+    case SLIDER_DECODE:
+        s->decode_tokens = step_tokens(s->decode_tokens, dir, coarse ? 3 : 1, 0, RT_MAX_TOKENS);
+        break;
+    case SLIDER_BUDGET: {
+        double v = s->budget_s;
+        if (coarse)
+            v = dir > 0 ? v * 10.0 : v / 10.0;
+        else
+            v = step_125(v, dir);
+        if (!(isfinite(v) && v >= 1e-3 && v <= 1e6))
+            return false;
+        s->budget_s = v;
+        break;
+    }
+    case SLIDER_OVERHEAD: {
+        double v = step_linear(s->overhead_s, dir, coarse ? 0.25 : 0.05, 1);
+        if (v < 0.0)
+            v = 0.0;
+        if (!(v <= 1e6))
+            return false;
+        s->overhead_s = v;
+        break;
+    }
+    case SLIDER_MFU: {
+        double v = step_linear(s->mfu, dir, coarse ? 0.25 : 0.05, 1);
+        if (v < 0.05)
+            v = 0.05;
+        if (v > 1.0)
+            v = 1.0;
+        s->mfu = v;
+        break;
+    }
+    default:
+        return false;
+    }
+    return memcmp(&before, s, sizeof before) != 0;
+}
+
+/* ---- typed values ---- */
+
+/* Copies text without surrounding blanks into out (size bytes). */
+static void trim(char *out, size_t size, const char *text)
+{
+    while (*text == ' ' || *text == '\t')
+        text++;
+    snprintf(out, size, "%s", text);
+    size_t n = strlen(out);
+    while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\t'))
+        out[--n] = '\0';
+}
+
+/* Parses a whole number in [lo, hi] for slider `what`. */
+static int parse_whole(const char *text, int64_t lo, int64_t hi, const char *what, int64_t *out, char *err,
+                       size_t errsize)
+{
+    double v;
+    if (parse_number(text, &v) != 0) {
+        snprintf(err, errsize, "%s: '%s' is not a number", what, text);
+        return -1;
+    }
+    if (!(v >= (double)lo && v <= (double)hi)) {
+        snprintf(err, errsize, "%s: %s is out of range: give %lld to %lld", what, text, (long long)lo,
+                 (long long)hi);
+        return -1;
+    }
+    if (v != floor(v)) {
+        snprintf(err, errsize, "%s: %s is not a whole number", what, text);
+        return -1;
+    }
+    *out = (int64_t)v;
+    return 0;
+}
+
+/* Parses seconds: a number with an optional "s" or "ms" unit. */
+static int parse_seconds(const char *text, double *out)
+{
+    char buf[64];
+    trim(buf, sizeof buf, text);
+    size_t n = strlen(buf);
+    double scale = 1.0;
+    if (n >= 2 && strcmp(buf + n - 2, "ms") == 0) {
+        scale = 1e-3;
+        buf[n - 2] = '\0';
+    } else if (n >= 1 && buf[n - 1] == 's') {
+        buf[n - 1] = '\0';
+    }
+    char num[64];
+    trim(num, sizeof num, buf);
+    double v;
+    if (parse_number(num, &v) != 0)
+        return -1;
+    *out = v * scale;
+    return 0;
+}
+
+int slider_set_text(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize)
+{
+    char t[128];
+    trim(t, sizeof t, text ? text : "");
+    const char *what = slider_name(id);
+    if (t[0] == '\0') {
+        snprintf(err, errsize, "%s: nothing typed", what);
+        return -1;
+    }
+    int64_t iv;
+    double v;
+    switch (id) {
+    case SLIDER_BATCH:
+        if (parse_whole(t, 1, RT_MAX_BATCH, what, &iv, err, errsize))
+            return -1;
+        s->batch = iv;
+        return 0;
+    case SLIDER_CHIPS:
+        if (parse_whole(t, 1, RT_MAX_CHIPS, what, &iv, err, errsize))
+            return -1;
+        s->chips = iv;
+        return 0;
+    case SLIDER_CONTEXT:
+        if (parse_whole(t, 1, RT_MAX_TOKENS, what, &iv, err, errsize))
+            return -1;
+        s->context_tokens = iv;
+        return 0;
+    case SLIDER_PREFILL:
+        if (parse_whole(t, 0, RT_MAX_TOKENS, what, &iv, err, errsize))
+            return -1;
+        s->prefill_tokens = iv;
+        return 0;
+    case SLIDER_DECODE:
+        if (parse_whole(t, 0, RT_MAX_TOKENS, what, &iv, err, errsize))
+            return -1;
+        s->decode_tokens = iv;
+        return 0;
+    case SLIDER_KV_HEADS:
+        if (parse_whole(t, 1, s->model.heads, what, &iv, err, errsize))
+            return -1;
+        if (s->model.heads % iv != 0) {
+            snprintf(err, errsize, "kv heads: %lld does not divide the %lld query heads", (long long)iv,
+                     (long long)s->model.heads);
+            return -1;
+        }
+        s->model.kv_heads = iv;
+        return 0;
+    case SLIDER_PRECISION: {
+        enum rt_precision p;
+        if (precision_parse(t, &p) != 0) {
+            snprintf(err, errsize, "precision: '%s' is not bf16, fp8, int8 or int4", t);
+            return -1;
+        }
+        s->precision = p;
+        return 0;
+    }
+    case SLIDER_CHIP: {
+        const struct chip_spec *c = chip_find(t);
+        if (!c) {
+            snprintf(err, errsize, "chip: no built-in chip '%s' (e.g. h100, a100-80, tpu-v5e)", t);
+            return -1;
+        }
+        apply_chip(s, c);
+        return 0;
+    }
+    case SLIDER_MODEL: {
+        const struct model_shape *m = model_find(t);
+        if (m) {
+            scenario_set_model(s, m);
+            return 0;
+        }
+        if (parse_number(t, &v) != 0) {
+            snprintf(err, errsize, "model: no preset '%s'; give a preset name or a size like 35B", t);
+            return -1;
+        }
+        if (!(v >= 1.0 && v <= RT_MAX_PARAMS)) {
+            snprintf(err, errsize, "model: %s parameters is out of range: give 1 to 1e16", t);
+            return -1;
+        }
+        s->params = v;
+        return 0;
+    }
+    case SLIDER_BUDGET:
+    case SLIDER_OVERHEAD:
+        if (parse_seconds(t, &v) != 0) {
+            snprintf(err, errsize, "%s: '%s' is not a time (give seconds, e.g. 0.5 or 500ms)", what, t);
+            return -1;
+        }
+        if (!(v >= 0.0 && v <= 1e9) || (id == SLIDER_BUDGET && v <= 0.0)) {
+            snprintf(err, errsize, "%s: %s is out of range: give %s to 1e9 s", what, t,
+                     id == SLIDER_BUDGET ? "more than 0" : "0");
+            return -1;
+        }
+        if (id == SLIDER_BUDGET)
+            s->budget_s = v;
+        else
+            s->overhead_s = v;
+        return 0;
+    case SLIDER_MFU: {
+        char num[128];
+        snprintf(num, sizeof num, "%s", t);
+        size_t n = strlen(num);
+        bool percent = n > 0 && num[n - 1] == '%';
+        if (percent)
+            num[n - 1] = '\0';
+        char clean[128];
+        trim(clean, sizeof clean, num);
+        if (parse_number(clean, &v) != 0) {
+            snprintf(err, errsize, "MFU: '%s' is not a number (give 0.4 or 40%%)", t);
+            return -1;
+        }
+        if (percent || v > 1.0)
+            v /= 100.0;
+        if (!(v > 0.0 && v <= 1.0)) {
+            snprintf(err, errsize, "MFU: %s is out of range: give more than 0 and at most 100%%", t);
+            return -1;
+        }
+        s->mfu = v;
+        return 0;
+    }
+    default:
+        snprintf(err, errsize, "no such slider");
+        return -1;
+    }
+}
+
+/* ---- track positions ---- */
+
+/* log2(v) mapped from [lo_exp, hi_exp] to [0, 1]. */
+static double log2_frac(double v, double lo_exp, double hi_exp)
+{
+    if (!(v > 0.0))
+        return 0.0;
+    double f = (log2(v) - lo_exp) / (hi_exp - lo_exp);
+    return f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
+}
+
+/* The power of two at fraction f of [2^lo_exp, 2^hi_exp]. */
+static int64_t pow2_at(double f, int lo_exp, int hi_exp)
+{
+    int e = (int)lround(lo_exp + f * (hi_exp - lo_exp));
+    return (int64_t)1 << (e < 0 ? 0 : e > 62 ? 62 : e);
+}
+
+/* Clamps f into [0, 1]; NaN counts as 0. */
+static double clamp01(double f)
+{
+    return f > 0.0 ? (f < 1.0 ? f : 1.0) : 0.0;
+}
+
+double slider_fraction(const struct scenario *s, enum slider_id id)
+{
+    switch (id) {
+    case SLIDER_BATCH:
+        return log2_frac((double)s->batch, 0, 16);
+    case SLIDER_CHIPS:
+        return log2_frac((double)s->chips, 0, 16);
+    case SLIDER_MODEL: {
+        struct model_entry e[MAX_MODEL_ENTRIES];
+        int n = model_entries(e);
+        if (n < 2)
+            return 0.0;
+        int i = model_index(s, e, n);
+        if (i < 0) {
+            double size = scenario_model_size(s);
+            i = 0;
+            while (i < n - 1 && e[i + 1].size <= size)
+                i++;
+        }
+        return (double)i / (n - 1);
+    }
+    case SLIDER_KV_HEADS: {
+        int64_t d[512];
+        int n = divisors(s->model.heads, d, 512);
+        if (n < 2)
+            return 0.0;
+        int i = 0;
+        while (i < n - 1 && d[i] < s->model.kv_heads)
+            i++;
+        return (double)i / (n - 1);
+    }
+    case SLIDER_PRECISION:
+        return (double)s->precision / (RT_PRECISION_COUNT - 1);
+    case SLIDER_CHIP: {
+        int n = (int)chip_builtin_count(), i = chip_index(s);
+        return n < 2 || i < 0 ? 0.0 : (double)i / (n - 1);
+    }
+    case SLIDER_CONTEXT:
+        return log2_frac((double)s->context_tokens, 7, 20);
+    case SLIDER_PREFILL:
+        return log2_frac((double)s->prefill_tokens, 0, 20);
+    case SLIDER_DECODE:
+        return log2_frac((double)s->decode_tokens, 0, 14);
+    case SLIDER_BUDGET:
+        return clamp01((log10(s->budget_s) + 2.0) / 4.0);
+    case SLIDER_OVERHEAD:
+        return clamp01(s->overhead_s);
+    case SLIDER_MFU:
+        return clamp01(s->mfu);
+    default:
+        return 0.0;
+    }
+}
+
+bool slider_set_fraction(struct scenario *s, enum slider_id id, double frac)
+{
+    frac = clamp01(frac);
+    struct scenario before = *s;
+    switch (id) {
+    case SLIDER_BATCH:
+        s->batch = pow2_at(frac, 0, 16);
+        break;
+    case SLIDER_CHIPS:
+        s->chips = pow2_at(frac, 0, 16);
+        break;
+    case SLIDER_MODEL: {
+        struct model_entry e[MAX_MODEL_ENTRIES];
+        int n = model_entries(e);
+        if (n < 1)
+            return false;
+        int i = (int)lround(frac * (n - 1));
+        if (model_index(s, e, n) != i)
+            apply_model(s, &e[i]);
+        break;
+    }
+    case SLIDER_KV_HEADS: {
+        int64_t d[512];
+        int n = divisors(s->model.heads, d, 512);
+        if (n < 1)
+            return false;
+        s->model.kv_heads = d[lround(frac * (n - 1))];
+        break;
+    }
+    case SLIDER_PRECISION:
+        s->precision = (enum rt_precision)lround(frac * (RT_PRECISION_COUNT - 1));
+        break;
+    case SLIDER_CHIP: {
+        int n = (int)chip_builtin_count();
+        if (n < 1)
+            return false;
+        int i = (int)lround(frac * (n - 1));
+        if (i != chip_index(s))
+            apply_chip(s, chip_builtin((size_t)i));
+        break;
+    }
+    case SLIDER_CONTEXT:
+        s->context_tokens = pow2_at(frac, 7, 20);
+        break;
+    case SLIDER_PREFILL:
+        s->prefill_tokens = frac <= 0.0 ? 0 : pow2_at(frac, 0, 20);
+        break;
+    case SLIDER_DECODE:
+        s->decode_tokens = frac <= 0.0 ? 0 : pow2_at(frac, 0, 14);
+        break;
+    case SLIDER_BUDGET: {
+        double v = pow(10.0, frac * 4.0 - 2.0);
+        /* Snap to the nearest 1-2-5 value. */
+        double up = step_125(v * (1 - 1e-9), 1), down = step_125(v * (1 + 1e-9), -1);
+        s->budget_s = (up / v < v / down) ? up : down;
+        break;
+    }
+    case SLIDER_OVERHEAD:
+        s->overhead_s = round(frac * 20.0) * 0.05;
+        break;
+    case SLIDER_MFU: {
+        double v = round(frac * 20.0) * 0.05;
+        s->mfu = v < 0.05 ? 0.05 : v;
+        break;
+    }
+    default:
+        return false;
+    }
+    return memcmp(&before, s, sizeof before) != 0;
+}

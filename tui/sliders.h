@@ -1,0 +1,74 @@
+/* sliders.h — the explorer's knobs: what each one is called, how it shows
+ * its value, how it steps, how a typed value is parsed and where its knob
+ * sits on its track.
+ *
+ * Each function edits or reads a struct scenario and nothing else; none
+ * calls analyze(). A step may produce a scenario analyze() refuses (a budget
+ * below the overhead): the caller analyses it and keeps the old scenario on
+ * error. No function here can produce a value outside the type's range, a
+ * NaN or an infinity.
+ */
+#ifndef ROOFTOP_SLIDERS_H
+#define ROOFTOP_SLIDERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scenario.h"
+
+/* In the order they appear on screen; the first is selected at start. */
+enum slider_id {
+    SLIDER_BATCH = 0,  /* concurrent sequences: powers of two */
+    SLIDER_MODEL,      /* the built-in presets and the guide's sizes, by size */
+    SLIDER_KV_HEADS,   /* the divisors of the head count */
+    SLIDER_CHIPS,      /* chips per replica: powers of two */
+    SLIDER_PRECISION,  /* bf16, fp8, int8, int4 */
+    SLIDER_CHIP,       /* the built-in chips, in table order */
+    SLIDER_CONTEXT,    /* KV-cache tokens per request: powers of two */
+    SLIDER_PREFILL,    /* prompt tokens per turn: 0 and powers of two */
+    SLIDER_DECODE,     /* generated tokens per turn: 0 and powers of two */
+    SLIDER_BUDGET,     /* latency budget, s: 1-2-5 series */
+    SLIDER_OVERHEAD,   /* scaffolding time, s: steps of 0.05 s (coarse 0.25 s) */
+    SLIDER_MFU,        /* achieved MFU during prefill: steps of 5% (coarse 25%) */
+    SLIDER_COUNT
+};
+
+/* The slider's label ("batch", "kv heads" …); "?" outside the enum. */
+const char *slider_name(enum slider_id id);
+
+/* What a typed value may be, for the prompt ("a power of two or any whole
+ * number, e.g. 64"); "" outside the enum. */
+const char *slider_hint(enum slider_id id);
+
+/* Writes the slider's current value as shown on screen ("16", "guide-70b",
+ * "8 of 64", "bf16", "1.00 s", "100%") into buf (size bytes). Returns buf. */
+char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, size_t size);
+
+/* Steps slider id of *s by one notch in direction dir (> 0 up, < 0 down, 0
+ * nothing); coarse takes a bigger notch (x4 for powers of two, x8 for token
+ * counts, three entries of a list, a decade of the budget, 0.25 s, 25%).
+ * Values off the notch grid (a batch of 3 from the command line) move to the
+ * next notch in that direction. Returns true when *s changed, false at either
+ * end of the range. Changing the model resets n_kv_heads to the preset's;
+ * changing the chip clears the chip-figure overrides. */
+bool slider_step(struct scenario *s, enum slider_id id, int dir, bool coarse);
+
+/* Parses text typed for slider id and sets it in *s. Accepts what
+ * parse_number accepts ("64", "8k", "1.5T"), a preset or chip name for
+ * model / chip ("h100", "llama-3.1-8b"), a parameter count for model ("35B":
+ * the current shape with N given), "500ms" / "0.5 s" for times, "40%" or 0.4
+ * for MFU. Returns 0, or -1 with a one-line message in err (errsize bytes)
+ * and *s untouched, when the text is not a value of that slider (not a
+ * number, not whole, out of range, not a divisor of the heads …). */
+int slider_set_text(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize);
+
+/* Where the slider's knob sits on its track, in [0, 1]: log scales for
+ * counts and the budget, list position for lists, linear for overhead and
+ * MFU. Values beyond the track's ends clamp to 0 or 1. */
+double slider_fraction(const struct scenario *s, enum slider_id id);
+
+/* Sets slider id from a track position frac (clamped to [0, 1]), snapped to
+ * the slider's notches. Returns true when *s changed. */
+bool slider_set_fraction(struct scenario *s, enum slider_id id, double frac);
+
+#endif

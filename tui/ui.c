@@ -1,0 +1,436 @@
+/* ui.c — the explorer's state machine and frame rendering. */
+#include "ui.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "panels.h"
+
+/* Sets the status-line message (printf style); error selects its colour. */
+static void say(struct ui *u, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(struct ui *u, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(u->message, sizeof u->message, fmt, ap);
+    va_end(ap);
+    u->message_is_error = error;
+}
+
+void ui_set_message(struct ui *u, bool error, const char *text)
+{
+    say(u, error, "%s", text ? text : "");
+}
+
+/* Re-analyses the comparison chip's roof for the current scenario. */
+static void update_compare(struct ui *u)
+{
+    u->has_compare = false;
+    const struct chip_spec *c = u->compare_chip >= 0 ? chip_builtin((size_t)u->compare_chip) : NULL;
+    if (!c)
+        return;
+    struct scenario s = u->scenario;
+    s.chip = *c;
+    s.peak_flops_override = s.hbm_bytes_per_s_override = s.hbm_bytes_override = 0.0;
+    char err[256];
+    u->has_compare = analyze(&s, &u->compare, err, sizeof err) == 0;
+}
+
+int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, int rows, char *err,
+            size_t errsize)
+{
+    memset(u, 0, sizeof *u);
+    u->initial = *initial;
+    u->scenario = *initial;
+    if (analyze(&u->scenario, &u->analysis, err, errsize) != 0)
+        return -1;
+    u->compare_chip = -1;
+    u->drag_slider = -1;
+    u->selected = SLIDER_BATCH;
+    u->ascii = ascii;
+    ui_resize(u, cols, rows);
+    return 0;
+}
+
+void ui_resize(struct ui *u, int cols, int rows)
+{
+    u->cols = cols < 0 ? 0 : cols;
+    u->rows = rows < 0 ? 0 : rows;
+    u->layout = layout_compute(u->cols, u->rows);
+}
+
+/* Pushes the current scenario on the undo ring. */
+static void push_undo(struct ui *u)
+{
+    u->undo_top = (u->undo_top + 1) % UI_UNDO_DEPTH;
+    u->undo[u->undo_top] = u->scenario;
+    if (u->undo_count < UI_UNDO_DEPTH)
+        u->undo_count++;
+}
+
+/* Makes *next the current scenario if analyze() accepts it; otherwise keeps
+ * the current one and shows why. Returns true when it was accepted. */
+static bool commit(struct ui *u, const struct scenario *next, bool record_undo)
+{
+    struct analysis a;
+    char err[256];
+    if (analyze(next, &a, err, sizeof err) != 0) {
+        say(u, true, "%s", err);
+        return false;
+    }
+    if (record_undo)
+        push_undo(u);
+    u->scenario = *next;
+    u->analysis = a;
+    update_compare(u);
+    return true;
+}
+
+/* Steps the selected slider; says so at either end of its range. */
+static unsigned step_selected(struct ui *u, int dir, bool coarse)
+{
+    struct scenario next = u->scenario;
+    if (!slider_step(&next, (enum slider_id)u->selected, dir, coarse)) {
+        say(u, false, "%s is at its %s", slider_name((enum slider_id)u->selected), dir > 0 ? "largest" : "smallest");
+        return UI_REDRAW;
+    }
+    commit(u, &next, true);
+    return UI_REDRAW;
+}
+
+/* Cycles the comparison chip through the built-in chips other than the
+ * current one, then off. */
+static void cycle_compare(struct ui *u, int dir)
+{
+    int n = (int)chip_builtin_count();
+    for (int tries = 0; tries <= n; tries++) {
+        u->compare_chip += dir;
+        if (u->compare_chip >= n)
+            u->compare_chip = -1;
+        else if (u->compare_chip < -1)
+            u->compare_chip = n - 1;
+        if (u->compare_chip < 0)
+            break;
+        if (strcmp(chip_builtin((size_t)u->compare_chip)->key, u->scenario.chip.key) != 0)
+            break;
+    }
+    update_compare(u);
+    if (u->compare_chip < 0)
+        say(u, false, "comparison roof off");
+    else if (u->has_compare)
+        say(u, false, "comparing with %s (ridge %.0f FLOP/byte); c for the next chip",
+            chip_builtin((size_t)u->compare_chip)->key, u->compare.ridge_flop_per_byte);
+    else
+        say(u, true, "%s cannot run this scenario", chip_builtin((size_t)u->compare_chip)->key);
+}
+
+/* Keys while the knobs have the focus. */
+static unsigned knobs_key(struct ui *u, int key)
+{
+    switch (key) {
+    case UI_KEY_UP:
+    case 'k':
+    case UI_KEY_BTAB:
+        u->selected = u->selected > 0 ? u->selected - 1 : (key == UI_KEY_BTAB ? SLIDER_COUNT - 1 : 0);
+        return UI_REDRAW;
+    case UI_KEY_DOWN:
+    case 'j':
+    case UI_KEY_TAB:
+        u->selected = u->selected < SLIDER_COUNT - 1 ? u->selected + 1 : (key == UI_KEY_TAB ? 0 : SLIDER_COUNT - 1);
+        return UI_REDRAW;
+    case UI_KEY_HOME:
+    case 'g':
+        u->selected = 0;
+        return UI_REDRAW;
+    case UI_KEY_END:
+    case 'G':
+        u->selected = SLIDER_COUNT - 1;
+        return UI_REDRAW;
+    case UI_KEY_LEFT:
+    case 'h':
+    case '-':
+        return step_selected(u, -1, false);
+    case UI_KEY_RIGHT:
+    case 'l':
+    case '+':
+        return step_selected(u, 1, false);
+    case UI_KEY_SLEFT:
+    case UI_KEY_PGDN:
+    case 'H':
+        return step_selected(u, -1, true);
+    case UI_KEY_SRIGHT:
+    case UI_KEY_PGUP:
+    case 'L':
+        return step_selected(u, 1, true);
+    case UI_KEY_ENTER:
+    case '=':
+        u->mode = UI_MODE_EDIT;
+        u->edit_is_path = false;
+        u->edit[0] = '\0';
+        return UI_REDRAW;
+    case 'u':
+        if (u->undo_count == 0) {
+            say(u, false, "nothing to undo");
+            return UI_REDRAW;
+        }
+        {
+            struct scenario prev = u->undo[u->undo_top];
+            u->undo_top = (u->undo_top + UI_UNDO_DEPTH - 1) % UI_UNDO_DEPTH;
+            u->undo_count--;
+            if (commit(u, &prev, false))
+                say(u, false, "undone (%d more)", u->undo_count);
+        }
+        return UI_REDRAW;
+    case 'r':
+        if (commit(u, &u->initial, true))
+            say(u, false, "reset to the starting scenario (u undoes)");
+        return UI_REDRAW;
+    case 'c':
+        cycle_compare(u, 1);
+        return UI_REDRAW;
+    case 'C':
+        cycle_compare(u, -1);
+        return UI_REDRAW;
+    case '?':
+        u->mode = UI_MODE_HELP;
+        return UI_REDRAW;
+    case 'm': {
+        struct scenario next = u->scenario;
+        next.latency_model = next.latency_model == RT_LATENCY_NAPKIN ? RT_LATENCY_DETAILED : RT_LATENCY_NAPKIN;
+        if (commit(u, &next, true))
+            say(u, false, "the verdict now comes from the %s model (m switches back)",
+                next.latency_model == RT_LATENCY_NAPKIN ? "napkin" : "detailed");
+        return UI_REDRAW;
+    }
+    case 't':
+        return UI_REDRAW | UI_REPAINT | UI_NEXT_THEME;
+    case 's': /* ask where, offering the last path used */
+        u->mode = UI_MODE_EDIT;
+        u->edit_is_path = true;
+        snprintf(u->edit, sizeof u->edit, "%s", u->save_path[0] ? u->save_path : "scenario.json");
+        return UI_REDRAW;
+    case UI_KEY_REPAINT:
+    case 12: /* Ctrl-L */
+        return UI_REDRAW | UI_REPAINT;
+    case 'q':
+    case 'Q':
+    case UI_KEY_ESC:
+        return UI_QUIT;
+    default:
+        return 0;
+    }
+}
+
+/* Keys while a value is being typed. */
+static unsigned edit_key(struct ui *u, int key)
+{
+    size_t n = strlen(u->edit);
+    switch (key) {
+    case UI_KEY_ESC:
+        u->mode = UI_MODE_KNOBS;
+        say(u, false, "not changed");
+        return UI_REDRAW;
+    case UI_KEY_ENTER: {
+        u->mode = UI_MODE_KNOBS;
+        if (u->edit_is_path) {
+            if (u->edit[0] == '\0') {
+                say(u, true, "no file named: not saved");
+                return UI_REDRAW;
+            }
+            snprintf(u->save_path, sizeof u->save_path, "%s", u->edit);
+            return UI_REDRAW | UI_SAVE;
+        }
+        struct scenario next = u->scenario;
+        char err[256];
+        if (slider_set_text(&next, (enum slider_id)u->selected, u->edit, err, sizeof err) != 0) {
+            say(u, true, "%s", err);
+            return UI_REDRAW;
+        }
+        if (commit(u, &next, true))
+            say(u, false, "%s set to %s", slider_name((enum slider_id)u->selected), u->edit);
+        return UI_REDRAW;
+    }
+    case UI_KEY_BACKSPACE:
+    case 127:
+    case 8:
+        while (n > 0 && ((unsigned char)u->edit[n - 1] & 0xC0) == 0x80) /* drop a whole UTF-8 character */
+            n--;
+        if (n > 0)
+            n--;
+        u->edit[n] = '\0';
+        return UI_REDRAW;
+    case 21: /* Ctrl-U: clear */
+        u->edit[0] = '\0';
+        return UI_REDRAW;
+    case UI_KEY_REPAINT:
+    case 12:
+        return UI_REDRAW | UI_REPAINT;
+    default:
+        if (key >= 0x20 && key < 0x110000 && key != 0x7F) {
+            char enc[4];
+            int k = utf8_encode((uint32_t)key, enc);
+            if (n + (size_t)k < sizeof u->edit) {
+                memcpy(u->edit + n, enc, (size_t)k);
+                u->edit[n + (size_t)k] = '\0';
+            }
+            return UI_REDRAW;
+        }
+        return 0;
+    }
+}
+
+unsigned ui_key(struct ui *u, int key)
+{
+    if (u->layout.too_small) {
+        /* Only quitting and repainting make sense until the screen grows. */
+        if (key == 'q' || key == 'Q' || key == UI_KEY_ESC)
+            return UI_QUIT;
+        if (key == 12 || key == UI_KEY_REPAINT)
+            return UI_REDRAW | UI_REPAINT;
+        return UI_REDRAW;
+    }
+    if (u->mode == UI_MODE_EDIT)
+        return edit_key(u, key);
+    u->message[0] = '\0';
+    if (u->mode == UI_MODE_HELP) {
+        u->mode = UI_MODE_KNOBS;
+        return key == 12 || key == UI_KEY_REPAINT ? UI_REDRAW | UI_REPAINT : UI_REDRAW;
+    }
+    return knobs_key(u, key);
+}
+
+unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
+{
+    if (u->layout.too_small || u->mode == UI_MODE_EDIT)
+        return 0;
+    if (u->mode == UI_MODE_HELP) {
+        if (kind == UI_MOUSE_PRESS) {
+            u->mode = UI_MODE_KNOBS;
+            return UI_REDRAW;
+        }
+        return 0;
+    }
+    struct rect r = u->layout.sliders;
+    int track_x, track_w;
+    slider_track_geometry(r.w, &track_x, &track_w);
+    if (kind == UI_MOUSE_RELEASE) {
+        u->drag_slider = -1;
+        return 0;
+    }
+    if (kind == UI_MOUSE_DRAG) {
+        if (u->drag_slider < 0 || track_w <= 1)
+            return 0;
+        struct scenario next = u->scenario;
+        double f = (double)(x - r.x - track_x) / (track_w - 1);
+        if (slider_set_fraction(&next, (enum slider_id)u->drag_slider, f))
+            commit(u, &next, false);
+        return UI_REDRAW;
+    }
+    int row = y - r.y - 1;
+    if (!rect_contains(r, x, y) || row < 0 || row >= SLIDER_COUNT)
+        return 0;
+    u->message[0] = '\0';
+    u->selected = row;
+    if (kind == UI_MOUSE_WHEEL_UP || kind == UI_MOUSE_WHEEL_DOWN)
+        return step_selected(u, kind == UI_MOUSE_WHEEL_UP ? 1 : -1, false);
+    int tx = x - r.x - track_x;
+    if (track_w > 1 && tx >= 0 && tx < track_w) {
+        struct scenario next = u->scenario;
+        if (slider_set_fraction(&next, (enum slider_id)row, (double)tx / (track_w - 1)))
+            commit(u, &next, true);
+    }
+    u->drag_slider = row; /* a press anywhere on the row can then drag its knob */
+    return UI_REDRAW;
+}
+
+/* One key and what it does, for the status line. */
+struct hint {
+    const char *key, *what;
+};
+
+/* Draws key hints left to right while they fit; returns the column reached. */
+static int draw_hints(struct view v, int x, const struct hint *h, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int w = text_width(h[i].key) + 1 + text_width(h[i].what) + 2;
+        if (x + w - 2 > v.r.w)
+            continue; /* skip what does not fit; a shorter hint may */
+        x += view_text(v, x, 0, -1, h[i].key, ROLE_KEY);
+        x += view_text(v, x, 0, -1, " ", ROLE_DIM);
+        x += view_text(v, x, 0, -1, h[i].what, ROLE_DIM);
+        x += view_text(v, x, 0, -1, "  ", ROLE_DIM);
+    }
+    return x;
+}
+
+/* The status line: the prompt while typing, else a message or the keys. */
+static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
+{
+    if (u->mode == UI_MODE_EDIT && u->edit_is_path) {
+        int x = view_text(v, 0, 0, -1, "save to: ", ROLE_ACCENT);
+        x += view_text(v, x, 0, -1, u->edit, ROLE_TEXT);
+        view_put(v, x, 0, '_', ROLE_KNOB);
+        x += 2;
+        const struct hint h[] = {{"Enter", "save"}, {"Esc", "cancel"}, {"^U", "clear"}};
+        draw_hints(v, x, h, 3);
+        return;
+    }
+    if (u->mode == UI_MODE_EDIT) {
+        int x = view_printf(v, 0, 0, -1, ROLE_ACCENT, "%s = ", slider_name((enum slider_id)u->selected));
+        x += view_text(v, x, 0, -1, u->edit, ROLE_TEXT);
+        view_put(v, x, 0, '_', ROLE_KNOB);
+        x += 2;
+        x += view_printf(v, x, 0, -1, ROLE_DIM, "(%s)  ", slider_hint((enum slider_id)u->selected));
+        const struct hint h[] = {{"Enter", "set"}, {"Esc", "cancel"}};
+        draw_hints(v, x, h, 2);
+        return;
+    }
+    if (u->message[0]) {
+        if (u->message_is_error) {
+            view_fill(v, 0, 0, v.r.w, 1, ' ', ROLE_ERROR);
+            view_text(v, 1, 0, v.r.w - 1, u->message, ROLE_ERROR);
+        } else {
+            view_text(v, 0, 0, -1, u->message, ROLE_ACCENT);
+        }
+        return;
+    }
+    const struct hint h[] = {
+        {g->up_down, "select"}, {g->left_right, "step"}, {"=", "type"}, {"?", "help"}, {"q", "quit"},
+        {"u", "undo"},          {"r", "reset"},          {"c", "compare"}, {"m", "model"}, {"PgUp/Dn", "coarse"},
+        {"t", "theme"},         {"s", "save"},
+    };
+    draw_hints(v, 0, h, (int)(sizeof h / sizeof h[0]));
+}
+
+int ui_render(struct ui *u, struct grid *g)
+{
+    if (g->cols != u->cols || g->rows != u->rows) {
+        if (grid_resize(g, u->cols, u->rows) != 0)
+            return -1;
+    } else {
+        grid_erase(g);
+    }
+    const struct glyphs *gl = glyphs_for(u->ascii);
+    const struct layout *l = &u->layout;
+    if (l->too_small) {
+        panel_too_small(view_make(g, l->whole), u->cols, u->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+        return 0;
+    }
+    panel_title(view_make(g, l->title), &u->scenario, &u->analysis, gl);
+    struct plot_compare cmp = {
+        u->compare_chip >= 0 ? chip_builtin((size_t)u->compare_chip)->key : NULL,
+        &u->compare,
+    };
+    plot_draw(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, u->ascii, &u->scratch);
+    panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, gl);
+    panel_placement(view_make(g, l->placement), &u->analysis);
+    panel_mfu(view_make(g, l->mfu), &u->scenario, &u->analysis, gl);
+    panel_latency(view_make(g, l->latency), &u->analysis, gl);
+    panel_memory(view_make(g, l->memory), &u->scenario, &u->analysis);
+    draw_status(u, view_make(g, l->status), gl);
+    if (u->mode == UI_MODE_HELP)
+        panel_help(view_make(g, l->whole), gl);
+    return 0;
+}

@@ -1,0 +1,118 @@
+/* ui.h — the explorer's state and its event handlers, without a terminal.
+ *
+ * One struct ui holds everything the explorer knows: the scenario and its
+ * analysis, the selection, the undo history, the mode (knobs, typing a value,
+ * help) and the message of the status line. Keys and mouse events go in as
+ * plain values (the ncurses layer translates its codes); each handler changes
+ * the scenario, runs analyze() and returns what the event loop must do. A
+ * frame is rendered into a struct grid, so tests drive the explorer key by
+ * key and compare frames as text.
+ *
+ * Each handler is a *_key / *_draw pair chosen by the mode, as in ncdu.
+ */
+#ifndef ROOFTOP_UI_H
+#define ROOFTOP_UI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis.h"
+#include "grid.h"
+#include "layout.h"
+#include "plot.h"
+#include "scenario.h"
+#include "sliders.h"
+
+/* Keys that are not characters, numbered above every Unicode code point.
+ * Characters (including control characters such as 12 for Ctrl-L) are
+ * passed as their code point. */
+enum ui_key {
+    UI_KEY_UP = 0x110000,
+    UI_KEY_DOWN,
+    UI_KEY_LEFT,
+    UI_KEY_RIGHT,
+    UI_KEY_SLEFT,  /* Shift-Left: coarse step down */
+    UI_KEY_SRIGHT, /* Shift-Right: coarse step up */
+    UI_KEY_PGUP,
+    UI_KEY_PGDN,
+    UI_KEY_HOME,
+    UI_KEY_END,
+    UI_KEY_ENTER,
+    UI_KEY_ESC,
+    UI_KEY_BACKSPACE,
+    UI_KEY_TAB,
+    UI_KEY_BTAB,
+    UI_KEY_REPAINT /* Ctrl-L */
+};
+
+/* What the event loop must do after an event: bits. */
+enum {
+    UI_REDRAW = 1,  /* render a new frame (erase + draw + refresh) */
+    UI_REPAINT = 2, /* also repaint the whole terminal (clear): Ctrl-L only */
+    UI_QUIT = 4,    /* leave the explorer */
+    UI_NEXT_THEME = 8, /* switch to the next colour theme (the terminal layer owns themes) */
+    UI_SAVE = 16    /* save the scenario to save_path (the user just confirmed it) */
+};
+
+/* Mouse events, in screen cells. */
+enum ui_mouse_kind { UI_MOUSE_PRESS, UI_MOUSE_DRAG, UI_MOUSE_RELEASE, UI_MOUSE_WHEEL_UP, UI_MOUSE_WHEEL_DOWN };
+
+enum ui_mode { UI_MODE_KNOBS = 0, UI_MODE_EDIT, UI_MODE_HELP };
+
+#define UI_UNDO_DEPTH 64
+#define UI_EDIT_MAX 1024
+#define UI_MESSAGE_MAX 256
+
+struct ui {
+    struct scenario initial;         /* what r resets to */
+    struct scenario scenario;        /* the current, always valid, scenario */
+    struct analysis analysis;        /* analyze(scenario) */
+    int compare_chip;                /* built-in chip index whose roof is overlaid, -1 none */
+    bool has_compare;                /* compare analysis is valid */
+    struct analysis compare;         /* analyze(scenario with the compare chip) */
+
+    struct scenario undo[UI_UNDO_DEPTH]; /* ring of earlier scenarios */
+    int undo_top, undo_count;
+
+    enum ui_mode mode;
+    int selected;                    /* enum slider_id */
+    char edit[UI_EDIT_MAX];          /* the value being typed (UTF-8) */
+    bool edit_is_path;               /* typing where to save ('s'), not a knob's value */
+    char save_path[UI_EDIT_MAX];     /* where 's' saves; the last path used, or a default */
+    char message[UI_MESSAGE_MAX];    /* status-line message; "" none */
+    bool message_is_error;
+    int drag_slider;                 /* slider being dragged, -1 none */
+
+    bool ascii;                      /* ASCII characters only */
+    int cols, rows;                  /* screen size */
+    struct layout layout;            /* layout_compute(cols, rows) */
+    struct plot_scratch scratch;     /* plot working memory */
+};
+
+/* Sets up *u on scenario *initial for a cols x rows screen. Returns 0, or
+ * -1 with the reason in err (errsize bytes) when analyze() refuses the
+ * initial scenario. *u is large (about 300 KB): allocate it, do not put it
+ * on the stack. */
+int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, int rows, char *err,
+            size_t errsize);
+
+/* Records a new screen size (negative counts as 0) and recomputes the layout. */
+void ui_resize(struct ui *u, int cols, int rows);
+
+/* Handles one key: a Unicode code point or an enum ui_key. Returns UI_*
+ * bits. Unknown keys are ignored (0). Never fails: a refused change leaves
+ * the scenario as it was and puts the reason in the status line. */
+unsigned ui_key(struct ui *u, int key);
+
+/* Handles a mouse event at screen cell (x, y). Returns UI_* bits. */
+unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y);
+
+/* Puts text in the status line until the next key (error selects the error
+ * colour). For the terminal layer's own news: the theme, a saved file. */
+void ui_set_message(struct ui *u, bool error, const char *text);
+
+/* Renders the frame for the current size into g, which is resized to
+ * cols x rows. Returns 0, or -1 when g cannot be resized (out of memory). */
+int ui_render(struct ui *u, struct grid *g);
+
+#endif
