@@ -266,7 +266,7 @@ static int load_model_file(const char *path, struct cli_options *o, char *err, s
     else if (!dir)
         folder[0] = '\0';
     const char *base = strrchr(folder, '/');
-    snprintf(name, sizeof name, "%s", base ? base + 1 : folder);
+    snprintf(name, sizeof name, "%.*s", (int)sizeof name - 1, base ? base + 1 : folder); /* long names are cut */
     char *text;
     size_t len;
     if (read_file(file, &text, &len, err, errsize) != 0)
