@@ -415,7 +415,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"c / C", "overlay the next / previous chip's roof"},
         {"m", "verdict: the napkin or the detailed model"},
         {"t", "next colour theme (--theme, --list-themes)"},
-        {"s", "save the scenario (to --write-scenario FILE)"},
+        {"s", "save the scenario to a file (asks where)"},
         {"Ctrl-L", "repaint the screen"},
         {"?", "this help (any key closes it)"},
         {"q or Esc", "quit"},
