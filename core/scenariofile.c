@@ -64,7 +64,7 @@ static const struct int_field model_ints[] = {
 };
 #undef MFIELD
 
-static const struct { const char *key; size_t offset; } model_bools[] = {
+static const struct int_field model_bools[] = {
     {"tied_embeddings", offsetof(struct model_shape, tied_embeddings)},
     {"gated_mlp", offsetof(struct model_shape, gated_mlp)},
     {"qkv_bias", offsetof(struct model_shape, qkv_bias)},
@@ -128,6 +128,26 @@ char *scenario_to_json(const struct scenario *s)
     return out;
 }
 
+/* True when key names one of the n fields. */
+static bool in_fields(const char *key, const struct int_field *fields, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(key, fields[i].key) == 0)
+            return true;
+    return false;
+}
+
+/* True when key is one of the NULL-terminated names. */
+static bool in_names(const char *key, const char *const *names)
+{
+    for (; *names; names++)
+        if (strcmp(key, *names) == 0)
+            return true;
+    return false;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Reads the model object of a scenario file over *m. */
 static int read_model(const cJSON *obj, const char *path, struct model_shape *m, struct load_warnings *w, char *err,
                       size_t errsize)
@@ -156,17 +176,10 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
         JSON_BAD)
         return -1;
     const char *known[] = {"name", "source", "stated_params", NULL};
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        bool ok = false;
-        for (const char *const *k = known; *k && !ok; k++)
-            ok = strcmp(c->string, *k) == 0;
-        for (size_t i = 0; !ok && i < sizeof model_ints / sizeof model_ints[0]; i++)
-            ok = strcmp(c->string, model_ints[i].key) == 0;
-        for (size_t i = 0; !ok && i < sizeof model_bools / sizeof model_bools[0]; i++)
-            ok = strcmp(c->string, model_bools[i].key) == 0;
-        if (!ok)
+    for (const cJSON *c = obj->child; c; c = c->next)
+        if (!in_names(c->string, known) && !in_fields(c->string, model_ints, COUNT(model_ints)) &&
+            !in_fields(c->string, model_bools, COUNT(model_bools)))
             warn_add(w, "%s: unknown key 'model.%s' ignored", path, c->string);
-    }
     return 0;
 }
 
@@ -276,17 +289,10 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         goto done;
     const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "model",
                            "recompute", "unfused_attention", NULL};
-    for (const cJSON *c = root->child; c; c = c->next) {
-        bool ok = false;
-        for (const char *const *k = known; *k && !ok; k++)
-            ok = strcmp(c->string, *k) == 0;
-        for (size_t i = 0; !ok && i < sizeof scenario_ints / sizeof scenario_ints[0]; i++)
-            ok = strcmp(c->string, scenario_ints[i].key) == 0;
-        for (size_t i = 0; !ok && i < sizeof scenario_reals / sizeof scenario_reals[0]; i++)
-            ok = strcmp(c->string, scenario_reals[i].key) == 0;
-        if (!ok)
+    for (const cJSON *c = root->child; c; c = c->next)
+        if (!in_names(c->string, known) && !in_fields(c->string, scenario_ints, COUNT(scenario_ints)) &&
+            !in_fields(c->string, scenario_reals, COUNT(scenario_reals)))
             warn_add(w, "%s: unknown key '%s' ignored", path, c->string);
-    }
     char why[256];
     if (scenario_check(&s, why, sizeof why) != 0) {
         snprintf(err, errsize, "%s: %s", path, why);

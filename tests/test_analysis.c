@@ -10,16 +10,6 @@
 #include "chips.h"
 #include "sweep.h"
 
-/* Analyzes s, failing the test with analyze()'s message when it refuses. */
-static struct analysis must_analyze(const struct scenario *s)
-{
-    struct analysis a;
-    char err[256];
-    if (analyze(s, &a, err, sizeof err) != 0)
-        fail_msg("analyze refused: %s", err);
-    return a;
-}
-
 /* The placement of a phase ("prefill", "decode", "training"). */
 static const struct placement *phase(const struct analysis *a, const char *name)
 {

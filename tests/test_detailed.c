@@ -28,15 +28,6 @@ static struct scenario small(void)
     return s;
 }
 
-static struct analysis must_analyze(const struct scenario *s)
-{
-    struct analysis a;
-    char err[256];
-    if (analyze(s, &a, err, sizeof err) != 0)
-        fail_msg("analyze refused: %s", err);
-    return a;
-}
-
 static const struct op_cost *op(const struct phase_cost *pc, const char *name)
 {
     for (int i = 0; i < pc->count; i++)

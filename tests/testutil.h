@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <cmocka.h>
 
+#include "analysis.h"
+
 /* Asserts that v printed with fmt reads exactly want: the guide's figures are
  * checked to the printed digit, as the guide prints them. */
 #define ASSERT_PRINTED(fmt, v, want)                                                                                   \
@@ -25,5 +27,15 @@
         if (!(got_ >= want_ - tol_ && got_ <= want_ + tol_))                                                           \
             fail_msg("%s = %.17g, want %.17g +/- %g", #got, got_, want_, tol_);                                         \
     } while (0)
+
+/* Analyzes s, failing the test with analyze()'s message when it refuses. */
+static inline struct analysis must_analyze(const struct scenario *s)
+{
+    struct analysis a;
+    char err[256];
+    if (analyze(s, &a, err, sizeof err) != 0)
+        fail_msg("analyze refused: %s", err);
+    return a;
+}
 
 #endif
