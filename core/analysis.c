@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,14 +30,27 @@ static void add_note(struct analysis *a, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Copies NUL-terminated src into dst (size bytes, always terminated). The
+ * two live in one struct analysis, which gcc's -Wrestrict mistakes for an
+ * overlap when snprintf is inlined at -O1. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= size)
+        n = size - 1;
+    memmove(dst, src, n);
+    dst[n] = '\0';
+}
+
 /* Places one phase on the roofline; returns -1 when its figures are invalid. */
 static int add_placement(struct analysis *a, const char *name, const char *phase, double flops, double bytes)
 {
     if (a->placement_count >= RT_MAX_PLACEMENTS)
         return 0;
     struct placement *p = &a->placements[a->placement_count];
-    snprintf(p->name, sizeof p->name, "%s", name);
-    snprintf(p->phase, sizeof p->phase, "%s", phase);
+    memset(p, 0, sizeof *p);
+    copy_text(p->name, sizeof p->name, name);
+    copy_text(p->phase, sizeof p->phase, phase);
     p->flops = flops;
     p->bytes = bytes;
     if (roofline_report(flops, bytes, a->peak_flops_per_s, a->hbm_bytes_per_s, &p->roof) != 0)
@@ -225,7 +239,7 @@ static void add_term(struct latency_term *terms, int *count, const char *name, d
 {
     if (*count >= RT_MAX_TERMS)
         return;
-    snprintf(terms[*count].name, sizeof terms[*count].name, "%s", name);
+    copy_text(terms[*count].name, sizeof terms[*count].name, name);
     terms[(*count)++].seconds = seconds;
 }
 
@@ -323,18 +337,6 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         a->decode_mbu = ds.bytes / (s->measured_tpot_s * hw->hbm_bytes_per_s);
 }
 
-/* Copies NUL-terminated src into dst (size bytes, always terminated). The
- * two live in one struct analysis, which gcc's -Wrestrict mistakes for an
- * overlap when snprintf is inlined at -O1. */
-static void copy_text(char *dst, size_t size, const char *src)
-{
-    size_t n = strlen(src);
-    if (n >= size)
-        n = size - 1;
-    memmove(dst, src, n);
-    dst[n] = '\0';
-}
-
 /* Places every operation of every phase on its roof (tensor or vector). */
 static int place_operations(struct analysis *a)
 {
@@ -349,6 +351,7 @@ static int place_operations(struct analysis *a)
             if (!(bytes > 0.0))
                 continue; /* stays on chip (fused softmax): no place on a memory roofline */
             struct placement *pl = &a->placements[a->placement_count];
+            memset(pl, 0, sizeof *pl);
             copy_text(pl->name, sizeof pl->name, op->name);
             copy_text(pl->phase, sizeof pl->phase, phase_name((enum rt_phase)p));
             pl->operation = true;
@@ -517,7 +520,7 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     if (scenario_check(s, err, errsize) != 0)
         return -1;
     struct analysis *a = out;
-    memset(a, 0, sizeof *a);
+    memset(a, 0, offsetof(struct analysis, placements)); /* the arrays after it are filled as used */
     resolve_hardware(s, a);
     resolve_params(s, a);
     a->bytes_per_weight = precision_bytes(s->precision);
@@ -537,6 +540,20 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     if (place_operations(a) != 0 || analyze_training(s, a) != 0) {
         snprintf(err, errsize, "the scenario's operations cannot be placed on the roofline");
         return -1;
+    }
+
+    /* The phase rows' times: the napkin's prefill and decode step, the shape's training step. */
+    for (int i = 0; i < a->placement_count; i++) {
+        struct placement *pl = &a->placements[i];
+        if (pl->operation)
+            continue;
+        pl->share = 1.0;
+        if (strcmp(pl->phase, "prefill") == 0)
+            pl->time_s = a->napkin.prefill_s;
+        else if (strcmp(pl->phase, "decode") == 0)
+            pl->time_s = s->decode_tokens > 0 ? a->napkin.decode_s / (double)s->decode_tokens : 0.0;
+        else
+            pl->time_s = a->training.step_s;
     }
 
     const struct model_shape *m = &s->model;

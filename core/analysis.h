@@ -28,7 +28,8 @@ struct placement {
     bool vector;     /* placed against the vector unit's roof, not the tensor peak */
     double flops;    /* FLOPs (all chips) */
     double bytes;    /* bytes moved from HBM (all chips) */
-    double time_s;   /* operations: max(compute, memory) per chip; phases: the napkin's time */
+    double time_s;   /* operations: max(compute, memory) per chip; phases: the napkin's prefill or
+                        decode step, the shape's training step */
     double share;    /* operations: share of the phase's time, [0, 1]; phases: 1 */
     struct roofline_report roof; /* intensity, ridge, attainable, % of peak, bound, lever */
 };
@@ -123,14 +124,12 @@ struct analysis {
     double bytes_per_weight;
     double bytes_per_kv_element;
 
-    struct placement placements[RT_MAX_PLACEMENTS];
-    int placement_count;
+    int placement_count;              /* rows of placements[] in use */
 
     struct latency_verdict latency;   /* the verdict of the selected model (latency_model) */
     enum rt_latency_model latency_model;
     struct latency_verdict napkin;    /* the guide's napkin, always */
     struct detailed_latency detailed; /* the detailed model, always */
-    struct phase_cost phases[RT_PHASE_COUNT]; /* per chip, operation by operation */
     struct hw_rates hw;               /* the rates the detailed model used */
     struct training_figures training;
     double prefill_mfu;               /* with --measured-ttft-s: prefill model FLOPs / (ttft x chips x peak); else 0 */
@@ -150,8 +149,14 @@ struct analysis {
     double recompute_factor;          /* hardware / model FLOPs per token: 1 none, 8/6 full, from the shape if selective */
 
     /* Assumptions a reader must know, one sentence each. */
+    int note_count;                   /* rows of notes[] in use */
+
+    /* The large arrays come last: analyze() clears everything before them
+     * and fills only the rows it uses (counts above), which keeps a call
+     * cheap. Rows past a count are unspecified. */
+    struct placement placements[RT_MAX_PLACEMENTS];
+    struct phase_cost phases[RT_PHASE_COUNT]; /* per chip, operation by operation */
     char notes[RT_MAX_NOTES][RT_NOTE_MAX];
-    int note_count;
 };
 
 /* Analyzes scenario *s into *out. Returns 0 on success. Returns -1, with one

@@ -43,7 +43,7 @@ static void add_op(struct phase_cost *pc, const struct hw_rates *hw, const char 
     if (pc->count >= RT_MAX_OPS)
         return;
     struct op_cost *op = &pc->ops[pc->count++];
-    snprintf(op->name, sizeof op->name, "%s", name);
+    op->name = name;
     op->matrix = matrix;
     op->flops = flops;
     op->weight_bytes = weight_bytes;
@@ -59,7 +59,8 @@ static void add_op(struct phase_cost *pc, const struct hw_rates *hw, const char 
 void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
                  struct phase_cost *out)
 {
-    memset(out, 0, sizeof *out);
+    out->count = 0; /* every field of each op is set by add_op; no need to clear the array */
+    out->comms_bytes = out->comms_s = 0.0;
     const struct model_shape *m = &s->model;
     struct param_count pc = model_param_count(m);
     const double n = hw->n_chips, wb = hw->bytes_per_weight, kvb = hw->bytes_per_kv, ab = hw->bytes_per_act;

@@ -38,7 +38,7 @@ const char *phase_name(enum rt_phase p);
 
 /* One operation summed over every layer (or the LM head once), per chip. */
 struct op_cost {
-    char name[24];
+    const char *name;     /* a string literal: "qkv projection", "mlp" ... */
     bool matrix;          /* runs on the tensor unit */
     double flops;         /* per chip */
     double weight_bytes;  /* weights read, per chip */
