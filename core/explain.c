@@ -1,0 +1,386 @@
+/* explain.c — the formulas behind an analysis, with their numbers. */
+#include "explain.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+double explain_weights_ratio(double weights_bytes, double hbm_bytes)
+{
+    if (!(hbm_bytes > 0.0) || !isfinite(hbm_bytes) || !isfinite(weights_bytes))
+        return NAN;
+    return weights_bytes / hbm_bytes;
+}
+
+double explain_terms_sum(const struct latency_term *terms, int n)
+{
+    double sum = 0.0;
+    for (int i = 0; terms && i < n; i++)
+        sum += terms[i].seconds;
+    return sum;
+}
+
+/* Appends one line of kind k (printf style); dropped when the list is full. */
+static void line(struct explanation *e, enum rt_explain_kind k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void line(struct explanation *e, enum rt_explain_kind k, const char *fmt, ...)
+{
+    if (e->count >= RT_EXPLAIN_MAX_LINES)
+        return;
+    struct explain_line *l = &e->entry[e->count++];
+    l->kind = k;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->text, sizeof l->text, fmt, ap);
+    va_end(ap);
+}
+
+/* Copies text into buf as 7-bit ASCII: each UTF-8 sequence (or stray byte
+ * above 0x7F) becomes one '?', control characters a blank. */
+static const char *ascii_text(char *buf, size_t size, const char *text)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p && n + 1 < size; p++) {
+        if (*p >= 0x80 && (*p & 0xC0) == 0x80)
+            continue; /* a continuation byte: its lead byte was written already */
+        buf[n++] = *p >= 0x80 ? '?' : *p < 0x20 || *p == 0x7F ? ' ' : (char)*p;
+    }
+    if (size > 0)
+        buf[n] = '\0';
+    return buf;
+}
+
+/* Seconds of a turn as the guide prints them: "5.822 s", "0.683 s". */
+static const char *turn_s(char *buf, size_t size, double s)
+{
+    snprintf(buf, size, "%.3f s", s);
+    return buf;
+}
+
+/* Seconds with a sign, for a term added to the napkin: "+317.7 ms", "-1.2 ms";
+ * "0" for what rounds to zero. */
+static const char *signed_s(char *buf, size_t size, double s)
+{
+    if (fabs(s) < 5e-8) { /* rounds to zero at the finest unit */
+        snprintf(buf, size, "0");
+        return buf;
+    }
+    char t[24];
+    format_seconds(t, sizeof t, fabs(s));
+    snprintf(buf, size, "%s%s", s < 0.0 ? "-" : "+", t);
+    return buf;
+}
+
+/* Seconds added to a figure, spaced as a sum: "+ 807.0 ms", "- 1.2 ms". */
+static const char *plus_s(char *buf, size_t size, double s)
+{
+    char t[24];
+    format_seconds(t, sizeof t, fabs(s));
+    snprintf(buf, size, "%c %s", s < 0.0 ? '-' : '+', t);
+    return buf;
+}
+
+/* A fraction as a percentage, as the panels show it: "100%", "89.4%". */
+static const char *pct(char *buf, size_t size, double fraction)
+{
+    double p = fraction * 100.0;
+    snprintf(buf, size, p >= 99.95 ? "%.0f%%" : "%.1f%%", p);
+    return buf;
+}
+
+/* An arithmetic intensity as the panels show it: "1.0", "241", "8192". */
+static const char *ai(char *buf, size_t size, double v)
+{
+    snprintf(buf, size, v < 100.0 ? "%.1f" : v < 1e6 ? "%.0f" : "%.2g", v);
+    return buf;
+}
+
+/* Bytes of one element: "2 B", "0.5 B". */
+static const char *elem_bytes(char *buf, size_t size, double b)
+{
+    snprintf(buf, size, "%g B", b);
+    return buf;
+}
+
+/* The phase placement (the napkin's view) of phase name, or NULL. */
+static const struct placement *phase_placement(const struct analysis *a, const char *phase)
+{
+    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
+        if (!a->placements[i].operation && strcmp(a->placements[i].phase, phase) == 0)
+            return &a->placements[i];
+    return NULL;
+}
+
+/* Where N comes from. */
+static const char *params_origin(const struct scenario *s, const struct analysis *a, char *buf, size_t size)
+{
+    char name[RT_MODEL_NAME_MAX];
+    switch (a->params_source) {
+    case RT_PARAMS_GIVEN:
+        snprintf(buf, size, "--params");
+        break;
+    case RT_PARAMS_STATED:
+        snprintf(buf, size, "%s's stated count", ascii_text(name, sizeof name, s->model.name));
+        break;
+    default:
+        snprintf(buf, size, "counted from %s's shape", ascii_text(name, sizeof name, s->model.name));
+        break;
+    }
+    return buf;
+}
+
+/* Ridge point, ch. 3, and where the chip's figures come from. */
+static void explain_ridge(struct explanation *e, const struct scenario *s, const struct analysis *a)
+{
+    char pk[32], bw[32], r[32];
+    format_si(pk, sizeof pk, a->peak_flops_per_s, "FLOP/s");
+    format_si(bw, sizeof bw, a->hbm_bytes_per_s, "B/s");
+    snprintf(r, sizeof r, a->ridge_flop_per_byte < 10.0 ? "%.1f" : "%.0f", a->ridge_flop_per_byte);
+    line(e, RT_EXPLAIN_HEADING, "Ridge point (the guide, ch. 3: roofline)");
+    line(e, RT_EXPLAIN_FORMULA, "  ridge = peak / bandwidth");
+    line(e, RT_EXPLAIN_NUMBERS, "        = %s / %s = %s FLOP/byte", pk, bw, r);
+    char name[RT_CHIP_NAME_MAX], source[RT_EXPLAIN_LINE_MAX];
+    line(e, RT_EXPLAIN_SOURCE, "  %s (%s peak): %s", ascii_text(name, sizeof name, s->chip.name),
+         precision_name(a->compute_precision),
+         s->chip.source[0] ? ascii_text(source, sizeof source, s->chip.source) : "no source given");
+    if (s->peak_flops_override > 0.0 || s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0)
+        line(e, RT_EXPLAIN_SOURCE, "  overridden on the command line:%s%s%s",
+             s->peak_flops_override > 0.0 ? " peak (--peak-flops)" : "",
+             s->hbm_bytes_per_s_override > 0.0 ? " bandwidth (--hbm-bw)" : "",
+             s->hbm_bytes_override > 0.0 ? " HBM (--hbm-bytes)" : "");
+    if (a->weight_only_quantization)
+        line(e, RT_EXPLAIN_SOURCE, "  %s has no native %s peak: the matmuls run at the bf16 peak",
+             ascii_text(name, sizeof name, s->chip.key), precision_name(s->precision));
+}
+
+/* The napkin's prefill, decode, turn and verdict, ch. 5-6. */
+static void explain_napkin(struct explanation *e, const struct scenario *s, const struct analysis *a)
+{
+    const struct latency_verdict *n = &a->napkin;
+    bool moe = a->active_params < a->params;
+    const char *nf = moe ? "N_active" : "N";
+    char np[24], na[24], pk[32], bw[32], m[16], t1[24], t2[24], t3[24], t4[24], b[24], by[16], origin[96];
+    format_count(np, sizeof np, a->params);
+    format_count(na, sizeof na, a->active_params);
+    format_si(pk, sizeof pk, a->peak_flops_per_s, "FLOP/s");
+    format_si(bw, sizeof bw, a->hbm_bytes_per_s, "B/s");
+    elem_bytes(by, sizeof by, a->bytes_per_weight);
+
+    line(e, RT_EXPLAIN_HEADING, "Napkin prefill (the guide, ch. 5: 2N FLOPs per token)");
+    line(e, RT_EXPLAIN_FORMULA, "  prefill = 2 x %s x tokens x batch / (chips x peak x MFU)", nf);
+    line(e, RT_EXPLAIN_NUMBERS, "          = 2 x %s x %lld x %lld / (%lld x %s x %s) = %s", na,
+         (long long)s->prefill_tokens, (long long)s->batch, (long long)s->chips, pk, pct(m, sizeof m, s->mfu),
+         turn_s(t1, sizeof t1, n->prefill_s));
+    if (moe)
+        line(e, RT_EXPLAIN_SOURCE, "  %s = %s of %s (MoE: FLOPs pay the active experts only)", nf,
+             na, np);
+    else
+        line(e, RT_EXPLAIN_SOURCE, "  N = %s: %s; MFU: the MFU knob (--mfu)", np,
+             params_origin(s, a, origin, sizeof origin));
+
+    line(e, RT_EXPLAIN_HEADING, "Napkin decode (the guide, ch. 5: every token re-reads every weight)");
+    line(e, RT_EXPLAIN_FORMULA, "  decode = tokens x N x bytes / (chips x bandwidth)");
+    line(e, RT_EXPLAIN_NUMBERS, "         = %lld x %s x %s / (%lld x %s) = %s", (long long)s->decode_tokens, np, by,
+         (long long)s->chips, bw, turn_s(t1, sizeof t1, n->decode_s));
+    line(e, RT_EXPLAIN_SOURCE, "  bytes per weight: %s = %s (its width); the napkin skips the KV read",
+         precision_name(s->precision), by);
+
+    line(e, RT_EXPLAIN_HEADING, "Turn and verdict (the guide, ch. 6)");
+    line(e, RT_EXPLAIN_FORMULA, "  total = prefill + decode + overhead");
+    line(e, RT_EXPLAIN_NUMBERS, "        = %s + %s + %s = %s", turn_s(t1, sizeof t1, n->prefill_s),
+         turn_s(t2, sizeof t2, n->decode_s), turn_s(t3, sizeof t3, n->overhead_s),
+         turn_s(t4, sizeof t4, n->total_s));
+    turn_s(b, sizeof b, n->budget_s);
+    line(e, n->ok ? RT_EXPLAIN_OK : RT_EXPLAIN_MISS, "  %s %s budget %s: %s (napkin model%s)", t4,
+         n->ok ? "<=" : ">", b, n->ok ? "OK" : "MISS",
+         a->latency_model == RT_LATENCY_NAPKIN ? ", the verdict shown" : "");
+    if (n->chips_for_budget > 0)
+        line(e, RT_EXPLAIN_FORMULA, "  chips for the budget: the smallest power of two whose total fits: %lld",
+             (long long)n->chips_for_budget);
+    else
+        line(e, RT_EXPLAIN_FORMULA, "  chips for the budget: none up to %lld (--max-chips) fits",
+             (long long)n->max_chips);
+    line(e, RT_EXPLAIN_SOURCE, "  budget and overhead: the knobs (the guide's 1.0 s and 0.25 s)");
+}
+
+/* Chips to hold the weights, ch. 6. */
+static void explain_weights(struct explanation *e, const struct scenario *s, const struct analysis *a)
+{
+    char np[24], by[16], h[24];
+    format_count(np, sizeof np, a->params);
+    elem_bytes(by, sizeof by, a->bytes_per_weight);
+    format_si(h, sizeof h, a->hbm_bytes, "B");
+    line(e, RT_EXPLAIN_HEADING, "Chips to hold the weights (the guide, ch. 6)");
+    line(e, RT_EXPLAIN_FORMULA, "  chips = ceil(N x bytes / HBM)");
+    line(e, RT_EXPLAIN_NUMBERS, "        = ceil(%s x %s / %s) = ceil(%.2f) = %lld", np, by, h,
+         explain_weights_ratio(a->memory.weights_bytes, a->hbm_bytes), (long long)a->memory.weights_fit_chips);
+    line(e, RT_EXPLAIN_SOURCE, "  HBM per chip: %s", s->hbm_bytes_override > 0.0 ? "--hbm-bytes" : "the chip's datasheet");
+}
+
+/* KV cache per token and per request, GQA, ch. 7. */
+static void explain_kv(struct explanation *e, const struct scenario *s, const struct analysis *a)
+{
+    const struct model_shape *m = &s->model;
+    const struct memory_verdict *mv = &a->memory;
+    char kb[16], pt[24], pr[24];
+    elem_bytes(kb, sizeof kb, a->bytes_per_kv_element);
+    format_si(pt, sizeof pt, mv->kv_cache_bytes_per_token, "B");
+    format_si(pr, sizeof pr, mv->kv_cache_bytes_per_request, "B");
+    line(e, RT_EXPLAIN_HEADING, "KV cache (the guide, ch. 7)");
+    if (m->kv_lora_rank > 0) {
+        line(e, RT_EXPLAIN_FORMULA, "  per token = layers x (kv_lora_rank + rope_dim) x bytes (MLA latent)");
+        line(e, RT_EXPLAIN_NUMBERS, "            = %lld x (%lld + %lld) x %s = %s", (long long)m->layers,
+             (long long)m->kv_lora_rank, (long long)m->qk_rope_head_dim, kb, pt);
+    } else {
+        line(e, RT_EXPLAIN_FORMULA, "  per token = 2 x layers x kv_heads x d_head x bytes");
+        line(e, RT_EXPLAIN_NUMBERS, "            = 2 x %lld x %lld x %lld x %s = %s", (long long)m->layers,
+             (long long)m->kv_heads, (long long)m->d_head, kb, pt);
+    }
+    bool windowed = m->sliding_window > 0 && m->sliding_layers > 0 && s->context_tokens > m->sliding_window;
+    if (windowed)
+        line(e, RT_EXPLAIN_NUMBERS, "  per request = %s at %lld tokens (%lld of %lld layers hold at most %lld)", pr,
+             (long long)s->context_tokens, (long long)m->sliding_layers, (long long)m->layers,
+             (long long)m->sliding_window);
+    else
+        line(e, RT_EXPLAIN_NUMBERS, "  per request = per token x context = %s x %lld = %s", pt,
+             (long long)s->context_tokens, pr);
+    if (m->kv_lora_rank > 0)
+        line(e, RT_EXPLAIN_SOURCE, "  KV elements: %s = %s (--kv-precision); MLA: DeepSeek-V2, sec. 2.1",
+             precision_name(s->kv_precision), kb);
+    else {
+        line(e, RT_EXPLAIN_FORMULA, "  GQA saving = heads / kv_heads = %lld / %lld = %.1fx", (long long)m->heads,
+             (long long)m->kv_heads, a->gqa_saving);
+        line(e, RT_EXPLAIN_SOURCE, "  KV elements: %s = %s (--kv-precision); K and V: the factor 2",
+             precision_name(s->kv_precision), kb);
+    }
+}
+
+/* Decode batch intensity, ch. 8, and where the decode point sits. */
+static void explain_decode_intensity(struct explanation *e, const struct scenario *s, const struct analysis *a)
+{
+    bool moe = a->active_params < a->params;
+    char na[24], w[24], pr[24], v[24], at[32], f[16];
+    format_count(na, sizeof na, a->active_params);
+    format_si(w, sizeof w, a->memory.weights_bytes, "B");
+    format_si(pr, sizeof pr, a->memory.kv_cache_bytes_per_request, "B");
+    line(e, RT_EXPLAIN_HEADING, "Decode batch intensity (the guide, ch. 8: the decode wall)");
+    line(e, RT_EXPLAIN_FORMULA, "  AI = 2 x %s x batch / (N x bytes + batch x KV per request)", moe ? "N_active" : "N");
+    line(e, RT_EXPLAIN_NUMBERS, "     = 2 x %s x %lld / (%s + %lld x %s) = %s FLOP/byte", na, (long long)s->batch, w,
+         (long long)s->batch, pr, ai(v, sizeof v, a->decode_batch_intensity_flop_per_byte));
+    const struct placement *p = phase_placement(a, "decode");
+    if (p)
+        line(e, RT_EXPLAIN_FORMULA, "  attains min(peak, bw x AI) = %s, %s of peak: %s-bound",
+             format_si(at, sizeof at, p->roof.attainable_flops_per_s, "FLOP/s"),
+             pct(f, sizeof f, p->roof.fraction_of_peak), bound_name(p->roof.bound));
+}
+
+/* The detailed model: the napkin's times plus named terms. */
+static void explain_detailed(struct explanation *e, const struct scenario *s, const struct analysis *a)
+{
+    const struct detailed_latency *d = &a->detailed;
+    char v[32], t1[40], t2[40], t3[40], t4[40], b[40];
+    line(e, RT_EXPLAIN_HEADING, "Detailed model (beyond the napkin: every operation)");
+    line(e, RT_EXPLAIN_FORMULA, "  each operation takes max(FLOPs / its unit's peak, bytes / bandwidth)");
+    format_si(v, sizeof v, a->hw.vector_flops_per_s, "FLOP/s");
+    if (s->chip.vector_flops_per_s > 0.0)
+        line(e, RT_EXPLAIN_SOURCE, "  vector unit %s: the chip's datasheet (non-tensor FP32)", v);
+    else
+        line(e, RT_EXPLAIN_SOURCE, "  vector unit %s: peak / 50 (none published; the guide, ch. 2)", v);
+    if (s->prefill_tokens > 0) {
+        line(e, RT_EXPLAIN_NUMBERS, "  prefill = napkin + terms = %s %s = %s", turn_s(t1, sizeof t1, a->napkin.prefill_s),
+             plus_s(t2, sizeof t2, explain_terms_sum(d->prefill_terms, d->prefill_term_count)),
+             turn_s(t3, sizeof t3, d->prefill_s));
+        for (int i = 0; i < d->prefill_term_count; i++)
+            line(e, RT_EXPLAIN_FORMULA, "    %9s  %s", signed_s(t1, sizeof t1, d->prefill_terms[i].seconds),
+                 d->prefill_terms[i].name);
+    }
+    double napkin_step = decode_seconds(1.0, a->params, a->bytes_per_weight, a->hbm_bytes_per_s, (double)s->chips);
+    line(e, RT_EXPLAIN_NUMBERS, "  decode step = napkin + terms = %s %s = %s", format_seconds(t1, sizeof t1, napkin_step),
+         plus_s(t2, sizeof t2, explain_terms_sum(d->decode_terms, d->decode_term_count)),
+         format_seconds(t3, sizeof t3, d->decode_step_s));
+    for (int i = 0; i < d->decode_term_count; i++)
+        line(e, RT_EXPLAIN_FORMULA, "    %9s  %s", signed_s(t1, sizeof t1, d->decode_terms[i].seconds),
+             d->decode_terms[i].name);
+    line(e, RT_EXPLAIN_NUMBERS, "  decode = %lld x %s = %s", (long long)s->decode_tokens,
+         format_seconds(t1, sizeof t1, d->decode_step_s), turn_s(t2, sizeof t2, d->decode_s));
+    line(e, RT_EXPLAIN_NUMBERS, "  total = %s + %s + %s = %s", turn_s(t1, sizeof t1, d->prefill_s),
+         turn_s(t2, sizeof t2, d->decode_s), turn_s(t3, sizeof t3, d->overhead_s),
+         turn_s(t4, sizeof t4, d->total_s));
+    turn_s(t1, sizeof t1, d->total_s);
+    turn_s(b, sizeof b, d->budget_s);
+    if (d->chips_for_budget > 0)
+        snprintf(t2, sizeof t2, "%lld", (long long)d->chips_for_budget);
+    else
+        snprintf(t2, sizeof t2, "none up to %lld", (long long)a->latency.max_chips);
+    line(e, d->ok ? RT_EXPLAIN_OK : RT_EXPLAIN_MISS, "  %s %s budget %s: %s (detailed model%s); chips for it: %s", t1,
+         d->ok ? "<=" : ">", b, d->ok ? "OK" : "MISS",
+         a->latency_model == RT_LATENCY_DETAILED ? ", the verdict shown" : "", t2);
+}
+
+/* MFU: the PaLM convention for a step from the shape, or the matmul share. */
+static void explain_mfu(struct explanation *e, const struct scenario *s, const struct analysis *a)
+{
+    const struct mfu_budget *mb = &a->mfu_budget;
+    const struct training_figures *tr = &a->training;
+    char m[16], h[16], t1[32], t2[32], pk[32], lost[160];
+    pct(m, sizeof m, mb->mfu);
+    pct(h, sizeof h, a->hfu);
+    size_t used = 0;
+    lost[0] = '\0';
+    for (int p = RT_PART_VECTOR; p < RT_PART_COUNT && used < sizeof lost; p++) {
+        int k = snprintf(lost + used, sizeof lost - used, "%s%s %s", p == RT_PART_VECTOR ? "" : ", ",
+                         step_part_name((enum rt_step_part)p), pct(t1, sizeof t1, mb->fraction[p]));
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+    if (a->mfu_budget_source == RT_BUDGET_STEP_TIMES) {
+        line(e, RT_EXPLAIN_HEADING, "MFU budget from step times (the guide, ch. 4)");
+        line(e, RT_EXPLAIN_FORMULA, "  MFU = matmul time / step time");
+        line(e, RT_EXPLAIN_NUMBERS, "      = %s / %s = %s",
+             format_seconds(t1, sizeof t1, mb->seconds[RT_PART_MATMUL]),
+             format_seconds(t2, sizeof t2, mb->total_s), m);
+        line(e, RT_EXPLAIN_NUMBERS, "  HFU = MFU x recompute = %s x %.2f = %s", m, a->recompute_factor, h);
+        line(e, RT_EXPLAIN_FORMULA, "  lost: %s", lost);
+        line(e, RT_EXPLAIN_FORMULA, "  biggest lever: %s", step_part_name(mb->biggest_lever));
+        line(e, RT_EXPLAIN_SOURCE, "  step times: --step-times; recompute: hardware / model FLOPs (ch. 4)");
+        return;
+    }
+    char nf[24], fl[32];
+    format_count(nf, sizeof nf, a->active_params);
+    format_si(fl, sizeof fl, tr->model_flops_per_token, "FLOP");
+    format_si(pk, sizeof pk, a->peak_flops_per_s, "FLOP/s");
+    line(e, RT_EXPLAIN_HEADING, "MFU of a training step from the shape (ch. 4; PaLM, app. B)");
+    line(e, RT_EXPLAIN_FORMULA, "  FLOPs per token = 6N + 12 x L x H x Q x T");
+    line(e, RT_EXPLAIN_NUMBERS, "                  = 6 x %s + 12 x %lld x %lld x %lld x %lld = %s", nf,
+         (long long)s->model.layers, (long long)s->model.heads, (long long)s->model.d_head,
+         (long long)s->context_tokens, fl);
+    line(e, RT_EXPLAIN_FORMULA, "  MFU = FLOPs per token x tokens / (step x chips x peak)");
+    line(e, RT_EXPLAIN_NUMBERS, "      = %s x %.0f / (%s x %lld x %s) = %s", fl, tr->tokens_per_step,
+         format_seconds(t1, sizeof t1, tr->step_s), (long long)s->chips, pk, m);
+    line(e, RT_EXPLAIN_NUMBERS, "  HFU = MFU x hardware / model FLOPs = %s x %.2f = %s", m, a->recompute_factor, h);
+    line(e, RT_EXPLAIN_FORMULA, "  lost: %s", lost);
+    line(e, RT_EXPLAIN_FORMULA, "  biggest lever: %s", step_part_name(mb->biggest_lever));
+    if (tr->measured)
+        line(e, RT_EXPLAIN_NUMBERS, "  measured: FLOPs per token x %g tokens/s / (all chips x peak) = MFU %s",
+             s->measured_train_tokens_per_s, pct(t2, sizeof t2, tr->mfu));
+    line(e, RT_EXPLAIN_FORMULA, "  (L layers, H heads, Q = d_head, T = context; step: the MFU bar)");
+    line(e, RT_EXPLAIN_SOURCE, "  PaLM: Chowdhery et al. 2022, app. B (attention FLOPs not halved)");
+}
+
+int explain_analysis(const struct scenario *s, const struct analysis *a, struct explanation *out)
+{
+    if (out)
+        out->count = 0;
+    if (!s || !a || !out)
+        return -1;
+    explain_ridge(out, s, a);
+    explain_napkin(out, s, a);
+    explain_weights(out, s, a);
+    explain_kv(out, s, a);
+    explain_decode_intensity(out, s, a);
+    explain_detailed(out, s, a);
+    explain_mfu(out, s, a);
+    return out->count;
+}
