@@ -306,6 +306,51 @@ else
     fail "the saved scenario does not load back"
 fi
 
+# ---- o: each operation of a phase on the plot; w: show your work ----
+s=keys
+start "$s" 80 24 "$UTF8_ENV" ""
+if wait_for "$s" 'Knobs'; then
+    t send-keys -t "$s" o
+    if wait_for "$s" 'Operations prefill' && wait_for "$s" 'prefill ops a-j' && wait_for "$s" 'e mlp' &&
+        wait_for "$s" 'under the vector roof'; then
+        t send-keys -t "$s" o
+        if wait_for "$s" 'Operations decode' && wait_for "$s" 'decode ops a-j'; then
+            t send-keys -t "$s" o o
+            if wait_for "$s" 'Placement' && wait_gone "$s" 'Operations'; then
+                pass "o shows prefill's operations with a legend, then decode's, and off again after training"
+            else
+                fail "o did not cycle back to the phases" "$s"
+            fi
+        else
+            fail "a second o did not show decode's operations" "$s"
+        fi
+    else
+        fail "o did not show prefill's operations with a legend" "$s"
+    fi
+    t send-keys -t "$s" w
+    if wait_for "$s" 'show your work' && wait_for "$s" '= 197 TFLOP/s / 819 GB/s = 241 FLOP/byte' &&
+        wait_for "$s" '100%) = 5.822 s' && wait_for "$s" '= 21.880 s' && wait_for "$s" '1-20 of'; then
+        t send-keys -t "$s" G
+        if wait_for "$s" 'Chowdhery et al. 2022' && wait_gone "$s" 'ridge = peak / bandwidth'; then
+            t send-keys -t "$s" q
+            if wait_gone "$s" 'show your work' && wait_for "$s" 'Knobs' && ! wait_for "$s" 'EXIT=' 1; then
+                pass "w shows the work (ridge 241, prefill 5.822 s, decode 21.880 s), G scrolls to the end, q closes it"
+            else
+                fail "q did not close the work overlay (or quit the explorer)" "$s"
+            fi
+        else
+            fail "G did not scroll the work overlay to its last line" "$s"
+        fi
+    else
+        fail "w did not show the work with the guide's numbers" "$s"
+    fi
+    t send-keys -t "$s" q
+    if wait_for "$s" 'EXIT=0' && sane "$s"; then :; else fail "q after o and w" "$s"; fi
+else
+    fail "explorer did not open for the o and w keys" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 # ---- a storm of resizes ----
 s=storm
 start "$s" 80 24 "$UTF8_ENV" ""
@@ -344,10 +389,19 @@ if wait_for "$s" 'Knobs' && wait_for "$s" 'MISS'; then
     t capture-pane -p -t "$s" >"$WORK/ascii-help.txt"
     t send-keys -t "$s" Escape
     wait_gone "$s" 'rooftop keys' >/dev/null
+    t send-keys -t "$s" w
+    wait_for "$s" 'show your work' >/dev/null
+    t capture-pane -p -t "$s" >"$WORK/ascii-work.txt"
+    t send-keys -t "$s" Escape o
+    wait_for "$s" 'Operations prefill' >/dev/null
+    t capture-pane -p -t "$s" >"$WORK/ascii-ops.txt"
+    t send-keys -t "$s" O
+    wait_for "$s" 'Placement' >/dev/null
     t capture-pane -p -t "$s" >"$WORK/ascii.txt"
-    bytes=$(cat "$WORK/ascii.txt" "$WORK/ascii-help.txt" | LC_ALL=C tr -d '\000-\177' | wc -c)
+    bytes=$(cat "$WORK/ascii.txt" "$WORK/ascii-help.txt" "$WORK/ascii-work.txt" "$WORK/ascii-ops.txt" |
+        LC_ALL=C tr -d '\000-\177' | wc -c)
     if [ "$bytes" -eq 0 ] && grep -q 'ridge 241' "$WORK/ascii.txt"; then
-        pass "LC_ALL=C TERM=vt100: the plot, panels and help are pure ASCII"
+        pass "LC_ALL=C TERM=vt100: the plot, panels, help, work overlay and operations are pure ASCII"
     else
         fail "LC_ALL=C TERM=vt100 showed $bytes non-ASCII bytes" "$s"
     fi

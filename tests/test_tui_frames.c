@@ -230,6 +230,46 @@ static void test_overlays_and_states(void **state)
     check_frame("too_small_40x10_utf8");
 }
 
+/* Each operation of a phase as a lettered point, the vector roof and the
+ * legend in place of the placement and MFU panels: prefill at 80x24 (two
+ * legend columns), decode in ASCII, training at 120x40 (one row per
+ * operation with intensity, bound and time). */
+static void test_operations_frames(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    start(&s, false, 80, 24);
+    ui_key(u, 'o');
+    check_frame("ops_prefill_80x24_utf8");
+    start(&s, true, 80, 24);
+    ui_key(u, 'o');
+    ui_key(u, 'o');
+    check_frame("ops_decode_80x24_ascii");
+    start(&s, false, 120, 40);
+    ui_key(u, 'O');
+    check_frame("ops_training_120x40_utf8");
+}
+
+/* "Show your work": the first page at 80x24, the last page in ASCII after
+ * End, and the larger box at 120x40. */
+static void test_work_frames(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    start(&s, false, 80, 24);
+    ui_key(u, 'w');
+    check_frame("work_80x24_utf8");
+    start(&s, true, 80, 24);
+    ui_key(u, 'w');
+    ui_key(u, UI_KEY_END);
+    check_frame("work_end_80x24_ascii");
+    start(&s, false, 120, 40);
+    ui_key(u, 'w');
+    check_frame("work_120x40_utf8");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +278,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compare_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mfu_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_overlays_and_states, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_operations_frames, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_work_frames, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -86,7 +86,7 @@ static const char *render(const struct scenario *s, const char *compare_chip, in
     struct grid g;
     assert_int_equal(grid_init(&g, w, h), 0);
     struct rect all = {0, 0, w, h};
-    plot_draw(view_make(&g, all), &a, compare_chip ? &cmp : NULL, ascii, &scratch);
+    plot_draw(view_make(&g, all), &a, compare_chip ? &cmp : NULL, NULL, ascii, &scratch);
     grid_to_text(&g, text, sizeof text);
     grid_free(&g);
     return text;

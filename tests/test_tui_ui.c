@@ -288,6 +288,122 @@ static void test_fuzz(void **state)
     }
 }
 
+/* Cells of the plot panel that hold a letter a-j in role: the operations'
+ * markers (the phase's own label adds at most the letters of its name). */
+static int plot_letters(enum role role)
+{
+    frame();
+    struct rect r = u->layout.plot;
+    int n = 0;
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++) {
+            const struct cell *c = grid_cell(&g, x, y);
+            if (c && c->role == role && c->ch >= 'a' && c->ch <= 'j')
+                n++;
+        }
+    return n;
+}
+
+/* o cycles off -> prefill -> decode -> training -> off, O the other way;
+ * the plot shows the phase's operations as letters, the legend names them,
+ * and a phase without operations (no prompt tokens) is skipped. */
+static void test_operations_key(void **state)
+{
+    (void)state;
+    assert_int_equal(u->ops_phase, -1);
+    assert_true(plot_letters(ROLE_PREFILL) <= 7); /* "prefill/training" alone: e f i a i i g */
+    const char *t = frame();
+    assert_non_null(strstr(t, "Placement"));
+    assert_null(strstr(t, "Operations"));
+    assert_true(ui_key(u, 'o') & UI_REDRAW);
+    assert_int_equal(u->ops_phase, RT_PHASE_PREFILL);
+    t = frame();
+    assert_non_null(strstr(t, "Operations prefill"));
+    assert_non_null(strstr(t, "a qkv proj"));
+    assert_non_null(strstr(t, "e mlp"));
+    assert_non_null(strstr(t, "prefill ops a-j"));
+    assert_null(strstr(t, "Placement")); /* the legend takes its place */
+    assert_non_null(strstr(t, "vector"));   /* the vector roof's label */
+    /* Nine operations have FLOPs (the embedding lookup has none): nine letters. */
+    assert_true(plot_letters(ROLE_PREFILL) >= 9 + 3); /* and the "prefill" label's e, f, i */
+    ui_key(u, 'o');
+    assert_int_equal(u->ops_phase, RT_PHASE_DECODE);
+    assert_non_null(strstr(frame(), "Operations decode"));
+    assert_true(plot_letters(ROLE_DECODE) >= 9);
+    ui_key(u, 'o');
+    assert_int_equal(u->ops_phase, RT_PHASE_TRAINING);
+    ui_key(u, 'o');
+    assert_int_equal(u->ops_phase, -1);
+    assert_non_null(strstr(frame(), "Placement"));
+    assert_true(plot_letters(ROLE_DECODE) <= 5); /* only the "decode" label */
+    ui_key(u, 'O');
+    assert_int_equal(u->ops_phase, RT_PHASE_TRAINING);
+    ui_key(u, 'O');
+    assert_int_equal(u->ops_phase, RT_PHASE_DECODE);
+    ui_key(u, 'o');
+    ui_key(u, 'o');
+    /* No prompt tokens: prefill has no operations and is skipped. */
+    u->selected = SLIDER_PREFILL;
+    type("=0\n");
+    assert_int_equal(u->scenario.prefill_tokens, 0);
+    ui_key(u, 'o');
+    assert_int_equal(u->ops_phase, RT_PHASE_DECODE);
+    assert_null(strstr(frame(), "nan"));
+}
+
+/* w opens "show your work"; arrows and pages scroll it (clamped), q and any
+ * other key close it without quitting; the mouse wheel scrolls, a click
+ * closes. */
+static void test_work_overlay(void **state)
+{
+    (void)state;
+    assert_true(ui_key(u, 'w') & UI_REDRAW);
+    assert_int_equal(u->mode, UI_MODE_WORK);
+    const char *t = frame();
+    assert_non_null(strstr(t, "show your work"));
+    assert_non_null(strstr(t, "ridge = peak / bandwidth"));
+    assert_non_null(strstr(t, "= 197 TFLOP/s / 819 GB/s = 241 FLOP/byte"));
+    assert_non_null(strstr(t, "/ (16 x 197 TFLOP/s x 100%) = 0.364 s")); /* --chips 16 */
+    assert_non_null(strstr(t, "1-20 of"));
+    assert_int_equal(u->work_page, 20);
+    ui_key(u, UI_KEY_DOWN);
+    ui_key(u, 'j');
+    t = frame();
+    assert_int_equal(u->work_scroll, 2);
+    assert_null(strstr(t, "ridge = peak / bandwidth"));
+    ui_key(u, UI_KEY_PGDN);
+    frame();
+    assert_int_equal(u->work_scroll, 21);
+    ui_key(u, UI_KEY_END);
+    frame();
+    int last = u->work_scroll;
+    assert_true(last > 21);
+    ui_key(u, UI_KEY_DOWN); /* past the end: stays on the last page */
+    frame();
+    assert_int_equal(u->work_scroll, last);
+    assert_non_null(strstr(frame(), "PaLM: Chowdhery et al. 2022"));
+    ui_key(u, UI_KEY_HOME);
+    frame();
+    assert_int_equal(u->work_scroll, 0);
+    ui_key(u, UI_KEY_UP); /* before the start: stays */
+    frame();
+    assert_int_equal(u->work_scroll, 0);
+    assert_int_equal(ui_key(u, 'q') & UI_QUIT, 0); /* q closes the overlay first */
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    assert_null(strstr(frame(), "show your work"));
+    ui_key(u, 'w');
+    assert_int_equal(u->work_scroll, 0);
+    ui_mouse(u, UI_MOUSE_WHEEL_DOWN, 10, 10);
+    assert_int_equal(u->work_scroll, 1);
+    ui_mouse(u, UI_MOUSE_PRESS, 10, 10);
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    /* Larger screens show more lines at once. */
+    ui_resize(u, 120, 40);
+    ui_key(u, 'w');
+    frame();
+    assert_int_equal(u->work_page, 36);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +412,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),
         cmocka_unit_test_setup_teardown(test_undo_and_reset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_quit_repaint, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_operations_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_work_overlay, setup, teardown),
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_cycle, setup, teardown),

@@ -1,9 +1,11 @@
-/* panels.c — title, sliders, placement, MFU, latency, memory, help. */
+/* panels.c — title, sliders, placement, MFU, latency, memory, operations, help, work. */
 #include "panels.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "plot.h"
 
 static const struct glyphs unicode_glyphs = {
     " \xc2\xb7 ", "\xc3\x97", "\xe2\x86\x91\xe2\x86\x93", "\xe2\x86\x90\xe2\x86\x92",
@@ -401,6 +403,25 @@ void panel_too_small(struct view v, int cols, int rows, int min_cols, int min_ro
     wrap_text(v, y, "Make it larger, or press q to quit.", ROLE_DIM, true);
 }
 
+/* Draws an empty bordered box of bw x bh centred in v, with title in its top
+ * border, and returns it as a view. */
+static struct view draw_box(struct view v, int bw, int bh, const char *title, const struct glyphs *g)
+{
+    int bx = (v.r.w - bw) / 2, by = (v.r.h - bh) / 2;
+    struct view box = view_sub(v, bx, by, bw, bh);
+    view_fill(box, 0, 0, bw, bh, ' ', ROLE_TEXT);
+    view_put(box, 0, 0, g->box_tl, ROLE_HEADER);
+    view_put(box, bw - 1, 0, g->box_tr, ROLE_HEADER);
+    view_put(box, 0, bh - 1, g->box_bl, ROLE_HEADER);
+    view_put(box, bw - 1, bh - 1, g->box_br, ROLE_HEADER);
+    view_fill(box, 1, 0, bw - 2, 1, g->box_h, ROLE_HEADER);
+    view_fill(box, 1, bh - 1, bw - 2, 1, g->box_h, ROLE_HEADER);
+    view_fill(box, 0, 1, 1, bh - 2, g->box_v, ROLE_HEADER);
+    view_fill(box, bw - 1, 1, 1, bh - 2, g->box_v, ROLE_HEADER);
+    view_text(box, 2, 0, bw - 4, title, ROLE_HEADER);
+    return box;
+}
+
 void panel_help(struct view v, const struct glyphs *g)
 {
     static const char *const lines[][2] = {
@@ -414,34 +435,214 @@ void panel_help(struct view v, const struct glyphs *g)
         {"r", "reset to the starting scenario"},
         {"c / C", "overlay the next / previous chip's roof"},
         {"m", "verdict: the napkin or the detailed model"},
+        {"o / O", "a phase's operations on the plot (cycles)"},
+        {"w", "show your work: formulas with the numbers"},
         {"t", "next colour theme (--theme, --list-themes)"},
         {"s", "save the scenario to a file (asks where)"},
         {"Ctrl-L", "repaint the screen"},
         {"?", "this help (any key closes it)"},
         {"q or Esc", "quit"},
-        {"mouse", "click a knob to select it; click or drag"},
-        {"", "its track to set it; wheel steps it"},
+        {"mouse", "click or drag a knob's track; wheel steps"},
     };
     int n = (int)(sizeof lines / sizeof lines[0]);
     int bw = v.r.w - 4 < 66 ? v.r.w - 4 : 66;
     int bh = v.r.h - 2 < n + 4 ? v.r.h - 2 : n + 4;
     if (bw < 20 || bh < 5)
         return;
-    int bx = (v.r.w - bw) / 2, by = (v.r.h - bh) / 2;
-    struct view box = view_sub(v, bx, by, bw, bh);
-    view_fill(box, 0, 0, bw, bh, ' ', ROLE_TEXT);
-    view_put(box, 0, 0, g->box_tl, ROLE_HEADER);
-    view_put(box, bw - 1, 0, g->box_tr, ROLE_HEADER);
-    view_put(box, 0, bh - 1, g->box_bl, ROLE_HEADER);
-    view_put(box, bw - 1, bh - 1, g->box_br, ROLE_HEADER);
-    view_fill(box, 1, 0, bw - 2, 1, g->box_h, ROLE_HEADER);
-    view_fill(box, 1, bh - 1, bw - 2, 1, g->box_h, ROLE_HEADER);
-    view_fill(box, 0, 1, 1, bh - 2, g->box_v, ROLE_HEADER);
-    view_fill(box, bw - 1, 1, 1, bh - 2, g->box_v, ROLE_HEADER);
-    view_text(box, 2, 0, -1, " rooftop keys ", ROLE_HEADER);
+    struct view box = draw_box(v, bw, bh, " rooftop keys ", g);
     struct view in = view_sub(box, 2, 2, bw - 4, bh - 3);
     for (int i = 0; i < n && i < in.r.h; i++) {
         view_text(in, 0, i, 17, lines[i][0], ROLE_KEY);
         view_text(in, i < 2 ? 0 : 18, i, -1, lines[i][1], ROLE_TEXT);
     }
+}
+
+/* A short name for an operation, for the narrow legend: "qkv proj". */
+static const char *op_short_name(const char *name)
+{
+    static const char *const names[][2] = {
+        {"qkv projection", "qkv proj"},  {"attention scores", "attn score"}, {"attention x V", "attn x V"},
+        {"output projection", "out proj"}, {"mlp (experts)", "mlp expert"},  {"residual adds", "residual"},
+        {"embedding lookup", "embedding"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i][0]) == 0)
+            return names[i][1];
+    return name;
+}
+
+/* Role of a phase's points and letters. */
+static enum role phase_role_of(const char *phase)
+{
+    return strcmp(phase, "prefill") == 0 ? ROLE_PREFILL : strcmp(phase, "decode") == 0 ? ROLE_DECODE : ROLE_TRAIN;
+}
+
+/* The legend's notes, from row y while rows are left. */
+static void ops_notes(struct view v, int y, const struct analysis *a, bool wide)
+{
+    char vs[32];
+    if (y < v.r.h)
+        view_printf(v, 0, y++, -1, ROLE_DIM, "%s under the vector roof, %s", wide ? "vector:" : "v:",
+                    format_si(vs, sizeof vs, a->hw.vector_flops_per_s, "FLOP/s"));
+    if (y < v.r.h)
+        view_text(v, 0, y++, -1, "%: share of the phase's detailed time", ROLE_DIM);
+    if (y < v.r.h)
+        view_text(v, 0, y++, -1, "o: next phase (off: the MFU budget)", ROLE_DIM);
+}
+
+void panel_ops(struct view v, const struct analysis *a, const char *phase)
+{
+    const struct placement *ops[RT_MAX_PLACEMENTS];
+    int n = 0;
+    for (int i = 0; phase && i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
+        if (a->placements[i].operation && strcmp(a->placements[i].phase, phase) == 0)
+            ops[n++] = &a->placements[i];
+    enum role pr = phase ? phase_role_of(phase) : ROLE_TEXT;
+    int x = view_text(v, 0, 0, -1, "Operations ", ROLE_HEADER);
+    x += view_text(v, x, 0, -1, phase ? phase : "", pr);
+    if (n == 0) {
+        view_text(v, 0, 1, -1, "No operations in this phase (no tokens).", ROLE_DIM);
+        return;
+    }
+    int rows = v.r.h - 1;
+    bool wide = v.r.w >= 56 && n <= rows;
+    if (wide) {
+        /* letter(1) name(17) AI(7) bound(8) time(9) share(6) unit(7) */
+        view_text(v, 19, 0, -1, " FLOP/B bound       time  share", ROLE_DIM);
+        for (int k = 0; k < n; k++) {
+            const struct placement *p = ops[k];
+            char ai[24], pc[16], t[24];
+            intensity(ai, sizeof ai, p->roof.intensity_flop_per_byte);
+            pct(pc, sizeof pc, p->share);
+            format_seconds(t, sizeof t, p->time_s);
+            bool on_plot = p->roof.intensity_flop_per_byte > 0.0;
+            bool mem = p->roof.bound == RT_MEMORY_BOUND;
+            int y = 1 + k;
+            view_put(v, 0, y, (uint32_t)(unsigned char)plot_op_marker(k), on_plot ? pr : ROLE_DIM);
+            int cx = 2 + view_printf(v, 2, y, 17, ROLE_TEXT, "%-17s", p->name);
+            cx += view_printf(v, cx, y, -1, ROLE_ACCENT, "%7s", ai);
+            cx += view_printf(v, cx, y, -1, mem ? ROLE_MEMORY : ROLE_COMPUTE, " %-7s", bound_name(p->roof.bound));
+            cx += view_printf(v, cx, y, -1, ROLE_TEXT, "%9s", t);
+            cx += view_printf(v, cx, y, -1, ROLE_ACCENT, "%7s", pc);
+            if (p->vector)
+                view_text(v, cx, y, -1, " vector", ROLE_DIM);
+        }
+        ops_notes(v, 1 + n, a, true);
+        return;
+    }
+    /* Columns of 19 cells: letter, short name (10), 'v' for the vector unit, share (5). */
+    const char *key = "v: vector unit, %: of time";
+    if (x + 2 + text_width(key) <= v.r.w)
+        view_text_right(v, v.r.w, 0, key, ROLE_DIM);
+    int cols = (v.r.w + 1) / 20;
+    if (cols < 1)
+        cols = 1;
+    int per_col = rows > 0 ? (n + cols - 1) / cols : 0;
+    if (per_col > rows)
+        per_col = rows;
+    for (int k = 0; k < n && per_col > 0; k++) {
+        int col = k / per_col, y = 1 + k % per_col;
+        if (col >= cols)
+            break;
+        const struct placement *p = ops[k];
+        char pc[16];
+        pct(pc, sizeof pc, p->share);
+        int cx = col * 20;
+        bool on_plot = p->roof.intensity_flop_per_byte > 0.0;
+        view_put(v, cx, y, (uint32_t)(unsigned char)plot_op_marker(k), on_plot ? pr : ROLE_DIM);
+        view_printf(v, cx + 2, y, 10, ROLE_TEXT, "%-10.10s", op_short_name(p->name));
+        if (p->vector)
+            view_put(v, cx + 13, y, 'v', ROLE_DIM);
+        view_printf(v, cx + 14, y, 5, ROLE_ACCENT, "%5s", pc);
+    }
+    ops_notes(v, 1 + per_col, a, false);
+}
+
+/* One line of the work overlay as drawn: a piece of an explanation line. */
+struct work_row {
+    short line;     /* index into the explanation */
+    short indent;   /* columns before the text */
+    short start, len; /* bytes of the line's text */
+    bool cut;       /* shortened: an ellipsis follows */
+};
+
+#define WORK_MAX_ROWS 1024
+
+/* Breaks the lines of e into rows of at most w columns; returns the count. */
+static int work_rows(const struct explanation *e, int w, struct work_row *rows, int max)
+{
+    int n = 0;
+    for (int i = 0; i < e->count && n < max; i++) {
+        const char *t = e->entry[i].text;
+        int len = (int)strlen(t), lead = 0;
+        while (lead < len && t[lead] == ' ')
+            lead++;
+        if (e->entry[i].kind == RT_EXPLAIN_SOURCE || len <= w) {
+            bool cut = len > w;
+            rows[n++] = (struct work_row){(short)i, 0, 0, (short)(cut ? w - 1 : len), cut};
+            continue;
+        }
+        int hang = lead + 4 < w / 2 ? lead + 4 : w / 2; /* continuation rows sit under the text */
+        int pos = 0, indent = 0;
+        while (pos < len && n < max) {
+            int room = w - indent, take = len - pos;
+            if (take > room) {
+                take = room;
+                for (int k = room; k > 0; k--) /* back to a blank when there is one */
+                    if (t[pos + k] == ' ') {
+                        take = k;
+                        break;
+                    }
+            }
+            rows[n++] = (struct work_row){(short)i, (short)indent, (short)pos, (short)take, false};
+            pos += take;
+            while (pos < len && t[pos] == ' ')
+                pos++;
+            indent = hang;
+        }
+    }
+    return n;
+}
+
+void panel_work(struct view v, const struct explanation *e, const char *title, int *scroll, int *page,
+                const struct glyphs *g)
+{
+    struct work_row rows[WORK_MAX_ROWS]; /* 12 KB: on the stack, so drawing keeps no state */
+    *page = 0;
+    int bw = v.r.w - 4 < 88 ? v.r.w - 4 : 88;
+    if (bw < 24 || v.r.h < 5)
+        return;
+    int w = bw - 4;
+    int n = work_rows(e, w, rows, WORK_MAX_ROWS);
+    int bh = v.r.h - 2 < n + 2 ? v.r.h - 2 : n + 2;
+    if (bh < 3)
+        bh = 3;
+    int visible = bh - 2;
+    int top = *scroll > n - visible ? n - visible : *scroll;
+    if (top < 0)
+        top = 0;
+    *scroll = top;
+    *page = visible;
+    struct view box = draw_box(v, bw, bh, title, g);
+    static const enum role roles[] = {ROLE_HEADER, ROLE_TEXT, ROLE_ACCENT, ROLE_DIM, ROLE_OK, ROLE_MISS};
+    for (int r = 0; r < visible && top + r < n; r++) {
+        const struct work_row *row = &rows[top + r];
+        const struct explain_line *l = &e->entry[row->line];
+        enum role role = (unsigned)l->kind < sizeof roles / sizeof roles[0] ? roles[l->kind] : ROLE_TEXT;
+        char piece[RT_EXPLAIN_LINE_MAX];
+        snprintf(piece, sizeof piece, "%.*s", row->len, l->text + row->start);
+        int x = 2 + row->indent;
+        x += view_text(box, x, 1 + r, w - row->indent, piece, role);
+        if (row->cut)
+            view_put(box, x, 1 + r, g->ellipsis, role);
+    }
+    char foot[96];
+    if (n > visible)
+        snprintf(foot, sizeof foot, " %s PgUp/PgDn scroll, other keys close: %d-%d of %d ", g->up_down, top + 1,
+                 top + visible, n);
+    else
+        snprintf(foot, sizeof foot, " any key closes ");
+    int fw = text_width(foot);
+    if (fw <= bw - 4)
+        view_text(box, bw - 2 - fw, bh - 1, fw, foot, ROLE_DIM);
 }

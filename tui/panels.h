@@ -1,5 +1,6 @@
 /* panels.h — the explorer's text panels: title, sliders, placement, MFU
- * budget, latency verdict, memory, the too-small screen and the help overlay.
+ * budget, latency verdict, memory, the legend of the operations on the plot,
+ * the too-small screen, and the help and "show your work" overlays.
  *
  * Each panel draws into a view and clips to it; when the view is short, the
  * least important lines are the ones left out. Every number shown comes from
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 
 #include "analysis.h"
+#include "explain.h"
 #include "grid.h"
 #include "sliders.h"
 
@@ -66,5 +68,25 @@ void panel_too_small(struct view v, int cols, int rows, int min_cols, int min_ro
 
 /* The help overlay, centred in v: every key and mouse action. */
 void panel_help(struct view v, const struct glyphs *g);
+
+/* The legend of the operations the plot shows for phase ("prefill",
+ * "decode", "training"): each operation's letter (plot_op_marker, in the
+ * phase's colour; dimmed when it has no FLOPs and so no place on the plot),
+ * its name, whether it runs on the vector unit (under the vector roof) and
+ * its share of the phase's time; with a wide and tall enough view, one row
+ * each with its intensity, bound and time too. Otherwise as many columns as
+ * fit, short names, and notes below when rows are left. A phase with no
+ * operations gets a line saying so. Figures come from a's placements. */
+void panel_ops(struct view v, const struct analysis *a, const char *phase);
+
+/* The "show your work" overlay, centred in v: a box titled title holding the
+ * lines of e, headings, formulas, numbers, sources and verdicts each in their
+ * role. Long lines wrap under their indent; source lines are shortened to one
+ * line with an ellipsis. *scroll is the first visual line shown: it is
+ * clamped to [0, lines - visible] and written back; *page receives the
+ * number of lines the box shows (0 when v is too small for a box, under
+ * 24 x 5). The bottom border says how to scroll and which lines are shown. */
+void panel_work(struct view v, const struct explanation *e, const char *title, int *scroll, int *page,
+                const struct glyphs *g);
 
 #endif

@@ -36,11 +36,13 @@ static int py_of(const struct plot_frame *f, double flops_per_s)
 }
 
 /* Draws one chip's roof across the canvas: the sloped memory roof and the
- * flat compute roof, meeting at the ridge. */
-static void draw_roof(struct canvas *c, const struct plot_frame *f, double peak, double bw, enum role role,
-                      bool dotted)
+ * flat compute roof, meeting at the ridge. flat_only draws just the flat
+ * part, dashed cell by cell (the vector unit's roof under the tensor one).
+ * Returns the first pixel column of the flat part, or -1 when none shows. */
+static int draw_roof(struct canvas *c, const struct plot_frame *f, double peak, double bw, enum role role,
+                     bool dotted, bool flat_only)
 {
-    int prev_y = 0, prev_cell_row = -1;
+    int prev_y = 0, prev_cell_row = -1, flat_from = -1;
     for (int px = 0; px < f->pw; px++) {
         double intensity = log_axis_value(px, f->x_lo, f->x_hi, f->pw - 1);
         double t = roofline_throughput(peak, bw, intensity);
@@ -48,6 +50,13 @@ static void draw_roof(struct canvas *c, const struct plot_frame *f, double peak,
             continue;
         int py = py_of(f, t);
         bool flat = t >= peak;
+        if (flat && flat_from < 0)
+            flat_from = px;
+        if (flat_only) {
+            if (flat && (px / f->sx) % 2 == 0)
+                canvas_set(c, px, py, role, '-');
+            continue;
+        }
         int cell_row = py / f->sy;
         char glyph = dotted ? '.' : flat ? '-' : (cell_row != prev_cell_row && px > 0 ? '/' : '_');
         if (dotted && (px % 2) == 1) {
@@ -62,6 +71,7 @@ static void draw_roof(struct canvas *c, const struct plot_frame *f, double peak,
         prev_y = py;
         prev_cell_row = cell_row;
     }
+    return flat_from;
 }
 
 /* Formats a ridge value: "241", "1.5k". */
@@ -105,6 +115,12 @@ static void taken_mark(struct taken *t, int x, int y, int w)
             t->cell[(size_t)y * (size_t)t->cols + (size_t)(x + i)] = 1;
 }
 
+/* True when cell (x, y) lies inside and a label or marker has taken it. */
+static bool cell_marked(const struct taken *t, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < t->cols && y < t->rows && t->cell[(size_t)y * (size_t)t->cols + (size_t)x];
+}
+
 /* Places text near cell (cx, cy) of the canvas area: right of it, left of
  * it, then on the rows above and below, first where it hides no pixel of the
  * roofs, then anywhere free; returns false when nothing fits. */
@@ -140,9 +156,117 @@ static enum role phase_role(const struct placement *p)
     return ROLE_TRAIN;
 }
 
-/* Draws the points, merging those that land in one cell ("prefill/training"). */
+int plot_op_count(const struct analysis *a, const char *phase)
+{
+    int n = 0;
+    for (int i = 0; phase && i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
+        if (a->placements[i].operation && strcmp(a->placements[i].phase, phase) == 0)
+            n++;
+    return n;
+}
+
+char plot_op_marker(int k)
+{
+    return k >= 0 && k < 26 ? (char)('a' + k) : '?';
+}
+
+/* True when placement p is one of ops_phase's operations that a log-log plot
+ * can hold (FLOPs and throughput above zero). */
+static bool op_shown(const struct placement *p, const char *ops_phase)
+{
+    return p->operation && ops_phase && strcmp(p->phase, ops_phase) == 0 && p->roof.intensity_flop_per_byte > 0.0 &&
+           p->roof.attainable_flops_per_s > 0.0;
+}
+
+/* True when placement p is a phase point on the plot: every phase, or only
+ * ops_phase's own when its operations are shown. */
+static bool phase_shown(const struct placement *p, const char *ops_phase)
+{
+    return !p->operation && (!ops_phase || strcmp(p->phase, ops_phase) == 0);
+}
+
+/* Draws ops_phase's operations as letters at their cells; operations sharing
+ * a cell show their letters side by side ("ad"), beside the first. */
+static void draw_ops(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
+                     const char *ops_phase)
+{
+    int n = a->placement_count < RT_MAX_PLACEMENTS ? a->placement_count : RT_MAX_PLACEMENTS;
+    int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS];
+    char marks[RT_MAX_PLACEMENTS];
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const struct placement *p = &a->placements[i];
+        cxs[i] = cys[i] = -1;
+        marks[i] = '?';
+        if (!(p->operation && ops_phase && strcmp(p->phase, ops_phase) == 0))
+            continue;
+        marks[i] = plot_op_marker(k++);
+        if (!op_shown(p, ops_phase))
+            continue;
+        int cx = px_of(f, p->roof.intensity_flop_per_byte) / f->sx;
+        int cy = py_of(f, p->roof.attainable_flops_per_s) / f->sy;
+        if (cx >= 0 && cy >= 0 && cx < t->cols && cy < t->rows) {
+            cxs[i] = cx;
+            cys[i] = cy;
+        }
+    }
+    enum role role = ROLE_TRAIN;
+    if (strcmp(ops_phase, "prefill") == 0)
+        role = ROLE_PREFILL;
+    else if (strcmp(ops_phase, "decode") == 0)
+        role = ROLE_DECODE;
+    /* The first letter of each cell on its point, before any label. */
+    for (int i = 0; i < n; i++) {
+        if (cxs[i] < 0)
+            continue;
+        bool first = true;
+        for (int j = 0; j < i; j++)
+            if (cxs[j] == cxs[i] && cys[j] == cys[i])
+                first = false;
+        if (!first)
+            continue;
+        view_put(area, cxs[i], cys[i], (uint32_t)(unsigned char)marks[i], role);
+        taken_mark(t, cxs[i], cys[i], 1);
+    }
+    /* The others of a shared cell, right or left of it, else wherever free. */
+    for (int i = 0; i < n; i++) {
+        if (cxs[i] < 0)
+            continue;
+        char more[RT_MAX_PLACEMENTS + 1];
+        int m = 0;
+        bool first = true;
+        for (int j = 0; j < i; j++)
+            if (cxs[j] == cxs[i] && cys[j] == cys[i])
+                first = false;
+        if (!first)
+            continue;
+        for (int j = i + 1; j < n; j++)
+            if (cxs[j] == cxs[i] && cys[j] == cys[i])
+                more[m++] = marks[j];
+        more[m] = '\0';
+        if (m == 0)
+            continue;
+        const struct canvas *saved = t->canvas;
+        t->canvas = NULL; /* beside a point on a roof, covering the roof is fine */
+        if (taken_free(t, cxs[i] + 1, cys[i], m)) {
+            view_text(area, cxs[i] + 1, cys[i], m, more, role);
+            taken_mark(t, cxs[i] + 1, cys[i], m);
+        } else if (taken_free(t, cxs[i] - m, cys[i], m)) {
+            view_text(area, cxs[i] - m, cys[i], m, more, role);
+            taken_mark(t, cxs[i] - m, cys[i], m);
+        } else {
+            t->canvas = saved;
+            place_label(area, t, cxs[i], cys[i], more, role);
+        }
+        t->canvas = saved;
+    }
+}
+
+/* Draws the phase points, merging those that land in one cell
+ * ("prefill/training"); with ops_phase, only that phase's, where the
+ * operations' letters left its cell free. */
 static void draw_points(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
-                        const struct plot_glyphs *gl)
+                        const char *ops_phase, const struct plot_glyphs *gl)
 {
     int n = a->placement_count < RT_MAX_PLACEMENTS ? a->placement_count : RT_MAX_PLACEMENTS;
     int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS];
@@ -150,7 +274,7 @@ static void draw_points(struct view area, struct taken *t, const struct plot_fra
         const struct placement *p = &a->placements[i];
         cxs[i] = px_of(f, p->roof.intensity_flop_per_byte) / f->sx;
         cys[i] = py_of(f, p->roof.attainable_flops_per_s) / f->sy;
-        if (p->operation) /* the plot shows the phases; operations are the detailed model's */
+        if (!phase_shown(p, ops_phase) || (ops_phase && cell_marked(t, cxs[i], cys[i])))
             cxs[i] = cys[i] = -1;
     }
     /* Markers first, so that no label covers a point. */
@@ -194,8 +318,8 @@ static void widen(double *lo, double *hi, double v)
         *hi = v;
 }
 
-void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, bool ascii,
-               struct plot_scratch *ps)
+void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
+               bool ascii, struct plot_scratch *ps)
 {
     struct canvas *scratch = &ps->canvas;
     const struct plot_glyphs *gl = ascii ? &ascii_glyphs : &utf8_glyphs;
@@ -204,8 +328,15 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
 
     format_si(peak_s, sizeof peak_s, a->peak_flops_per_s, "FLOP/s");
     format_si(bw_s, sizeof bw_s, a->hbm_bytes_per_s, "B/s");
+    int n_ops = plot_op_count(a, ops_phase);
+    if (n_ops == 0)
+        ops_phase = NULL;
     int hx = view_printf(v, 0, 0, -1, ROLE_HEADER, "Roofline");
-    hx += view_printf(v, hx, 0, -1, ROLE_DIM, "  FLOP/s (%s) vs FLOP/byte", precision_name(a->compute_precision));
+    if (ops_phase)
+        hx += view_printf(v, hx, 0, -1, ROLE_DIM, "  %s ops %c-%c (o: next)", ops_phase,
+                          plot_op_marker(0), plot_op_marker(n_ops - 1));
+    else
+        hx += view_printf(v, hx, 0, -1, ROLE_DIM, "  FLOP/s (%s) vs FLOP/byte", precision_name(a->compute_precision));
     snprintf(buf, sizeof buf, "peak %s  %s", peak_s, bw_s);
     if (hx + 3 + text_width(buf) <= v.r.w)
         view_text_right(v, v.r.w - 1, 0, buf, ROLE_DIM);
@@ -213,7 +344,7 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
     /* Axis ranges: every point, both ridges with room right of them, the roofs. */
     double x_lo = INFINITY, x_hi = 0.0;
     for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
-        if (!a->placements[i].operation)
+        if (phase_shown(&a->placements[i], ops_phase) || op_shown(&a->placements[i], ops_phase))
             widen(&x_lo, &x_hi, a->placements[i].roof.intensity_flop_per_byte);
     widen(&x_lo, &x_hi, a->ridge_flop_per_byte);
     widen(&x_lo, &x_hi, a->ridge_flop_per_byte * 4.0);
@@ -229,8 +360,10 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
     widen(&y_lo, &y_hi, a->peak_flops_per_s);
     widen(&y_lo, &y_hi, roofline_throughput(a->peak_flops_per_s, a->hbm_bytes_per_s, edge));
     for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
-        if (!a->placements[i].operation)
+        if (phase_shown(&a->placements[i], ops_phase) || op_shown(&a->placements[i], ops_phase))
             widen(&y_lo, &y_hi, a->placements[i].roof.attainable_flops_per_s);
+    if (ops_phase)
+        widen(&y_lo, &y_hi, a->hw.vector_flops_per_s);
     if (b) {
         widen(&y_lo, &y_hi, b->peak_flops_per_s);
         widen(&y_lo, &y_hi, roofline_throughput(b->peak_flops_per_s, b->hbm_bytes_per_s, edge));
@@ -295,18 +428,23 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
 
     /* Roofs: the comparison chip under the current one. */
     if (b)
-        draw_roof(scratch, &f, b->peak_flops_per_s, b->hbm_bytes_per_s, ROLE_ROOF2, true);
+        draw_roof(scratch, &f, b->peak_flops_per_s, b->hbm_bytes_per_s, ROLE_ROOF2, true, false);
+    int vector_px = -1;
+    if (ops_phase && a->hw.vector_flops_per_s < a->peak_flops_per_s)
+        vector_px = draw_roof(scratch, &f, a->hw.vector_flops_per_s, a->hbm_bytes_per_s, ROLE_ROOF, false, true);
     int ridge_px = px_of(&f, a->ridge_flop_per_byte);
     int roof_py = py_of(&f, a->peak_flops_per_s);
     for (int py = roof_py + 2; py < f.ph; py += 2)
         canvas_set(scratch, ridge_px, py, ROLE_RIDGE, ':');
-    draw_roof(scratch, &f, a->peak_flops_per_s, a->hbm_bytes_per_s, ROLE_ROOF, false);
+    draw_roof(scratch, &f, a->peak_flops_per_s, a->hbm_bytes_per_s, ROLE_ROOF, false, false);
     canvas_blit(scratch, area, 0, 0);
 
     /* Labels: points first (they matter most), then the ridges. */
     struct taken t = {cw, ch, ps->taken, scratch};
     memset(t.cell, 0, (size_t)cw * (size_t)ch);
-    draw_points(area, &t, &f, a, gl);
+    if (ops_phase)
+        draw_ops(area, &t, &f, a, ops_phase);
+    draw_points(area, &t, &f, a, ops_phase, gl);
     char ridge_s[32];
     format_ridge(ridge_s, sizeof ridge_s, a->ridge_flop_per_byte);
     snprintf(buf, sizeof buf, "ridge %s", ridge_s);
@@ -327,6 +465,27 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
     }
     if (!placed)
         place_label(area, &t, rcx, rcy + 1, buf, ROLE_RIDGE);
+    if (vector_px >= 0) {
+        /* The vector roof's label, above its right end where the operations are fewest. */
+        char vs[32];
+        snprintf(buf, sizeof buf, "vector %s", format_si(vs, sizeof vs, a->hw.vector_flops_per_s, "FLOP/s"));
+        int vy = py_of(&f, a->hw.vector_flops_per_s) / f.sy, x0 = vector_px / f.sx;
+        bool done = false;
+        for (int pass = 0; pass < 2 && !done; pass++) { /* the full label, else "vector" */
+            if (pass == 1)
+                snprintf(buf, sizeof buf, "vector");
+            int vw = text_width(buf);
+            for (int dy = -1; dy <= 1 && !done; dy += 2) /* just above the line, else just below */
+                for (int x = cw - vw; x >= x0 && !done; x--)
+                    if (taken_free(&t, x, vy + dy, vw)) {
+                        view_text(area, x, vy + dy, vw, buf, ROLE_ROOF);
+                        taken_mark(&t, x, vy + dy, vw);
+                        done = true;
+                    }
+        }
+        if (!done)
+            place_label(area, &t, cw - 4, vy, "vector", ROLE_ROOF);
+    }
     if (b) {
         format_ridge(ridge_s, sizeof ridge_s, b->ridge_flop_per_byte);
         snprintf(buf, sizeof buf, "%s ridge %s", cmp->chip_key ? cmp->chip_key : "other", ridge_s);

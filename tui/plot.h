@@ -1,7 +1,8 @@
 /* plot.h — the log-log roofline: axes in whole decades, the current chip's
  * memory slope and flat compute roof, the ridge point with its value, the
- * operating points (prefill, decode, training step) with labels, and an
- * optional second chip's roof for comparison.
+ * operating points (prefill, decode, training step) with labels, an optional
+ * second chip's roof for comparison, and optionally every operation of one
+ * phase as a lettered point with the vector unit's lower roof.
  *
  * Decorations (axes, labels, legend) live here; pixels and their encoding
  * live in canvas.h. Every figure drawn comes from a struct analysis.
@@ -31,11 +32,25 @@ struct plot_scratch {
 
 /* Draws the roofline panel of analysis a into v: a heading, the y axis in
  * FLOP/s (decades labelled 1T 10T 100T 1P …), the x axis in FLOP/byte (1 10
- * 100 1k …), the roofs, the ridge and the points. cmp may be NULL. ascii
- * selects ASCII characters only (no braille, no box drawing). scratch is
- * working memory (its contents are replaced). A view too small for axes (under
- * 12 x 5 cells) gets only the heading. */
-void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, bool ascii,
-               struct plot_scratch *scratch);
+ * 100 1k …), the roofs, the ridge and the points. cmp may be NULL. ops_phase
+ * NULL shows the three phases; a phase name ("prefill", "decode",
+ * "training") shows that phase's point and each of its operations as the
+ * letter plot_op_marker() gives it, with the vector unit's flat roof
+ * (a->hw.vector_flops_per_s) dashed and labelled under the tensor peak;
+ * operations with no FLOPs (intensity 0) have no place on a log axis and are
+ * left out. ascii selects ASCII characters only (no braille, no box drawing).
+ * scratch is working memory (its contents are replaced). A view too small for
+ * axes (under 12 x 5 cells) gets only the heading. */
+void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
+               bool ascii, struct plot_scratch *scratch);
+
+/* Number of operation placements of phase name in a (0 when phase is NULL
+ * or unknown). The k-th of them, in placement order, is drawn and listed as
+ * plot_op_marker(k). */
+int plot_op_count(const struct analysis *a, const char *phase);
+
+/* The marker of the k-th operation of a phase: 'a' to 'z' for k in [0, 25],
+ * '?' outside that range. */
+char plot_op_marker(int k);
 
 #endif

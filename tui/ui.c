@@ -48,6 +48,7 @@ int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, 
         return -1;
     u->compare_chip = -1;
     u->drag_slider = -1;
+    u->ops_phase = -1;
     u->selected = SLIDER_BATCH;
     u->ascii = ascii;
     ui_resize(u, cols, rows);
@@ -126,6 +127,28 @@ static void cycle_compare(struct ui *u, int dir)
         say(u, true, "%s cannot run this scenario", chip_builtin((size_t)u->compare_chip)->key);
 }
 
+/* Cycles the phase whose operations the plot shows: off, prefill, decode,
+ * training, off (dir -1 the other way), skipping phases without any. */
+static void cycle_ops(struct ui *u, int dir)
+{
+    for (int tries = 0; tries <= RT_PHASE_COUNT; tries++) {
+        u->ops_phase += dir;
+        if (u->ops_phase >= RT_PHASE_COUNT)
+            u->ops_phase = -1;
+        else if (u->ops_phase < -1)
+            u->ops_phase = RT_PHASE_COUNT - 1;
+        if (u->ops_phase < 0 || plot_op_count(&u->analysis, phase_name((enum rt_phase)u->ops_phase)) > 0)
+            break;
+    }
+    if (u->ops_phase < 0) {
+        say(u, false, "operations off: the plot shows the phases (o shows each operation)");
+        return;
+    }
+    int n = plot_op_count(&u->analysis, phase_name((enum rt_phase)u->ops_phase));
+    say(u, false, "%s: %d operations on the plot, %c-%c; o for the next phase", phase_name((enum rt_phase)u->ops_phase),
+        n, plot_op_marker(0), plot_op_marker(n - 1));
+}
+
 /* Keys while the knobs have the focus. */
 static unsigned knobs_key(struct ui *u, int key)
 {
@@ -196,6 +219,16 @@ static unsigned knobs_key(struct ui *u, int key)
     case '?':
         u->mode = UI_MODE_HELP;
         return UI_REDRAW;
+    case 'o':
+        cycle_ops(u, 1);
+        return UI_REDRAW;
+    case 'O':
+        cycle_ops(u, -1);
+        return UI_REDRAW;
+    case 'w':
+        u->mode = UI_MODE_WORK;
+        u->work_scroll = 0;
+        return UI_REDRAW;
     case 'm': {
         struct scenario next = u->scenario;
         next.latency_model = next.latency_model == RT_LATENCY_NAPKIN ? RT_LATENCY_DETAILED : RT_LATENCY_NAPKIN;
@@ -220,6 +253,42 @@ static unsigned knobs_key(struct ui *u, int key)
         return UI_QUIT;
     default:
         return 0;
+    }
+}
+
+/* Keys while the "show your work" overlay is open: scrolling keys scroll it
+ * (the frame clamps the position), any other key closes it. */
+static unsigned work_key(struct ui *u, int key)
+{
+    int page = u->work_page > 1 ? u->work_page - 1 : 1;
+    switch (key) {
+    case UI_KEY_UP:
+    case 'k':
+        u->work_scroll = u->work_scroll > 0 ? u->work_scroll - 1 : 0;
+        return UI_REDRAW;
+    case UI_KEY_DOWN:
+    case 'j':
+        u->work_scroll++;
+        return UI_REDRAW;
+    case UI_KEY_PGUP:
+    case 'b':
+        u->work_scroll = u->work_scroll > page ? u->work_scroll - page : 0;
+        return UI_REDRAW;
+    case UI_KEY_PGDN:
+    case ' ':
+        u->work_scroll += page;
+        return UI_REDRAW;
+    case UI_KEY_HOME:
+    case 'g':
+        u->work_scroll = 0;
+        return UI_REDRAW;
+    case UI_KEY_END:
+    case 'G':
+        u->work_scroll = RT_EXPLAIN_MAX_LINES * 8; /* past the end: clamped when drawn */
+        return UI_REDRAW;
+    default:
+        u->mode = UI_MODE_KNOBS;
+        return key == 12 || key == UI_KEY_REPAINT ? UI_REDRAW | UI_REPAINT : UI_REDRAW;
     }
 }
 
@@ -298,6 +367,8 @@ unsigned ui_key(struct ui *u, int key)
         u->mode = UI_MODE_KNOBS;
         return key == 12 || key == UI_KEY_REPAINT ? UI_REDRAW | UI_REPAINT : UI_REDRAW;
     }
+    if (u->mode == UI_MODE_WORK)
+        return work_key(u, key);
     return knobs_key(u, key);
 }
 
@@ -305,7 +376,9 @@ unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
 {
     if (u->layout.too_small || u->mode == UI_MODE_EDIT)
         return 0;
-    if (u->mode == UI_MODE_HELP) {
+    if (u->mode == UI_MODE_HELP || u->mode == UI_MODE_WORK) {
+        if (u->mode == UI_MODE_WORK && (kind == UI_MOUSE_WHEEL_UP || kind == UI_MOUSE_WHEEL_DOWN))
+            return work_key(u, kind == UI_MOUSE_WHEEL_UP ? UI_KEY_UP : UI_KEY_DOWN);
         if (kind == UI_MOUSE_PRESS) {
             u->mode = UI_MODE_KNOBS;
             return UI_REDRAW;
@@ -387,6 +460,12 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         draw_hints(v, x, h, 2);
         return;
     }
+    if (u->mode == UI_MODE_WORK) {
+        const struct hint h[] = {{g->up_down, "scroll"}, {"PgUp/PgDn", "page"}, {"Home/End", "ends"},
+                                 {"any other key", "closes"}};
+        draw_hints(v, 0, h, 4);
+        return;
+    }
     if (u->message[0]) {
         if (u->message_is_error) {
             view_fill(v, 0, 0, v.r.w, 1, ' ', ROLE_ERROR);
@@ -396,10 +475,11 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         }
         return;
     }
+    /* In order of importance: what does not fit is left out ("= type" is in the knobs' heading). */
     const struct hint h[] = {
-        {g->up_down, "select"}, {g->left_right, "step"}, {"=", "type"}, {"?", "help"}, {"q", "quit"},
-        {"u", "undo"},          {"r", "reset"},          {"c", "compare"}, {"m", "model"}, {"PgUp/Dn", "coarse"},
-        {"t", "theme"},         {"s", "save"},
+        {g->up_down, "select"}, {g->left_right, "step"}, {"?", "help"},  {"q", "quit"},  {"o", "ops"},
+        {"w", "work"},          {"m", "model"},          {"c", "compare"}, {"u", "undo"}, {"r", "reset"},
+        {"=", "type"},          {"PgUp/Dn", "coarse"},   {"t", "theme"}, {"s", "save"},
     };
     draw_hints(v, 0, h, (int)(sizeof h / sizeof h[0]));
 }
@@ -423,14 +503,29 @@ int ui_render(struct ui *u, struct grid *g)
         u->compare_chip >= 0 ? chip_builtin((size_t)u->compare_chip)->key : NULL,
         &u->compare,
     };
-    plot_draw(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, u->ascii, &u->scratch);
+    const char *ops = u->ops_phase >= 0 ? phase_name((enum rt_phase)u->ops_phase) : NULL;
+    plot_draw(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, ops, u->ascii, &u->scratch);
     panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, gl);
-    panel_placement(view_make(g, l->placement), &u->analysis);
-    panel_mfu(view_make(g, l->mfu), &u->scenario, &u->analysis, gl);
+    if (ops) {
+        /* The legend takes the placement and MFU panels' place, stacked below the plot. */
+        struct rect r = l->placement;
+        r.h = l->mfu.y + l->mfu.h - r.y;
+        panel_ops(view_make(g, r), &u->analysis, ops);
+    } else {
+        panel_placement(view_make(g, l->placement), &u->analysis);
+        panel_mfu(view_make(g, l->mfu), &u->scenario, &u->analysis, gl);
+    }
     panel_latency(view_make(g, l->latency), &u->analysis, gl);
     panel_memory(view_make(g, l->memory), &u->scenario, &u->analysis);
     draw_status(u, view_make(g, l->status), gl);
     if (u->mode == UI_MODE_HELP)
         panel_help(view_make(g, l->whole), gl);
+    if (u->mode == UI_MODE_WORK) {
+        char title[160];
+        snprintf(title, sizeof title, " show your work: %s on %lld %s %s ", u->scenario.model.name,
+                 (long long)u->scenario.chips, gl->times, u->scenario.chip.key);
+        explain_analysis(&u->scenario, &u->analysis, &u->work);
+        panel_work(view_make(g, l->whole), &u->work, title, &u->work_scroll, &u->work_page, gl);
+    }
     return 0;
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "analysis.h"
+#include "explain.h"
 #include "grid.h"
 #include "layout.h"
 #include "plot.h"
@@ -57,7 +58,7 @@ enum {
 /* Mouse events, in screen cells. */
 enum ui_mouse_kind { UI_MOUSE_PRESS, UI_MOUSE_DRAG, UI_MOUSE_RELEASE, UI_MOUSE_WHEEL_UP, UI_MOUSE_WHEEL_DOWN };
 
-enum ui_mode { UI_MODE_KNOBS = 0, UI_MODE_EDIT, UI_MODE_HELP };
+enum ui_mode { UI_MODE_KNOBS = 0, UI_MODE_EDIT, UI_MODE_HELP, UI_MODE_WORK /* "show your work" */ };
 
 #define UI_UNDO_DEPTH 64
 #define UI_EDIT_MAX 1024
@@ -82,6 +83,10 @@ struct ui {
     char message[UI_MESSAGE_MAX];    /* status-line message; "" none */
     bool message_is_error;
     int drag_slider;                 /* slider being dragged, -1 none */
+    int ops_phase;                   /* enum rt_phase whose operations the plot shows, -1 none */
+    int work_scroll;                 /* first line of the "show your work" overlay shown */
+    int work_page;                   /* lines it showed last frame (a page for PgUp/PgDn) */
+    struct explanation work;         /* its lines: explain_analysis(scenario, analysis) */
 
     bool ascii;                      /* ASCII characters only */
     int cols, rows;                  /* screen size */
