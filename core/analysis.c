@@ -19,7 +19,8 @@ const char *params_source_name(enum rt_params_source src)
     }
 }
 
-/* Appends one assumption sentence to the analysis' notes (dropped when full). */
+/* Appends one assumption sentence to the analysis' notes (dropped when
+ * full). A sentence longer than RT_NOTE_MAX is a bug the tests catch. */
 static void add_note(struct analysis *a, const char *fmt, ...)
 {
     if (a->note_count >= RT_MAX_NOTES)
@@ -121,6 +122,23 @@ static struct napkin_turn napkin_of(const struct scenario *s, const struct analy
     return t;
 }
 
+/* The smallest power of two >= latency_chips on which the weights, the
+ * reserve and the batch's KV cache fit; 0 when latency_chips is 0 (none) or
+ * the count would pass max_chips. */
+static int64_t holding_chips(const struct scenario *s, const struct analysis *a, int64_t latency_chips)
+{
+    if (latency_chips <= 0)
+        return 0;
+    double need = a->memory.weights_bytes + s->reserve_bytes + a->memory.kv_cache_bytes;
+    int64_t n = latency_chips;
+    while ((double)n * a->hbm_bytes < need) {
+        if (n > s->max_chips / 2)
+            return 0;
+        n *= 2;
+    }
+    return n;
+}
+
 /* Fills the latency verdict; returns -1 with err set on failure. */
 static int analyze_latency(const struct scenario *s, struct analysis *a, char *err, size_t errsize)
 {
@@ -132,11 +150,14 @@ static int analyze_latency(const struct scenario *s, struct analysis *a, char *e
     l->overhead_s = s->overhead_s;
     l->total_s = interactive_latency(l->prefill_s, l->decode_s, l->overhead_s);
     l->budget_s = s->budget_s;
-    l->ok = l->total_s <= l->budget_s;
+    l->ok = l->total_s <= l->budget_s && a->memory.batch_fits; /* a turn that cannot be held cannot run */
     l->max_chips = s->max_chips;
     l->prefill_flops = 2.0 * t.flop_params * t.prefill_tokens;
     l->decode_bytes = t.decode_tokens * t.byte_params * t.bytes_per_param;
-    return chips_for_latency_budget(&t, s->budget_s, s->max_chips, &l->chips_for_budget, err, errsize);
+    if (chips_for_latency_budget(&t, s->budget_s, s->max_chips, &l->chips_for_budget, err, errsize) != 0)
+        return -1;
+    l->chips_for_budget = holding_chips(s, a, l->chips_for_budget);
+    return 0;
 }
 
 /* Fills the memory verdict. */
@@ -199,6 +220,14 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     bool w8a8 = (s->precision == RT_FP8 || s->precision == RT_INT8) && !a->weight_only_quantization;
     hw->bytes_per_act = w8a8 ? 1.0 : 2.0;
     hw->n_chips = (double)s->chips;
+    hw->flop_scale = a->active_params / a->shape_count.active;
+    hw->weight_scale = a->params / a->shape_count.total;
+    if (fabs(hw->weight_scale - 1.0) > 0.01 || fabs(hw->flop_scale - 1.0) > 0.01) {
+        char given[24], shape[24];
+        add_note(a, "%s parameters on a shape of %s: the detailed model scales every weight matrix to match, "
+                    "and keeps the shape's attention and KV cache.",
+                 format_count(given, sizeof given, a->params), format_count(shape, sizeof shape, a->shape_count.total));
+    }
     if (!(s->chip.vector_flops_per_s > 0.0))
         add_note(a, "%s publishes no vector throughput: assumed 1/50 of the tensor peak, %.3g TFLOP/s (the guide, "
                     "ch. 2: vector units are 50-100x slower than matmul).",
@@ -274,7 +303,7 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
     d->overhead_s = s->overhead_s;
     d->total_s = d->prefill_s + d->decode_s + d->overhead_s;
     d->budget_s = s->budget_s;
-    d->ok = d->total_s <= d->budget_s;
+    d->ok = d->total_s <= d->budget_s && a->memory.batch_fits;
     d->chips_for_budget = 0;
     /* No operation gets cheaper than 1/n of its untiled single-chip roofline
      * time on n chips, so counts whose bound already misses are skipped. */
@@ -295,7 +324,7 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         if (bound_1 / (double)n + s->overhead_s > s->budget_s)
             continue;
         if (detailed_turn_s(s, a, (double)n) <= s->budget_s) {
-            d->chips_for_budget = n;
+            d->chips_for_budget = holding_chips(s, a, n);
             break;
         }
     }
@@ -526,10 +555,10 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     a->bytes_per_weight = precision_bytes(s->precision);
     a->bytes_per_kv_element = precision_bytes(s->kv_precision);
 
+    analyze_memory(s, a);
     if (analyze_latency(s, a, err, errsize) != 0)
         return -1;
     a->napkin = a->latency;
-    analyze_memory(s, a);
     if (analyze_placements(s, a) != 0) {
         snprintf(err, errsize, "the scenario's phases cannot be placed on the roofline");
         return -1;
@@ -565,13 +594,25 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     add_note(a, "Napkin model (the guide's ch. 5-6): prefill is 2N FLOPs per token at %.0f%% of peak; decode "
                 "reads every weight once per step and ignores the KV-cache read.",
              s->mfu * 100.0);
-    add_note(a, "Detailed model: every operation at max(FLOPs / its unit's peak, bytes / bandwidth), %s attention, "
-                "KV-cache reads, tensor-parallel all-reduces (bandwidth only: no per-hop latency, no overlap); %s "
-                "gives the verdict.",
+    add_note(a, "Detailed model: each operation at max(FLOPs / its unit's peak, bytes / bandwidth), %s attention, "
+                "KV-cache reads, tensor-parallel all-reduces (bandwidth only: no per-hop latency); %s gives the "
+                "verdict.",
              s->unfused_attention ? "unfused" : "fused", s->latency_model == RT_LATENCY_DETAILED ? "it" : "the napkin");
     if (a->mfu_budget_source == RT_BUDGET_SHAPE)
         add_note(a, "MFU counts PaLM's 6N + 12 L H Q T per token (attention not halved, embeddings included); the "
-                    "step times what a causal kernel executes, so MFU can exceed the matmul share.");
+                    "step times what a causal kernel executes, so MFU can exceed the matmul share%s.",
+                 a->mfu_budget.mfu > 1.0 ? ", and at this context even 100%: read the matmul share instead" : "");
+    if (a->training.measured && a->training.mfu > 1.0)
+        add_note(a, "The measured training rate implies MFU above 100%%: the rate, the chip count or the peak is off.");
+    if (a->prefill_mfu > 1.0)
+        add_note(a, "The measured time to first token implies prefill MFU above 100%%: the time or the chip figures "
+                    "are off.");
+    if (a->decode_mbu > 1.0)
+        add_note(a, "The measured time per output token implies MBU above 100%%: the time or the chip figures are off.");
+    if (!a->memory.batch_fits)
+        add_note(a, "The weights, the reserve and the batch's KV cache do not fit in %lld x %s of HBM: the turn "
+                    "cannot run, so the verdict is MISS; chips for the budget count the memory too.",
+                 (long long)s->chips, s->chip.key);
     if (!all_finite(a)) {
         snprintf(err, errsize, "the scenario's figures overflow: make the values smaller");
         return -1;

@@ -16,8 +16,8 @@
 #include "scenario.h"
 
 #define RT_MAX_PLACEMENTS 64
-#define RT_MAX_NOTES 10
-#define RT_NOTE_MAX 200
+#define RT_MAX_NOTES 16
+#define RT_NOTE_MAX 320
 #define RT_MAX_TERMS 8
 
 /* Where one phase (the napkin's view) or one operation sits on the roofline. */

@@ -35,8 +35,8 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     struct chip_spec c;
     memset(&c, 0, sizeof c);
     if (!cJSON_IsObject(obj)) {
-        snprintf(err, errsize, "%s: %sexpected a chip object {\"name\": ..., \"peak_flops_per_s\": {...}, ...}", path,
-                 what);
+        snprintf(err, errsize, "%s: %s%sexpected a chip object {\"name\": ..., \"peak_flops_per_s\": {...}, ...}",
+                 path, what, what[0] ? ": " : "");
         return -1;
     }
     char msg[300];
@@ -95,15 +95,13 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
         for (int p = 0; p < RT_PRECISION_COUNT; p++)
             c.peak_flops_per_s[p] /= 2.0;
     c.sparse_halved = sparse || halved;
-    if (c.source[0] == '\0')
-        warn_add(w, "%s: chip '%s' gives no 'source' for its figures", path, c.name);
     json_warn_unknown_keys(obj, chip_keys, path, what, w);
     snprintf(c.origin, sizeof c.origin, "%s", path);
     *out = c;
     return 0;
 bad:
-    if (what[0]) /* say which chip of a list failed */
-        snprintf(err, errsize, "%s (chip %s of the list)", msg, what);
+    if (what[0]) /* say which chip failed: of a list, of a scenario */
+        snprintf(err, errsize, "%s (in %s)", msg, what);
     else
         snprintf(err, errsize, "%s", msg);
     return -1;
@@ -151,8 +149,8 @@ int chips_from_text(const char *text, size_t len, const char *path, struct chip_
             status = -1;
         }
         for (int i = 0; status == 0 && i < n; i++) {
-            char what[24];
-            snprintf(what, sizeof what, "[%d]", i);
+            char what[40];
+            snprintf(what, sizeof what, "chip [%d] of the list", i);
             status = chip_from_json(cJSON_GetArrayItem(root, i), path, what, &chips[i], w, err, errsize);
             if (status == 0)
                 (*count)++;

@@ -19,8 +19,8 @@
 #include "jsonio.h"
 
 /* Reads one chip from a JSON object; origin is recorded in the chip.
- * Returns 0, or -1 with "PATH: ..." naming the key in err. what prefixes key
- * names in messages ("[2]." for the third chip of a list). */
+ * Returns 0, or -1 with "PATH: ..." naming the key in err. what, when not
+ * "", says which chip failed ("chip [2] of the list", "'chip'"). */
 int chip_from_json(const cJSON *obj, const char *path, const char *what, struct chip_spec *out,
                    struct load_warnings *w, char *err, size_t errsize);
 

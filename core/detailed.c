@@ -96,7 +96,8 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
 
     /* QKV projection; prefill and training write the new keys and values to the cache. */
     double kv_written = p == RT_PHASE_TRAINING ? 0.0 : T * kv_elems * kvb;
-    add_op(out, hw, "qkv projection", true, L * 2.0 * T * qkv_params / n, L * qkv_params * wb / n,
+    const double fs = hw->flop_scale, ws = hw->weight_scale;
+    add_op(out, hw, "qkv projection", true, L * 2.0 * T * qkv_params * fs / n, L * qkv_params * wb * ws / n,
            L * kv_written / n, L * (T * d * ab + T * qkv_width * ab / n), shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile));
 
     /* Attention: scores, softmax, x V. */
@@ -117,7 +118,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     add_op(out, hw, "softmax", false, L * 5.0 * H * pairs / n, 0.0, 0.0, L * 2.0 * score_bytes, 1.0);
     add_op(out, hw, "attention x V", true, L * 2.0 * H * dv * pairs / n, 0.0, L * v_cache,
            L * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile));
-    add_op(out, hw, "output projection", true, L * 2.0 * T * o_params / n, L * o_params * wb / n, 0.0,
+    add_op(out, hw, "output projection", true, L * 2.0 * T * o_params * fs / n, L * o_params * wb * ws / n, 0.0,
            L * (T * H * dv * ab / n + T * d * ab), shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile));
 
     /* MLP: dense layers, or routed + shared experts with a router. */
@@ -132,10 +133,10 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     double mlp_weights = dense_layers * mats * d * ff * wb + moe_layers * touched * mats * d * ff_e * wb;
     double ff_tokens = dense_layers * T * ff + moe_layers * T * k_active * ff_e; /* intermediate elements */
     if (moe_layers > 0.0)
-        add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts,
-               moe_layers * d * (double)m->experts * wb, 0.0, moe_layers * T * (double)m->experts * ab, 1.0);
+        add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
+               moe_layers * d * (double)m->experts * wb * ws / n, 0.0, moe_layers * T * (double)m->experts * ab, 1.0);
     double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : ff, n, tile);
-    add_op(out, hw, m->experts > 1 ? "mlp (experts)" : "mlp", true, mlp_flops / n, mlp_weights / n, 0.0,
+    add_op(out, hw, m->experts > 1 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n, mlp_weights * ws / n, 0.0,
            (L * 2.0 * T * d * ab + ff_tokens * mats * ab) / n, mlp_tile);
     add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
            ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0);
@@ -145,8 +146,8 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     add_op(out, hw, "residual adds", false, L * 2.0 * T * d, 0.0, 0.0, L * 2.0 * 3.0 * T * d * ab, 1.0);
 
     /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
-    add_op(out, hw, "embedding lookup", false, 0.0, fmin(T, V) * d * wb / n, 0.0, T * d * ab, 1.0);
-    add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V / n, V * d * wb / n, 0.0,
+    add_op(out, hw, "embedding lookup", false, 0.0, fmin(T, V) * d * wb * ws / n, 0.0, T * d * ab, 1.0);
+    add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
            head_tokens * d * ab + head_tokens * V * ab / n, shard_tile(d, 1, tile) * shard_tile(V, n, tile));
 
     /* Two all-reduces of the activations per layer, ring over n chips. */

@@ -69,6 +69,10 @@ struct hw_rates {
     double link_bytes_per_s;   /* one direction of the interconnect */
     double bytes_per_weight, bytes_per_kv, bytes_per_act;
     double n_chips;            /* tensor-parallel degree */
+    /* A parameter count given apart from the shape (--params, a stated
+     * count) scales every weight matrix: FLOPs by active / the shape's
+     * active, weight bytes by total / the shape's total. 1 otherwise. */
+    double flop_scale, weight_scale;
 };
 
 /* Costs phase p of scenario s on hardware hw into *out. s must have passed

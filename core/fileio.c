@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,22 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
 
 int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errsize)
 {
+    /* Write where a symbolic link points, and never replace what is not a
+     * plain file: renaming over /dev/null or a fifo would destroy it. */
+    char resolved[PATH_MAX];
+    struct stat target;
+    if (lstat(path, &target) == 0 && S_ISLNK(target.st_mode)) {
+        if (!realpath(path, resolved)) {
+            snprintf(err, errsize, "%s: not written: the link leads nowhere (%s)", path, strerror(errno));
+            return -1;
+        }
+        path = resolved;
+    }
+    if (stat(path, &target) == 0 && !S_ISREG(target.st_mode)) {
+        snprintf(err, errsize, "%s: not written: it is not a plain file (a device, folder or pipe); give a file path",
+                 path);
+        return -1;
+    }
     char tmp[4096];
     const char *slash = strrchr(path, '/');
     int dir_len = slash ? (int)(slash - path + 1) : 0;

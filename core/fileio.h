@@ -16,7 +16,9 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
  * folder, flushed to disk, then renamed over path. Returns 0; or -1 with
  * "PATH: reason" in err (no permission, disk full ...) and then path is
  * untouched and no temporary file is left. New files get mode 0666 less the
- * umask; an existing file keeps its mode. */
+ * umask; an existing file keeps its mode. A symbolic link is followed (the
+ * file it points to is replaced, the link stays); a path that is not a plain
+ * file (a device such as /dev/null, a folder, a fifo) is refused. */
 int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errsize);
 
 #endif

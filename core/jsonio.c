@@ -240,7 +240,7 @@ enum json_found json_number(const cJSON *obj, const char *key, const char *path,
         return JSON_BAD;
     }
     if (x < lo || x > hi) {
-        snprintf(err, errsize, "%s: '%s%s' must be from %g to %g (got %g)", path, what, key, lo, hi, x);
+        snprintf(err, errsize, "%s: '%s%s' must be from %.15g to %.15g (got %.15g)", path, what, key, lo, hi, x);
         return JSON_BAD;
     }
     *out = x;

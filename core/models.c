@@ -33,7 +33,7 @@ static const struct model_shape builtin_models[] = {
     {.name = "qwen2.5-72b", .layers = 80, .d_model = 8192, .heads = 64, .kv_heads = 8, .d_head = 128, .d_ff = 29568,
      .vocab = 152064, .experts = 1, .experts_per_token = 1, .gated_mlp = true, .qkv_bias = true,
      .source = "Qwen/Qwen2.5-72B config.json (sliding window off); Qwen states 72.7B"},
-    {.name = "deepseek-v3", .layers = 61, .d_model = 7168, .heads = 128, .kv_heads = 128, .d_head = 128,
+    {.name = "deepseek-v3", .layers = 61, .d_model = 7168, .heads = 128, .kv_heads = 128, .d_head = 192,
      .d_ff = 18432, .vocab = 129280, .experts = 256, .experts_per_token = 8, .gated_mlp = true, .shared_experts = 1,
      .moe_d_ff = 2048, .dense_layers = 3, .kv_lora_rank = 512, .q_lora_rank = 1536, .qk_rope_head_dim = 64,
      .qk_nope_head_dim = 128, .v_head_dim = 128,

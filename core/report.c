@@ -143,9 +143,9 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
     sb_printf(sb, "  model FLOPs per token %.4g (6N + 12 L H Q T, PaLM app. B); hardware %.4g\n",
               tr->model_flops_per_token, tr->hardware_flops_per_token);
     if (tr->measured)
-        sb_printf(sb, "  measured: %.4g tokens/s -> MFU %.1f%%, HFU %.1f%% on %lld chips\n",
+        sb_printf(sb, "  measured: %.4g tokens/s -> MFU %.1f%%, HFU %.1f%% on %lld chip%s\n",
                   s->measured_train_tokens_per_s, tr->mfu * 100.0, tr->hfu * 100.0,
-                  (long long)(s->chips * s->data_parallel));
+                  (long long)(s->chips * s->data_parallel), s->chips * s->data_parallel == 1 ? "" : "s");
     if (a->prefill_mfu > 0.0)
         sb_printf(sb, "  measured prefill: TTFT %s -> MFU %.1f%%\n", format_seconds(x, sizeof x, s->measured_ttft_s),
                   a->prefill_mfu * 100.0);

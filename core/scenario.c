@@ -47,8 +47,10 @@ static int check_real(const char *flag, double v, double lo, bool lo_open, doubl
 {
     if (isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi)
         return 0;
-    snprintf(err, errsize, "%s %g is out of range: give a number %s %g and at most %g", flag, v,
-             lo_open ? "above" : "from", lo, hi);
+    if (lo_open)
+        snprintf(err, errsize, "%s %g is out of range: give a number above %g, at most %g", flag, v, lo, hi);
+    else
+        snprintf(err, errsize, "%s %g is out of range: give a number from %g to %g", flag, v, lo, hi);
     return -1;
 }
 
@@ -84,8 +86,7 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         return -1;
     if (s->budget_s <= s->overhead_s) {
         snprintf(err, errsize,
-                 "--budget %g s is at or below --overhead %g s: no hardware can meet it; give a budget above "
-                 "the overhead",
+                 "--budget %g s must exceed the --overhead of %g s: no hardware can meet it",
                  s->budget_s, s->overhead_s);
         return -1;
     }

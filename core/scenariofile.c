@@ -205,11 +205,19 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         goto done;
     }
     const cJSON *chip = cJSON_GetObjectItemCaseSensitive(root, "chip");
-    if (chip && !cJSON_IsNull(chip)) {
-        char origin[RT_CHIP_ORIGIN_MAX];
-        if (chip_from_json(chip, path, "chip.", &s.chip, w, err, errsize) != 0)
+    if (cJSON_IsString(chip)) { /* "chip": "h100" names a built-in chip */
+        const struct chip_spec *named = chip_find(chip->valuestring);
+        if (!named) {
+            snprintf(err, errsize, "%s: 'chip' \"%s\" is not a built-in chip; write the chip out as an object", path,
+                     chip->valuestring);
             goto done;
-        snprintf(origin, sizeof origin, "%s", s.chip.origin);
+        }
+        s.chip = *named;
+    } else if (!chip || cJSON_IsNull(chip)) {
+        warn_add(w, "%s: no 'chip': the default %s is used", path, s.chip.key);
+    } else {
+        if (chip_from_json(chip, path, "'chip'", &s.chip, w, err, errsize) != 0)
+            goto done;
         const struct chip_spec *builtin = chip_find(s.chip.key);
         /* A built-in chip saved unchanged stays "built-in". */
         if (builtin) {
@@ -285,8 +293,19 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         s.recompute = (enum rt_recompute)i;
     }
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
-    if (model && read_model(model, path, &s.model, w, err, errsize) != 0)
+    if (cJSON_IsString(model)) { /* "model": "llama-3.1-70b" names a preset */
+        const struct model_shape *named = model_find(model->valuestring);
+        if (!named) {
+            snprintf(err, errsize, "%s: 'model' \"%s\" is not a built-in model; write the shape out as an object",
+                     path, model->valuestring);
+            goto done;
+        }
+        s.model = *named;
+    } else if (!model || cJSON_IsNull(model)) {
+        warn_add(w, "%s: no 'model': the default %s is used", path, s.model.name);
+    } else if (read_model(model, path, &s.model, w, err, errsize) != 0) {
         goto done;
+    }
     const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "model",
                            "recompute", "unfused_attention", NULL};
     for (const cJSON *c = root->child; c; c = c->next)

@@ -79,6 +79,12 @@ int sweep_apply(enum rt_sweep_kind k, double v, struct scenario *s, char *err, s
         s->batch = (int64_t)v;
         break;
     case RT_SWEEP_KV_HEADS:
+        if (s->model.kv_lora_rank > 0) {
+            snprintf(err, errsize, "--sweep=kv-heads: %s uses latent attention; its KV cache does not depend on kv "
+                                   "heads",
+                     s->model.name);
+            return -1;
+        }
         if (v > (double)s->model.heads || s->model.heads % (int64_t)v != 0) {
             snprintf(err, errsize, "--sweep=kv-heads: %g does not divide the model's %lld heads", v,
                      (long long)s->model.heads);

@@ -247,8 +247,16 @@ static void test_every_builtin_combination_is_finite(void **state)
                 s.chip = *chip_builtin(c);
                 scenario_set_model(&s, model_builtin(m));
                 s.precision = (enum rt_precision)p;
+                s.chips = p == 3 ? 64 : 1;
+                s.params = p == 2 ? 123e9 : 0;
+                s.measured_tpot_s = p == 1 ? 1e-6 : 0;
                 struct analysis a = must_analyze(&s);
                 assert_true(a.placement_count >= 3 && !a.placements[2].operation && a.placements[3].operation);
+                /* Every assumption is said whole: none is cut at the note's size, none dropped. */
+                assert_true(a.note_count < RT_MAX_NOTES);
+                for (int i = 0; i < a.note_count; i++)
+                    if (strlen(a.notes[i]) >= RT_NOTE_MAX - 1)
+                        fail_msg("note cut off: %s", a.notes[i]);
                 assert_true(a.ridge_flop_per_byte > 0);
             }
 }

@@ -380,17 +380,45 @@ static void test_atomic_write(void **state)
     assert_int_equal(read_file(path, &text, &len, err, sizeof err), 0);
     assert_string_equal(text, "new content\n");
     free(text);
-    /* Renaming over a folder fails: the folder and the file beside it stay. */
+    /* A folder is refused; it and the file beside it stay, and no temporary
+     * file is left behind. */
     char sub[300];
     snprintf(sub, sizeof sub, "%s/folder", dir);
     assert_int_equal(mkdir(sub, 0755), 0);
     assert_int_equal(write_file_atomic(sub, "x", 1, err, sizeof err), -1);
-    ASSERT_CONTAINS(err, "the old file is untouched");
+    ASSERT_CONTAINS(err, "not a plain file");
+    assert_int_equal(entries(dir), 2);
+    /* A path under a file cannot be created: the message says so. (A failure
+     * after the temporary file is written, a full disk, is not reproducible
+     * here: as root, permissions do not stop a write.) */
+    snprintf(sub, sizeof sub, "%s/s.json/x.json", dir);
+    assert_int_equal(write_file_atomic(sub, "x", 1, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "not written");
     assert_int_equal(entries(dir), 2);
     snprintf(sub, sizeof sub, "%s/missing/s.json", dir);
     assert_int_equal(write_file_atomic(sub, "x", 1, err, sizeof err), -1);
     assert_int_equal(read_file(dir, &text, &len, err, sizeof err), -1);
     ASSERT_CONTAINS(err, "is a directory");
+    /* A symbolic link is followed: the file it names is replaced, the link stays. */
+    char link_path[300], fifo[300];
+    snprintf(link_path, sizeof link_path, "%s/link.json", dir);
+    assert_int_equal(symlink("s.json", link_path), 0);
+    assert_int_equal(write_file_atomic(link_path, "via link\n", 9, err, sizeof err), 0);
+    struct stat st;
+    assert_int_equal(lstat(link_path, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(read_file(path, &text, &len, err, sizeof err), 0);
+    assert_string_equal(text, "via link\n");
+    free(text);
+    /* What is not a plain file (a fifo here; /dev/null alike) is refused, not replaced. */
+    snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(write_file_atomic(fifo, "x", 1, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "not a plain file");
+    assert_int_equal(stat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    unlink(fifo);
+    unlink(link_path);
     snprintf(sub, sizeof sub, "%s/folder", dir);
     rmdir(sub);
     unlink(path);

@@ -105,7 +105,6 @@ static void test_theme_errors(void **state)
     struct load_warnings w = {0};
     char err[300];
     static const struct { const char *text, *want; } cases[] = {
-        {"{\"name\": \"x\", \"roles\": {\"rooof\": {}}}", "unknown role 'roles.rooof'"},
         {"{\"name\": \"x\", \"roles\": {\"roof\": {\"fg\": \"purple\"}}}", "'roles.roof.fg' must be"},
         {"{\"name\": \"x\", \"roles\": {\"roof\": {\"fg\": 300}}}", "'roles.roof.fg' must be"},
         {"{\"name\": \"x\", \"roles\": {\"roof\": {\"attr\": [\"blink\"]}}}", "'roles.roof.attr' takes bold"},
@@ -121,6 +120,13 @@ static void test_theme_errors(void **state)
             fail_msg("'%s' does not contain '%s'", err, cases[i].want);
     }
     assert_int_equal(set.count, 1);
+    /* An unknown role is a warning, not an error: the theme still loads. */
+    const char typo[] = "{\"name\": \"typo\", \"roles\": {\"rooof\": {\"fg\": 1}}}";
+    w.count = 0;
+    assert_int_equal(theme_set_add_text(&set, typo, strlen(typo), "t.json", &w, err, sizeof err), 1);
+    assert_int_equal(w.count, 1);
+    if (!strstr(w.text[0], "unknown role 'roles.rooof' ignored"))
+        fail_msg("warning was '%s'", w.text[0]);
 }
 
 int main(void)

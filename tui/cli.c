@@ -22,7 +22,7 @@ static const char usage_text[] =
     "\n"
     "Modes:\n"
     "  (none)                       open the explorer (the text report when not on a terminal)\n"
-    "  --report[=text|json|markdown|csv]  print the analysis and exit\n"
+    "  --report[=text|json|markdown|csv]  print the analysis and exit (csv: the placement table)\n"
     "  --sweep=chips|params|batch|kv-heads  vary one knob over --values (default: the guide's)\n"
     "      --values LIST            comma-separated, e.g. 1,4,16,64 or 70B,35B,17B,8B\n"
     "      --format=text|csv|json|markdown  sweep output format (default text)\n"
@@ -175,8 +175,12 @@ static int parse_whole(int id, const char *text, int64_t *out, char *err, size_t
     double v;
     if (parse_real(id, text, &v, err, errsize) != 0)
         return 2;
-    if (v != floor(v) || fabs(v) > 4.0e18) {
+    if (v != floor(v)) {
         snprintf(err, errsize, "--%s '%s': give a whole number (e.g. 8, 8k, 65536)", flag_name(id), text);
+        return 2;
+    }
+    if (fabs(v) > 4.0e18) {
+        snprintf(err, errsize, "--%s '%s' is out of range: far too large", flag_name(id), text);
         return 2;
     }
     *out = (int64_t)v;
@@ -402,7 +406,9 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         return parse_whole(id, text, whole, err, errsize);
     if (parse_real(id, text, real, err, errsize) != 0)
         return 2;
-    if ((id == OPT_PEAK || id == OPT_HBM_BW || id == OPT_HBM_BYTES) && !(*real > 0.0)) {
+    if ((id == OPT_PEAK || id == OPT_HBM_BW || id == OPT_HBM_BYTES || id == OPT_MEASURED_TRAIN ||
+         id == OPT_MEASURED_TTFT || id == OPT_MEASURED_TPOT) &&
+        !(*real > 0.0)) {
         snprintf(err, errsize, "--%s '%s': give a number above 0", flag_name(id), text);
         return 2;
     }
@@ -643,6 +649,14 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         out->mode = CLI_SWEEP;
     if (out->value_count > 0 && !sweep) {
         snprintf(err, errsize, "--values goes with --sweep");
+        return 2;
+    }
+    if (format_text && report_text) {
+        snprintf(err, errsize, "--report=%s and --format=%s: give the format once", report_text, format_text);
+        return 2;
+    }
+    if (format_text && !(sweep || report || out->mode == CLI_LIST_CHIPS)) {
+        snprintf(err, errsize, "--format goes with --sweep, --report or --list-chips");
         return 2;
     }
     const char *fmt = report_text ? report_text : format_text;

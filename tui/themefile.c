@@ -243,11 +243,11 @@ int theme_set_add_text(struct theme_set *set, const char *text, size_t len, cons
         for (int i = 0; i < ROLE_COUNT; i++)
             if (strcmp(r->string, role_name((enum role)i)) == 0)
                 role = i;
-        if (role < 0) {
-            snprintf(err, errsize, "%s: unknown role 'roles.%s' (known: text, dim, accent, roof, ridge, prefill, "
-                                   "decode, ok, miss ...; see the README)",
+        if (role < 0) { /* unknown keys warn, as in every rooftop file */
+            warn_add(w, "%s: unknown role 'roles.%s' ignored (known: text, dim, accent, roof, ridge, prefill, "
+                        "decode, ok, miss ...; see the README)",
                      path, r->string);
-            goto done;
+            continue;
         }
         if (read_role(r, path, r->string, &t.style[role], w, err, errsize) != 0)
             goto done;

@@ -42,8 +42,8 @@ void theme_set_init(struct theme_set *set);
 
 /* Parses a theme file's text and adds it to set (replacing a theme of the
  * same name). Returns the theme's index, or -1 with "PATH..." in err: a
- * syntax error with line and column, an unknown role or colour by name, a
- * set that is full. */
+ * syntax error with line and column, a bad colour or attribute by role and
+ * key, a set that is full. Unknown roles and keys are warnings in w. */
 int theme_set_add_text(struct theme_set *set, const char *text, size_t len, const char *path,
                        struct load_warnings *w, char *err, size_t errsize);
 
