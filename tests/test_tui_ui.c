@@ -254,15 +254,16 @@ static unsigned long long next_random(void)
     return rng;
 }
 
-/* Thousands of random keys, typed values and sizes: never a crash, never
- * NaN or inf on screen, always a valid scenario. */
+/* Thousands of random keys (o, O and the work overlay among them), typed
+ * values and sizes: never a crash, never NaN or inf on screen, always a
+ * valid scenario. */
 static void test_fuzz(void **state)
 {
     (void)state;
     const int special[] = {UI_KEY_UP, UI_KEY_DOWN, UI_KEY_LEFT, UI_KEY_RIGHT, UI_KEY_PGUP, UI_KEY_PGDN,
                            UI_KEY_ENTER, UI_KEY_ESC, UI_KEY_BACKSPACE, UI_KEY_TAB, UI_KEY_BTAB, UI_KEY_HOME,
                            UI_KEY_END, UI_KEY_SLEFT, UI_KEY_SRIGHT};
-    const char *chars = "hjklHLru=c?C0123456789.kMGTB%-e ms";
+    const char *chars = "hjklHLru=c?C0123456789.kMGTB%-e msoOwgG";
     for (int i = 0; i < 20000; i++) {
         unsigned long long r = next_random();
         int key;
