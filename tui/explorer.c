@@ -599,6 +599,13 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     }
 
     int sig = exit_signal;
+    /* A terminal without an alternate screen (vt100, linux) would keep the
+     * explorer's last frame under the shell's prompt: clear it first. */
+    char *alt = tigetstr("smcup");
+    if (alt == NULL || alt == (char *)-1 || alt[0] == '\0') {
+        erase();
+        refresh();
+    }
     endwin();
     if (drag_reports)
         drag_reporting(false);

@@ -66,7 +66,8 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
              (long long)s->chips, g->times, s->chip.key, g->sep, precision_name(s->precision), g->sep,
              (long long)s->batch);
     secs(t1, sizeof t1, a->latency.total_s);
-    snprintf(right, sizeof right, "%s %s  ? help ", a->latency.ok ? "OK" : "MISS", t1);
+    snprintf(right, sizeof right, "%s %s%s  ? help ", a->latency.ok ? "OK" : "MISS", t1,
+             a->latency_model == RT_LATENCY_DETAILED ? " detailed" : "");
     int rw = text_width(right);
     int room = v.r.w - rw - 1;
     view_text(v, 0, 0, room > 0 ? room : v.r.w, buf, ROLE_TITLE);
@@ -351,7 +352,8 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     int x = view_text(v, 0, 0, -1, "Memory", ROLE_HEADER);
     x += view_text(v, x, 0, -1, "  weights ", ROLE_TEXT);
     x += view_text(v, x, 0, -1, w, ROLE_ACCENT);
-    view_printf(v, x, 0, -1, ROLE_TEXT, ", %lld chips to hold", (long long)m->weights_fit_chips);
+    view_printf(v, x, 0, -1, ROLE_TEXT, ", needs %lld chip%s", (long long)m->weights_fit_chips,
+                m->weights_fit_chips == 1 ? "" : "s");
     x = view_text(v, 0, 1, -1, "KV ", ROLE_TEXT);
     x += view_text(v, x, 1, -1, r, ROLE_ACCENT);
     x += view_text(v, x, 1, -1, "/request, ", ROLE_TEXT);
@@ -363,7 +365,7 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     } else {
         x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s, free %s: ", h, f);
         x += view_printf(v, x, 2, -1, ROLE_ACCENT, "%lld", (long long)m->max_concurrent_requests);
-        view_text(v, x, 2, -1, " requests fit", ROLE_TEXT);
+        view_text(v, x, 2, -1, " req. fit", ROLE_TEXT);
     }
     int row = 3;
     if (row < v.r.h)
