@@ -109,11 +109,12 @@ static void text_operations(struct strbuf *sb, const struct analysis *a)
             continue;
         if (strcmp(phase, p->phase) != 0) {
             phase = p->phase;
-            sb_printf(sb, "  %-18s %10s %10s %10s  %-7s %10s %6s  %s\n", phase, "FLOPs", "bytes", "FLOP/byte",
+            sb_printf(sb, "  %-19s %10s %10s %10s  %-7s %10s %6s  %s\n",
+                      strcmp(phase, "training") == 0 ? "training (forward)" : phase, "FLOPs", "bytes", "FLOP/byte",
                       "bound", "time", "share", "lever");
         }
         double n = a->hw.n_chips;
-        sb_printf(sb, "    %-16s %10s %10s %10.1f  %-7s %10s %5.1f%%  %s%s\n", p->name,
+        sb_printf(sb, "    %-17s %10s %10s %10.1f  %-7s %10s %5.1f%%  %s%s\n", p->name,
                   format_si(f, sizeof f, p->flops / n, "FLOP"), format_si(b, sizeof b, p->bytes / n, "B"),
                   p->roof.intensity_flop_per_byte, bound_name(p->roof.bound),
                   format_seconds(tm, sizeof tm, p->time_s), p->share * 100.0, p->roof.lever,
@@ -698,8 +699,11 @@ static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct sce
         for (size_t i = 0; i < n; i++) {
             const struct analysis *a = &rows[i];
             double dbi = a->decode_batch_intensity_flop_per_byte;
-            sb_printf(sb, "batch=%5.0f: AI=%7.1f FLOP/byte  %s bound  (%4.1f%% of the way to the ridge)\n", values[i],
-                      dbi, dbi < a->ridge_flop_per_byte ? "MEMORY" : "COMPUTE", 100.0 * dbi / a->ridge_flop_per_byte);
+            if (dbi < a->ridge_flop_per_byte)
+                sb_printf(sb, "batch=%5.0f: AI=%7.1f FLOP/byte  MEMORY bound  (%4.1f%% of the way to the ridge)\n",
+                          values[i], dbi, 100.0 * dbi / a->ridge_flop_per_byte);
+            else
+                sb_printf(sb, "batch=%5.0f: AI=%7.1f FLOP/byte  COMPUTE bound  (past the ridge)\n", values[i], dbi);
         }
         break;
     case RT_SWEEP_KV_HEADS:

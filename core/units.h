@@ -39,8 +39,8 @@ char *format_si(char *buf, size_t size, double value, const char *unit);
  * 1.5e12 -> "1.50T", 405.8e9 -> "406B". Returns buf. */
 char *format_count(char *buf, size_t size, double value);
 
-/* Writes seconds as "5.822 s", "683 ms" style with 4 significant figures.
- * Returns buf. */
+/* Writes seconds as "5.822 s", "683.0 ms", "12.5 us"; a million seconds or
+ * more as "1.15e+15 s". Non-finite values print as "n/a". Returns buf. */
 char *format_seconds(char *buf, size_t size, double seconds);
 
 /* Writes value with the fewest significant digits (15 to 17) that read back

@@ -396,7 +396,12 @@ static void next_theme(struct ui *u, struct palette *pal, const struct theme_set
  * the user typed, and says what happened. */
 static void save_scenario(struct ui *u, const char *path)
 {
-    char msg[UI_MESSAGE_MAX], err[600];
+    char msg[UI_MESSAGE_MAX], err[600], expanded[UI_EDIT_MAX + 256];
+    const char *home = getenv("HOME");
+    if (path[0] == '~' && path[1] == '/' && home && home[0]) { /* as a shell would */
+        snprintf(expanded, sizeof expanded, "%s%s", home, path + 1);
+        path = expanded;
+    }
     char *json = scenario_to_json(&u->scenario);
     if (json == NULL) {
         ui_set_message(u, true, "out of memory writing the scenario");

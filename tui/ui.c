@@ -299,7 +299,7 @@ static unsigned edit_key(struct ui *u, int key)
     switch (key) {
     case UI_KEY_ESC:
         u->mode = UI_MODE_KNOBS;
-        say(u, false, "not changed");
+        say(u, false, u->edit_is_path ? "not saved" : "not changed");
         return UI_REDRAW;
     case UI_KEY_ENTER: {
         u->mode = UI_MODE_KNOBS;
