@@ -311,11 +311,15 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
     struct hw_rates one = a->hw;
     one.n_chips = 1.0;
     for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
-        struct phase_cost pc;
-        phase_costs(s, &one, (enum rt_phase)p, !s->unfused_attention, &pc);
+        struct phase_cost single;
+        const struct phase_cost *pc = &a->phases[p]; /* already on one chip when the scenario has one */
+        if (s->chips != 1) {
+            phase_costs(s, &one, (enum rt_phase)p, !s->unfused_attention, &single);
+            pc = &single;
+        }
         double times = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
-        for (int i = 0; i < pc.count; i++) {
-            const struct op_cost *o = &pc.ops[i];
+        for (int i = 0; i < pc->count; i++) {
+            const struct op_cost *o = &pc->ops[i];
             double rate = o->matrix ? one.peak_flops_per_s : one.vector_flops_per_s;
             bound_1 += times * fmax(o->flops / rate, o->memory_s);
         }
@@ -323,7 +327,8 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
     for (int64_t n = 1; n <= s->max_chips && n <= RT_MAX_CHIPS; n *= 2) {
         if (bound_1 / (double)n + s->overhead_s > s->budget_s)
             continue;
-        if (detailed_turn_s(s, a, (double)n) <= s->budget_s) {
+        double turn = n == s->chips ? d->total_s : detailed_turn_s(s, a, (double)n);
+        if (turn <= s->budget_s) {
             d->chips_for_budget = holding_chips(s, a, n);
             break;
         }
