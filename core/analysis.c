@@ -78,6 +78,9 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
         add_note(a, "%s has no native %s peak: weights are stored at %s and the matmuls run at the bf16 peak "
                     "(weight-only quantization).",
                  c->key, precision_name(s->precision), precision_name(s->precision));
+    if (c->sparse_halved)
+        add_note(a, "%s's file gave 2:4-sparse peaks: they were halved once, on load, to the dense figures used here.",
+                 c->key);
     if (s->peak_flops_override > 0.0 || s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0)
         add_note(a, "Chip figures overridden on the command line: the %s datasheet values are not used.", c->key);
 }

@@ -427,6 +427,7 @@ static void test_files_on_the_command_line(void **state)
     fclose(f);
     r = RUN("--report=json", "--chip", chipfile);
     assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "were halved once, on load")); /* the report says so */
     root = cJSON_Parse(r.out);
     ASSERT_NEAR(json_path(root, "chip.peak_flops_per_s")->valuedouble, 200e12, 0);
     cJSON_Delete(root);
