@@ -186,6 +186,12 @@ static void test_help_quit_repaint(void **state)
     assert_non_null(strstr(u->message, "not saved"));
     ui_set_message(u, true, "disk full");
     assert_non_null(strstr(frame(), "disk full"));
+    /* An error wider than the screen keeps what (its start) and why (its end). */
+    ui_set_message(u, true, "/a/very/long/path/to/some/folder/that/goes/on/and/on/scenario.json: not written: "
+                            "cannot create a temporary file beside it (No such file or directory)");
+    const char *f = frame();
+    assert_non_null(strstr(f, "/a/very/long/path"));
+    assert_non_null(strstr(f, "(No such file or directory)"));
 }
 
 /* Too small: the larger-terminal screen, keys still answered, q quits. */

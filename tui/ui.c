@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "panels.h"
@@ -438,6 +439,31 @@ static int draw_hints(struct view v, int x, const struct hint *h, int n)
     return x;
 }
 
+/* Copies in to out, and when it is wider than width characters keeps its
+ * start and its end around `dots`: an error says what at the start and why
+ * at the end, and both should survive a narrow status line. */
+static void elide_middle(char *out, size_t size, const char *in, int width, const char *dots)
+{
+    int total = text_width(in);
+    if (total <= width || width < 8) {
+        snprintf(out, size, "%s", in);
+        return;
+    }
+    int head = (width - 1) / 2, tail = width - 1 - head;
+    const char *p = in, *head_end = in, *tail_start = in;
+    uint32_t cp;
+    int n, i = 0;
+    while ((n = utf8_decode(p, &cp)) > 0) {
+        if (i == head)
+            head_end = p;
+        if (i == total - tail)
+            tail_start = p;
+        p += n;
+        i++;
+    }
+    snprintf(out, size, "%.*s%s%s", (int)(head_end - in), in, dots, tail_start);
+}
+
 /* The status line: the prompt while typing, else a message or the keys. */
 static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
 {
@@ -468,8 +494,10 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
     }
     if (u->message[0]) {
         if (u->message_is_error) {
+            char shown[UI_MESSAGE_MAX + 8];
+            elide_middle(shown, sizeof shown, u->message, v.r.w - 2, u->ascii ? "~" : "\u2026");
             view_fill(v, 0, 0, v.r.w, 1, ' ', ROLE_ERROR);
-            view_text(v, 1, 0, v.r.w - 1, u->message, ROLE_ERROR);
+            view_text(v, 1, 0, v.r.w - 1, shown, ROLE_ERROR);
         } else {
             view_text(v, 0, 0, -1, u->message, ROLE_ACCENT);
         }
