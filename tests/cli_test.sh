@@ -73,5 +73,12 @@ else
     echo "cli: no locale data to build de_DE.UTF-8; the decimal-comma check is skipped"
 fi
 
+# An install under any prefix finds its themes beside its own bin/.
+mkdir -p "$tmp/prefix/bin" "$tmp/prefix/share/rooftop/themes"
+cp "$bin" "$tmp/prefix/bin/rooftop"
+cp "$(dirname "$0")/../themes/"*.json "$tmp/prefix/share/rooftop/themes/"
+n=$("$tmp/prefix/bin/rooftop" --list-themes | grep -c "$tmp/prefix/bin/../share/rooftop/themes\|$tmp/prefix/share/rooftop/themes")
+[ "$n" -eq 4 ] && ok || bad "an installed rooftop found $n of its 4 theme files"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,9 +508,16 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
     theme_set_add_dir(o->themes, ROOFTOP_DATADIR "/themes", &o->warnings);
     exe_dir(here, sizeof here);
     if (here[0]) {
-        snprintf(dir, sizeof dir, "%s/themes", here);
-        if (strcmp(dir, ROOFTOP_DATADIR "/themes") != 0)
-            theme_set_add_dir(o->themes, dir, &o->warnings);
+        /* Installed under any prefix (PREFIX/bin beside PREFIX/share), or run
+         * from the source tree (themes/ beside ./rooftop). */
+        const char *beside[] = {"/../share/rooftop/themes", "/themes"};
+        for (size_t i = 0; i < 2; i++) {
+            snprintf(dir, sizeof dir, "%s%s", here, beside[i]);
+            char real_dir[PATH_MAX], real_data[PATH_MAX];
+            if (realpath(dir, real_dir) &&
+                !(realpath(ROOFTOP_DATADIR "/themes", real_data) && strcmp(real_dir, real_data) == 0))
+                theme_set_add_dir(o->themes, real_dir, &o->warnings);
+        }
     }
     if (cli_config_dir(dir, sizeof dir, "themes"))
         theme_set_add_dir(o->themes, dir, &o->warnings);
