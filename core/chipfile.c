@@ -194,29 +194,15 @@ int chip_db_add(struct chip_db *db, const struct chip_spec *c, struct load_warni
     return 0;
 }
 
-/* The chip whose key or display name matches name exactly, ignoring case
- * and punctuation; NULL if none. */
-static const struct chip_spec *find_exact(const struct chip_db *db, const char *name)
-{
-    char want[128], have[128];
-    name_normalize(want, sizeof want, name);
-    if (want[0] == '\0')
-        return NULL;
-    for (size_t i = 0; i < db->count; i++) {
-        if (strcmp(want, name_normalize(have, sizeof have, db->chips[i].key)) == 0 ||
-            strcmp(want, name_normalize(have, sizeof have, db->chips[i].name)) == 0)
-            return &db->chips[i];
-    }
-    return NULL;
-}
-
 const struct chip_spec *chip_db_find(const struct chip_db *db, const char *name)
 {
-    const struct chip_spec *c = find_exact(db, name);
-    if (c)
-        return c;
-    const struct chip_spec *alias = chip_find(name); /* built-in aliases: "v5e", "a100" ... */
-    return alias ? find_exact(db, alias->key) : NULL;
+    return chip_list_find(chip_db_list(db), name);
+}
+
+struct chip_list chip_db_list(const struct chip_db *db)
+{
+    struct chip_list list = {db->chips, db->count};
+    return list;
 }
 
 void chip_db_free(struct chip_db *db)

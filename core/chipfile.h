@@ -49,6 +49,9 @@ int chip_db_add(struct chip_db *db, const struct chip_spec *c, struct load_warni
 /* Finds a chip by key, alias or display name (as chip_find). NULL if none. */
 const struct chip_spec *chip_db_find(const struct chip_db *db, const char *name);
 
+/* db's chips as a list (borrowed: valid until db changes or is freed). */
+struct chip_list chip_db_list(const struct chip_db *db);
+
 /* Frees db's storage. */
 void chip_db_free(struct chip_db *db);
 

@@ -129,20 +129,47 @@ const struct chip_spec *chip_builtin(size_t i)
     return i < chip_builtin_count() ? &builtin_chips[i] : NULL;
 }
 
-const struct chip_spec *chip_find(const char *name)
+struct chip_list chip_builtin_list(void)
+{
+    struct chip_list list = {builtin_chips, chip_builtin_count()};
+    return list;
+}
+
+int chip_list_index(struct chip_list list, const char *key)
+{
+    for (size_t i = 0; i < list.count; i++)
+        if (strcmp(list.items[i].key, key) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* The chip of list whose key or display name is name, ignoring case and
+ * punctuation; NULL if none. */
+static const struct chip_spec *find_exact(struct chip_list list, const char *want)
+{
+    char have[128];
+    for (size_t i = 0; i < list.count; i++) {
+        if (strcmp(want, name_normalize(have, sizeof have, list.items[i].key)) == 0 ||
+            strcmp(want, name_normalize(have, sizeof have, list.items[i].name)) == 0)
+            return &list.items[i];
+    }
+    return NULL;
+}
+
+const struct chip_spec *chip_list_find(struct chip_list list, const char *name)
 {
     char want[128], have[128];
     name_normalize(want, sizeof want, name);
     if (want[0] == '\0')
         return NULL;
-    for (size_t i = 0; i < chip_builtin_count(); i++) {
-        if (strcmp(want, name_normalize(have, sizeof have, builtin_chips[i].key)) == 0 ||
-            strcmp(want, name_normalize(have, sizeof have, builtin_chips[i].name)) == 0)
-            return &builtin_chips[i];
-    }
-    for (size_t i = 0; i < sizeof chip_aliases / sizeof chip_aliases[0]; i++) {
+    const struct chip_spec *c = find_exact(list, want);
+    for (size_t i = 0; !c && i < sizeof chip_aliases / sizeof chip_aliases[0]; i++)
         if (strcmp(want, name_normalize(have, sizeof have, chip_aliases[i].alias)) == 0)
-            return chip_find(chip_aliases[i].key);
-    }
-    return NULL;
+            c = find_exact(list, name_normalize(have, sizeof have, chip_aliases[i].key));
+    return c;
+}
+
+const struct chip_spec *chip_find(const char *name)
+{
+    return chip_list_find(chip_builtin_list(), name);
 }

@@ -40,15 +40,32 @@ struct chip_spec {
     double vector_flops_per_s;
 };
 
+/* A run of chips to choose from: the built-ins, or the built-ins and the
+ * user's chip files (chip_db_list). Borrowed storage. */
+struct chip_list {
+    const struct chip_spec *items;
+    size_t count;
+};
+
+/* The built-in chips as a list (static storage). */
+struct chip_list chip_builtin_list(void);
+
+/* Finds a chip of list by short name, alias or display name, ignoring case
+ * and every character that is not a letter or digit ("TPU v5e" = "tpu-v5e"
+ * = "tpuv5e"; the aliases "v5e", "a100", "ironwood" ... name built-in keys).
+ * Returns NULL when none matches. */
+const struct chip_spec *chip_list_find(struct chip_list list, const char *name);
+
+/* Index in list of the chip whose key is key, or -1. */
+int chip_list_index(struct chip_list list, const char *key);
+
 /* Number of built-in chips (at least the 14 the CLI contract names). */
 size_t chip_builtin_count(void);
 
 /* The i-th built-in chip, i in [0, chip_builtin_count()); NULL outside. */
 const struct chip_spec *chip_builtin(size_t i);
 
-/* Finds a built-in chip by short name, alias or display name. Matching ignores
- * case and every character that is not a letter or digit, so "tpu-v5e",
- * "TPU v5e" and "tpuv5e" are the same chip. Returns NULL when none matches. */
+/* chip_list_find over the built-in chips. */
 const struct chip_spec *chip_find(const char *name);
 
 #endif
