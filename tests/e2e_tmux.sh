@@ -351,6 +351,31 @@ else
 fi
 t kill-session -t "$s" 2>/dev/null
 
+# ---- the user's chip files reach the explorer's chip knob ----
+mkdir -p "$WORK/xdg/rooftop/chips"
+printf '{"name": "Lab Chip", "peak_flops_per_s": {"bf16": 400e12}, "hbm_bytes": 64e9, "hbm_bytes_per_s": 2e12, "source": "e2e"}\n' \
+    >"$WORK/xdg/rooftop/chips/lab.json"
+s=userchip
+start "$s" 80 24 "$UTF8_ENV XDG_CONFIG_HOME=$WORK/xdg" "--chip lab-chip"
+if wait_for "$s" 'lab-chip'; then
+    t send-keys -t "$s" j j j j j Left
+    if wait_for "$s" 'gaudi3'; then
+        t send-keys -t "$s" Right
+        if wait_for "$s" 'lab-chip'; then
+            pass "a chip from the user's chip folder is a notch of the chip knob"
+        else
+            fail "stepping back to the user's chip" "$s"
+        fi
+    else
+        fail "stepping the chip knob down from the user's chip" "$s"
+    fi
+    t send-keys -t "$s" q
+    wait_for "$s" 'EXIT=0' >/dev/null || fail "q after the user chip test" "$s"
+else
+    fail "explorer did not open on the user's chip" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 # ---- a storm of resizes ----
 s=storm
 start "$s" 80 24 "$UTF8_ENV" ""

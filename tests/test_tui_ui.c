@@ -241,13 +241,52 @@ static void test_compare_cycle(void **state)
     ui_key(u, 'c');
     assert_true(u->compare_chip >= 0);
     assert_true(u->has_compare);
-    assert_string_not_equal(chip_builtin((size_t)u->compare_chip)->key, u->scenario.chip.key);
+    assert_string_not_equal(u->chips.items[u->compare_chip].key, u->scenario.chip.key);
     assert_non_null(strstr(frame(), "ridge"));
     for (size_t i = 0; i < chip_builtin_count() + 2; i++)
         ui_key(u, 'c');
     ui_key(u, 'C');
     ui_key(u, 'C');
     frame();
+}
+
+/* The user's chip files join the chip knob, typing and the comparison
+ * overlay when the explorer is given the whole chip set. */
+static void test_user_chips_reach_the_explorer(void **state)
+{
+    (void)state;
+    static struct chip_spec set[64];
+    size_t n = chip_builtin_count();
+    for (size_t i = 0; i < n; i++)
+        set[i] = *chip_builtin(i);
+    set[n] = *chip_find("h100");
+    snprintf(set[n].key, sizeof set[n].key, "lab-chip");
+    snprintf(set[n].name, sizeof set[n].name, "Lab Chip");
+    set[n].peak_flops_per_s[RT_BF16] = 400e12;
+    struct chip_list chips = {set, n + 1};
+    ui_set_chips(u, chips);
+    /* Type its name into the chip knob. */
+    u->selected = SLIDER_CHIP;
+    ui_key(u, '=');
+    for (const char *c = "Lab Chip"; *c; c++)
+        ui_key(u, *c);
+    ui_key(u, UI_KEY_ENTER);
+    assert_string_equal(u->scenario.chip.key, "lab-chip");
+    ASSERT_NEAR(u->analysis.peak_flops_per_s, 400e12, 0);
+    /* Step down to a built-in and up again: the last notch is the file's chip. */
+    ui_key(u, UI_KEY_LEFT);
+    assert_string_not_equal(u->scenario.chip.key, "lab-chip");
+    ui_key(u, UI_KEY_RIGHT);
+    assert_string_equal(u->scenario.chip.key, "lab-chip");
+    /* The comparison overlay runs through it too (after the built-ins). */
+    ui_key(u, UI_KEY_LEFT);
+    bool seen = false;
+    for (size_t i = 0; i < n + 2 && !seen; i++) {
+        ui_key(u, 'c');
+        seen = u->compare_chip == (int)n;
+    }
+    assert_true(seen);
+    assert_true(u->has_compare);
 }
 
 /* A small deterministic random generator (the tests must not depend on rand()). */
@@ -424,6 +463,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_cycle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_user_chips_reach_the_explorer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

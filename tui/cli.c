@@ -881,6 +881,7 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
             fprintf(errout, "rooftop: %s\n", err);
             return 2;
         }
+        o->explorer.chips = chip_db_list(&o->chips);
         int status = explorer_run(&o->scenario, &o->explorer, err, sizeof err);
         if (status >= 0)
             return status;

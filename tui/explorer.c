@@ -439,6 +439,8 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
         free(u);
         return -1;
     }
+    if (opts)
+        ui_set_chips(u, opts->chips);
     if (opts && opts->save_path[0])
         snprintf(u->save_path, sizeof u->save_path, "%s", opts->save_path);
     int pipefd[2];

@@ -12,6 +12,7 @@ struct explorer_options {
     bool force_ascii;   /* --ascii: no braille or box drawing even in a UTF-8 locale */
     bool no_color;      /* NO_COLOR set or --no-color */
     const struct theme_set *themes; /* themes 't' cycles through; NULL = the built-in one only */
+    struct chip_list chips; /* chips the chip knob and 'c' run through; empty = the built-ins */
     int theme_index;    /* the theme to start with, an index into themes */
     char save_path[1024]; /* where 's' saves the scenario first (the last --write-scenario), or "" */
 };

@@ -91,7 +91,8 @@ void slider_track_geometry(int panel_w, int *track_x, int *track_w)
     }
 }
 
-void panel_sliders(struct view v, const struct scenario *s, int selected, const struct glyphs *g)
+void panel_sliders(struct view v, const struct scenario *s, int selected, struct chip_list chips,
+                   const struct glyphs *g)
 {
     view_text(v, 0, 0, -1, "Knobs", ROLE_HEADER);
     view_text_right(v, v.r.w, 0, "Enter: type a value ", ROLE_DIM);
@@ -119,7 +120,7 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, const 
         } else
             view_text(v, 11 + value_w - w, y, value_w, val, sel ? ROLE_SELECTED : ROLE_ACCENT);
         if (track_w > 0) {
-            double f = slider_fraction(s, (enum slider_id)i);
+            double f = slider_fraction_in(s, (enum slider_id)i, chips);
             int knob = (int)lround(f * (track_w - 1));
             for (int k = 0; k < track_w; k++) {
                 uint32_t ch = k < knob ? g->track_full : g->track_empty;

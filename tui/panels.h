@@ -43,7 +43,8 @@ void slider_track_geometry(int panel_w, int *track_x, int *track_w);
 
 /* Sliders: a heading, then one row per slider (name, value, track with its
  * knob); row `selected` highlighted. Row i is line 1 + i of the view. */
-void panel_sliders(struct view v, const struct scenario *s, int selected, const struct glyphs *g);
+void panel_sliders(struct view v, const struct scenario *s, int selected, struct chip_list chips,
+                   const struct glyphs *g);
 
 /* Placement: each point's arithmetic intensity, bound, % of peak and lever. */
 void panel_placement(struct view v, const struct analysis *a);

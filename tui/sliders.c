@@ -185,15 +185,6 @@ static int divisors(int64_t h, int64_t *out, int max)
     return lo_n;
 }
 
-/* Index of the built-in chip the scenario uses, -1 for a custom chip. */
-static int chip_index(const struct scenario *s)
-{
-    for (size_t i = 0; i < chip_builtin_count(); i++)
-        if (strcmp(chip_builtin(i)->key, s->chip.key) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* Puts chip c in *s and drops the overrides that described the old chip. */
 static void apply_chip(struct scenario *s, const struct chip_spec *c)
 {
@@ -267,7 +258,7 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
 
 /* ---- stepping ---- */
 
-bool slider_step(struct scenario *s, enum slider_id id, int dir, bool coarse)
+bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse, struct chip_list chips)
 {
     if (dir == 0)
         return false;
@@ -332,13 +323,13 @@ bool slider_step(struct scenario *s, enum slider_id id, int dir, bool coarse)
         break;
     }
     case SLIDER_CHIP: {
-        int n = (int)chip_builtin_count();
+        int n = (int)chips.count;
         if (n <= 0)
             return false;
-        int i = chip_index(s);
+        int i = chip_list_index(chips, s->chip.key);
         i = i < 0 ? (dir > 0 ? 0 : n - 1) : step_index(i, n, dir, coarse ? 3 : 1);
-        if (i != chip_index(s))
-            apply_chip(s, chip_builtin((size_t)i));
+        if (i != chip_list_index(chips, s->chip.key))
+            apply_chip(s, &chips.items[i]);
         break;
     }
     case SLIDER_CONTEXT:
@@ -442,7 +433,8 @@ static int parse_seconds(const char *text, double *out)
     return 0;
 }
 
-int slider_set_text(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize)
+int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize,
+                       struct chip_list chips)
 {
     char t[128];
     trim(t, sizeof t, text ? text : "");
@@ -499,9 +491,9 @@ int slider_set_text(struct scenario *s, enum slider_id id, const char *text, cha
         return 0;
     }
     case SLIDER_CHIP: {
-        const struct chip_spec *c = chip_find(t);
+        const struct chip_spec *c = chip_list_find(chips, t);
         if (!c) {
-            snprintf(err, errsize, "chip: no built-in chip '%s' (e.g. h100, a100-80, tpu-v5e)", t);
+            snprintf(err, errsize, "chip: no chip '%s' (e.g. h100, a100-80, tpu-v5e; rooftop --list-chips)", t);
             return -1;
         }
         apply_chip(s, c);
@@ -592,7 +584,7 @@ static double clamp01(double f)
     return f > 0.0 ? (f < 1.0 ? f : 1.0) : 0.0;
 }
 
-double slider_fraction(const struct scenario *s, enum slider_id id)
+double slider_fraction_in(const struct scenario *s, enum slider_id id, struct chip_list chips)
 {
     switch (id) {
     case SLIDER_BATCH:
@@ -626,7 +618,7 @@ double slider_fraction(const struct scenario *s, enum slider_id id)
     case SLIDER_PRECISION:
         return (double)s->precision / (RT_PRECISION_COUNT - 1);
     case SLIDER_CHIP: {
-        int n = (int)chip_builtin_count(), i = chip_index(s);
+        int n = (int)chips.count, i = chip_list_index(chips, s->chip.key);
         return n < 2 || i < 0 ? 0.0 : (double)i / (n - 1);
     }
     case SLIDER_CONTEXT:
@@ -646,7 +638,7 @@ double slider_fraction(const struct scenario *s, enum slider_id id)
     }
 }
 
-bool slider_set_fraction(struct scenario *s, enum slider_id id, double frac)
+bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, struct chip_list chips)
 {
     frac = clamp01(frac);
     struct scenario before = *s;
@@ -679,12 +671,12 @@ bool slider_set_fraction(struct scenario *s, enum slider_id id, double frac)
         s->precision = (enum rt_precision)lround(frac * (RT_PRECISION_COUNT - 1));
         break;
     case SLIDER_CHIP: {
-        int n = (int)chip_builtin_count();
+        int n = (int)chips.count;
         if (n < 1)
             return false;
         int i = (int)lround(frac * (n - 1));
-        if (i != chip_index(s))
-            apply_chip(s, chip_builtin((size_t)i));
+        if (i != chip_list_index(chips, s->chip.key))
+            apply_chip(s, &chips.items[i]);
         break;
     }
     case SLIDER_CONTEXT:
@@ -715,4 +707,26 @@ bool slider_set_fraction(struct scenario *s, enum slider_id id, double frac)
         return false;
     }
     return memcmp(&before, s, sizeof before) != 0;
+}
+
+/* ---- the same over the built-in chips ---- */
+
+bool slider_step(struct scenario *s, enum slider_id id, int dir, bool coarse)
+{
+    return slider_step_in(s, id, dir, coarse, chip_builtin_list());
+}
+
+int slider_set_text(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize)
+{
+    return slider_set_text_in(s, id, text, err, errsize, chip_builtin_list());
+}
+
+double slider_fraction(const struct scenario *s, enum slider_id id)
+{
+    return slider_fraction_in(s, id, chip_builtin_list());
+}
+
+bool slider_set_fraction(struct scenario *s, enum slider_id id, double frac)
+{
+    return slider_set_fraction_in(s, id, frac, chip_builtin_list());
 }

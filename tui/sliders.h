@@ -71,4 +71,13 @@ double slider_fraction(const struct scenario *s, enum slider_id id);
  * the slider's notches. Returns true when *s changed. */
 bool slider_set_fraction(struct scenario *s, enum slider_id id, double frac);
 
+/* The four above with the chips the chip slider runs through given
+ * explicitly (the explorer passes the built-ins and the user's chip files);
+ * the plain forms use the built-in chips. */
+bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse, struct chip_list chips);
+int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize,
+                       struct chip_list chips);
+double slider_fraction_in(const struct scenario *s, enum slider_id id, struct chip_list chips);
+bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, struct chip_list chips);
+
 #endif

@@ -29,7 +29,7 @@ void ui_set_message(struct ui *u, bool error, const char *text)
 static void update_compare(struct ui *u)
 {
     u->has_compare = false;
-    const struct chip_spec *c = u->compare_chip >= 0 ? chip_builtin((size_t)u->compare_chip) : NULL;
+    const struct chip_spec *c = u->compare_chip >= 0 ? (&u->chips.items[u->compare_chip]) : NULL;
     if (!c)
         return;
     struct scenario s = u->scenario;
@@ -47,6 +47,7 @@ int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, 
     u->scenario = *initial;
     if (analyze(&u->scenario, &u->analysis, err, errsize) != 0)
         return -1;
+    u->chips = chip_builtin_list();
     u->compare_chip = -1;
     u->drag_slider = -1;
     u->ops_phase = -1;
@@ -54,6 +55,15 @@ int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, 
     u->ascii = ascii;
     ui_resize(u, cols, rows);
     return 0;
+}
+
+void ui_set_chips(struct ui *u, struct chip_list chips)
+{
+    if (chips.count == 0)
+        return;
+    u->chips = chips;
+    u->compare_chip = -1;
+    u->has_compare = false;
 }
 
 void ui_resize(struct ui *u, int cols, int rows)
@@ -94,7 +104,7 @@ static bool commit(struct ui *u, const struct scenario *next, bool record_undo)
 static unsigned step_selected(struct ui *u, int dir, bool coarse)
 {
     struct scenario next = u->scenario;
-    if (!slider_step(&next, (enum slider_id)u->selected, dir, coarse)) {
+    if (!slider_step_in(&next, (enum slider_id)u->selected, dir, coarse, u->chips)) {
         say(u, false, "%s is at its %s", slider_name((enum slider_id)u->selected), dir > 0 ? "largest" : "smallest");
         return UI_REDRAW;
     }
@@ -106,7 +116,7 @@ static unsigned step_selected(struct ui *u, int dir, bool coarse)
  * current one, then off. */
 static void cycle_compare(struct ui *u, int dir)
 {
-    int n = (int)chip_builtin_count();
+    int n = (int)u->chips.count;
     for (int tries = 0; tries <= n; tries++) {
         u->compare_chip += dir;
         if (u->compare_chip >= n)
@@ -115,7 +125,7 @@ static void cycle_compare(struct ui *u, int dir)
             u->compare_chip = n - 1;
         if (u->compare_chip < 0)
             break;
-        if (strcmp(chip_builtin((size_t)u->compare_chip)->key, u->scenario.chip.key) != 0)
+        if (strcmp((&u->chips.items[u->compare_chip])->key, u->scenario.chip.key) != 0)
             break;
     }
     update_compare(u);
@@ -123,9 +133,9 @@ static void cycle_compare(struct ui *u, int dir)
         say(u, false, "comparison roof off");
     else if (u->has_compare)
         say(u, false, "comparing with %s (ridge %.0f FLOP/byte); c for the next chip",
-            chip_builtin((size_t)u->compare_chip)->key, u->compare.ridge_flop_per_byte);
+            (&u->chips.items[u->compare_chip])->key, u->compare.ridge_flop_per_byte);
     else
-        say(u, true, "%s cannot run this scenario", chip_builtin((size_t)u->compare_chip)->key);
+        say(u, true, "%s cannot run this scenario", (&u->chips.items[u->compare_chip])->key);
 }
 
 /* Cycles the phase whose operations the plot shows: off, prefill, decode,
@@ -314,7 +324,7 @@ static unsigned edit_key(struct ui *u, int key)
         }
         struct scenario next = u->scenario;
         char err[256];
-        if (slider_set_text(&next, (enum slider_id)u->selected, u->edit, err, sizeof err) != 0) {
+        if (slider_set_text_in(&next, (enum slider_id)u->selected, u->edit, err, sizeof err, u->chips) != 0) {
             say(u, true, "%s", err);
             return UI_REDRAW;
         }
@@ -398,7 +408,7 @@ unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
             return 0;
         struct scenario next = u->scenario;
         double f = (double)(x - r.x - track_x) / (track_w - 1);
-        if (slider_set_fraction(&next, (enum slider_id)u->drag_slider, f))
+        if (slider_set_fraction_in(&next, (enum slider_id)u->drag_slider, f, u->chips))
             commit(u, &next, false);
         return UI_REDRAW;
     }
@@ -412,7 +422,7 @@ unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
     int tx = x - r.x - track_x;
     if (track_w > 1 && tx >= 0 && tx < track_w) {
         struct scenario next = u->scenario;
-        if (slider_set_fraction(&next, (enum slider_id)row, (double)tx / (track_w - 1)))
+        if (slider_set_fraction_in(&next, (enum slider_id)row, (double)tx / (track_w - 1), u->chips))
             commit(u, &next, true);
     }
     u->drag_slider = row; /* a press anywhere on the row can then drag its knob */
@@ -528,12 +538,12 @@ int ui_render(struct ui *u, struct grid *g)
     }
     panel_title(view_make(g, l->title), &u->scenario, &u->analysis, gl);
     struct plot_compare cmp = {
-        u->compare_chip >= 0 ? chip_builtin((size_t)u->compare_chip)->key : NULL,
+        u->compare_chip >= 0 ? (&u->chips.items[u->compare_chip])->key : NULL,
         &u->compare,
     };
     const char *ops = u->ops_phase >= 0 ? phase_name((enum rt_phase)u->ops_phase) : NULL;
     plot_draw(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, ops, u->ascii, &u->scratch);
-    panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, gl);
+    panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, u->chips, gl);
     if (ops) {
         /* The legend takes the placement and MFU panels' place, stacked below the plot. */
         struct rect r = l->placement;

@@ -68,7 +68,8 @@ struct ui {
     struct scenario initial;         /* what r resets to */
     struct scenario scenario;        /* the current, always valid, scenario */
     struct analysis analysis;        /* analyze(scenario) */
-    int compare_chip;                /* built-in chip index whose roof is overlaid, -1 none */
+    struct chip_list chips;          /* what the chip knob and 'c' run through (borrowed) */
+    int compare_chip;                /* index in chips whose roof is overlaid, -1 none */
     bool has_compare;                /* compare analysis is valid */
     struct analysis compare;         /* analyze(scenario with the compare chip) */
 
@@ -100,6 +101,11 @@ struct ui {
  * on the stack. */
 int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, int rows, char *err,
             size_t errsize);
+
+/* Makes the chip knob and the comparison overlay run through chips (the
+ * built-ins and the user's chip files) instead of the built-ins alone.
+ * chips is borrowed and must outlive *u; an empty list changes nothing. */
+void ui_set_chips(struct ui *u, struct chip_list chips);
 
 /* Records a new screen size (negative counts as 0) and recomputes the layout. */
 void ui_resize(struct ui *u, int cols, int rows);
