@@ -206,7 +206,7 @@ static void test_typed_values(void **state)
         {SLIDER_CHIPS, "abc", "not a number"},      {SLIDER_CHIPS, "1.5", "not a whole number"},
         {SLIDER_CHIPS, "-3", "out of range"},        {SLIDER_CHIPS, "1e300", "out of range"},
         {SLIDER_BATCH, "", "nothing typed"},         {SLIDER_KV_HEADS, "7", "does not divide"},
-        {SLIDER_PRECISION, "fp16", "bf16, fp8"},     {SLIDER_CHIP, "tpu-v9z", "no built-in chip"},
+        {SLIDER_PRECISION, "fp16", "bf16, fp8"},     {SLIDER_CHIP, "tpu-v9z", "no chip 'tpu-v9z'"},
         {SLIDER_MODEL, "gpt-17", "no preset"},       {SLIDER_BUDGET, "soon", "not a time"},
         {SLIDER_BUDGET, "0", "out of range"},        {SLIDER_MFU, "150%", "out of range"},
         {SLIDER_MFU, "nan", "not a number"},         {SLIDER_CONTEXT, "inf", "not a number"},
