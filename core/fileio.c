@@ -1,6 +1,7 @@
 /* fileio.c — whole-file reads and atomic writes. */
 #include "fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -136,4 +137,31 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         return -1;
     }
     return 0;
+}
+
+/* Keeps directory entries whose names end in .json (and are not hidden). */
+static int json_entry(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return d->d_name[0] != '.' && n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+}
+
+void load_json_folder(const char *dir, json_file_loader load, void *ctx, struct load_warnings *w)
+{
+    struct dirent **names = NULL;
+    int n = scandir(dir, &names, json_entry, alphasort);
+    for (int i = 0; i < n; i++) {
+        char path[4096], err[600], *text;
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+        if (read_file(path, &text, &len, err, sizeof err) == 0) {
+            if (load(path, text, len, ctx, err, sizeof err) != 0)
+                warn_add(w, "%s (file skipped)", err);
+            free(text);
+        } else {
+            warn_add(w, "%s (file skipped)", err);
+        }
+        free(names[i]);
+    }
+    free(names);
 }

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "jsonio.h"
+
 #define RT_MAX_FILE_BYTES (16u << 20)
 
 /* Reads all of path into a new buffer (NUL-terminated; *len excludes the
@@ -20,5 +22,15 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
  * file it points to is replaced, the link stays); a path that is not a plain
  * file (a device such as /dev/null, a folder, a fifo) is refused. */
 int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errsize);
+
+/* Loads one file's text; returns 0, or -1 with a message in err. */
+typedef int (*json_file_loader)(const char *path, const char *text, size_t len, void *ctx, char *err,
+                                size_t errsize);
+
+/* Hands every *.json file of folder dir (not hidden ones), in name order, to
+ * load. A file that cannot be read or that load refuses is skipped with a
+ * warning in w; a missing folder is nothing to load. For the user's chips
+ * and themes folders. */
+void load_json_folder(const char *dir, json_file_loader load, void *ctx, struct load_warnings *w);
 
 #endif

@@ -1,7 +1,6 @@
 /* cli.c — getopt_long over the flag contract, then one of the modes. */
 #include "cli.h"
 
-#include <dirent.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -442,11 +441,17 @@ char *cli_config_dir(char *out, size_t size, const char *kind)
     return out;
 }
 
-/* Keeps directory entries whose names end in .json (and are not hidden). */
-static int json_entry(const struct dirent *d)
+/* Adds the chips of one file of the user's chips folder to the chip set. */
+static int add_chip_file(const char *path, const char *text, size_t len, void *ctx, char *err, size_t errsize)
 {
-    size_t n = strlen(d->d_name);
-    return d->d_name[0] != '.' && n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+    struct cli_options *o = ctx;
+    struct chip_spec chips[64];
+    size_t count = 0;
+    if (chips_from_text(text, len, path, chips, 64, &count, &o->warnings, err, errsize) != 0)
+        return -1;
+    for (size_t c = 0; c < count; c++)
+        chip_db_add(&o->chips, &chips[c], &o->warnings);
+    return 0;
 }
 
 /* Adds every chip of every *.json file in the user's chips folder to the
@@ -454,27 +459,8 @@ static int json_entry(const struct dirent *d)
 static void load_user_chips(struct cli_options *o)
 {
     char dir[2048];
-    if (!cli_config_dir(dir, sizeof dir, "chips"))
-        return;
-    struct dirent **names = NULL;
-    int n = scandir(dir, &names, json_entry, alphasort);
-    for (int i = 0; i < n; i++) {
-        char path[4096], err[300], *text;
-        size_t len, count = 0;
-        struct chip_spec chips[64];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-        if (read_file(path, &text, &len, err, sizeof err) == 0) {
-            if (chips_from_text(text, len, path, chips, 64, &count, &o->warnings, err, sizeof err) != 0)
-                warn_add(&o->warnings, "%s (file skipped)", err);
-            free(text);
-        } else {
-            warn_add(&o->warnings, "%s (file skipped)", err);
-        }
-        for (size_t c = 0; c < count; c++)
-            chip_db_add(&o->chips, &chips[c], &o->warnings);
-        free(names[i]);
-    }
-    free(names);
+    if (cli_config_dir(dir, sizeof dir, "chips"))
+        load_json_folder(dir, add_chip_file, o, &o->warnings);
 }
 
 /* The folder the running executable lives in (for themes/ beside a

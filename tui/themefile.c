@@ -2,13 +2,18 @@
 #include "themefile.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "fileio.h"
+
+/* A themes folder being loaded: the set it adds to and where warnings go. */
+struct theme_folder {
+    struct theme_set *set;
+    struct load_warnings *w;
+};
 
 static const char *const basic_names[8] = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"};
 
@@ -272,29 +277,15 @@ done:
     return index;
 }
 
-/* Keeps directory entries whose names end in .json (and are not hidden). */
-static int json_entry(const struct dirent *d)
+/* Adds one file of a themes folder to the set in ctx. */
+static int add_theme_file(const char *path, const char *text, size_t len, void *ctx, char *err, size_t errsize)
 {
-    size_t n = strlen(d->d_name);
-    return d->d_name[0] != '.' && n > 5 && strcmp(d->d_name + n - 5, ".json") == 0;
+    struct theme_folder *f = ctx;
+    return theme_set_add_text(f->set, text, len, path, f->w, err, errsize) < 0 ? -1 : 0;
 }
 
 void theme_set_add_dir(struct theme_set *set, const char *dir, struct load_warnings *w)
 {
-    struct dirent **names = NULL;
-    int n = scandir(dir, &names, json_entry, alphasort);
-    for (int i = 0; i < n; i++) {
-        char path[4096], err[400], *text;
-        size_t len;
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-        if (read_file(path, &text, &len, err, sizeof err) == 0) {
-            if (theme_set_add_text(set, text, len, path, w, err, sizeof err) < 0)
-                warn_add(w, "%s (theme skipped)", err);
-            free(text);
-        } else {
-            warn_add(w, "%s (theme skipped)", err);
-        }
-        free(names[i]);
-    }
-    free(names);
+    struct theme_folder f = {set, w};
+    load_json_folder(dir, add_theme_file, &f, w);
 }
