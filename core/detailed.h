@@ -20,6 +20,16 @@
  *   expectation; their weights are read, k per token are computed.
  * - Activations are bf16, or 1 byte when the matmuls run natively at fp8 or
  *   int8 (W8A8); the token dimension is not padded to the tile.
+ * - Element-wise FLOP counts are this model's estimates, not measured:
+ *   softmax 5 per score (max, subtract, exp, sum, divide), RMSNorm 5 per
+ *   element (square, sum, rsqrt, scale, weight; the count that gives the
+ *   guide's layernorm intensity of 1.2 in ch. 3), a gated SiLU 5 per
+ *   intermediate element (negate, exp, add, divide, gate multiply), GELU 8,
+ *   a residual add 1. Unfused, each reads its inputs and writes its output.
+ * - Training's optimizer step (analysis.c) is mixed-precision Adam: 28 bytes
+ *   of traffic per parameter (fp32 master, m and v read and written, a bf16
+ *   gradient read and a bf16 weight written; ZeRO, Rajbhandari et al. 2020,
+ *   counts the same 16 bytes of state per parameter).
  * Pure: no I/O, no allocation.
  */
 #ifndef ROOFTOP_DETAILED_H

@@ -24,20 +24,28 @@ int format_parse(const char *text, enum rt_format *out)
     return -1;
 }
 
-const char *verdict_name(const struct latency_verdict *l)
+/* "OK" or "MISS" for a yes/no verdict. */
+static const char *ok_text(bool ok)
 {
-    return l->ok ? "OK" : "MISS";
+    return ok ? "OK" : "MISS";
 }
 
-/* "64" or "none up to 65536". */
-static char *chips_for_budget_text(char *buf, size_t size, const struct latency_verdict *l)
+const char *verdict_name(const struct latency_verdict *l)
 {
-    if (l->chips_for_budget > 0)
-        snprintf(buf, size, "%lld", (long long)l->chips_for_budget);
+    return ok_text(l->ok);
+}
+
+
+/* "64" or "none up to 65536". */
+static char *chips_for_budget_text(char *buf, size_t size, int64_t chips, int64_t max_chips)
+{
+    if (chips > 0)
+        snprintf(buf, size, "%lld", (long long)chips);
     else
-        snprintf(buf, size, "none up to %lld", (long long)l->max_chips);
+        snprintf(buf, size, "none up to %lld", (long long)max_chips);
     return buf;
 }
+
 
 /* One-line description of the scenario: model, chips, precision, batch. */
 static void describe_scenario(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
@@ -82,10 +90,10 @@ static void text_latency(struct strbuf *sb, const struct scenario *s, const stru
               d->decode_s, (long long)s->decode_tokens, format_seconds(x, sizeof x, d->tpot_s));
     sb_printf(sb, "  %-10s %9.3f s %9.3f s\n", "overhead", n->overhead_s, d->overhead_s);
     sb_printf(sb, "  %-10s %9.3f s %9.3f s   budget %.3f s\n", "total", n->total_s, d->total_s, n->budget_s);
-    sb_printf(sb, "  %-10s %11s %11s\n", "verdict", verdict_name(n), d->ok ? "OK" : "MISS");
-    struct latency_verdict dv = {.chips_for_budget = d->chips_for_budget, .max_chips = n->max_chips};
+    sb_printf(sb, "  %-10s %11s %11s\n", "verdict", verdict_name(n), ok_text(d->ok));
     sb_printf(sb, "  chips to meet the budget (powers of two): napkin %s, detailed %s\n",
-              chips_for_budget_text(x, sizeof x, n), chips_for_budget_text(y, sizeof y, &dv));
+              chips_for_budget_text(x, sizeof x, n->chips_for_budget, n->max_chips),
+              chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips));
     if (d->prefill_term_count > 0) {
         sb_printf(sb, "  detailed - napkin, prefill (%+.3f s):\n", d->prefill_s - n->prefill_s);
         for (int i = 0; i < d->prefill_term_count; i++)
@@ -250,10 +258,10 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
                   "| **total** | **%.3f s** | **%.3f s** |\n| budget | %.3f s | %.3f s |\n"
                   "| verdict | %s | %s |\n",
               n->prefill_s, d->prefill_s, (long long)s->decode_tokens, n->decode_s, d->decode_s, n->overhead_s,
-              d->overhead_s, n->total_s, d->total_s, n->budget_s, d->budget_s, verdict_name(n), d->ok ? "OK" : "MISS");
-    struct latency_verdict dv = {.chips_for_budget = d->chips_for_budget, .max_chips = n->max_chips};
-    sb_printf(sb, "| chips for the budget | %s | %s |\n\n", chips_for_budget_text(x, sizeof x, n),
-              chips_for_budget_text(y, sizeof y, &dv));
+              d->overhead_s, n->total_s, d->total_s, n->budget_s, d->budget_s, verdict_name(n), ok_text(d->ok));
+    sb_printf(sb, "| chips for the budget | %s | %s |\n\n",
+              chips_for_budget_text(x, sizeof x, n->chips_for_budget, n->max_chips),
+              chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips));
     sb_printf(sb, "Verdict (%s model): **%s**. Chips just to hold the weights: **%lld**.\n\n",
               a->latency_model == RT_LATENCY_DETAILED ? "detailed" : "napkin", verdict_name(&a->latency),
               (long long)mv->weights_fit_chips);
@@ -424,10 +432,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(lat, "total_s", l->total_s);
     cJSON_AddNumberToObject(lat, "budget_s", l->budget_s);
     cJSON_AddStringToObject(lat, "verdict", verdict_name(l));
-    if (l->chips_for_budget > 0)
-        cJSON_AddNumberToObject(lat, "chips_for_budget", (double)l->chips_for_budget);
-    else
-        cJSON_AddNullToObject(lat, "chips_for_budget");
+    json_chips(lat, l->chips_for_budget);
     cJSON_AddNumberToObject(lat, "max_chips", (double)l->max_chips);
     cJSON_AddNumberToObject(lat, "prefill_flops", l->prefill_flops);
     cJSON_AddNumberToObject(lat, "decode_bytes", l->decode_bytes);
@@ -447,7 +452,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(det, "tpot_s", dl->tpot_s);
     cJSON_AddNumberToObject(det, "overhead_s", dl->overhead_s);
     cJSON_AddNumberToObject(det, "total_s", dl->total_s);
-    cJSON_AddStringToObject(det, "verdict", dl->ok ? "OK" : "MISS");
+    cJSON_AddStringToObject(det, "verdict", ok_text(dl->ok));
     json_chips(det, dl->chips_for_budget);
     cJSON_AddStringToObject(det, "attention", s->unfused_attention ? "unfused" : "fused");
     cJSON_AddNumberToObject(det, "prefill_comms_s", a->phases[RT_PHASE_PREFILL].comms_s);
