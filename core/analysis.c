@@ -163,7 +163,7 @@ static int analyze_latency(const struct scenario *s, struct analysis *a, char *e
     return 0;
 }
 
-/* Fills the memory verdict. */
+/* Fills the memory verdict, layer kind by layer kind. */
 static void analyze_memory(const struct scenario *s, struct analysis *a)
 {
     const struct model_shape *m = &s->model;
@@ -171,21 +171,35 @@ static void analyze_memory(const struct scenario *s, struct analysis *a)
     mv->weights_bytes = a->params * a->bytes_per_weight;
     mv->weights_fit_chips = weights_fit_chips(a->params, a->bytes_per_weight, a->hbm_bytes);
     mv->hbm_total_bytes = (double)s->chips * a->hbm_bytes;
-    mv->kv_cache_bytes_per_token = (double)m->layers * model_kv_elements_per_token_per_layer(m) * a->bytes_per_kv_element;
+    mv->kv_cache_bytes_per_token = model_kv_bytes_per_token(m, a->bytes_per_kv_element);
     mv->kv_cache_bytes_per_request = model_kv_bytes_per_request(m, (double)s->context_tokens, a->bytes_per_kv_element);
     mv->kv_cache_bytes = mv->kv_cache_bytes_per_request * (double)s->batch;
+    mv->state_bytes_per_request = model_state_elements_per_request(m) * a->bytes_per_kv_element;
+    mv->state_bytes = mv->state_bytes_per_request * (double)s->batch;
     mv->free_bytes = mv->hbm_total_bytes - mv->weights_bytes - s->reserve_bytes;
     mv->weights_fit = mv->free_bytes >= 0.0;
-    mv->batch_fits = mv->free_bytes >= mv->kv_cache_bytes;
-    if (m->sliding_window > 0 && m->sliding_layers > 0 && s->context_tokens > m->sliding_window)
-        add_note(a, "%lld of %lld layers use a %lld-token sliding window: they cache at most that many tokens; "
-                    "KV bytes per token are quoted before the window, per request after it.",
-                 (long long)m->sliding_layers, (long long)m->layers, (long long)m->sliding_window);
+    mv->batch_fits = mv->free_bytes >= mv->kv_cache_bytes + mv->state_bytes;
+    char pattern[160];
+    if (!model_all_full_attention(m))
+        add_note(a, "Layer schedule: %s. Windowed and chunked layers hold at most their window of KV; KV bytes per "
+                    "token are quoted before any window, per request after it.",
+                 model_schedule_summary(m, pattern, sizeof pattern));
+    else if (m->kind_count > 1)
+        add_note(a, "Layer schedule: %s.", model_schedule_summary(m, pattern, sizeof pattern));
+    if (mv->state_bytes_per_request > 0.0) {
+        char st[24];
+        add_note(a, "Linear-attention and Mamba layers keep a fixed state of %s per request (at the KV precision, "
+                    "%s), whatever the context; it is read and written each decode step.",
+                 format_si(st, sizeof st, mv->state_bytes_per_request, "B"), precision_name(s->kv_precision));
+    }
     if (m->kv_lora_rank > 0)
         add_note(a, "Latent attention: each layer caches a %lld-wide latent plus a %lld-wide rotary key per token, "
                     "not full K and V.",
                  (long long)m->kv_lora_rank, (long long)m->qk_rope_head_dim);
-    double requests = mv->free_bytes > 0.0 ? floor(mv->free_bytes / mv->kv_cache_bytes_per_request) : 0.0;
+    double per_request = mv->kv_cache_bytes_per_request + mv->state_bytes_per_request;
+    double requests = mv->free_bytes > 0.0 && per_request > 0.0 ? floor(mv->free_bytes / per_request) : 0.0;
+    if (mv->free_bytes > 0.0 && !(per_request > 0.0))
+        requests = 9.3e18;
     mv->max_concurrent_requests = requests >= 9.2e18 ? INT64_MAX : (int64_t)requests;
 }
 
@@ -199,7 +213,7 @@ static int analyze_placements(const struct scenario *s, struct analysis *a)
     if (prefill_tokens > 0.0 &&
         add_placement(a, "prefill", "prefill", 2.0 * a->active_params * prefill_tokens, weight_bytes) != 0)
         return -1;
-    double decode_bytes = weight_bytes + a->memory.kv_cache_bytes;
+    double decode_bytes = weight_bytes + a->memory.kv_cache_bytes + a->memory.state_bytes;
     if (add_placement(a, "decode", "decode", 2.0 * a->active_params * batch, decode_bytes) != 0)
         return -1;
     a->decode_batch_intensity_flop_per_byte = a->placements[a->placement_count - 1].roof.intensity_flop_per_byte;
@@ -365,9 +379,11 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
     /* Measured mode: prefill MFU and decode MBU. */
     if (s->measured_ttft_s > 0.0 && s->prefill_tokens > 0) {
         const struct model_shape *m = &s->model;
-        double P = (double)s->prefill_tokens, pairs = (double)s->batch * P * (P + 1.0) / 2.0;
+        double P = (double)s->prefill_tokens, pairs = 0.0; /* per head, every attention layer */
+        for (int k = 0; k < m->kind_count; k++)
+            pairs += (double)m->kinds[k].count * (double)s->batch * layer_prefill_pairs(&m->kinds[k], P);
         double model_flops = 2.0 * a->active_params * pre->tokens +
-                             4.0 * (double)m->layers * (double)m->heads * (double)m->d_head * pairs;
+                             2.0 * (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) * pairs;
         a->prefill_mfu = model_flops / (s->measured_ttft_s * n * hw->peak_flops_per_s);
     }
     if (s->measured_tpot_s > 0.0)
@@ -413,10 +429,11 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
     const struct model_shape *m = &s->model;
     struct training_figures *tr = &a->training;
     const struct hw_rates *hw = &a->hw;
-    double S = (double)s->context_tokens, L = (double)m->layers, H = (double)m->heads, dh = (double)m->d_head;
+    double S = (double)s->context_tokens;
     tr->tokens_per_step = (double)s->batch * S;
-    tr->model_flops_per_token = palm_model_flops_per_token(a->active_params, L, H, dh, S);
-    double forward = tr->model_flops_per_token / 3.0, attention_forward = 4.0 * L * H * dh * S;
+    double attention = palm_attention_flops_per_token(m, S); /* forward and backward, layer by layer */
+    tr->model_flops_per_token = 6.0 * a->active_params + attention;
+    double forward = tr->model_flops_per_token / 3.0, attention_forward = attention / 3.0;
     double extra = 0.0;
     switch (s->recompute) {
     case RT_RECOMPUTE_FULL:
@@ -436,7 +453,7 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
 
     /* The step from the shape, per chip of one replica. */
     const struct phase_cost *fwd = &a->phases[RT_PHASE_TRAINING];
-    double matmul = 0, attention = 0, vector = 0, softmax = 0, memory = 0;
+    double matmul = 0, attention_s = 0, vector = 0, softmax = 0, memory = 0;
     for (int i = 0; i < fwd->count; i++) {
         const struct op_cost *op = &fwd->ops[i];
         if (op->matrix)
@@ -444,7 +461,7 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
         else
             vector += op->compute_s;
         if (strncmp(op->name, "attention", 9) == 0)
-            attention += op->compute_s;
+            attention_s += op->compute_s;
         if (strcmp(op->name, "softmax") == 0)
             softmax += op->compute_s;
         memory += fmax(0.0, op->memory_s - op->compute_s);
@@ -455,7 +472,7 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
         redo_matmul = f * matmul;
         redo_vector = f * vector;
     } else if (s->recompute == RT_RECOMPUTE_SELECTIVE) {
-        redo_matmul = attention;
+        redo_matmul = attention_s;
         redo_vector = softmax;
     }
     double dp = (double)s->data_parallel;

@@ -98,13 +98,15 @@ struct memory_verdict {
     double weights_bytes;              /* total params x bytes per weight */
     int64_t weights_fit_chips;         /* chips needed just to hold the weights */
     double hbm_total_bytes;            /* chips x HBM per chip */
-    double kv_cache_bytes_per_token;   /* one token of one request, all layers, K and V */
-    double kv_cache_bytes_per_request; /* at context_tokens */
+    double kv_cache_bytes_per_token;   /* one token of one request, every attention layer, K and V, before any window */
+    double kv_cache_bytes_per_request; /* at context_tokens: each layer holds at most its window or chunk */
     double kv_cache_bytes;             /* the whole batch at context_tokens */
+    double state_bytes_per_request;    /* fixed state of linear-attention and Mamba layers (KV precision); 0 without */
+    double state_bytes;                /* the whole batch's fixed state */
     double free_bytes;                 /* hbm_total - weights - reserve; negative when it does not fit */
-    int64_t max_concurrent_requests;   /* floor(free / per request); 0 when free <= 0 */
+    int64_t max_concurrent_requests;   /* floor(free / (KV + state per request)); 0 when free <= 0 */
     bool weights_fit;                  /* weights + reserve fit in chips x HBM */
-    bool batch_fits;                   /* ... and the batch's KV cache too */
+    bool batch_fits;                   /* ... and the batch's KV cache and state too */
 };
 
 struct analysis {

@@ -56,6 +56,69 @@ static void add_op(struct phase_cost *pc, const struct hw_rates *hw, const char 
     op->time_s = fmax(op->compute_s, op->memory_s);
 }
 
+/* The schedule summed for one phase: attention pairs and KV traffic over the
+ * attention layers, the linear and Mamba layers, and the MLP widths. */
+struct schedule_sums {
+    double attn_layers;    /* layers with attention */
+    double pairs;          /* query-key pairs per head, every attention layer and sequence */
+    double kv_read_tokens; /* layer-tokens of KV read (decode) */
+    double kv_new_tokens;  /* layer-tokens of KV written to the cache (prefill, decode) */
+    double state_layers[RT_MIXER_COUNT]; /* layers of each fixed-state mixer */
+    double dense_layers, dense_ff; /* dense MLP layers and the sum of their widths */
+    double moe_layers;
+};
+
+static struct schedule_sums sum_schedule(const struct model_shape *m, enum rt_phase p, double B, double seq,
+                                         double context)
+{
+    struct schedule_sums z = {0};
+    for (int i = 0; i < m->kind_count; i++) {
+        const struct layer_kind *k = &m->kinds[i];
+        double n = (double)k->count;
+        if (mixer_is_attention(k->mixer)) {
+            z.attn_layers += n;
+            if (p == RT_PHASE_DECODE) {
+                double keys = layer_decode_keys(k, context);
+                z.pairs += n * B * keys;
+                z.kv_read_tokens += n * B * keys;
+                z.kv_new_tokens += n * B; /* the new token's keys and values */
+            } else {
+                z.pairs += n * B * layer_prefill_pairs(k, seq);
+                if (p == RT_PHASE_PREFILL)
+                    z.kv_new_tokens += n * B * layer_kv_tokens(k, seq);
+            }
+        } else {
+            z.state_layers[k->mixer] += n;
+        }
+        if (k->moe) {
+            z.moe_layers += n;
+        } else {
+            z.dense_layers += n;
+            z.dense_ff += n * (double)(k->d_ff > 0 ? k->d_ff : m->d_ff);
+        }
+    }
+    return z;
+}
+
+/* State-update FLOPs per token of a fixed-state mixer, an estimate of
+ * this model: Gated DeltaNet reads the state against the key, writes the
+ * delta update and reads it against the query, about 6 x value_heads x
+ * key_dim x value_dim (Yang et al. 2024); Mamba's selective scan about 6 x
+ * d_inner x d_state (Gu & Dao 2023), each plus the convolution. */
+static double scan_flops_per_token(const struct model_shape *m, enum rt_mixer mixer)
+{
+    if (mixer == RT_MIXER_LINEAR) {
+        double kd = (double)(m->lin_key_heads * m->lin_key_head_dim);
+        double vd = (double)(m->lin_value_heads * m->lin_value_head_dim);
+        return 6.0 * (double)m->lin_value_heads * (double)m->lin_key_head_dim * (double)m->lin_value_head_dim +
+               2.0 * (2.0 * kd + vd) * (double)m->lin_conv_kernel;
+    }
+    if (mixer == RT_MIXER_MAMBA)
+        return 6.0 * (double)m->ssm_d_inner * (double)m->ssm_d_state +
+               2.0 * (double)m->ssm_d_inner * (double)m->ssm_d_conv;
+    return 0.0;
+}
+
 void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
                  struct phase_cost *out)
 {
@@ -67,82 +130,104 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     const double L = (double)m->layers, d = (double)m->d_model, H = (double)m->heads, V = (double)m->vocab;
     const double kvh = (double)m->kv_heads, B = (double)s->batch;
     const double dq = (double)m->d_head;
-    const double dv = m->kv_lora_rank > 0 ? (double)m->v_head_dim : dq;
+    const double dv = (double)model_v_head_dim(m);
     const int64_t tile = s->tile;
 
-    /* Tokens processed, attention pairs per head, tokens reaching the LM head. */
+    /* Tokens processed, scores an unfused kernel stores, tokens reaching the LM head. */
     double seq = p == RT_PHASE_PREFILL ? (double)s->prefill_tokens : (double)s->context_tokens;
-    double tokens, pairs, stored_scores, head_tokens, cached_tokens;
+    double tokens, stored_scores, head_tokens;
     if (p == RT_PHASE_DECODE) {
         tokens = B;
-        pairs = B * (double)s->context_tokens;
-        stored_scores = pairs;
+        stored_scores = B * (double)s->context_tokens;
         head_tokens = B;
-        cached_tokens = B * (double)s->context_tokens; /* the KV cache each step reads */
     } else {
         tokens = B * seq;
-        pairs = B * seq * (seq + 1.0) / 2.0; /* causal */
         stored_scores = B * seq * seq;      /* an unfused kernel materialises the square */
         head_tokens = p == RT_PHASE_PREFILL ? B : tokens; /* prefill: logits of the last position only */
-        cached_tokens = 0.0;
     }
     out->tokens = tokens;
     double T = tokens;
+    struct schedule_sums z = sum_schedule(m, p, B, seq, (double)s->context_tokens);
+    const double La = z.attn_layers;
 
-    double kv_elems = model_kv_elements_per_token_per_layer(m); /* per token per layer */
+    double kv_elems = model_kv_elements_per_token_per_layer(m); /* per token per attention layer */
     double o_params = H * dv * d;
     double qkv_params = pc.attention_per_layer - o_params;
     double qkv_width = qkv_params / d;
-
-    /* QKV projection; prefill and training write the new keys and values to the cache. */
-    double kv_written = p == RT_PHASE_TRAINING ? 0.0 : T * kv_elems * kvb;
     const double fs = hw->flop_scale, ws = hw->weight_scale;
-    add_op(out, hw, "qkv projection", true, L * 2.0 * T * qkv_params * fs / n, L * qkv_params * wb * ws / n,
-           L * kv_written / n, L * (T * d * ab + T * qkv_width * ab / n), shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile));
 
-    /* Attention: scores, softmax, x V. */
-    double q_bytes = T * H * dq * ab / n;
-    double k_cache, v_cache;
-    if (m->kv_lora_rank > 0) { /* the latent serves K and V: read once, charged to the scores */
-        k_cache = cached_tokens * kv_elems * kvb / n;
-        v_cache = 0.0;
-    } else {
-        k_cache = cached_tokens * kvh * dq * kvb / n;
-        v_cache = cached_tokens * kvh * dv * kvb / n;
+    if (La > 0.0) {
+        /* QKV projection; prefill and decode write the new keys and values to
+         * the cache (a windowed layer keeps only its window of a prompt). */
+        add_op(out, hw, "qkv projection", true, La * 2.0 * T * qkv_params * fs / n, La * qkv_params * wb * ws / n,
+               z.kv_new_tokens * kv_elems * kvb / n, La * (T * d * ab + T * qkv_width * ab / n),
+               shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile));
+
+        /* Attention: scores, softmax, x V. */
+        double q_bytes = T * H * dq * ab / n;
+        double k_cache, v_cache;
+        if (m->kv_lora_rank > 0) { /* the latent serves K and V: read once, charged to the scores */
+            k_cache = z.kv_read_tokens * kv_elems * kvb / n;
+            v_cache = 0.0;
+        } else {
+            k_cache = z.kv_read_tokens * kvh * dq * kvb / n;
+            v_cache = z.kv_read_tokens * kvh * dv * kvb / n;
+        }
+        double k_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dq * ab / n;
+        double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * ab / n;
+        double score_bytes = fused_attention ? 0.0 : stored_scores * H * ab / n;
+        add_op(out, hw, "attention scores", true, 2.0 * H * dq * z.pairs / n, 0.0, k_cache,
+               La * (q_bytes + k_fresh + score_bytes), shard_tile(dq, 1, tile));
+        add_op(out, hw, "softmax", false, 5.0 * H * z.pairs / n, 0.0, 0.0, La * 2.0 * score_bytes, 1.0);
+        add_op(out, hw, "attention x V", true, 2.0 * H * dv * z.pairs / n, 0.0, v_cache,
+               La * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile));
+        add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n, La * o_params * wb * ws / n,
+               0.0, La * (T * H * dv * ab / n + T * d * ab), shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile));
     }
-    double k_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dq * ab / n;
-    double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * ab / n;
-    double score_bytes = fused_attention ? 0.0 : stored_scores * H * ab / n;
-    add_op(out, hw, "attention scores", true, L * 2.0 * H * dq * pairs / n, 0.0, L * k_cache,
-           L * (q_bytes + k_fresh + score_bytes), shard_tile(dq, 1, tile));
-    add_op(out, hw, "softmax", false, L * 5.0 * H * pairs / n, 0.0, 0.0, L * 2.0 * score_bytes, 1.0);
-    add_op(out, hw, "attention x V", true, L * 2.0 * H * dv * pairs / n, 0.0, L * v_cache,
-           L * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile));
-    add_op(out, hw, "output projection", true, L * 2.0 * T * o_params * fs / n, L * o_params * wb * ws / n, 0.0,
-           L * (T * H * dv * ab / n + T * d * ab), shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile));
 
-    /* MLP: dense layers, or routed + shared experts with a router. */
+    /* Linear-attention and Mamba layers: their projections, and the state
+     * update, which reads and writes each sequence's state once a step
+     * (decode) or once a prompt (prefill; the chunked scan keeps it on chip
+     * in between). */
+    double state_params = 0.0, state_layers = 0.0, scan_flops = 0.0, state_bytes = 0.0;
+    for (int k = RT_MIXER_LINEAR; k < RT_MIXER_COUNT; k++) {
+        double layers = z.state_layers[k];
+        if (layers <= 0.0)
+            continue;
+        state_layers += layers;
+        state_params += layers * model_mixer_params(m, (enum rt_mixer)k);
+        scan_flops += layers * T * scan_flops_per_token(m, (enum rt_mixer)k);
+        if (p != RT_PHASE_TRAINING)
+            state_bytes += layers * B * model_state_elements_per_layer(m, (enum rt_mixer)k) * kvb * 2.0;
+    }
+    if (state_layers > 0.0) {
+        add_op(out, hw, "state-mixer projections", true, 2.0 * T * state_params * fs / n, state_params * wb * ws / n,
+               0.0, state_layers * 2.0 * T * d * ab, shard_tile(d, 1, tile));
+        add_op(out, hw, "state update", false, scan_flops / n, 0.0, state_bytes / n, 0.0, 1.0);
+    }
+
+    /* MLP: dense layers (each its width), or routed + shared experts with a router. */
     double mats = m->gated_mlp ? 3.0 : 2.0;
-    double moe_layers = m->experts > 1 ? L - (double)m->dense_layers : 0.0;
-    double dense_layers = L - moe_layers;
-    double ff = (double)m->d_ff;
-    double ff_e = m->moe_d_ff > 0 ? (double)m->moe_d_ff : ff;
-    double k_active = (double)m->experts_per_token + (double)m->shared_experts;
-    double touched = experts_touched((double)m->experts, (double)m->experts_per_token, T) + (double)m->shared_experts;
-    double mlp_flops = dense_layers * 2.0 * T * mats * d * ff + moe_layers * 2.0 * T * k_active * mats * d * ff_e;
-    double mlp_weights = dense_layers * mats * d * ff * wb + moe_layers * touched * mats * d * ff_e * wb;
-    double ff_tokens = dense_layers * T * ff + moe_layers * T * k_active * ff_e; /* intermediate elements */
+    double moe_layers = z.moe_layers;
+    double ff_e = m->moe_d_ff > 0 ? (double)m->moe_d_ff : (double)m->d_ff;
+    double ff_s = m->shared_d_ff > 0 ? (double)m->shared_d_ff : ff_e;
+    double k_routed = (double)m->experts_per_token, shared = (double)m->shared_experts;
+    double touched = moe_layers > 0.0 ? experts_touched((double)m->experts, k_routed, T) : 0.0;
+    double mlp_flops = 2.0 * T * mats * d * z.dense_ff + moe_layers * 2.0 * T * mats * d * (k_routed * ff_e + shared * ff_s);
+    double mlp_weights = (mats * d * z.dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;
+    double ff_tokens = T * z.dense_ff + moe_layers * T * (k_routed * ff_e + shared * ff_s); /* intermediate elements */
     if (moe_layers > 0.0)
         add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
                moe_layers * d * (double)m->experts * wb * ws / n, 0.0, moe_layers * T * (double)m->experts * ab, 1.0);
-    double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : ff, n, tile);
-    add_op(out, hw, m->experts > 1 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n, mlp_weights * ws / n, 0.0,
+    double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : (double)m->d_ff, n, tile);
+    add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n, mlp_weights * ws / n, 0.0,
            (L * 2.0 * T * d * ab + ff_tokens * mats * ab) / n, mlp_tile);
     add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
            ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0);
 
-    /* Replicated on every chip: two norms and two residual adds per layer. */
-    add_op(out, hw, "norms", false, L * 2.0 * 5.0 * T * d, L * 2.0 * d * wb, 0.0, L * 2.0 * 2.0 * T * d * ab, 1.0);
+    /* Replicated on every chip: the norms and two residual adds per layer. */
+    double norms = m->norms_per_layer > 0 ? (double)m->norms_per_layer : 2.0;
+    add_op(out, hw, "norms", false, L * norms * 5.0 * T * d, L * norms * d * wb, 0.0, L * norms * 2.0 * T * d * ab, 1.0);
     add_op(out, hw, "residual adds", false, L * 2.0 * T * d, 0.0, 0.0, L * 2.0 * 3.0 * T * d * ab, 1.0);
 
     /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
@@ -158,4 +243,12 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     out->time_s = out->comms_s;
     for (int i = 0; i < out->count; i++)
         out->time_s += out->ops[i].time_s;
+}
+
+double palm_attention_flops_per_token(const struct model_shape *m, double seq_len)
+{
+    double keys = 0.0;
+    for (int i = 0; i < m->kind_count; i++)
+        keys += (double)m->kinds[i].count * layer_palm_keys(&m->kinds[i], seq_len);
+    return 6.0 * (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) * keys;
 }

@@ -9,7 +9,12 @@
  * - Each operation takes max(FLOPs / throughput, bytes / bandwidth): the
  *   roofline of ch. 3, per operation (the blog's per-op advice).
  * - Attention is causal: a prompt of P tokens computes P(P+1)/2 score pairs
- *   per head, what a causal kernel executes. Fused attention (the default,
+ *   per head, what a causal kernel executes; a sliding-window or chunked
+ *   layer only the pairs inside its window or chunk (models.h,
+ *   layer_prefill_pairs), and a decode step reads only the keys the layer
+ *   attends to. Linear-attention and Mamba layers have no KV cache: their
+ *   projections are one matrix operation, their state update (an estimate,
+ *   see scan_flops_per_token) reads and writes each sequence's fixed state. Fused attention (the default,
  *   FlashAttention, Dao et al. 2022) keeps scores on chip; unfused writes and
  *   reads the P x P score matrix.
  * - Tensor parallelism over the scenario's chips (Megatron-LM, Shoeybi et al.
@@ -39,7 +44,7 @@
 
 #include "scenario.h"
 
-#define RT_MAX_OPS 16
+#define RT_MAX_OPS 20
 
 enum rt_phase { RT_PHASE_PREFILL = 0, RT_PHASE_DECODE, RT_PHASE_TRAINING, RT_PHASE_COUNT };
 
@@ -99,5 +104,12 @@ double experts_touched(double experts, double k, double tokens);
  * 2022, appendix B): 6N + 12 x layers x heads x d_head x seq_len, attention
  * not halved for causality. */
 double palm_model_flops_per_token(double n_params, double layers, double heads, double d_head, double seq_len);
+
+/* The attention part of PaLM's model FLOPs per training token, layer by
+ * layer: 6 x heads x (d_head + v_head_dim) x the keys each token sees
+ * (layer_palm_keys: the sequence, or the window or chunk). For full
+ * attention with v_head_dim = d_head this is PaLM's 12 x L x H x Q x T
+ * (Chowdhery et al. 2022, app. B); linear and Mamba layers add none. */
+double palm_attention_flops_per_token(const struct model_shape *m, double seq_len);
 
 #endif

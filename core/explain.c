@@ -228,23 +228,36 @@ static void explain_kv(struct explanation *e, const struct scenario *s, const st
     format_si(pt, sizeof pt, mv->kv_cache_bytes_per_token, "B");
     format_si(pr, sizeof pr, mv->kv_cache_bytes_per_request, "B");
     line(e, RT_EXPLAIN_HEADING, "KV cache (the guide, ch. 7)");
+    long long la = (long long)model_attention_layers(m);
+    bool all_attention = la == (long long)m->layers;
+    const char *layers = all_attention ? "layers" : "attention layers";
     if (m->kv_lora_rank > 0) {
-        line(e, RT_EXPLAIN_FORMULA, "  per token = layers x (kv_lora_rank + rope_dim) x bytes (MLA latent)");
-        line(e, RT_EXPLAIN_NUMBERS, "            = %lld x (%lld + %lld) x %s = %s", (long long)m->layers,
-             (long long)m->kv_lora_rank, (long long)m->qk_rope_head_dim, kb, pt);
+        line(e, RT_EXPLAIN_FORMULA, "  per token = %s x (kv_lora_rank + rope_dim) x bytes (MLA latent)", layers);
+        line(e, RT_EXPLAIN_NUMBERS, "            = %lld x (%lld + %lld) x %s = %s", la, (long long)m->kv_lora_rank,
+             (long long)m->qk_rope_head_dim, kb, pt);
+    } else if (model_v_head_dim(m) != m->d_head) {
+        line(e, RT_EXPLAIN_FORMULA, "  per token = %s x kv_heads x (d_head + v_head_dim) x bytes", layers);
+        line(e, RT_EXPLAIN_NUMBERS, "            = %lld x %lld x (%lld + %lld) x %s = %s", la, (long long)m->kv_heads,
+             (long long)m->d_head, (long long)model_v_head_dim(m), kb, pt);
     } else {
-        line(e, RT_EXPLAIN_FORMULA, "  per token = 2 x layers x kv_heads x d_head x bytes");
-        line(e, RT_EXPLAIN_NUMBERS, "            = 2 x %lld x %lld x %lld x %s = %s", (long long)m->layers,
-             (long long)m->kv_heads, (long long)m->d_head, kb, pt);
+        line(e, RT_EXPLAIN_FORMULA, "  per token = 2 x %s x kv_heads x d_head x bytes", layers);
+        line(e, RT_EXPLAIN_NUMBERS, "            = 2 x %lld x %lld x %lld x %s = %s", la, (long long)m->kv_heads,
+             (long long)m->d_head, kb, pt);
     }
-    bool windowed = m->sliding_window > 0 && m->sliding_layers > 0 && s->context_tokens > m->sliding_window;
-    if (windowed)
-        line(e, RT_EXPLAIN_NUMBERS, "  per request = %s at %lld tokens (%lld of %lld layers hold at most %lld)", pr,
-             (long long)s->context_tokens, (long long)m->sliding_layers, (long long)m->layers,
-             (long long)m->sliding_window);
-    else
+    if (!model_all_full_attention(m)) {
+        char pattern[160];
+        line(e, RT_EXPLAIN_FORMULA, "  per request = sum over layers of min(context, window) x per-layer bytes");
+        line(e, RT_EXPLAIN_NUMBERS, "              = %s at %lld tokens (%s)", pr, (long long)s->context_tokens,
+             model_schedule_summary(m, pattern, sizeof pattern));
+    } else {
         line(e, RT_EXPLAIN_NUMBERS, "  per request = per token x context = %s x %lld = %s", pt,
              (long long)s->context_tokens, pr);
+    }
+    if (mv->state_bytes_per_request > 0.0) {
+        char st[24];
+        line(e, RT_EXPLAIN_NUMBERS, "  fixed state of the linear/Mamba layers = %s per request, any context",
+             format_si(st, sizeof st, mv->state_bytes_per_request, "B"));
+    }
     if (m->kv_lora_rank > 0)
         line(e, RT_EXPLAIN_SOURCE, "  KV elements: %s = %s (--kv-precision); MLA: DeepSeek-V2, sec. 2.1",
              precision_name(s->kv_precision), kb);
@@ -352,10 +365,18 @@ static void explain_mfu(struct explanation *e, const struct scenario *s, const s
     format_si(fl, sizeof fl, tr->model_flops_per_token, "FLOP");
     format_si(pk, sizeof pk, a->peak_flops_per_s, "FLOP/s");
     line(e, RT_EXPLAIN_HEADING, "MFU of a training step from the shape (ch. 4; PaLM, app. B)");
-    line(e, RT_EXPLAIN_FORMULA, "  FLOPs per token = 6N + 12 x L x H x Q x T");
-    line(e, RT_EXPLAIN_NUMBERS, "                  = 6 x %s + 12 x %lld x %lld x %lld x %lld = %s", nf,
-         (long long)s->model.layers, (long long)s->model.heads, (long long)s->model.d_head,
-         (long long)s->context_tokens, fl);
+    const struct model_shape *ms = &s->model;
+    bool plain = model_all_full_attention(ms) && model_v_head_dim(ms) == ms->d_head;
+    if (plain) {
+        line(e, RT_EXPLAIN_FORMULA, "  FLOPs per token = 6N + 12 x L x H x Q x T");
+        line(e, RT_EXPLAIN_NUMBERS, "                  = 6 x %s + 12 x %lld x %lld x %lld x %lld = %s", nf,
+             (long long)ms->layers, (long long)ms->heads, (long long)ms->d_head, (long long)s->context_tokens, fl);
+    } else {
+        char att[32];
+        line(e, RT_EXPLAIN_FORMULA, "  FLOPs per token = 6N + sum over attention layers of 6 x H x (Q + Q_v) x keys");
+        line(e, RT_EXPLAIN_NUMBERS, "                  = 6 x %s + %s = %s (keys: T, or the window or chunk)", nf,
+             format_si(att, sizeof att, palm_attention_flops_per_token(ms, (double)s->context_tokens), "FLOP"), fl);
+    }
     line(e, RT_EXPLAIN_FORMULA, "  MFU = FLOPs per token x tokens / (step x chips x peak)");
     line(e, RT_EXPLAIN_NUMBERS, "      = %s x %.0f / (%s x %lld x %s) = %s", fl, tr->tokens_per_step,
          format_seconds(t1, sizeof t1, tr->step_s), (long long)s->chips, pk, m);

@@ -1,18 +1,206 @@
-/* hfconfig.c — HuggingFace config.json to a model shape. */
+/* hfconfig.c — HuggingFace config.json to a model shape, family by family. */
 #include "hfconfig.h"
 
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #define BIG 1099511627776.0 /* 2^40: the largest dimension a shape accepts */
 
-/* Reads an optional whole-number key in [lo, BIG] into *out (left alone when
- * absent). Returns -1 on a bad value. */
-static int optional_whole(const cJSON *root, const char *key, const char *path, double lo, int64_t *out, char *err,
-                          size_t errsize)
+/* How a family lays out its attention layers when config.json has no
+ * layer_types list. */
+enum hf_pattern {
+    PAT_NONE = 0,        /* every layer full attention; a sliding_window key is not used */
+    PAT_WINDOW_ALL,      /* a non-null sliding_window applies to every layer (Mistral) */
+    PAT_QWEN,            /* windowed when use_sliding_window and index >= max_window_layers */
+    PAT_ALTERNATE,       /* even layers sliding, odd layers full (Gemma 2, gpt-oss) */
+    PAT_WINDOW_PERIOD,   /* sliding unless (i + 1) % sliding_window_pattern == 0 (Gemma 3, Cohere 2) */
+    PAT_CHUNKED,         /* chunked where no_rope_layers[i] is 1: all but every 4th layer (Llama 4) */
+    PAT_LINEAR_INTERVAL, /* linear attention unless (i + 1) % full_attention_interval == 0 (Qwen3-Next) */
+    PAT_JAMBA            /* attention where i % attn_layer_period == attn_layer_offset, else Mamba */
+};
+
+/* Which layers of an MoE family route to experts. */
+enum hf_moe_rule {
+    MOE_ALL = 0, /* every layer */
+    MOE_DEEPSEEK, /* i >= first_k_dense_replace and i % moe_layer_freq == 0 */
+    MOE_QWEN,     /* (i + 1) % decoder_sparse_step == 0 and i not in mlp_only_layers */
+    MOE_LLAMA4,   /* (i + 1) % interleave_moe_layer_step == 0 (or the moe_layers list) */
+    MOE_JAMBA     /* i % expert_layer_period == expert_layer_offset */
+};
+
+/* Details of a family's modeling code. */
+enum {
+    F_PLAIN = 1 << 0,         /* two-matrix MLP (GELU/ReLU), not gated */
+    F_LN_BIAS = 1 << 1,       /* LayerNorm with a bias */
+    F_QKV_BIAS = 1 << 2,      /* default bias on Q, K, V */
+    F_O_BIAS = 1 << 3,        /* default bias on the output projection */
+    F_MLP_BIAS = 1 << 4,      /* default biases on the MLP */
+    F_QK_NORM_HEAD = 1 << 5,  /* per-head query and key norms (2 x head_dim) */
+    F_QK_NORM_FULL = 1 << 6,  /* full-width query and key norms (heads + kv heads) x head_dim */
+    F_SINKS = 1 << 7,         /* a learned sink logit per head */
+    F_SHARED_GATE = 1 << 8,   /* shared expert of shared_expert_intermediate_size with a sigmoid gate */
+    F_OUTPUT_GATE = 1 << 9,   /* the query projection doubles to gate the attention output */
+    F_POSITIONS = 1 << 10,    /* learned absolute positions */
+    F_EMBED_NORM = 1 << 11,   /* LayerNorm after the embedding */
+    F_LM_HEAD_BIAS = 1 << 12, /* bias on the LM head */
+    F_ROUTER_BIAS = 1 << 13,  /* bias on the router */
+    F_FF4 = 1 << 14,          /* MLP width defaults to 4 x hidden size */
+    F_LLAMA4_SHARED = 1 << 15 /* one shared expert of intermediate_size in each MoE layer */
+};
+
+struct hf_family {
+    const char *model_type;
+    const char *source; /* the transformers files this row follows */
+    bool tie;           /* the configuration class's tie_word_embeddings default */
+    int norms;          /* norm weights of hidden_size per layer */
+    enum hf_pattern pattern;
+    int period;         /* the pattern's default period (Gemma 3: 6; Cohere 2: 4; Qwen3-Next: 4) */
+    enum hf_moe_rule moe;
+    unsigned flags;
+};
+
+/* Family rows. Files are under src/transformers/models/ in transformers. */
+static const struct hf_family families[] = {
+    {"llama", "llama/configuration_llama.py, modeling_llama.py", false, 2, PAT_NONE, 0, MOE_ALL, 0},
+    {"mistral", "mistral/configuration_mistral.py, modeling_mistral.py", false, 2, PAT_WINDOW_ALL, 0, MOE_ALL, 0},
+    {"mixtral", "mixtral/configuration_mixtral.py, modeling_mixtral.py", false, 2, PAT_WINDOW_ALL, 0, MOE_ALL, 0},
+    {"qwen2", "qwen2/configuration_qwen2.py, modeling_qwen2.py", false, 2, PAT_QWEN, 0, MOE_ALL, F_QKV_BIAS},
+    {"qwen2_moe", "qwen2_moe/configuration_qwen2_moe.py, modeling_qwen2_moe.py", false, 2, PAT_QWEN, 0, MOE_QWEN,
+     F_QKV_BIAS | F_SHARED_GATE},
+    {"qwen3", "qwen3/configuration_qwen3.py, modeling_qwen3.py", false, 2, PAT_QWEN, 0, MOE_ALL, F_QK_NORM_HEAD},
+    {"qwen3_moe", "qwen3_moe/configuration_qwen3_moe.py, modeling_qwen3_moe.py", false, 2, PAT_QWEN, 0, MOE_QWEN,
+     F_QK_NORM_HEAD},
+    {"qwen3_next", "qwen3_next/configuration_qwen3_next.py, modeling_qwen3_next.py", false, 2, PAT_LINEAR_INTERVAL, 4,
+     MOE_QWEN, F_QK_NORM_HEAD | F_SHARED_GATE | F_OUTPUT_GATE},
+    {"gemma", "gemma/configuration_gemma.py, modeling_gemma.py", true, 2, PAT_NONE, 0, MOE_ALL, 0},
+    {"gemma2", "gemma2/configuration_gemma2.py, modeling_gemma2.py", true, 4, PAT_ALTERNATE, 2, MOE_ALL, 0},
+    {"gemma3_text", "gemma3/configuration_gemma3.py, modeling_gemma3.py", true, 4, PAT_WINDOW_PERIOD, 6, MOE_ALL,
+     F_QK_NORM_HEAD},
+    {"cohere", "cohere/configuration_cohere.py, modeling_cohere.py", true, 1, PAT_NONE, 0, MOE_ALL, 0},
+    {"cohere2", "cohere2/configuration_cohere2.py, modeling_cohere2.py", true, 1, PAT_WINDOW_PERIOD, 4, MOE_ALL, 0},
+    {"gpt_oss", "gpt_oss/configuration_gpt_oss.py, modeling_gpt_oss.py", false, 2, PAT_ALTERNATE, 2, MOE_ALL,
+     F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_SINKS | F_ROUTER_BIAS},
+    {"llama4_text", "llama4/configuration_llama4.py, modeling_llama4.py", false, 2, PAT_CHUNKED, 4, MOE_LLAMA4,
+     F_LLAMA4_SHARED},
+    {"deepseek_v2", "deepseek_v2/configuration_deepseek_v2.py, modeling_deepseek_v2.py", false, 2, PAT_NONE, 0,
+     MOE_DEEPSEEK, 0},
+    {"deepseek_v3", "deepseek_v3/configuration_deepseek_v3.py, modeling_deepseek_v3.py", false, 2, PAT_NONE, 0,
+     MOE_DEEPSEEK, 0},
+    {"gpt2", "gpt2/configuration_gpt2.py, modeling_gpt2.py", true, 2, PAT_NONE, 0, MOE_ALL,
+     F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_POSITIONS | F_FF4},
+    {"gpt_neox", "gpt_neox/configuration_gpt_neox.py, modeling_gpt_neox.py", false, 2, PAT_NONE, 0, MOE_ALL,
+     F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS},
+    {"gptj", "gptj/configuration_gptj.py, modeling_gptj.py", false, 1, PAT_NONE, 0, MOE_ALL,
+     F_PLAIN | F_LN_BIAS | F_MLP_BIAS | F_LM_HEAD_BIAS | F_FF4},
+    {"falcon", "falcon/configuration_falcon.py, modeling_falcon.py", true, 1, PAT_NONE, 0, MOE_ALL,
+     F_PLAIN | F_LN_BIAS | F_FF4},
+    {"opt", "opt/configuration_opt.py, modeling_opt.py", true, 2, PAT_NONE, 0, MOE_ALL,
+     F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_POSITIONS},
+    {"mpt", "mpt/configuration_mpt.py, modeling_mpt.py", true, 2, PAT_NONE, 0, MOE_ALL, F_PLAIN},
+    {"bloom", "bloom/configuration_bloom.py, modeling_bloom.py", true, 2, PAT_NONE, 0, MOE_ALL,
+     F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_EMBED_NORM | F_FF4},
+    {"phi", "phi/configuration_phi.py, modeling_phi.py", false, 1, PAT_NONE, 0, MOE_ALL,
+     F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_LM_HEAD_BIAS},
+    {"phi3", "phi3/configuration_phi3.py, modeling_phi3.py", false, 2, PAT_WINDOW_ALL, 0, MOE_ALL, 0},
+    {"starcoder2", "starcoder2/configuration_starcoder2.py, modeling_starcoder2.py", true, 2, PAT_WINDOW_ALL, 0,
+     MOE_ALL, F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS},
+    {"dbrx", "dbrx/configuration_dbrx.py, modeling_dbrx.py", false, 2, PAT_NONE, 0, MOE_ALL, 0},
+    {"olmoe", "olmoe/configuration_olmoe.py, modeling_olmoe.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
+    {"olmo2", "olmo2/configuration_olmo2.py, modeling_olmo2.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
+    {"jamba", "jamba/configuration_jamba.py, modeling_jamba.py", false, 2, PAT_JAMBA, 8, MOE_JAMBA, 0},
+};
+
+/* Families named by another model_type. */
+static const struct {
+    const char *alias, *model_type;
+} family_aliases[] = {
+    {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen2_5_vl_text", "qwen2"}, {"RefinedWeb", "falcon"},
+    {"RefinedWebModel", "falcon"}, {"ministral", "mistral"}, {"qwen2_vl_text", "qwen2"},
+};
+
+/* Generic reading for an unknown model_type: the keys as a Llama-style
+ * model names them, tie_word_embeddings as PretrainedConfig defaults it. */
+static const struct hf_family generic_family = {
+    "", "configuration_utils.py (PretrainedConfig) and the generic keys", true, 2, PAT_WINDOW_ALL, 0, MOE_ALL, 0};
+
+/* The family of a model_type, or NULL. */
+static const struct hf_family *family_find(const char *model_type)
+{
+    for (size_t i = 0; i < sizeof family_aliases / sizeof family_aliases[0]; i++)
+        if (strcmp(model_type, family_aliases[i].alias) == 0)
+            model_type = family_aliases[i].model_type;
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+        if (strcmp(model_type, families[i].model_type) == 0)
+            return &families[i];
+    return NULL;
+}
+
+/* Where keys are looked for: the language model's config first, then the
+ * nested blocks some families use, then the top level. */
+struct hf_reader {
+    const cJSON *scopes[4];
+    const char *prefixes[4]; /* "text_config." ... for messages */
+    int count;
+    const char *path;
+    char *err;
+    size_t errsize;
+    struct model_shape *m;
+    const struct hf_family *family;
+};
+
+/* The first scope holding key (null values included); NULL when none. */
+static const cJSON *hf_find(const struct hf_reader *r, const char *key, int *scope)
+{
+    for (int i = 0; i < r->count; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(r->scopes[i], key);
+        if (v) {
+            if (scope)
+                *scope = i;
+            return v;
+        }
+    }
+    return NULL;
+}
+
+/* True when key is present and not null. */
+static bool hf_has(const struct hf_reader *r, const char *key)
+{
+    const cJSON *v = hf_find(r, key, NULL);
+    return v && !cJSON_IsNull(v);
+}
+
+/* Reads the first of the NULL-terminated keys present as a number in [lo,
+ * hi] (whole when asked). JSON_ABSENT when none is present or all are null;
+ * with required, that is an error naming the first key and its aliases. */
+static enum json_found hf_number(const struct hf_reader *r, const char *const *keys, bool required, double lo,
+                                 double hi, bool whole, double *out)
+{
+    for (const char *const *k = keys; *k; k++) {
+        int scope = 0;
+        const cJSON *v = hf_find(r, *k, &scope);
+        if (!v || cJSON_IsNull(v))
+            continue;
+        return json_number(r->scopes[scope], *k, r->path, r->prefixes[scope], true, lo, hi, whole, out, r->err,
+                           r->errsize);
+    }
+    if (required) {
+        int n = snprintf(r->err, r->errsize, "%s: missing key '%s'", r->path, keys[0]);
+        for (const char *const *k = keys + 1; *k && n > 0 && (size_t)n < r->errsize; k++)
+            n += snprintf(r->err + n, r->errsize - (size_t)n, "%s%s", k == keys + 1 ? " (or " : ", ", *k);
+        if (keys[1] && n > 0 && (size_t)n < r->errsize)
+            snprintf(r->err + n, r->errsize - (size_t)n, ")");
+        return JSON_BAD;
+    }
+    return JSON_ABSENT;
+}
+
+/* A whole number under one of keys into *out (left alone when absent). */
+static int hf_whole(const struct hf_reader *r, const char *const *keys, bool required, double lo, int64_t *out)
 {
     double v;
-    enum json_found f = json_number(root, key, path, "", false, lo, BIG, true, &v, err, errsize);
+    enum json_found f = hf_number(r, keys, required, lo, BIG, true, &v);
     if (f == JSON_BAD)
         return -1;
     if (f == JSON_FOUND)
@@ -20,57 +208,612 @@ static int optional_whole(const cJSON *root, const char *key, const char *path, 
     return 0;
 }
 
-/* Reads a required whole-number key in [1, BIG]. */
-static int required_whole(const cJSON *root, const char *key, const char *path, int64_t *out, char *err,
-                          size_t errsize)
+#define KEYS(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+/* A boolean key; JSON_ABSENT leaves *out alone. */
+static enum json_found hf_bool(const struct hf_reader *r, const char *key, bool *out)
 {
-    double v;
-    if (json_number(root, key, path, "", true, 1, BIG, true, &v, err, errsize) != JSON_FOUND)
+    int scope = 0;
+    const cJSON *v = hf_find(r, key, &scope);
+    if (!v || cJSON_IsNull(v))
+        return JSON_ABSENT;
+    return json_bool(r->scopes[scope], key, r->path, true, out, r->err, r->errsize);
+}
+
+/* Records an assumption with a formatted value. */
+static void assume(struct model_shape *m, const char *key, const char *why, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void assume(struct model_shape *m, const char *key, const char *why, const char *fmt, ...)
+{
+    char value[RT_ASSUMPTION_VALUE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
+    model_assume(m, key, value, why);
+}
+
+/* Reads hidden size, layers, heads, vocabulary and the MLP width. */
+static int read_dimensions(struct hf_reader *r)
+{
+    struct model_shape *m = r->m;
+    const struct hf_family *f = r->family;
+    if (hf_whole(r, KEYS("hidden_size", "n_embd", "d_model", "n_embed"), true, 1, &m->d_model) ||
+        hf_whole(r, KEYS("num_hidden_layers", "n_layer", "n_layers", "num_layers"), true, 1, &m->layers) ||
+        hf_whole(r, KEYS("num_attention_heads", "n_head", "n_heads", "num_heads"), true, 1, &m->heads) ||
+        hf_whole(r, KEYS("vocab_size", "padded_vocab_size", "n_vocab"), true, 1, &m->vocab))
         return -1;
-    *out = (int64_t)v;
+    if (m->layers > RT_MAX_LAYERS) {
+        snprintf(r->err, r->errsize, "%s: num_hidden_layers (%lld) is more than the %d layers rooftop models", r->path,
+                 (long long)m->layers, RT_MAX_LAYERS);
+        return -1;
+    }
+    m->d_ff = 0;
+    if (hf_whole(r, KEYS("intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", "d_ff"), false, 1, &m->d_ff))
+        return -1;
+    if (m->d_ff == 0 && hf_has(r, "expansion_ratio")) { /* MPT */
+        double ratio;
+        if (hf_number(r, KEYS("expansion_ratio"), true, 1e-3, 1e3, false, &ratio) == JSON_BAD)
+            return -1;
+        m->d_ff = (int64_t)llround(ratio * (double)m->d_model);
+    }
+    if (m->d_ff == 0 && (f->flags & F_FF4)) {
+        m->d_ff = 4 * m->d_model;
+        assume(m, "intermediate_size", "absent or null: this family's MLP is 4 x hidden_size", "%lld",
+               (long long)m->d_ff);
+    }
+    if (m->d_ff == 0) {
+        snprintf(r->err, r->errsize, "%s: missing key 'intermediate_size' (or n_inner, ffn_dim, ffn_hidden_size)",
+                 r->path);
+        return -1;
+    }
     return 0;
 }
 
-/* Works out which layers use a sliding window, from whichever keys the
- * config uses to turn it on. */
-static int read_sliding_window(const cJSON *root, const char *path, struct model_shape *m, struct load_warnings *w,
-                               char *err, size_t errsize)
+/* Key/value heads: num_key_value_heads and its aliases, Falcon's
+ * multi_query and new_decoder_architecture; absent means MHA. */
+static int read_kv_heads(struct hf_reader *r)
 {
-    int64_t window = 0;
-    if (optional_whole(root, "sliding_window", path, 0, &window, err, errsize) != 0)
+    struct model_shape *m = r->m;
+    int64_t kv = 0;
+    if (hf_whole(r, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv", "kv_n_heads"), false, 0, &kv))
         return -1;
-    const cJSON *types = cJSON_GetObjectItemCaseSensitive(root, "layer_types");
-    bool use = true;
-    enum json_found uf = json_bool(root, "use_sliding_window", path, false, &use, err, errsize);
-    if (uf == JSON_BAD)
+    bool mq = false, new_arch = false;
+    if (hf_bool(r, "multi_query", &mq) == JSON_BAD || hf_bool(r, "new_decoder_architecture", &new_arch) == JSON_BAD)
         return -1;
-    if (window <= 0 || (uf == JSON_FOUND && !use)) {
-        m->sliding_window = m->sliding_layers = 0;
-        return 0;
-    }
-    m->sliding_window = window;
-    if (cJSON_IsArray(types)) {
-        int64_t windowed = 0, n = 0;
-        const cJSON *t;
-        cJSON_ArrayForEach(t, types)
-        {
-            n++;
-            if (cJSON_IsString(t) && strcmp(t->valuestring, "sliding_attention") == 0)
-                windowed++;
+    bool falcon = strcmp(r->family->model_type, "falcon") == 0;
+    if (falcon && !new_arch) {
+        if (!hf_has(r, "multi_query")) {
+            mq = true; /* FalconConfig defaults multi_query to true */
+            assume(m, "multi_query", "absent: FalconConfig defaults it to true", "true");
         }
-        if (n != m->layers)
-            warn_add(w, "%s: layer_types lists %lld layers, num_hidden_layers says %lld", path, (long long)n,
-                     (long long)m->layers);
-        m->sliding_layers = windowed > m->layers ? m->layers : windowed;
+        kv = mq ? 1 : m->heads;
+    } else if (kv == 0 && mq) {
+        kv = 1;
+    }
+    if (kv == 0 && !hf_has(r, "num_key_value_heads")) {
+        kv = m->heads;
+        if (!falcon)
+            assume(m, "num_key_value_heads", "absent: one KV head per query head (MHA)", "%lld", (long long)kv);
+    }
+    m->kv_heads = kv;
+    if (m->kv_heads == 0 || m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
+        snprintf(r->err, r->errsize, "%s: 'num_key_value_heads' (%lld) must divide num_attention_heads (%lld)", r->path,
+                 (long long)m->kv_heads, (long long)m->heads);
+        return -1;
+    }
+    /* head_dim given explicitly wins over hidden_size / heads. */
+    m->d_head = 0;
+    if (hf_whole(r, KEYS("head_dim"), false, 1, &m->d_head))
+        return -1;
+    if (m->d_head == 0) {
+        if (m->d_model % m->heads != 0) {
+            snprintf(r->err, r->errsize,
+                     "%s: hidden_size (%lld) is not a multiple of num_attention_heads (%lld); give head_dim", r->path,
+                     (long long)m->d_model, (long long)m->heads);
+            return -1;
+        }
+        m->d_head = m->d_model / m->heads;
+    }
+    return 0;
+}
+
+/* Ties, biases, norms and the MLP's form, from the family and its keys. */
+static int read_details(struct hf_reader *r)
+{
+    struct model_shape *m = r->m;
+    const struct hf_family *f = r->family;
+    bool tied = f->tie;
+    enum json_found tf = hf_bool(r, "tie_word_embeddings", &tied);
+    if (tf == JSON_BAD)
+        return -1;
+    if (tf == JSON_ABSENT)
+        assume(m, "tie_word_embeddings", f->model_type[0] ? "absent: the family's config class default"
+                                                          : "absent: PretrainedConfig's default (unknown model_type)",
+               "%s", tied ? "true" : "false");
+    m->tied_embeddings = tied;
+    m->gated_mlp = !(f->flags & F_PLAIN);
+    if (!f->model_type[0])
+        assume(m, "mlp", "unknown model_type: a gated (SwiGLU) MLP as Llama builds it", "gated");
+    m->norm_bias = (f->flags & F_LN_BIAS) != 0;
+    m->norms_per_layer = f->norms;
+    m->qkv_bias = (f->flags & F_QKV_BIAS) != 0;
+    m->o_bias = (f->flags & F_O_BIAS) != 0;
+    m->mlp_bias = (f->flags & F_MLP_BIAS) != 0;
+    m->router_bias = (f->flags & F_ROUTER_BIAS) != 0;
+    m->attention_sinks = (f->flags & F_SINKS) != 0;
+    m->attn_output_gate = (f->flags & F_OUTPUT_GATE) != 0;
+    m->embedding_norm = (f->flags & F_EMBED_NORM) != 0;
+    m->lm_head_bias = (f->flags & F_LM_HEAD_BIAS) != 0;
+    /* Bias switches some configs carry. */
+    bool b;
+    enum json_found bf = hf_bool(r, "attention_bias", &b);
+    if (bf == JSON_BAD)
+        return -1;
+    if (bf == JSON_FOUND) /* every family with the key biases Q, K, V and O alike */
+        m->qkv_bias = m->o_bias = b;
+    if ((bf = hf_bool(r, "mlp_bias", &b)) == JSON_BAD)
+        return -1;
+    if (bf == JSON_FOUND)
+        m->mlp_bias = b;
+    if ((bf = hf_bool(r, "bias", &b)) == JSON_BAD) /* Falcon */
+        return -1;
+    if (bf == JSON_FOUND)
+        m->qkv_bias = m->o_bias = m->mlp_bias = b;
+    if ((bf = hf_bool(r, "use_bias", &b)) == JSON_BAD) /* Starcoder2 */
+        return -1;
+    if (bf == JSON_FOUND)
+        m->qkv_bias = m->o_bias = m->mlp_bias = m->norm_bias = b;
+    if ((bf = hf_bool(r, "enable_bias", &b)) == JSON_BAD) /* OPT */
+        return -1;
+    if (bf == JSON_FOUND)
+        m->qkv_bias = m->o_bias = m->mlp_bias = b;
+    if ((bf = hf_bool(r, "no_bias", &b)) == JSON_BAD) /* MPT */
+        return -1;
+    if (bf == JSON_FOUND)
+        m->qkv_bias = m->o_bias = m->mlp_bias = m->norm_bias = !b;
+    if (strcmp(f->model_type, "falcon") == 0) {
+        bool new_arch = false, parallel = true;
+        if (hf_bool(r, "new_decoder_architecture", &new_arch) == JSON_BAD || hf_bool(r, "parallel_attn", &parallel) == JSON_BAD)
+            return -1;
+        m->norms_per_layer = new_arch || !parallel ? 2 : 1;
+    }
+    bool qk_norm = (f->flags & (F_QK_NORM_HEAD | F_QK_NORM_FULL)) != 0;
+    if ((bf = hf_bool(r, "use_qk_norm", &qk_norm)) == JSON_BAD)
+        return -1;
+    if (qk_norm && strcmp(f->model_type, "llama4_text") != 0) /* Llama 4's L2 norm has no weights */
+        m->qk_norm_width = (f->flags & F_QK_NORM_FULL) ? (m->heads + m->kv_heads) * m->d_head : 2 * m->d_head;
+    if (f->flags & F_POSITIONS) {
+        if (hf_whole(r, KEYS("n_positions", "max_position_embeddings"), true, 1, &m->position_rows))
+            return -1;
+        if (strcmp(f->model_type, "opt") == 0)
+            m->position_rows += 2; /* OPTLearnedPositionalEmbedding keeps an offset of 2 rows */
+    }
+    return 0;
+}
+
+/* Mixture of experts: counts, widths, shared experts. */
+static int read_experts(struct hf_reader *r)
+{
+    struct model_shape *m = r->m;
+    const struct hf_family *f = r->family;
+    m->experts = 0;
+    if (hf_whole(r, KEYS("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"), false, 0,
+                 &m->experts))
+        return -1;
+    if (m->experts <= 1) {
+        m->experts = m->experts_per_token = 1;
         return 0;
     }
-    int64_t full_below = 0;
-    if (optional_whole(root, "max_window_layers", path, 0, &full_below, err, errsize) != 0)
+    m->experts_per_token = 0;
+    if (hf_whole(r, KEYS("num_experts_per_tok", "moe_top_k", "num_experts_per_token", "experts_per_token"), true, 1,
+                 &m->experts_per_token))
         return -1;
-    /* Qwen2: layers from max_window_layers up use the window. */
-    m->sliding_layers = uf == JSON_FOUND && full_below > 0 && full_below < m->layers ? m->layers - full_below
-                                                                                      : m->layers;
+    if (m->experts_per_token > m->experts) {
+        snprintf(r->err, r->errsize, "%s: 'num_experts_per_tok' (%lld) exceeds the %lld experts", r->path,
+                 (long long)m->experts_per_token, (long long)m->experts);
+        return -1;
+    }
+    if (hf_whole(r, KEYS("moe_intermediate_size"), false, 1, &m->moe_d_ff) ||
+        hf_whole(r, KEYS("n_shared_experts", "num_shared_experts"), false, 0, &m->shared_experts))
+        return -1;
+    if (f->flags & F_SHARED_GATE) {
+        int64_t width = 0;
+        if (hf_whole(r, KEYS("shared_expert_intermediate_size"), false, 0, &width))
+            return -1;
+        if (width > 0) {
+            m->shared_experts = 1;
+            m->shared_d_ff = width;
+            m->shared_expert_gate = true;
+        }
+    }
+    if (f->flags & F_LLAMA4_SHARED) {
+        m->shared_experts = 1; /* Llama4TextMoe: one shared expert beside the routed ones */
+        m->shared_d_ff = m->d_ff;
+    }
     return 0;
+}
+
+/* Multi-head latent attention (DeepSeek-V2, sec. 2.1). */
+static int read_latent(struct hf_reader *r)
+{
+    struct model_shape *m = r->m;
+    if (hf_whole(r, KEYS("kv_lora_rank"), false, 0, &m->kv_lora_rank))
+        return -1;
+    if (m->kv_lora_rank == 0)
+        return 0;
+    if (hf_whole(r, KEYS("qk_rope_head_dim"), true, 1, &m->qk_rope_head_dim) ||
+        hf_whole(r, KEYS("q_lora_rank"), false, 0, &m->q_lora_rank) ||
+        hf_whole(r, KEYS("qk_nope_head_dim"), true, 1, &m->qk_nope_head_dim) ||
+        hf_whole(r, KEYS("v_head_dim"), true, 1, &m->v_head_dim))
+        return -1;
+    m->d_head = m->qk_nope_head_dim + m->qk_rope_head_dim;
+    return 0;
+}
+
+/* Linear attention and Mamba dimensions, when the family has them. */
+static int read_state_mixers(struct hf_reader *r)
+{
+    struct model_shape *m = r->m;
+    if (hf_has(r, "linear_num_value_heads")) {
+        if (hf_whole(r, KEYS("linear_num_key_heads"), true, 1, &m->lin_key_heads) ||
+            hf_whole(r, KEYS("linear_num_value_heads"), true, 1, &m->lin_value_heads) ||
+            hf_whole(r, KEYS("linear_key_head_dim"), true, 1, &m->lin_key_head_dim) ||
+            hf_whole(r, KEYS("linear_value_head_dim"), true, 1, &m->lin_value_head_dim))
+            return -1;
+        m->lin_conv_kernel = 4;
+        if (hf_whole(r, KEYS("linear_conv_kernel_dim"), false, 1, &m->lin_conv_kernel))
+            return -1;
+    }
+    if (r->family->pattern == PAT_JAMBA) {
+        int64_t expand = 2, d_state = 16, d_conv = 4, dt_rank = 0;
+        if (hf_whole(r, KEYS("mamba_expand"), false, 1, &expand) || hf_whole(r, KEYS("mamba_d_state"), false, 1, &d_state) ||
+            hf_whole(r, KEYS("mamba_d_conv"), false, 1, &d_conv))
+            return -1;
+        const cJSON *rank = hf_find(r, "mamba_dt_rank", NULL);
+        if (rank && cJSON_IsString(rank) && strcmp(rank->valuestring, "auto") == 0)
+            dt_rank = (m->d_model + 15) / 16; /* JambaConfig: ceil(hidden_size / 16) */
+        else if (hf_whole(r, KEYS("mamba_dt_rank"), false, 1, &dt_rank))
+            return -1;
+        if (dt_rank == 0)
+            dt_rank = (m->d_model + 15) / 16;
+        m->ssm_d_inner = expand * m->d_model;
+        m->ssm_d_state = d_state;
+        m->ssm_d_conv = d_conv;
+        m->ssm_dt_rank = dt_rank;
+        m->ssm_conv_bias = true;
+        m->ssm_proj_bias = false;
+        if (hf_bool(r, "mamba_conv_bias", &m->ssm_conv_bias) == JSON_BAD ||
+            hf_bool(r, "mamba_proj_bias", &m->ssm_proj_bias) == JSON_BAD)
+            return -1;
+    }
+    return 0;
+}
+
+/* Reads a whole period key (>= 1) with a default and says when it was assumed. */
+static int period_key(struct hf_reader *r, const char *key, int64_t fallback, const char *why, int64_t *out)
+{
+    *out = fallback;
+    if (!hf_has(r, key)) {
+        assume(r->m, key, why, "%lld", (long long)fallback);
+        return 0;
+    }
+    return hf_whole(r, (const char *const[]){key, NULL}, true, 1, out);
+}
+
+/* The window in tokens from sliding_window (0 when absent or null). */
+static int window_tokens(struct hf_reader *r, int64_t *window)
+{
+    *window = 0;
+    return hf_whole(r, KEYS("sliding_window"), false, 0, window);
+}
+
+/* An explicit layer_types list: one entry per layer. */
+static int read_layer_types(struct hf_reader *r, const cJSON *types, enum rt_mixer *mixers)
+{
+    struct model_shape *m = r->m;
+    int n = cJSON_GetArraySize(types);
+    if (n != m->layers) {
+        snprintf(r->err, r->errsize, "%s: 'layer_types' lists %d layers but num_hidden_layers is %lld", r->path, n,
+                 (long long)m->layers);
+        return -1;
+    }
+    static const struct {
+        const char *name;
+        enum rt_mixer mixer;
+    } names[] = {{"full_attention", RT_MIXER_FULL},       {"sliding_attention", RT_MIXER_SLIDING},
+                 {"chunked_attention", RT_MIXER_CHUNKED}, {"linear_attention", RT_MIXER_LINEAR},
+                 {"mamba", RT_MIXER_MAMBA},               {"mamba2", RT_MIXER_MAMBA}};
+    int i = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, types)
+    {
+        size_t j = 0;
+        while (j < sizeof names / sizeof names[0] && !(cJSON_IsString(t) && strcmp(t->valuestring, names[j].name) == 0))
+            j++;
+        if (j == sizeof names / sizeof names[0]) {
+            snprintf(r->err, r->errsize, "%s: 'layer_types[%d]' must be one of full_attention, sliding_attention, "
+                                         "chunked_attention, linear_attention, mamba",
+                     r->path, i);
+            return -1;
+        }
+        mixers[i++] = names[j].mixer;
+    }
+    return 0;
+}
+
+/* Each layer's mixer, from layer_types or the family's pattern. */
+static int read_mixers(struct hf_reader *r, enum rt_mixer *mixers, int64_t *window)
+{
+    struct model_shape *m = r->m;
+    const struct hf_family *f = r->family;
+    int64_t L = m->layers, period = 0;
+    if (window_tokens(r, window))
+        return -1;
+    for (int64_t i = 0; i < L; i++)
+        mixers[i] = RT_MIXER_FULL;
+    const cJSON *types = hf_find(r, "layer_types", NULL);
+    if (types && !cJSON_IsNull(types)) {
+        if (!cJSON_IsArray(types)) {
+            snprintf(r->err, r->errsize, "%s: 'layer_types' must be a list of strings", r->path);
+            return -1;
+        }
+        return read_layer_types(r, types, mixers);
+    }
+    switch (f->pattern) {
+    case PAT_NONE:
+        break;
+    case PAT_WINDOW_ALL:
+        if (*window > 0) {
+            bool use = true;
+            if (hf_bool(r, "use_sliding_window", &use) == JSON_BAD)
+                return -1;
+            for (int64_t i = 0; i < L && use; i++)
+                mixers[i] = RT_MIXER_SLIDING;
+            if (use && !f->model_type[0])
+                assume(m, "sliding_window", "unknown model_type: the window applies to every layer, as Mistral "
+                       "builds it", "%lld", (long long)*window);
+        }
+        break;
+    case PAT_QWEN: {
+        bool use = false;
+        enum json_found uf = hf_bool(r, "use_sliding_window", &use);
+        if (uf == JSON_BAD)
+            return -1;
+        if (uf == JSON_ABSENT && *window > 0)
+            assume(m, "use_sliding_window", "absent: the Qwen config classes default it to false", "false");
+        if (!use || *window == 0)
+            break;
+        int64_t below = 28;
+        if (period_key(r, "max_window_layers", 28, "absent: the Qwen config classes default it to 28", &below))
+            return -1;
+        for (int64_t i = below; i < L; i++)
+            mixers[i] = RT_MIXER_SLIDING;
+        break;
+    }
+    case PAT_ALTERNATE:
+        if (*window == 0)
+            break;
+        assume(m, "layer_types", "absent: this family alternates sliding (even) and full (odd) layers",
+               "alternating");
+        for (int64_t i = 0; i < L; i += 2)
+            mixers[i] = RT_MIXER_SLIDING;
+        break;
+    case PAT_WINDOW_PERIOD:
+        if (*window == 0)
+            break;
+        if (period_key(r, "sliding_window_pattern", f->period,
+                       "absent: the config class default; every Nth layer is full, the rest sliding", &period))
+            return -1;
+        for (int64_t i = 0; i < L; i++)
+            mixers[i] = (i + 1) % period != 0 ? RT_MIXER_SLIDING : RT_MIXER_FULL;
+        break;
+    case PAT_CHUNKED: {
+        if (hf_whole(r, KEYS("attention_chunk_size"), false, 0, window))
+            return -1;
+        if (*window == 0)
+            break;
+        const cJSON *nope = hf_find(r, "no_rope_layers", NULL);
+        if (nope && cJSON_IsArray(nope) && cJSON_GetArraySize(nope) > 0) {
+            if (cJSON_GetArraySize(nope) != L) {
+                snprintf(r->err, r->errsize, "%s: 'no_rope_layers' lists %d layers but num_hidden_layers is %lld",
+                         r->path, cJSON_GetArraySize(nope), (long long)L);
+                return -1;
+            }
+            int64_t i = 0;
+            const cJSON *t;
+            cJSON_ArrayForEach(t, nope) mixers[i++] = cJSON_IsNumber(t) && t->valueint ? RT_MIXER_CHUNKED
+                                                                                         : RT_MIXER_FULL;
+        } else {
+            if (period_key(r, "no_rope_layer_interval", f->period,
+                           "absent: Llama 4 chunks every layer but each 4th (which is full, without RoPE)", &period))
+                return -1;
+            for (int64_t i = 0; i < L; i++)
+                mixers[i] = (i + 1) % period != 0 ? RT_MIXER_CHUNKED : RT_MIXER_FULL;
+        }
+        break;
+    }
+    case PAT_LINEAR_INTERVAL:
+        if (period_key(r, "full_attention_interval", f->period,
+                       "absent: the config class default; every Nth layer is full attention, the rest linear",
+                       &period))
+            return -1;
+        for (int64_t i = 0; i < L; i++)
+            mixers[i] = (i + 1) % period != 0 ? RT_MIXER_LINEAR : RT_MIXER_FULL;
+        break;
+    case PAT_JAMBA: {
+        int64_t offset = 4;
+        if (period_key(r, "attn_layer_period", 8, "absent: JambaConfig's default", &period) ||
+            period_key(r, "attn_layer_offset", 4, "absent: JambaConfig's default", &offset))
+            return -1;
+        for (int64_t i = 0; i < L; i++)
+            mixers[i] = i % period == offset ? RT_MIXER_FULL : RT_MIXER_MAMBA;
+        break;
+    }
+    }
+    return 0;
+}
+
+/* Reads a list of layer indices (mlp_only_layers, moe_layers) into flags. */
+static int layer_index_list(struct hf_reader *r, const char *key, bool *flags, bool *present)
+{
+    *present = false;
+    const cJSON *list = hf_find(r, key, NULL);
+    if (!list || cJSON_IsNull(list))
+        return 0;
+    if (!cJSON_IsArray(list)) {
+        snprintf(r->err, r->errsize, "%s: '%s' must be a list of layer indices", r->path, key);
+        return -1;
+    }
+    *present = true;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, list)
+    {
+        if (!cJSON_IsNumber(t) || t->valuedouble != floor(t->valuedouble) || t->valuedouble < 0 ||
+            t->valuedouble >= (double)r->m->layers) {
+            snprintf(r->err, r->errsize, "%s: '%s' must list layer indices from 0 to %lld", r->path, key,
+                     (long long)r->m->layers - 1);
+            return -1;
+        }
+        flags[(int64_t)t->valuedouble] = true;
+    }
+    return 0;
+}
+
+/* Which layers route to experts. */
+static int read_moe_layers(struct hf_reader *r, bool *moe)
+{
+    struct model_shape *m = r->m;
+    int64_t L = m->layers;
+    for (int64_t i = 0; i < L; i++)
+        moe[i] = m->experts > 1;
+    if (m->experts <= 1)
+        return 0;
+    int64_t first = 0, freq = 1, step = 1, period = 2, offset = 1;
+    bool listed[RT_MAX_LAYERS] = {false}, present = false;
+    switch (r->family->moe) {
+    case MOE_ALL:
+        break;
+    case MOE_DEEPSEEK:
+        if (hf_whole(r, KEYS("first_k_dense_replace"), false, 0, &first) ||
+            hf_whole(r, KEYS("moe_layer_freq"), false, 1, &freq))
+            return -1;
+        if (first > L) {
+            snprintf(r->err, r->errsize, "%s: 'first_k_dense_replace' (%lld) exceeds num_hidden_layers (%lld)",
+                     r->path, (long long)first, (long long)L);
+            return -1;
+        }
+        for (int64_t i = 0; i < L; i++)
+            moe[i] = i >= first && i % freq == 0;
+        break;
+    case MOE_QWEN:
+        if (hf_whole(r, KEYS("decoder_sparse_step"), false, 1, &step) ||
+            layer_index_list(r, "mlp_only_layers", listed, &present))
+            return -1;
+        for (int64_t i = 0; i < L; i++)
+            moe[i] = !listed[i] && (i + 1) % step == 0;
+        break;
+    case MOE_LLAMA4:
+        if (layer_index_list(r, "moe_layers", listed, &present))
+            return -1;
+        if (!present && hf_whole(r, KEYS("interleave_moe_layer_step"), false, 1, &step))
+            return -1;
+        for (int64_t i = 0; i < L; i++)
+            moe[i] = present ? listed[i] : (i + 1) % step == 0;
+        break;
+    case MOE_JAMBA:
+        if (period_key(r, "expert_layer_period", 2, "absent: JambaConfig's default", &period) ||
+            period_key(r, "expert_layer_offset", 1, "absent: JambaConfig's default", &offset))
+            return -1;
+        for (int64_t i = 0; i < L; i++)
+            moe[i] = i % period == offset;
+        break;
+    }
+    return 0;
+}
+
+/* Builds the schedule from each layer's mixer and MLP. */
+static int build_schedule(struct hf_reader *r)
+{
+    struct model_shape *m = r->m;
+    enum rt_mixer mixers[RT_MAX_LAYERS];
+    bool moe[RT_MAX_LAYERS];
+    int64_t window = 0;
+    if (read_mixers(r, mixers, &window) || read_moe_layers(r, moe))
+        return -1;
+    int64_t dense_ff = 0; /* Llama 4's dense layers use intermediate_size_mlp */
+    if (r->family->moe == MOE_LLAMA4 && hf_whole(r, KEYS("intermediate_size_mlp"), false, 1, &dense_ff))
+        return -1;
+    int64_t chunk = 0;
+    if (hf_whole(r, KEYS("attention_chunk_size"), false, 0, &chunk))
+        return -1;
+    m->kind_count = 0;
+    for (int64_t i = 0; i < m->layers; i++) {
+        struct layer_kind k = {.mixer = mixers[i], .moe = moe[i], .d_ff = moe[i] ? 0 : dense_ff};
+        if (k.mixer == RT_MIXER_SLIDING)
+            k.window = window;
+        else if (k.mixer == RT_MIXER_CHUNKED)
+            k.window = chunk > 0 ? chunk : window;
+        if ((k.mixer == RT_MIXER_SLIDING || k.mixer == RT_MIXER_CHUNKED) && k.window < 1) {
+            snprintf(r->err, r->errsize, "%s: layer %lld is %s but '%s' is absent or 0", r->path, (long long)i,
+                     k.mixer == RT_MIXER_SLIDING ? "sliding_attention" : "chunked_attention",
+                     k.mixer == RT_MIXER_SLIDING ? "sliding_window" : "attention_chunk_size");
+            return -1;
+        }
+        if (k.mixer == RT_MIXER_LINEAR && m->lin_value_heads == 0) {
+            snprintf(r->err, r->errsize, "%s: layer %lld is linear_attention but 'linear_num_value_heads' is absent",
+                     r->path, (long long)i);
+            return -1;
+        }
+        if (k.mixer == RT_MIXER_MAMBA && m->ssm_d_inner == 0) {
+            snprintf(r->err, r->errsize, "%s: layer %lld is a Mamba layer but the mamba_* keys are absent", r->path,
+                     (long long)i);
+            return -1;
+        }
+        int index = model_kind_index(m, &k);
+        if (index < 0) {
+            snprintf(r->err, r->errsize, "%s: more than %d distinct kinds of layer", r->path, RT_MAX_LAYER_KINDS);
+            return -1;
+        }
+        m->layer_kind[i] = (uint8_t)index;
+    }
+    model_schedule_fix(m);
+    return 0;
+}
+
+/* Sets up the scopes: text_config (multimodal), attn_config and ffn_config
+ * (DBRX, MPT), then the top level; picks the family. */
+static void open_scopes(struct hf_reader *r, const cJSON *root, char *model_type, size_t type_size)
+{
+    const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
+    r->count = 0;
+    if (cJSON_IsObject(text)) {
+        r->scopes[r->count] = text;
+        r->prefixes[r->count++] = "text_config.";
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(text, "model_type");
+        if (cJSON_IsString(t))
+            snprintf(model_type, type_size, "%s", t->valuestring);
+        if (cJSON_GetObjectItemCaseSensitive(root, "vision_config"))
+            model_assume(r->m, "vision_config", "left out",
+                         "multimodal config: every figure is the language model's (text_config); the vision tower "
+                         "and projector are not counted");
+    }
+    const char *nested[] = {"attn_config", "ffn_config"};
+    for (size_t i = 0; i < 2; i++) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(root, nested[i]);
+        if (cJSON_IsObject(n)) {
+            r->scopes[r->count] = n;
+            r->prefixes[r->count++] = i == 0 ? "attn_config." : "ffn_config.";
+        }
+    }
+    r->scopes[r->count] = root;
+    r->prefixes[r->count++] = "";
+    r->family = family_find(model_type);
+    if (!r->family) {
+        r->family = &generic_family;
+        assume(r->m, "model_type", "not a family rooftop knows: read with the generic keys", "%s",
+               model_type[0] ? model_type : "(absent)");
+    }
 }
 
 int model_from_hf_config(const char *text, size_t len, const char *path, const char *name, struct model_shape *out,
@@ -81,104 +824,26 @@ int model_from_hf_config(const char *text, size_t len, const char *path, const c
         return -1;
     int status = -1;
     struct model_shape m = {.experts = 1, .experts_per_token = 1, .gated_mlp = true};
+    struct hf_reader r = {.path = path, .err = err, .errsize = errsize, .m = &m};
+    char model_type[48] = "", dtype[24] = "";
     if (!cJSON_IsObject(root)) {
         snprintf(err, errsize, "%s: expected a JSON object with the model's keys", path);
         goto done;
     }
-    char model_type[48] = "";
     if (json_string(root, "model_type", path, false, model_type, sizeof model_type, err, errsize) == JSON_BAD)
         goto done;
-    if (!cJSON_GetObjectItemCaseSensitive(root, "hidden_size") && cJSON_GetObjectItemCaseSensitive(root, "n_embd")) {
-        snprintf(err, errsize, "%s: GPT-2-style keys (n_embd, n_layer) are not supported; expected hidden_size", path);
+    open_scopes(&r, root, model_type, sizeof model_type);
+    if (read_dimensions(&r) || read_kv_heads(&r) || read_details(&r) || read_experts(&r) || read_latent(&r) ||
+        read_state_mixers(&r) || build_schedule(&r))
         goto done;
-    }
-    if (required_whole(root, "hidden_size", path, &m.d_model, err, errsize) ||
-        required_whole(root, "num_hidden_layers", path, &m.layers, err, errsize) ||
-        required_whole(root, "num_attention_heads", path, &m.heads, err, errsize) ||
-        required_whole(root, "vocab_size", path, &m.vocab, err, errsize) ||
-        required_whole(root, "intermediate_size", path, &m.d_ff, err, errsize))
-        goto done;
-
-    /* num_key_value_heads: missing or null means MHA; zero or a non-divisor is an error. */
-    double kv;
-    enum json_found kf = json_number(root, "num_key_value_heads", path, "", false, 0, BIG, true, &kv, err, errsize);
-    if (kf == JSON_BAD)
-        goto done;
-    m.kv_heads = kf == JSON_FOUND ? (int64_t)kv : m.heads;
-    if (m.kv_heads == 0 || m.kv_heads > m.heads || m.heads % m.kv_heads != 0) {
-        snprintf(err, errsize, "%s: 'num_key_value_heads' (%lld) must divide num_attention_heads (%lld)", path,
-                 (long long)m.kv_heads, (long long)m.heads);
-        goto done;
-    }
-    /* head_dim given explicitly wins over hidden_size / heads. */
-    m.d_head = 0;
-    if (optional_whole(root, "head_dim", path, 1, &m.d_head, err, errsize) != 0)
-        goto done;
-    if (m.d_head == 0) {
-        if (m.d_model % m.heads != 0) {
-            snprintf(err, errsize,
-                     "%s: hidden_size (%lld) is not a multiple of num_attention_heads (%lld); give head_dim", path,
-                     (long long)m.d_model, (long long)m.heads);
-            goto done;
-        }
-        m.d_head = m.d_model / m.heads;
-    }
-    bool tied = false;
-    enum json_found tf = json_bool(root, "tie_word_embeddings", path, false, &tied, err, errsize);
-    if (tf == JSON_BAD)
-        goto done;
-    if (tf == JSON_ABSENT)
-        warn_add(w, "%s: no tie_word_embeddings key; assumed untied (a separate LM head)", path);
-    m.tied_embeddings = tied;
-    bool bias = false;
-    if (json_bool(root, "attention_bias", path, false, &bias, err, errsize) == JSON_BAD)
-        goto done;
-    m.qkv_bias = bias || strncmp(model_type, "qwen2", 5) == 0; /* Qwen2 projections carry QKV biases */
-
-    /* Mixture of experts, under whichever name the family uses. */
-    const char *expert_keys[] = {"num_local_experts", "n_routed_experts", "num_experts"};
-    for (size_t i = 0; i < sizeof expert_keys / sizeof expert_keys[0]; i++)
-        if (optional_whole(root, expert_keys[i], path, 0, &m.experts, err, errsize) != 0)
-            goto done;
-    if (m.experts < 1)
-        m.experts = 1;
-    if (m.experts > 1) {
-        m.experts_per_token = 0;
-        if (required_whole(root, "num_experts_per_tok", path, &m.experts_per_token, err, errsize) != 0)
-            goto done;
-        if (m.experts_per_token > m.experts) {
-            snprintf(err, errsize, "%s: 'num_experts_per_tok' (%lld) exceeds the %lld experts", path,
-                     (long long)m.experts_per_token, (long long)m.experts);
-            goto done;
-        }
-        if (optional_whole(root, "n_shared_experts", path, 0, &m.shared_experts, err, errsize) ||
-            optional_whole(root, "moe_intermediate_size", path, 1, &m.moe_d_ff, err, errsize) ||
-            optional_whole(root, "first_k_dense_replace", path, 0, &m.dense_layers, err, errsize))
-            goto done;
-        if (m.dense_layers > m.layers) {
-            snprintf(err, errsize, "%s: 'first_k_dense_replace' (%lld) exceeds num_hidden_layers (%lld)", path,
-                     (long long)m.dense_layers, (long long)m.layers);
-            goto done;
-        }
-    }
-    /* Multi-head latent attention. */
-    if (optional_whole(root, "kv_lora_rank", path, 0, &m.kv_lora_rank, err, errsize) != 0)
-        goto done;
-    if (m.kv_lora_rank > 0) {
-        if (required_whole(root, "qk_rope_head_dim", path, &m.qk_rope_head_dim, err, errsize) ||
-            optional_whole(root, "q_lora_rank", path, 0, &m.q_lora_rank, err, errsize) ||
-            required_whole(root, "qk_nope_head_dim", path, &m.qk_nope_head_dim, err, errsize) ||
-            required_whole(root, "v_head_dim", path, &m.v_head_dim, err, errsize))
-            goto done;
-        m.d_head = m.qk_nope_head_dim + m.qk_rope_head_dim;
-    }
-    if (read_sliding_window(root, path, &m, w, err, errsize) != 0)
-        goto done;
-    char dtype[24] = "";
-    if (json_string(root, "torch_dtype", path, false, dtype, sizeof dtype, err, errsize) == JSON_BAD)
-        goto done;
+    const cJSON *dt = hf_find(&r, "torch_dtype", NULL);
+    if (!dt)
+        dt = hf_find(&r, "dtype", NULL);
+    if (cJSON_IsString(dt))
+        snprintf(dtype, sizeof dtype, "%.23s", dt->valuestring);
     snprintf(m.name, sizeof m.name, "%s", name && name[0] ? name : model_type[0] ? model_type : "config.json");
-    snprintf(m.source, sizeof m.source, "%s%s%s%s", path, dtype[0] ? " (" : "", dtype, dtype[0] ? ")" : "");
+    snprintf(m.source, sizeof m.source, "%s%s%s%s; read as %s", path, dtype[0] ? " (" : "", dtype, dtype[0] ? ")" : "",
+             r.family->model_type[0] ? r.family->model_type : "generic keys");
     char check[200];
     if (model_shape_check(&m, check, sizeof check) != 0) {
         snprintf(err, errsize, "%s: %s", path, check);

@@ -1,4 +1,5 @@
-/* models.c — built-in shapes and the parameter count. */
+/* models.c — built-in shapes, the layer schedule and every figure that
+ * depends only on the shape. */
 #include "models.h"
 
 #include <math.h>
@@ -7,60 +8,191 @@
 
 #include "units.h" /* name_normalize */
 
+/* One kind covering every layer. */
+#define ALL_LAYERS(mixer_, window_, moe_, n_) \
+    .kinds = {{.mixer = (mixer_), .window = (window_), .moe = (moe_), .count = (n_)}}, .kind_count = 1
+
 /* Shapes from each model's published config.json (HuggingFace), with the
  * publisher's stated parameter count in the source line for comparison.
- * Unnamed fields are zero: no MoE, MLA or sliding-window refinement. */
+ * Unnamed fields are zero: no MoE or MLA refinement, two RMSNorms a layer. */
 static const struct model_shape builtin_models[] = {
     {.name = "guide-70b", .layers = 80, .d_model = 8192, .heads = 64, .kv_heads = 8, .d_head = 128, .d_ff = 28672,
      .vocab = 128256, .experts = 1, .experts_per_token = 1, .gated_mlp = true, .stated_params = 70e9,
+     ALL_LAYERS(RT_MIXER_FULL, 0, false, 80),
      .source = "The guide's 70B: Llama 3 70B's shape with N = 70e9 exactly, as the napkin uses"},
     {.name = "llama-3.1-8b", .layers = 32, .d_model = 4096, .heads = 32, .kv_heads = 8, .d_head = 128, .d_ff = 14336,
-     .vocab = 128256, .experts = 1, .experts_per_token = 1, .gated_mlp = true,
+     .vocab = 128256, .experts = 1, .experts_per_token = 1, .gated_mlp = true, ALL_LAYERS(RT_MIXER_FULL, 0, false, 32),
      .source = "meta-llama/Llama-3.1-8B config.json; Meta states 8.03B"},
     {.name = "llama-3.1-70b", .layers = 80, .d_model = 8192, .heads = 64, .kv_heads = 8, .d_head = 128, .d_ff = 28672,
-     .vocab = 128256, .experts = 1, .experts_per_token = 1, .gated_mlp = true,
+     .vocab = 128256, .experts = 1, .experts_per_token = 1, .gated_mlp = true, ALL_LAYERS(RT_MIXER_FULL, 0, false, 80),
      .source = "meta-llama/Llama-3.1-70B config.json; Meta states 70.6B"},
     {.name = "llama-3.1-405b", .layers = 126, .d_model = 16384, .heads = 128, .kv_heads = 8, .d_head = 128,
      .d_ff = 53248, .vocab = 128256, .experts = 1, .experts_per_token = 1, .gated_mlp = true,
-     .source = "meta-llama/Llama-3.1-405B config.json; Meta states 405B"},
+     ALL_LAYERS(RT_MIXER_FULL, 0, false, 126), .source = "meta-llama/Llama-3.1-405B config.json; Meta states 405B"},
     {.name = "mistral-7b", .layers = 32, .d_model = 4096, .heads = 32, .kv_heads = 8, .d_head = 128, .d_ff = 14336,
-     .vocab = 32000, .experts = 1, .experts_per_token = 1, .gated_mlp = true, .sliding_window = 4096,
-     .sliding_layers = 32,
+     .vocab = 32000, .experts = 1, .experts_per_token = 1, .gated_mlp = true,
+     ALL_LAYERS(RT_MIXER_SLIDING, 4096, false, 32),
      .source = "mistralai/Mistral-7B-v0.1 config.json (sliding window 4096 on every layer); Mistral states 7.24B"},
     {.name = "mixtral-8x7b", .layers = 32, .d_model = 4096, .heads = 32, .kv_heads = 8, .d_head = 128, .d_ff = 14336,
-     .vocab = 32000, .experts = 8, .experts_per_token = 2, .gated_mlp = true,
+     .vocab = 32000, .experts = 8, .experts_per_token = 2, .gated_mlp = true, ALL_LAYERS(RT_MIXER_FULL, 0, true, 32),
      .source = "mistralai/Mixtral-8x7B-v0.1 config.json; Mistral states 46.7B total, 12.9B active"},
     {.name = "qwen2.5-72b", .layers = 80, .d_model = 8192, .heads = 64, .kv_heads = 8, .d_head = 128, .d_ff = 29568,
      .vocab = 152064, .experts = 1, .experts_per_token = 1, .gated_mlp = true, .qkv_bias = true,
+     ALL_LAYERS(RT_MIXER_FULL, 0, false, 80),
      .source = "Qwen/Qwen2.5-72B config.json (sliding window off); Qwen states 72.7B"},
+    /* Kind 0 is the 58 MoE layers; layers 0-2 are kind 1, dense (first_k_dense_replace 3). */
     {.name = "deepseek-v3", .layers = 61, .d_model = 7168, .heads = 128, .kv_heads = 128, .d_head = 192,
      .d_ff = 18432, .vocab = 129280, .experts = 256, .experts_per_token = 8, .gated_mlp = true, .shared_experts = 1,
-     .moe_d_ff = 2048, .dense_layers = 3, .kv_lora_rank = 512, .q_lora_rank = 1536, .qk_rope_head_dim = 64,
+     .moe_d_ff = 2048, .kv_lora_rank = 512, .q_lora_rank = 1536, .qk_rope_head_dim = 64,
      .qk_nope_head_dim = 128, .v_head_dim = 128,
+     .kinds = {{.mixer = RT_MIXER_FULL, .moe = true, .count = 58}, {.mixer = RT_MIXER_FULL, .count = 3}},
+     .kind_count = 2, .layer_kind = {1, 1, 1},
      .source = "deepseek-ai/DeepSeek-V3 config.json (MLA, 1 shared + 256 routed experts, top-8; multi-token "
                "prediction module not counted); DeepSeek states 671B total, 37B active"},
 };
+
+const char *mixer_name(enum rt_mixer mixer)
+{
+    static const char *const names[RT_MIXER_COUNT] = {"full", "sliding", "chunked", "linear", "mamba"};
+    return ((int)mixer >= 0 && mixer < RT_MIXER_COUNT) ? names[mixer] : "?";
+}
+
+bool mixer_is_attention(enum rt_mixer mixer)
+{
+    return mixer == RT_MIXER_FULL || mixer == RT_MIXER_SLIDING || mixer == RT_MIXER_CHUNKED;
+}
+
+double layer_kv_tokens(const struct layer_kind *k, double context_tokens)
+{
+    switch (k->mixer) {
+    case RT_MIXER_FULL:
+        return context_tokens;
+    case RT_MIXER_SLIDING:
+    case RT_MIXER_CHUNKED:
+        return fmin(context_tokens, (double)k->window);
+    default:
+        return 0.0;
+    }
+}
+
+double layer_decode_keys(const struct layer_kind *k, double context_tokens)
+{
+    switch (k->mixer) {
+    case RT_MIXER_FULL:
+        return context_tokens;
+    case RT_MIXER_SLIDING:
+        return fmin(context_tokens, (double)k->window);
+    case RT_MIXER_CHUNKED: {
+        double c = (double)k->window;
+        return context_tokens < 1.0 ? context_tokens : fmod(context_tokens - 1.0, c) + 1.0;
+    }
+    default:
+        return 0.0;
+    }
+}
+
+double layer_prefill_pairs(const struct layer_kind *k, double prompt_tokens)
+{
+    double P = prompt_tokens, W = (double)k->window;
+    switch (k->mixer) {
+    case RT_MIXER_FULL:
+        return P * (P + 1.0) / 2.0;
+    case RT_MIXER_SLIDING:
+        return P <= W ? P * (P + 1.0) / 2.0 : W * (W + 1.0) / 2.0 + (P - W) * W;
+    case RT_MIXER_CHUNKED: {
+        double q = floor(P / W), r = P - q * W;
+        return q * W * (W + 1.0) / 2.0 + r * (r + 1.0) / 2.0;
+    }
+    default:
+        return 0.0;
+    }
+}
+
+double layer_palm_keys(const struct layer_kind *k, double seq_len)
+{
+    switch (k->mixer) {
+    case RT_MIXER_FULL:
+        return seq_len;
+    case RT_MIXER_SLIDING:
+    case RT_MIXER_CHUNKED:
+        return fmin(seq_len, (double)k->window);
+    default:
+        return 0.0;
+    }
+}
+
+bool model_all_full_attention(const struct model_shape *m)
+{
+    for (int i = 0; i < m->kind_count; i++)
+        if (m->kinds[i].mixer != RT_MIXER_FULL)
+            return false;
+    return true;
+}
+
+double model_attention_layers(const struct model_shape *m)
+{
+    double n = 0.0;
+    for (int i = 0; i < m->kind_count; i++)
+        if (mixer_is_attention(m->kinds[i].mixer))
+            n += (double)m->kinds[i].count;
+    return n;
+}
+
+int64_t model_v_head_dim(const struct model_shape *m)
+{
+    return m->v_head_dim > 0 ? m->v_head_dim : m->d_head;
+}
 
 double model_kv_elements_per_token_per_layer(const struct model_shape *m)
 {
     if (m->kv_lora_rank > 0)
         return (double)m->kv_lora_rank + (double)m->qk_rope_head_dim;
-    return 2.0 * (double)m->kv_heads * (double)m->d_head;
+    return (double)m->kv_heads * (double)(m->d_head + model_v_head_dim(m));
+}
+
+double model_kv_bytes_per_token(const struct model_shape *m, double bytes_per_element)
+{
+    return model_attention_layers(m) * model_kv_elements_per_token_per_layer(m) * bytes_per_element;
 }
 
 double model_kv_bytes_per_request(const struct model_shape *m, double context_tokens, double bytes_per_element)
 {
-    double per_layer = model_kv_elements_per_token_per_layer(m) * bytes_per_element;
-    double windowed = m->sliding_window > 0 ? (double)m->sliding_layers : 0.0;
-    double window_tokens = fmin(context_tokens, (double)m->sliding_window);
-    return per_layer * (((double)m->layers - windowed) * context_tokens + windowed * window_tokens);
+    double tokens = 0.0; /* layer-tokens held */
+    for (int i = 0; i < m->kind_count; i++)
+        tokens += (double)m->kinds[i].count * layer_kv_tokens(&m->kinds[i], context_tokens);
+    return tokens * model_kv_elements_per_token_per_layer(m) * bytes_per_element;
 }
 
-/* Attention parameters of one layer: Q, K, V, O and QKV biases, or the
- * latent-attention projections (DeepSeek-V2 paper, sec. 2.1). */
+double model_state_elements_per_layer(const struct model_shape *m, enum rt_mixer mixer)
+{
+    if (mixer == RT_MIXER_LINEAR) {
+        double kd = (double)(m->lin_key_heads * m->lin_key_head_dim);
+        double vd = (double)(m->lin_value_heads * m->lin_value_head_dim);
+        return (double)m->lin_value_heads * (double)m->lin_key_head_dim * (double)m->lin_value_head_dim +
+               (2.0 * kd + vd) * fmax(0.0, (double)m->lin_conv_kernel - 1.0);
+    }
+    if (mixer == RT_MIXER_MAMBA) {
+        double di = (double)m->ssm_d_inner;
+        return di * (double)m->ssm_d_state + di * fmax(0.0, (double)m->ssm_d_conv - 1.0);
+    }
+    return 0.0;
+}
+
+double model_state_elements_per_request(const struct model_shape *m)
+{
+    double n = 0.0;
+    for (int i = 0; i < m->kind_count; i++)
+        n += (double)m->kinds[i].count * model_state_elements_per_layer(m, m->kinds[i].mixer);
+    return n;
+}
+
+/* Attention parameters of one layer: Q, K, V, O with their biases, query/key
+ * norms, sinks and an output gate, or the latent-attention projections
+ * (DeepSeek-V2 paper, sec. 2.1). */
 static double attention_params(const struct model_shape *m)
 {
     double d = (double)m->d_model, h = (double)m->heads;
+    double extras = (double)m->qk_norm_width + (m->attention_sinks ? h : 0.0) + (m->o_bias ? d : 0.0);
     if (m->kv_lora_rank > 0) {
         double qk = (double)(m->qk_nope_head_dim + m->qk_rope_head_dim);
         double lora = (double)m->q_lora_rank;
@@ -68,11 +200,54 @@ static double attention_params(const struct model_shape *m)
         double kv_a = d * (double)(m->kv_lora_rank + m->qk_rope_head_dim) + (double)m->kv_lora_rank;
         double kv_b = (double)m->kv_lora_rank * h * (double)(m->qk_nope_head_dim + m->v_head_dim);
         double o = h * (double)m->v_head_dim * d;
-        return q + kv_a + kv_b + o;
+        return q + kv_a + kv_b + o + extras;
     }
-    double q = h * (double)m->d_head;
-    double kv = (double)m->kv_heads * (double)m->d_head;
-    return d * q + 2.0 * d * kv + q * d + (m->qkv_bias ? q + 2.0 * kv : 0.0);
+    double q = h * (double)m->d_head, v = h * (double)model_v_head_dim(m);
+    double k = (double)m->kv_heads * (double)m->d_head, kv_v = (double)m->kv_heads * (double)model_v_head_dim(m);
+    double gate = m->attn_output_gate ? d * q : 0.0;
+    return d * (q + k + kv_v) + v * d + gate + (m->qkv_bias ? q + k + kv_v : 0.0) + extras;
+}
+
+/* One linear-attention (Gated DeltaNet) mixer: the q/k/v/z and b/a input
+ * projections, a depthwise convolution over q, k and v, per-head decay and
+ * step parameters, a gated norm and the output projection (transformers'
+ * modeling_qwen3_next.py). */
+static double linear_params(const struct model_shape *m)
+{
+    double d = (double)m->d_model, hv = (double)m->lin_value_heads;
+    double kd = (double)(m->lin_key_heads * m->lin_key_head_dim), vd = hv * (double)m->lin_value_head_dim;
+    return d * (2.0 * kd + 2.0 * vd) + d * 2.0 * hv + (2.0 * kd + vd) * (double)m->lin_conv_kernel + 2.0 * hv +
+           (double)m->lin_value_head_dim + vd * d;
+}
+
+/* One Mamba mixer: in_proj (x and z), a depthwise convolution, x_proj (dt,
+ * B, C), dt_proj with its bias, A and D, out_proj (Gu & Dao 2023;
+ * transformers' modeling_jamba.py). */
+static double mamba_params(const struct model_shape *m)
+{
+    double d = (double)m->d_model, di = (double)m->ssm_d_inner, n = (double)m->ssm_d_state;
+    double r = (double)m->ssm_dt_rank;
+    double proj_bias = m->ssm_proj_bias ? 2.0 * di + d : 0.0;
+    return d * 2.0 * di + di * (double)m->ssm_d_conv + (m->ssm_conv_bias ? di : 0.0) + di * (r + 2.0 * n) +
+           r * di + di + di * n + di + di * d + proj_bias;
+}
+
+double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer)
+{
+    if (mixer_is_attention(mixer))
+        return attention_params(m);
+    if (mixer == RT_MIXER_LINEAR)
+        return linear_params(m);
+    if (mixer == RT_MIXER_MAMBA)
+        return mamba_params(m);
+    return 0.0;
+}
+
+/* One MLP of width ff: two or three matrices and, with mlp_bias, theirs. */
+static double mlp_params(const struct model_shape *m, double ff)
+{
+    double d = (double)m->d_model, mats = m->gated_mlp ? 3.0 : 2.0;
+    return mats * d * ff + (m->mlp_bias ? (mats - 1.0) * ff + d : 0.0);
 }
 
 struct param_count model_param_count(const struct model_shape *m)
@@ -80,27 +255,36 @@ struct param_count model_param_count(const struct model_shape *m)
     struct param_count c = {0};
     if (!m)
         return c;
-    double d = (double)m->d_model, L = (double)m->layers;
-    double mats = m->gated_mlp ? 3.0 : 2.0;
-    double dense_layers = (double)m->dense_layers;
-    double moe_layers = m->experts > 1 ? L - dense_layers : 0.0;
-    double plain_layers = L - moe_layers; /* layers with one dense MLP of d_ff */
+    double d = (double)m->d_model, norm = m->norm_bias ? 2.0 * d : d;
+    double norms_per_layer = m->norms_per_layer > 0 ? (double)m->norms_per_layer : 2.0;
     double expert_ff = m->moe_d_ff > 0 ? (double)m->moe_d_ff : (double)m->d_ff;
-    c.embedding = (double)m->vocab * d;
-    c.lm_head = m->tied_embeddings ? 0.0 : (double)m->vocab * d;
+    double shared_ff = m->shared_d_ff > 0 ? (double)m->shared_d_ff : expert_ff;
+    c.embedding = ((double)m->vocab + (double)m->position_rows) * d;
+    c.lm_head = (m->tied_embeddings ? 0.0 : (double)m->vocab * d) + (m->lm_head_bias ? (double)m->vocab : 0.0);
     c.attention_per_layer = attention_params(m);
-    c.mlp_per_expert = mats * d * expert_ff;
-    c.router_per_layer = m->experts > 1 ? d * (double)m->experts : 0.0;
-    c.norms = 2.0 * d * L + d;
-    double dense_mlp = mats * d * (double)m->d_ff;
-    double shared = c.embedding + c.lm_head + L * c.attention_per_layer + moe_layers * c.router_per_layer + c.norms +
-                    plain_layers * dense_mlp + moe_layers * (double)m->shared_experts * c.mlp_per_expert;
-    if (m->experts > 1) {
-        c.total = shared + moe_layers * (double)m->experts * c.mlp_per_expert;
-        c.active = shared + moe_layers * (double)m->experts_per_token * c.mlp_per_expert;
-    } else {
-        c.total = c.active = shared;
+    c.mlp_per_expert = mlp_params(m, m->experts > 1 ? expert_ff : (double)m->d_ff);
+    c.router_per_layer = m->experts > 1 ? d * (double)m->experts + (m->router_bias ? (double)m->experts : 0.0) : 0.0;
+    c.norms = norms_per_layer * norm * (double)m->layers + norm + (m->embedding_norm ? norm : 0.0);
+    double shared = (double)m->shared_experts * mlp_params(m, shared_ff) + (m->shared_expert_gate ? d : 0.0);
+    double common = c.embedding + c.lm_head + c.norms, total = common, active = common;
+    for (int i = 0; i < m->kind_count; i++) {
+        const struct layer_kind *k = &m->kinds[i];
+        double n = (double)k->count, mixer = model_mixer_params(m, k->mixer);
+        if (!mixer_is_attention(k->mixer))
+            c.linear_per_layer = mixer;
+        double always = mixer, routed_all = 0.0, routed_active = 0.0;
+        if (k->moe) {
+            always += c.router_per_layer + shared;
+            routed_all = (double)m->experts * c.mlp_per_expert;
+            routed_active = (double)m->experts_per_token * c.mlp_per_expert;
+        } else {
+            always += mlp_params(m, k->d_ff > 0 ? (double)k->d_ff : (double)m->d_ff);
+        }
+        total += n * (always + routed_all);
+        active += n * (always + routed_active);
     }
+    c.total = total;
+    c.active = active;
     return c;
 }
 
@@ -114,6 +298,58 @@ static int check_range(const char *field, int64_t v, int64_t lo, int64_t hi, cha
     return -1;
 }
 
+/* Checks the layer schedule against the shape's depth and fields. */
+static int check_schedule(const struct model_shape *m, char *err, size_t errsize)
+{
+    if (m->kind_count < 1 || m->kind_count > RT_MAX_LAYER_KINDS) {
+        snprintf(err, errsize, "the layer schedule must have 1 to %d kinds of layer (has %d)", RT_MAX_LAYER_KINDS,
+                 m->kind_count);
+        return -1;
+    }
+    int64_t seen[RT_MAX_LAYER_KINDS] = {0};
+    for (int64_t i = 0; i < m->layers; i++) {
+        if (m->layer_kind[i] >= m->kind_count) {
+            snprintf(err, errsize, "layer %lld names layer kind %d of %d", (long long)i, m->layer_kind[i],
+                     m->kind_count);
+            return -1;
+        }
+        seen[m->layer_kind[i]]++;
+    }
+    const int64_t big = (int64_t)1 << 40;
+    for (int i = 0; i < m->kind_count; i++) {
+        const struct layer_kind *k = &m->kinds[i];
+        if (seen[i] != k->count) {
+            snprintf(err, errsize, "layer kind %d counts %lld layers but the schedule has %lld", i,
+                     (long long)k->count, (long long)seen[i]);
+            return -1;
+        }
+        if ((int)k->mixer < 0 || k->mixer >= RT_MIXER_COUNT) {
+            snprintf(err, errsize, "layer kind %d has no known mixer", i);
+            return -1;
+        }
+        if ((k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED) &&
+            check_range(k->mixer == RT_MIXER_SLIDING ? "window" : "chunk", k->window, 1, big, err, errsize))
+            return -1;
+        if (check_range("a layer's d_ff", k->d_ff, 0, big, err, errsize))
+            return -1;
+        if (k->moe && m->experts < 2) {
+            snprintf(err, errsize, "an MoE layer needs experts of 2 or more (got %lld)", (long long)m->experts);
+            return -1;
+        }
+        if (k->count > 0 && k->mixer == RT_MIXER_LINEAR &&
+            (check_range("linear_key_heads", m->lin_key_heads, 1, big, err, errsize) ||
+             check_range("linear_value_heads", m->lin_value_heads, 1, big, err, errsize) ||
+             check_range("linear_key_head_dim", m->lin_key_head_dim, 1, big, err, errsize) ||
+             check_range("linear_value_head_dim", m->lin_value_head_dim, 1, big, err, errsize)))
+            return -1;
+        if (k->count > 0 && k->mixer == RT_MIXER_MAMBA &&
+            (check_range("mamba d_inner", m->ssm_d_inner, 1, big, err, errsize) ||
+             check_range("mamba d_state", m->ssm_d_state, 1, big, err, errsize)))
+            return -1;
+    }
+    return 0;
+}
+
 int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
 {
     const int64_t big = (int64_t)1 << 40;
@@ -121,7 +357,7 @@ int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
         snprintf(err, errsize, "no model shape");
         return -1;
     }
-    if (check_range("layers", m->layers, 1, big, err, errsize) ||
+    if (check_range("layers", m->layers, 1, RT_MAX_LAYERS, err, errsize) ||
         check_range("d_model", m->d_model, 1, big, err, errsize) ||
         check_range("heads", m->heads, 1, big, err, errsize) ||
         check_range("kv_heads", m->kv_heads, 1, m->heads, err, errsize) ||
@@ -132,26 +368,210 @@ int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
         check_range("experts_per_token", m->experts_per_token, 1, m->experts, err, errsize))
         return -1;
     if (check_range("shared_experts", m->shared_experts, 0, 1 << 20, err, errsize) ||
+        check_range("shared_d_ff", m->shared_d_ff, 0, big, err, errsize) ||
         check_range("moe_d_ff", m->moe_d_ff, 0, big, err, errsize) ||
-        check_range("dense_layers", m->dense_layers, 0, m->layers, err, errsize) ||
         check_range("kv_lora_rank", m->kv_lora_rank, 0, big, err, errsize) ||
         check_range("q_lora_rank", m->q_lora_rank, 0, big, err, errsize) ||
         check_range("qk_rope_head_dim", m->qk_rope_head_dim, 0, big, err, errsize) ||
         check_range("qk_nope_head_dim", m->qk_nope_head_dim, 0, big, err, errsize) ||
         check_range("v_head_dim", m->v_head_dim, 0, big, err, errsize) ||
-        check_range("sliding_window", m->sliding_window, 0, big, err, errsize) ||
-        check_range("sliding_layers", m->sliding_layers, 0, m->layers, err, errsize))
+        check_range("norms_per_layer", m->norms_per_layer, 0, 16, err, errsize) ||
+        check_range("qk_norm_width", m->qk_norm_width, 0, big, err, errsize) ||
+        check_range("position_rows", m->position_rows, 0, big, err, errsize) ||
+        check_range("linear_key_heads", m->lin_key_heads, 0, big, err, errsize) ||
+        check_range("linear_value_heads", m->lin_value_heads, 0, big, err, errsize) ||
+        check_range("linear_key_head_dim", m->lin_key_head_dim, 0, big, err, errsize) ||
+        check_range("linear_value_head_dim", m->lin_value_head_dim, 0, big, err, errsize) ||
+        check_range("linear_conv_kernel", m->lin_conv_kernel, 0, 1 << 20, err, errsize) ||
+        check_range("mamba d_inner", m->ssm_d_inner, 0, big, err, errsize) ||
+        check_range("mamba d_state", m->ssm_d_state, 0, big, err, errsize) ||
+        check_range("mamba d_conv", m->ssm_d_conv, 0, 1 << 20, err, errsize) ||
+        check_range("mamba dt_rank", m->ssm_dt_rank, 0, big, err, errsize))
         return -1;
     if (m->heads % m->kv_heads != 0) {
         snprintf(err, errsize, "kv_heads must divide heads (%lld): %lld does not", (long long)m->heads,
                  (long long)m->kv_heads);
         return -1;
     }
+    if (m->kv_lora_rank > 0 && (m->qk_nope_head_dim + m->qk_rope_head_dim < 1 || m->v_head_dim < 1)) {
+        snprintf(err, errsize, "latent attention needs qk_nope_head_dim + qk_rope_head_dim and v_head_dim of 1 or more");
+        return -1;
+    }
     if (!(m->stated_params >= 0.0 && m->stated_params <= 1e16)) {
         snprintf(err, errsize, "params must be from 1 to 1e16");
         return -1;
     }
+    return check_schedule(m, err, errsize);
+}
+
+/* True when two kinds describe the same layer (their counts aside). */
+static bool same_kind(const struct layer_kind *a, const struct layer_kind *b)
+{
+    return a->mixer == b->mixer && a->window == b->window && a->moe == b->moe && a->d_ff == b->d_ff;
+}
+
+int model_kind_index(struct model_shape *m, const struct layer_kind *k)
+{
+    for (int i = 0; i < m->kind_count; i++)
+        if (same_kind(&m->kinds[i], k))
+            return i;
+    if (m->kind_count >= RT_MAX_LAYER_KINDS)
+        return -1;
+    m->kinds[m->kind_count] = *k;
+    m->kinds[m->kind_count].count = 0;
+    return m->kind_count++;
+}
+
+void model_schedule_fix(struct model_shape *m)
+{
+    if (!m)
+        return;
+    int64_t layers = m->layers < 0 ? 0 : m->layers > RT_MAX_LAYERS ? RT_MAX_LAYERS : m->layers;
+    if (m->kind_count <= 0) {
+        m->kinds[0] = (struct layer_kind){.mixer = RT_MIXER_FULL, .moe = m->experts > 1};
+        m->kind_count = 1;
+        memset(m->layer_kind, 0, sizeof m->layer_kind);
+    }
+    if (m->kind_count > RT_MAX_LAYER_KINDS)
+        m->kind_count = RT_MAX_LAYER_KINDS;
+    /* Merge equal kinds, drop unused ones, renumber in order of first use. */
+    struct layer_kind old[RT_MAX_LAYER_KINDS];
+    int old_count = m->kind_count;
+    memcpy(old, m->kinds, sizeof old);
+    m->kind_count = 0;
+    for (int64_t i = 0; i < layers; i++) {
+        int was = m->layer_kind[i] < old_count ? m->layer_kind[i] : 0;
+        int now = model_kind_index(m, &old[was]);
+        m->layer_kind[i] = (uint8_t)(now < 0 ? 0 : now);
+    }
+    if (m->kind_count == 0) { /* no layers: keep the first kind so the shape stays readable */
+        m->kinds[0] = old[0];
+        m->kind_count = 1;
+    }
+    for (int k = 0; k < m->kind_count; k++)
+        m->kinds[k].count = 0;
+    for (int64_t i = 0; i < layers; i++)
+        m->kinds[m->layer_kind[i]].count++;
+    for (int64_t i = layers; i < RT_MAX_LAYERS; i++)
+        m->layer_kind[i] = 0;
+}
+
+/* Shortest period p <= n/4 of the second half of the schedule (layers
+ * [n/2, n)), or 0 when it has none that short. */
+static int64_t tail_period(const struct model_shape *m, int64_t n)
+{
+    int64_t start = n / 2;
+    for (int64_t p = 1; p <= (n - start) / 2; p++) {
+        bool periodic = true;
+        for (int64_t i = start + p; i < n && periodic; i++)
+            periodic = m->layer_kind[i] == m->layer_kind[i - p];
+        if (periodic)
+            return p;
+    }
     return 0;
+}
+
+int model_set_layers(struct model_shape *m, int64_t layers)
+{
+    if (layers < 1 || layers > RT_MAX_LAYERS)
+        return -1;
+    model_schedule_fix(m);
+    int64_t n = m->layers < 1 ? 0 : m->layers > RT_MAX_LAYERS ? RT_MAX_LAYERS : m->layers;
+    if (n == 0) {
+        memset(m->layer_kind, 0, sizeof m->layer_kind);
+    } else if (layers > n) {
+        int64_t p = tail_period(m, n);
+        for (int64_t i = n; i < layers; i++)
+            m->layer_kind[i] = p > 0 ? m->layer_kind[i - p] : m->layer_kind[n - 1];
+    }
+    m->layers = layers;
+    model_schedule_fix(m);
+    return 0;
+}
+
+int model_set_window(struct model_shape *m, int64_t window)
+{
+    if (window < 0)
+        return -1;
+    model_schedule_fix(m);
+    for (int i = 0; i < m->kind_count; i++) {
+        struct layer_kind *k = &m->kinds[i];
+        if (!mixer_is_attention(k->mixer))
+            continue;
+        k->mixer = window > 0 ? RT_MIXER_SLIDING : RT_MIXER_FULL;
+        k->window = window;
+    }
+    model_schedule_fix(m);
+    return 0;
+}
+
+/* The label of a kind in a summary: by its mixer, or by its MLP when
+ * every kind shares one mixer. */
+static void kind_label(const struct model_shape *m, const struct layer_kind *k, bool by_mlp, char *buf, size_t size)
+{
+    if (by_mlp) {
+        if (k->moe)
+            snprintf(buf, size, "MoE");
+        else if (k->d_ff > 0 && k->d_ff != m->d_ff)
+            snprintf(buf, size, "dense (d_ff %lld)", (long long)k->d_ff);
+        else
+            snprintf(buf, size, "dense");
+    } else if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED) {
+        snprintf(buf, size, "%s (%lld)", mixer_name(k->mixer), (long long)k->window);
+    } else {
+        snprintf(buf, size, "%s", mixer_name(k->mixer));
+    }
+}
+
+char *model_schedule_summary(const struct model_shape *m, char *buf, size_t size)
+{
+    if (size == 0)
+        return buf;
+    buf[0] = '\0';
+    bool one_mixer = true;
+    for (int i = 1; i < m->kind_count; i++)
+        if (m->kinds[i].mixer != m->kinds[0].mixer || m->kinds[i].window != m->kinds[0].window)
+            one_mixer = false;
+    bool by_mlp = one_mixer && m->kind_count > 1;
+    /* Group kinds with the same label, in order of first appearance in the layers. */
+    char labels[RT_MAX_LAYER_KINDS][40];
+    int64_t counts[RT_MAX_LAYER_KINDS] = {0};
+    int groups = 0;
+    bool listed[RT_MAX_LAYER_KINDS] = {false};
+    for (int64_t i = 0; i < m->layers && i < RT_MAX_LAYERS; i++) {
+        int k = m->layer_kind[i];
+        if (k >= m->kind_count || listed[k])
+            continue;
+        listed[k] = true;
+        char label[40];
+        kind_label(m, &m->kinds[k], by_mlp, label, sizeof label);
+        int g = 0;
+        while (g < groups && strcmp(labels[g], label) != 0)
+            g++;
+        if (g == groups)
+            snprintf(labels[groups++], sizeof labels[0], "%s", label);
+        counts[g] += m->kinds[k].count;
+    }
+    size_t used = 0;
+    for (int g = 0; g < groups && used < size; g++) {
+        int n = snprintf(buf + used, size - used, "%s%lld %s", g ? " + " : "", (long long)counts[g], labels[g]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    if (used < size)
+        snprintf(buf + used, size - used, " layer%s", m->layers == 1 ? "" : "s");
+    return buf;
+}
+
+void model_assume(struct model_shape *m, const char *key, const char *value, const char *why)
+{
+    if (m->assumption_count >= RT_MAX_ASSUMPTIONS)
+        return;
+    struct model_assumption *a = &m->assumptions[m->assumption_count++];
+    snprintf(a->key, sizeof a->key, "%s", key);
+    snprintf(a->value, sizeof a->value, "%s", value);
+    snprintf(a->why, sizeof a->why, "%s", why);
 }
 
 size_t model_builtin_count(void)

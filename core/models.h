@@ -1,5 +1,14 @@
-/* models.h — transformer shapes, the built-in presets and the parameter count
- * derived from a shape.
+/* models.h — transformer shapes as a schedule of layers, the built-in
+ * presets, and every figure that depends only on the shape: the parameter
+ * count, the KV cache and fixed state a request holds, and the attention
+ * pairs each layer computes.
+ *
+ * A model is a sequence of layers that may differ: full attention, a sliding
+ * window, chunked attention (Llama 4), linear attention (Gated DeltaNet) or a
+ * state-space mixer (Mamba), each with a dense or a mixture-of-experts MLP.
+ * Identical layers share one `struct layer_kind`; `layer_kind[i]` says which
+ * kind layer i is, so a figure sums over a handful of kinds (fast, no
+ * allocation) while the order stays known. A shape is a plain value type.
  */
 #ifndef ROOFTOP_MODELS_H
 #define ROOFTOP_MODELS_H
@@ -10,76 +19,232 @@
 
 #define RT_MODEL_NAME_MAX 64
 #define RT_MODEL_SOURCE_MAX 200
+#define RT_MAX_LAYERS 512      /* deepest model a shape holds (Llama 3.1 405B has 126) */
+#define RT_MAX_LAYER_KINDS 8   /* distinct layer kinds in one model */
+#define RT_MAX_ASSUMPTIONS 12
+#define RT_ASSUMPTION_KEY_MAX 40
+#define RT_ASSUMPTION_VALUE_MAX 48
+#define RT_ASSUMPTION_WHY_MAX 200
+
+/* What mixes information across tokens in a layer. */
+enum rt_mixer {
+    RT_MIXER_FULL = 0, /* causal attention over every token before it */
+    RT_MIXER_SLIDING,  /* attends to, and caches, the last `window` tokens (Mistral, Gemma 2 local layers) */
+    RT_MIXER_CHUNKED,  /* attends within its own `window`-token chunk (Llama 4's attention_chunk_size) */
+    RT_MIXER_LINEAR,   /* linear attention (Gated DeltaNet, Qwen3-Next): a fixed state per request */
+    RT_MIXER_MAMBA,    /* selective state space (Mamba, Jamba): a fixed state per request */
+    RT_MIXER_COUNT
+};
+
+/* One kind of layer; the model's layers of this kind are identical. */
+struct layer_kind {
+    enum rt_mixer mixer;
+    int64_t window; /* tokens: the sliding window or the chunk; 0 for the other mixers */
+    bool moe;       /* routed experts (the model's MoE fields); otherwise one dense MLP */
+    int64_t d_ff;   /* a dense layer's MLP width; 0 = the model's d_ff */
+    int64_t count;  /* layers of this kind; the counts add up to the model's layers */
+};
+
+/* Something a loader assumed: the key it read (or did not find), the value
+ * it used, and why. */
+struct model_assumption {
+    char key[RT_ASSUMPTION_KEY_MAX];
+    char value[RT_ASSUMPTION_VALUE_MAX];
+    char why[RT_ASSUMPTION_WHY_MAX];
+};
 
 /* A decoder-only transformer's shape. A value type (no pointers). */
 struct model_shape {
     char name[RT_MODEL_NAME_MAX];
-    int64_t layers;            /* decoder blocks, >= 1 */
+    int64_t layers;            /* decoder blocks, [1, RT_MAX_LAYERS] */
     int64_t d_model;           /* hidden size, >= 1 */
-    int64_t heads;             /* query heads, >= 1 */
+    int64_t heads;             /* query heads of an attention layer, >= 1 */
     int64_t kv_heads;          /* key/value heads, divides heads (GQA; = heads is MHA, 1 is MQA) */
-    int64_t d_head;            /* per-head dimension, >= 1 */
-    int64_t d_ff;              /* MLP inner size (per expert for MoE), >= 1 */
+    int64_t d_head;            /* per-head query/key width, >= 1 (MLA: nope + rope) */
+    int64_t d_ff;              /* dense MLP inner size; per expert for MoE unless moe_d_ff is set */
     int64_t vocab;             /* vocabulary size, >= 1 */
-    int64_t experts;           /* MLP experts per layer; 1 = dense */
+    int64_t experts;           /* routed experts of an MoE layer; 1 = dense model */
     int64_t experts_per_token; /* experts each token is routed to, 1..experts */
     bool tied_embeddings;      /* LM head shares the embedding matrix */
-    bool gated_mlp;            /* SwiGLU-style: three d_model x d_ff matrices, else two */
-    bool qkv_bias;             /* biases on the Q, K and V projections (Qwen2) */
+    bool gated_mlp;            /* SwiGLU/GeGLU: three d_model x d_ff matrices, else two (GELU MLP) */
+    bool qkv_bias;             /* biases on the Q, K and V projections (Qwen2, GPT-2) */
     /* Parameter count the model's publisher states, used instead of the shape's
      * count when > 0 (the guide's round "70B"); 0 = derive from the shape. */
     double stated_params;
     char source[RT_MODEL_SOURCE_MAX];
 
-    /* Refinements read from a HuggingFace config.json; 0 = not used. */
-    int64_t shared_experts;    /* always-active experts per MoE layer (DeepSeek n_shared_experts) */
-    int64_t moe_d_ff;          /* each expert's MLP size (moe_intermediate_size); 0 = d_ff */
-    int64_t dense_layers;      /* leading layers with a dense MLP of d_ff (first_k_dense_replace) */
+    /* Mixture of experts and latent attention; 0 = not used. */
+    int64_t shared_experts;    /* always-active experts per MoE layer (DeepSeek n_shared_experts, Qwen's 1) */
+    int64_t shared_d_ff;       /* each shared expert's width; 0 = moe_d_ff */
+    int64_t moe_d_ff;          /* each routed expert's width (moe_intermediate_size); 0 = d_ff */
     int64_t kv_lora_rank;      /* multi-head latent attention: cached latent width; 0 = standard */
     int64_t q_lora_rank;       /* MLA query compression; 0 = none */
     int64_t qk_rope_head_dim;  /* MLA rotary key width, cached beside the latent */
     int64_t qk_nope_head_dim;  /* MLA per-head non-rotary query/key width */
-    int64_t v_head_dim;        /* MLA per-head value width */
-    int64_t sliding_window;    /* tokens a windowed layer attends to and caches; 0 = none */
-    int64_t sliding_layers;    /* how many layers use the window (<= layers) */
+    int64_t v_head_dim;        /* per-head value width; 0 = d_head (MLA sets it) */
+
+    /* Details of the modeling code that change the count but not the shape. */
+    bool shared_expert_gate;   /* a d_model x 1 sigmoid gate on the shared expert (Qwen MoE) */
+    bool o_bias;               /* bias on the attention output projection */
+    bool mlp_bias;             /* biases on the MLP (and expert) projections */
+    bool router_bias;          /* bias on the MoE router */
+    bool norm_bias;            /* LayerNorm with a bias (GPT-2, NeoX), not RMSNorm */
+    bool lm_head_bias;         /* bias on the LM head (Phi-2, GPT-J) */
+    bool attention_sinks;      /* one learned sink logit per head and layer (gpt-oss) */
+    bool attn_output_gate;     /* the query projection also yields an output gate (Qwen3-Next) */
+    bool embedding_norm;       /* a LayerNorm right after the embedding (BLOOM) */
+    int64_t norms_per_layer;   /* norm weights of d_model per layer; 0 = 2 (Gemma 2/3: 4; parallel blocks: 1) */
+    int64_t qk_norm_width;     /* weights of the query/key norms per attention layer (Qwen3: 2 x d_head) */
+    int64_t position_rows;     /* learned absolute position embeddings (GPT-2, OPT); 0 = none (RoPE, ALiBi) */
+
+    /* Linear attention (Gated DeltaNet; RT_MIXER_LINEAR layers). */
+    int64_t lin_key_heads, lin_value_heads, lin_key_head_dim, lin_value_head_dim, lin_conv_kernel;
+    /* Selective state space (Mamba; RT_MIXER_MAMBA layers). */
+    int64_t ssm_d_inner, ssm_d_state, ssm_d_conv, ssm_dt_rank;
+    bool ssm_conv_bias, ssm_proj_bias;
+
+    /* The layer schedule: kinds[0..kind_count) and each layer's kind. A
+     * shape with kind_count 0 is read as every layer full attention with the
+     * model's MLP (dense, or MoE when experts > 1); model_schedule_fix()
+     * writes that out. */
+    struct layer_kind kinds[RT_MAX_LAYER_KINDS];
+    int kind_count;
+    uint8_t layer_kind[RT_MAX_LAYERS];
+
+    /* What the loader assumed (absent keys, inferred patterns). */
+    struct model_assumption assumptions[RT_MAX_ASSUMPTIONS];
+    int assumption_count;
 };
 
 /* Parameters of a shape, broken down. All counts are parameters (not bytes). */
 struct param_count {
     double total;              /* every weight: what memory must hold */
     double active;             /* weights one token uses: what FLOPs are paid on */
-    double embedding;          /* token embedding (vocab x d_model) */
+    double embedding;          /* token embedding (vocab x d_model) plus learned positions */
     double lm_head;            /* output projection; 0 when tied */
-    double attention_per_layer;/* Q, K, V, O (and QKV biases) */
-    double mlp_per_expert;     /* one expert's MLP (the whole MLP when dense) */
-    double router_per_layer;   /* d_model x experts when experts > 1 */
-    double norms;              /* RMSNorm weights: 2 per layer + final */
+    double attention_per_layer;/* one attention layer's Q, K, V, O (biases, norms, sinks) */
+    double linear_per_layer;   /* one linear-attention or Mamba mixer */
+    double mlp_per_expert;     /* one routed expert (the dense MLP when the model has no experts) */
+    double router_per_layer;   /* d_model x experts in an MoE layer */
+    double norms;              /* every norm weight of the model */
 };
 
-/* KV-cache elements one token adds in one layer: 2 x kv_heads x d_head (K and
- * V), or kv_lora_rank + qk_rope_head_dim for latent attention (DeepSeek-V2
- * paper, sec. 2.1: the compressed latent and the decoupled rotary key). */
+/* "full", "sliding", "chunked", "linear", "mamba". */
+const char *mixer_name(enum rt_mixer mixer);
+
+/* True for the mixers that keep a growing KV cache (full, sliding, chunked). */
+bool mixer_is_attention(enum rt_mixer mixer);
+
+/* Tokens a layer of kind k holds in its KV cache for a request of
+ * context_tokens >= 0: all of them (full), at most the window or the chunk,
+ * 0 for linear and state-space mixers. */
+double layer_kv_tokens(const struct layer_kind *k, double context_tokens);
+
+/* Keys the newest token attends to at 1-based position context_tokens >= 1:
+ * the context (full), min(context, window) (sliding), its place in its chunk
+ * ((context - 1) mod chunk + 1), 0 for linear and state-space mixers. */
+double layer_decode_keys(const struct layer_kind *k, double context_tokens);
+
+/* Query-key pairs a causal prompt of P >= 0 tokens computes in one head of a
+ * layer of kind k: P(P+1)/2 (full); for a window W < P, W(W+1)/2 + (P-W)W;
+ * for chunks of C, q C(C+1)/2 + r(r+1)/2 with P = qC + r; 0 for linear and
+ * state-space mixers. */
+double layer_prefill_pairs(const struct layer_kind *k, double prompt_tokens);
+
+/* Keys per token in PaLM's model-FLOPs convention (Chowdhery et al. 2022,
+ * app. B: attention not halved for causality) at sequence length seq: seq,
+ * or min(seq, window) for windowed and chunked layers, 0 for linear and
+ * state-space mixers. */
+double layer_palm_keys(const struct layer_kind *k, double seq_len);
+
+/* True when every layer is full attention (whatever its MLP). */
+bool model_all_full_attention(const struct model_shape *m);
+
+/* Layers of the shape whose mixer keeps a KV cache (full, sliding, chunked). */
+double model_attention_layers(const struct model_shape *m);
+
+/* Value width of an attention head: v_head_dim when set, else d_head. */
+int64_t model_v_head_dim(const struct model_shape *m);
+
+/* KV-cache elements one token adds in one attention layer: 2 x kv_heads x
+ * d_head (K and V; a different value width counts apart), or kv_lora_rank +
+ * qk_rope_head_dim for latent attention (DeepSeek-V2 paper, sec. 2.1: the
+ * compressed latent and the decoupled rotary key). */
 double model_kv_elements_per_token_per_layer(const struct model_shape *m);
 
-/* KV-cache bytes of one request holding context_tokens tokens, every layer:
- * full-attention layers hold every token, sliding-window layers at most
- * sliding_window of them. bytes_per_element > 0, context >= 0. */
+/* KV-cache bytes one token adds across every attention layer, before any
+ * window (the "per token" figure of the guide's ch. 7). bytes_per_element > 0. */
+double model_kv_bytes_per_token(const struct model_shape *m, double bytes_per_element);
+
+/* KV-cache bytes of one request holding context_tokens tokens: each layer
+ * holds layer_kv_tokens() of them. bytes_per_element > 0, context >= 0. */
 double model_kv_bytes_per_request(const struct model_shape *m, double context_tokens, double bytes_per_element);
 
-/* Counts the parameters of shape m: embedding + LM head (unless tied) + per
- * layer (attention + experts x MLP + router + 2 norms) + final norm. Active
- * replaces experts with experts_per_token. Norm weights are d_model each
- * (RMSNorm, no bias). Matches Llama 3.1 8B/70B/405B, Mistral 7B, Mixtral 8x7B
- * (46.7B total, 12.9B active) and Qwen2.5 72B within 0.1% of the published
- * counts. Fields of an invalid shape (see model_shape_check) are not
- * meaningful; the result is all zeros when m is NULL. */
+/* Fixed state elements of one request across every linear-attention and
+ * Mamba layer, independent of context: Gated DeltaNet keeps value_heads x
+ * key_dim x value_dim plus a convolution window of (kernel - 1) x
+ * (2 key + value widths) (Yang et al. 2024; transformers'
+ * modeling_qwen3_next.py); Mamba keeps d_inner x d_state plus d_inner x
+ * (d_conv - 1) (Gu & Dao 2023). 0 when the model has no such layers. */
+double model_state_elements_per_request(const struct model_shape *m);
+
+/* Parameters of one layer's mixer of kind mixer: the attention projections
+ * (with their biases, norms, sinks and gate; or the latent-attention ones),
+ * a Gated DeltaNet mixer (transformers' modeling_qwen3_next.py) or a Mamba
+ * mixer (Gu & Dao 2023; modeling_jamba.py). */
+double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer);
+
+/* Fixed state elements one request keeps in one layer of kind mixer (see
+ * model_state_elements_per_request); 0 for attention mixers. */
+double model_state_elements_per_layer(const struct model_shape *m, enum rt_mixer mixer);
+
+/* Counts the parameters of shape m, layer kind by layer kind: embedding (and
+ * learned positions) + LM head (unless tied) + every layer's mixer, MLP and
+ * norms + the final norm. Active counts top-k routed experts plus the shared
+ * ones. Matches the published counts of Llama 3.1 8B/70B/405B, Mistral 7B,
+ * Mixtral 8x7B, Qwen2.5 72B, Pythia 6.9B, Gemma 2 2B, Qwen1.5-MoE (see
+ * tests/test_fixtures.c). All zeros when m is NULL; not meaningful for a
+ * shape that fails model_shape_check. */
 struct param_count model_param_count(const struct model_shape *m);
 
 /* Checks a shape. Returns 0 when valid; otherwise -1 with a one-line message
  * naming the field and the accepted range in err (errsize bytes). Rules: every
- * dimension in [1, 2^40]; kv_heads divides heads; experts_per_token in
- * [1, experts]. */
+ * dimension in [1, 2^40], layers in [1, RT_MAX_LAYERS]; kv_heads divides
+ * heads; experts_per_token in [1, experts]; the schedule's counts match its
+ * layers; an MoE layer needs experts > 1; a window is >= 1; linear and Mamba
+ * layers need their dimensions. */
 int model_shape_check(const struct model_shape *m, char *err, size_t errsize);
+
+/* Makes the schedule explicit: with kind_count 0, one kind (full attention,
+ * MoE when experts > 1) for every layer; otherwise recounts each kind from
+ * layer_kind[] and drops kinds no layer uses. Call after editing
+ * layer_kind[] or kinds[]. NULL is ignored. */
+void model_schedule_fix(struct model_shape *m);
+
+/* Index of kind k in m's kinds (count ignored), adding it when new; -1 when
+ * RT_MAX_LAYER_KINDS are in use. */
+int model_kind_index(struct model_shape *m, const struct layer_kind *k);
+
+/* Changes the depth to layers in [1, RT_MAX_LAYERS] keeping the pattern:
+ * fewer layers keep the first ones; more repeat the shortest period of the
+ * schedule's second half (a uniform model stays uniform; 3 dense then MoE
+ * adds MoE layers; alternating layers keep alternating). Returns 0, or -1
+ * when layers is out of range (the shape is unchanged). */
+int model_set_layers(struct model_shape *m, int64_t layers);
+
+/* Makes every attention layer (full, sliding or chunked) a sliding window of
+ * window tokens, or full attention when window is 0. Linear and Mamba layers
+ * are unchanged. Returns 0, or -1 when window is negative. */
+int model_set_window(struct model_shape *m, int64_t window);
+
+/* Writes a few words naming the schedule into buf (size bytes), e.g.
+ * "80 full", "13 sliding (4096) + 13 full", "12 full + 36 linear",
+ * "3 dense + 58 MoE"; kinds that differ only in their MLP are named by it.
+ * Returns buf. */
+char *model_schedule_summary(const struct model_shape *m, char *buf, size_t size);
+
+/* Appends an assumption (key, value, why) to m; dropped when full. */
+void model_assume(struct model_shape *m, const char *key, const char *value, const char *why);
 
 /* Number of built-in model presets. */
 size_t model_builtin_count(void);

@@ -29,6 +29,7 @@ void scenario_default(struct scenario *s)
 void scenario_set_model(struct scenario *s, const struct model_shape *m)
 {
     s->model = *m;
+    model_schedule_fix(&s->model); /* a shape without a schedule: every layer full attention */
     s->params = 0.0;
 }
 

@@ -90,7 +90,8 @@ void scenario_default(struct scenario *s);
 int scenario_check(const struct scenario *s, char *err, size_t errsize);
 
 /* Replaces the model with a built-in preset (or any shape), clearing a
- * --params override so that the shape's own count applies. */
+ * --params override so that the shape's own count applies. A shape with no
+ * layer schedule (kind_count 0) gets one: every layer full attention. */
 void scenario_set_model(struct scenario *s, const struct model_shape *m);
 
 #endif

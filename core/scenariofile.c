@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chipfile.h"
+#include "modeljson.h"
 
 /* Integer knobs of the scenario and their JSON keys. */
 struct int_field {
@@ -52,23 +53,44 @@ static const struct int_field model_ints[] = {
     {"experts", MFIELD(experts)},
     {"experts_per_token", MFIELD(experts_per_token)},
     {"shared_experts", MFIELD(shared_experts)},
+    {"shared_d_ff", MFIELD(shared_d_ff)},
     {"moe_d_ff", MFIELD(moe_d_ff)},
-    {"dense_layers", MFIELD(dense_layers)},
     {"kv_lora_rank", MFIELD(kv_lora_rank)},
     {"q_lora_rank", MFIELD(q_lora_rank)},
     {"qk_rope_head_dim", MFIELD(qk_rope_head_dim)},
     {"qk_nope_head_dim", MFIELD(qk_nope_head_dim)},
     {"v_head_dim", MFIELD(v_head_dim)},
-    {"sliding_window", MFIELD(sliding_window)},
-    {"sliding_layers", MFIELD(sliding_layers)},
+    {"norms_per_layer", MFIELD(norms_per_layer)},
+    {"qk_norm_width", MFIELD(qk_norm_width)},
+    {"position_rows", MFIELD(position_rows)},
+    {"linear_key_heads", MFIELD(lin_key_heads)},
+    {"linear_value_heads", MFIELD(lin_value_heads)},
+    {"linear_key_head_dim", MFIELD(lin_key_head_dim)},
+    {"linear_value_head_dim", MFIELD(lin_value_head_dim)},
+    {"linear_conv_kernel", MFIELD(lin_conv_kernel)},
+    {"mamba_d_inner", MFIELD(ssm_d_inner)},
+    {"mamba_d_state", MFIELD(ssm_d_state)},
+    {"mamba_d_conv", MFIELD(ssm_d_conv)},
+    {"mamba_dt_rank", MFIELD(ssm_dt_rank)},
 };
-#undef MFIELD
 
 static const struct int_field model_bools[] = {
-    {"tied_embeddings", offsetof(struct model_shape, tied_embeddings)},
-    {"gated_mlp", offsetof(struct model_shape, gated_mlp)},
-    {"qkv_bias", offsetof(struct model_shape, qkv_bias)},
+    {"tied_embeddings", MFIELD(tied_embeddings)},
+    {"gated_mlp", MFIELD(gated_mlp)},
+    {"qkv_bias", MFIELD(qkv_bias)},
+    {"o_bias", MFIELD(o_bias)},
+    {"mlp_bias", MFIELD(mlp_bias)},
+    {"router_bias", MFIELD(router_bias)},
+    {"norm_bias", MFIELD(norm_bias)},
+    {"lm_head_bias", MFIELD(lm_head_bias)},
+    {"shared_expert_gate", MFIELD(shared_expert_gate)},
+    {"attention_sinks", MFIELD(attention_sinks)},
+    {"attn_output_gate", MFIELD(attn_output_gate)},
+    {"embedding_norm", MFIELD(embedding_norm)},
+    {"mamba_conv_bias", MFIELD(ssm_conv_bias)},
+    {"mamba_proj_bias", MFIELD(ssm_proj_bias)},
 };
+#undef MFIELD
 
 static const char *const latency_names[] = {"napkin", "detailed"};
 static const char *const recompute_names[] = {"none", "selective", "full", "fraction"};
@@ -113,6 +135,8 @@ char *scenario_to_json(const struct scenario *s)
         cJSON_AddBoolToObject(model, model_bools[i].key, *(const bool *)((const char *)&s->model + model_bools[i].offset));
     cJSON_AddNumberToObject(model, "stated_params", s->model.stated_params);
     cJSON_AddStringToObject(model, "source", s->model.source);
+    cJSON_AddItemToObject(model, "layer_schedule", model_schedule_to_json(&s->model));
+    cJSON_AddItemToObject(model, "assumptions", model_assumptions_to_json(&s->model));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text)
@@ -148,7 +172,116 @@ static bool in_names(const char *key, const char *const *names)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Reads the model object of a scenario file over *m. */
+/* Reads "layer_schedule": runs of {count, mixer, window, mlp, d_ff} in layer order. */
+static int read_schedule(const cJSON *runs, const char *path, struct model_shape *m, char *err, size_t errsize)
+{
+    if (!cJSON_IsArray(runs)) {
+        snprintf(err, errsize, "%s: 'model.layer_schedule' must be a list of runs {count, mixer, window, mlp}", path);
+        return -1;
+    }
+    int64_t layer = 0;
+    int i = 0;
+    m->kind_count = 0;
+    const cJSON *run;
+    cJSON_ArrayForEach(run, runs)
+    {
+        char what[48], mixer[16] = "full", mlp[16] = "dense";
+        snprintf(what, sizeof what, "model.layer_schedule[%d].", i++);
+        double count, window = 0, d_ff = 0;
+        if (!cJSON_IsObject(run)) {
+            snprintf(err, errsize, "%s: '%s' must be an object", path, what);
+            return -1;
+        }
+        if (json_number(run, "count", path, what, true, 1, RT_MAX_LAYERS, true, &count, err, errsize) != JSON_FOUND ||
+            json_number(run, "window", path, what, false, 0, 1099511627776.0, true, &window, err, errsize) == JSON_BAD ||
+            json_number(run, "d_ff", path, what, false, 0, 1099511627776.0, true, &d_ff, err, errsize) == JSON_BAD ||
+            json_string(run, "mixer", path, false, mixer, sizeof mixer, err, errsize) == JSON_BAD ||
+            json_string(run, "mlp", path, false, mlp, sizeof mlp, err, errsize) == JSON_BAD)
+            return -1;
+        struct layer_kind k = {.window = (int64_t)window, .d_ff = (int64_t)d_ff};
+        int mx = 0;
+        while (mx < RT_MIXER_COUNT && strcmp(mixer, mixer_name((enum rt_mixer)mx)) != 0)
+            mx++;
+        if (mx == RT_MIXER_COUNT || (strcmp(mlp, "dense") != 0 && strcmp(mlp, "moe") != 0)) {
+            snprintf(err, errsize, "%s: '%smixer' must be full, sliding, chunked, linear or mamba and '%smlp' dense "
+                                   "or moe",
+                     path, what, what);
+            return -1;
+        }
+        k.mixer = (enum rt_mixer)mx;
+        k.moe = strcmp(mlp, "moe") == 0;
+        int index = model_kind_index(m, &k);
+        if (index < 0 || layer + (int64_t)count > m->layers) {
+            snprintf(err, errsize, "%s: 'model.layer_schedule' %s", path,
+                     index < 0 ? "has too many kinds of layer" : "counts more layers than 'model.layers'");
+            return -1;
+        }
+        for (int64_t j = 0; j < (int64_t)count; j++)
+            m->layer_kind[layer++] = (uint8_t)index;
+    }
+    if (layer != m->layers) {
+        snprintf(err, errsize, "%s: 'model.layer_schedule' counts %lld layers but 'model.layers' is %lld", path,
+                 (long long)layer, (long long)m->layers);
+        return -1;
+    }
+    model_schedule_fix(m);
+    return 0;
+}
+
+/* A schedule from the keys of files written before layer_schedule: every
+ * layer full attention, the top sliding_layers windowed, the first
+ * dense_layers dense. */
+static int read_legacy_schedule(const cJSON *obj, const char *path, struct model_shape *m, char *err, size_t errsize)
+{
+    double window = 0, windowed = 0, dense = 0;
+    if (json_number(obj, "sliding_window", path, "model.", false, 0, 1099511627776.0, true, &window, err, errsize) ==
+            JSON_BAD ||
+        json_number(obj, "sliding_layers", path, "model.", false, 0, (double)m->layers, true, &windowed, err,
+                    errsize) == JSON_BAD ||
+        json_number(obj, "dense_layers", path, "model.", false, 0, (double)m->layers, true, &dense, err, errsize) ==
+            JSON_BAD)
+        return -1;
+    m->kind_count = 0;
+    model_schedule_fix(m);
+    struct layer_kind base = m->kinds[0], slid = base, plain = base;
+    slid.mixer = RT_MIXER_SLIDING;
+    slid.window = (int64_t)window;
+    plain.moe = false;
+    for (int64_t i = 0; i < m->layers; i++) {
+        struct layer_kind k = window > 0 && i >= m->layers - (int64_t)windowed ? slid : base;
+        if (i < (int64_t)dense)
+            k.moe = false;
+        int index = model_kind_index(m, &k);
+        m->layer_kind[i] = (uint8_t)(index < 0 ? 0 : index);
+    }
+    (void)plain;
+    model_schedule_fix(m);
+    return 0;
+}
+
+/* Reads "assumptions": [{key, value, why}]. */
+static int read_assumptions(const cJSON *list, const char *path, struct model_shape *m, char *err, size_t errsize)
+{
+    if (!cJSON_IsArray(list)) {
+        snprintf(err, errsize, "%s: 'model.assumptions' must be a list of {key, value, why}", path);
+        return -1;
+    }
+    m->assumption_count = 0;
+    const cJSON *a;
+    cJSON_ArrayForEach(a, list)
+    {
+        char key[RT_ASSUMPTION_KEY_MAX] = "", value[RT_ASSUMPTION_VALUE_MAX] = "", why[RT_ASSUMPTION_WHY_MAX] = "";
+        if (json_string(a, "key", path, true, key, sizeof key, err, errsize) != JSON_FOUND ||
+            json_string(a, "value", path, false, value, sizeof value, err, errsize) == JSON_BAD ||
+            json_string(a, "why", path, false, why, sizeof why, err, errsize) == JSON_BAD)
+            return -1;
+        model_assume(m, key, value, why);
+    }
+    return 0;
+}
+
+/* Reads the model object of a scenario file over *m. A model written out
+ * is counted from its shape unless it states a count itself. */
 static int read_model(const cJSON *obj, const char *path, struct model_shape *m, struct load_warnings *w, char *err,
                       size_t errsize)
 {
@@ -159,10 +292,11 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
     if (json_string(obj, "name", path, false, m->name, sizeof m->name, err, errsize) == JSON_BAD ||
         json_string(obj, "source", path, false, m->source, sizeof m->source, err, errsize) == JSON_BAD)
         return -1;
+    int64_t old_layers = m->layers;
     for (size_t i = 0; i < sizeof model_ints / sizeof model_ints[0]; i++) {
         double v;
-        enum json_found f =
-            json_number(obj, model_ints[i].key, path, "model.", false, 0, 1099511627776.0, true, &v, err, errsize);
+        double hi = strcmp(model_ints[i].key, "layers") == 0 ? RT_MAX_LAYERS : 1099511627776.0;
+        enum json_found f = json_number(obj, model_ints[i].key, path, "model.", false, 0, hi, true, &v, err, errsize);
         if (f == JSON_BAD)
             return -1;
         if (f == JSON_FOUND)
@@ -172,10 +306,26 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
         if (json_bool(obj, model_bools[i].key, path, false, (bool *)((char *)m + model_bools[i].offset), err,
                       errsize) == JSON_BAD)
             return -1;
+    m->stated_params = 0.0;
     if (json_number(obj, "stated_params", path, "model.", false, 0, 1e16, false, &m->stated_params, err, errsize) ==
         JSON_BAD)
         return -1;
-    const char *known[] = {"name", "source", "stated_params", NULL};
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(obj, "layer_schedule");
+    const cJSON *assumed = cJSON_GetObjectItemCaseSensitive(obj, "assumptions");
+    bool legacy = cJSON_GetObjectItemCaseSensitive(obj, "sliding_window") ||
+                  cJSON_GetObjectItemCaseSensitive(obj, "sliding_layers") ||
+                  cJSON_GetObjectItemCaseSensitive(obj, "dense_layers");
+    if (runs && !cJSON_IsNull(runs)) {
+        if (read_schedule(runs, path, m, err, errsize) != 0)
+            return -1;
+    } else if (legacy || m->layers != old_layers || cJSON_GetObjectItemCaseSensitive(obj, "experts")) {
+        if (read_legacy_schedule(obj, path, m, err, errsize) != 0)
+            return -1;
+    }
+    if (assumed && !cJSON_IsNull(assumed) && read_assumptions(assumed, path, m, err, errsize) != 0)
+        return -1;
+    const char *known[] = {"name", "source", "stated_params", "layer_schedule", "assumptions", "sliding_window",
+                           "sliding_layers", "dense_layers", NULL};
     for (const cJSON *c = obj->child; c; c = c->next)
         if (!in_names(c->string, known) && !in_fields(c->string, model_ints, COUNT(model_ints)) &&
             !in_fields(c->string, model_bools, COUNT(model_bools)))

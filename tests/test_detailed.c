@@ -139,7 +139,7 @@ static void test_palm_mfu(void **state)
     s.chip = *chip_find("tpu-v4");
     s.chips = 6144;
     s.params = 540e9;
-    s.model.layers = 118;
+    assert_int_equal(model_set_layers(&s.model, 118), 0);
     s.model.heads = 48;
     s.model.kv_heads = 1;
     s.model.d_head = 256;

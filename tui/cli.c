@@ -46,7 +46,11 @@ static const char usage_text[] =
     "                      (or its folder)                                    [guide-70b]\n"
     "  --params N          parameter count on its own (dense), e.g. 70e9\n"
     "  --layers N --heads N --kv-heads N --d-model N --d-head N --d-ff N --vocab N\n"
-    "                      change the model's shape (kv heads must divide heads)\n"
+    "                      change the model's shape (kv heads must divide heads); a\n"
+    "                      stated count (guide-70b's 70e9) then gives way to the shape's\n"
+    "  --gated | --plain-mlp  three-matrix gated MLP (SwiGLU) or two-matrix (GELU)\n"
+    "  --tied | --untied   LM head shares the embedding, or has its own\n"
+    "  --window N          every attention layer a sliding window of N tokens (0: full)\n"
     "  --batch N           concurrent sequences                               [1]\n"
     "  --precision P       weights and matmuls: bf16, fp8, int8, int4          [bf16]\n"
     "  --kv-precision P    KV-cache elements                                  [bf16]\n"
@@ -94,7 +98,7 @@ enum {
     OPT_D_HEAD, OPT_D_FF, OPT_VOCAB, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION, OPT_CONTEXT, OPT_PREFILL,
     OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE, OPT_STEP_TIMES,
     OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_THEME, OPT_LIST_THEMES, OPT_DETAILED, OPT_ATTENTION,
-    OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_COUNT
+    OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -148,6 +152,11 @@ static const struct option long_options[] = {
     {"measured-train-tokens-per-s", required_argument, NULL, OPT_MEASURED_TRAIN},
     {"measured-ttft-s", required_argument, NULL, OPT_MEASURED_TTFT},
     {"measured-tpot-s", required_argument, NULL, OPT_MEASURED_TPOT},
+    {"gated", no_argument, NULL, OPT_GATED},
+    {"plain-mlp", no_argument, NULL, OPT_PLAIN_MLP},
+    {"tied", no_argument, NULL, OPT_TIED},
+    {"untied", no_argument, NULL, OPT_UNTIED},
+    {"window", required_argument, NULL, OPT_WINDOW},
     {NULL, 0, NULL, 0},
 };
 
@@ -284,6 +293,65 @@ static int load_model_file(const char *path, struct cli_options *o, char *err, s
     return 0;
 }
 
+/* A shape flag changed the model: a stated count (guide-70b's 70e9) no
+ * longer describes it, so N is counted from the shape, and the report says
+ * so. --kv-heads keeps the stated count: the guide's GQA comparisons hold N
+ * fixed and vary only the KV cache. */
+static void shape_edited(int id, struct scenario *s)
+{
+    struct model_shape *m = &s->model;
+    if (!(m->stated_params > 0.0))
+        return;
+    char why[RT_ASSUMPTION_WHY_MAX], stated[24];
+    format_count(stated, sizeof stated, m->stated_params);
+    if (id == OPT_KV_HEADS) {
+        snprintf(why, sizeof why, "--kv-heads changes the KV cache only: N stays %s's stated %s, as the guide's "
+                                  "GQA comparisons hold it", m->name, stated);
+        model_assume(m, "stated_params", stated, why);
+        return;
+    }
+    snprintf(why, sizeof why, "--%s changed the shape: N is counted from the shape, not %s's stated %s", flag_name(id),
+             m->name, stated);
+    model_assume(m, "stated_params", "dropped", why);
+    m->stated_params = 0.0;
+}
+
+/* The model flags that act through the schedule (--layers, --window) or
+ * switch a detail (--gated, --plain-mlp, --tied, --untied). */
+static int apply_model_flag(int id, const char *text, struct scenario *s, char *err, size_t errsize)
+{
+    struct model_shape *m = &s->model;
+    int64_t v = 0;
+    switch (id) {
+    case OPT_LAYERS:
+        if (parse_whole(id, text, &v, err, errsize) != 0)
+            return 2;
+        if (model_set_layers(m, v) != 0) {
+            snprintf(err, errsize, "--layers '%s': give 1 to %d layers", text, RT_MAX_LAYERS);
+            return 2;
+        }
+        break;
+    case OPT_WINDOW:
+        if (parse_whole(id, text, &v, err, errsize) != 0)
+            return 2;
+        if (v < 0 || v > RT_MAX_TOKENS || model_set_window(m, v) != 0) {
+            snprintf(err, errsize, "--window '%s': give the window in tokens, 1 to %lld, or 0 for full attention",
+                     text, (long long)RT_MAX_TOKENS);
+            return 2;
+        }
+        return 0; /* a window changes the KV cache, not the parameters */
+    case OPT_GATED:
+    case OPT_PLAIN_MLP:
+        m->gated_mlp = id == OPT_GATED;
+        break;
+    default:
+        m->tied_embeddings = id == OPT_TIED;
+        break;
+    }
+    shape_edited(id, s);
+    return 0;
+}
+
 /* Applies one scenario flag's text to the options' scenario; returns 0 or 2
  * with err set. */
 static int apply_flag(int id, const char *text, struct cli_options *o, char *err, size_t errsize)
@@ -379,7 +447,13 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_MEASURED_TTFT: real = &s->measured_ttft_s; break;
     case OPT_MEASURED_TPOT: real = &s->measured_tpot_s; break;
     case OPT_CHIPS: whole = &s->chips; break;
-    case OPT_LAYERS: whole = &s->model.layers; break;
+    case OPT_LAYERS:
+    case OPT_WINDOW:
+    case OPT_GATED:
+    case OPT_PLAIN_MLP:
+    case OPT_TIED:
+    case OPT_UNTIED:
+        return apply_model_flag(id, text, s, err, errsize);
     case OPT_HEADS: whole = &s->model.heads; break;
     case OPT_KV_HEADS: whole = &s->model.kv_heads; break;
     case OPT_D_MODEL: whole = &s->model.d_model; break;
@@ -402,8 +476,14 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     default:
         return 0;
     }
-    if (whole)
-        return parse_whole(id, text, whole, err, errsize);
+    if (whole) {
+        if (parse_whole(id, text, whole, err, errsize) != 0)
+            return 2;
+        if (id == OPT_HEADS || id == OPT_KV_HEADS || id == OPT_D_MODEL || id == OPT_D_HEAD || id == OPT_D_FF ||
+            id == OPT_VOCAB)
+            shape_edited(id, s);
+        return 0;
+    }
     if (parse_real(id, text, real, err, errsize) != 0)
         return 2;
     if ((id == OPT_PEAK || id == OPT_HBM_BW || id == OPT_HBM_BYTES || id == OPT_MEASURED_TRAIN ||
@@ -423,6 +503,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
  * everything else. */
 static const int apply_order[] = {
     OPT_SCENARIO, OPT_CHIP, OPT_MODEL, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL, OPT_D_HEAD, OPT_D_FF, OPT_VOCAB,
+    OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW,
     OPT_PARAMS, OPT_CHIPS, OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION,
     OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
@@ -620,7 +701,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             return 2;
         default:
             if (c > OPT_REPORT && c < OPT_COUNT)
-                pend.text[c] = optarg;
+                pend.text[c] = optarg ? optarg : ""; /* "" marks a flag without a value as given */
             break;
         }
     }
@@ -631,6 +712,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     if (modes > 1) {
         snprintf(err, errsize, "choose one of --report, --sweep, --list-chips, --list-models, --list-themes");
+        return 2;
+    }
+    if ((pend.text[OPT_GATED] && pend.text[OPT_PLAIN_MLP]) || (pend.text[OPT_TIED] && pend.text[OPT_UNTIED])) {
+        snprintf(err, errsize, "choose one of --gated and --plain-mlp, and one of --tied and --untied");
         return 2;
     }
     if (latency_flags > 1) {

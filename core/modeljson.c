@@ -1,0 +1,48 @@
+/* modeljson.c — a model's layer schedule and assumptions as JSON. */
+#include "modeljson.h"
+
+cJSON *model_schedule_to_json(const struct model_shape *m)
+{
+    cJSON *runs = cJSON_CreateArray();
+    if (!runs)
+        return NULL;
+    int64_t i = 0;
+    while (i < m->layers && i < RT_MAX_LAYERS) {
+        int kind = m->layer_kind[i];
+        int64_t j = i;
+        while (j < m->layers && j < RT_MAX_LAYERS && m->layer_kind[j] == kind)
+            j++;
+        const struct layer_kind *k = &m->kinds[kind < m->kind_count ? kind : 0];
+        cJSON *run = cJSON_CreateObject();
+        cJSON_AddNumberToObject(run, "count", (double)(j - i));
+        cJSON_AddStringToObject(run, "mixer", mixer_name(k->mixer));
+        if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED)
+            cJSON_AddNumberToObject(run, "window", (double)k->window);
+        cJSON_AddStringToObject(run, "mlp", k->moe ? "moe" : "dense");
+        if (!k->moe && k->d_ff > 0)
+            cJSON_AddNumberToObject(run, "d_ff", (double)k->d_ff);
+        if (k->moe) {
+            cJSON_AddNumberToObject(run, "experts", (double)m->experts);
+            cJSON_AddNumberToObject(run, "experts_per_token", (double)m->experts_per_token);
+        }
+        cJSON_AddItemToArray(runs, run);
+        i = j;
+    }
+    return runs;
+}
+
+cJSON *model_assumptions_to_json(const struct model_shape *m)
+{
+    cJSON *list = cJSON_CreateArray();
+    if (!list)
+        return NULL;
+    for (int i = 0; i < m->assumption_count; i++) {
+        const struct model_assumption *a = &m->assumptions[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "key", a->key);
+        cJSON_AddStringToObject(o, "value", a->value);
+        cJSON_AddStringToObject(o, "why", a->why);
+        cJSON_AddItemToArray(list, o);
+    }
+    return list;
+}
