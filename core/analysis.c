@@ -174,7 +174,7 @@ static void analyze_memory(const struct scenario *s, struct analysis *a)
     mv->kv_cache_bytes_per_token = model_kv_bytes_per_token(m, a->bytes_per_kv_element);
     mv->kv_cache_bytes_per_request = model_kv_bytes_per_request(m, (double)s->context_tokens, a->bytes_per_kv_element);
     mv->kv_cache_bytes = mv->kv_cache_bytes_per_request * (double)s->batch;
-    mv->state_bytes_per_request = model_state_elements_per_request(m) * a->bytes_per_kv_element;
+    mv->state_bytes_per_request = model_state_bytes_per_request(m, a->bytes_per_kv_element);
     mv->state_bytes = mv->state_bytes_per_request * (double)s->batch;
     mv->free_bytes = mv->hbm_total_bytes - mv->weights_bytes - s->reserve_bytes;
     mv->weights_fit = mv->free_bytes >= 0.0;
@@ -188,9 +188,15 @@ static void analyze_memory(const struct scenario *s, struct analysis *a)
         add_note(a, "Layer schedule: %s.", model_schedule_summary(m, pattern, sizeof pattern));
     if (mv->state_bytes_per_request > 0.0) {
         char st[24];
-        add_note(a, "Linear-attention and Mamba layers keep a fixed state of %s per request (at the KV precision, "
-                    "%s), whatever the context; it is read and written each decode step.",
-                 format_si(st, sizeof st, mv->state_bytes_per_request, "B"), precision_name(s->kv_precision));
+        char held[96];
+        if (m->ssm_state_bytes > 0)
+            snprintf(held, sizeof held, "the recurrent state at %lld bytes an element, as the config asks",
+                     (long long)m->ssm_state_bytes);
+        else
+            snprintf(held, sizeof held, "at the KV precision, %s", precision_name(s->kv_precision));
+        add_note(a, "Linear-attention and Mamba layers keep a fixed state of %s per request (%s), whatever the "
+                    "context; it is read and written each decode step.",
+                 format_si(st, sizeof st, mv->state_bytes_per_request, "B"), held);
     }
     if (m->kv_lora_rank > 0)
         add_note(a, "Latent attention: each layer caches a %lld-wide latent plus a %lld-wide rotary key per token, "
@@ -624,8 +630,9 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                 "verdict.",
              s->unfused_attention ? "unfused" : "fused", s->latency_model == RT_LATENCY_DETAILED ? "it" : "the napkin");
     if (a->mfu_budget_source == RT_BUDGET_SHAPE)
-        add_note(a, "MFU counts PaLM's 6N + 12 L H Q T per token (attention not halved, embeddings included); the "
-                    "step times what a causal kernel executes, so MFU can exceed the matmul share%s.",
+        add_note(a, "MFU counts PaLM's 6N + 12 L H Q T per token (attention not halved, embeddings in; a windowed "
+                    "layer counts its window, a linear one none); the step times what a causal kernel runs, so MFU "
+                    "can exceed the matmul share%s.",
                  a->mfu_budget.mfu > 1.0 ? ", and at this context even 100%: read the matmul share instead" : "");
     if (a->training.measured && a->training.mfu > 1.0)
         add_note(a, "The measured training rate implies MFU above 100%%: the rate, the chip count or the peak is off.");

@@ -66,6 +66,7 @@ struct schedule_sums {
     double state_layers[RT_MIXER_COUNT]; /* layers of each fixed-state mixer */
     double dense_layers, dense_ff; /* dense MLP layers and the sum of their widths */
     double moe_layers;
+    double mixer_layers, mlp_layers; /* layers with a mixer, with an MLP (each ends in an all-reduce) */
 };
 
 static struct schedule_sums sum_schedule(const struct model_shape *m, enum rt_phase p, double B, double seq,
@@ -87,10 +88,13 @@ static struct schedule_sums sum_schedule(const struct model_shape *m, enum rt_ph
                 if (p == RT_PHASE_PREFILL)
                     z.kv_new_tokens += n * B * layer_kv_tokens(k, seq);
             }
-        } else {
+        } else if (k->mixer != RT_MIXER_NONE) {
             z.state_layers[k->mixer] += n;
         }
-        if (k->moe) {
+        z.mixer_layers += k->mixer != RT_MIXER_NONE ? n : 0.0;
+        z.mlp_layers += k->no_mlp ? 0.0 : n;
+        if (k->no_mlp) {
+        } else if (k->moe) {
             z.moe_layers += n;
         } else {
             z.dense_layers += n;
@@ -113,7 +117,7 @@ static double scan_flops_per_token(const struct model_shape *m, enum rt_mixer mi
         return 6.0 * (double)m->lin_value_heads * (double)m->lin_key_head_dim * (double)m->lin_value_head_dim +
                2.0 * (2.0 * kd + vd) * (double)m->lin_conv_kernel;
     }
-    if (mixer == RT_MIXER_MAMBA)
+    if (mixer == RT_MIXER_MAMBA || mixer == RT_MIXER_MAMBA2)
         return 6.0 * (double)m->ssm_d_inner * (double)m->ssm_d_state +
                2.0 * (double)m->ssm_d_inner * (double)m->ssm_d_conv;
     return 0.0;
@@ -190,7 +194,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
      * (decode) or once a prompt (prefill; the chunked scan keeps it on chip
      * in between). */
     double state_params = 0.0, state_layers = 0.0, scan_flops = 0.0, state_bytes = 0.0;
-    for (int k = RT_MIXER_LINEAR; k < RT_MIXER_COUNT; k++) {
+    for (int k = RT_MIXER_LINEAR; k < RT_MIXER_NONE; k++) {
         double layers = z.state_layers[k];
         if (layers <= 0.0)
             continue;
@@ -198,12 +202,15 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         state_params += layers * model_mixer_params(m, (enum rt_mixer)k);
         scan_flops += layers * T * scan_flops_per_token(m, (enum rt_mixer)k);
         if (p != RT_PHASE_TRAINING)
-            state_bytes += layers * B * model_state_elements_per_layer(m, (enum rt_mixer)k) * kvb * 2.0;
+            state_bytes += layers * B * model_state_bytes_per_layer(m, (enum rt_mixer)k, kvb) * 2.0;
     }
     if (state_layers > 0.0) {
         add_op(out, hw, "state-mixer projections", true, 2.0 * T * state_params * fs / n, state_params * wb * ws / n,
                0.0, state_layers * 2.0 * T * d * ab, shard_tile(d, 1, tile));
-        add_op(out, hw, "state update", false, scan_flops / n, 0.0, state_bytes / n, 0.0, 1.0);
+        /* Mamba-2's and linear attention's chunked algorithms run on the tensor
+         * unit; Mamba-1's selective scan runs on the vector unit. */
+        bool on_tensor = z.state_layers[RT_MIXER_MAMBA] <= 0.0;
+        add_op(out, hw, "state update", on_tensor, scan_flops / n, 0.0, state_bytes / n, 0.0, 1.0);
     }
 
     /* MLP: dense layers (each its width), or routed + shared experts with a router. */
@@ -221,23 +228,25 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                moe_layers * d * (double)m->experts * wb * ws / n, 0.0, moe_layers * T * (double)m->experts * ab, 1.0);
     double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : (double)m->d_ff, n, tile);
     add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n, mlp_weights * ws / n, 0.0,
-           (L * 2.0 * T * d * ab + ff_tokens * mats * ab) / n, mlp_tile);
+           (z.mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n, mlp_tile);
     add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
            ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0);
 
     /* Replicated on every chip: the norms and two residual adds per layer. */
     double norms = m->norms_per_layer > 0 ? (double)m->norms_per_layer : 2.0;
     add_op(out, hw, "norms", false, L * norms * 5.0 * T * d, L * norms * d * wb, 0.0, L * norms * 2.0 * T * d * ab, 1.0);
-    add_op(out, hw, "residual adds", false, L * 2.0 * T * d, 0.0, 0.0, L * 2.0 * 3.0 * T * d * ab, 1.0);
+    double adds = z.mixer_layers + z.mlp_layers; /* one residual add after each mixer and each MLP */
+    add_op(out, hw, "residual adds", false, adds * T * d, 0.0, 0.0, adds * 3.0 * T * d * ab, 1.0);
 
     /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
     add_op(out, hw, "embedding lookup", false, 0.0, fmin(T, V) * d * wb * ws / n, 0.0, T * d * ab, 1.0);
     add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
            head_tokens * d * ab + head_tokens * V * ab / n, shard_tile(d, 1, tile) * shard_tile(V, n, tile));
 
-    /* Two all-reduces of the activations per layer, ring over n chips. */
+    /* An all-reduce of the activations after each mixer and each MLP (two
+     * per layer of a transformer), ring over n chips. */
     if (n > 1.0 && hw->link_bytes_per_s > 0.0) {
-        out->comms_bytes = L * 2.0 * 2.0 * (n - 1.0) / n * T * d * ab;
+        out->comms_bytes = (z.mixer_layers + z.mlp_layers) * 2.0 * (n - 1.0) / n * T * d * ab;
         out->comms_s = out->comms_bytes / hw->link_bytes_per_s;
     }
     out->time_s = out->comms_s;

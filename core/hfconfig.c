@@ -18,7 +18,9 @@ enum hf_pattern {
     PAT_WINDOW_PERIOD,   /* sliding unless (i + 1) % sliding_window_pattern == 0 (Gemma 3, Cohere 2) */
     PAT_CHUNKED,         /* chunked where no_rope_layers[i] is 1: all but every 4th layer (Llama 4) */
     PAT_LINEAR_INTERVAL, /* linear attention unless (i + 1) % full_attention_interval == 0 (Qwen3-Next) */
-    PAT_JAMBA            /* attention where i % attn_layer_period == attn_layer_offset, else Mamba */
+    PAT_JAMBA,           /* attention where i % attn_layer_period == attn_layer_offset, else Mamba */
+    PAT_TYPE_LIST,       /* attn_type_list: 0 linear (lightning) attention, 1 full (MiniMax) */
+    PAT_HYBRID_STRING    /* hybrid_override_pattern: one block per character, M * - E (Nemotron-H) */
 };
 
 /* Which layers of an MoE family route to experts. */
@@ -45,9 +47,10 @@ enum {
     F_POSITIONS = 1 << 10,    /* learned absolute positions */
     F_EMBED_NORM = 1 << 11,   /* LayerNorm after the embedding */
     F_LM_HEAD_BIAS = 1 << 12, /* bias on the LM head */
-    F_ROUTER_BIAS = 1 << 13,  /* bias on the router */
+    F_ROUTER_BIAS = 1 << 13,  /* a bias on the router (gpt-oss), or its score-correction bias (DeepSeek-V3) */
     F_FF4 = 1 << 14,          /* MLP width defaults to 4 x hidden size */
-    F_LLAMA4_SHARED = 1 << 15 /* one shared expert of intermediate_size in each MoE layer */
+    F_LLAMA4_SHARED = 1 << 15, /* one shared expert of intermediate_size in each MoE layer */
+    F_LIGHTNING = 1 << 16      /* linear layers are lightning attention over the attention heads */
 };
 
 struct hf_family {
@@ -87,7 +90,7 @@ static const struct hf_family families[] = {
     {"deepseek_v2", "deepseek_v2/configuration_deepseek_v2.py, modeling_deepseek_v2.py", false, 2, PAT_NONE, 0,
      MOE_DEEPSEEK, 0},
     {"deepseek_v3", "deepseek_v3/configuration_deepseek_v3.py, modeling_deepseek_v3.py", false, 2, PAT_NONE, 0,
-     MOE_DEEPSEEK, 0},
+     MOE_DEEPSEEK, F_ROUTER_BIAS},
     {"gpt2", "gpt2/configuration_gpt2.py, modeling_gpt2.py", true, 2, PAT_NONE, 0, MOE_ALL,
      F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_POSITIONS | F_FF4},
     {"gpt_neox", "gpt_neox/configuration_gpt_neox.py, modeling_gpt_neox.py", false, 2, PAT_NONE, 0, MOE_ALL,
@@ -110,6 +113,12 @@ static const struct hf_family families[] = {
     {"olmoe", "olmoe/configuration_olmoe.py, modeling_olmoe.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
     {"olmo2", "olmo2/configuration_olmo2.py, modeling_olmo2.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
     {"jamba", "jamba/configuration_jamba.py, modeling_jamba.py", false, 2, PAT_JAMBA, 8, MOE_JAMBA, 0},
+    {"nemotron_h", "nemotron_h/configuration_nemotron_h.py, modeling_nemotron_h.py", false, 1, PAT_HYBRID_STRING, 0,
+     MOE_ALL, F_PLAIN | F_ROUTER_BIAS},
+    {"minimax_m1", "MiniMax-M1's configuration_minimax_m1.py, modeling_minimax_m1.py (remote code)", false, 2,
+     PAT_TYPE_LIST, 0, MOE_ALL, F_LIGHTNING},
+    {"minimax", "minimax/configuration_minimax.py, modeling_minimax.py", false, 2, PAT_TYPE_LIST, 0, MOE_ALL,
+     F_LIGHTNING},
 };
 
 /* Families named by another model_type. */
@@ -118,6 +127,7 @@ static const struct {
 } family_aliases[] = {
     {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen2_5_vl_text", "qwen2"}, {"RefinedWeb", "falcon"},
     {"RefinedWebModel", "falcon"}, {"ministral", "mistral"}, {"qwen2_vl_text", "qwen2"},
+    {"minimax_text_01", "minimax_m1"},
 };
 
 /* Generic reading for an unknown model_type: the keys as a Llama-style
@@ -427,6 +437,9 @@ static int read_experts(struct hf_reader *r)
             m->shared_expert_gate = true;
         }
     }
+    if (m->shared_experts > 0 &&
+        hf_whole(r, KEYS("moe_shared_expert_intermediate_size", "shared_intermediate_size"), false, 0, &m->shared_d_ff))
+        return -1;
     if (f->flags & F_LLAMA4_SHARED) {
         m->shared_experts = 1; /* Llama4TextMoe: one shared expert beside the routed ones */
         m->shared_d_ff = m->d_ff;
@@ -464,6 +477,40 @@ static int read_state_mixers(struct hf_reader *r)
         m->lin_conv_kernel = 4;
         if (hf_whole(r, KEYS("linear_conv_kernel_dim"), false, 1, &m->lin_conv_kernel))
             return -1;
+    }
+    if (r->family->flags & F_LIGHTNING) { /* lightning attention runs over the attention heads */
+        m->lin_key_heads = m->lin_value_heads = m->heads;
+        m->lin_key_head_dim = m->lin_value_head_dim = m->d_head;
+        m->lin_conv_kernel = 0;
+        m->lin_lightning = true;
+    }
+    if (r->family->pattern == PAT_HYBRID_STRING) { /* Mamba-2 blocks */
+        int64_t heads = 0, head_dim = 0, groups = 1, d_state = 128, d_conv = 4;
+        if (hf_whole(r, KEYS("mamba_num_heads"), true, 1, &heads) ||
+            hf_whole(r, KEYS("mamba_head_dim"), true, 1, &head_dim) ||
+            hf_whole(r, KEYS("n_groups"), false, 1, &groups) ||
+            hf_whole(r, KEYS("ssm_state_size"), false, 1, &d_state) ||
+            hf_whole(r, KEYS("conv_kernel"), false, 1, &d_conv))
+            return -1;
+        m->ssm_heads = heads;
+        m->ssm_d_inner = heads * head_dim;
+        m->ssm_groups = groups;
+        m->ssm_d_state = d_state;
+        m->ssm_d_conv = d_conv;
+        m->ssm_conv_bias = true;
+        if (hf_bool(r, "use_conv_bias", &m->ssm_conv_bias) == JSON_BAD ||
+            hf_bool(r, "mamba_proj_bias", &m->ssm_proj_bias) == JSON_BAD)
+            return -1;
+        char dtype[16] = "";
+        int scope = 0;
+        if (hf_find(r, "mamba_ssm_cache_dtype", &scope) &&
+            json_string(r->scopes[scope], "mamba_ssm_cache_dtype", r->path, false, dtype, sizeof dtype, r->err,
+                        r->errsize) == JSON_BAD)
+            return -1;
+        if (strcmp(dtype, "float32") == 0)
+            m->ssm_state_bytes = 4;
+        else if (strcmp(dtype, "bfloat16") == 0 || strcmp(dtype, "float16") == 0)
+            m->ssm_state_bytes = 2;
     }
     if (r->family->pattern == PAT_JAMBA) {
         int64_t expand = 2, d_state = 16, d_conv = 4, dt_rank = 0;
@@ -641,6 +688,29 @@ static int read_mixers(struct hf_reader *r, enum rt_mixer *mixers, int64_t *wind
         for (int64_t i = 0; i < L; i++)
             mixers[i] = (i + 1) % period != 0 ? RT_MIXER_LINEAR : RT_MIXER_FULL;
         break;
+    case PAT_TYPE_LIST: {
+        const cJSON *list = hf_find(r, "attn_type_list", NULL);
+        if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) != L) {
+            snprintf(r->err, r->errsize, "%s: 'attn_type_list' must list 0 (linear) or 1 (full) for each of the %lld "
+                                         "layers",
+                     r->path, (long long)L);
+            return -1;
+        }
+        int64_t i = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, list)
+        {
+            if (!cJSON_IsNumber(t) || (t->valuedouble != 0 && t->valuedouble != 1)) {
+                snprintf(r->err, r->errsize, "%s: 'attn_type_list[%lld]' must be 0 (linear) or 1 (full)", r->path,
+                         (long long)i);
+                return -1;
+            }
+            mixers[i++] = t->valuedouble == 1 ? RT_MIXER_FULL : RT_MIXER_LINEAR;
+        }
+        break;
+    }
+    case PAT_HYBRID_STRING:
+        break; /* read with the MLPs: build_schedule */
     case PAT_JAMBA: {
         int64_t offset = 4;
         if (period_key(r, "attn_layer_period", 8, "absent: JambaConfig's default", &period) ||
@@ -732,6 +802,37 @@ static int read_moe_layers(struct hf_reader *r, bool *moe)
     return 0;
 }
 
+/* Nemotron-H: one block per character of hybrid_override_pattern, M a
+ * Mamba-2 mixer, * attention, - a dense MLP, E an MoE. */
+static int read_hybrid_blocks(struct hf_reader *r, enum rt_mixer *mixers, bool *moe, bool *no_mlp)
+{
+    struct model_shape *m = r->m;
+    int scope = 0;
+    const cJSON *p = hf_find(r, "hybrid_override_pattern", &scope);
+    if (!cJSON_IsString(p) || (int64_t)strlen(p->valuestring) != m->layers) {
+        snprintf(r->err, r->errsize, "%s: 'hybrid_override_pattern' must be a string of %lld blocks (M, *, -, E)",
+                 r->path, (long long)m->layers);
+        return -1;
+    }
+    for (int64_t i = 0; i < m->layers; i++) {
+        char c = p->valuestring[i];
+        if (c != 'M' && c != '*' && c != '-' && c != 'E') {
+            snprintf(r->err, r->errsize, "%s: 'hybrid_override_pattern' block %lld is '%c': give M, *, - or E",
+                     r->path, (long long)i, c);
+            return -1;
+        }
+        if (c == 'E' && m->experts < 2) {
+            snprintf(r->err, r->errsize, "%s: 'hybrid_override_pattern' has MoE blocks but no 'n_routed_experts'",
+                     r->path);
+            return -1;
+        }
+        mixers[i] = c == 'M' ? RT_MIXER_MAMBA2 : c == '*' ? RT_MIXER_FULL : RT_MIXER_NONE;
+        no_mlp[i] = c == 'M' || c == '*';
+        moe[i] = c == 'E';
+    }
+    return 0;
+}
+
 /* Builds the schedule from each layer's mixer and MLP. */
 static int build_schedule(struct hf_reader *r)
 {
@@ -747,9 +848,12 @@ static int build_schedule(struct hf_reader *r)
     int64_t chunk = 0;
     if (hf_whole(r, KEYS("attention_chunk_size"), false, 0, &chunk))
         return -1;
+    bool no_mlp[RT_MAX_LAYERS] = {false};
+    if (r->family->pattern == PAT_HYBRID_STRING && read_hybrid_blocks(r, mixers, moe, no_mlp) != 0)
+        return -1;
     m->kind_count = 0;
     for (int64_t i = 0; i < m->layers; i++) {
-        struct layer_kind k = {.mixer = mixers[i], .moe = moe[i], .d_ff = moe[i] ? 0 : dense_ff};
+        struct layer_kind k = {.mixer = mixers[i], .moe = moe[i], .d_ff = moe[i] ? 0 : dense_ff, .no_mlp = no_mlp[i]};
         if (k.mixer == RT_MIXER_SLIDING)
             k.window = window;
         else if (k.mixer == RT_MIXER_CHUNKED)
@@ -765,7 +869,7 @@ static int build_schedule(struct hf_reader *r)
                      r->path, (long long)i);
             return -1;
         }
-        if (k.mixer == RT_MIXER_MAMBA && m->ssm_d_inner == 0) {
+        if ((k.mixer == RT_MIXER_MAMBA || k.mixer == RT_MIXER_MAMBA2) && m->ssm_d_inner == 0) {
             snprintf(r->err, r->errsize, "%s: layer %lld is a Mamba layer but the mamba_* keys are absent", r->path,
                      (long long)i);
             return -1;

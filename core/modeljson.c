@@ -18,10 +18,10 @@ cJSON *model_schedule_to_json(const struct model_shape *m)
         cJSON_AddStringToObject(run, "mixer", mixer_name(k->mixer));
         if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED)
             cJSON_AddNumberToObject(run, "window", (double)k->window);
-        cJSON_AddStringToObject(run, "mlp", k->moe ? "moe" : "dense");
+        cJSON_AddStringToObject(run, "mlp", k->no_mlp ? "none" : k->moe ? "moe" : "dense");
         if (!k->moe && k->d_ff > 0)
             cJSON_AddNumberToObject(run, "d_ff", (double)k->d_ff);
-        if (k->moe) {
+        if (k->moe && !k->no_mlp) {
             cJSON_AddNumberToObject(run, "experts", (double)m->experts);
             cJSON_AddNumberToObject(run, "experts_per_token", (double)m->experts_per_token);
         }

@@ -8,8 +8,8 @@
 #include "models.h"
 
 /* The schedule as runs of identical consecutive layers, in layer order:
- * [{"count": n, "mixer": "full"|"sliding"|"chunked"|"linear"|"mamba",
- *   "window": tokens (sliding and chunked only), "mlp": "dense"|"moe",
+ * [{"count": n, "mixer": "full"|"sliding"|"chunked"|"linear"|"mamba"|"mamba2"|"none",
+ *   "window": tokens (sliding and chunked only), "mlp": "dense"|"moe"|"none",
  *   "d_ff": width (dense layers with their own width only),
  *   "experts": E, "experts_per_token": k (MoE only)}]. A new cJSON array
  * (the caller owns it), or NULL when memory runs out. */

@@ -43,7 +43,7 @@ static const struct model_shape builtin_models[] = {
     /* Kind 0 is the 58 MoE layers; layers 0-2 are kind 1, dense (first_k_dense_replace 3). */
     {.name = "deepseek-v3", .layers = 61, .d_model = 7168, .heads = 128, .kv_heads = 128, .d_head = 192,
      .d_ff = 18432, .vocab = 129280, .experts = 256, .experts_per_token = 8, .gated_mlp = true, .shared_experts = 1,
-     .moe_d_ff = 2048, .kv_lora_rank = 512, .q_lora_rank = 1536, .qk_rope_head_dim = 64,
+     .moe_d_ff = 2048, .kv_lora_rank = 512, .q_lora_rank = 1536, .qk_rope_head_dim = 64, .router_bias = true,
      .qk_nope_head_dim = 128, .v_head_dim = 128,
      .kinds = {{.mixer = RT_MIXER_FULL, .moe = true, .count = 58}, {.mixer = RT_MIXER_FULL, .count = 3}},
      .kind_count = 2, .layer_kind = {1, 1, 1},
@@ -53,7 +53,8 @@ static const struct model_shape builtin_models[] = {
 
 const char *mixer_name(enum rt_mixer mixer)
 {
-    static const char *const names[RT_MIXER_COUNT] = {"full", "sliding", "chunked", "linear", "mamba"};
+    static const char *const names[RT_MIXER_COUNT] = {"full",  "sliding", "chunked", "linear",
+                                                              "mamba", "mamba2",  "none"};
     return ((int)mixer >= 0 && mixer < RT_MIXER_COUNT) ? names[mixer] : "?";
 }
 
@@ -163,19 +164,48 @@ double model_kv_bytes_per_request(const struct model_shape *m, double context_to
     return tokens * model_kv_elements_per_token_per_layer(m) * bytes_per_element;
 }
 
-double model_state_elements_per_layer(const struct model_shape *m, enum rt_mixer mixer)
+/* The recurrent and convolution parts of a layer's fixed state, elements. */
+static void state_parts(const struct model_shape *m, enum rt_mixer mixer, double *recurrent, double *conv)
 {
+    *recurrent = *conv = 0.0;
+    double window = fmax(0.0, (double)(mixer == RT_MIXER_LINEAR ? m->lin_conv_kernel : m->ssm_d_conv) - 1.0);
     if (mixer == RT_MIXER_LINEAR) {
         double kd = (double)(m->lin_key_heads * m->lin_key_head_dim);
         double vd = (double)(m->lin_value_heads * m->lin_value_head_dim);
-        return (double)m->lin_value_heads * (double)m->lin_key_head_dim * (double)m->lin_value_head_dim +
-               (2.0 * kd + vd) * fmax(0.0, (double)m->lin_conv_kernel - 1.0);
+        *recurrent = (double)m->lin_value_heads * (double)m->lin_key_head_dim * (double)m->lin_value_head_dim;
+        *conv = (2.0 * kd + vd) * window;
+    } else if (mixer == RT_MIXER_MAMBA) {
+        *recurrent = (double)m->ssm_d_inner * (double)m->ssm_d_state;
+        *conv = (double)m->ssm_d_inner * window;
+    } else if (mixer == RT_MIXER_MAMBA2) {
+        double di = (double)m->ssm_d_inner, n = (double)m->ssm_d_state;
+        *recurrent = di * n;
+        *conv = (di + 2.0 * (double)m->ssm_groups * n) * window;
     }
-    if (mixer == RT_MIXER_MAMBA) {
-        double di = (double)m->ssm_d_inner;
-        return di * (double)m->ssm_d_state + di * fmax(0.0, (double)m->ssm_d_conv - 1.0);
-    }
-    return 0.0;
+}
+
+double model_state_elements_per_layer(const struct model_shape *m, enum rt_mixer mixer)
+{
+    double recurrent, conv;
+    state_parts(m, mixer, &recurrent, &conv);
+    return recurrent + conv;
+}
+
+double model_state_bytes_per_layer(const struct model_shape *m, enum rt_mixer mixer, double kv_bytes_per_element)
+{
+    double recurrent, conv;
+    state_parts(m, mixer, &recurrent, &conv);
+    double bytes = m->ssm_state_bytes > 0 && mixer != RT_MIXER_LINEAR ? (double)m->ssm_state_bytes
+                                                                      : kv_bytes_per_element;
+    return recurrent * bytes + conv * kv_bytes_per_element;
+}
+
+double model_state_bytes_per_request(const struct model_shape *m, double kv_bytes_per_element)
+{
+    double n = 0.0;
+    for (int i = 0; i < m->kind_count; i++)
+        n += (double)m->kinds[i].count * model_state_bytes_per_layer(m, m->kinds[i].mixer, kv_bytes_per_element);
+    return n;
 }
 
 double model_state_elements_per_request(const struct model_shape *m)
@@ -216,6 +246,8 @@ static double linear_params(const struct model_shape *m)
 {
     double d = (double)m->d_model, hv = (double)m->lin_value_heads;
     double kd = (double)(m->lin_key_heads * m->lin_key_head_dim), vd = hv * (double)m->lin_value_head_dim;
+    if (m->lin_lightning) /* MiniMax: qkv, output gate, output, and a norm over the heads */
+        return d * (2.0 * kd + vd) + d * vd + vd * d + vd;
     return d * (2.0 * kd + 2.0 * vd) + d * 2.0 * hv + (2.0 * kd + vd) * (double)m->lin_conv_kernel + 2.0 * hv +
            (double)m->lin_value_head_dim + vd * d;
 }
@@ -232,6 +264,17 @@ static double mamba_params(const struct model_shape *m)
            r * di + di + di * n + di + di * d + proj_bias;
 }
 
+/* One Mamba-2 mixer: in_proj (z, x, B, C and dt), a depthwise convolution
+ * over x, B and C with its bias, per-head dt bias, A and D, a gated norm and
+ * out_proj (Dao & Gu 2024; transformers' modeling_nemotron_h.py). */
+static double mamba2_params(const struct model_shape *m)
+{
+    double d = (double)m->d_model, di = (double)m->ssm_d_inner, h = (double)m->ssm_heads;
+    double bc = 2.0 * (double)m->ssm_groups * (double)m->ssm_d_state, conv = di + bc;
+    return d * (2.0 * di + bc + h) + conv * (double)m->ssm_d_conv + (m->ssm_conv_bias ? conv : 0.0) + 3.0 * h + di +
+           di * d + (m->ssm_proj_bias ? 2.0 * di + bc + h + d : 0.0);
+}
+
 double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer)
 {
     if (mixer_is_attention(mixer))
@@ -240,6 +283,8 @@ double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer)
         return linear_params(m);
     if (mixer == RT_MIXER_MAMBA)
         return mamba_params(m);
+    if (mixer == RT_MIXER_MAMBA2)
+        return mamba2_params(m);
     return 0.0;
 }
 
@@ -270,10 +315,11 @@ struct param_count model_param_count(const struct model_shape *m)
     for (int i = 0; i < m->kind_count; i++) {
         const struct layer_kind *k = &m->kinds[i];
         double n = (double)k->count, mixer = model_mixer_params(m, k->mixer);
-        if (!mixer_is_attention(k->mixer))
+        if (!mixer_is_attention(k->mixer) && mixer > 0.0)
             c.linear_per_layer = mixer;
         double always = mixer, routed_all = 0.0, routed_active = 0.0;
-        if (k->moe) {
+        if (k->no_mlp) {
+        } else if (k->moe) {
             always += c.router_per_layer + shared;
             routed_all = (double)m->experts * c.mlp_per_expert;
             routed_active = (double)m->experts_per_token * c.mlp_per_expert;
@@ -342,10 +388,18 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
              check_range("linear_key_head_dim", m->lin_key_head_dim, 1, big, err, errsize) ||
              check_range("linear_value_head_dim", m->lin_value_head_dim, 1, big, err, errsize)))
             return -1;
-        if (k->count > 0 && k->mixer == RT_MIXER_MAMBA &&
+        if (k->count > 0 && (k->mixer == RT_MIXER_MAMBA || k->mixer == RT_MIXER_MAMBA2) &&
             (check_range("mamba d_inner", m->ssm_d_inner, 1, big, err, errsize) ||
              check_range("mamba d_state", m->ssm_d_state, 1, big, err, errsize)))
             return -1;
+        if (k->count > 0 && k->mixer == RT_MIXER_MAMBA2 &&
+            (check_range("mamba heads", m->ssm_heads, 1, big, err, errsize) ||
+             check_range("mamba groups", m->ssm_groups, 1, big, err, errsize)))
+            return -1;
+        if (k->mixer == RT_MIXER_NONE && k->no_mlp) {
+            snprintf(err, errsize, "layer kind %d has neither a mixer nor an MLP", i);
+            return -1;
+        }
     }
     return 0;
 }
@@ -386,7 +440,10 @@ int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
         check_range("mamba d_inner", m->ssm_d_inner, 0, big, err, errsize) ||
         check_range("mamba d_state", m->ssm_d_state, 0, big, err, errsize) ||
         check_range("mamba d_conv", m->ssm_d_conv, 0, 1 << 20, err, errsize) ||
-        check_range("mamba dt_rank", m->ssm_dt_rank, 0, big, err, errsize))
+        check_range("mamba dt_rank", m->ssm_dt_rank, 0, big, err, errsize) ||
+        check_range("mamba heads", m->ssm_heads, 0, big, err, errsize) ||
+        check_range("mamba groups", m->ssm_groups, 0, big, err, errsize) ||
+        check_range("mamba state bytes", m->ssm_state_bytes, 0, 16, err, errsize))
         return -1;
     if (m->heads % m->kv_heads != 0) {
         snprintf(err, errsize, "kv_heads must divide heads (%lld): %lld does not", (long long)m->heads,
@@ -407,7 +464,8 @@ int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
 /* True when two kinds describe the same layer (their counts aside). */
 static bool same_kind(const struct layer_kind *a, const struct layer_kind *b)
 {
-    return a->mixer == b->mixer && a->window == b->window && a->moe == b->moe && a->d_ff == b->d_ff;
+    return a->mixer == b->mixer && a->window == b->window && a->moe == b->moe && a->d_ff == b->d_ff &&
+           a->no_mlp == b->no_mlp;
 }
 
 int model_kind_index(struct model_shape *m, const struct layer_kind *k)
@@ -510,7 +568,9 @@ int model_set_window(struct model_shape *m, int64_t window)
 static void kind_label(const struct model_shape *m, const struct layer_kind *k, bool by_mlp, char *buf, size_t size)
 {
     if (by_mlp) {
-        if (k->moe)
+        if (k->no_mlp)
+            snprintf(buf, size, "no-MLP");
+        else if (k->moe)
             snprintf(buf, size, "MoE");
         else if (k->d_ff > 0 && k->d_ff != m->d_ff)
             snprintf(buf, size, "dense (d_ff %lld)", (long long)k->d_ff);
@@ -518,6 +578,8 @@ static void kind_label(const struct model_shape *m, const struct layer_kind *k, 
             snprintf(buf, size, "dense");
     } else if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED) {
         snprintf(buf, size, "%s (%lld)", mixer_name(k->mixer), (long long)k->window);
+    } else if (k->mixer == RT_MIXER_NONE) {
+        snprintf(buf, size, "%s", k->moe ? "MoE-only" : "MLP-only");
     } else {
         snprintf(buf, size, "%s", mixer_name(k->mixer));
     }
@@ -560,7 +622,16 @@ char *model_schedule_summary(const struct model_shape *m, char *buf, size_t size
         used += (size_t)n;
     }
     if (used < size)
-        snprintf(buf + used, size - used, " layer%s", m->layers == 1 ? "" : "s");
+        used += (size_t)snprintf(buf + used, size - used, " layer%s", m->layers == 1 ? "" : "s");
+    /* Named by mixer, the MLPs still differ: say how many layers route to experts. */
+    int64_t moe = 0;
+    bool named = false; /* an MoE-only block already says it */
+    for (int i = 0; i < m->kind_count; i++) {
+        moe += m->kinds[i].moe ? m->kinds[i].count : 0;
+        named = named || (m->kinds[i].moe && m->kinds[i].mixer == RT_MIXER_NONE);
+    }
+    if (!by_mlp && !named && moe > 0 && moe < m->layers && used < size)
+        snprintf(buf + used, size - used, ", %lld MoE", (long long)moe);
     return buf;
 }
 

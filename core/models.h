@@ -33,6 +33,8 @@ enum rt_mixer {
     RT_MIXER_CHUNKED,  /* attends within its own `window`-token chunk (Llama 4's attention_chunk_size) */
     RT_MIXER_LINEAR,   /* linear attention (Gated DeltaNet, Qwen3-Next): a fixed state per request */
     RT_MIXER_MAMBA,    /* selective state space (Mamba, Jamba): a fixed state per request */
+    RT_MIXER_MAMBA2,   /* state-space duality (Mamba-2, Nemotron-H): a fixed state per head per request */
+    RT_MIXER_NONE,     /* no mixer: a block holding only an MLP (Nemotron-H's MLP and MoE blocks) */
     RT_MIXER_COUNT
 };
 
@@ -41,6 +43,7 @@ struct layer_kind {
     enum rt_mixer mixer;
     int64_t window; /* tokens: the sliding window or the chunk; 0 for the other mixers */
     bool moe;       /* routed experts (the model's MoE fields); otherwise one dense MLP */
+    bool no_mlp;    /* a block holding only its mixer (Nemotron-H's Mamba and attention blocks) */
     int64_t d_ff;   /* a dense layer's MLP width; 0 = the model's d_ff */
     int64_t count;  /* layers of this kind; the counts add up to the model's layers */
 };
@@ -97,11 +100,19 @@ struct model_shape {
     int64_t qk_norm_width;     /* weights of the query/key norms per attention layer (Qwen3: 2 x d_head) */
     int64_t position_rows;     /* learned absolute position embeddings (GPT-2, OPT); 0 = none (RoPE, ALiBi) */
 
-    /* Linear attention (Gated DeltaNet; RT_MIXER_LINEAR layers). */
+    /* Linear attention (RT_MIXER_LINEAR layers): Gated DeltaNet (Qwen3-Next),
+     * or with lin_lightning MiniMax's lightning attention (q/k/v, an output
+     * gate and norm, no convolution). */
     int64_t lin_key_heads, lin_value_heads, lin_key_head_dim, lin_value_head_dim, lin_conv_kernel;
-    /* Selective state space (Mamba; RT_MIXER_MAMBA layers). */
-    int64_t ssm_d_inner, ssm_d_state, ssm_d_conv, ssm_dt_rank;
+    bool lin_lightning;
+    /* Selective state space (RT_MIXER_MAMBA and RT_MIXER_MAMBA2 layers):
+     * d_inner = expand x d_model (Mamba) or heads x head_dim (Mamba-2). */
+    int64_t ssm_d_inner, ssm_d_state, ssm_d_conv, ssm_dt_rank, ssm_heads, ssm_groups;
     bool ssm_conv_bias, ssm_proj_bias;
+    /* Bytes per element of the recurrent state (Nemotron-H's
+     * mamba_ssm_cache_dtype float32: 4); 0 = the KV precision. Convolution
+     * windows are always at the KV precision. */
+    int64_t ssm_state_bytes;
 
     /* The layer schedule: kinds[0..kind_count) and each layer's kind. A
      * shape with kind_count 0 is read as every layer full attention with the
@@ -129,7 +140,7 @@ struct param_count {
     double norms;              /* every norm weight of the model */
 };
 
-/* "full", "sliding", "chunked", "linear", "mamba". */
+/* "full", "sliding", "chunked", "linear", "mamba", "mamba2", "none". */
 const char *mixer_name(enum rt_mixer mixer);
 
 /* True for the mixers that keep a growing KV cache (full, sliding, chunked). */
@@ -184,8 +195,11 @@ double model_kv_bytes_per_request(const struct model_shape *m, double context_to
  * Mamba layer, independent of context: Gated DeltaNet keeps value_heads x
  * key_dim x value_dim plus a convolution window of (kernel - 1) x
  * (2 key + value widths) (Yang et al. 2024; transformers'
- * modeling_qwen3_next.py); Mamba keeps d_inner x d_state plus d_inner x
- * (d_conv - 1) (Gu & Dao 2023). 0 when the model has no such layers. */
+ * modeling_qwen3_next.py); lightning attention heads x key_dim x value_dim
+ * (MiniMax-01 report); Mamba keeps d_inner x d_state plus d_inner x
+ * (d_conv - 1) (Gu & Dao 2023); Mamba-2 d_inner x d_state plus
+ * (d_inner + 2 groups x d_state) x (d_conv - 1) (Dao & Gu 2024; the
+ * convolution window as vLLM keeps it). 0 when the model has no such layers. */
 double model_state_elements_per_request(const struct model_shape *m);
 
 /* Parameters of one layer's mixer of kind mixer: the attention projections
@@ -197,6 +211,14 @@ double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer);
 /* Fixed state elements one request keeps in one layer of kind mixer (see
  * model_state_elements_per_request); 0 for attention mixers. */
 double model_state_elements_per_layer(const struct model_shape *m, enum rt_mixer mixer);
+
+/* Bytes of that state: the recurrent part at ssm_state_bytes (or
+ * kv_bytes_per_element when 0), the convolution window at
+ * kv_bytes_per_element > 0. */
+double model_state_bytes_per_layer(const struct model_shape *m, enum rt_mixer mixer, double kv_bytes_per_element);
+
+/* Fixed state bytes of one request across every layer. */
+double model_state_bytes_per_request(const struct model_shape *m, double kv_bytes_per_element);
 
 /* Counts the parameters of shape m, layer kind by layer kind: embedding (and
  * learned positions) + LM head (unless tied) + every layer's mixer, MLP and

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modeljson.h"
 #include "strbuf.h"
 #include "version.h"
 
@@ -48,6 +49,21 @@ static char *chips_for_budget_text(char *buf, size_t size, int64_t chips, int64_
 
 
 /* One-line description of the scenario: model, chips, precision, batch. */
+/* One line naming every assumption the model's loader made (absent keys,
+ * inferred layer patterns): prefix, then "key = value (why); ...", then end.
+ * Nothing when there are none. */
+static void text_assumptions(struct strbuf *sb, const struct model_shape *m, const char *prefix, const char *end)
+{
+    if (m->assumption_count == 0)
+        return;
+    sb_puts(sb, prefix);
+    for (int i = 0; i < m->assumption_count; i++) {
+        const struct model_assumption *as = &m->assumptions[i];
+        sb_printf(sb, "%s%s = %s (%s)", i ? "; " : "", as->key, as->value, as->why);
+    }
+    sb_puts(sb, end);
+}
+
 static void describe_scenario(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
     char params[32];
@@ -186,6 +202,9 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
     sb_printf(sb, "\n             %s total, %s active parameters (%s); the shape gives %s\n",
               format_count(x, sizeof x, a->params), format_count(y, sizeof y, a->active_params),
               params_source_name(a->params_source), format_count(z, sizeof z, a->shape_count.total));
+    char pattern[160];
+    sb_printf(sb, "             %s\n", model_schedule_summary(m, pattern, sizeof pattern));
+    text_assumptions(sb, m, "Assumed      ", "\n");
 
     sb_puts(sb, "\nRoofline placement\n");
     text_placements(sb, a, "  ");
@@ -203,6 +222,10 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
               format_si(x, sizeof x, mv->hbm_total_bytes, "B"), (long long)s->chips, s->chips == 1 ? "" : "s",
               format_si(y, sizeof y, s->reserve_bytes, "B"), format_si(z, sizeof z, mv->free_bytes, "B"),
               mv->weights_fit ? "" : " (the weights do not fit)");
+    if (mv->state_bytes_per_request > 0.0)
+        sb_printf(sb, "  fixed state        %s per request (linear-attention and Mamba layers), %s for the batch\n",
+                  format_si(x, sizeof x, mv->state_bytes_per_request, "B"),
+                  format_si(y, sizeof y, mv->state_bytes, "B"));
     sb_printf(sb, "  concurrent requests that fit at %lld tokens: %lld%s\n", (long long)s->context_tokens,
               (long long)mv->max_concurrent_requests, mv->batch_fits ? "" : " (the batch does not fit)");
 
@@ -295,6 +318,9 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               format_si(y, sizeof y, mv->kv_cache_bytes_per_request, "B"));
     sb_printf(sb, "| KV cache, batch of %lld | %s |\n", (long long)s->batch,
               format_si(z, sizeof z, mv->kv_cache_bytes, "B"));
+    if (mv->state_bytes_per_request > 0.0)
+        sb_printf(sb, "| fixed state per request (linear/Mamba layers) | %s |\n",
+                  format_si(x, sizeof x, mv->state_bytes_per_request, "B"));
     sb_printf(sb, "| concurrent requests that fit | %lld |\n\n", (long long)mv->max_concurrent_requests);
 
     const struct mfu_budget *b = &a->mfu_budget;
@@ -313,6 +339,7 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
         sb_printf(sb, "Measured decode MBU: **%.1f%%**.\n\n", a->decode_mbu * 100.0);
     for (int i = 0; i < a->note_count; i++)
         sb_printf(sb, "- %s\n", a->notes[i]);
+    text_assumptions(sb, &s->model, "- Assumed from the model's config: ", "\n");
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -414,6 +441,11 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(model, "experts", (double)m->experts);
     cJSON_AddNumberToObject(model, "experts_per_token", (double)m->experts_per_token);
     cJSON_AddBoolToObject(model, "tied_embeddings", m->tied_embeddings);
+    cJSON_AddBoolToObject(model, "gated_mlp", m->gated_mlp);
+    char pattern[160];
+    cJSON_AddStringToObject(model, "layer_pattern", model_schedule_summary(m, pattern, sizeof pattern));
+    cJSON_AddItemToObject(model, "layer_schedule", model_schedule_to_json(m));
+    cJSON_AddItemToObject(model, "assumptions", model_assumptions_to_json(m));
 
     cJSON *workload = cJSON_AddObjectToObject(root, "workload");
     cJSON_AddNumberToObject(workload, "batch", (double)s->batch);
@@ -482,6 +514,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(mem, "kv_cache_bytes", mv->kv_cache_bytes);
     cJSON_AddNumberToObject(mem, "kv_cache_bytes_per_token", mv->kv_cache_bytes_per_token);
     cJSON_AddNumberToObject(mem, "kv_cache_bytes_per_request", mv->kv_cache_bytes_per_request);
+    cJSON_AddNumberToObject(mem, "state_bytes_per_request", mv->state_bytes_per_request);
     cJSON_AddNumberToObject(mem, "max_concurrent_requests", (double)mv->max_concurrent_requests);
     cJSON_AddBoolToObject(mem, "weights_fit", mv->weights_fit);
     cJSON_AddBoolToObject(mem, "batch_fits", mv->batch_fits);

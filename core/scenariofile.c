@@ -72,6 +72,9 @@ static const struct int_field model_ints[] = {
     {"mamba_d_state", MFIELD(ssm_d_state)},
     {"mamba_d_conv", MFIELD(ssm_d_conv)},
     {"mamba_dt_rank", MFIELD(ssm_dt_rank)},
+    {"mamba_heads", MFIELD(ssm_heads)},
+    {"mamba_groups", MFIELD(ssm_groups)},
+    {"mamba_state_bytes", MFIELD(ssm_state_bytes)},
 };
 
 static const struct int_field model_bools[] = {
@@ -89,6 +92,7 @@ static const struct int_field model_bools[] = {
     {"embedding_norm", MFIELD(embedding_norm)},
     {"mamba_conv_bias", MFIELD(ssm_conv_bias)},
     {"mamba_proj_bias", MFIELD(ssm_proj_bias)},
+    {"linear_lightning", MFIELD(lin_lightning)},
 };
 #undef MFIELD
 
@@ -202,14 +206,15 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
         int mx = 0;
         while (mx < RT_MIXER_COUNT && strcmp(mixer, mixer_name((enum rt_mixer)mx)) != 0)
             mx++;
-        if (mx == RT_MIXER_COUNT || (strcmp(mlp, "dense") != 0 && strcmp(mlp, "moe") != 0)) {
-            snprintf(err, errsize, "%s: '%smixer' must be full, sliding, chunked, linear or mamba and '%smlp' dense "
-                                   "or moe",
+        if (mx == RT_MIXER_COUNT || (strcmp(mlp, "dense") != 0 && strcmp(mlp, "moe") != 0 && strcmp(mlp, "none") != 0)) {
+            snprintf(err, errsize, "%s: '%smixer' must be full, sliding, chunked, linear, mamba, mamba2 or none and "
+                                   "'%smlp' dense, moe or none",
                      path, what, what);
             return -1;
         }
         k.mixer = (enum rt_mixer)mx;
         k.moe = strcmp(mlp, "moe") == 0;
+        k.no_mlp = strcmp(mlp, "none") == 0;
         int index = model_kind_index(m, &k);
         if (index < 0 || layer + (int64_t)count > m->layers) {
             snprintf(err, errsize, "%s: 'model.layer_schedule' %s", path,

@@ -174,6 +174,71 @@ static void test_report_json_keys(void **state)
     run_free(&r);
 }
 
+/* The model flags: a shape change gives way to the shape's count (and says
+ * so), --kv-heads keeps the stated count, --window windows every attention
+ * layer, --plain-mlp and --untied change the count by hand-derived amounts,
+ * and the schedule and assumptions reach the JSON. */
+static void test_model_flags(void **state)
+{
+    (void)state;
+    /* guide-70b is 70e9 stated; with 40 layers it is the shape's count: 8192 x 128256 x 2 embeddings +
+     * 40 x (attention 2 x 8192 x 8192 + 2 x 8192 x 1024, MLP 3 x 8192 x 28672, norms 2 x 8192) + 8192. */
+    double per_layer = 2.0 * 8192 * 8192 + 2.0 * 8192 * 1024 + 3.0 * 8192 * 28672 + 2.0 * 8192;
+    double shape_40 = 2.0 * 8192 * 128256 + 40 * per_layer + 8192;
+    struct run r = RUN("--report=json", "--layers", "40");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_path(root, "model.params")->valuedouble, shape_40, 0);
+    assert_string_equal(json_path(root, "model.params_source")->valuestring, "shape");
+    const cJSON *assumed = json_path(root, "model.assumptions");
+    assert_int_equal(cJSON_GetArraySize(assumed), 1);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(assumed, 0), "key")->valuestring,
+                        "stated_params");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(assumed, 0), "value")->valuestring,
+                        "dropped");
+    const cJSON *run0 = cJSON_GetArrayItem(json_path(root, "model.layer_schedule"), 0);
+    ASSERT_NEAR(cJSON_GetObjectItemCaseSensitive(run0, "count")->valuedouble, 40, 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(run0, "mixer")->valuestring, "full");
+    cJSON_Delete(root);
+    run_free(&r);
+
+    /* --kv-heads keeps the guide's 70e9 and says so. */
+    r = RUN("--report=json", "--kv-heads", "64");
+    root = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_path(root, "model.params")->valuedouble, 70e9, 0);
+    assert_int_equal(cJSON_GetArraySize(json_path(root, "model.assumptions")), 1);
+    cJSON_Delete(root);
+    run_free(&r);
+
+    /* --plain-mlp drops one of three MLP matrices; --untied on a tied model adds the LM head. */
+    r = RUN("--report=json", "--model", "llama-3.1-8b", "--plain-mlp");
+    root = cJSON_Parse(r.out);
+    double gated_8b = 8030261248.0;
+    ASSERT_NEAR(json_path(root, "model.params")->valuedouble, gated_8b - 32.0 * 4096 * 14336, 0);
+    assert_false(cJSON_IsTrue(json_path(root, "model.gated_mlp")));
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report=json", "--model", "llama-3.1-8b", "--tied");
+    root = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_path(root, "model.params")->valuedouble, gated_8b - 128256.0 * 4096, 0);
+    cJSON_Delete(root);
+    run_free(&r);
+
+    /* --window 4096 on Llama 3.1 8B at 32k: each layer holds 4096 tokens of 131,072 B / 32. */
+    r = RUN("--report=json", "--model", "llama-3.1-8b", "--window", "4096", "--context", "32768");
+    root = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_path(root, "memory.kv_cache_bytes_per_request")->valuedouble, 131072.0 * 4096, 0);
+    ASSERT_NEAR(json_path(root, "memory.kv_cache_bytes_per_token")->valuedouble, 131072.0, 0);
+    ASSERT_NEAR(json_path(root, "model.params")->valuedouble, gated_8b, 0); /* a window changes no weight */
+    assert_string_equal(json_path(root, "model.layer_pattern")->valuestring, "32 sliding (4096) layers");
+    cJSON_Delete(root);
+    run_free(&r);
+
+    assert_usage_error(RUN("--report", "--layers", "513"), "--layers '513': give 1 to 512 layers");
+    assert_usage_error(RUN("--report", "--window", "-1"), "--window '-1'");
+    assert_usage_error(RUN("--report", "--gated", "--plain-mlp"), "choose one of --gated and --plain-mlp");
+}
+
 /* chips_for_budget is null when no count meets the budget; mfu_budget
  * appears with --step-times. */
 static void test_report_json_null_and_mfu_budget(void **state)
@@ -474,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_is_one_clear_line_and_exit_2),
         cmocka_unit_test(test_report_json_keys),
         cmocka_unit_test(test_report_json_null_and_mfu_budget),
+        cmocka_unit_test(test_model_flags),
         cmocka_unit_test(test_sweep_chips_text_is_the_guides_table),
         cmocka_unit_test(test_sweep_json_rows),
         cmocka_unit_test(test_sweep_csv),

@@ -370,6 +370,105 @@ static void test_scenario_round_trip(void **state)
     ASSERT_CONTAINS(err, "missing key 'version'");
 }
 
+/* Schedules survive a save: Gemma 2's alternation, Nemotron-H's blocks and
+ * fp32 state, MiniMax's lightning layers, with their assumptions; a file
+ * from before layer_schedule (sliding_window, sliding_layers,
+ * dense_layers) still reads; a bad schedule names its key. */
+static void test_scenario_schedules(void **state)
+{
+    (void)state;
+    const char *folders[] = {"gemma-2-2b", "nemotron-3-nano-30b-a3b", "minimax-m1", "deepseek-v3", "qwen3-next-80b-a3b"};
+    char err[400];
+    for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++) {
+        struct scenario s;
+        scenario_default(&s);
+        scenario_set_model(&s, (struct model_shape[]){load_fixture(folders[i])});
+        char *text = scenario_to_json(&s);
+        struct scenario back;
+        struct load_warnings w = {0};
+        assert_int_equal(scenario_from_json(text, strlen(text), "s.json", &back, &w, err, sizeof err), 0);
+        assert_int_equal(w.count, 0);
+        assert_int_equal(back.model.assumption_count, s.model.assumption_count);
+        assert_memory_equal(back.model.layer_kind, s.model.layer_kind, sizeof s.model.layer_kind);
+        char *a = report_json(&s), *b = report_json(&back);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+        cJSON_free(text);
+    }
+    /* The keys of files written before the schedule: the top 8 of 32 layers windowed, 2 dense of 32 MoE. */
+    struct scenario old;
+    struct load_warnings w = {0};
+    const char legacy[] = "{\"version\": 1, \"model\": {\"name\": \"old\", \"layers\": 32, \"d_model\": 4096, "
+                          "\"heads\": 32, \"kv_heads\": 8, \"d_head\": 128, \"d_ff\": 14336, \"vocab\": 32000, "
+                          "\"experts\": 8, \"experts_per_token\": 2, \"dense_layers\": 2, \"sliding_window\": 4096, "
+                          "\"sliding_layers\": 8}}";
+    assert_int_equal(scenario_from_json(legacy, strlen(legacy), "old.json", &old, &w, err, sizeof err), 0);
+    char words[160];
+    assert_string_equal(model_schedule_summary(&old.model, words, sizeof words),
+                        "24 full + 8 sliding (4096) layers, 30 MoE");
+    assert_false(old.model.kinds[old.model.layer_kind[0]].moe);
+    assert_true(old.model.kinds[old.model.layer_kind[2]].moe);
+    assert_true(old.model.stated_params == 0.0); /* a model written out is counted from its shape */
+    const struct {
+        const char *json, *want;
+    } bad[] = {
+        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 3, \"mixer\": \"full\"}]}}",
+         "counts 3 layers but 'model.layers' is 4"},
+        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"lstm\"}]}}",
+         "'model.layer_schedule[0].mixer' must be full, sliding"},
+        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"sliding\"}]}}",
+         "window must be a whole number from 1"},
+        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"mixer\": \"full\"}]}}",
+         "missing key 'model.layer_schedule[0].count'"},
+        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": {\"count\": 4}}}",
+         "'model.layer_schedule' must be a list"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(scenario_from_json(bad[i].json, strlen(bad[i].json), "s.json", &old, &w, err, sizeof err), -1);
+        ASSERT_CONTAINS(err, bad[i].want);
+    }
+}
+
+/* A malformed schedule key in a config.json is an error naming the key. */
+static void test_config_schedule_errors(void **state)
+{
+    (void)state;
+    struct model_shape m;
+    struct load_warnings w = {0};
+    char err[400];
+    const char *base = "{\"hidden_size\": 64, \"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+                       "\"intermediate_size\": 128, \"tie_word_embeddings\": true, ";
+    const struct {
+        const char *rest, *want;
+    } bad[] = {
+        {"\"layer_types\": [\"full_attention\", \"full_attention\"]}", "'layer_types' lists 2 layers but num_hidden_layers is 4"},
+        {"\"layer_types\": [\"full_attention\", \"lstm\", \"full_attention\", \"full_attention\"]}", "'layer_types[1]' must be one of"},
+        {"\"layer_types\": \"full\"}", "'layer_types' must be a list"},
+        {"\"layer_types\": [\"sliding_attention\", \"full_attention\", \"full_attention\", \"full_attention\"]}",
+         "layer 0 is sliding_attention but 'sliding_window' is absent"},
+        {"\"model_type\": \"qwen2_moe\", \"num_experts\": 4, \"num_experts_per_tok\": 2, \"mlp_only_layers\": [7]}",
+         "'mlp_only_layers' must list layer indices from 0 to 3"},
+        {"\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"M*X-\", \"mamba_num_heads\": 2, \"mamba_head_dim\": 8}",
+         "'hybrid_override_pattern' block 2 is 'X'"},
+        {"\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"M*\", \"mamba_num_heads\": 2, \"mamba_head_dim\": 8}",
+         "'hybrid_override_pattern' must be a string of 4 blocks"},
+        {"\"model_type\": \"minimax_m1\", \"attn_type_list\": [0, 1, 2, 1]}", "'attn_type_list[2]' must be 0 (linear) or 1"},
+        {"\"model_type\": \"llama4_text\", \"attention_chunk_size\": 64, \"no_rope_layers\": [1, 0]}",
+         "'no_rope_layers' lists 2 layers but num_hidden_layers is 4"},
+        {"\"model_type\": \"gemma3_text\", \"sliding_window\": 64, \"sliding_window_pattern\": 0}",
+         "'sliding_window_pattern' must be from 1"},
+        {"\"model_type\": \"qwen3_next\", \"full_attention_interval\": 2}", "'linear_num_value_heads' is absent"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[600];
+        snprintf(text, sizeof text, "%s%s", base, bad[i].rest);
+        if (load_text(text, &m, &w, err, sizeof err) != -1)
+            fail_msg("accepted: %s", text);
+        ASSERT_CONTAINS(err, bad[i].want);
+    }
+}
+
 /* Counts the entries of a folder (besides . and ..). */
 static int entries(const char *dir)
 {
@@ -453,6 +552,8 @@ int main(void)
         cmocka_unit_test(test_chip_files),
         cmocka_unit_test(test_builtin_chips_match_the_reference),
         cmocka_unit_test(test_scenario_round_trip),
+        cmocka_unit_test(test_scenario_schedules),
+        cmocka_unit_test(test_config_schedule_errors),
         cmocka_unit_test(test_atomic_write),
     };
     return cmocka_run_group_tests_name("loaders", tests, NULL, NULL);

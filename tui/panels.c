@@ -369,6 +369,15 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         view_text(v, x, 2, -1, " req. fit", ROLE_TEXT);
     }
     int row = 3;
+    if (row < v.r.h) {
+        char pattern[160];
+        view_printf(v, 0, row++, -1, ROLE_TEXT, "%s", model_schedule_summary(&s->model, pattern, sizeof pattern));
+    }
+    if (row < v.r.h && m->state_bytes_per_request > 0.0) {
+        char st[24];
+        view_printf(v, 0, row++, -1, ROLE_TEXT, "+ fixed state %s/request (linear/Mamba)",
+                    format_si(st, sizeof st, m->state_bytes_per_request, "B"));
+    }
     if (row < v.r.h)
         view_printf(v, 0, row++, -1, ROLE_TEXT, "batch of %lld %s", (long long)s->batch,
                     m->batch_fits ? "fits beside the weights" : "does not fit");
