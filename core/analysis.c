@@ -245,6 +245,7 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     hw->n_chips = (double)s->chips;
     hw->flop_scale = a->active_params / a->shape_count.active;
     hw->weight_scale = a->params / a->shape_count.total;
+    hw_rates_prepare(hw, s);
     if (fabs(hw->weight_scale - 1.0) > 0.01 || fabs(hw->flop_scale - 1.0) > 0.01) {
         char given[24], shape[24];
         add_note(a, "%s parameters on a shape of %s: the detailed model scales every weight matrix to match, "
@@ -295,18 +296,16 @@ static void add_term(struct latency_term *terms, int *count, const char *name, d
     terms[(*count)++].seconds = seconds;
 }
 
-/* Detailed prefill + decode + overhead on n chips. */
-static double detailed_turn_s(const struct scenario *s, const struct analysis *a, double n)
+/* Detailed prefill + decode + overhead on hw->n_chips chips. */
+static double detailed_turn_s(const struct scenario *s, const struct hw_rates *hw)
 {
-    struct hw_rates hw = a->hw;
-    hw.n_chips = n;
     struct phase_cost pc;
     double total = s->overhead_s;
     if (s->prefill_tokens > 0) {
-        phase_costs(s, &hw, RT_PHASE_PREFILL, !s->unfused_attention, &pc);
+        phase_costs(s, hw, RT_PHASE_PREFILL, !s->unfused_attention, &pc);
         total += pc.time_s;
     }
-    phase_costs(s, &hw, RT_PHASE_DECODE, !s->unfused_attention, &pc);
+    phase_costs(s, hw, RT_PHASE_DECODE, !s->unfused_attention, &pc);
     return total + pc.time_s * (double)s->decode_tokens;
 }
 
@@ -344,13 +343,27 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         for (int i = 0; i < pc->count; i++) {
             const struct op_cost *o = &pc->ops[i];
             double rate = o->matrix ? one.peak_flops_per_s : one.vector_flops_per_s;
-            bound_1 += times * fmax(o->flops / rate, o->memory_s);
+            double compute = o->flops / rate;
+            bound_1 += times * (compute > o->memory_s ? compute : o->memory_s);
+        }
+    }
+    /* Tensor-parallel all-reduces only grow with n: 2(n-1)/n of each
+     * layer's activations per mixer and MLP (detailed.c). */
+    double comms_unit = 0.0; /* seconds of all-reduce per unit of 2(n-1)/n */
+    if (one.link_bytes_per_s > 0.0) {
+        for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
+            const struct phase_shape *z = &one.shape[p];
+            double times = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
+            comms_unit += times * (z->mixer_layers + z->mlp_layers) * a->phases[p].tokens * (double)s->model.d_model *
+                          one.bytes_per_act / one.link_bytes_per_s;
         }
     }
     for (int64_t n = 1; n <= s->max_chips && n <= RT_MAX_CHIPS; n *= 2) {
-        if (bound_1 / (double)n + s->overhead_s > s->budget_s)
+        double lower = bound_1 / (double)n + comms_unit * 2.0 * ((double)n - 1.0) / (double)n + s->overhead_s;
+        if (lower > s->budget_s)
             continue;
-        double turn = n == s->chips ? d->total_s : detailed_turn_s(s, a, (double)n);
+        one.n_chips = (double)n; /* the scenario's rates at n chips */
+        double turn = n == s->chips ? d->total_s : detailed_turn_s(s, &one);
         if (turn <= s->budget_s) {
             d->chips_for_budget = holding_chips(s, a, n);
             break;

@@ -33,7 +33,7 @@ static double shard_tile(double dim, double n, int64_t tile)
     double per_chip = ceil(dim / n);
     if (per_chip < 1.0)
         per_chip = 1.0;
-    return tile_efficiency((int64_t)fmin(per_chip, 4e18), tile);
+    return tile_efficiency((int64_t)(per_chip < 4e18 ? per_chip : 4e18), tile);
 }
 
 /* Appends an operation and times it on hw. */
@@ -53,55 +53,7 @@ static void add_op(struct phase_cost *pc, const struct hw_rates *hw, const char 
     double rate = matrix ? hw->peak_flops_per_s * op->tile_efficiency : hw->vector_flops_per_s;
     op->compute_s = flops / rate;
     op->memory_s = (weight_bytes + kv_bytes + act_bytes) / hw->hbm_bytes_per_s;
-    op->time_s = fmax(op->compute_s, op->memory_s);
-}
-
-/* The schedule summed for one phase: attention pairs and KV traffic over the
- * attention layers, the linear and Mamba layers, and the MLP widths. */
-struct schedule_sums {
-    double attn_layers;    /* layers with attention */
-    double pairs;          /* query-key pairs per head, every attention layer and sequence */
-    double kv_read_tokens; /* layer-tokens of KV read (decode) */
-    double kv_new_tokens;  /* layer-tokens of KV written to the cache (prefill, decode) */
-    double state_layers[RT_MIXER_COUNT]; /* layers of each fixed-state mixer */
-    double dense_layers, dense_ff; /* dense MLP layers and the sum of their widths */
-    double moe_layers;
-    double mixer_layers, mlp_layers; /* layers with a mixer, with an MLP (each ends in an all-reduce) */
-};
-
-static struct schedule_sums sum_schedule(const struct model_shape *m, enum rt_phase p, double B, double seq,
-                                         double context)
-{
-    struct schedule_sums z = {0};
-    for (int i = 0; i < m->kind_count; i++) {
-        const struct layer_kind *k = &m->kinds[i];
-        double n = (double)k->count;
-        if (mixer_is_attention(k->mixer)) {
-            z.attn_layers += n;
-            if (p == RT_PHASE_DECODE) {
-                double keys = layer_decode_keys(k, context);
-                z.pairs += n * B * keys;
-                z.kv_read_tokens += n * B * keys;
-                z.kv_new_tokens += n * B; /* the new token's keys and values */
-            } else {
-                z.pairs += n * B * layer_prefill_pairs(k, seq);
-                if (p == RT_PHASE_PREFILL)
-                    z.kv_new_tokens += n * B * layer_kv_tokens(k, seq);
-            }
-        } else if (k->mixer != RT_MIXER_NONE) {
-            z.state_layers[k->mixer] += n;
-        }
-        z.mixer_layers += k->mixer != RT_MIXER_NONE ? n : 0.0;
-        z.mlp_layers += k->no_mlp ? 0.0 : n;
-        if (k->no_mlp) {
-        } else if (k->moe) {
-            z.moe_layers += n;
-        } else {
-            z.dense_layers += n;
-            z.dense_ff += n * (double)(k->d_ff > 0 ? k->d_ff : m->d_ff);
-        }
-    }
-    return z;
+    op->time_s = op->compute_s > op->memory_s ? op->compute_s : op->memory_s; /* both finite, >= 0 */
 }
 
 /* State-update FLOPs per token of a fixed-state mixer, an estimate of
@@ -123,13 +75,70 @@ static double scan_flops_per_token(const struct model_shape *m, enum rt_mixer mi
     return 0.0;
 }
 
+struct phase_shape phase_shape(const struct scenario *s, enum rt_phase p, double bytes_per_kv)
+{
+    const struct model_shape *m = &s->model;
+    const double B = (double)s->batch, context = (double)s->context_tokens;
+    const double seq = p == RT_PHASE_PREFILL ? (double)s->prefill_tokens : context;
+    const double T = p == RT_PHASE_DECODE ? B : B * seq;
+    struct phase_shape z = {0};
+    for (int i = 0; i < m->kind_count; i++) {
+        const struct layer_kind *k = &m->kinds[i];
+        double n = (double)k->count;
+        if (mixer_is_attention(k->mixer)) {
+            z.attn_layers += n;
+            if (p == RT_PHASE_DECODE) {
+                double keys = layer_decode_keys(k, context);
+                z.pairs += n * B * keys;
+                z.kv_read_tokens += n * B * keys;
+                z.kv_new_tokens += n * B; /* the new token's keys and values */
+            } else {
+                z.pairs += n * B * layer_prefill_pairs(k, seq);
+                if (p == RT_PHASE_PREFILL)
+                    z.kv_new_tokens += n * B * layer_kv_tokens(k, seq);
+            }
+        } else if (k->mixer != RT_MIXER_NONE) {
+            z.state_layers += n;
+            z.mamba1_layers += k->mixer == RT_MIXER_MAMBA ? n : 0.0;
+            z.state_params += n * model_mixer_params(m, k->mixer);
+            z.scan_flops += n * T * scan_flops_per_token(m, k->mixer);
+            if (p != RT_PHASE_TRAINING)
+                z.state_bytes += n * B * model_state_bytes_per_layer(m, k->mixer, bytes_per_kv) * 2.0;
+        }
+        z.mixer_layers += k->mixer != RT_MIXER_NONE ? n : 0.0;
+        z.mlp_layers += k->no_mlp ? 0.0 : n;
+        if (k->no_mlp) {
+        } else if (k->moe) {
+            z.moe_layers += n;
+        } else {
+            z.dense_layers += n;
+            z.dense_ff += n * (double)(k->d_ff > 0 ? k->d_ff : m->d_ff);
+        }
+    }
+    return z;
+}
+
+void hw_rates_prepare(struct hw_rates *hw, const struct scenario *s)
+{
+    hw->count = model_param_count(&s->model);
+    for (int p = 0; p < RT_PHASE_COUNT; p++)
+        hw->shape[p] = phase_shape(s, (enum rt_phase)p, hw->bytes_per_kv);
+    hw->prepared = true;
+}
+
 void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
                  struct phase_cost *out)
 {
     out->count = 0; /* every field of each op is set by add_op; no need to clear the array */
     out->comms_bytes = out->comms_s = 0.0;
     const struct model_shape *m = &s->model;
-    struct param_count pc = model_param_count(m);
+    struct param_count pc_local;
+    const struct param_count *pcp = &hw->count;
+    if (!hw->prepared) {
+        pc_local = model_param_count(m);
+        pcp = &pc_local;
+    }
+    const struct param_count *pc = pcp;
     const double n = hw->n_chips, wb = hw->bytes_per_weight, kvb = hw->bytes_per_kv, ab = hw->bytes_per_act;
     const double L = (double)m->layers, d = (double)m->d_model, H = (double)m->heads, V = (double)m->vocab;
     const double kvh = (double)m->kv_heads, B = (double)s->batch;
@@ -151,12 +160,18 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     }
     out->tokens = tokens;
     double T = tokens;
-    struct schedule_sums z = sum_schedule(m, p, B, seq, (double)s->context_tokens);
-    const double La = z.attn_layers;
+    struct phase_shape z_local;
+    const struct phase_shape *zp = &hw->shape[p];
+    if (!hw->prepared) {
+        z_local = phase_shape(s, p, kvb);
+        zp = &z_local;
+    }
+    const struct phase_shape *z = zp;
+    const double La = z->attn_layers;
 
     double kv_elems = model_kv_elements_per_token_per_layer(m); /* per token per attention layer */
     double o_params = H * dv * d;
-    double qkv_params = pc.attention_per_layer - o_params;
+    double qkv_params = pc->attention_per_layer - o_params;
     double qkv_width = qkv_params / d;
     const double fs = hw->flop_scale, ws = hw->weight_scale;
 
@@ -164,26 +179,26 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         /* QKV projection; prefill and decode write the new keys and values to
          * the cache (a windowed layer keeps only its window of a prompt). */
         add_op(out, hw, "qkv projection", true, La * 2.0 * T * qkv_params * fs / n, La * qkv_params * wb * ws / n,
-               z.kv_new_tokens * kv_elems * kvb / n, La * (T * d * ab + T * qkv_width * ab / n),
+               z->kv_new_tokens * kv_elems * kvb / n, La * (T * d * ab + T * qkv_width * ab / n),
                shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile));
 
         /* Attention: scores, softmax, x V. */
         double q_bytes = T * H * dq * ab / n;
         double k_cache, v_cache;
         if (m->kv_lora_rank > 0) { /* the latent serves K and V: read once, charged to the scores */
-            k_cache = z.kv_read_tokens * kv_elems * kvb / n;
+            k_cache = z->kv_read_tokens * kv_elems * kvb / n;
             v_cache = 0.0;
         } else {
-            k_cache = z.kv_read_tokens * kvh * dq * kvb / n;
-            v_cache = z.kv_read_tokens * kvh * dv * kvb / n;
+            k_cache = z->kv_read_tokens * kvh * dq * kvb / n;
+            v_cache = z->kv_read_tokens * kvh * dv * kvb / n;
         }
         double k_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dq * ab / n;
         double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * ab / n;
         double score_bytes = fused_attention ? 0.0 : stored_scores * H * ab / n;
-        add_op(out, hw, "attention scores", true, 2.0 * H * dq * z.pairs / n, 0.0, k_cache,
+        add_op(out, hw, "attention scores", true, 2.0 * H * dq * z->pairs / n, 0.0, k_cache,
                La * (q_bytes + k_fresh + score_bytes), shard_tile(dq, 1, tile));
-        add_op(out, hw, "softmax", false, 5.0 * H * z.pairs / n, 0.0, 0.0, La * 2.0 * score_bytes, 1.0);
-        add_op(out, hw, "attention x V", true, 2.0 * H * dv * z.pairs / n, 0.0, v_cache,
+        add_op(out, hw, "softmax", false, 5.0 * H * z->pairs / n, 0.0, 0.0, La * 2.0 * score_bytes, 1.0);
+        add_op(out, hw, "attention x V", true, 2.0 * H * dv * z->pairs / n, 0.0, v_cache,
                La * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile));
         add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n, La * o_params * wb * ws / n,
                0.0, La * (T * H * dv * ab / n + T * d * ab), shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile));
@@ -193,49 +208,38 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
      * update, which reads and writes each sequence's state once a step
      * (decode) or once a prompt (prefill; the chunked scan keeps it on chip
      * in between). */
-    double state_params = 0.0, state_layers = 0.0, scan_flops = 0.0, state_bytes = 0.0;
-    for (int k = RT_MIXER_LINEAR; k < RT_MIXER_NONE; k++) {
-        double layers = z.state_layers[k];
-        if (layers <= 0.0)
-            continue;
-        state_layers += layers;
-        state_params += layers * model_mixer_params(m, (enum rt_mixer)k);
-        scan_flops += layers * T * scan_flops_per_token(m, (enum rt_mixer)k);
-        if (p != RT_PHASE_TRAINING)
-            state_bytes += layers * B * model_state_bytes_per_layer(m, (enum rt_mixer)k, kvb) * 2.0;
-    }
-    if (state_layers > 0.0) {
-        add_op(out, hw, "state-mixer projections", true, 2.0 * T * state_params * fs / n, state_params * wb * ws / n,
-               0.0, state_layers * 2.0 * T * d * ab, shard_tile(d, 1, tile));
+    if (z->state_layers > 0.0) {
+        add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
+               z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * ab, shard_tile(d, 1, tile));
         /* Mamba-2's and linear attention's chunked algorithms run on the tensor
          * unit; Mamba-1's selective scan runs on the vector unit. */
-        bool on_tensor = z.state_layers[RT_MIXER_MAMBA] <= 0.0;
-        add_op(out, hw, "state update", on_tensor, scan_flops / n, 0.0, state_bytes / n, 0.0, 1.0);
+        bool on_tensor = z->mamba1_layers <= 0.0;
+        add_op(out, hw, "state update", on_tensor, z->scan_flops / n, 0.0, z->state_bytes / n, 0.0, 1.0);
     }
 
     /* MLP: dense layers (each its width), or routed + shared experts with a router. */
     double mats = m->gated_mlp ? 3.0 : 2.0;
-    double moe_layers = z.moe_layers;
+    double moe_layers = z->moe_layers;
     double ff_e = m->moe_d_ff > 0 ? (double)m->moe_d_ff : (double)m->d_ff;
     double ff_s = m->shared_d_ff > 0 ? (double)m->shared_d_ff : ff_e;
     double k_routed = (double)m->experts_per_token, shared = (double)m->shared_experts;
     double touched = moe_layers > 0.0 ? experts_touched((double)m->experts, k_routed, T) : 0.0;
-    double mlp_flops = 2.0 * T * mats * d * z.dense_ff + moe_layers * 2.0 * T * mats * d * (k_routed * ff_e + shared * ff_s);
-    double mlp_weights = (mats * d * z.dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;
-    double ff_tokens = T * z.dense_ff + moe_layers * T * (k_routed * ff_e + shared * ff_s); /* intermediate elements */
+    double mlp_flops = 2.0 * T * mats * d * z->dense_ff + moe_layers * 2.0 * T * mats * d * (k_routed * ff_e + shared * ff_s);
+    double mlp_weights = (mats * d * z->dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;
+    double ff_tokens = T * z->dense_ff + moe_layers * T * (k_routed * ff_e + shared * ff_s); /* intermediate elements */
     if (moe_layers > 0.0)
         add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
                moe_layers * d * (double)m->experts * wb * ws / n, 0.0, moe_layers * T * (double)m->experts * ab, 1.0);
     double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : (double)m->d_ff, n, tile);
     add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n, mlp_weights * ws / n, 0.0,
-           (z.mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n, mlp_tile);
+           (z->mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n, mlp_tile);
     add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
            ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0);
 
     /* Replicated on every chip: the norms and two residual adds per layer. */
     double norms = m->norms_per_layer > 0 ? (double)m->norms_per_layer : 2.0;
     add_op(out, hw, "norms", false, L * norms * 5.0 * T * d, L * norms * d * wb, 0.0, L * norms * 2.0 * T * d * ab, 1.0);
-    double adds = z.mixer_layers + z.mlp_layers; /* one residual add after each mixer and each MLP */
+    double adds = z->mixer_layers + z->mlp_layers; /* one residual add after each mixer and each MLP */
     add_op(out, hw, "residual adds", false, adds * T * d, 0.0, 0.0, adds * 3.0 * T * d * ab, 1.0);
 
     /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
@@ -246,7 +250,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     /* An all-reduce of the activations after each mixer and each MLP (two
      * per layer of a transformer), ring over n chips. */
     if (n > 1.0 && hw->link_bytes_per_s > 0.0) {
-        out->comms_bytes = (z.mixer_layers + z.mlp_layers) * 2.0 * (n - 1.0) / n * T * d * ab;
+        out->comms_bytes = (z->mixer_layers + z->mlp_layers) * 2.0 * (n - 1.0) / n * T * d * ab;
         out->comms_s = out->comms_bytes / hw->link_bytes_per_s;
     }
     out->time_s = out->comms_s;

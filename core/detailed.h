@@ -76,6 +76,23 @@ struct phase_cost {
     double time_s;        /* sum of the operations' times + comms_s */
 };
 
+/* A phase's work summed over the layer schedule, independent of the chip
+ * count: attention pairs and KV traffic over the attention layers, the
+ * fixed-state mixers, the MLP widths. phase_shape() fills it. */
+struct phase_shape {
+    double attn_layers;    /* layers with attention */
+    double pairs;          /* query-key pairs per head, every attention layer and sequence */
+    double kv_read_tokens; /* layer-tokens of KV read (decode) */
+    double kv_new_tokens;  /* layer-tokens of KV written to the cache (prefill, decode) */
+    double state_layers, mamba1_layers; /* linear-attention and Mamba layers; of them Mamba-1 */
+    double state_params;   /* parameters of every fixed-state mixer */
+    double scan_flops;     /* their state-update FLOPs for the phase's tokens (an estimate) */
+    double state_bytes;    /* their state read and written (decode: each step; prefill: once) */
+    double dense_layers, dense_ff; /* dense MLP layers and the sum of their widths */
+    double moe_layers;
+    double mixer_layers, mlp_layers; /* layers with a mixer, with an MLP (each ends in an all-reduce) */
+};
+
 /* Resolved figures the detailed model needs, per chip. */
 struct hw_rates {
     double peak_flops_per_s;   /* tensor peak at the compute precision */
@@ -88,7 +105,20 @@ struct hw_rates {
      * count) scales every weight matrix: FLOPs by active / the shape's
      * active, weight bytes by total / the shape's total. 1 otherwise. */
     double flop_scale, weight_scale;
+    /* The shape's count and each phase's work, filled once per scenario by
+     * hw_rates_prepare() so that costing a phase at many chip counts does
+     * not redo them; phase_costs() works them out itself when !prepared. */
+    bool prepared;
+    struct param_count count;
+    struct phase_shape shape[RT_PHASE_COUNT];
 };
+
+/* The work of phase p of scenario s over its layer schedule; bytes_per_kv
+ * sizes the fixed state. */
+struct phase_shape phase_shape(const struct scenario *s, enum rt_phase p, double bytes_per_kv);
+
+/* Fills hw's count and phase shapes for scenario s and sets prepared. */
+void hw_rates_prepare(struct hw_rates *hw, const struct scenario *s);
 
 /* Costs phase p of scenario s on hardware hw into *out. s must have passed
  * scenario_check (the caller, analyze(), guarantees it); no failure mode. */

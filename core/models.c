@@ -353,13 +353,20 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
         return -1;
     }
     int64_t seen[RT_MAX_LAYER_KINDS] = {0};
-    for (int64_t i = 0; i < m->layers; i++) {
-        if (m->layer_kind[i] >= m->kind_count) {
-            snprintf(err, errsize, "layer %lld names layer kind %d of %d", (long long)i, m->layer_kind[i],
-                     m->kind_count);
-            return -1;
+    int highest = 0;
+    static const uint8_t zeros[RT_MAX_LAYERS];
+    if (m->kind_count == 1 && memcmp(m->layer_kind, zeros, (size_t)m->layers) == 0) {
+        seen[0] = m->layers; /* the common case, every layer one kind: no histogram */
+    } else {
+        for (int64_t i = 0; i < m->layers; i++) {
+            int k = m->layer_kind[i];
+            highest = k > highest ? k : highest;
+            seen[k & (RT_MAX_LAYER_KINDS - 1)]++;
         }
-        seen[m->layer_kind[i]]++;
+    }
+    if (highest >= m->kind_count) {
+        snprintf(err, errsize, "a layer names layer kind %d of %d", highest, m->kind_count);
+        return -1;
     }
     const int64_t big = (int64_t)1 << 40;
     for (int i = 0; i < m->kind_count; i++) {
@@ -563,25 +570,57 @@ int model_set_window(struct model_shape *m, int64_t window)
     return 0;
 }
 
-/* The label of a kind in a summary: by its mixer, or by its MLP when
- * every kind shares one mixer. */
-static void kind_label(const struct model_shape *m, const struct layer_kind *k, bool by_mlp, char *buf, size_t size)
+/* Appends text to buf (size bytes, always terminated) at *used. The
+ * summary is written into every analysis, so it avoids printf. */
+static void append(char *buf, size_t size, size_t *used, const char *text)
+{
+    while (*text && *used + 1 < size)
+        buf[(*used)++] = *text++;
+    buf[*used < size ? *used : size - 1] = '\0';
+}
+
+/* Appends a whole number >= 0. */
+static void append_count(char *buf, size_t size, size_t *used, int64_t v)
+{
+    char digits[24];
+    int n = 0;
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 && n < 23);
+    char text[24];
+    for (int i = 0; i < n; i++)
+        text[i] = digits[n - 1 - i];
+    text[n] = '\0';
+    append(buf, size, used, text);
+}
+
+/* Appends the label of a kind in a summary: by its mixer, or by its MLP
+ * when every kind shares one mixer. */
+static void append_label(const struct model_shape *m, const struct layer_kind *k, bool by_mlp, char *buf, size_t size,
+                         size_t *used)
 {
     if (by_mlp) {
-        if (k->no_mlp)
-            snprintf(buf, size, "no-MLP");
-        else if (k->moe)
-            snprintf(buf, size, "MoE");
-        else if (k->d_ff > 0 && k->d_ff != m->d_ff)
-            snprintf(buf, size, "dense (d_ff %lld)", (long long)k->d_ff);
-        else
-            snprintf(buf, size, "dense");
+        if (k->no_mlp) {
+            append(buf, size, used, "no-MLP");
+        } else if (k->moe) {
+            append(buf, size, used, "MoE");
+        } else if (k->d_ff > 0 && k->d_ff != m->d_ff) {
+            append(buf, size, used, "dense (d_ff ");
+            append_count(buf, size, used, k->d_ff);
+            append(buf, size, used, ")");
+        } else {
+            append(buf, size, used, "dense");
+        }
     } else if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED) {
-        snprintf(buf, size, "%s (%lld)", mixer_name(k->mixer), (long long)k->window);
+        append(buf, size, used, mixer_name(k->mixer));
+        append(buf, size, used, " (");
+        append_count(buf, size, used, k->window);
+        append(buf, size, used, ")");
     } else if (k->mixer == RT_MIXER_NONE) {
-        snprintf(buf, size, "%s", k->moe ? "MoE-only" : "MLP-only");
+        append(buf, size, used, k->moe ? "MoE-only" : "MLP-only");
     } else {
-        snprintf(buf, size, "%s", mixer_name(k->mixer));
+        append(buf, size, used, mixer_name(k->mixer));
     }
 }
 
@@ -595,34 +634,40 @@ char *model_schedule_summary(const struct model_shape *m, char *buf, size_t size
         if (m->kinds[i].mixer != m->kinds[0].mixer || m->kinds[i].window != m->kinds[0].window)
             one_mixer = false;
     bool by_mlp = one_mixer && m->kind_count > 1;
-    /* Group kinds with the same label, in order of first appearance in the layers. */
-    char labels[RT_MAX_LAYER_KINDS][40];
+    /* Kinds in order of first appearance; kinds with the same label form one group. */
+    int order[RT_MAX_LAYER_KINDS], kinds = 0;
+    bool listed[RT_MAX_LAYER_KINDS] = {false};
+    for (int64_t i = 0; i < m->layers && i < RT_MAX_LAYERS && kinds < m->kind_count; i++) {
+        int k = m->layer_kind[i];
+        if (k < m->kind_count && k < RT_MAX_LAYER_KINDS && !listed[k]) {
+            listed[k] = true;
+            order[kinds++] = k;
+        }
+    }
+    char labels[RT_MAX_LAYER_KINDS][48];
     int64_t counts[RT_MAX_LAYER_KINDS] = {0};
     int groups = 0;
-    bool listed[RT_MAX_LAYER_KINDS] = {false};
-    for (int64_t i = 0; i < m->layers && i < RT_MAX_LAYERS; i++) {
-        int k = m->layer_kind[i];
-        if (k >= m->kind_count || listed[k])
-            continue;
-        listed[k] = true;
-        char label[40];
-        kind_label(m, &m->kinds[k], by_mlp, label, sizeof label);
+    for (int j = 0; j < kinds; j++) {
+        char label[48];
+        size_t n = 0;
+        label[0] = '\0';
+        append_label(m, &m->kinds[order[j]], by_mlp, label, sizeof label, &n);
         int g = 0;
         while (g < groups && strcmp(labels[g], label) != 0)
             g++;
         if (g == groups)
-            snprintf(labels[groups++], sizeof labels[0], "%s", label);
-        counts[g] += m->kinds[k].count;
+            memcpy(labels[groups++], label, sizeof label);
+        counts[g] += m->kinds[order[j]].count;
     }
     size_t used = 0;
-    for (int g = 0; g < groups && used < size; g++) {
-        int n = snprintf(buf + used, size - used, "%s%lld %s", g ? " + " : "", (long long)counts[g], labels[g]);
-        if (n < 0)
-            break;
-        used += (size_t)n;
+    for (int g = 0; g < groups; g++) {
+        if (g)
+            append(buf, size, &used, " + ");
+        append_count(buf, size, &used, counts[g]);
+        append(buf, size, &used, " ");
+        append(buf, size, &used, labels[g]);
     }
-    if (used < size)
-        used += (size_t)snprintf(buf + used, size - used, " layer%s", m->layers == 1 ? "" : "s");
+    append(buf, size, &used, m->layers == 1 ? " layer" : " layers");
     /* Named by mixer, the MLPs still differ: say how many layers route to experts. */
     int64_t moe = 0;
     bool named = false; /* an MoE-only block already says it */
@@ -630,8 +675,11 @@ char *model_schedule_summary(const struct model_shape *m, char *buf, size_t size
         moe += m->kinds[i].moe ? m->kinds[i].count : 0;
         named = named || (m->kinds[i].moe && m->kinds[i].mixer == RT_MIXER_NONE);
     }
-    if (!by_mlp && !named && moe > 0 && moe < m->layers && used < size)
-        snprintf(buf + used, size - used, ", %lld MoE", (long long)moe);
+    if (!by_mlp && !named && moe > 0 && moe < m->layers) {
+        append(buf, size, &used, ", ");
+        append_count(buf, size, &used, moe);
+        append(buf, size, &used, " MoE");
+    }
     return buf;
 }
 
