@@ -50,7 +50,9 @@ enum {
     F_ROUTER_BIAS = 1 << 13,  /* a bias on the router (gpt-oss), or its score-correction bias (DeepSeek-V3) */
     F_FF4 = 1 << 14,          /* MLP width defaults to 4 x hidden size */
     F_LLAMA4_SHARED = 1 << 15, /* one shared expert of intermediate_size in each MoE layer */
-    F_LIGHTNING = 1 << 16      /* linear layers are lightning attention over the attention heads */
+    F_LIGHTNING = 1 << 16,     /* linear layers are lightning attention over the attention heads */
+    F_QK_NORM_OPTIONAL = 1 << 17, /* the q/k norms exist only with use_qk_norm (Cohere) */
+    F_SSM_INNER_NORMS = 1 << 18   /* Jamba's Mamba layers norm dt, B and C */
 };
 
 struct hf_family {
@@ -81,7 +83,8 @@ static const struct hf_family families[] = {
     {"gemma2", "gemma2/configuration_gemma2.py, modeling_gemma2.py", true, 4, PAT_ALTERNATE, 2, MOE_ALL, 0},
     {"gemma3_text", "gemma3/configuration_gemma3.py, modeling_gemma3.py", true, 4, PAT_WINDOW_PERIOD, 6, MOE_ALL,
      F_QK_NORM_HEAD},
-    {"cohere", "cohere/configuration_cohere.py, modeling_cohere.py", true, 1, PAT_NONE, 0, MOE_ALL, 0},
+    {"cohere", "cohere/configuration_cohere.py, modeling_cohere.py", true, 1, PAT_NONE, 0, MOE_ALL,
+     F_QK_NORM_FULL | F_QK_NORM_OPTIONAL},
     {"cohere2", "cohere2/configuration_cohere2.py, modeling_cohere2.py", true, 1, PAT_WINDOW_PERIOD, 4, MOE_ALL, 0},
     {"gpt_oss", "gpt_oss/configuration_gpt_oss.py, modeling_gpt_oss.py", false, 2, PAT_ALTERNATE, 2, MOE_ALL,
      F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_SINKS | F_ROUTER_BIAS},
@@ -101,7 +104,7 @@ static const struct hf_family families[] = {
      F_PLAIN | F_LN_BIAS | F_FF4},
     {"opt", "opt/configuration_opt.py, modeling_opt.py", true, 2, PAT_NONE, 0, MOE_ALL,
      F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_POSITIONS},
-    {"mpt", "mpt/configuration_mpt.py, modeling_mpt.py", true, 2, PAT_NONE, 0, MOE_ALL, F_PLAIN},
+    {"mpt", "mpt/configuration_mpt.py, modeling_mpt.py", true, 2, PAT_NONE, 0, MOE_ALL, F_PLAIN | F_FF4},
     {"bloom", "bloom/configuration_bloom.py, modeling_bloom.py", true, 2, PAT_NONE, 0, MOE_ALL,
      F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_EMBED_NORM | F_FF4},
     {"phi", "phi/configuration_phi.py, modeling_phi.py", false, 1, PAT_NONE, 0, MOE_ALL,
@@ -112,7 +115,14 @@ static const struct hf_family families[] = {
     {"dbrx", "dbrx/configuration_dbrx.py, modeling_dbrx.py", false, 2, PAT_NONE, 0, MOE_ALL, 0},
     {"olmoe", "olmoe/configuration_olmoe.py, modeling_olmoe.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
     {"olmo2", "olmo2/configuration_olmo2.py, modeling_olmo2.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
-    {"jamba", "jamba/configuration_jamba.py, modeling_jamba.py", false, 2, PAT_JAMBA, 8, MOE_JAMBA, 0},
+    {"jamba", "jamba/configuration_jamba.py, modeling_jamba.py", false, 2, PAT_JAMBA, 8, MOE_JAMBA, F_SSM_INNER_NORMS},
+    {"gpt_bigcode", "gpt_bigcode/configuration_gpt_bigcode.py, modeling_gpt_bigcode.py", true, 2, PAT_NONE, 0,
+     MOE_ALL, F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_POSITIONS | F_FF4},
+    {"glm4_moe", "glm4_moe/configuration_glm4_moe.py, modeling_glm4_moe.py", false, 2, PAT_NONE, 0, MOE_DEEPSEEK,
+     F_ROUTER_BIAS},
+    {"chatglm", "THUDM's configuration_chatglm.py, modeling_chatglm.py (remote code)", false, 2, PAT_NONE, 0, MOE_ALL,
+     0},
+    {"mllama_text_model", "mllama/configuration_mllama.py, modeling_mllama.py", false, 2, PAT_NONE, 0, MOE_ALL, 0},
     {"nemotron_h", "nemotron_h/configuration_nemotron_h.py, modeling_nemotron_h.py", false, 1, PAT_HYBRID_STRING, 0,
      MOE_ALL, F_PLAIN | F_ROUTER_BIAS},
     {"minimax_m1", "MiniMax-M1's configuration_minimax_m1.py, modeling_minimax_m1.py (remote code)", false, 2,
@@ -127,7 +137,23 @@ static const struct {
 } family_aliases[] = {
     {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen2_5_vl_text", "qwen2"}, {"RefinedWeb", "falcon"},
     {"RefinedWebModel", "falcon"}, {"ministral", "mistral"}, {"qwen2_vl_text", "qwen2"},
-    {"minimax_text_01", "minimax_m1"},
+    {"minimax_text_01", "minimax_m1"}, {"qwen2_vl", "qwen2"}, {"qwen2_5_vl", "qwen2"},
+};
+
+/* What a configuration class fills in for a key its config.json leaves out
+ * (transformers saves only the keys that differ from the class defaults, so
+ * Gemma 3's text_config often lacks them). */
+static const struct {
+    const char *model_type, *key;
+    double value;
+} family_defaults[] = {
+    {"gemma3_text", "vocab_size", 262208},       {"gemma3_text", "num_attention_heads", 8},
+    {"gemma3_text", "num_key_value_heads", 4},   {"gemma3_text", "head_dim", 256},
+    {"gemma3_text", "sliding_window", 4096},     {"gemma3_text", "hidden_size", 2304},
+    {"gemma3_text", "intermediate_size", 9216},  {"gemma3_text", "num_hidden_layers", 26},
+    {"dbrx", "num_key_value_heads", 1},          {"jamba", "num_key_value_heads", 8},
+    {"starcoder2", "num_key_value_heads", 2},    {"llama4_text", "attention_chunk_size", 8192},
+    {"llama4_text", "intermediate_size_mlp", 16384},
 };
 
 /* Generic reading for an unknown model_type: the keys as a Llama-style
@@ -181,6 +207,10 @@ static bool hf_has(const struct hf_reader *r, const char *key)
     return v && !cJSON_IsNull(v);
 }
 
+/* Records an assumption with a formatted value. */
+static void assume(struct model_shape *m, const char *key, const char *why, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* Reads the first of the NULL-terminated keys present as a number in [lo,
  * hi] (whole when asked). JSON_ABSENT when none is present or all are null;
  * with required, that is an error naming the first key and its aliases. */
@@ -194,6 +224,17 @@ static enum json_found hf_number(const struct hf_reader *r, const char *const *k
             continue;
         return json_number(r->scopes[scope], *k, r->path, r->prefixes[scope], true, lo, hi, whole, out, r->err,
                            r->errsize);
+    }
+    for (size_t i = 0; i < sizeof family_defaults / sizeof family_defaults[0]; i++) {
+        if (strcmp(family_defaults[i].model_type, r->family->model_type) != 0)
+            continue;
+        for (const char *const *k = keys; *k; k++) {
+            if (strcmp(family_defaults[i].key, *k) == 0) {
+                *out = family_defaults[i].value;
+                assume(r->m, *k, "absent: the configuration class's default", "%.0f", *out);
+                return JSON_FOUND;
+            }
+        }
     }
     if (required) {
         int n = snprintf(r->err, r->errsize, "%s: missing key '%s'", r->path, keys[0]);
@@ -230,9 +271,6 @@ static enum json_found hf_bool(const struct hf_reader *r, const char *key, bool 
     return json_bool(r->scopes[scope], key, r->path, true, out, r->err, r->errsize);
 }
 
-/* Records an assumption with a formatted value. */
-static void assume(struct model_shape *m, const char *key, const char *why, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 static void assume(struct model_shape *m, const char *key, const char *why, const char *fmt, ...)
 {
     char value[RT_ASSUMPTION_VALUE_MAX];
@@ -261,11 +299,12 @@ static int read_dimensions(struct hf_reader *r)
     m->d_ff = 0;
     if (hf_whole(r, KEYS("intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", "d_ff"), false, 1, &m->d_ff))
         return -1;
-    if (m->d_ff == 0 && hf_has(r, "expansion_ratio")) { /* MPT */
+    if (m->d_ff == 0 && hf_has(r, "expansion_ratio")) { /* MPT: transformers' MptMLP is 4 x hidden_size */
         double ratio;
         if (hf_number(r, KEYS("expansion_ratio"), true, 1e-3, 1e3, false, &ratio) == JSON_BAD)
             return -1;
-        m->d_ff = (int64_t)llround(ratio * (double)m->d_model);
+        if (ratio != 4.0)
+            assume(m, "expansion_ratio", "ignored: transformers builds MPT's MLP at 4 x hidden_size", "%g", ratio);
     }
     if (m->d_ff == 0 && (f->flags & F_FF4)) {
         m->d_ff = 4 * m->d_model;
@@ -286,12 +325,22 @@ static int read_kv_heads(struct hf_reader *r)
 {
     struct model_shape *m = r->m;
     int64_t kv = 0;
-    if (hf_whole(r, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv", "kv_n_heads"), false, 0, &kv))
+    const char *type = r->family->model_type;
+    bool mpt = strcmp(type, "mpt") == 0;
+    if (!mpt && hf_whole(r, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv", "kv_n_heads"), false, 0, &kv))
         return -1;
+    if (mpt && hf_has(r, "kv_n_heads"))
+        assume(m, "kv_n_heads", "ignored: transformers builds MPT with one KV head per query head", "%lld",
+               (long long)m->heads);
     bool mq = false, new_arch = false;
     if (hf_bool(r, "multi_query", &mq) == JSON_BAD || hf_bool(r, "new_decoder_architecture", &new_arch) == JSON_BAD)
         return -1;
-    bool falcon = strcmp(r->family->model_type, "falcon") == 0;
+    bool falcon = strcmp(type, "falcon") == 0;
+    if (falcon && !new_arch && hf_has(r, "n_head_kv")) {
+        new_arch = true; /* a RefinedWeb config: convert_custom_code_checkpoint.py sets the new architecture */
+        assume(m, "new_decoder_architecture", "absent, with n_head_kv: a RefinedWeb (Falcon-40B) config, which "
+                                              "transformers converts to the new architecture", "true");
+    }
     if (falcon && !new_arch) {
         if (!hf_has(r, "multi_query")) {
             mq = true; /* FalconConfig defaults multi_query to true */
@@ -301,9 +350,22 @@ static int read_kv_heads(struct hf_reader *r)
     } else if (kv == 0 && mq) {
         kv = 1;
     }
+    bool mqa_groups = false; /* ChatGLM: multi_query_attention with multi_query_group_num groups */
+    if (kv == 0 && hf_bool(r, "multi_query_attention", &mqa_groups) == JSON_BAD)
+        return -1;
+    if (kv == 0 && mqa_groups && hf_whole(r, KEYS("multi_query_group_num"), true, 1, &kv))
+        return -1;
+    if (kv == 0 && !mpt) {
+        double def;
+        enum json_found df = hf_number(r, KEYS("num_key_value_heads"), false, 1, BIG, true, &def);
+        if (df == JSON_BAD)
+            return -1;
+        if (df == JSON_FOUND)
+            kv = (int64_t)def;
+    }
     if (kv == 0 && !hf_has(r, "num_key_value_heads")) {
         kv = m->heads;
-        if (!falcon)
+        if (!falcon && !mpt)
             assume(m, "num_key_value_heads", "absent: one KV head per query head (MHA)", "%lld", (long long)kv);
     }
     m->kv_heads = kv;
@@ -314,7 +376,7 @@ static int read_kv_heads(struct hf_reader *r)
     }
     /* head_dim given explicitly wins over hidden_size / heads. */
     m->d_head = 0;
-    if (hf_whole(r, KEYS("head_dim"), false, 1, &m->d_head))
+    if (hf_whole(r, KEYS("head_dim", "kv_channels"), false, 1, &m->d_head))
         return -1;
     if (m->d_head == 0) {
         if (m->d_model % m->heads != 0) {
@@ -370,10 +432,18 @@ static int read_details(struct hf_reader *r)
         return -1;
     if (bf == JSON_FOUND)
         m->qkv_bias = m->o_bias = m->mlp_bias = b;
-    if ((bf = hf_bool(r, "use_bias", &b)) == JSON_BAD) /* Starcoder2 */
+    if ((bf = hf_bool(r, "use_bias", &b)) == JSON_BAD) /* Starcoder2 (its LayerNorms keep their bias) */
+        return -1;
+    if (bf == JSON_FOUND && strcmp(f->model_type, "nemotron_h") != 0)
+        m->qkv_bias = m->o_bias = m->mlp_bias = b;
+    if ((bf = hf_bool(r, "add_qkv_bias", &b)) == JSON_BAD) /* ChatGLM */
         return -1;
     if (bf == JSON_FOUND)
-        m->qkv_bias = m->o_bias = m->mlp_bias = m->norm_bias = b;
+        m->qkv_bias = b;
+    if ((bf = hf_bool(r, "add_bias_linear", &b)) == JSON_BAD)
+        return -1;
+    if (bf == JSON_FOUND)
+        m->o_bias = m->mlp_bias = b;
     if ((bf = hf_bool(r, "enable_bias", &b)) == JSON_BAD) /* OPT */
         return -1;
     if (bf == JSON_FOUND)
@@ -386,9 +456,21 @@ static int read_details(struct hf_reader *r)
         bool new_arch = false, parallel = true;
         if (hf_bool(r, "new_decoder_architecture", &new_arch) == JSON_BAD || hf_bool(r, "parallel_attn", &parallel) == JSON_BAD)
             return -1;
+        new_arch = new_arch || hf_has(r, "n_head_kv"); /* a RefinedWeb config (see read_kv_heads) */
         m->norms_per_layer = new_arch || !parallel ? 2 : 1;
+        if (new_arch && hf_whole(r, KEYS("num_ln_in_parallel_attn"), false, 1, &m->norms_per_layer))
+            return -1;
     }
-    bool qk_norm = (f->flags & (F_QK_NORM_HEAD | F_QK_NORM_FULL)) != 0;
+    if (strcmp(f->model_type, "opt") == 0 && hf_has(r, "word_embed_proj_dim")) {
+        int64_t proj = 0;
+        if (hf_whole(r, KEYS("word_embed_proj_dim"), true, 1, &proj))
+            return -1;
+        if (proj != m->d_model)
+            assume(m, "word_embed_proj_dim", "differs from hidden_size: the narrower embedding and its projections "
+                                             "(OPT-350m) are counted at full width, a few percent high",
+                   "%lld", (long long)proj);
+    }
+    bool qk_norm = (f->flags & (F_QK_NORM_HEAD | F_QK_NORM_FULL)) != 0 && !(f->flags & F_QK_NORM_OPTIONAL);
     if ((bf = hf_bool(r, "use_qk_norm", &qk_norm)) == JSON_BAD)
         return -1;
     if (qk_norm && strcmp(f->model_type, "llama4_text") != 0) /* Llama 4's L2 norm has no weights */
@@ -530,6 +612,7 @@ static int read_state_mixers(struct hf_reader *r)
         m->ssm_dt_rank = dt_rank;
         m->ssm_conv_bias = true;
         m->ssm_proj_bias = false;
+        m->ssm_inner_norms = (r->family->flags & F_SSM_INNER_NORMS) != 0;
         if (hf_bool(r, "mamba_conv_bias", &m->ssm_conv_bias) == JSON_BAD ||
             hf_bool(r, "mamba_proj_bias", &m->ssm_proj_bias) == JSON_BAD)
             return -1;
@@ -570,7 +653,7 @@ static int read_layer_types(struct hf_reader *r, const cJSON *types, enum rt_mix
         enum rt_mixer mixer;
     } names[] = {{"full_attention", RT_MIXER_FULL},       {"sliding_attention", RT_MIXER_SLIDING},
                  {"chunked_attention", RT_MIXER_CHUNKED}, {"linear_attention", RT_MIXER_LINEAR},
-                 {"mamba", RT_MIXER_MAMBA},               {"mamba2", RT_MIXER_MAMBA}};
+                 {"mamba", RT_MIXER_MAMBA},               {"mamba2", RT_MIXER_MAMBA2}};
     int i = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, types)
@@ -580,7 +663,7 @@ static int read_layer_types(struct hf_reader *r, const cJSON *types, enum rt_mix
             j++;
         if (j == sizeof names / sizeof names[0]) {
             snprintf(r->err, r->errsize, "%s: 'layer_types[%d]' must be one of full_attention, sliding_attention, "
-                                         "chunked_attention, linear_attention, mamba",
+                                         "chunked_attention, linear_attention, mamba, mamba2",
                      r->path, i);
             return -1;
         }
@@ -802,6 +885,9 @@ static int read_moe_layers(struct hf_reader *r, bool *moe)
     return 0;
 }
 
+static int hybrid_blocks_from(struct hf_reader *r, const char *pattern, enum rt_mixer *mixers, bool *moe,
+                              bool *no_mlp);
+
 /* Nemotron-H: one block per character of hybrid_override_pattern, M a
  * Mamba-2 mixer, * attention, - a dense MLP, E an MoE. */
 static int read_hybrid_blocks(struct hf_reader *r, enum rt_mixer *mixers, bool *moe, bool *no_mlp)
@@ -809,13 +895,47 @@ static int read_hybrid_blocks(struct hf_reader *r, enum rt_mixer *mixers, bool *
     struct model_shape *m = r->m;
     int scope = 0;
     const cJSON *p = hf_find(r, "hybrid_override_pattern", &scope);
+    const cJSON *blocks = hf_find(r, "layers_block_type", NULL);
+    if (!p && cJSON_IsArray(blocks)) { /* configs saved by newer transformers: a list of block names */
+        if (cJSON_GetArraySize(blocks) != m->layers) {
+            snprintf(r->err, r->errsize, "%s: 'layers_block_type' lists %d blocks but num_hidden_layers is %lld",
+                     r->path, cJSON_GetArraySize(blocks), (long long)m->layers);
+            return -1;
+        }
+        static const char *const names[] = {"mamba", "attention", "mlp", "moe"};
+        static const char codes[] = "M*-E";
+        char pattern[RT_MAX_LAYERS + 1];
+        int i = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, blocks)
+        {
+            int j = 0;
+            while (j < 4 && !(cJSON_IsString(t) && strcmp(t->valuestring, names[j]) == 0))
+                j++;
+            if (j == 4) {
+                snprintf(r->err, r->errsize, "%s: 'layers_block_type[%d]' must be mamba, attention, mlp or moe",
+                         r->path, i);
+                return -1;
+            }
+            pattern[i++] = codes[j];
+        }
+        pattern[i] = '\0';
+        return hybrid_blocks_from(r, pattern, mixers, moe, no_mlp);
+    }
     if (!cJSON_IsString(p) || (int64_t)strlen(p->valuestring) != m->layers) {
         snprintf(r->err, r->errsize, "%s: 'hybrid_override_pattern' must be a string of %lld blocks (M, *, -, E)",
                  r->path, (long long)m->layers);
         return -1;
     }
+    return hybrid_blocks_from(r, p->valuestring, mixers, moe, no_mlp);
+}
+
+/* The blocks of a pattern string of m->layers characters M, *, -, E. */
+static int hybrid_blocks_from(struct hf_reader *r, const char *pattern, enum rt_mixer *mixers, bool *moe, bool *no_mlp)
+{
+    struct model_shape *m = r->m;
     for (int64_t i = 0; i < m->layers; i++) {
-        char c = p->valuestring[i];
+        char c = pattern[i];
         if (c != 'M' && c != '*' && c != '-' && c != 'E') {
             snprintf(r->err, r->errsize, "%s: 'hybrid_override_pattern' block %lld is '%c': give M, *, - or E",
                      r->path, (long long)i, c);
@@ -886,8 +1006,9 @@ static int build_schedule(struct hf_reader *r)
 }
 
 /* Sets up the scopes: text_config (multimodal), attn_config and ffn_config
- * (DBRX, MPT), then the top level; picks the family. */
-static void open_scopes(struct hf_reader *r, const cJSON *root, char *model_type, size_t type_size)
+ * (DBRX, MPT), then the top level; picks the family. Returns -1 with err set
+ * for an unknown model_type whose keys show a hybrid state-space layout. */
+static int open_scopes(struct hf_reader *r, const cJSON *root, char *model_type, size_t type_size)
 {
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
     r->count = 0;
@@ -915,9 +1036,22 @@ static void open_scopes(struct hf_reader *r, const cJSON *root, char *model_type
     r->family = family_find(model_type);
     if (!r->family) {
         r->family = &generic_family;
+        /* Keys of hybrid state-space layouts the generic reading would silently take for attention. */
+        static const char *const hybrid_keys[] = {"mamba_d_state", "ssm_state_size", "mamba_expand", "mamba_n_heads",
+                                                  "layers_block_type", "hybrid_override_pattern", "attn_layer_indices",
+                                                  "attn_layer_period", "block_types", "mamba_d_conv"};
+        for (size_t i = 0; i < sizeof hybrid_keys / sizeof hybrid_keys[0]; i++) {
+            if (hf_find(r, hybrid_keys[i], NULL)) {
+                snprintf(r->err, r->errsize, "%s: model_type '%s' mixes state-space and attention layers in a way "
+                                             "rooftop does not read yet (it has '%s'); refusing rather than guessing",
+                         r->path, model_type[0] ? model_type : "(absent)", hybrid_keys[i]);
+                return -1;
+            }
+        }
         assume(r->m, "model_type", "not a family rooftop knows: read with the generic keys", "%s",
                model_type[0] ? model_type : "(absent)");
     }
+    return 0;
 }
 
 int model_from_hf_config(const char *text, size_t len, const char *path, const char *name, struct model_shape *out,
@@ -936,10 +1070,16 @@ int model_from_hf_config(const char *text, size_t len, const char *path, const c
     }
     if (json_string(root, "model_type", path, false, model_type, sizeof model_type, err, errsize) == JSON_BAD)
         goto done;
-    open_scopes(&r, root, model_type, sizeof model_type);
+    if (open_scopes(&r, root, model_type, sizeof model_type) != 0)
+        goto done;
     if (read_dimensions(&r) || read_kv_heads(&r) || read_details(&r) || read_experts(&r) || read_latent(&r) ||
         read_state_mixers(&r) || build_schedule(&r))
         goto done;
+    const cJSON *cross = hf_find(&r, "cross_attention_layers", NULL);
+    if (cJSON_IsArray(cross) && cJSON_GetArraySize(cross) > 0)
+        assume(&m, "cross_attention_layers", "counted as self-attention: their keys and values come from the image "
+                                             "encoder, a fixed set per request that rooftop does not model",
+               "%d layers", cJSON_GetArraySize(cross));
     const cJSON *dt = hf_find(&r, "torch_dtype", NULL);
     if (!dt)
         dt = hf_find(&r, "dtype", NULL);

@@ -261,7 +261,7 @@ static double mamba_params(const struct model_shape *m)
     double r = (double)m->ssm_dt_rank;
     double proj_bias = m->ssm_proj_bias ? 2.0 * di + d : 0.0;
     return d * 2.0 * di + di * (double)m->ssm_d_conv + (m->ssm_conv_bias ? di : 0.0) + di * (r + 2.0 * n) +
-           r * di + di + di * n + di + di * d + proj_bias;
+           r * di + di + di * n + di + di * d + proj_bias + (m->ssm_inner_norms ? r + 2.0 * n : 0.0);
 }
 
 /* One Mamba-2 mixer: in_proj (z, x, B, C and dt), a depthwise convolution
@@ -475,15 +475,23 @@ static bool same_kind(const struct layer_kind *a, const struct layer_kind *b)
            a->no_mlp == b->no_mlp;
 }
 
-int model_kind_index(struct model_shape *m, const struct layer_kind *k)
+int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
 {
+    /* One spelling per kind: a window only where the mixer has one, a width only on a dense MLP. */
+    struct layer_kind k = *kind;
+    if (k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED)
+        k.window = 0;
+    if (k.moe || k.no_mlp)
+        k.d_ff = 0;
+    if (k.no_mlp)
+        k.moe = false;
+    k.count = 0;
     for (int i = 0; i < m->kind_count; i++)
-        if (same_kind(&m->kinds[i], k))
+        if (same_kind(&m->kinds[i], &k))
             return i;
     if (m->kind_count >= RT_MAX_LAYER_KINDS)
         return -1;
-    m->kinds[m->kind_count] = *k;
-    m->kinds[m->kind_count].count = 0;
+    m->kinds[m->kind_count] = k;
     return m->kind_count++;
 }
 

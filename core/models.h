@@ -109,6 +109,7 @@ struct model_shape {
      * d_inner = expand x d_model (Mamba) or heads x head_dim (Mamba-2). */
     int64_t ssm_d_inner, ssm_d_state, ssm_d_conv, ssm_dt_rank, ssm_heads, ssm_groups;
     bool ssm_conv_bias, ssm_proj_bias;
+    bool ssm_inner_norms;      /* Jamba: RMSNorms on dt (dt_rank), B and C (d_state each) inside each Mamba layer */
     /* Bytes per element of the recurrent state (Nemotron-H's
      * mamba_ssm_cache_dtype float32: 4); 0 = the KV precision. Convolution
      * windows are always at the KV precision. */
@@ -244,7 +245,8 @@ int model_shape_check(const struct model_shape *m, char *err, size_t errsize);
 void model_schedule_fix(struct model_shape *m);
 
 /* Index of kind k in m's kinds (count ignored), adding it when new; -1 when
- * RT_MAX_LAYER_KINDS are in use. */
+ * RT_MAX_LAYER_KINDS are in use. Kinds are compared in one spelling: a
+ * window only on sliding and chunked mixers, a width only on a dense MLP. */
 int model_kind_index(struct model_shape *m, const struct layer_kind *k);
 
 /* Changes the depth to layers in [1, RT_MAX_LAYERS] keeping the pattern:

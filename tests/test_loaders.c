@@ -410,6 +410,15 @@ static void test_scenario_schedules(void **state)
     assert_false(old.model.kinds[old.model.layer_kind[0]].moe);
     assert_true(old.model.kinds[old.model.layer_kind[2]].moe);
     assert_true(old.model.stated_params == 0.0); /* a model written out is counted from its shape */
+    /* A window on a full run, a width on an MoE run: ignored, so the kinds stay one per meaning and
+     * the file round-trips (found by the scenario fuzzer). */
+    const char odd[] = "{\"version\": 1, \"model\": {\"layers\": 4, \"experts\": 4, \"experts_per_token\": 1, "
+                       "\"layer_schedule\": [{\"count\": 1, \"mixer\": \"full\", \"window\": 64}, {\"count\": 1, "
+                       "\"mixer\": \"full\"}, {\"count\": 1, \"mixer\": \"full\", \"mlp\": \"moe\", \"d_ff\": 9}, "
+                       "{\"count\": 1, \"mixer\": \"full\", \"mlp\": \"moe\"}]}}";
+    assert_int_equal(scenario_from_json(odd, strlen(odd), "odd.json", &old, &w, err, sizeof err), 0);
+    assert_int_equal(old.model.kind_count, 2);
+    assert_string_equal(model_schedule_summary(&old.model, words, sizeof words), "2 dense + 2 MoE layers");
     const struct {
         const char *json, *want;
     } bad[] = {
@@ -467,6 +476,91 @@ static void test_config_schedule_errors(void **state)
             fail_msg("accepted: %s", text);
         ASSERT_CONTAINS(err, bad[i].want);
     }
+}
+
+/* Family rules that a generic reading gets wrong (each found by reading
+ * transformers' configuration and modeling files; see core/hfconfig.c). */
+static void test_family_rules(void **state)
+{
+    (void)state;
+    struct model_shape m;
+    struct load_warnings w = {0};
+    char err[400];
+    /* Falcon-7B's published keys: multi-query (one KV head), parallel attention (one LayerNorm a layer),
+     * no biases, tied. By hand: embedding 65024 x 4544 + 32 x (QKV 4544 x (4544 + 2 x 64) + dense 4544^2 +
+     * MLP 2 x 4544 x 18176 + LayerNorm 2 x 4544) + final LayerNorm 2 x 4544 = 6,921,720,704. */
+    const char falcon7[] = "{\"model_type\": \"falcon\", \"hidden_size\": 4544, \"n_head\": 71, \"n_layer\": 32, "
+                           "\"vocab_size\": 65024, \"multi_query\": true, \"parallel_attn\": true, \"bias\": false, "
+                           "\"new_decoder_architecture\": false, \"alibi\": false}";
+    assert_int_equal(load_text(falcon7, &m, &w, err, sizeof err), 0);
+    assert_int_equal(m.kv_heads, 1);
+    ASSERT_NEAR(model_param_count(&m).total, 6921720704.0, 0);
+    /* A RefinedWeb (Falcon-40B remote-code) config: n_head_kv and no new_decoder_architecture is the new
+     * architecture (transformers' convert_custom_code_checkpoint.py): 8 KV heads, two LayerNorms a layer. */
+    const char refined[] = "{\"model_type\": \"RefinedWeb\", \"hidden_size\": 8192, \"n_head\": 128, \"n_head_kv\": 8, "
+                           "\"n_layer\": 60, \"vocab_size\": 65024, \"parallel_attn\": true, \"bias\": false}";
+    assert_int_equal(load_text(refined, &m, &w, err, sizeof err), 0);
+    assert_int_equal(m.kv_heads, 8);
+    assert_int_equal(m.norms_per_layer, 2);
+    /* Gemma 3's text_config as transformers saves it, without the keys equal to the class defaults. */
+    const char gemma3[] = "{\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": \"gemma3_text\", "
+                          "\"hidden_size\": 2560, \"intermediate_size\": 10240, \"num_hidden_layers\": 34, "
+                          "\"sliding_window\": 1024}, \"vision_config\": {\"hidden_size\": 1152}}";
+    assert_int_equal(load_text(gemma3, &m, &w, err, sizeof err), 0);
+    assert_int_equal(m.heads, 8);
+    assert_int_equal(m.kv_heads, 4);
+    assert_int_equal(m.d_head, 256);
+    assert_int_equal(m.vocab, 262208);
+    char words[160];
+    assert_string_equal(model_schedule_summary(&m, words, sizeof words), "29 sliding (1024) + 5 full layers");
+    assert_true(m.assumption_count >= 5); /* the vision tower and each class default */
+    /* ChatGLM: multi_query_group_num KV groups, kv_channels per head. */
+    const char glm[] = "{\"model_type\": \"chatglm\", \"hidden_size\": 4096, \"num_layers\": 28, "
+                       "\"num_attention_heads\": 32, \"multi_query_attention\": true, \"multi_query_group_num\": 2, "
+                       "\"kv_channels\": 128, \"ffn_hidden_size\": 13696, \"padded_vocab_size\": 65024, "
+                       "\"add_qkv_bias\": true, \"add_bias_linear\": false}";
+    assert_int_equal(load_text(glm, &m, &w, err, sizeof err), 0);
+    assert_int_equal(m.kv_heads, 2);
+    ASSERT_NEAR(model_kv_bytes_per_token(&m, 2), 28 * 2 * 2 * 128 * 2, 0);
+    /* GLM-4.5-style MoE: dense below first_k_dense_replace. */
+    const char glm4[] = "{\"model_type\": \"glm4_moe\", \"hidden_size\": 256, \"num_hidden_layers\": 6, "
+                        "\"num_attention_heads\": 8, \"num_key_value_heads\": 2, \"intermediate_size\": 512, "
+                        "\"moe_intermediate_size\": 64, \"vocab_size\": 1000, \"n_routed_experts\": 8, "
+                        "\"num_experts_per_tok\": 2, \"n_shared_experts\": 1, \"first_k_dense_replace\": 1}";
+    assert_int_equal(load_text(glm4, &m, &w, err, sizeof err), 0);
+    assert_string_equal(model_schedule_summary(&m, words, sizeof words), "1 dense + 5 MoE layers");
+    /* GPT-BigCode (StarCoder): plain MLP, learned positions, multi-query. */
+    const char bigcode[] = "{\"model_type\": \"gpt_bigcode\", \"n_embd\": 256, \"n_layer\": 2, \"n_head\": 8, "
+                           "\"n_positions\": 512, \"vocab_size\": 1000, \"multi_query\": true, \"n_inner\": null}";
+    assert_int_equal(load_text(bigcode, &m, &w, err, sizeof err), 0);
+    assert_false(m.gated_mlp);
+    assert_int_equal(m.kv_heads, 1);
+    assert_int_equal(m.position_rows, 512);
+    assert_int_equal(m.d_ff, 1024);
+    /* MPT: transformers builds one KV head per query head whatever attn_config says. */
+    const char mpt[] = "{\"model_type\": \"mpt\", \"d_model\": 256, \"n_layers\": 2, \"n_heads\": 8, "
+                       "\"vocab_size\": 1000, \"expansion_ratio\": 4, \"no_bias\": true, \"attn_config\": "
+                       "{\"kv_n_heads\": 1}}";
+    assert_int_equal(load_text(mpt, &m, &w, err, sizeof err), 0);
+    assert_int_equal(m.kv_heads, 8);
+    assert_int_equal(m.d_ff, 1024);
+    /* Cohere's q/k norms exist only with use_qk_norm, and are full width. */
+    const char cohere[] = "{\"model_type\": \"cohere\", \"hidden_size\": 256, \"num_hidden_layers\": 2, "
+                          "\"num_attention_heads\": 8, \"num_key_value_heads\": 2, \"intermediate_size\": 512, "
+                          "\"vocab_size\": 1000, \"use_qk_norm\": %s}";
+    char text[400];
+    snprintf(text, sizeof text, cohere, "false");
+    assert_int_equal(load_text(text, &m, &w, err, sizeof err), 0);
+    assert_int_equal(m.qk_norm_width, 0);
+    snprintf(text, sizeof text, cohere, "true");
+    assert_int_equal(load_text(text, &m, &w, err, sizeof err), 0);
+    assert_int_equal(m.qk_norm_width, (8 + 2) * 32);
+    /* A hybrid state-space model of a family rooftop does not know is refused, not read as attention. */
+    const char zamba[] = "{\"model_type\": \"zamba2\", \"hidden_size\": 256, \"num_hidden_layers\": 4, "
+                         "\"num_attention_heads\": 8, \"intermediate_size\": 512, \"vocab_size\": 1000, "
+                         "\"mamba_d_state\": 64}";
+    assert_int_equal(load_text(zamba, &m, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "model_type 'zamba2' mixes state-space and attention layers");
 }
 
 /* Counts the entries of a folder (besides . and ..). */
@@ -554,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_scenario_round_trip),
         cmocka_unit_test(test_scenario_schedules),
         cmocka_unit_test(test_config_schedule_errors),
+        cmocka_unit_test(test_family_rules),
         cmocka_unit_test(test_atomic_write),
     };
     return cmocka_run_group_tests_name("loaders", tests, NULL, NULL);
