@@ -243,6 +243,10 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     bool w8a8 = (s->precision == RT_FP8 || s->precision == RT_INT8) && !a->weight_only_quantization;
     hw->bytes_per_act = w8a8 ? 1.0 : 2.0;
     hw->n_chips = (double)s->chips;
+    hw->eff = efficiency_resolve(&s->chip.efficiency);
+    hw->engine = s->engine;
+    hw->compute_precision = a->compute_precision;
+    a->efficiency = hw->eff;
     hw->flop_scale = a->active_params / a->shape_count.active;
     hw->weight_scale = a->params / a->shape_count.total;
     hw_rates_prepare(hw, s);
@@ -296,17 +300,41 @@ static void add_term(struct latency_term *terms, int *count, const char *name, d
     terms[(*count)++].seconds = seconds;
 }
 
-/* Detailed prefill + decode + overhead on hw->n_chips chips. */
-static double detailed_turn_s(const struct scenario *s, const struct hw_rates *hw)
+/* The floor's and the realistic estimate's prefill + decode + overhead on
+ * hw->n_chips chips, into *floor_s and *realistic_s. */
+static void turn_s(const struct scenario *s, const struct hw_rates *hw, double *floor_s, double *realistic_s)
 {
     struct phase_cost pc;
-    double total = s->overhead_s;
+    *floor_s = *realistic_s = s->overhead_s;
     if (s->prefill_tokens > 0) {
         phase_costs(s, hw, RT_PHASE_PREFILL, !s->unfused_attention, &pc);
-        total += pc.time_s;
+        *floor_s += pc.time_s;
+        *realistic_s += pc.realistic_s;
     }
     phase_costs(s, hw, RT_PHASE_DECODE, !s->unfused_attention, &pc);
-    return total + pc.time_s * (double)s->decode_tokens;
+    *floor_s += pc.time_s * (double)s->decode_tokens;
+    *realistic_s += pc.realistic_s * (double)s->decode_tokens;
+}
+
+/* The realistic turn from the phases already costed at the scenario's chips. */
+static void fill_realistic(const struct scenario *s, struct analysis *a)
+{
+    struct realistic_latency *r = &a->realistic;
+    const struct phase_cost *pre = &a->phases[RT_PHASE_PREFILL], *dec = &a->phases[RT_PHASE_DECODE];
+    r->prefill_s = s->prefill_tokens > 0 ? pre->realistic_s : 0.0;
+    r->decode_step_s = dec->realistic_s;
+    r->decode_s = dec->realistic_s * (double)s->decode_tokens;
+    r->ttft_s = r->prefill_s;
+    r->tpot_s = r->decode_step_s;
+    r->overhead_s = s->overhead_s;
+    r->total_s = r->prefill_s + r->decode_s + r->overhead_s;
+    r->budget_s = s->budget_s;
+    r->ok = r->total_s <= r->budget_s && a->memory.batch_fits;
+    r->chips_for_budget = 0;
+    r->prefill_comms_s = s->prefill_tokens > 0 ? pre->realistic_comms_s : 0.0;
+    r->decode_comms_s = dec->realistic_comms_s;
+    r->chip_calibrated = a->hw.eff.calibrated;
+    r->engine_calibrated = s->engine.calibrated;
 }
 
 /* The detailed latency, its chips for the budget, and the difference from
@@ -327,8 +355,11 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
     d->budget_s = s->budget_s;
     d->ok = d->total_s <= d->budget_s && a->memory.batch_fits;
     d->chips_for_budget = 0;
+    fill_realistic(s, a);
+    struct realistic_latency *r = &a->realistic;
     /* No operation gets cheaper than 1/n of its untiled single-chip roofline
-     * time on n chips, so counts whose bound already misses are skipped. */
+     * time on n chips (and the realistic estimate is never below the floor),
+     * so counts whose bound already misses are skipped. */
     double bound_1 = 0.0;
     struct hw_rates one = a->hw;
     one.n_chips = 1.0;
@@ -358,15 +389,22 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
                           one.bytes_per_act / one.link_bytes_per_s;
         }
     }
-    for (int64_t n = 1; n <= s->max_chips && n <= RT_MAX_CHIPS; n *= 2) {
+    bool floor_found = false, realistic_found = false;
+    for (int64_t n = 1; n <= s->max_chips && n <= RT_MAX_CHIPS && !realistic_found; n *= 2) {
         double lower = bound_1 / (double)n + comms_unit * 2.0 * ((double)n - 1.0) / (double)n + s->overhead_s;
         if (lower > s->budget_s)
             continue;
         one.n_chips = (double)n; /* the scenario's rates at n chips */
-        double turn = n == s->chips ? d->total_s : detailed_turn_s(s, &one);
-        if (turn <= s->budget_s) {
+        double floor_turn = d->total_s, realistic_turn = r->total_s;
+        if (n != s->chips)
+            turn_s(s, &one, &floor_turn, &realistic_turn);
+        if (!floor_found && floor_turn <= s->budget_s) {
             d->chips_for_budget = holding_chips(s, a, n);
-            break;
+            floor_found = true;
+        }
+        if (realistic_turn <= s->budget_s) {
+            r->chips_for_budget = holding_chips(s, a, n);
+            realistic_found = true;
         }
     }
 
@@ -420,8 +458,6 @@ static int place_operations(struct analysis *a)
         for (int i = 0; i < pc->count && a->placement_count < RT_MAX_PLACEMENTS; i++) {
             const struct op_cost *op = &pc->ops[i];
             double bytes = op->weight_bytes + op->kv_bytes + op->act_bytes;
-            if (!(bytes > 0.0))
-                continue; /* stays on chip (fused softmax): no place on a memory roofline */
             struct placement *pl = &a->placements[a->placement_count];
             memset(pl, 0, sizeof *pl);
             copy_text(pl->name, sizeof pl->name, op->name);
@@ -431,10 +467,19 @@ static int place_operations(struct analysis *a)
             pl->flops = op->flops * hw->n_chips;
             pl->bytes = bytes * hw->n_chips;
             pl->time_s = op->time_s;
+            pl->realistic_time_s = op->realistic_s;
             pl->share = pc->time_s > 0.0 ? op->time_s / pc->time_s : 0.0;
             double peak = op->matrix ? hw->peak_flops_per_s : hw->vector_flops_per_s;
-            if (roofline_report(op->flops, bytes, peak, hw->hbm_bytes_per_s, &pl->roof) != 0)
+            if (!(bytes > 0.0)) { /* stays on chip (a fused softmax): its unit's peak, no intensity */
+                pl->on_chip = true;
+                pl->roof.ridge_flop_per_byte = peak / hw->hbm_bytes_per_s;
+                pl->roof.attainable_flops_per_s = peak;
+                pl->roof.fraction_of_peak = 1.0;
+                pl->roof.bound = RT_COMPUTE_BOUND;
+                pl->roof.lever = bound_lever(RT_COMPUTE_BOUND);
+            } else if (roofline_report(op->flops, bytes, peak, hw->hbm_bytes_per_s, &pl->roof) != 0) {
                 return -1;
+            }
             a->placement_count++;
         }
     }
@@ -550,7 +595,8 @@ static bool all_finite(const struct analysis *a)
                         a->tile_efficiency_d_ff, a->tile_efficiency_d_head, a->hfu, a->mfu_budget.mfu,
                         a->detailed.prefill_s, a->detailed.decode_s, a->detailed.total_s, a->training.mfu,
                         a->training.hfu, a->training.step_s, a->training.model_flops_per_token, a->prefill_mfu,
-                        a->decode_mbu, a->recompute_factor, a->mfu_budget.total_s};
+                        a->decode_mbu, a->recompute_factor, a->mfu_budget.total_s, a->realistic.prefill_s,
+                        a->realistic.decode_s, a->realistic.total_s};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!isfinite(v[i]))
             return false;
@@ -574,15 +620,24 @@ static bool all_finite(const struct analysis *a)
 static void select_verdict(const struct scenario *s, struct analysis *a)
 {
     a->latency_model = s->latency_model;
-    if (s->latency_model != RT_LATENCY_DETAILED)
+    if (s->latency_model == RT_LATENCY_NAPKIN)
         return;
-    const struct detailed_latency *d = &a->detailed;
     struct latency_verdict *l = &a->latency;
-    l->prefill_s = d->prefill_s;
-    l->decode_s = d->decode_s;
-    l->total_s = d->total_s;
-    l->ok = d->ok;
-    l->chips_for_budget = d->chips_for_budget;
+    if (s->latency_model == RT_LATENCY_REALISTIC) {
+        const struct realistic_latency *r = &a->realistic;
+        l->prefill_s = r->prefill_s;
+        l->decode_s = r->decode_s;
+        l->total_s = r->total_s;
+        l->ok = r->ok;
+        l->chips_for_budget = r->chips_for_budget;
+    } else {
+        const struct detailed_latency *d = &a->detailed;
+        l->prefill_s = d->prefill_s;
+        l->decode_s = d->decode_s;
+        l->total_s = d->total_s;
+        l->ok = d->ok;
+        l->chips_for_budget = d->chips_for_budget;
+    }
     struct phase_sums ps = sum_phase(&a->phases[RT_PHASE_PREFILL]), ds = sum_phase(&a->phases[RT_PHASE_DECODE]);
     l->prefill_flops = s->prefill_tokens > 0 ? (ps.matrix_flops) * a->hw.n_chips : 0.0;
     l->decode_bytes = ds.bytes * a->hw.n_chips * (double)s->decode_tokens;
@@ -621,12 +676,15 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         if (pl->operation)
             continue;
         pl->share = 1.0;
-        if (strcmp(pl->phase, "prefill") == 0)
+        if (strcmp(pl->phase, "prefill") == 0) {
             pl->time_s = a->napkin.prefill_s;
-        else if (strcmp(pl->phase, "decode") == 0)
+            pl->realistic_time_s = a->realistic.prefill_s;
+        } else if (strcmp(pl->phase, "decode") == 0) {
             pl->time_s = s->decode_tokens > 0 ? a->napkin.decode_s / (double)s->decode_tokens : 0.0;
-        else
-            pl->time_s = a->training.step_s;
+            pl->realistic_time_s = a->realistic.decode_step_s;
+        } else {
+            pl->time_s = pl->realistic_time_s = a->training.step_s;
+        }
     }
 
     const struct model_shape *m = &s->model;

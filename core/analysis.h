@@ -26,11 +26,14 @@ struct placement {
     char phase[16];  /* "prefill", "decode" or "training" */
     bool operation;  /* one operation of the detailed model, not a whole phase */
     bool vector;     /* placed against the vector unit's roof, not the tensor peak */
+    bool on_chip;    /* moves no HBM bytes (a fused softmax): no intensity, no place on the memory roof */
     double flops;    /* FLOPs (all chips) */
     double bytes;    /* bytes moved from HBM (all chips) */
     double time_s;   /* operations: max(compute, memory) per chip; phases: the napkin's prefill or
                         decode step, the shape's training step */
     double share;    /* operations: share of the phase's time, [0, 1]; phases: 1 */
+    double realistic_time_s; /* the realistic estimate of the same work (phases: prefill, one decode step;
+                                the training step row repeats the floor's step) */
     struct roofline_report roof; /* intensity, ridge, attainable, % of peak, bound, lever */
 };
 
@@ -57,6 +60,24 @@ struct detailed_latency {
     int prefill_term_count;
     struct latency_term decode_terms[RT_MAX_TERMS]; /* per step */
     int decode_term_count;
+};
+
+/* The realistic estimate's turn (realistic.h): each operation through the
+ * chip's efficiency profile and the engine's, all-reduces with a per-step
+ * latency, and the engine's fixed time per forward pass. */
+struct realistic_latency {
+    double prefill_s;         /* one prefill of the batch */
+    double decode_step_s;     /* one decode step of the batch */
+    double decode_s;          /* decode_tokens steps */
+    double ttft_s, tpot_s;    /* time to first token (the prefill), time per output token (a step) */
+    double overhead_s;        /* the scenario's overhead (the engine's per-pass time is in each pass) */
+    double total_s;
+    double budget_s;
+    bool ok;
+    int64_t chips_for_budget; /* smallest power of two meeting the budget and holding the turn; 0 = none */
+    double prefill_comms_s, decode_comms_s; /* all-reduces of the prefill and of one decode step */
+    bool chip_calibrated;     /* the chip's profile was fitted to measurements on it */
+    bool engine_calibrated;   /* the engine's profile was fitted to measurements of it */
 };
 
 /* A training step, by the PaLM convention (Chowdhery et al. 2022, app. B). */
@@ -131,7 +152,9 @@ struct analysis {
     struct latency_verdict latency;   /* the verdict of the selected model (latency_model) */
     enum rt_latency_model latency_model;
     struct latency_verdict napkin;    /* the guide's napkin, always */
-    struct detailed_latency detailed; /* the detailed model, always */
+    struct detailed_latency detailed; /* the floor (the detailed model), always */
+    struct realistic_latency realistic; /* the realistic estimate, always */
+    struct efficiency_profile efficiency; /* the chip profile the realistic estimate used */
     struct hw_rates hw;               /* the rates the detailed model used */
     struct training_figures training;
     double prefill_mfu;               /* with --measured-ttft-s: prefill model FLOPs / (ttft x chips x peak); else 0 */

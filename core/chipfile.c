@@ -9,7 +9,7 @@
 static const char *const chip_keys[] = {"name", "key", "peak_flops_per_s", "peak_flops", "hbm_bytes",
                                         "hbm_bytes_per_s", "hbm_bw_bytes_per_s", "interconnect_bytes_per_s",
                                         "tdp_w", "source", "notes", "sparse", "sparse_halved", "vendor",
-                                        "vector_flops_per_s", NULL};
+                                        "vector_flops_per_s", "sm_count", "efficiency", NULL};
 
 /* Makes a short key from a display name: "My Chip 2" -> "my-chip-2". */
 static void key_from_name(char *out, size_t size, const char *name)
@@ -27,6 +27,62 @@ static void key_from_name(char *out, size_t size, const char *name)
         }
     }
     out[n] = '\0';
+}
+
+int efficiency_from_json(const cJSON *obj, const char *path, struct efficiency_profile *out, struct load_warnings *w,
+                         char *err, size_t errsize)
+{
+    if (!cJSON_IsObject(obj)) {
+        snprintf(err, errsize, "%s: 'efficiency' must be an object {\"matmul\": {\"bf16\": 0.75}, \"memory\": 0.8, ...}",
+                 path);
+        return -1;
+    }
+    /* Keys left out take the generic profile's values. */
+    struct efficiency_profile e = *efficiency_generic();
+    e.calibrated = false;
+    e.sm_count = out->sm_count;
+    snprintf(e.source, sizeof e.source, "%s", path);
+    const cJSON *mm = cJSON_GetObjectItemCaseSensitive(obj, "matmul");
+    if (mm && !cJSON_IsObject(mm)) {
+        snprintf(err, errsize, "%s: 'efficiency.matmul' must be an object such as {\"bf16\": 0.75, \"fp8\": 0.45}", path);
+        return -1;
+    }
+    for (int p = 0; mm && p < RT_PRECISION_COUNT; p++)
+        if (json_number(mm, precision_name((enum rt_precision)p), path, "efficiency.matmul.", false, 1e-6, 1.0, false,
+                        &e.matmul[p], err, errsize) == JSON_BAD)
+            return -1;
+    double sms = (double)e.sm_count;
+    if (json_number(obj, "memory", path, "efficiency.", false, 1e-6, 1.0, false, &e.memory, err, errsize) == JSON_BAD ||
+        json_number(obj, "kernel_overhead_s", path, "efficiency.", false, 0, 1.0, false, &e.kernel_s, err, errsize) ==
+            JSON_BAD ||
+        json_number(obj, "allreduce_step_s", path, "efficiency.", false, 0, 1.0, false, &e.allreduce_step_s, err,
+                    errsize) == JSON_BAD ||
+        json_number(obj, "link", path, "efficiency.", false, 1e-6, 1.0, false, &e.link, err, errsize) == JSON_BAD ||
+        json_number(obj, "sm_count", path, "efficiency.", false, 0, 1e6, true, &sms, err, errsize) == JSON_BAD ||
+        json_bool(obj, "calibrated", path, false, &e.calibrated, err, errsize) == JSON_BAD ||
+        json_string(obj, "source", path, false, e.source, sizeof e.source, err, errsize) == JSON_BAD)
+        return -1;
+    e.sm_count = (int64_t)sms;
+    e.present = true;
+    const char *const known[] = {"matmul", "memory", "kernel_overhead_s", "allreduce_step_s", "link", "sm_count",
+                                 "calibrated", "source", NULL};
+    json_warn_unknown_keys(obj, known, path, "efficiency.", w);
+    *out = e;
+    return 0;
+}
+
+void efficiency_to_json(cJSON *obj, const struct efficiency_profile *e)
+{
+    cJSON *mm = cJSON_AddObjectToObject(obj, "matmul");
+    for (int p = 0; p < RT_PRECISION_COUNT; p++)
+        cJSON_AddNumberToObject(mm, precision_name((enum rt_precision)p), e->matmul[p]);
+    cJSON_AddNumberToObject(obj, "memory", e->memory);
+    cJSON_AddNumberToObject(obj, "kernel_overhead_s", e->kernel_s);
+    cJSON_AddNumberToObject(obj, "allreduce_step_s", e->allreduce_step_s);
+    cJSON_AddNumberToObject(obj, "link", e->link);
+    cJSON_AddNumberToObject(obj, "sm_count", (double)e->sm_count);
+    cJSON_AddBoolToObject(obj, "calibrated", e->calibrated);
+    cJSON_AddStringToObject(obj, "source", e->source);
 }
 
 int chip_from_json(const cJSON *obj, const char *path, const char *what, struct chip_spec *out,
@@ -95,6 +151,13 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
         for (int p = 0; p < RT_PRECISION_COUNT; p++)
             c.peak_flops_per_s[p] /= 2.0;
     c.sparse_halved = sparse || halved;
+    double sms = 0;
+    if (json_number(obj, "sm_count", path, "", false, 0, 1e6, true, &sms, msg, sizeof msg) == JSON_BAD)
+        goto bad;
+    c.efficiency.sm_count = (int64_t)sms;
+    const cJSON *eff = cJSON_GetObjectItemCaseSensitive(obj, "efficiency");
+    if (eff && !cJSON_IsNull(eff) && efficiency_from_json(eff, path, &c.efficiency, w, msg, sizeof msg) != 0)
+        goto bad;
     json_warn_unknown_keys(obj, chip_keys, path, what, w);
     snprintf(c.origin, sizeof c.origin, "%s", path);
     *out = c;
@@ -132,6 +195,11 @@ void chip_to_json(cJSON *obj, const struct chip_spec *c)
     cJSON_AddStringToObject(obj, "source", c->source);
     cJSON_AddStringToObject(obj, "notes", c->notes);
     cJSON_AddBoolToObject(obj, "sparse_halved", c->sparse_halved);
+    cJSON_AddNumberToObject(obj, "sm_count", (double)c->efficiency.sm_count);
+    if (c->efficiency.present)
+        efficiency_to_json(cJSON_AddObjectToObject(obj, "efficiency"), &c->efficiency);
+    else
+        cJSON_AddNullToObject(obj, "efficiency");
 }
 
 int chips_from_text(const char *text, size_t len, const char *path, struct chip_spec *chips, size_t max,
@@ -209,4 +277,46 @@ void chip_db_free(struct chip_db *db)
 {
     free(db->chips);
     memset(db, 0, sizeof *db);
+}
+
+int engine_from_text(const char *text, size_t len, const char *path, struct engine_profile *out,
+                     struct load_warnings *w, char *err, size_t errsize)
+{
+    cJSON *root = json_parse_text(text, len, path, w, err, errsize);
+    if (!root)
+        return -1;
+    int status = -1;
+    struct engine_profile e = *engine_find("generic");
+    e.calibrated = false;
+    snprintf(e.source, sizeof e.source, "%s", path);
+    if (!cJSON_IsObject(root)) {
+        snprintf(err, errsize, "%s: expected an engine object {\"name\": ..., \"step_overhead_s\": ..., "
+                               "\"attention\": ..., \"moe\": ...}",
+                 path);
+        goto done;
+    }
+    if (json_string(root, "name", path, true, e.name, sizeof e.name, err, errsize) != JSON_FOUND ||
+        json_number(root, "step_overhead_s", path, "", false, 0, 10, false, &e.step_s, err, errsize) == JSON_BAD ||
+        json_number(root, "attention", path, "", false, 1e-6, 1, false, &e.attention, err, errsize) == JSON_BAD ||
+        json_number(root, "moe", path, "", false, 1e-6, 1, false, &e.moe, err, errsize) == JSON_BAD ||
+        json_bool(root, "calibrated", path, false, &e.calibrated, err, errsize) == JSON_BAD ||
+        json_string(root, "source", path, false, e.source, sizeof e.source, err, errsize) == JSON_BAD)
+        goto done;
+    const char *const known[] = {"name", "step_overhead_s", "attention", "moe", "calibrated", "source", NULL};
+    json_warn_unknown_keys(root, known, path, "", w);
+    *out = e;
+    status = 0;
+done:
+    cJSON_Delete(root);
+    return status;
+}
+
+void engine_to_json(cJSON *obj, const struct engine_profile *e)
+{
+    cJSON_AddStringToObject(obj, "name", e->name);
+    cJSON_AddNumberToObject(obj, "step_overhead_s", e->step_s);
+    cJSON_AddNumberToObject(obj, "attention", e->attention);
+    cJSON_AddNumberToObject(obj, "moe", e->moe);
+    cJSON_AddBoolToObject(obj, "calibrated", e->calibrated);
+    cJSON_AddStringToObject(obj, "source", e->source);
 }

@@ -28,6 +28,28 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
  * dense, with "sparse_halved" recording a halving already done). */
 void chip_to_json(cJSON *obj, const struct chip_spec *c);
 
+/* Reads a chip's "efficiency" block (realistic.h) into *out: "matmul"
+ * {"bf16", "fp8", "int8", "int4"} and "memory" and "link" in (0, 1],
+ * "kernel_overhead_s" and "allreduce_step_s" in [0, 1] s, "sm_count",
+ * "calibrated", "source"; keys left out take the generic profile's values
+ * (out->sm_count is kept unless given). Returns 0, or -1 with
+ * "PATH: 'efficiency.KEY' must be ..." in err. */
+int efficiency_from_json(const cJSON *obj, const char *path, struct efficiency_profile *out, struct load_warnings *w,
+                         char *err, size_t errsize);
+
+/* Writes a profile's keys (as efficiency_from_json reads them) into obj. */
+void efficiency_to_json(cJSON *obj, const struct efficiency_profile *e);
+
+/* Reads an engine profile file (realistic.h): {"name", "step_overhead_s"
+ * in [0, 10] s, "attention" and "moe" in (0, 1], "calibrated", "source"};
+ * keys left out take the generic engine's values. Returns 0, or -1 with a
+ * message naming the key in err. */
+int engine_from_text(const char *text, size_t len, const char *path, struct engine_profile *out,
+                     struct load_warnings *w, char *err, size_t errsize);
+
+/* Writes an engine profile's keys into obj. */
+void engine_to_json(cJSON *obj, const struct engine_profile *e);
+
 /* Parses a chip file's text. Fills chips[0..max) and sets *count. Returns 0,
  * or -1 with err set (a file with more than max chips is an error). */
 int chips_from_text(const char *text, size_t len, const char *path, struct chip_spec *chips, size_t max,

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "realistic.h"
 #include "units.h"
 
 #define RT_CHIP_KEY_MAX 32
@@ -38,6 +39,10 @@ struct chip_spec {
     /* Vector-unit (non-tensor) throughput in FLOP/s for element-wise work:
      * norms, activations, softmax, residuals; 0 when unpublished. */
     double vector_flops_per_s;
+    /* What real kernels achieve on this chip (realistic.h): fitted for the
+     * chips with published measurements, else not present (the generic
+     * profile applies); sm_count is the datasheet's SM or CU count. */
+    struct efficiency_profile efficiency;
 };
 
 /* A run of chips to choose from: the built-ins, or the built-ins and the

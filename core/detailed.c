@@ -36,12 +36,13 @@ static double shard_tile(double dim, double n, int64_t tile)
     return tile_efficiency((int64_t)(per_chip < 4e18 ? per_chip : 4e18), tile);
 }
 
-/* Appends an operation and times it on hw. */
-static void add_op(struct phase_cost *pc, const struct hw_rates *hw, const char *name, bool matrix, double flops,
-                   double weight_bytes, double kv_bytes, double act_bytes, double tile_eff)
+/* Appends an operation and times it on hw (the floor); returns it, or NULL
+ * when the list is full. */
+static struct op_cost *add_op(struct phase_cost *pc, const struct hw_rates *hw, const char *name, bool matrix,
+                              double flops, double weight_bytes, double kv_bytes, double act_bytes, double tile_eff)
 {
     if (pc->count >= RT_MAX_OPS)
-        return;
+        return NULL;
     struct op_cost *op = &pc->ops[pc->count++];
     op->name = name;
     op->matrix = matrix;
@@ -54,6 +55,39 @@ static void add_op(struct phase_cost *pc, const struct hw_rates *hw, const char 
     op->compute_s = flops / rate;
     op->memory_s = (weight_bytes + kv_bytes + act_bytes) / hw->hbm_bytes_per_s;
     op->time_s = op->compute_s > op->memory_s ? op->compute_s : op->memory_s; /* both finite, >= 0 */
+    op->kernels = op->tiles = 0.0;
+    op->realistic_s = op->time_s;
+    return op;
+}
+
+/* What kind of kernel an operation runs, for the realistic estimate. */
+enum { KIND_PLAIN = 0, KIND_ATTENTION = 1, KIND_MOE = 2 };
+
+/* The realistic time of op (realistic.h): its floor's compute time over the
+ * achieved matmul fraction at the compute precision (and the wave
+ * quantisation of its tiles), its memory time over the achieved bandwidth,
+ * attention and MoE kernels over the engine's efficiency, plus kernels x
+ * the launch time. fill (0, 1] scales the memory rate of decode attention
+ * (few work units). */
+static void realistic_op(struct op_cost *op, const struct hw_rates *hw, double kernels, double tiles, int kind,
+                         double fill)
+{
+    if (!op)
+        return;
+    const struct efficiency_profile *e = &hw->eff;
+    double engine = kind == KIND_ATTENTION ? hw->engine.attention : kind == KIND_MOE ? hw->engine.moe : 1.0;
+    double compute_eff = op->matrix ? e->matmul[hw->compute_precision] * wave_efficiency(tiles, e->sm_count) : 1.0;
+    double compute = op->compute_s / (compute_eff * engine);
+    double memory = op->memory_s / (e->memory * engine * fill);
+    op->kernels = kernels;
+    op->tiles = tiles;
+    op->realistic_s = (compute > memory ? compute : memory) + kernels * e->kernel_s;
+}
+
+/* 128 x 128 output tiles of an M x N GEMM. */
+static double gemm_tiles(double m, double n)
+{
+    return ceil(m / 128.0) * ceil(n / 128.0);
 }
 
 /* State-update FLOPs per token of a fixed-state mixer, an estimate of
@@ -178,9 +212,11 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     if (La > 0.0) {
         /* QKV projection; prefill and decode write the new keys and values to
          * the cache (a windowed layer keeps only its window of a prompt). */
-        add_op(out, hw, "qkv projection", true, La * 2.0 * T * qkv_params * fs / n, La * qkv_params * wb * ws / n,
-               z->kv_new_tokens * kv_elems * kvb / n, La * (T * d * ab + T * qkv_width * ab / n),
-               shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile));
+        realistic_op(add_op(out, hw, "qkv projection", true, La * 2.0 * T * qkv_params * fs / n,
+                            La * qkv_params * wb * ws / n, z->kv_new_tokens * kv_elems * kvb / n,
+                            La * (T * d * ab + T * qkv_width * ab / n),
+                            shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile)),
+                     hw, La, gemm_tiles(T, qkv_width / n), KIND_PLAIN, 1.0);
 
         /* Attention: scores, softmax, x V. */
         double q_bytes = T * H * dq * ab / n;
@@ -195,13 +231,26 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         double k_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dq * ab / n;
         double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * ab / n;
         double score_bytes = fused_attention ? 0.0 : stored_scores * H * ab / n;
-        add_op(out, hw, "attention scores", true, 2.0 * H * dq * z->pairs / n, 0.0, k_cache,
-               La * (q_bytes + k_fresh + score_bytes), shard_tile(dq, 1, tile));
-        add_op(out, hw, "softmax", false, 5.0 * H * z->pairs / n, 0.0, 0.0, La * 2.0 * score_bytes, 1.0);
-        add_op(out, hw, "attention x V", true, 2.0 * H * dv * z->pairs / n, 0.0, v_cache,
-               La * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile));
-        add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n, La * o_params * wb * ws / n,
-               0.0, La * (T * H * dv * ab / n + T * d * ab), shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile));
+        /* A fused kernel is one launch per layer; its work units are query blocks of 128 (prefill) or
+         * (sequence, kv head) pairs, each split over chunks of 2048 cached tokens (decode). */
+        double heads_here = fmax(1.0, H / n), kv_here = fmax(1.0, kvh / n);
+        double units = p == RT_PHASE_DECODE ? B * kv_here * ceil((double)s->context_tokens / 2048.0)
+                                            : B * heads_here * ceil(seq / 128.0);
+        double fill = p == RT_PHASE_DECODE ? wave_efficiency(units, hw->eff.sm_count) : 1.0;
+        double prefill_tiles = p == RT_PHASE_DECODE ? 0.0 : units;
+        double launches = fused_attention ? 0.0 : La;
+        realistic_op(add_op(out, hw, "attention scores", true, 2.0 * H * dq * z->pairs / n, 0.0, k_cache,
+                            La * (q_bytes + k_fresh + score_bytes), shard_tile(dq, 1, tile)),
+                     hw, La, prefill_tiles, KIND_ATTENTION, fill);
+        realistic_op(add_op(out, hw, "softmax", false, 5.0 * H * z->pairs / n, 0.0, 0.0, La * 2.0 * score_bytes, 1.0),
+                     hw, launches, 0.0, KIND_ATTENTION, 1.0);
+        realistic_op(add_op(out, hw, "attention x V", true, 2.0 * H * dv * z->pairs / n, 0.0, v_cache,
+                            La * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile)),
+                     hw, launches, prefill_tiles, KIND_ATTENTION, fill);
+        realistic_op(add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n,
+                            La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * ab),
+                            shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)),
+                     hw, La, gemm_tiles(T, d), KIND_PLAIN, 1.0);
     }
 
     /* Linear-attention and Mamba layers: their projections, and the state
@@ -209,12 +258,15 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
      * (decode) or once a prompt (prefill; the chunked scan keeps it on chip
      * in between). */
     if (z->state_layers > 0.0) {
-        add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
-               z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * ab, shard_tile(d, 1, tile));
+        realistic_op(add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
+                            z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * ab,
+                            shard_tile(d, 1, tile)),
+                     hw, 2.0 * z->state_layers, gemm_tiles(T, d), KIND_PLAIN, 1.0);
         /* Mamba-2's and linear attention's chunked algorithms run on the tensor
          * unit; Mamba-1's selective scan runs on the vector unit. */
         bool on_tensor = z->mamba1_layers <= 0.0;
-        add_op(out, hw, "state update", on_tensor, z->scan_flops / n, 0.0, z->state_bytes / n, 0.0, 1.0);
+        realistic_op(add_op(out, hw, "state update", on_tensor, z->scan_flops / n, 0.0, z->state_bytes / n, 0.0, 1.0),
+                     hw, 2.0 * z->state_layers, 0.0, KIND_PLAIN, 1.0);
     }
 
     /* MLP: dense layers (each its width), or routed + shared experts with a router. */
@@ -228,34 +280,58 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     double mlp_weights = (mats * d * z->dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;
     double ff_tokens = T * z->dense_ff + moe_layers * T * (k_routed * ff_e + shared * ff_s); /* intermediate elements */
     if (moe_layers > 0.0)
-        add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
-               moe_layers * d * (double)m->experts * wb * ws / n, 0.0, moe_layers * T * (double)m->experts * ab, 1.0);
+        realistic_op(add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
+                            moe_layers * d * (double)m->experts * wb * ws / n, 0.0,
+                            moe_layers * T * (double)m->experts * ab, 1.0),
+                     hw, moe_layers, 0.0, KIND_PLAIN, 1.0);
     double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : (double)m->d_ff, n, tile);
-    add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n, mlp_weights * ws / n, 0.0,
-           (z->mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n, mlp_tile);
-    add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
-           ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0);
+    /* Dense: the up (and gate) GEMM and the down GEMM; MoE: the fused kernel's two grouped GEMMs. */
+    double up_cols = (mats - 1.0) * (moe_layers > 0.0 ? ff_e : (double)m->d_ff) / n;
+    realistic_op(add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n,
+                        mlp_weights * ws / n, 0.0, (z->mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n,
+                        mlp_tile),
+                 hw, 2.0 * z->mlp_layers, moe_layers > 0.0 ? 0.0 : gemm_tiles(T, up_cols),
+                 moe_layers > 0.0 ? KIND_MOE : KIND_PLAIN, 1.0);
+    realistic_op(add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
+                        ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0),
+                 hw, z->mlp_layers, 0.0, KIND_PLAIN, 1.0);
 
     /* Replicated on every chip: the norms and two residual adds per layer. */
     double norms = m->norms_per_layer > 0 ? (double)m->norms_per_layer : 2.0;
-    add_op(out, hw, "norms", false, L * norms * 5.0 * T * d, L * norms * d * wb, 0.0, L * norms * 2.0 * T * d * ab, 1.0);
+    realistic_op(add_op(out, hw, "norms", false, L * norms * 5.0 * T * d, L * norms * d * wb, 0.0,
+                        L * norms * 2.0 * T * d * ab, 1.0),
+                 hw, L * norms, 0.0, KIND_PLAIN, 1.0);
     double adds = z->mixer_layers + z->mlp_layers; /* one residual add after each mixer and each MLP */
-    add_op(out, hw, "residual adds", false, adds * T * d, 0.0, 0.0, adds * 3.0 * T * d * ab, 1.0);
+    /* Serving engines fuse the residual add into the next norm: no launch of its own. */
+    realistic_op(add_op(out, hw, "residual adds", false, adds * T * d, 0.0, 0.0, adds * 3.0 * T * d * ab, 1.0), hw,
+                 0.0, 0.0, KIND_PLAIN, 1.0);
 
     /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
-    add_op(out, hw, "embedding lookup", false, 0.0, fmin(T, V) * d * wb * ws / n, 0.0, T * d * ab, 1.0);
-    add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
-           head_tokens * d * ab + head_tokens * V * ab / n, shard_tile(d, 1, tile) * shard_tile(V, n, tile));
+    realistic_op(add_op(out, hw, "embedding lookup", false, 0.0, fmin(T, V) * d * wb * ws / n, 0.0, T * d * ab, 1.0),
+                 hw, 1.0, 0.0, KIND_PLAIN, 1.0);
+    realistic_op(add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
+                        head_tokens * d * ab + head_tokens * V * ab / n,
+                        shard_tile(d, 1, tile) * shard_tile(V, n, tile)),
+                 hw, 1.0, gemm_tiles(head_tokens, V / n), KIND_PLAIN, 1.0);
 
     /* An all-reduce of the activations after each mixer and each MLP (two
      * per layer of a transformer), ring over n chips. */
+    out->allreduces = out->realistic_comms_s = 0.0;
     if (n > 1.0 && hw->link_bytes_per_s > 0.0) {
-        out->comms_bytes = (z->mixer_layers + z->mlp_layers) * 2.0 * (n - 1.0) / n * T * d * ab;
+        out->allreduces = z->mixer_layers + z->mlp_layers;
+        out->comms_bytes = out->allreduces * 2.0 * (n - 1.0) / n * T * d * ab;
         out->comms_s = out->comms_bytes / hw->link_bytes_per_s;
+        /* Alpha-beta: each all-reduce is 2(n-1) ring steps of a fixed time, and its bytes over the achieved link. */
+        out->realistic_comms_s =
+            out->allreduces * 2.0 * (n - 1.0) * hw->eff.allreduce_step_s + out->comms_s / hw->eff.link;
     }
+    out->step_s = p == RT_PHASE_TRAINING ? 0.0 : hw->engine.step_s;
     out->time_s = out->comms_s;
-    for (int i = 0; i < out->count; i++)
+    out->realistic_s = out->realistic_comms_s + out->step_s;
+    for (int i = 0; i < out->count; i++) {
         out->time_s += out->ops[i].time_s;
+        out->realistic_s += out->ops[i].realistic_s;
+    }
 }
 
 double palm_attention_flops_per_token(const struct model_shape *m, double seq_len)

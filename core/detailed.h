@@ -42,6 +42,7 @@
 
 #include <stdbool.h>
 
+#include "realistic.h"
 #include "scenario.h"
 
 #define RT_MAX_OPS 20
@@ -62,7 +63,12 @@ struct op_cost {
     double tile_efficiency; /* matrix ops: real work / padded work of the per-chip shapes; 1 otherwise */
     double compute_s;     /* flops / (throughput x tile efficiency) */
     double memory_s;      /* bytes / bandwidth */
-    double time_s;        /* max(compute_s, memory_s) */
+    double time_s;        /* max(compute_s, memory_s): the roofline floor */
+    /* The realistic estimate (realistic.h): the floor's compute and memory
+     * times over the achieved efficiencies, plus kernels x launch time. */
+    double kernels;       /* kernel launches, every layer */
+    double tiles;         /* a GEMM's 128 x 128 output tiles (per layer), for wave quantisation; 0 = none */
+    double realistic_s;
 };
 
 /* One phase (one prefill of the batch, one decode step, one training
@@ -73,7 +79,11 @@ struct phase_cost {
     double tokens;        /* tokens the phase processes (all chips) */
     double comms_bytes;   /* tensor-parallel all-reduce bytes each chip sends */
     double comms_s;       /* their time over the interconnect */
-    double time_s;        /* sum of the operations' times + comms_s */
+    double time_s;        /* sum of the operations' times + comms_s: the floor */
+    double allreduces;    /* all-reduces in the phase (one after each mixer and each MLP when n > 1) */
+    double realistic_comms_s; /* 2(n-1) ring steps of the chip's step time each, bytes over the achieved link */
+    double step_s;        /* the engine's fixed time per forward pass */
+    double realistic_s;   /* sum of the operations' realistic times + realistic_comms_s + step_s */
 };
 
 /* A phase's work summed over the layer schedule, independent of the chip
@@ -109,6 +119,10 @@ struct hw_rates {
      * hw_rates_prepare() so that costing a phase at many chip counts does
      * not redo them; phase_costs() works them out itself when !prepared. */
     bool prepared;
+    /* What real kernels achieve (realistic.h); set by analyze(). */
+    struct efficiency_profile eff;
+    struct engine_profile engine;
+    enum rt_precision compute_precision;
     struct param_count count;
     struct phase_shape shape[RT_PHASE_COUNT];
 };

@@ -278,9 +278,19 @@ static void explain_decode_intensity(struct explanation *e, const struct scenari
     format_si(w, sizeof w, a->memory.weights_bytes, "B");
     format_si(pr, sizeof pr, a->memory.kv_cache_bytes_per_request, "B");
     line(e, RT_EXPLAIN_HEADING, "Decode batch intensity (the guide, ch. 8: the decode wall)");
-    line(e, RT_EXPLAIN_FORMULA, "  AI = 2 x %s x batch / (N x bytes + batch x KV per request)", moe ? "N_active" : "N");
-    line(e, RT_EXPLAIN_NUMBERS, "     = 2 x %s x %lld / (%s + %lld x %s) = %s FLOP/byte", na, (long long)s->batch, w,
-         (long long)s->batch, pr, ai(v, sizeof v, a->decode_batch_intensity_flop_per_byte));
+    if (a->memory.state_bytes_per_request > 0.0) {
+        char st[24];
+        format_si(st, sizeof st, a->memory.state_bytes_per_request, "B");
+        line(e, RT_EXPLAIN_FORMULA, "  AI = 2 x %s x batch / (N x bytes + batch x (KV + state) per request)",
+             moe ? "N_active" : "N");
+        line(e, RT_EXPLAIN_NUMBERS, "     = 2 x %s x %lld / (%s + %lld x (%s + %s)) = %s FLOP/byte", na,
+             (long long)s->batch, w, (long long)s->batch, pr, st, ai(v, sizeof v, a->decode_batch_intensity_flop_per_byte));
+    } else {
+        line(e, RT_EXPLAIN_FORMULA, "  AI = 2 x %s x batch / (N x bytes + batch x KV per request)",
+             moe ? "N_active" : "N");
+        line(e, RT_EXPLAIN_NUMBERS, "     = 2 x %s x %lld / (%s + %lld x %s) = %s FLOP/byte", na, (long long)s->batch,
+             w, (long long)s->batch, pr, ai(v, sizeof v, a->decode_batch_intensity_flop_per_byte));
+    }
     const struct placement *p = phase_placement(a, "decode");
     if (p)
         line(e, RT_EXPLAIN_FORMULA, "  attains min(peak, bw x AI) = %s, %s of peak: %s-bound",

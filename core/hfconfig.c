@@ -151,6 +151,11 @@ static const struct {
     {"gemma3_text", "num_key_value_heads", 4},   {"gemma3_text", "head_dim", 256},
     {"gemma3_text", "sliding_window", 4096},     {"gemma3_text", "hidden_size", 2304},
     {"gemma3_text", "intermediate_size", 9216},  {"gemma3_text", "num_hidden_layers", 26},
+    {"gemma2", "sliding_window", 4096},          {"gemma2", "num_key_value_heads", 4},
+    {"gemma2", "head_dim", 256},                 {"gemma2", "num_attention_heads", 8},
+    {"gemma2", "vocab_size", 256000},            {"gemma", "head_dim", 256},
+    {"gemma", "num_key_value_heads", 16},        {"gemma", "vocab_size", 256000},
+    {"cohere2", "sliding_window", 4096},
     {"dbrx", "num_key_value_heads", 1},          {"jamba", "num_key_value_heads", 8},
     {"starcoder2", "num_key_value_heads", 2},    {"llama4_text", "attention_chunk_size", 8192},
     {"llama4_text", "intermediate_size_mlp", 16384},
@@ -281,13 +286,24 @@ static void assume(struct model_shape *m, const char *key, const char *why, cons
     model_assume(m, key, value, why);
 }
 
+/* The number of layers, 1 to RT_MAX_LAYERS. */
+static int hf_layers(struct hf_reader *r, int64_t *out)
+{
+    double v;
+    if (hf_number(r, KEYS("num_hidden_layers", "n_layer", "n_layers", "num_layers"), true, 1, RT_MAX_LAYERS, true,
+                  &v) != JSON_FOUND)
+        return -1;
+    *out = (int64_t)v;
+    return 0;
+}
+
 /* Reads hidden size, layers, heads, vocabulary and the MLP width. */
 static int read_dimensions(struct hf_reader *r)
 {
     struct model_shape *m = r->m;
     const struct hf_family *f = r->family;
     if (hf_whole(r, KEYS("hidden_size", "n_embd", "d_model", "n_embed"), true, 1, &m->d_model) ||
-        hf_whole(r, KEYS("num_hidden_layers", "n_layer", "n_layers", "num_layers"), true, 1, &m->layers) ||
+        hf_layers(r, &m->layers) ||
         hf_whole(r, KEYS("num_attention_heads", "n_head", "n_heads", "num_heads"), true, 1, &m->heads) ||
         hf_whole(r, KEYS("vocab_size", "padded_vocab_size", "n_vocab"), true, 1, &m->vocab))
         return -1;
@@ -546,6 +562,19 @@ static int read_latent(struct hf_reader *r)
     return 0;
 }
 
+/* Reads a whole period key (>= 1) with a default and says when it was assumed. */
+static int period_key(struct hf_reader *r, const char *key, int64_t fallback, const char *why, int64_t *out)
+{
+    *out = fallback;
+    if (!hf_has(r, key)) {
+        assume(r->m, key, why, "%lld", (long long)fallback);
+        return 0;
+    }
+    /* An offset may be 0; a period, a width or a count may not. */
+    double lo = strstr(key, "offset") ? 0 : 1;
+    return hf_whole(r, (const char *const[]){key, NULL}, true, lo, out);
+}
+
 /* Linear attention and Mamba dimensions, when the family has them. */
 static int read_state_mixers(struct hf_reader *r)
 {
@@ -593,11 +622,16 @@ static int read_state_mixers(struct hf_reader *r)
             m->ssm_state_bytes = 4;
         else if (strcmp(dtype, "bfloat16") == 0 || strcmp(dtype, "float16") == 0)
             m->ssm_state_bytes = 2;
+        else if (dtype[0])
+            assume(m, "mamba_ssm_cache_dtype", "not float32, bfloat16 or float16: the state is sized at the KV "
+                                               "precision (at least bf16)",
+                   "%s", dtype);
     }
     if (r->family->pattern == PAT_JAMBA) {
         int64_t expand = 2, d_state = 16, d_conv = 4, dt_rank = 0;
-        if (hf_whole(r, KEYS("mamba_expand"), false, 1, &expand) || hf_whole(r, KEYS("mamba_d_state"), false, 1, &d_state) ||
-            hf_whole(r, KEYS("mamba_d_conv"), false, 1, &d_conv))
+        if (period_key(r, "mamba_expand", 2, "absent: JambaConfig's default", &expand) ||
+            period_key(r, "mamba_d_state", 16, "absent: JambaConfig's default", &d_state) ||
+            period_key(r, "mamba_d_conv", 4, "absent: JambaConfig's default", &d_conv))
             return -1;
         const cJSON *rank = hf_find(r, "mamba_dt_rank", NULL);
         if (rank && cJSON_IsString(rank) && strcmp(rank->valuestring, "auto") == 0)
@@ -618,17 +652,6 @@ static int read_state_mixers(struct hf_reader *r)
             return -1;
     }
     return 0;
-}
-
-/* Reads a whole period key (>= 1) with a default and says when it was assumed. */
-static int period_key(struct hf_reader *r, const char *key, int64_t fallback, const char *why, int64_t *out)
-{
-    *out = fallback;
-    if (!hf_has(r, key)) {
-        assume(r->m, key, why, "%lld", (long long)fallback);
-        return 0;
-    }
-    return hf_whole(r, (const char *const[]){key, NULL}, true, 1, out);
 }
 
 /* The window in tokens from sliding_window (0 when absent or null). */
@@ -1012,6 +1035,10 @@ static int open_scopes(struct hf_reader *r, const cJSON *root, char *model_type,
 {
     const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
     r->count = 0;
+    if (text && !cJSON_IsNull(text) && !cJSON_IsObject(text)) {
+        snprintf(r->err, r->errsize, "%s: 'text_config' must be an object with the language model's keys", r->path);
+        return -1;
+    }
     if (cJSON_IsObject(text)) {
         r->scopes[r->count] = text;
         r->prefixes[r->count++] = "text_config.";

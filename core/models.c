@@ -195,9 +195,10 @@ double model_state_bytes_per_layer(const struct model_shape *m, enum rt_mixer mi
 {
     double recurrent, conv;
     state_parts(m, mixer, &recurrent, &conv);
-    double bytes = m->ssm_state_bytes > 0 && mixer != RT_MIXER_LINEAR ? (double)m->ssm_state_bytes
-                                                                      : kv_bytes_per_element;
-    return recurrent * bytes + conv * kv_bytes_per_element;
+    /* Serving stacks keep recurrent state at bf16 or wider whatever the KV cache's precision. */
+    double kv = kv_bytes_per_element > 2.0 ? kv_bytes_per_element : 2.0;
+    double bytes = m->ssm_state_bytes > 0 && mixer != RT_MIXER_LINEAR ? (double)m->ssm_state_bytes : kv;
+    return recurrent * bytes + conv * kv;
 }
 
 double model_state_bytes_per_request(const struct model_shape *m, double kv_bytes_per_element)
@@ -553,9 +554,20 @@ int model_set_layers(struct model_shape *m, int64_t layers)
     if (n == 0) {
         memset(m->layer_kind, 0, sizeof m->layer_kind);
     } else if (layers > n) {
+        /* The shortest period of the upper half, else the whole schedule again. */
         int64_t p = tail_period(m, n);
+        if (p == 0)
+            p = n;
         for (int64_t i = n; i < layers; i++)
-            m->layer_kind[i] = p > 0 ? m->layer_kind[i - p] : m->layer_kind[n - 1];
+            m->layer_kind[i] = m->layer_kind[i - p];
+        if (m->kind_count > 1) {
+            char value[RT_ASSUMPTION_VALUE_MAX], why[RT_ASSUMPTION_WHY_MAX];
+            snprintf(value, sizeof value, "%lld", (long long)layers);
+            snprintf(why, sizeof why, "more layers than the model's %lld: the added ones repeat its pattern %s",
+                     (long long)n, p == n ? "from the first layer" : "of the upper layers");
+            model_unassume(m, "layers");
+            model_assume(m, "layers", value, why);
+        }
     }
     m->layers = layers;
     model_schedule_fix(m);
@@ -687,12 +699,26 @@ char *model_schedule_summary(const struct model_shape *m, char *buf, size_t size
         append(buf, size, &used, ", ");
         append_count(buf, size, &used, moe);
         append(buf, size, &used, " MoE");
+    } else if (!by_mlp && moe > 0 && moe == m->layers) {
+        append(buf, size, &used, ", all MoE");
     }
     return buf;
 }
 
+void model_unassume(struct model_shape *m, const char *key)
+{
+    int k = 0;
+    for (int i = 0; i < m->assumption_count; i++)
+        if (strcmp(m->assumptions[i].key, key) != 0)
+            m->assumptions[k++] = m->assumptions[i];
+    m->assumption_count = k;
+}
+
 void model_assume(struct model_shape *m, const char *key, const char *value, const char *why)
 {
+    for (int i = 0; i < m->assumption_count; i++)
+        if (strcmp(m->assumptions[i].key, key) == 0 && strcmp(m->assumptions[i].value, value) == 0)
+            return; /* said once is enough */
     if (m->assumption_count >= RT_MAX_ASSUMPTIONS)
         return;
     struct model_assumption *a = &m->assumptions[m->assumption_count++];

@@ -213,8 +213,9 @@ double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer);
  * model_state_elements_per_request); 0 for attention mixers. */
 double model_state_elements_per_layer(const struct model_shape *m, enum rt_mixer mixer);
 
-/* Bytes of that state: the recurrent part at ssm_state_bytes (or
- * kv_bytes_per_element when 0), the convolution window at
+/* Bytes of that state: the recurrent part at ssm_state_bytes (or the KV
+ * precision when 0), the convolution window at the KV precision; never
+ * below 2 bytes an element (bf16), as serving stacks keep it.
  * kv_bytes_per_element > 0. */
 double model_state_bytes_per_layer(const struct model_shape *m, enum rt_mixer mixer, double kv_bytes_per_element);
 
@@ -252,8 +253,10 @@ int model_kind_index(struct model_shape *m, const struct layer_kind *k);
 /* Changes the depth to layers in [1, RT_MAX_LAYERS] keeping the pattern:
  * fewer layers keep the first ones; more repeat the shortest period of the
  * schedule's second half (a uniform model stays uniform; 3 dense then MoE
- * adds MoE layers; alternating layers keep alternating). Returns 0, or -1
- * when layers is out of range (the shape is unchanged). */
+ * adds MoE layers; alternating layers keep alternating), or the whole
+ * schedule again when its upper half has no short period (and the shape's
+ * assumptions say so). Returns 0, or -1 when layers is out of range (the
+ * shape is unchanged). */
 int model_set_layers(struct model_shape *m, int64_t layers);
 
 /* Makes every attention layer (full, sliding or chunked) a sliding window of
@@ -267,8 +270,12 @@ int model_set_window(struct model_shape *m, int64_t window);
  * Returns buf. */
 char *model_schedule_summary(const struct model_shape *m, char *buf, size_t size);
 
-/* Appends an assumption (key, value, why) to m; dropped when full. */
+/* Appends an assumption (key, value, why) to m; dropped when full or when
+ * the same key and value are there already. */
 void model_assume(struct model_shape *m, const char *key, const char *value, const char *why);
+
+/* Removes every assumption about key (a flag set it explicitly). */
+void model_unassume(struct model_shape *m, const char *key);
 
 /* Number of built-in model presets. */
 size_t model_builtin_count(void);

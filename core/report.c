@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chipfile.h"
 #include "modeljson.h"
 #include "strbuf.h"
 #include "version.h"
@@ -64,6 +65,15 @@ static void text_assumptions(struct strbuf *sb, const struct model_shape *m, con
     sb_puts(sb, end);
 }
 
+/* The assumptions one to a line under a heading, for the text report. */
+static void text_assumption_lines(struct strbuf *sb, const struct model_shape *m)
+{
+    for (int i = 0; i < m->assumption_count; i++) {
+        const struct model_assumption *as = &m->assumptions[i];
+        sb_printf(sb, "%s%s = %s: %s\n", i ? "             " : "Assumed      ", as->key, as->value, as->why);
+    }
+}
+
 static void describe_scenario(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
     char params[32];
@@ -94,29 +104,36 @@ static void text_placements(struct strbuf *sb, const struct analysis *a, const c
 /* Napkin and detailed latency side by side, and their difference by term. */
 static void text_latency(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
-    char x[40], y[40];
+    char x[40], y[40], z[40];
     const struct latency_verdict *n = &a->napkin;
     const struct detailed_latency *d = &a->detailed;
-    sb_printf(sb, "\nLatency (%lld prefill + %lld decode tokens per request; the verdict is the %s model's)\n",
-              (long long)s->prefill_tokens, (long long)s->decode_tokens,
-              a->latency_model == RT_LATENCY_DETAILED ? "detailed" : "napkin");
-    sb_printf(sb, "  %-10s %11s %11s\n", "", "napkin", "detailed");
-    sb_printf(sb, "  %-10s %9.3f s %9.3f s   (detailed: time to first token)\n", "prefill", n->prefill_s, d->prefill_s);
-    sb_printf(sb, "  %-10s %9.3f s %9.3f s   (detailed: %lld x %s per output token)\n", "decode", n->decode_s,
-              d->decode_s, (long long)s->decode_tokens, format_seconds(x, sizeof x, d->tpot_s));
-    sb_printf(sb, "  %-10s %9.3f s %9.3f s\n", "overhead", n->overhead_s, d->overhead_s);
-    sb_printf(sb, "  %-10s %9.3f s %9.3f s   budget %.3f s\n", "total", n->total_s, d->total_s, n->budget_s);
-    sb_printf(sb, "  %-10s %11s %11s\n", "verdict", verdict_name(n), ok_text(d->ok));
-    sb_printf(sb, "  chips to meet the budget (powers of two): napkin %s, detailed %s\n",
+    const struct realistic_latency *r = &a->realistic;
+    sb_printf(sb, "\nLatency (%lld prefill + %lld decode tokens per request; the verdict is the %s estimate's)\n",
+              (long long)s->prefill_tokens, (long long)s->decode_tokens, latency_model_name(a->latency_model));
+    sb_printf(sb, "  %-10s %11s %11s %11s\n", "", "napkin", "floor", "realistic");
+    sb_printf(sb, "  %-10s %9.3f s %9.3f s %9.3f s   (time to first token)\n", "prefill", n->prefill_s, d->prefill_s,
+              r->prefill_s);
+    sb_printf(sb, "  %-10s %9.3f s %9.3f s %9.3f s   (%lld x %s floor, %s realistic per output token)\n", "decode",
+              n->decode_s, d->decode_s, r->decode_s, (long long)s->decode_tokens,
+              format_seconds(x, sizeof x, d->tpot_s), format_seconds(y, sizeof y, r->tpot_s));
+    sb_printf(sb, "  %-10s %9.3f s %9.3f s %9.3f s\n", "overhead", n->overhead_s, d->overhead_s, r->overhead_s);
+    sb_printf(sb, "  %-10s %9.3f s %9.3f s %9.3f s   budget %.3f s\n", "total", n->total_s, d->total_s, r->total_s,
+              n->budget_s);
+    sb_printf(sb, "  %-10s %11s %11s %11s\n", "verdict", verdict_name(n), ok_text(d->ok), ok_text(r->ok));
+    sb_printf(sb, "  chips to meet the budget (powers of two): napkin %s, floor %s, realistic %s\n",
               chips_for_budget_text(x, sizeof x, n->chips_for_budget, n->max_chips),
-              chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips));
+              chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips),
+              chips_for_budget_text(z, sizeof z, r->chips_for_budget, n->max_chips));
+    sb_printf(sb, "  realistic: %s chip profile (%s); engine %s, %s per forward pass%s\n",
+              r->chip_calibrated ? "a calibrated" : "the generic, uncalibrated", a->efficiency.source, s->engine.name,
+              format_seconds(x, sizeof x, s->engine.step_s), r->engine_calibrated ? "" : " (uncalibrated)");
     if (d->prefill_term_count > 0) {
-        sb_printf(sb, "  detailed - napkin, prefill (%+.3f s):\n", d->prefill_s - n->prefill_s);
+        sb_printf(sb, "  floor - napkin, prefill (%+.3f s):\n", d->prefill_s - n->prefill_s);
         for (int i = 0; i < d->prefill_term_count; i++)
             sb_printf(sb, "    %+10.4f s  %s\n", d->prefill_terms[i].seconds, d->prefill_terms[i].name);
     }
     double napkin_step = s->decode_tokens > 0 ? n->decode_s / (double)s->decode_tokens : 0.0;
-    sb_printf(sb, "  detailed - napkin, one decode step (%+.4f s):\n", d->decode_step_s - napkin_step);
+    sb_printf(sb, "  floor - napkin, one decode step (%+.4f s):\n", d->decode_step_s - napkin_step);
     for (int i = 0; i < d->decode_term_count; i++)
         sb_printf(sb, "    %+10.4f s  %s\n", d->decode_terms[i].seconds, d->decode_terms[i].name);
 }
@@ -133,15 +150,20 @@ static void text_operations(struct strbuf *sb, const struct analysis *a)
             continue;
         if (strcmp(phase, p->phase) != 0) {
             phase = p->phase;
-            sb_printf(sb, "  %-19s %10s %10s %10s  %-7s %10s %6s  %s\n",
+            sb_printf(sb, "  %-19s %10s %10s %10s  %-7s %10s %10s %6s  %s\n",
                       strcmp(phase, "training") == 0 ? "training (forward)" : phase, "FLOPs", "bytes", "FLOP/byte",
-                      "bound", "time", "share", "lever");
+                      "bound", "floor", "realistic", "share", "lever");
         }
         double n = a->hw.n_chips;
-        sb_printf(sb, "    %-17s %10s %10s %10.1f  %-7s %10s %5.1f%%  %s%s\n", p->name,
-                  format_si(f, sizeof f, p->flops / n, "FLOP"), format_si(b, sizeof b, p->bytes / n, "B"),
-                  p->roof.intensity_flop_per_byte, bound_name(p->roof.bound),
-                  format_seconds(tm, sizeof tm, p->time_s), p->share * 100.0, p->roof.lever,
+        char ai[24], rt[24];
+        if (p->on_chip)
+            snprintf(ai, sizeof ai, "on chip");
+        else
+            snprintf(ai, sizeof ai, "%.1f", p->roof.intensity_flop_per_byte);
+        sb_printf(sb, "    %-17s %10s %10s %10s  %-7s %10s %10s %5.1f%%  %s%s\n", p->name,
+                  format_si(f, sizeof f, p->flops / n, "FLOP"), format_si(b, sizeof b, p->bytes / n, "B"), ai,
+                  bound_name(p->roof.bound), format_seconds(tm, sizeof tm, p->time_s),
+                  format_seconds(rt, sizeof rt, p->realistic_time_s), p->share * 100.0, p->roof.lever,
                   p->vector ? " (vector)" : "");
     }
 }
@@ -197,14 +219,19 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
                   "vocab %lld",
               m->name, (long long)m->layers, (long long)m->d_model, (long long)m->heads, (long long)m->kv_heads,
               (long long)m->d_head, (long long)m->d_ff, (long long)m->vocab);
-    if (m->experts > 1)
-        sb_printf(sb, ", %lld experts (top-%lld)", (long long)m->experts, (long long)m->experts_per_token);
+    if (m->experts > 1) {
+        sb_printf(sb, ", %lld experts (top-%lld) of d_ff %lld", (long long)m->experts, (long long)m->experts_per_token,
+                  (long long)(m->moe_d_ff > 0 ? m->moe_d_ff : m->d_ff));
+        if (m->shared_experts > 0)
+            sb_printf(sb, " + %lld shared of %lld", (long long)m->shared_experts,
+                      (long long)(m->shared_d_ff > 0 ? m->shared_d_ff : m->moe_d_ff > 0 ? m->moe_d_ff : m->d_ff));
+    }
     sb_printf(sb, "\n             %s total, %s active parameters (%s); the shape gives %s\n",
               format_count(x, sizeof x, a->params), format_count(y, sizeof y, a->active_params),
               params_source_name(a->params_source), format_count(z, sizeof z, a->shape_count.total));
     char pattern[160];
     sb_printf(sb, "             %s\n", model_schedule_summary(m, pattern, sizeof pattern));
-    text_assumptions(sb, m, "Assumed      ", "\n");
+    text_assumption_lines(sb, m);
 
     sb_puts(sb, "\nRoofline placement\n");
     text_placements(sb, a, "  ");
@@ -264,6 +291,14 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     sb_printf(sb, "Ridge point: **%.0f FLOP/byte** (%s %s / %s).\n\n", a->ridge_flop_per_byte,
               format_si(x, sizeof x, a->peak_flops_per_s, "FLOP/s"), precision_name(a->compute_precision),
               format_si(y, sizeof y, a->hbm_bytes_per_s, "B/s"));
+    const struct model_shape *m = &s->model;
+    char pattern[160];
+    sb_printf(sb, "Model: %s, %lld layers (%s), d_model %lld, %lld heads / %lld kv heads x d_head %lld, d_ff %lld, "
+                  "vocab %lld; %s total, %s active parameters (%s).\n\n",
+              m->name, (long long)m->layers, model_schedule_summary(m, pattern, sizeof pattern), (long long)m->d_model,
+              (long long)m->heads, (long long)m->kv_heads, (long long)m->d_head, (long long)m->d_ff,
+              (long long)m->vocab, format_count(x, sizeof x, a->params), format_count(y, sizeof y, a->active_params),
+              params_source_name(a->params_source));
 
     sb_puts(sb, "| phase | FLOPs | bytes | FLOP/byte | bound | % of peak | lever |\n");
     sb_puts(sb, "| --- | ---: | ---: | ---: | --- | ---: | --- |\n");
@@ -355,7 +390,10 @@ static void json_placements(cJSON *root, const struct analysis *a)
         cJSON_AddStringToObject(o, "phase", p->phase);
         cJSON_AddNumberToObject(o, "flops", p->flops);
         cJSON_AddNumberToObject(o, "bytes", p->bytes);
-        cJSON_AddNumberToObject(o, "intensity_flop_per_byte", p->roof.intensity_flop_per_byte);
+        if (p->on_chip)
+            cJSON_AddNullToObject(o, "intensity_flop_per_byte");
+        else
+            cJSON_AddNumberToObject(o, "intensity_flop_per_byte", p->roof.intensity_flop_per_byte);
         cJSON_AddStringToObject(o, "bound", bound_name(p->roof.bound));
         cJSON_AddNumberToObject(o, "attainable_flops_per_s", p->roof.attainable_flops_per_s);
         cJSON_AddNumberToObject(o, "fraction_of_peak", p->roof.fraction_of_peak);
@@ -363,6 +401,7 @@ static void json_placements(cJSON *root, const struct analysis *a)
         cJSON_AddBoolToObject(o, "operation", p->operation);
         cJSON_AddStringToObject(o, "unit", p->vector ? "vector" : "tensor");
         cJSON_AddNumberToObject(o, "time_s", p->time_s);
+        cJSON_AddNumberToObject(o, "realistic_time_s", p->realistic_time_s);
         cJSON_AddNumberToObject(o, "share", p->share);
         cJSON_AddItemToArray(list, o);
     }
@@ -423,6 +462,9 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     else
         cJSON_AddNullToObject(chip, "tdp_w");
     cJSON_AddStringToObject(chip, "source", s->chip.source);
+    cJSON *eff = cJSON_AddObjectToObject(chip, "efficiency");
+    efficiency_to_json(eff, &a->efficiency);
+    cJSON_AddBoolToObject(eff, "generic", !s->chip.efficiency.present);
     cJSON_AddNumberToObject(root, "chips", (double)s->chips);
 
     cJSON *model = cJSON_AddObjectToObject(root, "model");
@@ -442,6 +484,12 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(model, "experts_per_token", (double)m->experts_per_token);
     cJSON_AddBoolToObject(model, "tied_embeddings", m->tied_embeddings);
     cJSON_AddBoolToObject(model, "gated_mlp", m->gated_mlp);
+    cJSON_AddNumberToObject(model, "moe_d_ff", (double)(m->experts > 1 ? (m->moe_d_ff > 0 ? m->moe_d_ff : m->d_ff) : 0));
+    cJSON_AddNumberToObject(model, "shared_experts", (double)m->shared_experts);
+    cJSON_AddNumberToObject(model, "shared_d_ff",
+                            (double)(m->shared_experts > 0 ? (m->shared_d_ff > 0 ? m->shared_d_ff
+                                                                                 : m->moe_d_ff > 0 ? m->moe_d_ff : m->d_ff)
+                                                           : 0));
     char pattern[160];
     cJSON_AddStringToObject(model, "layer_pattern", model_schedule_summary(m, pattern, sizeof pattern));
     cJSON_AddItemToObject(model, "layer_schedule", model_schedule_to_json(m));
@@ -457,7 +505,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(workload, "mfu", s->mfu);
 
     cJSON *lat = cJSON_AddObjectToObject(root, "latency");
-    cJSON_AddStringToObject(lat, "model", a->latency_model == RT_LATENCY_DETAILED ? "detailed" : "napkin");
+    cJSON_AddStringToObject(lat, "model", latency_model_name(a->latency_model));
     cJSON_AddNumberToObject(lat, "prefill_s", l->prefill_s);
     cJSON_AddNumberToObject(lat, "decode_s", l->decode_s);
     cJSON_AddNumberToObject(lat, "overhead_s", l->overhead_s);
@@ -491,6 +539,22 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(det, "decode_comms_s", a->phases[RT_PHASE_DECODE].comms_s);
     json_terms(det, "prefill_terms", dl->prefill_terms, dl->prefill_term_count);
     json_terms(det, "decode_step_terms", dl->decode_terms, dl->decode_term_count);
+    const struct realistic_latency *rl = &a->realistic;
+    cJSON *real = cJSON_AddObjectToObject(lat, "realistic");
+    cJSON_AddNumberToObject(real, "prefill_s", rl->prefill_s);
+    cJSON_AddNumberToObject(real, "decode_s", rl->decode_s);
+    cJSON_AddNumberToObject(real, "ttft_s", rl->ttft_s);
+    cJSON_AddNumberToObject(real, "tpot_s", rl->tpot_s);
+    cJSON_AddNumberToObject(real, "overhead_s", rl->overhead_s);
+    cJSON_AddNumberToObject(real, "total_s", rl->total_s);
+    cJSON_AddStringToObject(real, "verdict", ok_text(rl->ok));
+    json_chips(real, rl->chips_for_budget);
+    cJSON_AddNumberToObject(real, "prefill_comms_s", rl->prefill_comms_s);
+    cJSON_AddNumberToObject(real, "decode_comms_s", rl->decode_comms_s);
+    cJSON_AddNumberToObject(real, "step_overhead_s", s->engine.step_s);
+    cJSON_AddStringToObject(real, "engine", s->engine.name);
+    cJSON_AddBoolToObject(real, "engine_calibrated", rl->engine_calibrated);
+    cJSON_AddBoolToObject(real, "chip_calibrated", rl->chip_calibrated);
 
     const struct training_figures *tr = &a->training;
     cJSON *train = cJSON_AddObjectToObject(root, "training");

@@ -23,7 +23,14 @@ void scenario_default(struct scenario *s)
     s->max_chips = RT_DEFAULT_MAX_CHIPS;
     s->tile = 128;
     s->latency_model = RT_LATENCY_NAPKIN;
+    s->engine = *engine_find("generic");
     s->data_parallel = 1;
+}
+
+const char *latency_model_name(enum rt_latency_model m)
+{
+    static const char *const names[RT_LATENCY_COUNT] = {"napkin", "floor", "realistic"};
+    return ((int)m >= 0 && m < RT_LATENCY_COUNT) ? names[m] : "?";
 }
 
 void scenario_set_model(struct scenario *s, const struct model_shape *m)
@@ -91,8 +98,17 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
                  s->budget_s, s->overhead_s);
         return -1;
     }
+    char why[200];
+    if (engine_check(&s->engine, why, sizeof why) != 0) {
+        snprintf(err, errsize, "--engine %s: %s", s->engine.name, why);
+        return -1;
+    }
+    if (s->chip.efficiency.present && efficiency_check(&s->chip.efficiency, why, sizeof why) != 0) {
+        snprintf(err, errsize, "chip %s: %s", s->chip.key, why);
+        return -1;
+    }
     if ((int)s->recompute < 0 || s->recompute > RT_RECOMPUTE_FRACTION || (int)s->latency_model < 0 ||
-        s->latency_model > RT_LATENCY_DETAILED) {
+        s->latency_model >= RT_LATENCY_COUNT) {
         snprintf(err, errsize, "--recompute or the latency model is out of range");
         return -1;
     }

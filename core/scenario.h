@@ -16,10 +16,15 @@
 #include "roofline.h"
 #include "units.h"
 
-/* Which latency model gives the verdict. The napkin is the guide's
- * weights-only decode and 2N-per-token prefill (ch. 5-6); the detailed model
- * sums every operation (detailed.h). Both are always computed and shown. */
-enum rt_latency_model { RT_LATENCY_NAPKIN = 0, RT_LATENCY_DETAILED };
+/* Which estimate gives the verdict. The napkin is the guide's weights-only
+ * decode and 2N-per-token prefill (ch. 5-6); the floor ("detailed") sums
+ * every operation at its roofline (detailed.h); the realistic estimate puts
+ * each operation through the chip's and the engine's efficiency profiles
+ * (realistic.h). All three are always computed and shown. */
+enum rt_latency_model { RT_LATENCY_NAPKIN = 0, RT_LATENCY_DETAILED, RT_LATENCY_REALISTIC, RT_LATENCY_COUNT };
+
+/* "napkin", "floor", "realistic". */
+const char *latency_model_name(enum rt_latency_model m);
 
 /* Activation recomputation in training (Korthikanti et al. 2022). */
 enum rt_recompute { RT_RECOMPUTE_NONE = 0, RT_RECOMPUTE_SELECTIVE, RT_RECOMPUTE_FULL, RT_RECOMPUTE_FRACTION };
@@ -67,6 +72,7 @@ struct scenario {
     double recompute_fraction;        /* RT_RECOMPUTE_FRACTION: share of the forward recomputed, [0, 1] */
 
     enum rt_latency_model latency_model;
+    struct engine_profile engine;     /* the serving engine (realistic.h): --engine */
     bool unfused_attention;           /* attention writes its score matrix to HBM (no FlashAttention) */
     int64_t data_parallel;            /* training replicas (gradient all-reduce), >= 1 */
     double comm_overlap;              /* share of training communication hidden behind compute, [0, 1] */

@@ -97,7 +97,7 @@ static const struct int_field model_bools[] = {
 };
 #undef MFIELD
 
-static const char *const latency_names[] = {"napkin", "detailed"};
+static const char *const latency_names[] = {"napkin", "detailed", "realistic"};
 static const char *const recompute_names[] = {"none", "selective", "full", "fraction"};
 
 /* Index of text in names[0..n), or -1. */
@@ -129,6 +129,7 @@ char *scenario_to_json(const struct scenario *s)
         cJSON_AddNullToObject(root, "step_times_s");
     }
     cJSON_AddStringToObject(root, "latency_model", latency_names[s->latency_model]);
+    engine_to_json(cJSON_AddObjectToObject(root, "engine"), &s->engine);
     cJSON_AddStringToObject(root, "recompute", recompute_names[s->recompute]);
     cJSON_AddBoolToObject(root, "unfused_attention", s->unfused_attention);
     cJSON *model = cJSON_AddObjectToObject(root, "model");
@@ -177,8 +178,25 @@ static bool in_names(const char *key, const char *const *names)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Reads a run's name key ("mixer", "mlp") into out; messages carry the run's path. */
+static int run_name(const cJSON *run, const char *key, bool required, const char *path, const char *what, char *out,
+                    size_t size, char *err, size_t errsize)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+    if ((!v || cJSON_IsNull(v)) && !required)
+        return 0;
+    if (!cJSON_IsString(v) || strlen(v->valuestring) >= size) {
+        snprintf(err, errsize, "%s: %s '%s%s'%s", path, v && !cJSON_IsNull(v) ? "unknown" : "missing key", what, key,
+                 v && !cJSON_IsNull(v) ? ": give a name such as \"full\" or \"dense\"" : "");
+        return -1;
+    }
+    snprintf(out, size, "%s", v->valuestring);
+    return 0;
+}
+
 /* Reads "layer_schedule": runs of {count, mixer, window, mlp, d_ff} in layer order. */
-static int read_schedule(const cJSON *runs, const char *path, struct model_shape *m, char *err, size_t errsize)
+static int read_schedule(const cJSON *runs, const char *path, struct model_shape *m, struct load_warnings *w,
+                         char *err, size_t errsize)
 {
     if (!cJSON_IsArray(runs)) {
         snprintf(err, errsize, "%s: 'model.layer_schedule' must be a list of runs {count, mixer, window, mlp}", path);
@@ -197,12 +215,26 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
             snprintf(err, errsize, "%s: '%s' must be an object", path, what);
             return -1;
         }
+        double experts = (double)m->experts, top = (double)m->experts_per_token;
         if (json_number(run, "count", path, what, true, 1, RT_MAX_LAYERS, true, &count, err, errsize) != JSON_FOUND ||
             json_number(run, "window", path, what, false, 0, 1099511627776.0, true, &window, err, errsize) == JSON_BAD ||
             json_number(run, "d_ff", path, what, false, 0, 1099511627776.0, true, &d_ff, err, errsize) == JSON_BAD ||
-            json_string(run, "mixer", path, false, mixer, sizeof mixer, err, errsize) == JSON_BAD ||
-            json_string(run, "mlp", path, false, mlp, sizeof mlp, err, errsize) == JSON_BAD)
+            json_number(run, "experts", path, what, false, 0, 1 << 20, true, &experts, err, errsize) == JSON_BAD ||
+            json_number(run, "experts_per_token", path, what, false, 0, 1 << 20, true, &top, err, errsize) ==
+                JSON_BAD ||
+            run_name(run, "mixer", true, path, what, mixer, sizeof mixer, err, errsize) ||
+            run_name(run, "mlp", false, path, what, mlp, sizeof mlp, err, errsize))
             return -1;
+        /* The run repeats the model's MoE shape; a different one is a hand edit rooftop cannot honour. */
+        if (experts != (double)m->experts || top != (double)m->experts_per_token) {
+            snprintf(err, errsize, "%s: '%sexperts' and '%sexperts_per_token' (%g, top-%g) must match "
+                                   "'model.experts' and 'model.experts_per_token' (%lld, top-%lld)",
+                     path, what, what, experts, top, (long long)m->experts, (long long)m->experts_per_token);
+            return -1;
+        }
+        static const char *const run_keys[] = {"count", "mixer", "window", "mlp", "d_ff", "experts",
+                                               "experts_per_token", NULL};
+        json_warn_unknown_keys(run, run_keys, path, what, w);
         struct layer_kind k = {.window = (int64_t)window, .d_ff = (int64_t)d_ff};
         int mx = 0;
         while (mx < RT_MIXER_COUNT && strcmp(mixer, mixer_name((enum rt_mixer)mx)) != 0)
@@ -214,6 +246,8 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
             return -1;
         }
         k.mixer = (enum rt_mixer)mx;
+        if (window > 0 && k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED)
+            warn_add(w, "%s: '%swindow' ignored: a %s layer has no window", path, what, mixer);
         k.moe = strcmp(mlp, "moe") == 0;
         k.no_mlp = strcmp(mlp, "none") == 0;
         int index = model_kind_index(m, &k);
@@ -322,11 +356,14 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
                   cJSON_GetObjectItemCaseSensitive(obj, "sliding_layers") ||
                   cJSON_GetObjectItemCaseSensitive(obj, "dense_layers");
     if (runs && !cJSON_IsNull(runs)) {
-        if (read_schedule(runs, path, m, err, errsize) != 0)
+        if (read_schedule(runs, path, m, w, err, errsize) != 0)
             return -1;
     } else if (legacy || m->layers != old_layers || cJSON_GetObjectItemCaseSensitive(obj, "experts")) {
         if (read_legacy_schedule(obj, path, m, err, errsize) != 0)
             return -1;
+        if (!legacy)
+            warn_add(w, "%s: no 'model.layer_schedule': every layer is taken as full attention (%s)", path,
+                     cJSON_GetObjectItemCaseSensitive(obj, "experts") ? "with the model's MLP" : "a dense MLP");
     }
     if (assumed && !cJSON_IsNull(assumed) && read_assumptions(assumed, path, m, err, errsize) != 0)
         return -1;
@@ -431,13 +468,30 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         json_bool(root, "unfused_attention", path, false, &s.unfused_attention, err, errsize) == JSON_BAD)
         goto done;
     if (latency[0]) {
-        int i = name_index(latency, latency_names, 2);
+        int i = strcmp(latency, "floor") == 0 ? RT_LATENCY_DETAILED : name_index(latency, latency_names, 3);
         if (i < 0) {
-            snprintf(err, errsize, "%s: 'latency_model' must be \"napkin\" or \"detailed\" (got \"%s\")", path,
-                     latency);
+            snprintf(err, errsize, "%s: 'latency_model' must be \"napkin\", \"detailed\" (the floor) or "
+                                   "\"realistic\" (got \"%s\")",
+                     path, latency);
             goto done;
         }
         s.latency_model = (enum rt_latency_model)i;
+    }
+    const cJSON *engine = cJSON_GetObjectItemCaseSensitive(root, "engine");
+    if (cJSON_IsString(engine)) {
+        const struct engine_profile *e = engine_find(engine->valuestring);
+        if (!e) {
+            snprintf(err, errsize, "%s: 'engine' \"%s\" is not a built-in engine; write it out as an object", path,
+                     engine->valuestring);
+            goto done;
+        }
+        s.engine = *e;
+    } else if (engine && !cJSON_IsNull(engine)) {
+        char *block = cJSON_PrintUnformatted(engine);
+        int rc = block ? engine_from_text(block, strlen(block), path, &s.engine, w, err, errsize) : -1;
+        cJSON_free(block);
+        if (rc != 0)
+            goto done;
     }
     if (recompute[0]) {
         int i = name_index(recompute, recompute_names, 4);
@@ -462,7 +516,7 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
     } else if (read_model(model, path, &s.model, w, err, errsize) != 0) {
         goto done;
     }
-    const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "model",
+    const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "engine", "model",
                            "recompute", "unfused_attention", NULL};
     for (const cJSON *c = root->child; c; c = c->next)
         if (!in_names(c->string, known) && !in_fields(c->string, scenario_ints, COUNT(scenario_ints)) &&

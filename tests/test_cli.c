@@ -234,6 +234,36 @@ static void test_model_flags(void **state)
     cJSON_Delete(root);
     run_free(&r);
 
+    /* Flags that change nothing keep the stated count; an explicit flag replaces the matching assumption. */
+    r = RUN("--report=json", "--layers", "80", "--untied", "--gated");
+    root = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_path(root, "model.params")->valuedouble, 70e9, 0);
+    assert_int_equal(cJSON_GetArraySize(json_path(root, "model.assumptions")), 0);
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report=json", "--model", "tests/fixtures/hf/gemma-2-2b", "--untied", "--window", "0");
+    root = cJSON_Parse(r.out);
+    const cJSON *a;
+    cJSON_ArrayForEach(a, json_path(root, "model.assumptions"))
+    {
+        const char *key = cJSON_GetObjectItemCaseSensitive(a, "key")->valuestring;
+        if (strcmp(key, "tie_word_embeddings") == 0 || strcmp(key, "layer_types") == 0)
+            fail_msg("--untied --window 0 still shows the assumption about %s", key);
+    }
+    assert_string_equal(json_path(root, "model.layer_pattern")->valuestring, "26 full layers");
+    cJSON_Delete(root);
+    run_free(&r);
+    /* More layers than an irregular pattern repeat the whole pattern, and say so. */
+    r = RUN("--report=json", "--model", "tests/fixtures/hf/nemotron-3-nano-30b-a3b", "--layers", "104");
+    root = cJSON_Parse(r.out);
+    assert_string_equal(json_path(root, "model.layer_pattern")->valuestring, "46 mamba2 + 46 MoE-only + 12 full layers");
+    ASSERT_NEAR(json_path(root, "memory.kv_cache_bytes_per_token")->valuedouble, 2 * 6144.0, 0);
+    ASSERT_NEAR(json_path(root, "memory.state_bytes_per_request")->valuedouble, 2 * 49082368.0, 0);
+    cJSON_Delete(root);
+    run_free(&r);
+    assert_usage_error(RUN("--report", "--model", "deepseek-v3", "--kv-heads", "1"),
+                       "deepseek-v3 uses latent attention; its KV cache does not depend on kv heads");
+    assert_usage_error(RUN("--report", "--kv-heads", "0"), "--kv-heads '0': give a whole number of at least 1");
     assert_usage_error(RUN("--report", "--layers", "513"), "--layers '513': give 1 to 512 layers");
     assert_usage_error(RUN("--report", "--window", "-1"), "--window '-1'");
     assert_usage_error(RUN("--report", "--gated", "--plain-mlp"), "choose one of --gated and --plain-mlp");

@@ -185,13 +185,14 @@ static void test_schedule_in_words(void **state)
         const char *folder, *want;
     } cases[] = {
         {"gemma-2-2b", "13 sliding (4096) + 13 full layers"},
-        {"qwen3-next-80b-a3b", "36 linear + 12 full layers"},
+        {"qwen3-next-80b-a3b", "36 linear + 12 full layers, all MoE"},
         {"qwen2.5-3b-window-28", "28 full + 8 sliding (4096) layers"},
         {"nemotron-3-nano-30b-a3b", "23 mamba2 + 23 MoE-only + 6 full layers"},
         {"deepseek-v3", "3 dense + 58 MoE layers"},
         {"llama-3.1-8b", "32 full layers"},
-        {"gpt-oss-20b", "12 sliding (128) + 12 full layers"},
-        {"minimax-m1", "70 linear + 10 full layers"},
+        {"gpt-oss-20b", "12 sliding (128) + 12 full layers, all MoE"},
+        {"minimax-m1", "70 linear + 10 full layers, all MoE"},
+        {"mixtral-8x7b-v0.1", "32 full layers, all MoE"},
         {"gemma-3-1b-it", "22 sliding (512) + 4 full layers"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

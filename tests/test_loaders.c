@@ -419,9 +419,19 @@ static void test_scenario_schedules(void **state)
     assert_int_equal(scenario_from_json(odd, strlen(odd), "odd.json", &old, &w, err, sizeof err), 0);
     assert_int_equal(old.model.kind_count, 2);
     assert_string_equal(model_schedule_summary(&old.model, words, sizeof words), "2 dense + 2 MoE layers");
+    /* A model written out without its schedule is read as full attention, and warned about. */
+    w.count = 0;
+    const char bare[] = "{\"version\": 1, \"model\": {\"layers\": 4, \"experts\": 1}}";
+    assert_int_equal(scenario_from_json(bare, strlen(bare), "bare.json", &old, &w, err, sizeof err), 0);
+    ASSERT_CONTAINS(w.text[w.count - 1], "no 'model.layer_schedule'");
     const struct {
         const char *json, *want;
     } bad[] = {
+        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": null}]}}",
+         "missing key 'model.layer_schedule[0].mixer'"},
+        {"{\"version\": 1, \"model\": {\"layers\": 4, \"experts\": 4, \"experts_per_token\": 2, \"layer_schedule\": "
+         "[{\"count\": 4, \"mixer\": \"full\", \"mlp\": \"moe\", \"experts\": 64}]}}",
+         "must match 'model.experts'"},
         {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 3, \"mixer\": \"full\"}]}}",
          "counts 3 layers but 'model.layers' is 4"},
         {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"lstm\"}]}}",
@@ -555,6 +565,16 @@ static void test_family_rules(void **state)
     snprintf(text, sizeof text, cohere, "true");
     assert_int_equal(load_text(text, &m, &w, err, sizeof err), 0);
     assert_int_equal(m.qk_norm_width, (8 + 2) * 32);
+    /* Gemma 2's class defaults fill what a config leaves out: the window, kv heads, the head width. */
+    const char gemma2[] = "{\"model_type\": \"gemma2\", \"hidden_size\": 2304, \"num_hidden_layers\": 26, "
+                          "\"num_attention_heads\": 8, \"intermediate_size\": 9216, \"vocab_size\": 256000}";
+    assert_int_equal(load_text(gemma2, &m, &w, err, sizeof err), 0);
+    assert_int_equal(m.kv_heads, 4);
+    assert_int_equal(m.d_head, 256);
+    ASSERT_NEAR(model_kv_bytes_per_request(&m, 8192, 2), 654311424.0, 0); /* the published gemma-2-2b's */
+    /* text_config that is not an object is an error, not an empty language model. */
+    assert_int_equal(load_text("{\"text_config\": \"x\", \"hidden_size\": 64}", &m, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "'text_config' must be an object");
     /* A hybrid state-space model of a family rooftop does not know is refused, not read as attention. */
     const char zamba[] = "{\"model_type\": \"zamba2\", \"hidden_size\": 256, \"num_hidden_layers\": 4, "
                          "\"num_attention_heads\": 8, \"intermediate_size\": 512, \"vocab_size\": 1000, "

@@ -1,6 +1,8 @@
 /* cli.c — getopt_long over the flag contract, then one of the modes. */
 #include "cli.h"
 
+#include "calibrate_cmd.h"
+
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -98,7 +100,8 @@ enum {
     OPT_D_HEAD, OPT_D_FF, OPT_VOCAB, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION, OPT_CONTEXT, OPT_PREFILL,
     OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE, OPT_STEP_TIMES,
     OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_THEME, OPT_LIST_THEMES, OPT_DETAILED, OPT_ATTENTION,
-    OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_COUNT
+    OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE, OPT_ESTIMATE,
+    OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -157,6 +160,12 @@ static const struct option long_options[] = {
     {"tied", no_argument, NULL, OPT_TIED},
     {"untied", no_argument, NULL, OPT_UNTIED},
     {"window", required_argument, NULL, OPT_WINDOW},
+    {"engine", required_argument, NULL, OPT_ENGINE},
+    {"estimate", required_argument, NULL, OPT_ESTIMATE},
+    {"calibrate", required_argument, NULL, OPT_CALIBRATE},
+    {"calibrate-scope", required_argument, NULL, OPT_CALIBRATE_SCOPE},
+    {"write-chip", required_argument, NULL, OPT_WRITE_CHIP},
+    {"points", required_argument, NULL, OPT_POINTS},
     {NULL, 0, NULL, 0},
 };
 
@@ -322,10 +331,12 @@ static int apply_model_flag(int id, const char *text, struct scenario *s, char *
 {
     struct model_shape *m = &s->model;
     int64_t v = 0;
+    bool changed = false;
     switch (id) {
     case OPT_LAYERS:
         if (parse_whole(id, text, &v, err, errsize) != 0)
             return 2;
+        changed = v != m->layers;
         if (model_set_layers(m, v) != 0) {
             snprintf(err, errsize, "--layers '%s': give 1 to %d layers", text, RT_MAX_LAYERS);
             return 2;
@@ -339,16 +350,27 @@ static int apply_model_flag(int id, const char *text, struct scenario *s, char *
                      text, (long long)RT_MAX_TOKENS);
             return 2;
         }
-        return 0; /* a window changes the KV cache, not the parameters */
+        /* The flag replaces whatever the config's pattern said; a window changes no parameter. */
+        static const char *const pattern_keys[] = {"layer_types", "sliding_window", "use_sliding_window",
+                                                   "sliding_window_pattern", "max_window_layers",
+                                                   "attention_chunk_size", "no_rope_layer_interval"};
+        for (size_t i = 0; i < sizeof pattern_keys / sizeof pattern_keys[0]; i++)
+            model_unassume(m, pattern_keys[i]);
+        return 0;
     case OPT_GATED:
     case OPT_PLAIN_MLP:
+        changed = m->gated_mlp != (id == OPT_GATED);
         m->gated_mlp = id == OPT_GATED;
+        model_unassume(m, "mlp");
         break;
     default:
+        changed = m->tied_embeddings != (id == OPT_TIED);
         m->tied_embeddings = id == OPT_TIED;
+        model_unassume(m, "tie_word_embeddings");
         break;
     }
-    shape_edited(id, s);
+    if (changed)
+        shape_edited(id, s);
     return 0;
 }
 
@@ -392,6 +414,26 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         snprintf(err, errsize,
                  "--model '%s': unknown model; rooftop --list-models shows the %zu built in, or give a config.json",
                  text, model_builtin_count());
+        return 2;
+    }
+    case OPT_ENGINE: {
+        const struct engine_profile *e = engine_find(text);
+        if (e) {
+            s->engine = *e;
+            return 0;
+        }
+        if (looks_like_path(text)) {
+            char *file;
+            size_t len;
+            if (read_file(text, &file, &len, err, errsize) != 0)
+                return 2;
+            int rc = engine_from_text(file, len, text, &s->engine, &o->warnings, err, errsize);
+            free(file);
+            return rc == 0 ? 0 : 2;
+        }
+        snprintf(err, errsize, "--engine '%s': give vllm, trtllm, sglang, lmdeploy, llama.cpp, nim, pytorch, "
+                               "generic, or an engine JSON file",
+                 text);
         return 2;
     }
     case OPT_PRECISION:
@@ -477,10 +519,25 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         return 0;
     }
     if (whole) {
+        int64_t before = *whole;
         if (parse_whole(id, text, whole, err, errsize) != 0)
             return 2;
-        if (id == OPT_HEADS || id == OPT_KV_HEADS || id == OPT_D_MODEL || id == OPT_D_HEAD || id == OPT_D_FF ||
-            id == OPT_VOCAB)
+        bool shape = id == OPT_HEADS || id == OPT_KV_HEADS || id == OPT_D_MODEL || id == OPT_D_HEAD ||
+                     id == OPT_D_FF || id == OPT_VOCAB;
+        if (!shape)
+            return 0;
+        if (*whole < 1) {
+            snprintf(err, errsize, "--%s '%s': give a whole number of at least 1", flag_name(id), text);
+            return 2;
+        }
+        if (id == OPT_KV_HEADS && s->model.kv_lora_rank > 0) {
+            snprintf(err, errsize, "--kv-heads: %s uses latent attention; its KV cache does not depend on kv heads",
+                     s->model.name);
+            return 2;
+        }
+        if (id == OPT_KV_HEADS)
+            model_unassume(&s->model, "num_key_value_heads");
+        if (*whole != before)
             shape_edited(id, s);
         return 0;
     }
@@ -503,7 +560,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
  * everything else. */
 static const int apply_order[] = {
     OPT_SCENARIO, OPT_CHIP, OPT_MODEL, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL, OPT_D_HEAD, OPT_D_FF, OPT_VOCAB,
-    OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW,
+    OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE,
     OPT_PARAMS, OPT_CHIPS, OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION,
     OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
@@ -677,6 +734,45 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_DETAILED:
             latency_model = RT_LATENCY_DETAILED, latency_flags++;
             break;
+        case OPT_ESTIMATE:
+            latency_flags++;
+            if (strcmp(optarg, "napkin") == 0)
+                latency_model = RT_LATENCY_NAPKIN;
+            else if (strcmp(optarg, "floor") == 0 || strcmp(optarg, "detailed") == 0)
+                latency_model = RT_LATENCY_DETAILED;
+            else if (strcmp(optarg, "realistic") == 0)
+                latency_model = RT_LATENCY_REALISTIC;
+            else {
+                snprintf(err, errsize, "--estimate '%s': give napkin, floor or realistic", optarg);
+                return 2;
+            }
+            break;
+        case OPT_CALIBRATE:
+            out->mode = CLI_CALIBRATE, modes++;
+            out->calibrate_path = optarg;
+            break;
+        case OPT_CALIBRATE_SCOPE:
+            if (strcmp(optarg, "chip") != 0 && strcmp(optarg, "all") != 0) {
+                snprintf(err, errsize, "--calibrate-scope '%s': give chip or all", optarg);
+                return 2;
+            }
+            out->calibrate_all = strcmp(optarg, "all") == 0;
+            break;
+        case OPT_WRITE_CHIP:
+            out->write_chip = optarg;
+            break;
+        case OPT_POINTS: {
+            char *text;
+            size_t len;
+            if (read_file(optarg, &text, &len, err, errsize) != 0)
+                return 2;
+            int rc = measured_points_read(optarg, text, len, out->points, RT_MAX_POINTS, &out->point_count, err,
+                                          errsize);
+            free(text);
+            if (rc != 0)
+                return 2;
+            break;
+        }
         case OPT_ASCII:
             out->explorer.force_ascii = true;
             break;
@@ -711,15 +807,23 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         return 2;
     }
     if (modes > 1) {
-        snprintf(err, errsize, "choose one of --report, --sweep, --list-chips, --list-models, --list-themes");
+        snprintf(err, errsize, "choose one of --report, --sweep, --calibrate, --list-chips, --list-models, --list-themes");
         return 2;
     }
-    if ((pend.text[OPT_GATED] && pend.text[OPT_PLAIN_MLP]) || (pend.text[OPT_TIED] && pend.text[OPT_UNTIED])) {
-        snprintf(err, errsize, "choose one of --gated and --plain-mlp, and one of --tied and --untied");
+    if (pend.text[OPT_GATED] && pend.text[OPT_PLAIN_MLP]) {
+        snprintf(err, errsize, "choose one of --gated and --plain-mlp");
+        return 2;
+    }
+    if (pend.text[OPT_TIED] && pend.text[OPT_UNTIED]) {
+        snprintf(err, errsize, "choose one of --tied and --untied");
         return 2;
     }
     if (latency_flags > 1) {
-        snprintf(err, errsize, "choose one of --napkin and --detailed");
+        snprintf(err, errsize, "choose one of --napkin, --detailed and --estimate");
+        return 2;
+    }
+    if ((out->write_chip || out->calibrate_all) && out->mode != CLI_CALIBRATE) {
+        snprintf(err, errsize, "--write-chip and --calibrate-scope go with --calibrate FILE");
         return 2;
     }
     if (report)
@@ -759,6 +863,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             return 2;
         }
         out->scenario.params = p;
+        model_unassume(&out->scenario.model, "stated_params"); /* the given count wins over both */
     }
     if ((out->mode == CLI_EXPLORE || out->mode == CLI_LIST_THEMES || theme_text) &&
         load_themes(out, theme_text, err, errsize) != 0)
@@ -938,6 +1043,8 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         return run_sweep(o, out, errout);
     case CLI_REPORT:
         return run_report(o, o->format, out, errout);
+    case CLI_CALIBRATE:
+        return run_calibrate(o, out, errout);
     case CLI_EXPLORE:
     default:
         break;

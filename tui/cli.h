@@ -9,13 +9,16 @@
 
 #include "chipfile.h"
 #include "explorer.h"
+#include "measured.h"
 #include "jsonio.h"
 #include "report.h"
 #include "scenario.h"
 #include "sweep.h"
 
 enum cli_mode { CLI_EXPLORE = 0, CLI_REPORT, CLI_SWEEP, CLI_LIST_CHIPS, CLI_LIST_MODELS, CLI_LIST_THEMES, CLI_HELP,
-                CLI_VERSION };
+                CLI_VERSION, CLI_CALIBRATE };
+
+#define RT_MAX_POINTS 64
 
 struct cli_options {
     enum cli_mode mode;
@@ -29,6 +32,11 @@ struct cli_options {
     struct chip_db chips;         /* built-in chips and the user's chip files */
     struct load_warnings warnings;/* what loading files noticed; printed, not fatal */
     struct theme_set *themes;     /* loaded for the explorer and --list-themes; NULL otherwise */
+    const char *calibrate_path;   /* --calibrate FILE */
+    bool calibrate_all;           /* --calibrate-scope all: the generic profile and the engines */
+    const char *write_chip;       /* --write-chip FILE: save the calibrated chip */
+    struct measured_point points[RT_MAX_POINTS]; /* --points FILE: measured kernels to place */
+    size_t point_count;
 };
 
 /* Frees what cli_parse allocated in *o (safe on a zeroed or failed parse). */

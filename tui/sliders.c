@@ -217,7 +217,10 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
             snprintf(buf, size, "%s", s->model.name);
         break;
     case SLIDER_KV_HEADS:
-        snprintf(buf, size, "%lld of %lld", (long long)s->model.kv_heads, (long long)s->model.heads);
+        if (s->model.kv_lora_rank > 0)
+            snprintf(buf, size, "latent (MLA)");
+        else
+            snprintf(buf, size, "%lld of %lld", (long long)s->model.kv_heads, (long long)s->model.heads);
         break;
     case SLIDER_CHIPS:
         snprintf(buf, size, "%lld", (long long)s->chips);
@@ -295,6 +298,8 @@ bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse,
         break;
     }
     case SLIDER_KV_HEADS: {
+        if (s->model.kv_lora_rank > 0) /* latent attention: kv heads do not shape the cache */
+            return false;
         int64_t d[512];
         int n = divisors(s->model.heads, d, 512);
         int i = 0;
@@ -472,6 +477,11 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
         s->decode_tokens = iv;
         return 0;
     case SLIDER_KV_HEADS:
+        if (s->model.kv_lora_rank > 0) {
+            snprintf(err, errsize, "kv heads: %s uses latent attention; its KV cache does not depend on kv heads",
+                     s->model.name);
+            return -1;
+        }
         if (parse_whole(t, 1, s->model.heads, what, &iv, err, errsize))
             return -1;
         if (s->model.heads % iv != 0) {
@@ -660,6 +670,8 @@ bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, 
         break;
     }
     case SLIDER_KV_HEADS: {
+        if (s->model.kv_lora_rank > 0)
+            return false;
         int64_t d[512];
         int n = divisors(s->model.heads, d, 512);
         if (n < 1)

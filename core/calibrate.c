@@ -1,0 +1,485 @@
+/* calibrate.c — observations, their predictions, and the profile fit. */
+#include "calibrate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *fit_field_name(enum fit_field f)
+{
+    static const char *const names[FIT_FIELD_COUNT] = {
+        "matmul.bf16", "matmul.fp8", "memory", "kernel_overhead_s", "allreduce_step_s", "link",
+        "engine.step_overhead_s", "engine.attention", "engine.moe"};
+    return ((int)f >= 0 && f < FIT_FIELD_COUNT) ? names[f] : "?";
+}
+
+/* A latency time by its key under latency.detailed or latency.realistic. */
+static int latency_key(const struct analysis *a, const char *key, bool realistic, double *out)
+{
+    const char *name = strrchr(key, '.');
+    name = name ? name + 1 : key;
+    if (strncmp(key, "latency.detailed.", 17) != 0 && strncmp(key, "latency.realistic.", 18) != 0)
+        return -1;
+    const struct detailed_latency *d = &a->detailed;
+    const struct realistic_latency *r = &a->realistic;
+    const struct {
+        const char *name;
+        double floor, real;
+    } keys[] = {
+        {"prefill_s", d->prefill_s, r->prefill_s},
+        {"decode_s", d->decode_s, r->decode_s},
+        {"ttft_s", d->ttft_s, r->ttft_s},
+        {"tpot_s", d->tpot_s, r->tpot_s},
+        {"total_s", d->total_s, r->total_s},
+        {"overhead_s", d->overhead_s, r->overhead_s},
+        {"prefill_comms_s", a->phases[RT_PHASE_PREFILL].comms_s, r->prefill_comms_s},
+        {"decode_comms_s", a->phases[RT_PHASE_DECODE].comms_s, r->decode_comms_s},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (strcmp(name, keys[i].name) == 0) {
+            *out = realistic ? keys[i].real : keys[i].floor;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Sums the operation rows of phase named in names ("a+b+c"). */
+static int ops_sum(const struct analysis *a, const char *phase, const char *names, bool realistic, double *out)
+{
+    char list[RT_OBS_METRIC_MAX];
+    snprintf(list, sizeof list, "%s", names);
+    double total = 0.0;
+    char *save = NULL;
+    for (char *name = strtok_r(list, "+", &save); name; name = strtok_r(NULL, "+", &save)) {
+        int found = 0;
+        for (int i = 0; i < a->placement_count; i++) {
+            const struct placement *p = &a->placements[i];
+            if (p->operation && strcmp(p->phase, phase) == 0 && strcmp(p->name, name) == 0) {
+                total += realistic ? p->realistic_time_s : p->time_s;
+                found++;
+            }
+        }
+        if (found != 1)
+            return -1;
+    }
+    *out = total;
+    return 0;
+}
+
+int metric_check(const char *metric, char *err, size_t errsize)
+{
+    static const char *const kinds[] = {"key:latency.detailed.", "key:latency.realistic.", "sum:", "ops:prefill:",
+                                        "ops:decode:", "ops:training:", "comm:decode", "comm:prefill"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strncmp(metric, kinds[i], strlen(kinds[i])) == 0)
+            return 0;
+    snprintf(err, errsize, "metric '%s': give key:latency.detailed.NAME, sum:K1+K2, ops:PHASE:OP+OP[:per_layer] or "
+                           "comm:decode",
+             metric);
+    return -1;
+}
+
+/* A point's time: its roofline, or through the chip's profile plus a launch. */
+static double point_time(const struct observation *o, bool realistic)
+{
+    const struct chip_spec *c = &o->scenario.chip;
+    double peak = c->peak_flops_per_s[o->precision] > 0.0 ? c->peak_flops_per_s[o->precision]
+                                                           : c->peak_flops_per_s[RT_BF16];
+    enum rt_precision p = c->peak_flops_per_s[o->precision] > 0.0 ? o->precision : RT_BF16;
+    double compute = o->flops / peak, memory = o->bytes / c->hbm_bytes_per_s;
+    if (!realistic)
+        return compute > memory ? compute : memory;
+    struct efficiency_profile e = efficiency_resolve(&c->efficiency);
+    compute /= e.matmul[p];
+    memory /= e.memory;
+    return (compute > memory ? compute : memory) + e.kernel_s;
+}
+
+int observation_predict(const struct observation *o, bool realistic, double *out_s, char *err, size_t errsize)
+{
+    if (o->point) {
+        *out_s = point_time(o, realistic);
+        return 0;
+    }
+    struct analysis *a = malloc(sizeof *a);
+    if (!a) {
+        snprintf(err, errsize, "%s: out of memory", o->id);
+        return -1;
+    }
+    int status = -1;
+    char why[256];
+    if (analyze(&o->scenario, a, why, sizeof why) != 0) {
+        snprintf(err, errsize, "%s: %s", o->id, why);
+        goto done;
+    }
+    const char *m = o->metric;
+    double v = 0.0;
+    if (strncmp(m, "key:", 4) == 0) {
+        if (latency_key(a, m + 4, realistic, &v) != 0)
+            goto bad;
+    } else if (strncmp(m, "sum:", 4) == 0) {
+        char list[RT_OBS_METRIC_MAX];
+        snprintf(list, sizeof list, "%s", m + 4);
+        char *save = NULL;
+        for (char *k = strtok_r(list, "+", &save); k; k = strtok_r(NULL, "+", &save)) {
+            double part;
+            if (latency_key(a, k, realistic, &part) != 0)
+                goto bad;
+            v += part;
+        }
+    } else if (strncmp(m, "ops:", 4) == 0) {
+        char phase[16], names[RT_OBS_METRIC_MAX];
+        const char *rest = m + 4, *colon = strchr(rest, ':');
+        if (!colon || colon - rest >= (long)sizeof phase)
+            goto bad;
+        snprintf(phase, sizeof phase, "%.*s", (int)(colon - rest), rest);
+        snprintf(names, sizeof names, "%s", colon + 1);
+        bool per_layer = false;
+        char *tail = strrchr(names, ':');
+        if (tail) {
+            if (strcmp(tail, ":per_layer") != 0)
+                goto bad;
+            per_layer = true;
+            *tail = '\0';
+        }
+        if (ops_sum(a, phase, names, realistic, &v) != 0)
+            goto bad;
+        if (per_layer)
+            v /= (double)o->scenario.model.layers;
+    } else if (strncmp(m, "comm:", 5) == 0) {
+        enum rt_phase p = strcmp(m + 5, "prefill") == 0 ? RT_PHASE_PREFILL : RT_PHASE_DECODE;
+        const struct phase_cost *pc = &a->phases[p];
+        if (!(pc->allreduces > 0.0))
+            goto bad;
+        v = (realistic ? pc->realistic_comms_s : pc->comms_s) / pc->allreduces;
+    } else {
+        goto bad;
+    }
+    *out_s = v;
+    status = 0;
+    goto done;
+bad:
+    snprintf(err, errsize, "%s: metric '%s' names nothing in this scenario", o->id, m);
+done:
+    free(a);
+    return status;
+}
+
+/* True when param applies to observation o. */
+static bool applies(const struct fit_param *p, const struct observation *o)
+{
+    if (p->field >= FIT_ENGINE_STEP_S)
+        return p->engine[0] == '\0' || strcmp(p->engine, o->scenario.engine.name) == 0;
+    return p->chip[0] == '\0' || strcmp(p->chip, o->scenario.chip.key) == 0;
+}
+
+void fit_apply(struct observation *obs, size_t n, const struct fit_param *params, size_t np)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct scenario *s = &obs[i].scenario;
+        for (size_t k = 0; k < np; k++) {
+            const struct fit_param *p = &params[k];
+            if (!applies(p, &obs[i]))
+                continue;
+            struct efficiency_profile *e = &s->chip.efficiency;
+            if (p->field < FIT_ENGINE_STEP_S && !e->present) {
+                int64_t sms = e->sm_count;
+                *e = *efficiency_generic();
+                e->sm_count = sms;
+                e->present = true;
+            }
+            switch (p->field) {
+            case FIT_MATMUL_BF16: e->matmul[RT_BF16] = p->value; break;
+            case FIT_MATMUL_FP8: e->matmul[RT_FP8] = e->matmul[RT_INT8] = e->matmul[RT_INT4] = p->value; break;
+            case FIT_MEMORY: e->memory = p->value; break;
+            case FIT_KERNEL_S: e->kernel_s = p->value; break;
+            case FIT_ALLREDUCE_STEP_S: e->allreduce_step_s = p->value; break;
+            case FIT_LINK: e->link = p->value; break;
+            case FIT_ENGINE_STEP_S: s->engine.step_s = p->value; break;
+            case FIT_ENGINE_ATTENTION: s->engine.attention = p->value; break;
+            case FIT_ENGINE_MOE: s->engine.moe = p->value; break;
+            default: break;
+            }
+        }
+    }
+}
+
+/* Sorts doubles ascending (qsort). */
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+int fit_mape(const struct observation *obs, size_t n, bool realistic, double *mape, double *median_ratio, char *err,
+             size_t errsize)
+{
+    if (n == 0) {
+        snprintf(err, errsize, "no observations");
+        return -1;
+    }
+    double *ratios = malloc(n * sizeof *ratios);
+    if (!ratios) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double pred;
+        if (observation_predict(&obs[i], realistic, &pred, err, errsize) != 0) {
+            free(ratios);
+            return -1;
+        }
+        ratios[i] = pred / obs[i].measured_s;
+        sum += fabs(ratios[i] - 1.0);
+    }
+    *mape = sum / (double)n;
+    if (median_ratio) {
+        qsort(ratios, n, sizeof *ratios, by_value);
+        *median_ratio = ratios[n / 2];
+    }
+    free(ratios);
+    return 0;
+}
+
+/* A parameter's range: fractions in [0.02, 1], times in [1e-8, 0.1] s. */
+static bool is_time(enum fit_field f)
+{
+    return f == FIT_KERNEL_S || f == FIT_ALLREDUCE_STEP_S || f == FIT_ENGINE_STEP_S;
+}
+
+/* From the unbounded search coordinate x to the parameter's value. */
+static double to_value(enum fit_field f, double x)
+{
+    if (is_time(f))
+        return exp(fmin(fmax(x, log(1e-8)), log(0.1)));
+    return 0.02 + 0.98 / (1.0 + exp(-x));
+}
+
+/* From a value to its search coordinate. */
+static double to_coord(enum fit_field f, double v)
+{
+    if (is_time(f))
+        return log(fmin(fmax(v, 1e-8), 0.1));
+    double u = (fmin(fmax(v, 0.0201), 0.9999) - 0.02) / 0.98;
+    return log(u / (1.0 - u));
+}
+
+/* The objective: the realistic MAPE with the free parameters at x. */
+struct objective {
+    struct observation *obs;
+    size_t n;
+    struct fit_param *params;
+    size_t np;
+    const size_t *free_index; /* which params x moves */
+    size_t nfree;
+    bool failed;
+    char *err;
+    size_t errsize;
+};
+
+static double evaluate(struct objective *o, const double *x)
+{
+    for (size_t k = 0; k < o->nfree; k++) {
+        struct fit_param *p = &o->params[o->free_index[k]];
+        p->value = to_value(p->field, x[k]);
+    }
+    fit_apply(o->obs, o->n, o->params, o->np);
+    double mape;
+    if (fit_mape(o->obs, o->n, true, &mape, NULL, o->err, o->errsize) != 0) {
+        o->failed = true;
+        return INFINITY;
+    }
+    return mape;
+}
+
+/* Nelder-Mead over the free parameters, from x (in place). */
+static double nelder_mead(struct objective *o, double *x, int iterations)
+{
+    size_t k = o->nfree;
+    size_t m = k + 1;
+    double *simplex = calloc(m * k, sizeof *simplex), *f = calloc(m, sizeof *f);
+    double *centroid = calloc(k, sizeof *centroid), *trial = calloc(k, sizeof *trial), *trial2 = calloc(k, sizeof *trial2);
+    double best = INFINITY;
+    if (!simplex || !f || !centroid || !trial || !trial2)
+        goto done;
+    for (size_t i = 0; i < m; i++) {
+        memcpy(&simplex[i * k], x, k * sizeof *x);
+        if (i > 0)
+            simplex[i * k + i - 1] += 0.5;
+        f[i] = evaluate(o, &simplex[i * k]);
+    }
+    for (int it = 0; it < iterations && !o->failed; it++) {
+        /* Order: best first. */
+        for (size_t i = 1; i < m; i++) {
+            for (size_t j = i; j > 0 && f[j] < f[j - 1]; j--) {
+                double t = f[j];
+                f[j] = f[j - 1];
+                f[j - 1] = t;
+                for (size_t c = 0; c < k; c++) {
+                    double u = simplex[j * k + c];
+                    simplex[j * k + c] = simplex[(j - 1) * k + c];
+                    simplex[(j - 1) * k + c] = u;
+                }
+            }
+        }
+        if (f[m - 1] - f[0] < 1e-7 && it > 50)
+            break;
+        for (size_t c = 0; c < k; c++) {
+            centroid[c] = 0.0;
+            for (size_t i = 0; i < m - 1; i++)
+                centroid[c] += simplex[i * k + c];
+            centroid[c] /= (double)(m - 1);
+        }
+        double *worst = &simplex[(m - 1) * k];
+        for (size_t c = 0; c < k; c++)
+            trial[c] = centroid[c] + (centroid[c] - worst[c]);
+        double fr = evaluate(o, trial);
+        if (fr < f[0]) {
+            for (size_t c = 0; c < k; c++)
+                trial2[c] = centroid[c] + 2.0 * (centroid[c] - worst[c]);
+            double fe = evaluate(o, trial2);
+            if (fe < fr) {
+                memcpy(worst, trial2, k * sizeof *worst);
+                f[m - 1] = fe;
+            } else {
+                memcpy(worst, trial, k * sizeof *worst);
+                f[m - 1] = fr;
+            }
+        } else if (fr < f[m - 2]) {
+            memcpy(worst, trial, k * sizeof *worst);
+            f[m - 1] = fr;
+        } else {
+            for (size_t c = 0; c < k; c++)
+                trial2[c] = centroid[c] + 0.5 * (worst[c] - centroid[c]);
+            double fc = evaluate(o, trial2);
+            if (fc < f[m - 1]) {
+                memcpy(worst, trial2, k * sizeof *worst);
+                f[m - 1] = fc;
+            } else { /* shrink toward the best */
+                for (size_t i = 1; i < m; i++) {
+                    for (size_t c = 0; c < k; c++)
+                        simplex[i * k + c] = simplex[c] + 0.5 * (simplex[i * k + c] - simplex[c]);
+                    f[i] = evaluate(o, &simplex[i * k]);
+                }
+            }
+        }
+    }
+    size_t b = 0;
+    for (size_t i = 1; i < m; i++)
+        if (f[i] < f[b])
+            b = i;
+    memcpy(x, &simplex[b * k], k * sizeof *x);
+    best = f[b];
+done:
+    free(simplex);
+    free(f);
+    free(centroid);
+    free(trial);
+    free(trial2);
+    return best;
+}
+
+int calibrate_fit(struct observation *obs, size_t n, struct fit_param *params, size_t np, int iterations,
+                  double *mape, char *err, size_t errsize)
+{
+    size_t *free_index = calloc(np ? np : 1, sizeof *free_index);
+    double *x = calloc(np ? np : 1, sizeof *x);
+    int status = -1;
+    if (!free_index || !x) {
+        snprintf(err, errsize, "out of memory");
+        goto done;
+    }
+    /* A parameter is informed when moving it moves some prediction. */
+    fit_apply(obs, n, params, np);
+    size_t nfree = 0;
+    for (size_t k = 0; k < np; k++) {
+        params[k].informed = 0;
+        double keep = params[k].value;
+        for (size_t i = 0; i < n; i++) {
+            if (!applies(&params[k], &obs[i]))
+                continue;
+            double before, after;
+            if (observation_predict(&obs[i], true, &before, err, errsize) != 0)
+                goto done;
+            params[k].value = is_time(params[k].field) ? keep * 2.0 + 1e-6 : keep * 0.5;
+            fit_apply(&obs[i], 1, params, np);
+            int rc = observation_predict(&obs[i], true, &after, err, errsize);
+            params[k].value = keep;
+            fit_apply(&obs[i], 1, params, np);
+            if (rc != 0)
+                goto done;
+            if (fabs(after - before) > 1e-9 * before)
+                params[k].informed++;
+        }
+        if (params[k].informed > 0)
+            free_index[nfree++] = k;
+    }
+    if (nfree == 0 || n < nfree + 1) {
+        snprintf(err, errsize, "%zu measurements cannot fit %zu parameters: give at least %zu", n, nfree, nfree + 1);
+        goto done;
+    }
+    for (size_t k = 0; k < nfree; k++)
+        x[k] = to_coord(params[free_index[k]].field, params[free_index[k]].value);
+    struct objective o = {obs, n, params, np, free_index, nfree, false, err, errsize};
+    double best = INFINITY;
+    for (int restart = 0; restart < 3 && !o.failed; restart++) {
+        double f = nelder_mead(&o, x, iterations);
+        if (!(f < best - 1e-6))
+            break;
+        best = f;
+    }
+    if (o.failed)
+        goto done;
+    for (size_t k = 0; k < nfree; k++)
+        params[free_index[k]].value = to_value(params[free_index[k]].field, x[k]);
+    fit_apply(obs, n, params, np);
+    *mape = best;
+    status = 0;
+done:
+    free(free_index);
+    free(x);
+    return status;
+}
+
+int calibrate_leave_one_out(struct observation *obs, size_t n, const struct fit_param *params, size_t np,
+                            int iterations, double *mape, char *err, size_t errsize)
+{
+    if (n < 2) {
+        snprintf(err, errsize, "leave-one-out needs two measurements or more");
+        return -1;
+    }
+    struct observation *rest = malloc((n - 1) * sizeof *rest);
+    struct fit_param *trial = malloc((np ? np : 1) * sizeof *trial);
+    int status = -1;
+    if (!rest || !trial) {
+        snprintf(err, errsize, "out of memory");
+        goto done;
+    }
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        for (size_t k = 0; k < n; k++)
+            if (k != i)
+                rest[j++] = obs[k];
+        memcpy(trial, params, np * sizeof *trial);
+        double fitted;
+        if (calibrate_fit(rest, n - 1, trial, np, iterations, &fitted, err, errsize) != 0)
+            goto done;
+        struct observation held = obs[i];
+        fit_apply(&held, 1, trial, np);
+        double pred;
+        if (observation_predict(&held, true, &pred, err, errsize) != 0)
+            goto done;
+        sum += fabs(pred / held.measured_s - 1.0);
+    }
+    *mape = sum / (double)n;
+    fit_apply(obs, n, params, np);
+    status = 0;
+done:
+    free(rest);
+    free(trial);
+    return status;
+}

@@ -1,0 +1,99 @@
+/* calibrate.h — measurements against the model, and fitting the realistic
+ * estimate's profiles to them.
+ *
+ * An observation is one measured time and how to read the same quantity
+ * from an analysis: a whole scenario and a metric (the shared cases.csv
+ * rows), or a single kernel's FLOPs and bytes (a profiler's export). The fit
+ * chooses the profile parameters (realistic.h) that minimise the mean
+ * absolute percentage error of the realistic estimate, by Nelder-Mead over
+ * each parameter's own range (fractions through a logit, times through a
+ * log). Pure: no I/O; files are read by the command line (tui/measured.c).
+ */
+#ifndef ROOFTOP_CALIBRATE_H
+#define ROOFTOP_CALIBRATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis.h"
+
+#define RT_OBS_ID_MAX 48
+#define RT_OBS_METRIC_MAX 160
+
+/* One measurement. */
+struct observation {
+    char id[RT_OBS_ID_MAX];          /* the row's name, for messages */
+    char level[24];                  /* "kernel", "prefill step", "decode step", "generation", "point" */
+    double measured_s;               /* > 0 */
+    bool point;                      /* a kernel given as flops and bytes, not a scenario */
+    /* A scenario row: the scenario and the metric that reads the quantity:
+     * "key:latency.detailed.ttft_s" (or any latency.detailed.* time),
+     * "sum:K1+K2", "ops:PHASE:NAME+NAME[:per_layer]", "comm:decode" (one
+     * all-reduce of a decode step). */
+    struct scenario scenario;
+    char metric[RT_OBS_METRIC_MAX];
+    /* A point: FLOPs and bytes of one kernel at a precision on the
+     * scenario's chip. */
+    double flops, bytes;
+    enum rt_precision precision;
+};
+
+/* Checks a metric's spelling. Returns 0, or -1 with one line in err. */
+int metric_check(const char *metric, char *err, size_t errsize);
+
+/* The model's figure for observation o, in seconds: the floor's
+ * (realistic false) or the realistic estimate's. A scenario is analyzed; a
+ * point is timed on the scenario's chip: max(flops / peak, bytes /
+ * bandwidth), realistic over the chip's profile plus one kernel launch.
+ * Returns -1 with err set when the scenario does not analyze or the metric
+ * names nothing in it. */
+int observation_predict(const struct observation *o, bool realistic, double *out_s, char *err, size_t errsize);
+
+/* Which profile field a fit parameter sets. */
+enum fit_field {
+    FIT_MATMUL_BF16 = 0, FIT_MATMUL_FP8, FIT_MEMORY, FIT_KERNEL_S, FIT_ALLREDUCE_STEP_S, FIT_LINK,
+    FIT_ENGINE_STEP_S, FIT_ENGINE_ATTENTION, FIT_ENGINE_MOE, FIT_FIELD_COUNT
+};
+
+/* "matmul.bf16", "matmul.fp8", "memory", "kernel_overhead_s",
+ * "allreduce_step_s", "link", "engine.step_overhead_s", "engine.attention",
+ * "engine.moe". */
+const char *fit_field_name(enum fit_field f);
+
+/* One parameter of a fit: a field, the chip key or engine name it applies
+ * to ("" = every chip, every engine), its value (start, then fitted) and
+ * the observations that inform it. */
+struct fit_param {
+    enum fit_field field;
+    char chip[32];
+    char engine[24];
+    double value;
+    int informed;   /* observations the parameter changes (set by calibrate_fit) */
+};
+
+/* Writes params into every observation they apply to: chip fields into the
+ * observation's chip profile (made present, keeping its sm_count), engine
+ * fields into its engine profile. */
+void fit_apply(struct observation *obs, size_t n, const struct fit_param *params, size_t np);
+
+/* Mean absolute percentage error of the realistic estimate over obs, as a
+ * fraction (0.2 = 20%); also the median ratio predicted/measured when
+ * median_ratio is not NULL. Returns -1 with err set when a row fails. */
+int fit_mape(const struct observation *obs, size_t n, bool realistic, double *mape, double *median_ratio, char *err,
+             size_t errsize);
+
+/* Fits params (their values are the starting point) to obs, minimising the
+ * realistic MAPE; parameters no observation informs keep their value.
+ * Returns 0 with *mape the fitted error; -1 with err set when a row fails
+ * or there are fewer observations than parameters informed. iterations
+ * bounds the Nelder-Mead steps (2000 is ample). */
+int calibrate_fit(struct observation *obs, size_t n, struct fit_param *params, size_t np, int iterations,
+                  double *mape, char *err, size_t errsize);
+
+/* Leave-one-out: for each observation, fits params on the others and
+ * predicts it. Returns 0 with *mape the leave-one-out error. params are left
+ * at their values on entry. Slow: n fits. */
+int calibrate_leave_one_out(struct observation *obs, size_t n, const struct fit_param *params, size_t np,
+                            int iterations, double *mape, char *err, size_t errsize);
+
+#endif

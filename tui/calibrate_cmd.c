@@ -1,0 +1,226 @@
+/* calibrate_cmd.c — `rooftop --calibrate FILE`: fit a chip's efficiency
+ * profile (or, with --calibrate-scope all, the generic profile and every
+ * engine's) to measurements, print the fit, and save the chip. */
+#include "calibrate_cmd.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chipfile.h"
+#include "fileio.h"
+#include "measured.h"
+
+#define ITERATIONS 1500
+
+/* Refuses a row the roofline says cannot be that fast: a units error, a
+ * wrong chip, or a cache effect the model does not have. */
+static int check_floor(const struct observation *obs, size_t n, const char *path, char *err, size_t errsize)
+{
+    for (size_t i = 0; i < n; i++) {
+        double floor_s;
+        if (observation_predict(&obs[i], false, &floor_s, err, errsize) != 0)
+            return -1;
+        if (obs[i].measured_s < floor_s * 0.98) {
+            snprintf(err, errsize, "%s: row %s: measured %.4g s is faster than the roofline allows (%.4g s on %s): "
+                                   "check its units and its chip",
+                     path, obs[i].id, obs[i].measured_s, floor_s, obs[i].scenario.chip.key);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Prints a row-by-row table of the fit. */
+static void print_rows(FILE *out, const struct observation *obs, size_t n)
+{
+    char err[300];
+    fprintf(out, "  %-24s %-13s %11s %11s %11s %7s\n", "row", "level", "measured", "floor", "realistic", "ratio");
+    for (size_t i = 0; i < n; i++) {
+        double f = 0, r = 0;
+        if (observation_predict(&obs[i], false, &f, err, sizeof err) != 0 ||
+            observation_predict(&obs[i], true, &r, err, sizeof err) != 0)
+            continue;
+        fprintf(out, "  %-24.24s %-13s %9.4g s %9.4g s %9.4g s %7.3f\n", obs[i].id, obs[i].level, obs[i].measured_s, f,
+                r, r / obs[i].measured_s);
+    }
+}
+
+/* Keeps the rows on chip (and every point row); returns how many. */
+static size_t keep_chip(struct observation *obs, size_t n, const char *chip)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (obs[i].point || strcmp(obs[i].scenario.chip.key, chip) == 0)
+            obs[k++] = obs[i];
+    return k;
+}
+
+/* Saves chip with its fitted profile as a chip file. */
+static int write_chip(const char *path, const struct chip_spec *chip, FILE *errout)
+{
+    cJSON *root = cJSON_CreateObject();
+    chip_to_json(root, chip);
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        fprintf(errout, "rooftop: out of memory\n");
+        return 1;
+    }
+    size_t len = strlen(text);
+    char *with_newline = malloc(len + 2);
+    char err[600];
+    int status = 0;
+    if (!with_newline) {
+        fprintf(errout, "rooftop: out of memory\n");
+        status = 1;
+    } else {
+        memcpy(with_newline, text, len);
+        with_newline[len] = '\n';
+        with_newline[len + 1] = '\0';
+        if (write_file_atomic(path, with_newline, len + 1, err, sizeof err) != 0) {
+            fprintf(errout, "rooftop: %s\n", err);
+            status = 1;
+        }
+    }
+    free(with_newline);
+    cJSON_free(text);
+    return status;
+}
+
+/* Fits the scenario's chip profile to its rows. */
+static int fit_chip(const struct cli_options *o, struct observation *obs, size_t n, const char *path, FILE *out,
+                    FILE *errout)
+{
+    char err[600];
+    const struct chip_spec *chip = &o->scenario.chip;
+    size_t kept = keep_chip(obs, n, chip->key);
+    if (kept == 0) {
+        fprintf(errout, "rooftop: %s has no rows measured on %s (give --chip for the chip the rows name)\n", path,
+                chip->key);
+        return 2;
+    }
+    if (check_floor(obs, kept, path, err, sizeof err) != 0) {
+        fprintf(errout, "rooftop: %s\n", err);
+        return 2;
+    }
+    struct efficiency_profile start = efficiency_resolve(&chip->efficiency);
+    struct fit_param params[] = {
+        {FIT_MATMUL_BF16, "", "", start.matmul[RT_BF16], 0}, {FIT_MATMUL_FP8, "", "", start.matmul[RT_FP8], 0},
+        {FIT_MEMORY, "", "", start.memory, 0},               {FIT_KERNEL_S, "", "", start.kernel_s, 0},
+        {FIT_ALLREDUCE_STEP_S, "", "", start.allreduce_step_s, 0}, {FIT_LINK, "", "", start.link, 0},
+    };
+    size_t np = sizeof params / sizeof params[0];
+    for (size_t k = 0; k < np; k++)
+        snprintf(params[k].chip, sizeof params[k].chip, "%s", chip->key);
+    double before, after, median;
+    if (fit_mape(obs, kept, true, &before, NULL, err, sizeof err) != 0 ||
+        calibrate_fit(obs, kept, params, np, ITERATIONS, &after, err, sizeof err) != 0) {
+        fprintf(errout, "rooftop: %s: %s\n", path, err);
+        return 2;
+    }
+    fit_mape(obs, kept, true, &after, &median, err, sizeof err);
+    fprintf(out, "Calibrating %s from %zu rows of %s\n", chip->key, kept, path);
+    fprintf(out, "  realistic MAPE %.1f%% with the profile it had, %.1f%% fitted (median ratio %.3f)\n", before * 100.0,
+            after * 100.0, median);
+    size_t informed = 0;
+    for (size_t k = 0; k < np; k++)
+        informed += params[k].informed > 0;
+    if (kept >= informed + 2) {
+        double loo;
+        if (calibrate_leave_one_out(obs, kept, params, np, ITERATIONS / 3, &loo, err, sizeof err) == 0)
+            fprintf(out, "  leave-one-out MAPE %.1f%%\n", loo * 100.0);
+    }
+    fprintf(out, "  %-22s %12s  %s\n", "parameter", "value", "rows that inform it");
+    for (size_t k = 0; k < np; k++)
+        fprintf(out, "  %-22s %12.4g  %d%s\n", fit_field_name(params[k].field), params[k].value, params[k].informed,
+                params[k].informed ? "" : " (kept: no row depends on it)");
+    print_rows(out, obs, kept);
+    if (!o->write_chip)
+        return 0;
+    struct chip_spec fitted = *chip;
+    fitted.efficiency = obs[0].scenario.chip.efficiency;
+    if (obs[0].point) { /* point rows carry the base chip: apply the fit to it */
+        fit_apply(obs, 1, params, np);
+        fitted.efficiency = obs[0].scenario.chip.efficiency;
+    }
+    fitted.efficiency.present = true;
+    fitted.efficiency.calibrated = true;
+    fitted.efficiency.sm_count = chip->efficiency.sm_count;
+    snprintf(fitted.efficiency.source, sizeof fitted.efficiency.source, "fitted to %zu rows of %s: MAPE %.1f%%", kept,
+             path, after * 100.0);
+    int status = write_chip(o->write_chip, &fitted, errout);
+    if (status == 0)
+        fprintf(out, "Wrote %s (use it with --chip %s)\n", o->write_chip, o->write_chip);
+    return status;
+}
+
+/* The built-in fit: the generic chip profile and each engine's fixed time
+ * and kernel efficiencies, over every row. */
+static int fit_all(struct observation *obs, size_t n, const char *path, FILE *out, FILE *errout)
+{
+    char err[600];
+    if (check_floor(obs, n, path, err, sizeof err) != 0) {
+        fprintf(errout, "rooftop: %s\n", err);
+        return 2;
+    }
+    const struct efficiency_profile *g = efficiency_generic();
+    struct fit_param params[32] = {
+        {FIT_MATMUL_BF16, "", "", g->matmul[RT_BF16], 0}, {FIT_MATMUL_FP8, "", "", g->matmul[RT_FP8], 0},
+        {FIT_MEMORY, "", "", g->memory, 0},               {FIT_KERNEL_S, "", "", g->kernel_s, 0},
+        {FIT_ALLREDUCE_STEP_S, "", "", g->allreduce_step_s, 0}, {FIT_LINK, "", "", g->link, 0},
+    };
+    size_t np = 6;
+    for (size_t i = 0; i < engine_builtin_count() && np + 3 <= 32; i++) {
+        const struct engine_profile *e = engine_builtin(i);
+        struct fit_param step = {FIT_ENGINE_STEP_S, "", "", e->step_s, 0};
+        struct fit_param attn = {FIT_ENGINE_ATTENTION, "", "", e->attention, 0};
+        struct fit_param moe = {FIT_ENGINE_MOE, "", "", e->moe, 0};
+        snprintf(step.engine, sizeof step.engine, "%s", e->name);
+        snprintf(attn.engine, sizeof attn.engine, "%s", e->name);
+        snprintf(moe.engine, sizeof moe.engine, "%s", e->name);
+        params[np++] = step;
+        params[np++] = attn;
+        params[np++] = moe;
+    }
+    double before, after, median, loo = -1;
+    if (fit_mape(obs, n, true, &before, NULL, err, sizeof err) != 0 ||
+        calibrate_fit(obs, n, params, np, ITERATIONS * 3, &after, err, sizeof err) != 0) {
+        fprintf(errout, "rooftop: %s: %s\n", path, err);
+        return 2;
+    }
+    fit_mape(obs, n, true, &after, &median, err, sizeof err);
+    if (calibrate_leave_one_out(obs, n, params, np, ITERATIONS, &loo, err, sizeof err) != 0)
+        loo = -1;
+    fprintf(out, "Fitting the generic profile and the engines to %zu rows of %s\n", n, path);
+    fprintf(out, "  realistic MAPE %.1f%% before, %.1f%% fitted (median ratio %.3f); leave-one-out %.1f%%\n",
+            before * 100.0, after * 100.0, median, loo * 100.0);
+    for (size_t k = 0; k < np; k++)
+        if (params[k].informed)
+            fprintf(out, "  %-10s %-24s %12.4g  (%d rows)\n", params[k].engine[0] ? params[k].engine : "all chips",
+                    fit_field_name(params[k].field), params[k].value, params[k].informed);
+    print_rows(out, obs, n);
+    return 0;
+}
+
+int run_calibrate(const struct cli_options *o, FILE *out, FILE *errout)
+{
+    char *text, err[600];
+    size_t len, n = 0;
+    if (read_file(o->calibrate_path, &text, &len, err, sizeof err) != 0) {
+        fprintf(errout, "rooftop: %s\n", err);
+        return 2;
+    }
+    struct observation *obs = NULL;
+    struct load_warnings w = {0};
+    int rc = measured_read(o->calibrate_path, text, len, &o->scenario, &obs, &n, &w, err, sizeof err);
+    free(text);
+    if (rc != 0) {
+        fprintf(errout, "rooftop: %s\n", err);
+        return 2;
+    }
+    int status = o->calibrate_all ? fit_all(obs, n, o->calibrate_path, out, errout)
+                                  : fit_chip(o, obs, n, o->calibrate_path, out, errout);
+    free(obs);
+    return status;
+}

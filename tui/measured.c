@@ -1,0 +1,352 @@
+/* measured.c — measurements from CSV files (see measured.h). */
+#include "measured.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "units.h"
+
+#define MAX_FIELDS 32
+
+int csv_record(const char *text, size_t len, size_t *pos, char fields[][256], int max)
+{
+    size_t i = *pos;
+    /* Skip blank lines. */
+    while (i < len && (text[i] == '\n' || text[i] == '\r'))
+        i++;
+    if (i >= len) {
+        *pos = i;
+        return 0;
+    }
+    int n = 0;
+    size_t used = 0;
+    bool quoted = false, at_start = true;
+    if (max > 0)
+        fields[0][0] = '\0';
+    for (; i < len; i++) {
+        char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < len && text[i + 1] == '"') {
+                i++;
+            } else if (c == '"') {
+                quoted = false;
+                continue;
+            }
+        } else if (c == '"' && at_start) {
+            quoted = true;
+            at_start = false;
+            continue;
+        } else if (c == ',') {
+            n++;
+            used = 0;
+            at_start = true;
+            if (n < max)
+                fields[n][0] = '\0';
+            continue;
+        } else if (c == '\n' || c == '\r') {
+            break;
+        }
+        at_start = false;
+        if (n < max && used + 1 < 256) {
+            fields[n][used++] = c;
+            fields[n][used] = '\0';
+        }
+    }
+    if (quoted)
+        return -1;
+    *pos = i;
+    return n + 1;
+}
+
+/* Line number of byte offset pos. */
+static int line_of(const char *text, size_t pos)
+{
+    int line = 1;
+    for (size_t i = 0; i < pos; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* Column index of name in the header, or -1. */
+static int column(char header[][256], int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(header[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* A positive finite number. */
+static int positive(const char *text, double *out)
+{
+    return parse_number(text, out) == 0 && *out > 0.0 ? 0 : -1;
+}
+
+/* One point from a record's fields: label, flops, bytes, seconds[,
+ * precision]. Returns 0, or -1 with the reason in why. */
+static int point_fields(char f[][256], int k, bool with_precision, struct measured_point *p, char *why, size_t size)
+{
+    snprintf(p->label, sizeof p->label, "%s", f[0]);
+    p->precision = RT_BF16;
+    if (parse_number(f[1], &p->flops) != 0 || !(p->flops >= 0.0)) {
+        snprintf(why, size, "flops '%s' is not a number of 0 or more", f[1]);
+        return -1;
+    }
+    if (positive(f[2], &p->bytes) != 0 || positive(f[3], &p->seconds) != 0) {
+        snprintf(why, size, "bytes and seconds must be numbers above 0 (got '%s', '%s')", f[2], f[3]);
+        return -1;
+    }
+    if (with_precision && k > 4 && f[4][0] && precision_parse(f[4], &p->precision) != 0) {
+        snprintf(why, size, "precision '%s': give bf16, fp8, int8 or int4", f[4]);
+        return -1;
+    }
+    return 0;
+}
+
+int measured_points_read(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
+                         size_t *count, char *err, size_t errsize)
+{
+    char f[MAX_FIELDS][256];
+    size_t pos = 0;
+    *count = 0;
+    int n = csv_record(text, len, &pos, f, MAX_FIELDS);
+    if (n < 4 || strcmp(f[0], "label") != 0 || strcmp(f[1], "flops") != 0 || strcmp(f[2], "bytes") != 0 ||
+        strcmp(f[3], "seconds") != 0 || (n > 4 && strcmp(f[4], "precision") != 0)) {
+        snprintf(err, errsize, "%s:1: expected the header label,flops,bytes,seconds (and optionally precision)", path);
+        return -1;
+    }
+    bool with_precision = n > 4;
+    char why[300];
+    for (;;) {
+        size_t start = pos;
+        int k = csv_record(text, len, &pos, f, MAX_FIELDS);
+        if (k == 0)
+            break;
+        int line = line_of(text, start) + (text[start] == '\n');
+        if (k < 0) {
+            snprintf(err, errsize, "%s:%d: a quote is never closed", path, line);
+            return -1;
+        }
+        if (k < 4) {
+            snprintf(err, errsize, "%s:%d: expected label,flops,bytes,seconds", path, line);
+            return -1;
+        }
+        if (*count >= max) {
+            snprintf(err, errsize, "%s:%d: more than %zu points", path, line, max);
+            return -1;
+        }
+        if (point_fields(f, k, with_precision, &points[*count], why, sizeof why) != 0) {
+            snprintf(err, errsize, "%s:%d: %s", path, line, why);
+            return -1;
+        }
+        (*count)++;
+    }
+    if (*count == 0) {
+        snprintf(err, errsize, "%s: no rows after the header", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Splits a flag string into words (single or double quotes group words). */
+static int split_words(const char *text, char words[][256], int max)
+{
+    int n = 0;
+    const char *p = text;
+    while (*p && n < max) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            break;
+        size_t used = 0;
+        char quote = 0;
+        while (*p && (quote || (*p != ' ' && *p != '\t'))) {
+            if (!quote && (*p == '\'' || *p == '"')) {
+                quote = *p++;
+                continue;
+            }
+            if (quote && *p == quote) {
+                quote = 0;
+                p++;
+                continue;
+            }
+            if (used + 1 < 256)
+                words[n][used++] = *p;
+            p++;
+        }
+        words[n][used] = '\0';
+        n++;
+    }
+    return n;
+}
+
+/* The level of a case row from its category. */
+static const char *level_of(const char *category)
+{
+    if (strncmp(category, "kernel", 6) == 0)
+        return "kernel";
+    if (strcmp(category, "step_prefill") == 0)
+        return "prefill step";
+    if (strcmp(category, "step_decode") == 0)
+        return "decode step";
+    if (strcmp(category, "e2e_static") == 0)
+        return "generation";
+    return "other";
+}
+
+/* Builds one case row's scenario from its flags. */
+static int case_scenario(const char *path, int line, const char *args, const char *engine, struct scenario *out,
+                         char *err, size_t errsize)
+{
+    /* {configs} is the configs folder beside the file. */
+    char dir[1024], expanded[2048];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = '\0';
+    else
+        dir[0] = '\0';
+    size_t used = 0;
+    for (const char *p = args; *p && used + 1 < sizeof expanded;) {
+        if (strncmp(p, "{configs}", 9) == 0) {
+            used += (size_t)snprintf(expanded + used, sizeof expanded - used, "%sconfigs", dir);
+            p += 9;
+        } else {
+            expanded[used++] = *p++;
+        }
+    }
+    expanded[used < sizeof expanded ? used : sizeof expanded - 1] = '\0';
+    static char words[64][256];
+    int n = split_words(expanded, words, 62);
+    char *argv[64];
+    argv[0] = (char *)"rooftop";
+    for (int i = 0; i < n; i++)
+        argv[i + 1] = words[i];
+    argv[n + 1] = NULL;
+    struct cli_options *o = malloc(sizeof *o);
+    if (!o) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    char why[600];
+    int rc = cli_parse(n + 1, argv, o, why, sizeof why);
+    if (rc == 0 && o->mode != CLI_EXPLORE && o->mode != CLI_REPORT) {
+        snprintf(why, sizeof why, "the flags must describe a scenario, not a mode");
+        rc = 2;
+    }
+    if (rc == 0) {
+        *out = o->scenario;
+        const struct engine_profile *e = engine_find(engine);
+        if (engine[0] && e)
+            out->engine = *e;
+    }
+    cli_options_free(o);
+    free(o);
+    if (rc != 0) {
+        snprintf(err, errsize, "%s:%d: rooftop_args: %s", path, line, why);
+        return -1;
+    }
+    return 0;
+}
+
+int measured_read(const char *path, const char *text, size_t len, const struct scenario *base,
+                  struct observation **out, size_t *count, struct load_warnings *w, char *err, size_t errsize)
+{
+    *out = NULL;
+    *count = 0;
+    size_t pos = 0;
+    static char header[MAX_FIELDS][256], f[MAX_FIELDS][256];
+    int nh = csv_record(text, len, &pos, header, MAX_FIELDS);
+    if (nh <= 0) {
+        snprintf(err, errsize, "%s: empty, or a quote is never closed in the header", path);
+        return -1;
+    }
+    bool points = nh >= 4 && strcmp(header[0], "label") == 0;
+    int c_id = column(header, nh, "id"), c_cat = column(header, nh, "category"), c_eng = column(header, nh, "engine");
+    int c_meas = column(header, nh, "measured_s"), c_args = column(header, nh, "rooftop_args");
+    int c_metric = column(header, nh, "rooftop_metric"), c_expr = column(header, nh, "expressible");
+    if (!points && (c_meas < 0 || c_args < 0 || c_metric < 0)) {
+        snprintf(err, errsize, "%s:1: expected the header label,flops,bytes,seconds[,precision], or rooftop's "
+                               "measurement columns (measured_s, rooftop_args, rooftop_metric, ...)",
+                 path);
+        return -1;
+    }
+    size_t cap = 16, n = 0;
+    struct observation *obs = malloc(cap * sizeof *obs);
+    if (!obs) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    for (;;) {
+        size_t start = pos;
+        int k = csv_record(text, len, &pos, f, MAX_FIELDS);
+        if (k == 0)
+            break;
+        int line = line_of(text, start) + (text[start] == '\n');
+        if (k < 0) {
+            snprintf(err, errsize, "%s:%d: a quote is never closed", path, line);
+            goto fail;
+        }
+        if (n == cap) {
+            cap *= 2;
+            struct observation *grown = realloc(obs, cap * sizeof *obs);
+            if (!grown) {
+                snprintf(err, errsize, "out of memory");
+                goto fail;
+            }
+            obs = grown;
+        }
+        struct observation *o = &obs[n];
+        memset(o, 0, sizeof *o);
+        o->scenario = *base;
+        if (points) {
+            struct measured_point p;
+            char why[300];
+            if (k < 4 || point_fields(f, k, nh > 4, &p, why, sizeof why) != 0) {
+                snprintf(err, errsize, "%s:%d: %s", path, line, k < 4 ? "expected label,flops,bytes,seconds" : why);
+                goto fail;
+            }
+            snprintf(o->id, sizeof o->id, "%s", p.label);
+            snprintf(o->level, sizeof o->level, "point");
+            o->point = true;
+            o->flops = p.flops;
+            o->bytes = p.bytes;
+            o->measured_s = p.seconds;
+            o->precision = p.precision;
+            n++;
+            continue;
+        }
+        if (c_expr >= 0 && c_expr < k && strcmp(f[c_expr], "no") == 0)
+            continue;
+        snprintf(o->id, sizeof o->id, "%s", c_id >= 0 && c_id < k ? f[c_id] : "row");
+        snprintf(o->level, sizeof o->level, "%s", level_of(c_cat >= 0 && c_cat < k ? f[c_cat] : ""));
+        if (c_meas >= k || positive(f[c_meas], &o->measured_s) != 0) {
+            snprintf(err, errsize, "%s:%d: measured_s must be a number of seconds above 0", path, line);
+            goto fail;
+        }
+        if (c_metric >= k || metric_check(f[c_metric], err, errsize) != 0) {
+            char why[300];
+            snprintf(why, sizeof why, "%s", err);
+            snprintf(err, errsize, "%s:%d: %s", path, line, why);
+            goto fail;
+        }
+        snprintf(o->metric, sizeof o->metric, "%s", f[c_metric]);
+        if (case_scenario(path, line, c_args < k ? f[c_args] : "", c_eng >= 0 && c_eng < k ? f[c_eng] : "",
+                          &o->scenario, err, errsize) != 0)
+            goto fail;
+        n++;
+    }
+    if (n == 0) {
+        snprintf(err, errsize, "%s: no measurements after the header", path);
+        goto fail;
+    }
+    (void)w;
+    *out = obs;
+    *count = n;
+    return 0;
+fail:
+    free(obs);
+    return -1;
+}

@@ -1,0 +1,54 @@
+/* measured.h — measurements from CSV files: for --calibrate (a chip's
+ * efficiency profile fitted to a user's benchmark) and --points (a
+ * profiler's kernels drawn on the roofline).
+ *
+ * Two formats, told apart by the header row:
+ * - points: `label,flops,bytes,seconds` and an optional `precision` column
+ *   (bf16 when absent): one kernel per row, FLOPs and bytes it moved, its
+ *   measured time (what Nsight Compute or a profiler exports);
+ * - cases: the columns of rooftop's shared measurement table (`id,
+ *   category, gpu, engine, measured_s, rooftop_args, rooftop_metric,
+ *   expressible`, ...): each row is a whole scenario given as rooftop's own
+ *   flags and the figure to read from it. `{configs}` in the flags stands
+ *   for the `configs` folder beside the file. Rows marked `expressible=no`
+ *   are skipped.
+ * Fields may be quoted ("a, b") with doubled quotes inside.
+ */
+#ifndef ROOFTOP_MEASURED_H
+#define ROOFTOP_MEASURED_H
+
+#include <stddef.h>
+
+#include "calibrate.h"
+#include "jsonio.h"
+
+#define RT_POINT_LABEL_MAX 40
+
+/* One measured kernel for the plot. */
+struct measured_point {
+    char label[RT_POINT_LABEL_MAX];
+    double flops, bytes, seconds;
+    enum rt_precision precision;
+};
+
+/* Splits one CSV record starting at *pos of text (len bytes) into at most
+ * max fields, copied into fields[i] (each field_size bytes, cut to fit).
+ * Advances *pos past the record. Returns the number of fields, 0 at the end
+ * of the text, or -1 for an unterminated quote. */
+int csv_record(const char *text, size_t len, size_t *pos, char fields[][256], int max);
+
+/* Reads a points file into points (at most max). Returns 0 with *count
+ * set, or -1 with "PATH:LINE: ..." in err: a header other than
+ * label,flops,bytes,seconds[,precision], a value that is not a positive
+ * number, an unknown precision. */
+int measured_points_read(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
+                         size_t *count, char *err, size_t errsize);
+
+/* Reads a measurements file (either format) into a new array of
+ * observations (free it). Point rows are timed on base's chip; case rows
+ * build their own scenarios from their flags (with the user's chip files).
+ * Returns 0 with *out and *count, or -1 with "PATH:LINE: ..." in err. */
+int measured_read(const char *path, const char *text, size_t len, const struct scenario *base,
+                  struct observation **out, size_t *count, struct load_warnings *w, char *err, size_t errsize);
+
+#endif
