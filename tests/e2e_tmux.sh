@@ -311,10 +311,10 @@ s=keys
 start "$s" 80 24 "$UTF8_ENV" ""
 if wait_for "$s" 'Knobs'; then
     t send-keys -t "$s" o
-    if wait_for "$s" 'Operations prefill' && wait_for "$s" 'prefill ops a-j' && wait_for "$s" 'e mlp' &&
+    if wait_for "$s" 'Operations prefill' && wait_for "$s" 'prefill ops a-k' && wait_for "$s" 'f mlp' &&
         wait_for "$s" 'under the vector roof'; then
         t send-keys -t "$s" o
-        if wait_for "$s" 'Operations decode' && wait_for "$s" 'decode ops a-j'; then
+        if wait_for "$s" 'Operations decode' && wait_for "$s" 'decode ops a-k'; then
             t send-keys -t "$s" o o
             if wait_for "$s" 'Placement' && wait_gone "$s" 'Operations'; then
                 pass "o shows prefill's operations with a legend, then decode's, and off again after training"
