@@ -10,7 +10,7 @@ const char *fit_field_name(enum fit_field f)
 {
     static const char *const names[FIT_FIELD_COUNT] = {
         "matmul.bf16", "matmul.fp8", "memory", "kernel_overhead_s", "allreduce_step_s", "link",
-        "engine.step_overhead_s", "engine.attention", "engine.moe"};
+        "engine.step_overhead_s", "engine.request_overhead_s", "engine.attention", "engine.moe"};
     return ((int)f >= 0 && f < FIT_FIELD_COUNT) ? names[f] : "?";
 }
 
@@ -198,6 +198,7 @@ void fit_apply(struct observation *obs, size_t n, const struct fit_param *params
             case FIT_ALLREDUCE_STEP_S: e->allreduce_step_s = p->value; break;
             case FIT_LINK: e->link = p->value; break;
             case FIT_ENGINE_STEP_S: s->engine.step_s = p->value; break;
+            case FIT_ENGINE_REQUEST_S: s->engine.request_s = p->value; break;
             case FIT_ENGINE_ATTENTION: s->engine.attention = p->value; break;
             case FIT_ENGINE_MOE: s->engine.moe = p->value; break;
             default: break;
@@ -247,7 +248,7 @@ int fit_mape(const struct observation *obs, size_t n, bool realistic, double *ma
 /* A parameter's range: fractions in [0.02, 1], times in [1e-8, 0.1] s. */
 static bool is_time(enum fit_field f)
 {
-    return f == FIT_KERNEL_S || f == FIT_ALLREDUCE_STEP_S || f == FIT_ENGINE_STEP_S;
+    return f == FIT_KERNEL_S || f == FIT_ALLREDUCE_STEP_S || f == FIT_ENGINE_STEP_S || f == FIT_ENGINE_REQUEST_S;
 }
 
 /* From the unbounded search coordinate x to the parameter's value. */
@@ -414,7 +415,8 @@ int calibrate_fit(struct observation *obs, size_t n, struct fit_param *params, s
             if (fabs(after - before) > 1e-9 * before)
                 params[k].informed++;
         }
-        if (params[k].informed > 0)
+        /* A parameter only one or two rows need is not fitted: it would fit them, not the chip. */
+        if (params[k].informed >= RT_FIT_MIN_ROWS)
             free_index[nfree++] = k;
     }
     if (nfree == 0 || n < nfree + 1) {

@@ -19,6 +19,7 @@
 
 #define RT_OBS_ID_MAX 48
 #define RT_OBS_METRIC_MAX 160
+#define RT_FIT_MIN_ROWS 3 /* rows a parameter must inform to be fitted */
 
 /* One measurement. */
 struct observation {
@@ -52,12 +53,12 @@ int observation_predict(const struct observation *o, bool realistic, double *out
 /* Which profile field a fit parameter sets. */
 enum fit_field {
     FIT_MATMUL_BF16 = 0, FIT_MATMUL_FP8, FIT_MEMORY, FIT_KERNEL_S, FIT_ALLREDUCE_STEP_S, FIT_LINK,
-    FIT_ENGINE_STEP_S, FIT_ENGINE_ATTENTION, FIT_ENGINE_MOE, FIT_FIELD_COUNT
+    FIT_ENGINE_STEP_S, FIT_ENGINE_REQUEST_S, FIT_ENGINE_ATTENTION, FIT_ENGINE_MOE, FIT_FIELD_COUNT
 };
 
 /* "matmul.bf16", "matmul.fp8", "memory", "kernel_overhead_s",
- * "allreduce_step_s", "link", "engine.step_overhead_s", "engine.attention",
- * "engine.moe". */
+ * "allreduce_step_s", "link", "engine.step_overhead_s",
+ * "engine.request_overhead_s", "engine.attention", "engine.moe". */
 const char *fit_field_name(enum fit_field f);
 
 /* One parameter of a fit: a field, the chip key or engine name it applies
@@ -83,7 +84,8 @@ int fit_mape(const struct observation *obs, size_t n, bool realistic, double *ma
              size_t errsize);
 
 /* Fits params (their values are the starting point) to obs, minimising the
- * realistic MAPE; parameters no observation informs keep their value.
+ * realistic MAPE; parameters fewer than RT_FIT_MIN_ROWS observations
+ * inform keep their value (informed says how many do).
  * Returns 0 with *mape the fitted error; -1 with err set when a row fails
  * or there are fewer observations than parameters informed. iterations
  * bounds the Nelder-Mead steps (2000 is ample). */

@@ -297,12 +297,15 @@ int engine_from_text(const char *text, size_t len, const char *path, struct engi
     }
     if (json_string(root, "name", path, true, e.name, sizeof e.name, err, errsize) != JSON_FOUND ||
         json_number(root, "step_overhead_s", path, "", false, 0, 10, false, &e.step_s, err, errsize) == JSON_BAD ||
+        json_number(root, "request_overhead_s", path, "", false, 0, 10, false, &e.request_s, err, errsize) ==
+            JSON_BAD ||
         json_number(root, "attention", path, "", false, 1e-6, 1, false, &e.attention, err, errsize) == JSON_BAD ||
         json_number(root, "moe", path, "", false, 1e-6, 1, false, &e.moe, err, errsize) == JSON_BAD ||
         json_bool(root, "calibrated", path, false, &e.calibrated, err, errsize) == JSON_BAD ||
         json_string(root, "source", path, false, e.source, sizeof e.source, err, errsize) == JSON_BAD)
         goto done;
-    const char *const known[] = {"name", "step_overhead_s", "attention", "moe", "calibrated", "source", NULL};
+    const char *const known[] = {"name", "step_overhead_s", "request_overhead_s", "attention", "moe", "calibrated",
+                                 "source", NULL};
     json_warn_unknown_keys(root, known, path, "", w);
     *out = e;
     status = 0;
@@ -315,6 +318,7 @@ void engine_to_json(cJSON *obj, const struct engine_profile *e)
 {
     cJSON_AddStringToObject(obj, "name", e->name);
     cJSON_AddNumberToObject(obj, "step_overhead_s", e->step_s);
+    cJSON_AddNumberToObject(obj, "request_overhead_s", e->request_s);
     cJSON_AddNumberToObject(obj, "attention", e->attention);
     cJSON_AddNumberToObject(obj, "moe", e->moe);
     cJSON_AddBoolToObject(obj, "calibrated", e->calibrated);

@@ -22,6 +22,13 @@
  * MI300X and MI325X 304, MI355X 256. TPUs and Gaudi have a few large matrix
  * units, not many small ones: no wave model. */
 #define SM(n) .efficiency = {.sm_count = (n)}
+/* A chip measured in the shared rows (tests/fixtures/measured/cases.csv):
+ * the profile fitted jointly over them (realistic.h), calibrated. */
+#define FITTED(n, rows)                                                                                               \
+    .efficiency = {.present = true, .calibrated = true, .matmul = RT_FIT_MATMUL, .memory = RT_FIT_MEMORY,            \
+                   .kernel_s = RT_FIT_KERNEL_S, .allreduce_step_s = RT_FIT_ALLREDUCE_STEP_S, .link = RT_FIT_LINK,    \
+                   .sm_count = (n),                                                                                   \
+                   .source = "fitted jointly to the 89 shared measurements (" rows " on this chip)"}
 
 static const struct chip_spec builtin_chips[] = {
     {"a100-40", "NVIDIA A100 40GB SXM4", {312 * T, 0, 624 * T, 1248 * T}, 40 * G, 1555 * G, 600 * G, 400,
@@ -30,12 +37,12 @@ static const struct chip_spec builtin_chips[] = {
      "No FP8 tensor cores: fp8 weights run at the bf16 peak.", "built-in", false, 19.5 * T, SM(108)},
     {"a100-80", "NVIDIA A100 80GB SXM4", {312 * T, 0, 624 * T, 1248 * T}, 80 * G, 2039 * G, 600 * G, 400,
      "NVIDIA A100 datasheet (2,039 GB/s for the 80GB SXM part; dense BF16 312, INT8 624, INT4 1248)",
-     "The guide rounds bandwidth to 2.03 TB/s; scaling-book and ml-engineering round to 2.0 TB/s. No FP8.", "built-in", false, 19.5 * T, SM(108)},
+     "The guide rounds bandwidth to 2.03 TB/s; scaling-book and ml-engineering round to 2.0 TB/s. No FP8.", "built-in", false, 19.5 * T, FITTED(108, "31")},
     {"h100", "NVIDIA H100 SXM5 80GB", {989.4 * T, 1978.9 * T, 1978.9 * T, 0}, 80 * G, 3350 * G, 900 * G, 700,
      "NVIDIA Hopper whitepaper (dense BF16 989.4, FP8 1978.9 TFLOP/s; the datasheet's 1,979/3,958 are with "
      "sparsity); H100 datasheet (3.35 TB/s HBM3, NVLink4 900 GB/s, 700 W)",
      "The guide rounds the peak to 990 TFLOP/s (ridge 296); the dense datasheet figure gives ridge 295. "
-     "NVLink 900 GB/s is bidirectional (450 each way). No INT4 tensor cores on Hopper.", "built-in", false, 67 * T, SM(132)},
+     "NVLink 900 GB/s is bidirectional (450 each way). No INT4 tensor cores on Hopper.", "built-in", false, 67 * T, FITTED(132, "34")},
     {"h100-pcie", "NVIDIA H100 PCIe 80GB", {756.5 * T, 1513 * T, 1513 * T, 0}, 80 * G, 2000 * G, 600 * G, 350,
      "NVIDIA H100 PCIe product brief PB-11133-001 (>2,000 GB/s, 350 W); H100 datasheet (BF16 1,513 / FP8 "
      "3,026 with sparsity, halved here); NVLink bridge 600 GB/s",
@@ -47,7 +54,7 @@ static const struct chip_spec builtin_chips[] = {
     {"h200", "NVIDIA H200 SXM 141GB", {989.4 * T, 1978.9 * T, 1978.9 * T, 0}, 141 * G, 4800 * G, 900 * G, 700,
      "NVIDIA H200 page (141 GB HBM3e, 4.8 TB/s, FP8 3,958 with sparsity, up to 700 W); MLCommons inference "
      "v4.1 H200-SXM-141GBx8 system description (NVLink4 900 GB/s)",
-     "Same compute as H100 SXM.", "built-in", false, 67 * T, SM(132)},
+     "Same compute as H100 SXM.", "built-in", false, 67 * T, FITTED(132, "10")},
     {"b200", "NVIDIA B200 (HGX, 1000 W)", {2250 * T, 4500 * T, 4500 * T, 0}, 180 * G, 8000 * G, 1800 * G, 1000,
      "NVIDIA DGX B200 datasheet (2,250 BF16, 4,500 FP8/INT8 dense; 1,440 GB over 8 GPUs; 8 TB/s; NVLink5 "
      "1.8 TB/s bidirectional)",
@@ -63,11 +70,11 @@ static const struct chip_spec builtin_chips[] = {
      "GDDR6, not HBM. No NVLink: interconnect is PCIe Gen4 x16 (64 GB/s bidirectional).", "built-in", false, 30.3 * T, SM(58)},
     {"l40s", "NVIDIA L40S", {362.05 * T, 733 * T, 733 * T, 0}, 48 * G, 864 * G, 64 * G, 350,
      "NVIDIA L40S datasheet (BF16 362.05 dense, FP8 733 dense; 48 GB GDDR6; 864 GB/s; 350 W)",
-     "GDDR6; no NVLink (PCIe Gen4 x16).", "built-in", false, 91.6 * T, SM(142)},
+     "GDDR6; no NVLink (PCIe Gen4 x16).", "built-in", false, 91.6 * T, FITTED(142, "11")},
     {"rtx-4090", "NVIDIA GeForce RTX 4090", {165.2 * T, 330.3 * T, 660.6 * T, 0}, 24 * G, 1008 * G, 64 * G, 450,
      "NVIDIA Ada Lovelace whitepaper (BF16 with FP32 accumulate 165.2 dense; FP8 330.3; INT8 660.6); 24 GB "
      "GDDR6X, 1,008 GB/s, 450 W",
-     "GeForce parts run FP32-accumulate tensor math at half rate; bf16 here is that figure.", "built-in", false, 82.6 * T, SM(128)},
+     "GeForce parts run FP32-accumulate tensor math at half rate; bf16 here is that figure.", "built-in", false, 82.6 * T, FITTED(128, "2")},
     {"mi250x", "AMD Instinct MI250X (2 GCDs)", {383 * T, 0, 383 * T, 0}, 128 * G, 3276.8 * G, 800 * G, 560,
      "AMD MI250X product page (383 TFLOP/s BF16, 383 TOPS INT8, 128 GB HBM2e, 3.2768 TB/s, 560 W; Infinity "
      "Fabric 8 x 100 GB/s)",

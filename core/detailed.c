@@ -75,10 +75,11 @@ static void realistic_op(struct op_cost *op, const struct hw_rates *hw, double k
     if (!op)
         return;
     const struct efficiency_profile *e = &hw->eff;
-    double engine = kind == KIND_ATTENTION ? hw->engine.attention : kind == KIND_MOE ? hw->engine.moe : 1.0;
+    double attention = kind == KIND_ATTENTION ? hw->engine.attention : 1.0;
+    double grouped = kind == KIND_MOE ? hw->engine.moe : 1.0; /* the fused-MoE kernel's grouped GEMMs */
     double compute_eff = op->matrix ? e->matmul[hw->compute_precision] * wave_efficiency(tiles, e->sm_count) : 1.0;
-    double compute = op->compute_s / (compute_eff * engine);
-    double memory = op->memory_s / (e->memory * engine * fill);
+    double compute = op->compute_s / (compute_eff * attention * grouped);
+    double memory = op->memory_s / (e->memory * attention * fill);
     op->kernels = kernels;
     op->tiles = tiles;
     op->realistic_s = (compute > memory ? compute : memory) + kernels * e->kernel_s;
@@ -232,9 +233,9 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * ab / n;
         double score_bytes = fused_attention ? 0.0 : stored_scores * H * ab / n;
         /* A fused kernel is one launch per layer; its work units are query blocks of 128 (prefill) or
-         * (sequence, kv head) pairs, each split over chunks of 2048 cached tokens (decode). */
+         * (sequence, kv head) pairs, each split over chunks of 256 cached tokens (decode, split-KV). */
         double heads_here = fmax(1.0, H / n), kv_here = fmax(1.0, kvh / n);
-        double units = p == RT_PHASE_DECODE ? B * kv_here * ceil((double)s->context_tokens / 2048.0)
+        double units = p == RT_PHASE_DECODE ? B * kv_here * ceil((double)s->context_tokens / 256.0)
                                             : B * heads_here * ceil(seq / 128.0);
         double fill = p == RT_PHASE_DECODE ? wave_efficiency(units, hw->eff.sm_count) : 1.0;
         double prefill_tiles = p == RT_PHASE_DECODE ? 0.0 : units;
@@ -326,6 +327,8 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
             out->allreduces * 2.0 * (n - 1.0) * hw->eff.allreduce_step_s + out->comms_s / hw->eff.link;
     }
     out->step_s = p == RT_PHASE_TRAINING ? 0.0 : hw->engine.step_s;
+    if (p == RT_PHASE_PREFILL) /* admitting the requests: once, in the time to first token */
+        out->step_s += hw->engine.request_s;
     out->time_s = out->comms_s;
     out->realistic_s = out->realistic_comms_s + out->step_s;
     for (int i = 0; i < out->count; i++) {

@@ -82,7 +82,7 @@ struct phase_cost {
     double time_s;        /* sum of the operations' times + comms_s: the floor */
     double allreduces;    /* all-reduces in the phase (one after each mixer and each MLP when n > 1) */
     double realistic_comms_s; /* 2(n-1) ring steps of the chip's step time each, bytes over the achieved link */
-    double step_s;        /* the engine's fixed time per forward pass */
+    double step_s;        /* the engine's fixed time per forward pass (prefill: plus admitting the requests) */
     double realistic_s;   /* sum of the operations' realistic times + realistic_comms_s + step_s */
 };
 

@@ -352,10 +352,11 @@ static int read_kv_heads(struct hf_reader *r)
     if (hf_bool(r, "multi_query", &mq) == JSON_BAD || hf_bool(r, "new_decoder_architecture", &new_arch) == JSON_BAD)
         return -1;
     bool falcon = strcmp(type, "falcon") == 0;
-    if (falcon && !new_arch && hf_has(r, "n_head_kv")) {
+    bool kv_named = hf_has(r, "n_head_kv") || hf_has(r, "num_kv_heads") || hf_has(r, "num_key_value_heads");
+    if (falcon && !new_arch && kv_named) {
         new_arch = true; /* a RefinedWeb config: convert_custom_code_checkpoint.py sets the new architecture */
-        assume(m, "new_decoder_architecture", "absent, with n_head_kv: a RefinedWeb (Falcon-40B) config, which "
-                                              "transformers converts to the new architecture", "true");
+        assume(m, "new_decoder_architecture", "absent, with a KV head count: a RefinedWeb (Falcon-40B/180B) "
+                                              "config, which transformers converts to the new architecture", "true");
     }
     if (falcon && !new_arch) {
         if (!hf_has(r, "multi_query")) {
@@ -472,7 +473,8 @@ static int read_details(struct hf_reader *r)
         bool new_arch = false, parallel = true;
         if (hf_bool(r, "new_decoder_architecture", &new_arch) == JSON_BAD || hf_bool(r, "parallel_attn", &parallel) == JSON_BAD)
             return -1;
-        new_arch = new_arch || hf_has(r, "n_head_kv"); /* a RefinedWeb config (see read_kv_heads) */
+        /* A RefinedWeb config (see read_kv_heads). */
+        new_arch = new_arch || hf_has(r, "n_head_kv") || hf_has(r, "num_kv_heads") || hf_has(r, "num_key_value_heads");
         m->norms_per_layer = new_arch || !parallel ? 2 : 1;
         if (new_arch && hf_whole(r, KEYS("num_ln_in_parallel_attn"), false, 1, &m->norms_per_layer))
             return -1;

@@ -125,7 +125,7 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
             after * 100.0, median);
     size_t informed = 0;
     for (size_t k = 0; k < np; k++)
-        informed += params[k].informed > 0;
+        informed += params[k].informed >= RT_FIT_MIN_ROWS;
     if (kept >= informed + 2) {
         double loo;
         if (calibrate_leave_one_out(obs, kept, params, np, ITERATIONS / 3, &loo, err, sizeof err) == 0)
@@ -134,7 +134,7 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
     fprintf(out, "  %-22s %12s  %s\n", "parameter", "value", "rows that inform it");
     for (size_t k = 0; k < np; k++)
         fprintf(out, "  %-22s %12.4g  %d%s\n", fit_field_name(params[k].field), params[k].value, params[k].informed,
-                params[k].informed ? "" : " (kept: no row depends on it)");
+                params[k].informed >= RT_FIT_MIN_ROWS ? "" : " (kept: too few rows depend on it)");
     print_rows(out, obs, kept);
     if (!o->write_chip)
         return 0;
@@ -165,14 +165,17 @@ static int fit_all(struct observation *obs, size_t n, const char *path, FILE *ou
         return 2;
     }
     const struct efficiency_profile *g = efficiency_generic();
-    struct fit_param params[32] = {
+    struct fit_param params[40] = {
         {FIT_MATMUL_BF16, "", "", g->matmul[RT_BF16], 0}, {FIT_MATMUL_FP8, "", "", g->matmul[RT_FP8], 0},
         {FIT_MEMORY, "", "", g->memory, 0},               {FIT_KERNEL_S, "", "", g->kernel_s, 0},
         {FIT_ALLREDUCE_STEP_S, "", "", g->allreduce_step_s, 0}, {FIT_LINK, "", "", g->link, 0},
     };
     size_t np = 6;
-    for (size_t i = 0; i < engine_builtin_count() && np + 3 <= 32; i++) {
+    for (size_t i = 0; i < engine_builtin_count() && np + 4 <= 40; i++) {
         const struct engine_profile *e = engine_builtin(i);
+        struct fit_param request = {FIT_ENGINE_REQUEST_S, "", "", e->request_s > 0 ? e->request_s : 1e-4, 0};
+        snprintf(request.engine, sizeof request.engine, "%s", e->name);
+        params[np++] = request;
         struct fit_param step = {FIT_ENGINE_STEP_S, "", "", e->step_s, 0};
         struct fit_param attn = {FIT_ENGINE_ATTENTION, "", "", e->attention, 0};
         struct fit_param moe = {FIT_ENGINE_MOE, "", "", e->moe, 0};
@@ -197,8 +200,9 @@ static int fit_all(struct observation *obs, size_t n, const char *path, FILE *ou
             before * 100.0, after * 100.0, median, loo * 100.0);
     for (size_t k = 0; k < np; k++)
         if (params[k].informed)
-            fprintf(out, "  %-10s %-24s %12.4g  (%d rows)\n", params[k].engine[0] ? params[k].engine : "all chips",
-                    fit_field_name(params[k].field), params[k].value, params[k].informed);
+            fprintf(out, "  %-10s %-26s %12.4g  (%d rows%s)\n", params[k].engine[0] ? params[k].engine : "all chips",
+                    fit_field_name(params[k].field), params[k].value, params[k].informed,
+                    params[k].informed >= RT_FIT_MIN_ROWS ? "" : ": kept, too few");
     print_rows(out, obs, n);
     return 0;
 }
