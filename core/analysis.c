@@ -468,6 +468,7 @@ static int place_operations(struct analysis *a)
             pl->bytes = bytes * hw->n_chips;
             pl->time_s = op->time_s;
             pl->realistic_time_s = op->realistic_s;
+            pl->realistic_flops_per_s = op->realistic_s > 0.0 ? op->flops / op->realistic_s : 0.0;
             pl->share = pc->time_s > 0.0 ? op->time_s / pc->time_s : 0.0;
             double peak = op->matrix ? hw->peak_flops_per_s : hw->vector_flops_per_s;
             if (!(bytes > 0.0)) { /* stays on chip (a fused softmax): its unit's peak, no intensity */
@@ -616,6 +617,35 @@ static bool all_finite(const struct analysis *a)
     return true;
 }
 
+/* Whether napkin, floor and realistic disagree, and which is furthest from
+ * the selected estimate. */
+static void compare_estimates(struct analysis *a)
+{
+    const double totals[RT_LATENCY_COUNT] = {a->napkin.total_s, a->detailed.total_s, a->realistic.total_s};
+    const bool oks[RT_LATENCY_COUNT] = {a->napkin.ok, a->detailed.ok, a->realistic.ok};
+    double lo = totals[0], hi = totals[0];
+    bool split = false;
+    for (int i = 1; i < RT_LATENCY_COUNT; i++) {
+        lo = fmin(lo, totals[i]);
+        hi = fmax(hi, totals[i]);
+        split = split || oks[i] != oks[0];
+    }
+    a->estimates_disagree = split || (lo > 0.0 && hi / lo > 1.25);
+    int me = (int)a->latency_model, other = me == 0 ? 1 : 0;
+    double worst = -1.0;
+    for (int i = 0; i < RT_LATENCY_COUNT; i++) {
+        if (i == me)
+            continue;
+        /* A different verdict outranks any distance. */
+        double d = fabs(log(fmax(totals[i], 1e-300) / fmax(totals[me], 1e-300))) + (oks[i] != oks[me] ? 1e6 : 0.0);
+        if (d > worst) {
+            worst = d;
+            other = i;
+        }
+    }
+    a->other_model = (enum rt_latency_model)other;
+}
+
 /* Makes the verdict the detailed model's when the scenario asks for it. */
 static void select_verdict(const struct scenario *s, struct analysis *a)
 {
@@ -665,6 +695,7 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     resolve_rates(s, a);
     analyze_detailed(s, a);
     select_verdict(s, a);
+    compare_estimates(a);
     if (place_operations(a) != 0 || analyze_training(s, a) != 0) {
         snprintf(err, errsize, "the scenario's operations cannot be placed on the roofline");
         return -1;
@@ -685,6 +716,8 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         } else {
             pl->time_s = pl->realistic_time_s = a->training.step_s;
         }
+        if (strcmp(pl->phase, "training") != 0 && pl->realistic_time_s > 0.0)
+            pl->realistic_flops_per_s = pl->flops / (double)s->chips / pl->realistic_time_s;
     }
 
     const struct model_shape *m = &s->model;

@@ -34,6 +34,8 @@ struct placement {
     double share;    /* operations: share of the phase's time, [0, 1]; phases: 1 */
     double realistic_time_s; /* the realistic estimate of the same work (phases: prefill, one decode step;
                                 the training step row repeats the floor's step) */
+    double realistic_flops_per_s; /* per chip, at realistic_time_s: where the realistic estimate puts the
+                                     point below its roof; 0 when it has no FLOPs or no time */
     struct roofline_report roof; /* intensity, ridge, attainable, % of peak, bound, lever */
 };
 
@@ -150,6 +152,11 @@ struct analysis {
     int placement_count;              /* rows of placements[] in use */
 
     struct latency_verdict latency;   /* the verdict of the selected model (latency_model) */
+    /* The three estimates disagree: on the verdict, or their totals differ by
+     * more than 25% (largest / smallest > 1.25). other_model names the one
+     * furthest from the selected estimate's total; the views say so. */
+    bool estimates_disagree;
+    enum rt_latency_model other_model;
     enum rt_latency_model latency_model;
     struct latency_verdict napkin;    /* the guide's napkin, always */
     struct detailed_latency detailed; /* the floor (the detailed model), always */

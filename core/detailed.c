@@ -322,9 +322,14 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         out->allreduces = z->mixer_layers + z->mlp_layers;
         out->comms_bytes = out->allreduces * 2.0 * (n - 1.0) / n * T * d * ab;
         out->comms_s = out->comms_bytes / hw->link_bytes_per_s;
-        /* Alpha-beta: each all-reduce is 2(n-1) ring steps of a fixed time, and its bytes over the achieved link. */
-        out->realistic_comms_s =
-            out->allreduces * 2.0 * (n - 1.0) * hw->eff.allreduce_step_s + out->comms_s / hw->eff.link;
+        /* Alpha-beta (Thakur et al. 2005): a ring all-reduce is 2(n-1) steps of a fixed time plus 2(n-1)/n of
+         * the bytes over the achieved link; a tree (or NCCL's small-message algorithms) 2 ceil(log2 n) steps
+         * plus twice the bytes. The library picks the faster; so does this model. */
+        double alpha = hw->eff.allreduce_step_s, beta = hw->eff.link * hw->link_bytes_per_s;
+        double bytes_each = T * d * ab; /* one all-reduce's message */
+        double ring = 2.0 * (n - 1.0) * alpha + 2.0 * (n - 1.0) / n * bytes_each / beta;
+        double tree = 2.0 * ceil(log2(n)) * alpha + 2.0 * bytes_each / beta;
+        out->realistic_comms_s = out->allreduces * (ring < tree ? ring : tree);
     }
     out->step_s = p == RT_PHASE_TRAINING ? 0.0 : hw->engine.step_s;
     if (p == RT_PHASE_PREFILL) /* admitting the requests: once, in the time to first token */

@@ -341,6 +341,33 @@ static void explain_detailed(struct explanation *e, const struct scenario *s, co
          a->latency_model == RT_LATENCY_DETAILED ? ", the verdict shown" : "", t2);
 }
 
+/* The realistic estimate: the floor's operations through the profiles. */
+static void explain_realistic(struct explanation *e, const struct scenario *s, const struct analysis *a)
+{
+    const struct realistic_latency *r = &a->realistic;
+    const struct efficiency_profile *p = &a->efficiency;
+    char t1[32], t2[32], t3[32], t4[32], b[32];
+    line(e, RT_EXPLAIN_HEADING, "Realistic estimate (the floor through what real kernels achieve)");
+    line(e, RT_EXPLAIN_FORMULA, "  op = max(compute / (matmul share x waves), memory / bandwidth share) + kernels x launch");
+    line(e, RT_EXPLAIN_NUMBERS, "  %s profile: matmul %s %.3f, memory %.3f, launch %.1f us, %lld SMs",
+         r->chip_calibrated ? "calibrated" : "generic (uncalibrated)", precision_name(a->compute_precision),
+         p->matmul[a->compute_precision], p->memory, p->kernel_s * 1e6, (long long)p->sm_count);
+    line(e, RT_EXPLAIN_NUMBERS, "  all-reduce = min(ring 2(n-1), tree 2 log2 n) x %.2f us + bytes / (link x %.3f)",
+         p->allreduce_step_s * 1e6, p->link);
+    line(e, RT_EXPLAIN_NUMBERS, "  engine %s: %.2f ms a pass, %.2f ms a request, attention %.2f, MoE %.2f%s",
+         s->engine.name, s->engine.step_s * 1e3, s->engine.request_s * 1e3, s->engine.attention, s->engine.moe,
+         r->engine_calibrated ? "" : " (uncalibrated)");
+    turn_s(t1, sizeof t1, r->prefill_s);
+    turn_s(t2, sizeof t2, r->decode_s);
+    turn_s(t3, sizeof t3, r->overhead_s);
+    turn_s(t4, sizeof t4, r->total_s);
+    turn_s(b, sizeof b, r->budget_s);
+    line(e, RT_EXPLAIN_NUMBERS, "  turn = %s + %s + %s = %s", t1, t2, t3, t4);
+    line(e, r->ok ? RT_EXPLAIN_OK : RT_EXPLAIN_MISS, "  %s %s budget %s: %s (realistic%s)", t4, r->ok ? "<=" : ">", b,
+         r->ok ? "OK" : "MISS", a->latency_model == RT_LATENCY_REALISTIC ? ", the verdict shown" : "");
+    line(e, RT_EXPLAIN_SOURCE, "  %s", p->source);
+}
+
 /* MFU: the PaLM convention for a step from the shape, or the matmul share. */
 static void explain_mfu(struct explanation *e, const struct scenario *s, const struct analysis *a)
 {
@@ -412,6 +439,7 @@ int explain_analysis(const struct scenario *s, const struct analysis *a, struct 
     explain_kv(out, s, a);
     explain_decode_intensity(out, s, a);
     explain_detailed(out, s, a);
+    explain_realistic(out, s, a);
     explain_mfu(out, s, a);
     return out->count;
 }

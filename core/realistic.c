@@ -66,24 +66,25 @@ int efficiency_check(const struct efficiency_profile *e, char *err, size_t errsi
 
 /* Engines: {name, step_s, request_s, attention, moe, calibrated, source}.
  * Fitted jointly with the generic chip profile (rooftop --calibrate
- * tests/fixtures/measured/cases.csv --calibrate-scope all: MAPE 11.0%,
- * leave-one-out 14.3% over 89 rows); a parameter fewer than three rows
+ * tests/fixtures/measured/cases.csv --calibrate-scope all: MAPE 10.7%,
+ * leave-one-out 14.0% over 89 rows); a parameter fewer than three rows
  * inform keeps its starting value and the source says so. SGLang has no
  * rows and takes vLLM's (its kernels are FlashInfer's and vLLM's fused MoE). */
 static const struct engine_profile builtin_engines[] = {
-    {"generic", 1.0e-3, 1.0e-4, 0.94, 0.45, false,
+    {"generic", 1.0e-3, 1.0e-4, 0.93, 0.44, false,
      "generic: vLLM's kernels with a 1 ms step (uncalibrated for an unnamed engine)"},
-    {"vllm", 0.5e-3, 1.0e-4, 0.94, 0.45, true,
-     "vLLM: attention and fused MoE fitted to 16 and 3 kernel rows; the step time set from 2 generations (too few "
+    {"vllm", 0.5e-3, 1.0e-4, 0.93, 0.44, true,
+     "vLLM: attention and fused MoE fitted to 16 and 4 kernel rows; the step time set from 2 generations (too few "
      "to fit)"},
-    {"trtllm", 1.11e-3, 0.78e-3, 1.00, 0.45, true,
-     "TensorRT-LLM: fitted to 18 rows (time to first token and generations); MoE as vLLM's (1 row of its own)"},
-    {"sglang", 0.5e-3, 1.0e-4, 0.94, 0.45, false, "SGLang: vLLM's profile (no measurements of its own)"},
-    {"lmdeploy", 0.54e-3, 16.6e-3, 0.90, 0.45, true, "LMDeploy (TurboMind): fitted to 13 rows"},
-    {"llama.cpp", 2.16e-3, 1.0e-4, 1.00, 0.45, true, "llama.cpp: fitted to 3 rows"},
-    {"nim", 1.11e-3, 0.78e-3, 1.00, 0.45, false,
+    {"trtllm", 0.95e-3, 0.70e-3, 1.00, 0.44, true,
+     "TensorRT-LLM: fitted to 18 rows (time to first token and generations); MoE as vLLM's (its one row is "
+     "memory-bound)"},
+    {"sglang", 0.5e-3, 1.0e-4, 0.93, 0.44, false, "SGLang: vLLM's profile (no measurements of its own)"},
+    {"lmdeploy", 0.12e-3, 17.0e-3, 0.89, 0.44, true, "LMDeploy (TurboMind): fitted to 13 rows"},
+    {"llama.cpp", 1.94e-3, 1.0e-4, 1.00, 0.44, true, "llama.cpp: fitted to 3 rows"},
+    {"nim", 0.95e-3, 0.70e-3, 1.00, 0.44, false,
      "NVIDIA NIM: TensorRT-LLM's profile (2 rows of its own, too few to fit)"},
-    {"pytorch", 0.0, 0.0, 1.00, 0.45, false, "plain PyTorch kernels timed one by one: no serving loop"},
+    {"pytorch", 0.0, 0.0, 1.00, 0.44, false, "plain PyTorch kernels timed one by one: no serving loop"},
 };
 
 size_t engine_builtin_count(void)

@@ -41,11 +41,11 @@
 /* The constants fitted jointly to the shared measurements of six GPUs (the
  * generic profile, and the built-in profiles of the measured chips; see
  * realistic.c). One set across the chips did as well as a set per chip:
- * leave-one-out 14.3% against per-chip fits' 10.7-18.6%. */
-#define RT_FIT_MATMUL {0.805, 0.505, 0.505, 0.505}
-#define RT_FIT_MEMORY 0.884
-#define RT_FIT_KERNEL_S 8.1e-6
-#define RT_FIT_ALLREDUCE_STEP_S 2.3e-6
+ * leave-one-out 14.0% against per-chip fits' 10.7-18.6%. */
+#define RT_FIT_MATMUL {0.822, 0.508, 0.508, 0.508}
+#define RT_FIT_MEMORY 0.889
+#define RT_FIT_KERNEL_S 9.1e-6
+#define RT_FIT_ALLREDUCE_STEP_S 2.29e-6
 #define RT_FIT_LINK 0.696
 
 /* A chip's efficiency profile. All fractions are in (0, 1]. */

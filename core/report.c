@@ -759,6 +759,20 @@ static void cell_text(struct strbuf *sb, enum column c, double value, const stru
     cJSON_Delete(v);
 }
 
+/* Names the estimate a sweep's latencies come from, unless it is the
+ * guide's napkin (whose tables the sweeps reproduce exactly). */
+static const char *estimate_note(enum rt_latency_model m)
+{
+    switch (m) {
+    case RT_LATENCY_REALISTIC:
+        return "; the realistic estimate (--napkin for the guide's)";
+    case RT_LATENCY_DETAILED:
+        return "; the roofline floor (--napkin for the guide's)";
+    default:
+        return "";
+    }
+}
+
 /* The guide's text layout for each sweep (ch. 6-8). */
 static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct scenario *base, const double *values,
                        const struct analysis *rows, size_t n)
@@ -768,10 +782,10 @@ static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct sce
     switch (k) {
     case RT_SWEEP_CHIPS:
         sb_printf(sb, "# %s (%s params) on %s, %lld prefill + %lld decode tokens, batch %lld, %.3f s overhead, "
-                      "budget %.3f s\n",
+                      "budget %.3f s%s\n",
                   base->model.name, format_count(x, sizeof x, a0->params), base->chip.name,
                   (long long)base->prefill_tokens, (long long)base->decode_tokens, (long long)base->batch,
-                  base->overhead_s, base->budget_s);
+                  base->overhead_s, base->budget_s, estimate_note(base->latency_model));
         for (size_t i = 0; i < n; i++) {
             const struct latency_verdict *l = &rows[i].latency;
             sb_printf(sb, "%4.0f chips: prefill %7.3fs  decode %7.3fs  total %7.3fs  %s\n", values[i], l->prefill_s,
@@ -779,9 +793,9 @@ static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct sce
         }
         break;
     case RT_SWEEP_PARAMS:
-        sb_printf(sb, "# %s, %lld prefill + %lld decode tokens, %s weights, %.3f s overhead\n", base->chip.name,
+        sb_printf(sb, "# %s, %lld prefill + %lld decode tokens, %s weights, %.3f s overhead%s\n", base->chip.name,
                   (long long)base->prefill_tokens, (long long)base->decode_tokens, precision_name(base->precision),
-                  base->overhead_s);
+                  base->overhead_s, estimate_note(base->latency_model));
         for (size_t i = 0; i < n; i++) {
             const struct latency_verdict *l = &rows[i].latency;
             char chips[40];

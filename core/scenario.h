@@ -83,7 +83,9 @@ struct scenario {
     double measured_tpot_s;           /* time per output token (one decode step) */
 };
 
-/* Fills *s with the built-in default scenario, the guide's napkin (ch. 6):
+/* Fills *s with the built-in default scenario, the guide's napkin (ch. 6),
+ * its verdict from the realistic estimate with the generic engine (the
+ * napkin's figures are always computed beside it):
  * guide-70b (N = 70e9) on one TPU v5e, bf16 weights and KV, batch 1, 8192
  * prefill and 128 decode tokens, 8192-token context, a 1.0 s budget with
  * 0.25 s overhead, MFU 1.0, nothing reserved, chips searched up to 65536,

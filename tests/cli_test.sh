@@ -62,7 +62,7 @@ fi
 mkdir -p "$tmp/locale"
 if command -v localedef >/dev/null 2>&1 && [ -f /usr/share/i18n/locales/de_DE ] &&
     localedef -i de_DE -f UTF-8 "$tmp/locale/de_DE.UTF-8" >/dev/null 2>&1; then
-    LOCPATH="$tmp/locale" LC_ALL=de_DE.UTF-8 "$bin" --sweep=chips --overhead 0.25 >"$tmp/out" 2>"$tmp/err"
+    LOCPATH="$tmp/locale" LC_ALL=de_DE.UTF-8 "$bin" --sweep=chips --napkin --overhead 0.25 >"$tmp/out" 2>"$tmp/err"
     grep -q "  16 chips: prefill   0.364s  decode   1.368s  total   1.981s  MISS" "$tmp/out" && ok ||
         bad "a decimal-comma locale changed the output: $(cat "$tmp/out" "$tmp/err")"
     LOCPATH="$tmp/locale" LC_ALL=de_DE.UTF-8 "$bin" --write-scenario "$tmp/de.json" --budget 1.5

@@ -21,12 +21,14 @@ static const struct placement *phase(const struct analysis *a, const char *name)
 }
 
 /* The default scenario is the guide's napkin: 27.952 s on one v5e, 64 chips
- * for the budget, 9 to hold the weights. */
+ * for the budget, 9 to hold the weights (with the napkin giving the
+ * verdict; by default the realistic estimate gives it, and says it is far
+ * from the napkin's). */
 static void test_default_scenario_is_the_guides_napkin(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     struct analysis a = must_analyze(&s);
     ASSERT_PRINTED("%.3f", a.latency.prefill_s, "5.822");
     ASSERT_PRINTED("%.3f", a.latency.decode_s, "21.880");
@@ -35,6 +37,13 @@ static void test_default_scenario_is_the_guides_napkin(void **state)
     assert_int_equal(a.latency.chips_for_budget, 64);
     assert_int_equal(a.memory.weights_fit_chips, 9);
     ASSERT_PRINTED("%.0f", a.ridge_flop_per_byte, "241");
+    struct scenario real;
+    scenario_default(&real);
+    assert_int_equal(real.latency_model, RT_LATENCY_REALISTIC);
+    struct analysis r = must_analyze(&real);
+    ASSERT_NEAR(r.napkin.total_s, a.latency.total_s, 0); /* the napkin beside it, unchanged */
+    ASSERT_NEAR(r.latency.total_s, r.realistic.total_s, 0);
+    assert_true(r.realistic.total_s >= r.detailed.total_s); /* never below the floor */
     assert_int_equal(phase(&a, "prefill")->roof.bound, RT_COMPUTE_BOUND);
     assert_int_equal(phase(&a, "decode")->roof.bound, RT_MEMORY_BOUND);
     assert_int_equal(phase(&a, "training")->roof.bound, RT_COMPUTE_BOUND);
@@ -47,7 +56,7 @@ static void test_chips_16_miss_64_ok(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     s.chips = 16;
     struct analysis a = must_analyze(&s);
     ASSERT_PRINTED("%.3f", a.latency.total_s, "1.981");
@@ -67,7 +76,7 @@ static void test_concurrent_requests_on_eight_h100(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     s.chip = *chip_find("h100");
     s.chips = 8;
     s.model.kv_heads = 64;
@@ -86,7 +95,7 @@ static void test_batch_sweep_reproduces_the_decode_wall(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     s.chip = *chip_find("h100");
     s.peak_flops_override = 990e12;
     double values[RT_SWEEP_MAX_VALUES];
@@ -110,7 +119,7 @@ static void test_params_sweep(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     double values[] = {70e9, 35e9, 17e9, 8e9};
     struct analysis rows[4];
     char err[256];
@@ -128,7 +137,7 @@ static void test_decode_ignores_peak_and_prefill_is_2n(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     struct analysis a = must_analyze(&s);
     s.peak_flops_override = 10 * 197e12;
     struct analysis b = must_analyze(&s);
@@ -143,7 +152,7 @@ static void test_hfu_at_least_mfu_across_a_sweep(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     s.has_step_times = true;
     for (double f = 0.0; f <= 1.0; f += 1.0 / 6.0) {
         for (double matmul = 0.01; matmul <= 1.0; matmul *= 3) {
@@ -173,7 +182,7 @@ static void test_precision_changes_bytes_and_peak(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     struct analysis bf16 = must_analyze(&s);
     s.precision = RT_INT8;
     struct analysis int8 = must_analyze(&s);
@@ -199,7 +208,7 @@ static void test_moe_total_for_memory_active_for_flops(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     scenario_set_model(&s, model_find("mixtral-8x7b"));
     struct analysis a = must_analyze(&s);
     assert_true(a.active_params < a.params);
@@ -217,7 +226,7 @@ static void test_huge_values_stay_finite(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     s.params = 1e13;
     s.context_tokens = 1 << 20;
     s.chips = 65536;
@@ -243,7 +252,7 @@ static void test_every_builtin_combination_is_finite(void **state)
         for (size_t m = 0; m < model_builtin_count(); m++)
             for (int p = 0; p < RT_PRECISION_COUNT; p++) {
                 struct scenario s;
-                scenario_default(&s);
+                guide_napkin(&s);
                 s.chip = *chip_builtin(c);
                 scenario_set_model(&s, model_builtin(m));
                 s.precision = (enum rt_precision)p;
@@ -270,7 +279,7 @@ static void test_invalid_scenarios_name_the_knob(void **state)
     struct scenario s;
 #define REFUSED(mutation, needle)                                                                                      \
     do {                                                                                                               \
-        scenario_default(&s);                                                                                          \
+        guide_napkin(&s);                                                                                          \
         mutation;                                                                                                      \
         assert_int_equal(analyze(&s, &a, err, sizeof err), -1);                                                        \
         if (!strstr(err, needle))                                                                                      \

@@ -120,7 +120,7 @@ static const cJSON *json_path(const cJSON *root, const char *path)
 static void test_report_json_keys(void **state)
 {
     (void)state;
-    struct run r = RUN("--report=json");
+    struct run r = RUN("--report=json", "--napkin");
     assert_int_equal(r.status, 0);
     cJSON *root = cJSON_Parse(r.out);
     assert_non_null(root);
@@ -291,7 +291,7 @@ static void test_report_json_null_and_mfu_budget(void **state)
 static void test_sweep_chips_text_is_the_guides_table(void **state)
 {
     (void)state;
-    struct run r = RUN("--sweep=chips");
+    struct run r = RUN("--sweep=chips", "--napkin");
     assert_int_equal(r.status, 0);
     const char *want = "   1 chips: prefill   5.822s  decode  21.880s  total  27.952s  MISS\n"
                        "   4 chips: prefill   1.455s  decode   5.470s  total   7.176s  MISS\n"
@@ -302,7 +302,7 @@ static void test_sweep_chips_text_is_the_guides_table(void **state)
     assert_string_equal(table, want);
     run_free(&r);
 
-    r = RUN("--sweep=params");
+    r = RUN("--sweep=params", "--napkin");
     table = strchr(r.out, '\n') + 1;
     assert_string_equal(table, "N= 70.0B ->    64 chips for a 1.0s turn   (9 just to hold weights)\n"
                                "N= 35.0B ->    32 chips for a 1.0s turn   (5 just to hold weights)\n"
@@ -310,14 +310,14 @@ static void test_sweep_chips_text_is_the_guides_table(void **state)
                                "N=  8.0B ->     8 chips for a 1.0s turn   (1 just to hold weights)\n");
     run_free(&r);
 
-    r = RUN("--sweep=batch", "--chip", "h100", "--peak-flops", "990e12");
+    r = RUN("--sweep=batch", "--chip", "h100", "--peak-flops", "990e12", "--napkin");
     assert_non_null(strstr(r.out, "ridge point: 296 FLOP/byte\n"));
     assert_non_null(strstr(r.out, "batch=    1: AI=    1.0 FLOP/byte  MEMORY bound  ( 0.3%"));
     assert_non_null(strstr(r.out, "batch=  256: AI=   43.3 FLOP/byte  MEMORY bound  (14.7%"));
     assert_non_null(strstr(r.out, "batch= 1024: AI=   49.6 FLOP/byte  MEMORY bound  (16.8%"));
     run_free(&r);
 
-    r = RUN("--sweep=kv-heads", "--batch", "32");
+    r = RUN("--sweep=kv-heads", "--batch", "32", "--napkin");
     assert_non_null(strstr(r.out, "64 kv heads (group  1):   687.2 GB of KV cache     1.0x  (MHA)"));
     assert_non_null(strstr(r.out, " 8 kv heads (group  8):    85.9 GB of KV cache     8.0x smaller"));
     assert_non_null(strstr(r.out, " 1 kv heads (group 64):    10.7 GB of KV cache    64.0x smaller"));
@@ -335,7 +335,7 @@ static void test_sweep_json_rows(void **state)
         {"--sweep=kv-heads", {"kv_heads", "kv_cache_bytes", "gqa_saving", "max_concurrent_requests", NULL}},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        struct run r = RUN(cases[c].kind, "--format=json");
+        struct run r = RUN(cases[c].kind, "--format=json", "--napkin");
         assert_int_equal(r.status, 0);
         cJSON *root = cJSON_Parse(r.out);
         assert_true(cJSON_IsArray(root));
@@ -350,13 +350,13 @@ static void test_sweep_json_rows(void **state)
         cJSON_Delete(root);
         run_free(&r);
     }
-    struct run r = RUN("--sweep=chips", "--values", "16,64", "--format=json");
+    struct run r = RUN("--sweep=chips", "--values", "16,64", "--format=json", "--napkin");
     cJSON *root = cJSON_Parse(r.out);
     assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0), "verdict")->valuestring, "MISS");
     assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 1), "verdict")->valuestring, "OK");
     cJSON_Delete(root);
     run_free(&r);
-    r = RUN("--sweep=params", "--values", "70B", "--max-chips", "16", "--format=json");
+    r = RUN("--sweep=params", "--values", "70B", "--max-chips", "16", "--format=json", "--napkin");
     root = cJSON_Parse(r.out);
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0), "chips_for_budget")));
     cJSON_Delete(root);
@@ -367,7 +367,7 @@ static void test_sweep_json_rows(void **state)
 static void test_sweep_csv(void **state)
 {
     (void)state;
-    struct run r = RUN("--sweep=chips", "--format=csv", "--values", "1,64");
+    struct run r = RUN("--sweep=chips", "--format=csv", "--values", "1,64", "--napkin");
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, "chips,prefill_s,decode_s,total_s,verdict\n"
                                "1,5.821725888324873,21.88034188034188,27.952067768666755,MISS\n"
@@ -461,7 +461,7 @@ static void test_help_version_lists(void **state)
 static void test_markdown_report(void **state)
 {
     (void)state;
-    struct run r = RUN("--report=markdown", "--chips", "64");
+    struct run r = RUN("--report=markdown", "--chips", "64", "--napkin");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "| **total** | **0.683 s** | **1.065 s** |"));
     assert_non_null(strstr(r.out, "Verdict (napkin model): **OK**"));

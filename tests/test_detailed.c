@@ -257,7 +257,7 @@ static void test_napkin_unchanged_and_detailed_verdict(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     s.chips = 64;
     struct analysis a = must_analyze(&s);
     ASSERT_PRINTED("%.3f", a.latency.total_s, "0.683");
@@ -268,6 +268,49 @@ static void test_napkin_unchanged_and_detailed_verdict(void **state)
     ASSERT_NEAR(d.latency.total_s, a.detailed.total_s, 0);
     ASSERT_PRINTED("%.3f", d.napkin.total_s, "0.683");
     assert_int_equal(d.latency.chips_for_budget, d.detailed.chips_for_budget);
+    s.latency_model = RT_LATENCY_REALISTIC;
+    struct analysis r = must_analyze(&s);
+    ASSERT_NEAR(r.latency.total_s, r.realistic.total_s, 0);
+    ASSERT_PRINTED("%.3f", r.napkin.total_s, "0.683");
+    assert_true(r.realistic.total_s >= r.detailed.total_s);
+}
+
+/* The realistic estimate by hand for one operation: a 4096 x 4096 bf16
+ * GEMM's worth of MLP at batch 1 on an H100 is memory-bound, so its time is
+ * the weight bytes over 0.889 of the bandwidth plus two launches of 9.1 us
+ * (the fitted profile, realistic.h); all-reduces at 8 chips take the tree's
+ * 2 ceil(log2 8) = 6 steps of 2.29 us for a 1-token message. */
+static void test_realistic_by_hand(void **state)
+{
+    (void)state;
+    struct scenario s = small();
+    s.chip = *chip_find("h100");
+    s.batch = 1;
+    s.model.d_model = 4096;
+    s.model.d_ff = 4096;
+    s.model.heads = 32;
+    s.model.kv_heads = 8;
+    s.model.d_head = 128;
+    s.model.layers = 1;
+    s.model.kind_count = 0;
+    scenario_set_model(&s, &s.model);
+    s.engine = *engine_find("pytorch");
+    struct analysis a = must_analyze(&s);
+    const struct op_cost *mlp = op(&a.phases[RT_PHASE_DECODE], "mlp");
+    double floor_memory = mlp->memory_s;
+    ASSERT_NEAR(mlp->realistic_s, floor_memory / 0.889 + 2 * 9.1e-6, 1e-12);
+    ASSERT_NEAR(a.phases[RT_PHASE_DECODE].step_s, 0.0, 0); /* pytorch: no serving loop */
+    s.chips = 8;
+    s.engine = *engine_find("vllm");
+    a = must_analyze(&s);
+    const struct phase_cost *dec = &a.phases[RT_PHASE_DECODE];
+    double message = 1.0 * 4096 * 2; /* one token of d_model, bf16 */
+    double link = 900e9 / 2.0 * 0.696;
+    double tree = 6 * 2.29e-6 + 2.0 * message / link;
+    double ring = 14 * 2.29e-6 + 2.0 * 7.0 / 8.0 * message / link;
+    ASSERT_NEAR(dec->allreduces, 2, 0);
+    ASSERT_NEAR(dec->realistic_comms_s, 2 * fmin(tree, ring), 1e-15);
+    ASSERT_NEAR(dec->step_s, 0.5e-3, 0);
 }
 
 /* Measured mode: decode MBU and prefill MFU from observed times. */
@@ -302,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_terms_add_up),
         cmocka_unit_test(test_properties),
         cmocka_unit_test(test_napkin_unchanged_and_detailed_verdict),
+        cmocka_unit_test(test_realistic_by_hand),
         cmocka_unit_test(test_measured_mbu_and_prefill_mfu),
     };
     return cmocka_run_group_tests_name("detailed", tests, NULL, NULL);

@@ -60,7 +60,7 @@ static void test_default_napkin_exact(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     explain_of(&s);
     static const struct explain_line want[] = {
         {RT_EXPLAIN_HEADING, "Ridge point (the guide, ch. 3: roofline)"},
@@ -118,7 +118,7 @@ static void test_default_detailed_terms(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     explain_of(&s);
     char want[160], t1[32], t2[32], t3[32];
     int i = find("  prefill = napkin + terms = 5.822 s + ");
@@ -150,7 +150,7 @@ static void test_default_mfu_palm(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     explain_of(&s);
     int i = find("MFU of a training step from the shape (ch. 4; PaLM, app. B)");
     assert_string_equal(e.entry[i + 1].text, "  FLOPs per token = 6N + 12 x L x H x Q x T");
@@ -172,7 +172,7 @@ static void test_step_times(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     s.has_step_times = true;
     const double ms[RT_PART_COUNT] = {0.100, 0.045, 0.060, 0.050, 0.025};
     memcpy(s.step_times_s, ms, sizeof ms);
@@ -196,7 +196,7 @@ static void test_chips_64_ok(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     s.chips = 64;
     explain_of(&s);
     static const struct explain_line want[] = {
@@ -219,7 +219,7 @@ static void test_latent_kv_and_moe(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     scenario_set_model(&s, model_find("deepseek-v3"));
     explain_of(&s);
     static const struct explain_line want[] = {
@@ -240,7 +240,7 @@ static void test_overrides_named(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     s.peak_flops_override = 990e12;
     s.precision = RT_FP8;
     explain_of(&s);
@@ -262,7 +262,7 @@ static void test_helpers(void **state)
     assert_true(explain_terms_sum(NULL, 2) == 0.0);
     assert_true(explain_terms_sum(t, -1) == 0.0);
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s);
     assert_int_equal(explain_analysis(NULL, &a, &e), -1);
     assert_int_equal(e.count, 0);
     assert_int_equal(explain_analysis(&s, NULL, &e), -1);
@@ -291,7 +291,7 @@ static void test_every_preset_is_clean(void **state)
         for (size_t c = 0; c < chip_builtin_count(); c++)
             for (int chips = 1; chips <= 64; chips *= 64) {
                 struct scenario s;
-                scenario_default(&s);
+                guide_napkin(&s);
                 scenario_set_model(&s, model_builtin(m));
                 s.chip = *chip_builtin(c);
                 s.chips = chips;

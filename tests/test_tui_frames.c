@@ -270,6 +270,44 @@ static void test_work_frames(void **state)
     check_frame("work_120x40_utf8");
 }
 
+/* The honest headline (issue: a napkin OK beside a realistic MISS): the
+ * title names the disagreeing estimate at every width from 80 (the least the
+ * explorer draws at) to 250
+ * columns, in Unicode and ASCII; and the default frame at 80x24 with the
+ * realistic verdict. 70B fp8 on 8 H100s at batch 212, decode only. */
+static void test_honest_headline(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    s.chips = 8;
+    scenario_set_model(&s, model_find("llama-3.1-70b"));
+    s.precision = RT_FP8;
+    s.batch = 212;
+    s.prefill_tokens = 0;
+    struct analysis a = must_analyze(&s);
+    assert_true(a.napkin.ok);
+    assert_false(a.realistic.ok);
+    assert_true(a.estimates_disagree);
+    static char text[1 << 20];
+    for (int ascii = 0; ascii < 2; ascii++) {
+        for (int cols = LAYOUT_MIN_COLS; cols <= 250; cols++) {
+            start(&s, ascii, cols, 24);
+            assert_int_equal(ui_render(u, &g), 0);
+            grid_to_text(&g, text, sizeof text);
+            char *nl = strchr(text, '\n');
+            if (nl)
+                *nl = '\0';
+            if (!strstr(text, "MISS") || !strstr(text, ascii ? "vs" : "\xe2\x89\xa0") || !strstr(text, "napkin"))
+                fail_msg("%d columns (%s): the title hides the disagreement: '%s'", cols, ascii ? "ascii" : "utf8",
+                         text);
+        }
+    }
+    start(&s, false, 80, 24);
+    check_frame("honest_headline_80x24_utf8");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +318,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_overlays_and_states, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operations_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_work_frames, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_honest_headline, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,13 +13,14 @@
 static struct ui *u;
 static struct grid g;
 
-/* Allocates the ui once per test on the default scenario with --chips 16. */
+/* Allocates the ui once per test on the default scenario with --chips 16,
+ * the napkin giving the verdict. */
 static int setup(void **state)
 {
     (void)state;
     u = malloc(sizeof *u);
     struct scenario s;
-    scenario_default(&s);
+    guide_napkin(&s); /* the guide's story, told with its napkin */
     s.chips = 16;
     char err[256];
     if (!u || ui_init(u, &s, false, 80, 24, err, sizeof err) != 0)
@@ -70,8 +71,8 @@ static void test_chips_16_to_64_turns_miss_into_ok(void **state)
     assert_int_equal(u->scenario.chips, 64);
     t = frame();
     assert_non_null(strstr(t, "0.683 s"));
-    assert_non_null(strstr(t, "OK"));
-    assert_null(strstr(t, "MISS"));
+    assert_non_null(strstr(t, "OK 0.683 s napkin"));
+    assert_non_null(strstr(t, "MISS 2.700 s realistic")); /* the title says the realistic estimate disagrees */
     assert_true(u->analysis.latency.ok);
     assert_int_equal(u->analysis.latency.chips_for_budget, 64);
 }
@@ -155,11 +156,14 @@ static void test_help_quit_repaint(void **state)
     assert_true(ui_key(u, 'q') & UI_QUIT);
     assert_true(ui_key(u, UI_KEY_ESC) & UI_QUIT);
     assert_int_equal(ui_key(u, 0x1F600), 0); /* unknown keys do nothing */
-    /* m switches the verdict between the napkin and the detailed model. */
+    /* m cycles the verdict: napkin -> floor -> realistic -> napkin. */
     assert_int_equal(u->scenario.latency_model, RT_LATENCY_NAPKIN);
     ui_key(u, 'm');
     assert_int_equal(u->scenario.latency_model, RT_LATENCY_DETAILED);
     assert_int_equal(u->analysis.latency_model, RT_LATENCY_DETAILED);
+    ui_key(u, 'm');
+    assert_int_equal(u->scenario.latency_model, RT_LATENCY_REALISTIC);
+    assert_non_null(strstr(frame(), "realistic"));
     ui_key(u, 'm');
     assert_int_equal(u->scenario.latency_model, RT_LATENCY_NAPKIN);
     /* t is for the terminal layer, which owns themes. s asks where to save,

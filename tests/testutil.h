@@ -28,6 +28,15 @@
             fail_msg("%s = %.17g, want %.17g +/- %g", #got, got_, want_, tol_);                                         \
     } while (0)
 
+/* The default scenario with the guide's napkin giving the verdict (the
+ * default verdict is the realistic estimate's; the guide's tables are the
+ * napkin's, exactly). */
+static inline void guide_napkin(struct scenario *s)
+{
+    scenario_default(s);
+    s->latency_model = RT_LATENCY_NAPKIN;
+}
+
 /* Analyzes s, failing the test with analyze()'s message when it refuses. */
 static inline struct analysis must_analyze(const struct scenario *s)
 {

@@ -13,6 +13,7 @@ static const struct glyphs unicode_glyphs = {
     {0x2588, 0x2593, 0x2592, 0x2591, 0x2584},
     0x2503,
     0x2500, 0x2502, 0x250C, 0x2510, 0x2514, 0x2518,
+    "\xe2\x89\xa0",
 };
 static const struct glyphs ascii_glyphs = {
     " | ", "x", "j/k", "h/l",
@@ -20,6 +21,7 @@ static const struct glyphs ascii_glyphs = {
     {'#', '=', ':', '.', '+'},
     '|',
     '-', '|', '+', '+', '+', '+',
+    "vs",
 };
 
 const struct glyphs *glyphs_for(bool ascii)
@@ -54,25 +56,66 @@ static void intensity(char *buf, size_t size, double ai)
         snprintf(buf, size, "%.2g", ai);
 }
 
+/* The verdict, total and name of estimate m, as the title shows them. */
+static void estimate_text(const struct analysis *a, enum rt_latency_model m, bool name, char *buf, size_t size)
+{
+    const double totals[RT_LATENCY_COUNT] = {a->napkin.total_s, a->detailed.total_s, a->realistic.total_s};
+    const bool oks[RT_LATENCY_COUNT] = {a->napkin.ok, a->detailed.ok, a->realistic.ok};
+    char t[24];
+    secs(t, sizeof t, totals[m]);
+    snprintf(buf, size, "%s %s%s%s", oks[m] ? "OK" : "MISS", t, name ? " " : "", name ? latency_model_name(m) : "");
+}
+
 void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
 {
-    char model[96], right[64], t1[24], buf[320];
+    char model[96], mine[48], named[64], other[48], t1[24];
     view_fill(v, 0, 0, v.r.w, 1, ' ', ROLE_TITLE);
     if (s->params > 0.0)
         snprintf(model, sizeof model, "N=%s", format_count(t1, sizeof t1, s->params));
     else
         snprintf(model, sizeof model, "%s", s->model.name);
-    snprintf(buf, sizeof buf, " rooftop%s%s%s%lld %s %s%s%s%sbatch %lld", g->sep, model, g->sep,
+    /* Left: fullest first; precision and batch are on the knobs too. */
+    char left[3][320];
+    snprintf(left[0], sizeof left[0], " rooftop%s%s%s%lld %s %s%s%s%sbatch %lld", g->sep, model, g->sep,
              (long long)s->chips, g->times, s->chip.key, g->sep, precision_name(s->precision), g->sep,
              (long long)s->batch);
-    secs(t1, sizeof t1, a->latency.total_s);
-    snprintf(right, sizeof right, "%s %s%s  ? help ", a->latency.ok ? "OK" : "MISS", t1,
-             a->latency_model == RT_LATENCY_DETAILED ? " detailed" : "");
-    int rw = text_width(right);
+    snprintf(left[1], sizeof left[1], " rooftop%s%s%s%lld %s %s%s%s", g->sep, model, g->sep, (long long)s->chips,
+             g->times, s->chip.key, g->sep, precision_name(s->precision));
+    snprintf(left[2], sizeof left[2], " rooftop%s%s%s%lld %s %s", g->sep, model, g->sep, (long long)s->chips,
+             g->times, s->chip.key);
+    /* Right: the verdict always; when the estimates disagree, the one
+     * furthest from it too, at every width: the headline is never alone in
+     * being wrong. */
+    estimate_text(a, a->latency_model, false, mine, sizeof mine);
+    estimate_text(a, a->latency_model, true, named, sizeof named);
+    estimate_text(a, a->other_model, true, other, sizeof other);
+    char right[4][160];
+    if (a->estimates_disagree) {
+        snprintf(right[0], sizeof right[0], "%s %s %s  ? help ", named, g->unequal, other);
+        snprintf(right[1], sizeof right[1], "%s %s %s ", named, g->unequal, other);
+        snprintf(right[2], sizeof right[2], "%s %s %s ", mine, g->unequal, other);
+        snprintf(right[3], sizeof right[3], "%s %s%s ", mine, g->unequal, latency_model_name(a->other_model));
+    } else {
+        snprintf(right[0], sizeof right[0], "%s  ? help ", named);
+        snprintf(right[1], sizeof right[1], "%s ", named);
+        snprintf(right[2], sizeof right[2], "%s ", mine);
+        snprintf(right[3], sizeof right[3], "%s ", mine);
+    }
+    /* The first pairing that fits whole, in order of what matters most. */
+    static const int order[][2] = {{0, 0}, {1, 0}, {1, 1}, {1, 2}, {2, 2}, {3, 2}};
+    int ri = 3, li = 2;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        if (text_width(right[order[k][0]]) + text_width(left[order[k][1]]) + 1 <= v.r.w) {
+            ri = order[k][0];
+            li = order[k][1];
+            break;
+        }
+    }
+    int rw = text_width(right[ri]);
     int room = v.r.w - rw - 1;
-    view_text(v, 0, 0, room > 0 ? room : v.r.w, buf, ROLE_TITLE);
+    view_text(v, 0, 0, room > 0 ? room : v.r.w, left[li], ROLE_TITLE);
     if (room > 0) {
-        int x = view_text_right(v, v.r.w, 0, right, ROLE_TITLE);
+        int x = view_text_right(v, v.r.w, 0, right[ri], ROLE_TITLE);
         view_text(v, x, 0, a->latency.ok ? 2 : 4, a->latency.ok ? "OK" : "MISS",
                   a->latency.ok ? ROLE_OK_BIG : ROLE_MISS_BIG);
     }
@@ -319,16 +362,20 @@ void panel_latency(struct view v, const struct analysis *a, const struct glyphs 
 
     row = 6;
     if (row < v.r.h) {
-        bool napkin = a->latency_model == RT_LATENCY_NAPKIN;
-        const struct latency_verdict *nv = &a->napkin;
-        double other = napkin ? a->detailed.total_s : nv->total_s;
-        bool other_ok = napkin ? a->detailed.ok : nv->ok;
-        char os[24];
-        secs(os, sizeof os, other);
-        x = view_printf(v, 0, row, -1, ROLE_TEXT, "%s model; ", napkin ? "napkin" : "detailed");
-        x += view_printf(v, x, row, -1, ROLE_DIM, "the %s one says %s ", napkin ? "detailed" : "napkin", os);
-        x += view_text(v, x, row, -1, other_ok ? "OK" : "MISS", other_ok ? ROLE_OK : ROLE_MISS);
-        view_text(v, x, row++, -1, " (m)", ROLE_DIM);
+        /* The other two estimates, each with its verdict. */
+        x = view_printf(v, 0, row, -1, ROLE_TEXT, "%s; ", latency_model_name(a->latency_model));
+        const double totals[RT_LATENCY_COUNT] = {a->napkin.total_s, a->detailed.total_s, a->realistic.total_s};
+        const bool oks[RT_LATENCY_COUNT] = {a->napkin.ok, a->detailed.ok, a->realistic.ok};
+        for (int m = 0; m < RT_LATENCY_COUNT; m++) {
+            if (m == (int)a->latency_model)
+                continue;
+            char os[24];
+            secs(os, sizeof os, totals[m]);
+            x += view_printf(v, x, row, -1, ROLE_DIM, "%s %s ", latency_model_name((enum rt_latency_model)m), os);
+            x += view_text(v, x, row, -1, oks[m] ? "OK" : "MISS", oks[m] ? ROLE_OK : ROLE_MISS);
+            x += view_text(v, x, row, -1, " ", ROLE_DIM);
+        }
+        view_text(v, x, row++, -1, "(m)", ROLE_DIM);
     }
     if (row < v.r.h) {
         char f[32], by[32];
@@ -446,7 +493,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"u", "undo the last change"},
         {"r", "reset to the starting scenario"},
         {"c / C", "overlay the next / previous chip's roof"},
-        {"m", "verdict: the napkin or the detailed model"},
+        {"m", "verdict: napkin, roofline floor, realistic"},
         {"o / O", "a phase's operations on the plot (cycles)"},
         {"w", "show your work: formulas with the numbers"},
         {"t", "next colour theme (--theme, --list-themes)"},
@@ -455,6 +502,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"?", "this help (any key closes it)"},
         {"q or Esc", "quit"},
         {"mouse", "click or drag a knob's track; wheel steps"},
+        {"dots", "filled: a phase on its roof; hollow: realistic"},
     };
     int n = (int)(sizeof lines / sizeof lines[0]);
     int bw = v.r.w - 4 < 66 ? v.r.w - 4 : 66;

@@ -29,6 +29,7 @@ struct glyphs {
     uint32_t bar[5];        /* stacked bar fills, parts 1-5 */
     uint32_t budget_mark;   /* the budget line on the latency bar */
     uint32_t box_h, box_v, box_tl, box_tr, box_bl, box_br;
+    const char *unequal;    /* between estimates that disagree: "≠" or "vs" */
 };
 
 /* The glyph set for ascii (true: 7-bit ASCII only) or Unicode. Never NULL. */

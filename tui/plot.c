@@ -10,9 +10,10 @@
 /* Characters of the decorations, per charset. */
 struct plot_glyphs {
     uint32_t vline, hline, corner, ytick, xtick, point;
+    uint32_t realistic; /* where the realistic estimate puts a phase, below its roof point */
 };
-static const struct plot_glyphs utf8_glyphs = {0x2502, 0x2500, 0x2514, 0x2524, 0x252C, 0x25CF};
-static const struct plot_glyphs ascii_glyphs = {'|', '-', '+', '+', '+', 'o'};
+static const struct plot_glyphs utf8_glyphs = {0x2502, 0x2500, 0x2514, 0x2524, 0x252C, 0x25CF, 0x25CB};
+static const struct plot_glyphs ascii_glyphs = {'|', '-', '+', '+', '+', 'o', '*'};
 
 /* The axes' decade ranges and the canvas's pixel geometry. */
 struct plot_frame {
@@ -284,6 +285,18 @@ static void draw_points(struct view area, struct taken *t, const struct plot_fra
         view_put(area, cxs[i], cys[i], gl->point, phase_role(&a->placements[i]));
         taken_mark(t, cxs[i], cys[i], 1);
     }
+    /* Below each phase's roof point, where the realistic estimate puts it
+     * (the FLOP/s its realistic time achieves), when that is another cell. */
+    for (int i = 0; i < n; i++) {
+        const struct placement *p = &a->placements[i];
+        if (cxs[i] < 0 || !(p->realistic_flops_per_s > 0.0))
+            continue;
+        int ry = py_of(f, p->realistic_flops_per_s) / f->sy;
+        if (ry == cys[i] || ry < 0 || ry >= t->rows || cell_marked(t, cxs[i], ry))
+            continue;
+        view_put(area, cxs[i], ry, gl->realistic, phase_role(p));
+        taken_mark(t, cxs[i], ry, 1);
+    }
     for (int i = 0; i < n; i++) {
         bool first = true;
         for (int j = 0; j < i; j++)
@@ -359,9 +372,12 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
     double edge = pow(10.0, f.x_lo);
     widen(&y_lo, &y_hi, a->peak_flops_per_s);
     widen(&y_lo, &y_hi, roofline_throughput(a->peak_flops_per_s, a->hbm_bytes_per_s, edge));
-    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
+    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
         if (phase_shown(&a->placements[i], ops_phase) || op_shown(&a->placements[i], ops_phase))
             widen(&y_lo, &y_hi, a->placements[i].roof.attainable_flops_per_s);
+        if (phase_shown(&a->placements[i], ops_phase))
+            widen(&y_lo, &y_hi, a->placements[i].realistic_flops_per_s);
+    }
     if (ops_phase)
         widen(&y_lo, &y_hi, a->hw.vector_flops_per_s);
     if (b) {

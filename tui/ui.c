@@ -242,10 +242,11 @@ static unsigned knobs_key(struct ui *u, int key)
         return UI_REDRAW;
     case 'm': {
         struct scenario next = u->scenario;
-        next.latency_model = next.latency_model == RT_LATENCY_NAPKIN ? RT_LATENCY_DETAILED : RT_LATENCY_NAPKIN;
+        /* napkin -> floor -> realistic -> napkin */
+        next.latency_model = (enum rt_latency_model)((next.latency_model + 1) % RT_LATENCY_COUNT);
         if (commit(u, &next, true))
-            say(u, false, "the verdict now comes from the %s model (m switches back)",
-                next.latency_model == RT_LATENCY_NAPKIN ? "napkin" : "detailed");
+            say(u, false, "the verdict now comes from the %s estimate (m for the next)",
+                latency_model_name(next.latency_model));
         return UI_REDRAW;
     }
     case 't':
