@@ -81,6 +81,25 @@ int metric_check(const char *metric, char *err, size_t errsize)
     return -1;
 }
 
+int point_place(const struct measured_point *p, const struct scenario *s, struct point_placement *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!(p->bytes > 0.0) || !(p->seconds > 0.0) || !(p->flops >= 0.0))
+        return -1;
+    const struct chip_spec *c = &s->chip;
+    double peak = c->peak_flops_per_s[p->precision] > 0.0 ? c->peak_flops_per_s[p->precision]
+                                                           : c->peak_flops_per_s[RT_BF16];
+    if (s->peak_flops_override > 0.0)
+        peak = s->peak_flops_override;
+    double bw = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : c->hbm_bytes_per_s;
+    out->intensity_flop_per_byte = p->flops / p->bytes;
+    out->achieved_flops_per_s = p->flops / p->seconds;
+    out->roof_flops_per_s = fmin(peak, bw * out->intensity_flop_per_byte);
+    out->fraction_of_roof = out->roof_flops_per_s > 0.0 ? out->achieved_flops_per_s / out->roof_flops_per_s : 0.0;
+    out->above_roof = out->fraction_of_roof > 1.02; /* beyond timing noise */
+    return 0;
+}
+
 /* A point's time: its roofline, or through the chip's profile plus a launch. */
 static double point_time(const struct observation *o, bool realistic)
 {

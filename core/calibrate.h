@@ -21,6 +21,30 @@
 #define RT_OBS_METRIC_MAX 160
 #define RT_FIT_MIN_ROWS 3 /* rows a parameter must inform to be fitted */
 
+#define RT_POINT_LABEL_MAX 40
+
+/* One measured kernel: what a profiler exports (--points, --calibrate). */
+struct measured_point {
+    char label[RT_POINT_LABEL_MAX];
+    double flops, bytes, seconds;
+    enum rt_precision precision;
+};
+
+/* Where a measured kernel sits against the scenario's roof. */
+struct point_placement {
+    double intensity_flop_per_byte;  /* flops / bytes */
+    double achieved_flops_per_s;     /* flops / seconds */
+    double roof_flops_per_s;         /* min(peak at its precision, bandwidth x intensity) */
+    double fraction_of_roof;         /* achieved / roof */
+    bool above_roof;                 /* faster than the roof allows: most likely a units error */
+};
+
+/* Places point p on the roof of scenario s's chip (its overrides and chip
+ * count aside: a kernel runs on one chip). The peak is the chip's at the
+ * point's precision, or bf16's when the chip has none. Returns 0, or -1
+ * when p has no bytes or no time. */
+int point_place(const struct measured_point *p, const struct scenario *s, struct point_placement *out);
+
 /* One measurement. */
 struct observation {
     char id[RT_OBS_ID_MAX];          /* the row's name, for messages */

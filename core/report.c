@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "chipfile.h"
 #include "modeljson.h"
 #include "strbuf.h"
@@ -650,19 +651,82 @@ static void csv_placements(struct strbuf *sb, const struct analysis *a)
 
 char *report_render(enum rt_format f, const struct scenario *s, const struct analysis *a)
 {
+    return report_render_points(f, s, a, NULL, 0);
+}
+
+/* The measured points as text or markdown lines. */
+static void text_points(struct strbuf *sb, const struct scenario *s, const struct measured_point *pts, size_t n,
+                        bool markdown)
+{
+    char ai[24], ach[24], roof[24], t[24];
+    sb_printf(sb, markdown ? "\n| measured kernel | FLOP/byte | achieved | roof | of roof | time |\n"
+                             "| --- | ---: | ---: | ---: | ---: | ---: |\n"
+                           : "\nMeasured kernels on %s's roof (--points)\n", s->chip.key);
+    for (size_t i = 0; i < n; i++) {
+        struct point_placement pp;
+        if (point_place(&pts[i], s, &pp) != 0)
+            continue;
+        snprintf(ai, sizeof ai, "%.1f", pp.intensity_flop_per_byte);
+        format_si(ach, sizeof ach, pp.achieved_flops_per_s, "FLOP/s");
+        format_si(roof, sizeof roof, pp.roof_flops_per_s, "FLOP/s");
+        format_seconds(t, sizeof t, pts[i].seconds);
+        if (markdown)
+            sb_printf(sb, "| %s | %s | %s | %s | %.1f%% | %s |%s\n", pts[i].label, ai, ach, roof,
+                      pp.fraction_of_roof * 100.0, t, pp.above_roof ? " above the roof: check its units" : "");
+        else
+            sb_printf(sb, "  %-20s %10s FLOP/byte  %12s of %12s  %6.1f%%  %10s%s\n", pts[i].label, ai, ach, roof,
+                      pp.fraction_of_roof * 100.0, t,
+                      pp.above_roof ? "  ABOVE THE ROOF: a units error (FLOPs, bytes or seconds) or the wrong chip" : "");
+    }
+}
+
+/* The measured points under "points" in a JSON report. */
+static void json_points(cJSON *root, const struct scenario *s, const struct measured_point *pts, size_t n)
+{
+    cJSON *list = cJSON_AddArrayToObject(root, "points");
+    for (size_t i = 0; i < n; i++) {
+        struct point_placement pp;
+        if (point_place(&pts[i], s, &pp) != 0)
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "label", pts[i].label);
+        cJSON_AddNumberToObject(o, "flops", pts[i].flops);
+        cJSON_AddNumberToObject(o, "bytes", pts[i].bytes);
+        cJSON_AddNumberToObject(o, "seconds", pts[i].seconds);
+        cJSON_AddStringToObject(o, "precision", precision_name(pts[i].precision));
+        cJSON_AddNumberToObject(o, "intensity_flop_per_byte", pp.intensity_flop_per_byte);
+        cJSON_AddNumberToObject(o, "achieved_flops_per_s", pp.achieved_flops_per_s);
+        cJSON_AddNumberToObject(o, "roof_flops_per_s", pp.roof_flops_per_s);
+        cJSON_AddNumberToObject(o, "fraction_of_roof", pp.fraction_of_roof);
+        cJSON_AddBoolToObject(o, "above_roof", pp.above_roof);
+        cJSON_AddItemToArray(list, o);
+    }
+}
+
+char *report_render_points(enum rt_format f, const struct scenario *s, const struct analysis *a,
+                           const struct measured_point *pts, size_t n)
+{
     struct strbuf sb = {0};
     switch (f) {
     case RT_FORMAT_MARKDOWN:
         markdown_report(&sb, s, a);
+        if (n > 0)
+            text_points(&sb, s, pts, n, true);
         break;
-    case RT_FORMAT_JSON:
-        json_finish(&sb, json_report(s, a));
+    case RT_FORMAT_JSON: {
+        cJSON *root = json_report(s, a);
+        if (root && n > 0)
+            json_points(root, s, pts, n);
+        json_finish(&sb, root);
         break;
+    }
     case RT_FORMAT_CSV:
         csv_placements(&sb, a);
         break;
     default:
         text_report(&sb, s, a);
+        if (n > 0)
+            text_points(&sb, s, pts, n, false);
         break;
     }
     return sb_take(&sb);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "analysis.h"
+#include "calibrate.h"
 #include "sweep.h"
 
 enum rt_format { RT_FORMAT_TEXT = 0, RT_FORMAT_MARKDOWN, RT_FORMAT_JSON, RT_FORMAT_CSV };
@@ -21,6 +22,15 @@ int format_parse(const char *text, enum rt_format *out);
 /* The whole analysis of scenario s (already analyzed into a) in format f
  * (text, markdown or json; csv gives the placement table). */
 char *report_render(enum rt_format f, const struct scenario *s, const struct analysis *a);
+
+/* report_render with measured kernels placed on the chip's roof (--points):
+ * a "Measured kernels" section (text, markdown) or a "points" list (JSON:
+ * label, flops, bytes, seconds, precision, intensity_flop_per_byte,
+ * achieved_flops_per_s, roof_flops_per_s, fraction_of_roof, above_roof);
+ * one above the roof is flagged as a likely units error. pts may be NULL
+ * when n is 0. */
+char *report_render_points(enum rt_format f, const struct scenario *s, const struct analysis *a,
+                           const struct measured_point *pts, size_t n);
 
 /* A sweep's rows in format f (text in the guide's layout, csv, json list,
  * markdown table). values[i] is the swept value of rows[i]; base is the

@@ -470,6 +470,127 @@ static void test_markdown_report(void **state)
 
 /* Files on the command line: a config.json folder, a chip file, a saved
  * scenario that reports byte-identically, and the user's chip folder. */
+/* Writes text to path, failing the test on error. */
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The realistic estimate's keys and flags: latency.realistic.*, each
+ * operation's realistic_time_s, the fused softmax's own row, chip.efficiency;
+ * --engine by name and from a file, --estimate, --points, --calibrate and
+ * --write-chip end to end, and their errors. */
+static void test_realistic_flags_and_keys(void **state)
+{
+    (void)state;
+    struct run r = RUN("--report=json", "--chip", "h100", "--chips", "8", "--model", "llama-3.1-70b", "--engine",
+                       "vllm");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    assert_string_equal(json_path(root, "latency.model")->valuestring, "realistic");
+    const char *keys[] = {"latency.realistic.prefill_s", "latency.realistic.decode_s", "latency.realistic.ttft_s",
+                          "latency.realistic.tpot_s", "latency.realistic.overhead_s", "latency.realistic.total_s",
+                          "latency.realistic.prefill_comms_s", "latency.realistic.decode_comms_s",
+                          "chip.efficiency.memory", "chip.efficiency.matmul.bf16", "chip.efficiency.kernel_overhead_s"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!cJSON_IsNumber(json_path(root, keys[i])))
+            fail_msg("--report=json lacks the number %s", keys[i]);
+    assert_true(cJSON_IsString(json_path(root, "latency.realistic.verdict")));
+    assert_true(cJSON_IsTrue(json_path(root, "chip.efficiency.calibrated")));
+    assert_string_equal(json_path(root, "latency.realistic.engine")->valuestring, "vllm");
+    ASSERT_NEAR(json_path(root, "latency.total_s")->valuedouble, json_path(root, "latency.realistic.total_s")->valuedouble, 0);
+    int softmax = 0;
+    const cJSON *row;
+    cJSON_ArrayForEach(row, json_path(root, "placement"))
+    {
+        assert_true(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(row, "realistic_time_s")));
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(row, "name")->valuestring, "softmax") == 0) {
+            softmax++;
+            assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(row, "intensity_flop_per_byte")));
+        }
+    }
+    assert_int_equal(softmax, 3); /* prefill, decode, training */
+    cJSON_Delete(root);
+    run_free(&r);
+    /* A chip with no measurements is on the generic, uncalibrated profile. */
+    r = RUN("--report=json", "--estimate", "floor");
+    root = cJSON_Parse(r.out);
+    assert_string_equal(json_path(root, "latency.model")->valuestring, "floor");
+    assert_true(cJSON_IsFalse(json_path(root, "chip.efficiency.calibrated")));
+    assert_true(cJSON_IsTrue(json_path(root, "chip.efficiency.generic")));
+    cJSON_Delete(root);
+    run_free(&r);
+
+    char dir[] = "/tmp/rooftop-real-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char engine[300], points[300], chip[300];
+    snprintf(engine, sizeof engine, "%s/engine.json", dir);
+    snprintf(points, sizeof points, "%s/points.csv", dir);
+    snprintf(chip, sizeof chip, "%s/chip.json", dir);
+    put_file(engine, "{\"name\": \"lab-engine\", \"step_overhead_s\": 0.002, \"attention\": 0.5}\n");
+    r = RUN("--report=json", "--chip", "h100", "--engine", engine);
+    assert_int_equal(r.status, 0);
+    root = cJSON_Parse(r.out);
+    assert_string_equal(json_path(root, "latency.realistic.engine")->valuestring, "lab-engine");
+    ASSERT_NEAR(json_path(root, "latency.realistic.step_overhead_s")->valuedouble, 0.002, 0);
+    cJSON_Delete(root);
+    run_free(&r);
+    put_file(engine, "{\"name\": \"x\", \"attention\": 2}\n");
+    assert_usage_error(RUN("--report", "--engine", engine), "'attention' must be from");
+    assert_usage_error(RUN("--report", "--engine", "tgi"), "--engine 'tgi'");
+    assert_usage_error(RUN("--report", "--estimate", "fast"), "--estimate 'fast'");
+
+    /* --points: placed on the roof, one above it flagged. */
+    put_file(points, "label,flops,bytes,seconds\ngemm,1.1e12,4e8,0.00142\nwrong units,1e12,1e9,1e-6\n");
+    r = RUN("--report=json", "--chip", "h100", "--points", points);
+    root = cJSON_Parse(r.out);
+    const cJSON *p0 = cJSON_GetArrayItem(json_path(root, "points"), 0);
+    const cJSON *p1 = cJSON_GetArrayItem(json_path(root, "points"), 1);
+    ASSERT_NEAR(cJSON_GetObjectItemCaseSensitive(p0, "intensity_flop_per_byte")->valuedouble, 2750, 1e-9);
+    ASSERT_NEAR(cJSON_GetObjectItemCaseSensitive(p0, "fraction_of_roof")->valuedouble, 1.1e12 / 0.00142 / 989.4e12,
+                1e-12);
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(p0, "above_roof")));
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p1, "above_roof")));
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report", "--chip", "h100", "--points", points);
+    assert_non_null(strstr(r.out, "ABOVE THE ROOF"));
+    run_free(&r);
+
+    /* --calibrate from a profiler's points, then --write-chip; the chip file carries the fit. */
+    /* Each time: max(flops / (989.4e12 x 0.6), bytes / (3.35e12 x 0.7)) + 5 us. */
+    put_file(points, "label,flops,bytes,seconds\n"
+                     "a,1e12,1e9,0.001689523\nb,4e12,2e9,0.006743090\nc,1e9,4e9,0.001710757\n"
+                     "d,2e9,8e8,0.000346151\ne,8e11,1e7,0.001352618\nf,3e10,6e9,0.002563635\n");
+    r = RUN("--calibrate", points, "--chip", "h100", "--write-chip", chip);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "Calibrating h100 from 6 rows"));
+    run_free(&r);
+    r = RUN("--report=json", "--chip", chip);
+    assert_int_equal(r.status, 0);
+    root = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_path(root, "chip.efficiency.matmul.bf16")->valuedouble, 0.6, 0.01);
+    ASSERT_NEAR(json_path(root, "chip.efficiency.memory")->valuedouble, 0.7, 0.01);
+    assert_true(cJSON_IsTrue(json_path(root, "chip.efficiency.calibrated")));
+    cJSON_Delete(root);
+    run_free(&r);
+    /* A point faster than the roofline allows is refused, naming the row. */
+    put_file(points, "label,flops,bytes,seconds\na,1e12,1e9,0.002\nb,1e12,1e9,1e-7\nc,1e9,4e9,0.002\n"
+                     "d,2e9,8e8,0.0004\n");
+    r = RUN("--calibrate", points, "--chip", "h100");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "row b: measured 1e-07 s is faster than the roofline allows"));
+    run_free(&r);
+    assert_usage_error(RUN("--report", "--write-chip", chip), "--write-chip and --calibrate-scope go with --calibrate");
+    unlink(engine);
+    unlink(points);
+    unlink(chip);
+    rmdir(dir);
+}
+
 static void test_files_on_the_command_line(void **state)
 {
     (void)state;
@@ -570,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_report_json_keys),
         cmocka_unit_test(test_report_json_null_and_mfu_budget),
         cmocka_unit_test(test_model_flags),
+        cmocka_unit_test(test_realistic_flags_and_keys),
         cmocka_unit_test(test_sweep_chips_text_is_the_guides_table),
         cmocka_unit_test(test_sweep_json_rows),
         cmocka_unit_test(test_sweep_csv),

@@ -972,7 +972,7 @@ static int run_report(const struct cli_options *o, enum rt_format f, FILE *out, 
         fprintf(errout, "rooftop: %s\n", err);
         return 2;
     }
-    return emit(out, errout, report_render(f, &o->scenario, &a));
+    return emit(out, errout, report_render_points(f, &o->scenario, &a, o->points, o->point_count));
 }
 
 /* Runs the sweep and prints it. */
@@ -1060,6 +1060,8 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
             return 2;
         }
         o->explorer.chips = chip_db_list(&o->chips);
+        o->explorer.points = o->points;
+        o->explorer.point_count = o->point_count;
         int status = explorer_run(&o->scenario, &o->explorer, err, sizeof err);
         if (status >= 0)
             return status;

@@ -439,8 +439,10 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
         free(u);
         return -1;
     }
-    if (opts)
+    if (opts) {
         ui_set_chips(u, opts->chips);
+        ui_set_points(u, opts->points, opts->point_count);
+    }
     if (opts && opts->save_path[0])
         snprintf(u->save_path, sizeof u->save_path, "%s", opts->save_path);
     int pipefd[2];

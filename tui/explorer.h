@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "calibrate.h"
 #include "scenario.h"
 #include "themefile.h"
 
@@ -15,6 +16,8 @@ struct explorer_options {
     struct chip_list chips; /* chips the chip knob and 'c' run through; empty = the built-ins */
     int theme_index;    /* the theme to start with, an index into themes */
     char save_path[1024]; /* where 's' saves the scenario first (the last --write-scenario), or "" */
+    const struct measured_point *points; /* --points: measured kernels on the plot (borrowed) */
+    size_t point_count;
 };
 
 /* Runs the explorer on *initial until the user quits. Returns the process

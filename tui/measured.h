@@ -22,14 +22,6 @@
 #include "calibrate.h"
 #include "jsonio.h"
 
-#define RT_POINT_LABEL_MAX 40
-
-/* One measured kernel for the plot. */
-struct measured_point {
-    char label[RT_POINT_LABEL_MAX];
-    double flops, bytes, seconds;
-    enum rt_precision precision;
-};
 
 /* Splits one CSV record starting at *pos of text (len bytes) into at most
  * max fields, copied into fields[i] (each field_size bytes, cut to fit).

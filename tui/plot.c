@@ -11,9 +11,10 @@
 struct plot_glyphs {
     uint32_t vline, hline, corner, ytick, xtick, point;
     uint32_t realistic; /* where the realistic estimate puts a phase, below its roof point */
+    uint32_t measured;  /* a measured kernel (--points) */
 };
-static const struct plot_glyphs utf8_glyphs = {0x2502, 0x2500, 0x2514, 0x2524, 0x252C, 0x25CF, 0x25CB};
-static const struct plot_glyphs ascii_glyphs = {'|', '-', '+', '+', '+', 'o', '*'};
+static const struct plot_glyphs utf8_glyphs = {0x2502, 0x2500, 0x2514, 0x2524, 0x252C, 0x25CF, 0x25CB, 0x00D7};
+static const struct plot_glyphs ascii_glyphs = {'|', '-', '+', '+', '+', 'o', '*', 'x'};
 
 /* The axes' decade ranges and the canvas's pixel geometry. */
 struct plot_frame {
@@ -334,6 +335,31 @@ static void widen(double *lo, double *hi, double v)
 void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
                bool ascii, struct plot_scratch *ps)
 {
+    plot_draw_points(v, a, cmp, ops_phase, NULL, ascii, ps);
+}
+
+/* Draws the measured kernels as x, labelled where there is room. */
+static void draw_measured(struct view area, struct taken *t, const struct plot_frame *f, const struct plot_points *pts,
+                          const struct plot_glyphs *gl)
+{
+    for (size_t i = 0; pts && i < pts->count; i++) {
+        struct point_placement pp;
+        if (point_place(&pts->items[i], pts->s, &pp) != 0 || !(pp.achieved_flops_per_s > 0.0))
+            continue;
+        int cx = px_of(f, pp.intensity_flop_per_byte) / f->sx;
+        int cy = py_of(f, pp.achieved_flops_per_s) / f->sy;
+        if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
+            continue;
+        enum role role = pp.above_roof ? ROLE_MISS : ROLE_ACCENT;
+        view_put(area, cx, cy, gl->measured, role);
+        taken_mark(t, cx, cy, 1);
+        place_label(area, t, cx, cy, pts->items[i].label, role);
+    }
+}
+
+void plot_draw_points(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
+                      const struct plot_points *pts, bool ascii, struct plot_scratch *ps)
+{
     struct canvas *scratch = &ps->canvas;
     const struct plot_glyphs *gl = ascii ? &ascii_glyphs : &utf8_glyphs;
     const struct analysis *b = cmp && cmp->a ? cmp->a : NULL;
@@ -361,6 +387,10 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
             widen(&x_lo, &x_hi, a->placements[i].roof.intensity_flop_per_byte);
     widen(&x_lo, &x_hi, a->ridge_flop_per_byte);
     widen(&x_lo, &x_hi, a->ridge_flop_per_byte * 4.0);
+    struct point_placement pp;
+    for (size_t i = 0; pts && i < pts->count; i++)
+        if (point_place(&pts->items[i], pts->s, &pp) == 0)
+            widen(&x_lo, &x_hi, pp.intensity_flop_per_byte);
     if (b) {
         widen(&x_lo, &x_hi, b->ridge_flop_per_byte);
         widen(&x_lo, &x_hi, b->ridge_flop_per_byte * 4.0);
@@ -380,6 +410,9 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
     }
     if (ops_phase)
         widen(&y_lo, &y_hi, a->hw.vector_flops_per_s);
+    for (size_t i = 0; pts && i < pts->count; i++)
+        if (point_place(&pts->items[i], pts->s, &pp) == 0)
+            widen(&y_lo, &y_hi, pp.achieved_flops_per_s);
     if (b) {
         widen(&y_lo, &y_hi, b->peak_flops_per_s);
         widen(&y_lo, &y_hi, roofline_throughput(b->peak_flops_per_s, b->hbm_bytes_per_s, edge));
@@ -461,6 +494,7 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
     if (ops_phase)
         draw_ops(area, &t, &f, a, ops_phase);
     draw_points(area, &t, &f, a, ops_phase, gl);
+    draw_measured(area, &t, &f, pts, gl);
     char ridge_s[32];
     format_ridge(ridge_s, sizeof ridge_s, a->ridge_flop_per_byte);
     snprintf(buf, sizeof buf, "ridge %s", ridge_s);

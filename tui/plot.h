@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "analysis.h"
+#include "calibrate.h"
 #include "canvas.h"
 #include "grid.h"
 
@@ -43,6 +44,19 @@ struct plot_scratch {
  * axes (under 12 x 5 cells) gets only the heading. */
 void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
                bool ascii, struct plot_scratch *scratch);
+
+/* Measured kernels to place on the plot (--points), on scenario s's chip. */
+struct plot_points {
+    const struct measured_point *items;
+    size_t count;
+    const struct scenario *s;
+};
+
+/* plot_draw with measured kernels drawn as x at their intensity and
+ * achieved FLOP/s (a point above the roof in the miss colour: most likely a
+ * units error); pts may be NULL. */
+void plot_draw_points(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
+                      const struct plot_points *pts, bool ascii, struct plot_scratch *scratch);
 
 /* Number of operation placements of phase name in a (0 when phase is NULL
  * or unknown). The k-th of them, in placement order, is drawn and listed as

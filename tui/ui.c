@@ -66,6 +66,12 @@ void ui_set_chips(struct ui *u, struct chip_list chips)
     u->has_compare = false;
 }
 
+void ui_set_points(struct ui *u, const struct measured_point *points, size_t count)
+{
+    u->points = points;
+    u->point_count = count;
+}
+
 void ui_resize(struct ui *u, int cols, int rows)
 {
     u->cols = cols < 0 ? 0 : cols;
@@ -543,7 +549,9 @@ int ui_render(struct ui *u, struct grid *g)
         &u->compare,
     };
     const char *ops = u->ops_phase >= 0 ? phase_name((enum rt_phase)u->ops_phase) : NULL;
-    plot_draw(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, ops, u->ascii, &u->scratch);
+    struct plot_points pts = {u->points, u->point_count, &u->scenario};
+    plot_draw_points(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
+                     &u->scratch);
     panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, u->chips, gl);
     if (ops) {
         /* The legend takes the placement and MFU panels' place, stacked below the plot. */

@@ -93,6 +93,8 @@ struct ui {
     int cols, rows;                  /* screen size */
     struct layout layout;            /* layout_compute(cols, rows) */
     struct plot_scratch scratch;     /* plot working memory */
+    const struct measured_point *points; /* measured kernels on the plot (--points; borrowed) */
+    size_t point_count;
 };
 
 /* Sets up *u on scenario *initial for a cols x rows screen. Returns 0, or
@@ -106,6 +108,9 @@ int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, 
  * built-ins and the user's chip files) instead of the built-ins alone.
  * chips is borrowed and must outlive *u; an empty list changes nothing. */
 void ui_set_chips(struct ui *u, struct chip_list chips);
+
+/* Measured kernels to draw on the plot (borrowed: they must outlive u). */
+void ui_set_points(struct ui *u, const struct measured_point *points, size_t count);
 
 /* Records a new screen size (negative counts as 0) and recomputes the layout. */
 void ui_resize(struct ui *u, int cols, int rows);
