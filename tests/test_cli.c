@@ -435,6 +435,15 @@ static void test_help_version_lists(void **state)
     struct run r = RUN("--help");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "--sweep=chips|params|batch|kv-heads"));
+    assert_non_null(strstr(r.out, "--estimate napkin|floor|realistic"));
+    /* It fits an 80-column terminal. */
+    for (const char *line = r.out; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len > 80)
+            fail_msg("--help has a line of %zu columns: %.*s", len, (int)len, line);
+        line = end ? end + 1 : line + len;
+    }
     run_free(&r);
     r = RUN("--version");
     assert_int_equal(r.status, 0);
