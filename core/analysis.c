@@ -389,10 +389,24 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
                           one.bytes_per_act / one.link_bytes_per_s;
         }
     }
+    /* The realistic turn adds, at any n, each operation's launches and the
+     * engine's fixed times to a floor of its own: a count whose floor bound
+     * plus these misses cannot meet the budget realistically. */
+    double fixed = 0.0;
+    for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
+        const struct phase_cost *pc = &a->phases[p];
+        double times = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
+        double launches = 0.0;
+        for (int i = 0; i < pc->count; i++)
+            launches += pc->ops[i].kernels;
+        fixed += times * (launches * one.eff.kernel_s + pc->step_s);
+    }
     bool floor_found = false, realistic_found = false;
     for (int64_t n = 1; n <= s->max_chips && n <= RT_MAX_CHIPS && !realistic_found; n *= 2) {
         double lower = bound_1 / (double)n + comms_unit * 2.0 * ((double)n - 1.0) / (double)n + s->overhead_s;
-        if (lower > s->budget_s)
+        bool floor_may = !floor_found && lower <= s->budget_s;
+        bool realistic_may = lower + fixed <= s->budget_s;
+        if (!floor_may && !realistic_may)
             continue;
         one.n_chips = (double)n; /* the scenario's rates at n chips */
         double floor_turn = d->total_s, realistic_turn = r->total_s;
