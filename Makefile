@@ -54,7 +54,7 @@ FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -g -O1 -Icore \
 # Keep objects that only pattern rules name, so nothing rebuilds twice.
 .SECONDARY:
 
-.PHONY: all deps run test unit-tests e2e sanitize bench bench-tui golden fuzz fuzz-deps install uninstall clean
+.PHONY: all deps run test unit-tests e2e sanitize bench bench-build bench-tui golden fuzz fuzz-deps install uninstall clean
 
 all: rooftop
 
@@ -95,6 +95,9 @@ sanitize:
 
 bench: $(BENCHES) bench-tui
 	@set -e; for b in $(BENCHES); do echo "== $$b"; $$b; done
+
+# Builds every benchmark without running it (CI does this, so they never rot).
+bench-build: $(BENCHES) $(BUILD)/tests/bench_tui
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(CORE_OBJ) $(TUI_OBJ)
 	$(CC) $(CFLAGS) $^ $(PKG_LIBS) -o $@

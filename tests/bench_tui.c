@@ -106,7 +106,7 @@ int main(int argc, char **argv)
         struct scenario s;
         scenario_default(&s);
         s.chips = 16;
-        struct explorer_options o = {false, false};
+        struct explorer_options o = {.force_ascii = false};
         char why[256];
         int status = explorer_run(&s, &o, why, sizeof why);
         if (status < 0)
