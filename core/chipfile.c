@@ -75,12 +75,12 @@ void efficiency_to_json(cJSON *obj, const struct efficiency_profile *e)
 {
     cJSON *mm = cJSON_AddObjectToObject(obj, "matmul");
     for (int p = 0; p < RT_PRECISION_COUNT; p++)
-        cJSON_AddNumberToObject(mm, precision_name((enum rt_precision)p), e->matmul[p]);
-    cJSON_AddNumberToObject(obj, "memory", e->memory);
-    cJSON_AddNumberToObject(obj, "kernel_overhead_s", e->kernel_s);
-    cJSON_AddNumberToObject(obj, "allreduce_step_s", e->allreduce_step_s);
-    cJSON_AddNumberToObject(obj, "link", e->link);
-    cJSON_AddNumberToObject(obj, "sm_count", (double)e->sm_count);
+        json_add_exact(mm, precision_name((enum rt_precision)p), e->matmul[p]);
+    json_add_exact(obj, "memory", e->memory);
+    json_add_exact(obj, "kernel_overhead_s", e->kernel_s);
+    json_add_exact(obj, "allreduce_step_s", e->allreduce_step_s);
+    json_add_exact(obj, "link", e->link);
+    json_add_exact(obj, "sm_count", (double)e->sm_count);
     cJSON_AddBoolToObject(obj, "calibrated", e->calibrated);
     cJSON_AddStringToObject(obj, "source", e->source);
 }
@@ -177,25 +177,25 @@ void chip_to_json(cJSON *obj, const struct chip_spec *c)
     cJSON *peaks = cJSON_AddObjectToObject(obj, "peak_flops_per_s");
     for (int p = 0; p < RT_PRECISION_COUNT; p++) {
         if (c->peak_flops_per_s[p] > 0.0)
-            cJSON_AddNumberToObject(peaks, precision_name((enum rt_precision)p), c->peak_flops_per_s[p]);
+            json_add_exact(peaks, precision_name((enum rt_precision)p), c->peak_flops_per_s[p]);
         else
             cJSON_AddNullToObject(peaks, precision_name((enum rt_precision)p));
     }
-    cJSON_AddNumberToObject(obj, "hbm_bytes", c->hbm_bytes);
-    cJSON_AddNumberToObject(obj, "hbm_bytes_per_s", c->hbm_bytes_per_s);
-    cJSON_AddNumberToObject(obj, "interconnect_bytes_per_s", c->interconnect_bytes_per_s);
+    json_add_exact(obj, "hbm_bytes", c->hbm_bytes);
+    json_add_exact(obj, "hbm_bytes_per_s", c->hbm_bytes_per_s);
+    json_add_exact(obj, "interconnect_bytes_per_s", c->interconnect_bytes_per_s);
     if (c->tdp_w > 0.0)
-        cJSON_AddNumberToObject(obj, "tdp_w", c->tdp_w);
+        json_add_exact(obj, "tdp_w", c->tdp_w);
     else
         cJSON_AddNullToObject(obj, "tdp_w");
     if (c->vector_flops_per_s > 0.0)
-        cJSON_AddNumberToObject(obj, "vector_flops_per_s", c->vector_flops_per_s);
+        json_add_exact(obj, "vector_flops_per_s", c->vector_flops_per_s);
     else
         cJSON_AddNullToObject(obj, "vector_flops_per_s");
     cJSON_AddStringToObject(obj, "source", c->source);
     cJSON_AddStringToObject(obj, "notes", c->notes);
     cJSON_AddBoolToObject(obj, "sparse_halved", c->sparse_halved);
-    cJSON_AddNumberToObject(obj, "sm_count", (double)c->efficiency.sm_count);
+    json_add_exact(obj, "sm_count", (double)c->efficiency.sm_count);
     if (c->efficiency.present)
         efficiency_to_json(cJSON_AddObjectToObject(obj, "efficiency"), &c->efficiency);
     else
@@ -317,10 +317,10 @@ done:
 void engine_to_json(cJSON *obj, const struct engine_profile *e)
 {
     cJSON_AddStringToObject(obj, "name", e->name);
-    cJSON_AddNumberToObject(obj, "step_overhead_s", e->step_s);
-    cJSON_AddNumberToObject(obj, "request_overhead_s", e->request_s);
-    cJSON_AddNumberToObject(obj, "attention", e->attention);
-    cJSON_AddNumberToObject(obj, "moe", e->moe);
+    json_add_exact(obj, "step_overhead_s", e->step_s);
+    json_add_exact(obj, "request_overhead_s", e->request_s);
+    json_add_exact(obj, "attention", e->attention);
+    json_add_exact(obj, "moe", e->moe);
     cJSON_AddBoolToObject(obj, "calibrated", e->calibrated);
     cJSON_AddStringToObject(obj, "source", e->source);
 }

@@ -1,9 +1,12 @@
 /* jsonio.c — cJSON with positions, encodings, depth and duplicate keys. */
 #include "jsonio.h"
 
+#include "units.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void warn_add(struct load_warnings *w, const char *fmt, ...)
@@ -221,11 +224,17 @@ enum json_found json_number(const cJSON *obj, const char *key, const char *path,
     enum json_found f = lookup(obj, key, path, what, required, &v, err, errsize);
     if (f != JSON_FOUND)
         return f;
-    if (!cJSON_IsNumber(v)) {
+    double x;
+    char *end = NULL;
+    if (cJSON_IsNumber(v)) {
+        x = v->valuedouble;
+    } else if (cJSON_IsRaw(v) && v->valuestring && (x = strtod(v->valuestring, &end), end && *end == '\0') &&
+               end != v->valuestring) {
+        /* a number written exactly (json_add_exact), read before printing */
+    } else {
         snprintf(err, errsize, "%s: '%s%s' must be a number (got %s)", path, what, key, type_name(v));
         return JSON_BAD;
     }
-    double x = v->valuedouble;
     if (!isfinite(x)) {
         snprintf(err, errsize, "%s: '%s%s' is not a finite number", path, what, key);
         return JSON_BAD;
@@ -291,4 +300,15 @@ void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const ch
         if (!ok)
             warn_add(w, "%s: unknown key '%s%s' ignored", path, what, c->string ? c->string : "?");
     }
+}
+
+void json_add_exact(cJSON *obj, const char *key, double value)
+{
+    if (!isfinite(value)) {
+        cJSON_AddNullToObject(obj, key);
+        return;
+    }
+    char text[40];
+    format_exact(text, sizeof text, value);
+    cJSON_AddItemToObject(obj, key, cJSON_CreateRaw(text));
 }

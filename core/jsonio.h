@@ -60,6 +60,12 @@ enum json_found json_bool(const cJSON *obj, const char *key, const char *path, b
 enum json_found json_string(const cJSON *obj, const char *key, const char *path, bool required, char *out,
                             size_t size, char *err, size_t errsize);
 
+/* Adds key: value to obj as a number written in the fewest digits that
+ * read back as exactly the same double (cJSON's own printing may settle
+ * for 15 digits a unit in the last place away). A non-finite value is
+ * written as null. */
+void json_add_exact(cJSON *obj, const char *key, double value);
+
 /* Warns about every key of obj not in the NULL-terminated list known. */
 void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const char *path, const char *what,
                             struct load_warnings *w);

@@ -112,19 +112,22 @@ static int name_index(const char *text, const char *const *names, int n)
 char *scenario_to_json(const struct scenario *s)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddNumberToObject(root, "version", RT_SCENARIO_VERSION);
+    json_add_exact(root, "version", RT_SCENARIO_VERSION);
     chip_to_json(cJSON_AddObjectToObject(root, "chip"), &s->chip);
     for (size_t i = 0; i < sizeof scenario_ints / sizeof scenario_ints[0]; i++)
-        cJSON_AddNumberToObject(root, scenario_ints[i].key,
+        json_add_exact(root, scenario_ints[i].key,
                                 (double)*(const int64_t *)((const char *)s + scenario_ints[i].offset));
     for (size_t i = 0; i < sizeof scenario_reals / sizeof scenario_reals[0]; i++)
-        cJSON_AddNumberToObject(root, scenario_reals[i].key, *(const double *)((const char *)s + scenario_reals[i].offset));
+        json_add_exact(root, scenario_reals[i].key, *(const double *)((const char *)s + scenario_reals[i].offset));
     cJSON_AddStringToObject(root, "precision", precision_name(s->precision));
     cJSON_AddStringToObject(root, "kv_precision", precision_name(s->kv_precision));
     if (s->has_step_times) {
         cJSON *times = cJSON_AddArrayToObject(root, "step_times_s");
         for (int i = 0; i < RT_PART_COUNT; i++)
-            cJSON_AddItemToArray(times, cJSON_CreateNumber(s->step_times_s[i]));
+        {
+            char num[40];
+            cJSON_AddItemToArray(times, cJSON_CreateRaw(format_exact(num, sizeof num, s->step_times_s[i])));
+        }
     } else {
         cJSON_AddNullToObject(root, "step_times_s");
     }
@@ -135,11 +138,11 @@ char *scenario_to_json(const struct scenario *s)
     cJSON *model = cJSON_AddObjectToObject(root, "model");
     cJSON_AddStringToObject(model, "name", s->model.name);
     for (size_t i = 0; i < sizeof model_ints / sizeof model_ints[0]; i++)
-        cJSON_AddNumberToObject(model, model_ints[i].key,
+        json_add_exact(model, model_ints[i].key,
                                 (double)*(const int64_t *)((const char *)&s->model + model_ints[i].offset));
     for (size_t i = 0; i < sizeof model_bools / sizeof model_bools[0]; i++)
         cJSON_AddBoolToObject(model, model_bools[i].key, *(const bool *)((const char *)&s->model + model_bools[i].offset));
-    cJSON_AddNumberToObject(model, "stated_params", s->model.stated_params);
+    json_add_exact(model, "stated_params", s->model.stated_params);
     cJSON_AddStringToObject(model, "source", s->model.source);
     cJSON_AddItemToObject(model, "layer_schedule", model_schedule_to_json(&s->model));
     cJSON_AddItemToObject(model, "assumptions", model_assumptions_to_json(&s->model));
