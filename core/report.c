@@ -429,6 +429,21 @@ static void json_chips(cJSON *obj, int64_t chips)
         cJSON_AddNullToObject(obj, "chips_for_budget");
 }
 
+/* Adds a turn's times, verdict and chips for the budget (the floor's and
+ * the realistic estimate's blocks share these keys). */
+static void json_turn(cJSON *obj, double prefill_s, double decode_s, double ttft_s, double tpot_s, double overhead_s,
+                      double total_s, bool ok, int64_t chips)
+{
+    cJSON_AddNumberToObject(obj, "prefill_s", prefill_s);
+    cJSON_AddNumberToObject(obj, "decode_s", decode_s);
+    cJSON_AddNumberToObject(obj, "ttft_s", ttft_s);
+    cJSON_AddNumberToObject(obj, "tpot_s", tpot_s);
+    cJSON_AddNumberToObject(obj, "overhead_s", overhead_s);
+    cJSON_AddNumberToObject(obj, "total_s", total_s);
+    cJSON_AddStringToObject(obj, "verdict", ok_text(ok));
+    json_chips(obj, chips);
+}
+
 /* Adds a number, or null when it is 0 (not measured). */
 static void json_measured(cJSON *obj, const char *key, double v)
 {
@@ -527,14 +542,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     json_chips(nap, nv->chips_for_budget);
     const struct detailed_latency *dl = &a->detailed;
     cJSON *det = cJSON_AddObjectToObject(lat, "detailed");
-    cJSON_AddNumberToObject(det, "prefill_s", dl->prefill_s);
-    cJSON_AddNumberToObject(det, "decode_s", dl->decode_s);
-    cJSON_AddNumberToObject(det, "ttft_s", dl->ttft_s);
-    cJSON_AddNumberToObject(det, "tpot_s", dl->tpot_s);
-    cJSON_AddNumberToObject(det, "overhead_s", dl->overhead_s);
-    cJSON_AddNumberToObject(det, "total_s", dl->total_s);
-    cJSON_AddStringToObject(det, "verdict", ok_text(dl->ok));
-    json_chips(det, dl->chips_for_budget);
+    json_turn(det, dl->prefill_s, dl->decode_s, dl->ttft_s, dl->tpot_s, dl->overhead_s, dl->total_s, dl->ok,
+              dl->chips_for_budget);
     cJSON_AddStringToObject(det, "attention", s->unfused_attention ? "unfused" : "fused");
     cJSON_AddNumberToObject(det, "prefill_comms_s", a->phases[RT_PHASE_PREFILL].comms_s);
     cJSON_AddNumberToObject(det, "decode_comms_s", a->phases[RT_PHASE_DECODE].comms_s);
@@ -542,14 +551,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     json_terms(det, "decode_step_terms", dl->decode_terms, dl->decode_term_count);
     const struct realistic_latency *rl = &a->realistic;
     cJSON *real = cJSON_AddObjectToObject(lat, "realistic");
-    cJSON_AddNumberToObject(real, "prefill_s", rl->prefill_s);
-    cJSON_AddNumberToObject(real, "decode_s", rl->decode_s);
-    cJSON_AddNumberToObject(real, "ttft_s", rl->ttft_s);
-    cJSON_AddNumberToObject(real, "tpot_s", rl->tpot_s);
-    cJSON_AddNumberToObject(real, "overhead_s", rl->overhead_s);
-    cJSON_AddNumberToObject(real, "total_s", rl->total_s);
-    cJSON_AddStringToObject(real, "verdict", ok_text(rl->ok));
-    json_chips(real, rl->chips_for_budget);
+    json_turn(real, rl->prefill_s, rl->decode_s, rl->ttft_s, rl->tpot_s, rl->overhead_s, rl->total_s, rl->ok,
+              rl->chips_for_budget);
     cJSON_AddNumberToObject(real, "prefill_comms_s", rl->prefill_comms_s);
     cJSON_AddNumberToObject(real, "decode_comms_s", rl->decode_comms_s);
     cJSON_AddNumberToObject(real, "step_overhead_s", s->engine.step_s);

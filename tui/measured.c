@@ -69,6 +69,23 @@ static int line_of(const char *text, size_t pos)
     return line;
 }
 
+/* The next record after the header: 1 with its fields in f, *k of them,
+ * and its line number; 0 at the end; -1 with err set for an unclosed quote. */
+static int next_row(const char *path, const char *text, size_t len, size_t *pos, char f[][256], int *k, int *line,
+                    char *err, size_t errsize)
+{
+    size_t start = *pos;
+    *k = csv_record(text, len, pos, f, MAX_FIELDS);
+    if (*k == 0)
+        return 0;
+    *line = line_of(text, start) + (text[start] == '\n');
+    if (*k < 0) {
+        snprintf(err, errsize, "%s:%d: a quote is never closed", path, *line);
+        return -1;
+    }
+    return 1;
+}
+
 /* Column index of name in the header, or -1. */
 static int column(char header[][256], int n, const char *name)
 {
@@ -119,16 +136,10 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     }
     bool with_precision = n > 4;
     char why[300];
-    for (;;) {
-        size_t start = pos;
-        int k = csv_record(text, len, &pos, f, MAX_FIELDS);
-        if (k == 0)
-            break;
-        int line = line_of(text, start) + (text[start] == '\n');
-        if (k < 0) {
-            snprintf(err, errsize, "%s:%d: a quote is never closed", path, line);
+    int k, line, rc;
+    while ((rc = next_row(path, text, len, &pos, f, &k, &line, err, errsize)) != 0) {
+        if (rc < 0)
             return -1;
-        }
         if (k < 4) {
             snprintf(err, errsize, "%s:%d: expected label,flops,bytes,seconds", path, line);
             return -1;
@@ -279,16 +290,10 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
         snprintf(err, errsize, "out of memory");
         return -1;
     }
-    for (;;) {
-        size_t start = pos;
-        int k = csv_record(text, len, &pos, f, MAX_FIELDS);
-        if (k == 0)
-            break;
-        int line = line_of(text, start) + (text[start] == '\n');
-        if (k < 0) {
-            snprintf(err, errsize, "%s:%d: a quote is never closed", path, line);
+    int k, line, rc;
+    while ((rc = next_row(path, text, len, &pos, f, &k, &line, err, errsize)) != 0) {
+        if (rc < 0)
             goto fail;
-        }
         if (n == cap) {
             cap *= 2;
             struct observation *grown = realloc(obs, cap * sizeof *obs);
