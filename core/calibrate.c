@@ -438,7 +438,13 @@ int calibrate_fit(struct observation *obs, size_t n, struct fit_param *params, s
         if (params[k].informed >= RT_FIT_MIN_ROWS)
             free_index[nfree++] = k;
     }
-    if (nfree == 0 || n < nfree + 1) {
+    if (nfree == 0) {
+        snprintf(err, errsize, "no parameter depends on %d or more of the %zu measurements: give more rows (each "
+                               "parameter needs %d that it changes)",
+                 RT_FIT_MIN_ROWS, n, RT_FIT_MIN_ROWS);
+        goto done;
+    }
+    if (n < nfree + 1) {
         snprintf(err, errsize, "%zu measurements cannot fit %zu parameters: give at least %zu", n, nfree, nfree + 1);
         goto done;
     }

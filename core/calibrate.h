@@ -36,7 +36,8 @@ struct point_placement {
     double achieved_flops_per_s;     /* flops / seconds */
     double roof_flops_per_s;         /* min(peak at its precision, bandwidth x intensity) */
     double fraction_of_roof;         /* achieved / roof */
-    bool above_roof;                 /* faster than the roof allows: most likely a units error */
+    bool above_roof;                 /* more than 2% faster than the roof allows (timing noise aside): most
+                                        likely a units error */
 };
 
 /* Places point p on the roof of scenario s's chip (its overrides and chip

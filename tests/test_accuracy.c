@@ -153,7 +153,8 @@ static void test_calibrate_points(void **state)
     struct fit_param three[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0}, {FIT_MEMORY, "h100", "", 0.8, 0},
                                 {FIT_KERNEL_S, "h100", "", 1e-6, 0}};
     assert_int_equal(calibrate_fit(pts, n, three, 3, 100, &mape, err, sizeof err), -1);
-    assert_non_null(strstr(err, "cannot fit"));
+    if (!strstr(err, "no parameter depends on 3 or more of the 2 measurements"))
+        fail_msg("'%s'", err);
     free(pts);
 }
 

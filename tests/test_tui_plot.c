@@ -108,6 +108,35 @@ static void test_plot_content(void **state)
     assert_null(strstr(t, "nan"));
 }
 
+/* Measured kernels (--points): one under the roof drawn as the measured
+ * glyph with its label, one faster than the roof allows drawn as '!' so it
+ * reads as wrong without colour too. */
+static void test_plot_measured_points(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    static struct analysis a;
+    char err[256];
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    struct measured_point items[2] = {{.label = "gemm", .flops = 1.1e12, .bytes = 4e8, .seconds = 0.00142},
+                                      {.label = "wrong", .flops = 1e12, .bytes = 1e9, .seconds = 1e-6}};
+    struct plot_points pts = {items, 2, &s};
+    static char text[65536];
+    struct grid g;
+    assert_int_equal(grid_init(&g, 80, 24), 0);
+    struct rect all = {0, 0, 80, 24};
+    plot_draw_points(view_make(&g, all), &a, NULL, NULL, &pts, true, &scratch);
+    grid_to_text(&g, text, sizeof text);
+    grid_free(&g);
+    assert_non_null(strstr(text, "gemm"));
+    assert_non_null(strstr(text, "wrong"));
+    const char *bang = strstr(text, "!");
+    if (!bang)
+        fail_msg("no '!' for the point above the roof:\n%s", text);
+}
+
 /* ASCII mode writes 7-bit bytes only. */
 static void test_plot_ascii_only(void **state)
 {
@@ -151,7 +180,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decades),       cmocka_unit_test(test_positions),
         cmocka_unit_test(test_decade_labels), cmocka_unit_test(test_plot_content),
-        cmocka_unit_test(test_plot_ascii_only), cmocka_unit_test(test_compare_overlay),
+        cmocka_unit_test(test_plot_ascii_only), cmocka_unit_test(test_plot_measured_points), cmocka_unit_test(test_compare_overlay),
         cmocka_unit_test(test_small_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -147,8 +147,16 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
     fitted.efficiency.present = true;
     fitted.efficiency.calibrated = true;
     fitted.efficiency.sm_count = chip->efficiency.sm_count;
-    snprintf(fitted.efficiency.source, sizeof fitted.efficiency.source, "fitted to %zu rows of %s: MAPE %.1f%%", kept,
-             path, after * 100.0);
+    /* Say which parameters the rows fitted; the others are the profile it started from. */
+    char which[120] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < np && used < sizeof which; k++)
+        if (params[k].informed >= RT_FIT_MIN_ROWS)
+            used += (size_t)snprintf(which + used, sizeof which - used, "%s%s", used ? ", " : "",
+                                     fit_field_name(params[k].field));
+    snprintf(fitted.efficiency.source, sizeof fitted.efficiency.source, "%s fitted to %zu rows of %s (MAPE %.1f%%); "
+                                                                        "the rest as before",
+             which, kept, path, after * 100.0);
     int status = write_chip(o->write_chip, &fitted, errout);
     if (status == 0)
         fprintf(out, "Wrote %s (use it with --chip %s)\n", o->write_chip, o->write_chip);

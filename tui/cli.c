@@ -299,6 +299,15 @@ static int load_model_file(const char *path, struct cli_options *o, char *err, s
         folder[0] = '\0';
     const char *base = strrchr(folder, '/');
     snprintf(name, sizeof name, "%.*s", (int)sizeof name - 1, base ? base + 1 : folder); /* long names are cut */
+    /* A file not named config.json names the model itself: configs/llama-2-7b.json -> llama-2-7b. */
+    const char *leaf = strrchr(file, '/');
+    leaf = leaf ? leaf + 1 : file;
+    if (!dir && strcmp(leaf, "config.json") != 0) {
+        snprintf(name, sizeof name, "%.*s", (int)sizeof name - 1, leaf);
+        char *dot = strrchr(name, '.');
+        if (dot && dot != name)
+            *dot = '\0';
+    }
     char *text;
     size_t len;
     if (read_file(file, &text, &len, err, errsize) != 0)
@@ -834,6 +843,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     if ((out->write_chip || out->calibrate_all) && out->mode != CLI_CALIBRATE) {
         snprintf(err, errsize, "--write-chip and --calibrate-scope go with --calibrate FILE");
+        return 2;
+    }
+    if (out->write_chip && out->calibrate_all) {
+        snprintf(err, errsize, "--write-chip saves one chip: it goes with --calibrate-scope chip, not all");
         return 2;
     }
     if (report)

@@ -13,6 +13,8 @@
 int csv_record(const char *text, size_t len, size_t *pos, char fields[][256], int max)
 {
     size_t i = *pos;
+    if (i == 0 && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte-order mark */
+        i = 3;
     /* Skip blank lines. */
     while (i < len && (text[i] == '\n' || text[i] == '\r'))
         i++;

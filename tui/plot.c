@@ -351,7 +351,7 @@ static void draw_measured(struct view area, struct taken *t, const struct plot_f
         if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
             continue;
         enum role role = pp.above_roof ? ROLE_MISS : ROLE_ACCENT;
-        view_put(area, cx, cy, gl->measured, role);
+        view_put(area, cx, cy, pp.above_roof ? '!' : gl->measured, role); /* '!' shows without colour too */
         taken_mark(t, cx, cy, 1);
         place_label(area, t, cx, cy, pts->items[i].label, role);
     }
