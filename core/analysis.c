@@ -65,7 +65,10 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
 {
     const struct chip_spec *c = &s->chip;
     a->compute_precision = s->precision;
-    if (!(c->peak_flops_per_s[s->precision] > 0.0)) {
+    /* int4 is served weight-only (W4A16: the weights dequantised into bf16
+     * matmuls) whatever int4 tensor cores a chip has; a chip without a
+     * native peak at the precision does the same. */
+    if (s->precision == RT_INT4 || !(c->peak_flops_per_s[s->precision] > 0.0)) {
         a->compute_precision = RT_BF16;
         a->weight_only_quantization = true;
     }
@@ -74,7 +77,10 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
     a->hbm_bytes_per_s = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : c->hbm_bytes_per_s;
     a->hbm_bytes = s->hbm_bytes_override > 0.0 ? s->hbm_bytes_override : c->hbm_bytes;
     a->ridge_flop_per_byte = ridge_point(a->peak_flops_per_s, a->hbm_bytes_per_s);
-    if (a->weight_only_quantization)
+    if (a->weight_only_quantization && s->precision == RT_INT4)
+        add_note(a, "int4 is weight-only (W4A16), as LLM serving runs it: weights are stored at 4 bits and the "
+                    "matmuls run at the bf16 peak.");
+    else if (a->weight_only_quantization)
         add_note(a, "%s has no native %s peak: weights are stored at %s and the matmuls run at the bf16 peak "
                     "(weight-only quantization).",
                  c->key, precision_name(s->precision), precision_name(s->precision));
@@ -743,10 +749,14 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     add_note(a, "Napkin model (the guide's ch. 5-6): prefill is 2N FLOPs per token at %.0f%% of peak; decode "
                 "reads every weight once per step and ignores the KV-cache read.",
              s->mfu * 100.0);
-    add_note(a, "Detailed model: each operation at max(FLOPs / its unit's peak, bytes / bandwidth), %s attention, "
-                "KV-cache reads, tensor-parallel all-reduces (bandwidth only: no per-hop latency); %s gives the "
-                "verdict.",
-             s->unfused_attention ? "unfused" : "fused", s->latency_model == RT_LATENCY_DETAILED ? "it" : "the napkin");
+    add_note(a, "Floor (the detailed model): each operation at max(FLOPs / its unit's peak, bytes / bandwidth), %s "
+                "attention, KV-cache reads, tensor-parallel all-reduces (bandwidth only); no real run beats it.",
+             s->unfused_attention ? "unfused" : "fused");
+    add_note(a, "Realistic estimate: the floor through %s profile and the %s engine's%s (launches, all-reduce steps, "
+                "per-pass times); the %s estimate gives the verdict.",
+             a->realistic.chip_calibrated ? "the chip's calibrated" : "the generic, uncalibrated (GPU-fitted)",
+             s->engine.name, a->realistic.engine_calibrated ? "" : " (uncalibrated)",
+             latency_model_name(s->latency_model));
     if (a->mfu_budget_source == RT_BUDGET_SHAPE)
         add_note(a, "MFU counts PaLM's 6N + 12 L H Q T per token (attention not halved, embeddings in; a windowed "
                     "layer counts its window, a linear one none); the step times what a causal kernel runs, so MFU "

@@ -55,7 +55,8 @@ static struct op_cost *add_op(struct phase_cost *pc, const struct hw_rates *hw, 
     op->compute_s = flops / rate;
     op->memory_s = (weight_bytes + kv_bytes + act_bytes) / hw->hbm_bytes_per_s;
     op->time_s = op->compute_s > op->memory_s ? op->compute_s : op->memory_s; /* both finite, >= 0 */
-    op->kernels = op->tiles = 0.0;
+    op->kernels = 0.0;
+    op->waves = 1.0;
     op->realistic_s = op->time_s;
     return op;
 }
@@ -64,12 +65,13 @@ static struct op_cost *add_op(struct phase_cost *pc, const struct hw_rates *hw, 
 enum { KIND_PLAIN = 0, KIND_ATTENTION = 1, KIND_MOE = 2 };
 
 /* The realistic time of op (realistic.h): its floor's compute time over the
- * achieved matmul fraction at the compute precision (and the wave
- * quantisation of its tiles), its memory time over the achieved bandwidth,
+ * achieved matmul fraction at the compute precision times waves (the
+ * fraction of the chip its tiles keep busy), its memory time over the
+ * achieved bandwidth,
  * attention and MoE kernels over the engine's efficiency, plus kernels x
  * the launch time. fill (0, 1] scales the memory rate of decode attention
  * (few work units). */
-static void realistic_op(struct op_cost *op, const struct hw_rates *hw, double kernels, double tiles, int kind,
+static void realistic_op(struct op_cost *op, const struct hw_rates *hw, double kernels, double waves, int kind,
                          double fill)
 {
     if (!op)
@@ -77,18 +79,30 @@ static void realistic_op(struct op_cost *op, const struct hw_rates *hw, double k
     const struct efficiency_profile *e = &hw->eff;
     double attention = kind == KIND_ATTENTION ? hw->engine.attention : 1.0;
     double grouped = kind == KIND_MOE ? hw->engine.moe : 1.0; /* the fused-MoE kernel's grouped GEMMs */
-    double compute_eff = op->matrix ? e->matmul[hw->compute_precision] * wave_efficiency(tiles, e->sm_count) : 1.0;
+    double compute_eff = op->matrix ? e->matmul[hw->compute_precision] * waves : 1.0;
     double compute = op->compute_s / (compute_eff * attention * grouped);
     double memory = op->memory_s / (e->memory * attention * fill);
     op->kernels = kernels;
-    op->tiles = tiles;
+    op->waves = waves;
     op->realistic_s = (compute > memory ? compute : memory) + kernels * e->kernel_s;
 }
 
-/* 128 x 128 output tiles of an M x N GEMM. */
-static double gemm_tiles(double m, double n)
+/* The fraction of the chip an M x N x K GEMM keeps busy over whole waves,
+ * as a GEMM library picks its tiling: the best of 128 x 128, 128 x 64 and
+ * 64 x 64 output tiles, each with split-K into 1, 2 or 4 parts where K
+ * allows (at least 512 deep a part). 1 without a wave model (sm_count 0). */
+static double gemm_waves(const struct hw_rates *hw, double m, double n, double k)
 {
-    return ceil(m / 128.0) * ceil(n / 128.0);
+    static const double tiles[][2] = {{128, 128}, {128, 64}, {64, 64}};
+    double best = 0.0;
+    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++)
+        for (double split = 1.0; split <= 4.0 && (split == 1.0 || k / split >= 512.0); split *= 2.0) {
+            double rows = ceil(m / tiles[t][0]), cols = ceil(n / tiles[t][1]);
+            double useful = m * n / (rows * tiles[t][0] * cols * tiles[t][1]); /* the rest is padding */
+            double e = useful * wave_efficiency(rows * cols * split, hw->eff.sm_count);
+            best = e > best ? e : best;
+        }
+    return best > 0.0 ? best : 1.0;
 }
 
 /* State-update FLOPs per token of a fixed-state mixer, an estimate of
@@ -217,7 +231,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                             La * qkv_params * wb * ws / n, z->kv_new_tokens * kv_elems * kvb / n,
                             La * (T * d * ab + T * qkv_width * ab / n),
                             shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile)),
-                     hw, La, gemm_tiles(T, qkv_width / n), KIND_PLAIN, 1.0);
+                     hw, La, gemm_waves(hw, T, qkv_width / n, d), KIND_PLAIN, 1.0);
 
         /* Attention: scores, softmax, x V. */
         double q_bytes = T * H * dq * ab / n;
@@ -237,21 +251,24 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         double heads_here = fmax(1.0, H / n), kv_here = fmax(1.0, kvh / n);
         double units = p == RT_PHASE_DECODE ? B * kv_here * ceil((double)s->context_tokens / 256.0)
                                             : B * heads_here * ceil(seq / 128.0);
+        /* A prefill's part-filled last query block takes a whole block's time (decode splits the
+         * cache evenly, so its chunks have no such tail). */
+        double padded = p == RT_PHASE_DECODE ? 1.0 : seq / (ceil(seq / 128.0) * 128.0);
         double fill = p == RT_PHASE_DECODE ? wave_efficiency(units, hw->eff.sm_count) : 1.0;
-        double prefill_tiles = p == RT_PHASE_DECODE ? 0.0 : units;
+        double prefill_waves = p == RT_PHASE_DECODE ? 1.0 : padded * wave_efficiency(units, hw->eff.sm_count);
         double launches = fused_attention ? 0.0 : La;
         realistic_op(add_op(out, hw, "attention scores", true, 2.0 * H * dq * z->pairs / n, 0.0, k_cache,
                             La * (q_bytes + k_fresh + score_bytes), shard_tile(dq, 1, tile)),
-                     hw, La, prefill_tiles, KIND_ATTENTION, fill);
+                     hw, La, prefill_waves, KIND_ATTENTION, fill);
         realistic_op(add_op(out, hw, "softmax", false, 5.0 * H * z->pairs / n, 0.0, 0.0, La * 2.0 * score_bytes, 1.0),
-                     hw, launches, 0.0, KIND_ATTENTION, 1.0);
+                     hw, launches, 1.0, KIND_ATTENTION, 1.0);
         realistic_op(add_op(out, hw, "attention x V", true, 2.0 * H * dv * z->pairs / n, 0.0, v_cache,
                             La * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile)),
-                     hw, launches, prefill_tiles, KIND_ATTENTION, fill);
+                     hw, launches, prefill_waves, KIND_ATTENTION, fill);
         realistic_op(add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n,
                             La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * ab),
                             shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)),
-                     hw, La, gemm_tiles(T, d), KIND_PLAIN, 1.0);
+                     hw, La, gemm_waves(hw, T, d, H * dv / n), KIND_PLAIN, 1.0);
     }
 
     /* Linear-attention and Mamba layers: their projections, and the state
@@ -262,12 +279,12 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         realistic_op(add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
                             z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * ab,
                             shard_tile(d, 1, tile)),
-                     hw, 2.0 * z->state_layers, gemm_tiles(T, d), KIND_PLAIN, 1.0);
+                     hw, 2.0 * z->state_layers, gemm_waves(hw, T, d, d), KIND_PLAIN, 1.0);
         /* Mamba-2's and linear attention's chunked algorithms run on the tensor
          * unit; Mamba-1's selective scan runs on the vector unit. */
         bool on_tensor = z->mamba1_layers <= 0.0;
         realistic_op(add_op(out, hw, "state update", on_tensor, z->scan_flops / n, 0.0, z->state_bytes / n, 0.0, 1.0),
-                     hw, 2.0 * z->state_layers, 0.0, KIND_PLAIN, 1.0);
+                     hw, 2.0 * z->state_layers, 1.0, KIND_PLAIN, 1.0);
     }
 
     /* MLP: dense layers (each its width), or routed + shared experts with a router. */
@@ -284,36 +301,36 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         realistic_op(add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
                             moe_layers * d * (double)m->experts * wb * ws / n, 0.0,
                             moe_layers * T * (double)m->experts * ab, 1.0),
-                     hw, moe_layers, 0.0, KIND_PLAIN, 1.0);
+                     hw, moe_layers, 1.0, KIND_PLAIN, 1.0);
     double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : (double)m->d_ff, n, tile);
     /* Dense: the up (and gate) GEMM and the down GEMM; MoE: the fused kernel's two grouped GEMMs. */
     double up_cols = (mats - 1.0) * (moe_layers > 0.0 ? ff_e : (double)m->d_ff) / n;
     realistic_op(add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n,
                         mlp_weights * ws / n, 0.0, (z->mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n,
                         mlp_tile),
-                 hw, 2.0 * z->mlp_layers, moe_layers > 0.0 ? 0.0 : gemm_tiles(T, up_cols),
+                 hw, 2.0 * z->mlp_layers, moe_layers > 0.0 ? 1.0 : gemm_waves(hw, T, up_cols, d),
                  moe_layers > 0.0 ? KIND_MOE : KIND_PLAIN, 1.0);
     realistic_op(add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
                         ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0),
-                 hw, z->mlp_layers, 0.0, KIND_PLAIN, 1.0);
+                 hw, z->mlp_layers, 1.0, KIND_PLAIN, 1.0);
 
     /* Replicated on every chip: the norms and two residual adds per layer. */
     double norms = m->norms_per_layer > 0 ? (double)m->norms_per_layer : 2.0;
     realistic_op(add_op(out, hw, "norms", false, L * norms * 5.0 * T * d, L * norms * d * wb, 0.0,
                         L * norms * 2.0 * T * d * ab, 1.0),
-                 hw, L * norms, 0.0, KIND_PLAIN, 1.0);
+                 hw, L * norms, 1.0, KIND_PLAIN, 1.0);
     double adds = z->mixer_layers + z->mlp_layers; /* one residual add after each mixer and each MLP */
     /* Serving engines fuse the residual add into the next norm: no launch of its own. */
     realistic_op(add_op(out, hw, "residual adds", false, adds * T * d, 0.0, 0.0, adds * 3.0 * T * d * ab, 1.0), hw,
-                 0.0, 0.0, KIND_PLAIN, 1.0);
+                 0.0, 1.0, KIND_PLAIN, 1.0);
 
     /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
     realistic_op(add_op(out, hw, "embedding lookup", false, 0.0, fmin(T, V) * d * wb * ws / n, 0.0, T * d * ab, 1.0),
-                 hw, 1.0, 0.0, KIND_PLAIN, 1.0);
+                 hw, 1.0, 1.0, KIND_PLAIN, 1.0);
     realistic_op(add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
                         head_tokens * d * ab + head_tokens * V * ab / n,
                         shard_tile(d, 1, tile) * shard_tile(V, n, tile)),
-                 hw, 1.0, gemm_tiles(head_tokens, V / n), KIND_PLAIN, 1.0);
+                 hw, 1.0, gemm_waves(hw, head_tokens, V / n, d), KIND_PLAIN, 1.0);
 
     /* An all-reduce of the activations after each mixer and each MLP (two
      * per layer of a transformer), ring over n chips. */

@@ -67,7 +67,7 @@ struct op_cost {
     /* The realistic estimate (realistic.h): the floor's compute and memory
      * times over the achieved efficiencies, plus kernels x launch time. */
     double kernels;       /* kernel launches, every layer */
-    double tiles;         /* a GEMM's 128 x 128 output tiles (per layer), for wave quantisation; 0 = none */
+    double waves;         /* fraction of the chip its tiles keep busy over whole waves (1: no wave loss) */
     double realistic_s;
 };
 

@@ -66,25 +66,26 @@ int efficiency_check(const struct efficiency_profile *e, char *err, size_t errsi
 
 /* Engines: {name, step_s, request_s, attention, moe, calibrated, source}.
  * Fitted jointly with the generic chip profile (rooftop --calibrate
- * tests/fixtures/measured/cases.csv --calibrate-scope all: MAPE 10.7%,
- * leave-one-out 14.0% over 89 rows); a parameter fewer than three rows
+ * tests/fixtures/measured/cases.csv --calibrate-scope all: MAPE 11.3%,
+ * leave-one-out 13.7% over 89 rows); a parameter fewer than three rows
  * inform keeps its starting value and the source says so. SGLang has no
  * rows and takes vLLM's (its kernels are FlashInfer's and vLLM's fused MoE). */
 static const struct engine_profile builtin_engines[] = {
-    {"generic", 1.0e-3, 1.0e-4, 0.93, 0.44, false,
+    {"generic", 1.0e-3, 1.0e-4, 0.93, 0.50, false,
      "generic: vLLM's kernels with a 1 ms step (uncalibrated for an unnamed engine)"},
-    {"vllm", 0.5e-3, 1.0e-4, 0.93, 0.44, true,
-     "vLLM: attention and fused MoE fitted to 16 and 4 kernel rows; the step time set from 2 generations (too few "
-     "to fit)"},
-    {"trtllm", 0.95e-3, 0.70e-3, 1.00, 0.44, true,
+    {"vllm", 0.5e-3, 1.0e-4, 0.93, 0.50, false,
+     "vLLM: attention and fused MoE fitted to 16 and 4 kernel rows; its step and request times are not (2 "
+     "generations, too few to fit)"},
+    {"trtllm", 1.40e-3, 1.51e-3, 1.00, 0.50, true,
      "TensorRT-LLM: fitted to 18 rows (time to first token and generations); MoE as vLLM's (its one row is "
      "memory-bound)"},
-    {"sglang", 0.5e-3, 1.0e-4, 0.93, 0.44, false, "SGLang: vLLM's profile (no measurements of its own)"},
-    {"lmdeploy", 0.12e-3, 17.0e-3, 0.89, 0.44, true, "LMDeploy (TurboMind): fitted to 13 rows"},
-    {"llama.cpp", 1.94e-3, 1.0e-4, 1.00, 0.44, true, "llama.cpp: fitted to 3 rows"},
-    {"nim", 0.95e-3, 0.70e-3, 1.00, 0.44, false,
+    {"sglang", 0.5e-3, 1.0e-4, 0.93, 0.50, false, "SGLang: vLLM's profile (no measurements of its own)"},
+    {"lmdeploy", 0.0, 20.6e-3, 0.88, 0.50, true,
+     "LMDeploy (TurboMind): fitted to 13 rows (its per-pass time fits to none: the request time carries it)"},
+    {"llama.cpp", 1.88e-3, 1.0e-4, 1.00, 0.50, true, "llama.cpp: fitted to 3 rows"},
+    {"nim", 1.40e-3, 1.51e-3, 1.00, 0.50, false,
      "NVIDIA NIM: TensorRT-LLM's profile (2 rows of its own, too few to fit)"},
-    {"pytorch", 0.0, 0.0, 1.00, 0.44, false, "plain PyTorch kernels timed one by one: no serving loop"},
+    {"pytorch", 0.0, 0.0, 1.00, 0.50, false, "plain PyTorch kernels timed one by one: no serving loop"},
 };
 
 size_t engine_builtin_count(void)

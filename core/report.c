@@ -312,18 +312,23 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
                   p->roof.fraction_of_peak * 100.0, p->roof.lever);
     }
 
-    sb_printf(sb, "\n| latency | napkin | detailed |\n| --- | ---: | ---: |\n| prefill (TTFT) | %.3f s | %.3f s |\n"
-                  "| decode (%lld tokens) | %.3f s | %.3f s |\n| overhead | %.3f s | %.3f s |\n"
-                  "| **total** | **%.3f s** | **%.3f s** |\n| budget | %.3f s | %.3f s |\n"
-                  "| verdict | %s | %s |\n",
-              n->prefill_s, d->prefill_s, (long long)s->decode_tokens, n->decode_s, d->decode_s, n->overhead_s,
-              d->overhead_s, n->total_s, d->total_s, n->budget_s, d->budget_s, verdict_name(n), ok_text(d->ok));
-    sb_printf(sb, "| chips for the budget | %s | %s |\n\n",
+    const struct realistic_latency *r = &a->realistic;
+    sb_printf(sb, "\n| latency | napkin | floor | realistic |\n| --- | ---: | ---: | ---: |\n"
+                  "| prefill (TTFT) | %.3f s | %.3f s | %.3f s |\n"
+                  "| decode (%lld tokens) | %.3f s | %.3f s | %.3f s |\n"
+                  "| overhead | %.3f s | %.3f s | %.3f s |\n"
+                  "| **total** | **%.3f s** | **%.3f s** | **%.3f s** |\n| budget | %.3f s | %.3f s | %.3f s |\n"
+                  "| verdict | %s | %s | %s |\n",
+              n->prefill_s, d->prefill_s, r->prefill_s, (long long)s->decode_tokens, n->decode_s, d->decode_s,
+              r->decode_s, n->overhead_s, d->overhead_s, r->overhead_s, n->total_s, d->total_s, r->total_s,
+              n->budget_s, d->budget_s, r->budget_s, verdict_name(n), ok_text(d->ok), ok_text(r->ok));
+    sb_printf(sb, "| chips for the budget | %s | %s | %s |\n\n",
               chips_for_budget_text(x, sizeof x, n->chips_for_budget, n->max_chips),
-              chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips));
-    sb_printf(sb, "Verdict (%s model): **%s**. Chips just to hold the weights: **%lld**.\n\n",
-              a->latency_model == RT_LATENCY_DETAILED ? "detailed" : "napkin", verdict_name(&a->latency),
-              (long long)mv->weights_fit_chips);
+              chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips),
+              chips_for_budget_text(z, sizeof z, r->chips_for_budget, n->max_chips));
+    sb_printf(sb, "Verdict (the %s estimate): **%s**. Chips just to hold the weights: **%lld**.%s\n\n",
+              latency_model_name(a->latency_model), verdict_name(&a->latency), (long long)mv->weights_fit_chips,
+              a->estimates_disagree ? " The three estimates disagree: read the table." : "");
     if (d->prefill_term_count > 0) {
         sb_printf(sb, "Detailed minus napkin, prefill (%+.3f s):\n\n", d->prefill_s - n->prefill_s);
         for (int i = 0; i < d->prefill_term_count; i++)
@@ -639,16 +644,21 @@ static void json_finish(struct strbuf *sb, cJSON *root)
 static void csv_placements(struct strbuf *sb, const struct analysis *a)
 {
     sb_puts(sb, "name,phase,operation,unit,flops,bytes,intensity_flop_per_byte,bound,attainable_flops_per_s,"
-                "fraction_of_peak,lever,time_s,share\n");
+                "fraction_of_peak,lever,time_s,realistic_time_s,share\n");
     for (int i = 0; i < a->placement_count; i++) {
         const struct placement *p = &a->placements[i];
-        char f[32], b[32], ai[32], at[32], fr[32], tm[32], sh[32];
-        sb_printf(sb, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->name, p->phase, p->operation ? "true" : "false",
-                  p->vector ? "vector" : "tensor", format_exact(f, sizeof f, p->flops),
-                  format_exact(b, sizeof b, p->bytes), format_exact(ai, sizeof ai, p->roof.intensity_flop_per_byte),
-                  bound_name(p->roof.bound), format_exact(at, sizeof at, p->roof.attainable_flops_per_s),
+        char f[32], b[32], ai[32], at[32], fr[32], tm[32], rt[32], sh[32];
+        if (p->on_chip)
+            snprintf(ai, sizeof ai, "null");
+        else
+            format_exact(ai, sizeof ai, p->roof.intensity_flop_per_byte);
+        sb_printf(sb, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p->name, p->phase,
+                  p->operation ? "true" : "false", p->vector ? "vector" : "tensor", format_exact(f, sizeof f, p->flops),
+                  format_exact(b, sizeof b, p->bytes), ai, bound_name(p->roof.bound),
+                  format_exact(at, sizeof at, p->roof.attainable_flops_per_s),
                   format_exact(fr, sizeof fr, p->roof.fraction_of_peak), p->roof.lever,
-                  format_exact(tm, sizeof tm, p->time_s), format_exact(sh, sizeof sh, p->share));
+                  format_exact(tm, sizeof tm, p->time_s), format_exact(rt, sizeof rt, p->realistic_time_s),
+                  format_exact(sh, sizeof sh, p->share));
     }
 }
 
@@ -740,15 +750,15 @@ char *report_render_points(enum rt_format f, const struct scenario *s, const str
 /* The columns of each sweep, for CSV, JSON and markdown. */
 enum column { COL_CHIPS, COL_PARAMS, COL_BATCH, COL_KV_HEADS, COL_PREFILL, COL_DECODE, COL_TOTAL, COL_VERDICT,
               COL_CHIPS_FOR_BUDGET, COL_WEIGHTS_FIT, COL_DBI, COL_BOUND, COL_FRACTION_OF_RIDGE, COL_KV_BYTES,
-              COL_GQA, COL_CONCURRENT };
+              COL_GQA, COL_CONCURRENT, COL_ESTIMATE };
 
 static const char *const column_names[] = {
     "chips", "params", "batch", "kv_heads", "prefill_s", "decode_s", "total_s", "verdict",
     "chips_for_budget", "weights_fit_chips", "decode_batch_intensity_flop_per_byte", "bound",
-    "fraction_of_ridge", "kv_cache_bytes", "gqa_saving", "max_concurrent_requests"};
+    "fraction_of_ridge", "kv_cache_bytes", "gqa_saving", "max_concurrent_requests", "estimate"};
 
-static const enum column chips_cols[] = {COL_CHIPS, COL_PREFILL, COL_DECODE, COL_TOTAL, COL_VERDICT};
-static const enum column params_cols[] = {COL_PARAMS, COL_CHIPS_FOR_BUDGET, COL_WEIGHTS_FIT};
+static const enum column chips_cols[] = {COL_CHIPS, COL_PREFILL, COL_DECODE, COL_TOTAL, COL_VERDICT, COL_ESTIMATE};
+static const enum column params_cols[] = {COL_PARAMS, COL_CHIPS_FOR_BUDGET, COL_WEIGHTS_FIT, COL_ESTIMATE};
 static const enum column batch_cols[] = {COL_BATCH, COL_DBI, COL_BOUND, COL_FRACTION_OF_RIDGE};
 static const enum column kv_cols[] = {COL_KV_HEADS, COL_KV_BYTES, COL_GQA, COL_CONCURRENT};
 
@@ -780,6 +790,8 @@ static cJSON *cell_json(enum column c, double value, const struct analysis *a)
         if (strcmp(a->placements[i].phase, "decode") == 0)
             decode = &a->placements[i];
     switch (c) {
+    case COL_ESTIMATE: /* which estimate the latency columns come from */
+        return cJSON_CreateString(latency_model_name(a->latency_model));
     case COL_CHIPS:
     case COL_PARAMS:
     case COL_BATCH:

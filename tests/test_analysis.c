@@ -196,8 +196,12 @@ static void test_precision_changes_bytes_and_peak(void **state)
     ASSERT_NEAR(fp8.peak_flops_per_s, 197e12, 0);
     assert_true(fp8.note_count >= 2);
     s.precision = RT_INT4;
+    s.chip = *chip_find("a100-80"); /* int4 tensor cores, and still weight-only: W4A16, as serving runs it */
     struct analysis int4 = must_analyze(&s);
     ASSERT_NEAR(int4.memory.weights_bytes, 35e9, 0);
+    assert_true(int4.weight_only_quantization);
+    ASSERT_NEAR(int4.peak_flops_per_s, 312e12, 0);
+    s.chip = *chip_find("tpu-v5e");
     s.precision = RT_BF16;
     s.kv_precision = RT_FP8;
     ASSERT_NEAR(must_analyze(&s).memory.kv_cache_bytes_per_token, bf16.memory.kv_cache_bytes_per_token / 2, 0);

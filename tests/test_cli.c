@@ -369,9 +369,9 @@ static void test_sweep_csv(void **state)
     (void)state;
     struct run r = RUN("--sweep=chips", "--format=csv", "--values", "1,64", "--napkin");
     assert_int_equal(r.status, 0);
-    assert_string_equal(r.out, "chips,prefill_s,decode_s,total_s,verdict\n"
-                               "1,5.821725888324873,21.88034188034188,27.952067768666755,MISS\n"
-                               "64,0.09096446700507614,0.3418803418803419,0.682844808885418,OK\n");
+    assert_string_equal(r.out, "chips,prefill_s,decode_s,total_s,verdict,estimate\n"
+                               "1,5.821725888324873,21.88034188034188,27.952067768666755,MISS,napkin\n"
+                               "64,0.09096446700507614,0.3418803418803419,0.682844808885418,OK,napkin\n");
     run_free(&r);
 }
 
@@ -472,13 +472,16 @@ static void test_markdown_report(void **state)
     (void)state;
     struct run r = RUN("--report=markdown", "--chips", "64", "--napkin");
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "| **total** | **0.683 s** | **1.065 s** |"));
-    assert_non_null(strstr(r.out, "Verdict (napkin model): **OK**"));
+    assert_non_null(strstr(r.out, "| **total** | **0.683 s** | **1.065 s** | **2.780 s** |"));
+    assert_non_null(strstr(r.out, "Verdict (the napkin estimate): **OK**"));
+    assert_non_null(strstr(r.out, "The three estimates disagree"));
+    run_free(&r);
+    /* By default the verdict is the realistic estimate's, and says so. */
+    r = RUN("--report=markdown", "--chips", "64");
+    assert_non_null(strstr(r.out, "Verdict (the realistic estimate): **MISS**"));
     run_free(&r);
 }
 
-/* Files on the command line: a config.json folder, a chip file, a saved
- * scenario that reports byte-identically, and the user's chip folder. */
 /* Writes text to path, failing the test on error. */
 static void put_file(const char *path, const char *text)
 {
@@ -594,12 +597,26 @@ static void test_realistic_flags_and_keys(void **state)
     assert_non_null(strstr(r.err, "row b: measured 1e-07 s is faster than the roofline allows"));
     run_free(&r);
     assert_usage_error(RUN("--report", "--write-chip", chip), "--write-chip and --calibrate-scope go with --calibrate");
+    assert_usage_error(RUN("--calibrate", points, "--calibrate-scope", "all", "--write-chip", chip),
+                       "--write-chip saves one chip");
+    /* A spreadsheet's UTF-8 byte-order mark before the header is skipped. */
+    put_file(points, "\xef\xbb\xbflabel,flops,bytes,seconds\ngemm,1.1e12,4e8,0.00142\n");
+    r = RUN("--report=json", "--chip", "h100", "--points", points);
+    assert_int_equal(r.status, 0);
+    root = cJSON_Parse(r.out);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(json_path(root, "points"), 0), "label")
+                            ->valuestring,
+                        "gemm");
+    cJSON_Delete(root);
+    run_free(&r);
     unlink(engine);
     unlink(points);
     unlink(chip);
     rmdir(dir);
 }
 
+/* Files on the command line: a config.json folder, a chip file, a saved
+ * scenario that reports byte-identically, and the user's chip folder. */
 static void test_files_on_the_command_line(void **state)
 {
     (void)state;
@@ -613,6 +630,13 @@ static void test_files_on_the_command_line(void **state)
     cJSON *root = cJSON_Parse(r.out);
     assert_string_equal(json_path(root, "model.name")->valuestring, "mixtral-8x7b-v0.1");
     assert_true(json_path(root, "model.active_params")->valuedouble < json_path(root, "model.params")->valuedouble);
+    cJSON_Delete(root);
+    run_free(&r);
+    /* A config saved under the model's name (not config.json) is named by its file: gpt-j-6b.json -> gpt-j-6b. */
+    r = RUN("--report=json", "--model", "tests/fixtures/measured/configs/gpt-j-6b.json");
+    assert_int_equal(r.status, 0);
+    root = cJSON_Parse(r.out);
+    assert_string_equal(json_path(root, "model.name")->valuestring, "gpt-j-6b");
     cJSON_Delete(root);
     run_free(&r);
 

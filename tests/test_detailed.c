@@ -275,14 +275,10 @@ static void test_napkin_unchanged_and_detailed_verdict(void **state)
     assert_true(r.realistic.total_s >= r.detailed.total_s);
 }
 
-/* The realistic estimate by hand for one operation: a 4096 x 4096 bf16
- * GEMM's worth of MLP at batch 1 on an H100 is memory-bound, so its time is
- * the weight bytes over 0.889 of the bandwidth plus two launches of 9.1 us
- * (the fitted profile, realistic.h); all-reduces at 8 chips take the tree's
- * 2 ceil(log2 8) = 6 steps of 2.29 us for a 1-token message. */
-static void test_realistic_by_hand(void **state)
+/* One layer of a Llama-like shape (d_model 4096, 32 heads / 8 kv heads x
+ * 128, d_ff 4096) at batch 1 on one H100: the by-hand tests' scenario. */
+static struct scenario one_layer_h100(void)
 {
-    (void)state;
     struct scenario s = small();
     s.chip = *chip_find("h100");
     s.batch = 1;
@@ -294,11 +290,83 @@ static void test_realistic_by_hand(void **state)
     s.model.layers = 1;
     s.model.kind_count = 0;
     scenario_set_model(&s, &s.model);
+    return s;
+}
+
+/* Wave quantisation by hand: a batch-1 decode qkv projection on an H100
+ * (132 SMs) is M 1 x N 6144 x K 4096. 128 x 128 tiles give 48 tiles
+ * (0.36 of a wave, 1/128 of each tile useful); 64 x 64 tiles split-K by 4
+ * give 96 x 4 = 384 tiles over 3 waves of 132, with 1/64 of each tile
+ * useful: 1/64 x 384/396, the best of the nine tilings. */
+static void test_gemm_waves_by_hand(void **state)
+{
+    (void)state;
+    struct scenario s = one_layer_h100();
+    s.prefill_tokens = 8192;
+    s.context_tokens = 8192;
+    struct analysis a = must_analyze(&s);
+    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "qkv projection")->waves, 1.0 / 64.0 * 384.0 / 396.0, 1e-15);
+    /* Prefill of 8192 tokens, no padding: 128 x 128 gives 3072 tiles over 24 waves (3168 slots), 0.9697;
+     * split 2, 6144 / 6204 (47 waves), 0.9903; 64 x 64 split 4 gives 128 x 96 x 4 = 49152 tiles over
+     * 373 waves (49236 slots), 0.99829, the best. */
+    ASSERT_NEAR(op(&a.phases[RT_PHASE_PREFILL], "qkv projection")->waves, 49152.0 / 49236.0, 1e-15);
+}
+
+/* More work never takes less time: the realistic time to first token and
+ * time per output token never fall as the batch or the prompt grows, one
+ * token at a time across wave and tile edges (a GEMM of 257 rows pads a
+ * third row of tiles; it cannot beat 256). */
+static void test_realistic_monotone(void **state)
+{
+    (void)state;
+    const char *chips[] = {"h100", "a100-80", "l40s", "tpu-v5e"};
+    const char *models[] = {"llama-3.1-70b", "mixtral-8x7b", "llama-3.1-8b"};
+    for (size_t c = 0; c < sizeof chips / sizeof chips[0]; c++)
+        for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+            struct scenario s;
+            scenario_default(&s);
+            s.chip = *chip_find(chips[c]);
+            scenario_set_model(&s, model_find(models[m]));
+            s.chips = 8;
+            s.prefill_tokens = 512;
+            s.context_tokens = 4096;
+            double last_tpot = 0.0, last_ttft = 0.0;
+            for (int64_t b = 1; b <= 600; b++) {
+                s.batch = b;
+                struct analysis a = must_analyze(&s);
+                if (a.realistic.tpot_s < last_tpot || a.realistic.ttft_s < last_ttft)
+                    fail_msg("%s on %s: batch %lld is faster than %lld", models[m], chips[c], (long long)b,
+                             (long long)(b - 1));
+                last_tpot = a.realistic.tpot_s;
+                last_ttft = a.realistic.ttft_s;
+            }
+            s.batch = 1;
+            last_ttft = 0.0;
+            for (int64_t p = 1; p <= 1100; p++) {
+                s.prefill_tokens = p;
+                struct analysis a = must_analyze(&s);
+                if (a.realistic.ttft_s < last_ttft)
+                    fail_msg("%s on %s: a %lld-token prompt is faster than %lld", models[m], chips[c], (long long)p,
+                             (long long)(p - 1));
+                last_ttft = a.realistic.ttft_s;
+            }
+        }
+}
+
+/* The realistic estimate by hand for one operation: a 4096 x 4096 bf16
+ * GEMM's worth of MLP at batch 1 on an H100 is memory-bound, so its time is
+ * the weight bytes over 0.907 of the bandwidth plus two launches of 9.96 us
+ * (the fitted profile, realistic.h); all-reduces at 8 chips take the tree's
+ * 2 ceil(log2 8) = 6 steps of 2.29 us for a 1-token message. */
+static void test_realistic_by_hand(void **state)
+{
+    (void)state;
+    struct scenario s = one_layer_h100();
     s.engine = *engine_find("pytorch");
     struct analysis a = must_analyze(&s);
     const struct op_cost *mlp = op(&a.phases[RT_PHASE_DECODE], "mlp");
     double floor_memory = mlp->memory_s;
-    ASSERT_NEAR(mlp->realistic_s, floor_memory / 0.889 + 2 * 9.1e-6, 1e-12);
+    ASSERT_NEAR(mlp->realistic_s, floor_memory / 0.907 + 2 * 9.96e-6, 1e-12);
     ASSERT_NEAR(a.phases[RT_PHASE_DECODE].step_s, 0.0, 0); /* pytorch: no serving loop */
     s.chips = 8;
     s.engine = *engine_find("vllm");
@@ -346,6 +414,8 @@ int main(void)
         cmocka_unit_test(test_properties),
         cmocka_unit_test(test_napkin_unchanged_and_detailed_verdict),
         cmocka_unit_test(test_realistic_by_hand),
+        cmocka_unit_test(test_gemm_waves_by_hand),
+        cmocka_unit_test(test_realistic_monotone),
         cmocka_unit_test(test_measured_mbu_and_prefill_mfu),
     };
     return cmocka_run_group_tests_name("detailed", tests, NULL, NULL);

@@ -63,7 +63,10 @@ static void estimate_text(const struct analysis *a, enum rt_latency_model m, boo
     const bool oks[RT_LATENCY_COUNT] = {a->napkin.ok, a->detailed.ok, a->realistic.ok};
     char t[24];
     secs(t, sizeof t, totals[m]);
-    snprintf(buf, size, "%s %s%s%s", oks[m] ? "OK" : "MISS", t, name ? " " : "", name ? latency_model_name(m) : "");
+    /* "realistic?": the chip has no calibrated profile of its own. */
+    bool unsure = m == RT_LATENCY_REALISTIC && !a->realistic.chip_calibrated;
+    snprintf(buf, size, "%s %s%s%s%s", oks[m] ? "OK" : "MISS", t, name ? " " : "", name ? latency_model_name(m) : "",
+             name && unsure ? "?" : "");
 }
 
 void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
@@ -503,6 +506,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"q or Esc", "quit"},
         {"mouse", "click or drag a knob's track; wheel steps"},
         {"dots", "filled: a phase on its roof; hollow: realistic"},
+        {"realistic?", "the chip's profile is not calibrated (GPU fit)"},
     };
     int n = (int)(sizeof lines / sizeof lines[0]);
     int bw = v.r.w - 4 < 66 ? v.r.w - 4 : 66;
