@@ -88,21 +88,31 @@ static void realistic_op(struct op_cost *op, const struct hw_rates *hw, double k
 }
 
 /* The fraction of the chip an M x N x K GEMM keeps busy over whole waves,
- * as a GEMM library picks its tiling: the best of 128 x 128, 128 x 64 and
- * 64 x 64 output tiles, each with split-K into 1, 2 or 4 parts where K
- * allows (at least 512 deep a part). 1 without a wave model (sm_count 0). */
+ * counting only the useful part of each output tile, as a GEMM library
+ * picks its tiling: the best of 128 x 128, 128 x 64 and 64 x 64 tiles, each
+ * with split-K into 1, 2 or 4 parts where K allows (at least 512 deep a
+ * part). 1 without a wave model (sm_count 0). A tiling whose useful share
+ * cannot beat the best so far is skipped (this runs for every GEMM of every
+ * analyze() call and every step of the chips search). */
 static double gemm_waves(const struct hw_rates *hw, double m, double n, double k)
 {
     static const double tiles[][2] = {{128, 128}, {128, 64}, {64, 64}};
+    const double sms = (double)hw->eff.sm_count;
+    if (sms <= 0.0 || m <= 0.0 || n <= 0.0)
+        return 1.0;
     double best = 0.0;
-    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++)
+    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
+        double rows = ceil(m / tiles[t][0]), cols = ceil(n / tiles[t][1]);
+        double useful = m * n / (rows * tiles[t][0] * cols * tiles[t][1]); /* the rest is padding */
+        if (useful <= best)
+            continue;
         for (double split = 1.0; split <= 4.0 && (split == 1.0 || k / split >= 512.0); split *= 2.0) {
-            double rows = ceil(m / tiles[t][0]), cols = ceil(n / tiles[t][1]);
-            double useful = m * n / (rows * tiles[t][0] * cols * tiles[t][1]); /* the rest is padding */
-            double e = useful * wave_efficiency(rows * cols * split, hw->eff.sm_count);
+            double count = rows * cols * split;
+            double e = useful * count / (ceil(count / sms) * sms);
             best = e > best ? e : best;
         }
-    return best > 0.0 ? best : 1.0;
+    }
+    return best;
 }
 
 /* State-update FLOPs per token of a fixed-state mixer, an estimate of
