@@ -52,7 +52,8 @@ enum {
     F_LLAMA4_SHARED = 1 << 15, /* one shared expert of intermediate_size in each MoE layer */
     F_LIGHTNING = 1 << 16,     /* linear layers are lightning attention over the attention heads */
     F_QK_NORM_OPTIONAL = 1 << 17, /* the q/k norms exist only with use_qk_norm (Cohere) */
-    F_SSM_INNER_NORMS = 1 << 18   /* Jamba's Mamba layers norm dt, B and C */
+    F_SSM_INNER_NORMS = 1 << 18,  /* Jamba's Mamba layers norm dt, B and C */
+    F_HALF_FF = 1 << 19           /* intermediate_size counts both gated halves: each matrix is half of it */
 };
 
 struct hf_family {
@@ -71,6 +72,8 @@ static const struct hf_family families[] = {
     {"llama", "llama/configuration_llama.py, modeling_llama.py", false, 2, PAT_NONE, 0, MOE_ALL, 0},
     {"mistral", "mistral/configuration_mistral.py, modeling_mistral.py", false, 2, PAT_WINDOW_ALL, 0, MOE_ALL, 0},
     {"mixtral", "mixtral/configuration_mixtral.py, modeling_mixtral.py", false, 2, PAT_WINDOW_ALL, 0, MOE_ALL, 0},
+    {"qwen", "Qwen's configuration_qwen.py, modeling_qwen.py (remote code; QWenMLP)", false, 2, PAT_NONE, 0, MOE_ALL,
+     F_QKV_BIAS | F_HALF_FF},
     {"qwen2", "qwen2/configuration_qwen2.py, modeling_qwen2.py", false, 2, PAT_QWEN, 0, MOE_ALL, F_QKV_BIAS},
     {"qwen2_moe", "qwen2_moe/configuration_qwen2_moe.py, modeling_qwen2_moe.py", false, 2, PAT_QWEN, 0, MOE_QWEN,
      F_QKV_BIAS | F_SHARED_GATE},
@@ -110,6 +113,8 @@ static const struct hf_family families[] = {
     {"phi", "phi/configuration_phi.py, modeling_phi.py", false, 1, PAT_NONE, 0, MOE_ALL,
      F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_LM_HEAD_BIAS},
     {"phi3", "phi3/configuration_phi3.py, modeling_phi3.py", false, 2, PAT_WINDOW_ALL, 0, MOE_ALL, 0},
+    {"nemotron", "nemotron/configuration_nemotron.py, modeling_nemotron.py (NemotronMLP: up, relu2, down)", false, 2,
+     PAT_NONE, 0, MOE_ALL, F_PLAIN | F_LN_BIAS},
     {"starcoder2", "starcoder2/configuration_starcoder2.py, modeling_starcoder2.py", true, 2, PAT_WINDOW_ALL, 0,
      MOE_ALL, F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS},
     {"dbrx", "dbrx/configuration_dbrx.py, modeling_dbrx.py", false, 2, PAT_NONE, 0, MOE_ALL, 0},
@@ -327,6 +332,17 @@ static int read_dimensions(struct hf_reader *r)
         assume(m, "intermediate_size", "absent or null: this family's MLP is 4 x hidden_size", "%lld",
                (long long)m->d_ff);
     }
+    if (m->d_ff > 0 && (f->flags & F_HALF_FF)) {
+        if (m->d_ff % 2 != 0) {
+            snprintf(r->err, r->errsize, "%s: intermediate_size (%lld) must be even: this family's MLP matrices are "
+                                         "half of it",
+                     r->path, (long long)m->d_ff);
+            return -1;
+        }
+        m->d_ff /= 2;
+        assume(m, "intermediate_size", "halved: this family counts both gated halves (each MLP matrix is half of it)",
+               "%lld", (long long)m->d_ff);
+    }
     if (m->d_ff == 0) {
         snprintf(r->err, r->errsize, "%s: missing key 'intermediate_size' (or n_inner, ffn_dim, ffn_hidden_size)",
                  r->path);
@@ -469,6 +485,10 @@ static int read_details(struct hf_reader *r)
         return -1;
     if (bf == JSON_FOUND)
         m->qkv_bias = m->o_bias = m->mlp_bias = m->norm_bias = !b;
+    if (strcmp(f->model_type, "qwen") == 0) { /* QWen's c_attn always has a bias; no_bias is for the rest */
+        m->qkv_bias = true;
+        m->norm_bias = false;
+    }
     if (strcmp(f->model_type, "falcon") == 0) {
         bool new_arch = false, parallel = true;
         if (hf_bool(r, "new_decoder_architecture", &new_arch) == JSON_BAD || hf_bool(r, "parallel_attn", &parallel) == JSON_BAD)

@@ -478,6 +478,7 @@ static void test_config_schedule_errors(void **state)
         {"\"model_type\": \"gemma3_text\", \"sliding_window\": 64, \"sliding_window_pattern\": 0}",
          "'sliding_window_pattern' must be from 1"},
         {"\"model_type\": \"qwen3_next\", \"full_attention_interval\": 2}", "'linear_num_value_heads' is absent"},
+        {"\"model_type\": \"qwen\", \"intermediate_size\": 127}", "intermediate_size (127) must be even"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[600];
