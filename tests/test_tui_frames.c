@@ -306,6 +306,16 @@ static void test_honest_headline(void **state)
     }
     start(&s, false, 80, 24);
     check_frame("honest_headline_80x24_utf8");
+    /* Where the verdicts agree and only the totals differ, the other
+     * estimate drops its verdict word so the headline keeps its name at
+     * 80 columns: the guide on 16 TPU v5e. */
+    scenario_default(&s);
+    s.chips = 16;
+    start(&s, false, 80, 24);
+    assert_int_equal(ui_render(u, &g), 0);
+    grid_to_text(&g, text, sizeof text);
+    if (!strstr(text, "MISS 4.101 s realistic? \xe2\x89\xa0 1.981 s napkin"))
+        fail_msg("the 80-column title does not name the headline estimate:\n%.200s", text);
 }
 
 int main(void)

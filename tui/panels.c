@@ -56,8 +56,10 @@ static void intensity(char *buf, size_t size, double ai)
         snprintf(buf, size, "%.2g", ai);
 }
 
-/* The verdict, total and name of estimate m, as the title shows them. */
-static void estimate_text(const struct analysis *a, enum rt_latency_model m, bool name, char *buf, size_t size)
+/* The verdict (when verdict), total and name (when name) of estimate m,
+ * as the title shows them. */
+static void estimate_text(const struct analysis *a, enum rt_latency_model m, bool verdict, bool name, char *buf,
+                          size_t size)
 {
     const double totals[RT_LATENCY_COUNT] = {a->napkin.total_s, a->detailed.total_s, a->realistic.total_s};
     const bool oks[RT_LATENCY_COUNT] = {a->napkin.ok, a->detailed.ok, a->realistic.ok};
@@ -65,13 +67,13 @@ static void estimate_text(const struct analysis *a, enum rt_latency_model m, boo
     secs(t, sizeof t, totals[m]);
     /* "realistic?": the chip has no calibrated profile of its own. */
     bool unsure = m == RT_LATENCY_REALISTIC && !a->realistic.chip_calibrated;
-    snprintf(buf, size, "%s %s%s%s%s", oks[m] ? "OK" : "MISS", t, name ? " " : "", name ? latency_model_name(m) : "",
-             name && unsure ? "?" : "");
+    snprintf(buf, size, "%s%s%s%s%s", verdict ? (oks[m] ? "OK " : "MISS ") : "", t, name ? " " : "",
+             name ? latency_model_name(m) : "", name && unsure ? "?" : "");
 }
 
 void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
 {
-    char model[96], mine[48], named[64], other[48], t1[24];
+    char model[96], mine[48], named[64], other[48], other_short[48], t1[24];
     view_fill(v, 0, 0, v.r.w, 1, ' ', ROLE_TITLE);
     if (s->params > 0.0)
         snprintf(model, sizeof model, "N=%s", format_count(t1, sizeof t1, s->params));
@@ -89,24 +91,34 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     /* Right: the verdict always; when the estimates disagree, the one
      * furthest from it too, at every width: the headline is never alone in
      * being wrong. */
-    estimate_text(a, a->latency_model, false, mine, sizeof mine);
-    estimate_text(a, a->latency_model, true, named, sizeof named);
-    estimate_text(a, a->other_model, true, other, sizeof other);
-    char right[4][160];
+    estimate_text(a, a->latency_model, true, false, mine, sizeof mine);
+    estimate_text(a, a->latency_model, true, true, named, sizeof named);
+    estimate_text(a, a->other_model, true, true, other, sizeof other);
+    /* The other estimate without its verdict word, when the verdicts agree
+     * (only the totals differ): room to keep the headline's name. */
+    bool same_verdict = (a->other_model == RT_LATENCY_NAPKIN     ? a->napkin.ok
+                         : a->other_model == RT_LATENCY_DETAILED ? a->detailed.ok
+                                                                 : a->realistic.ok) == a->latency.ok;
+    estimate_text(a, a->other_model, !same_verdict, true, other_short, sizeof other_short);
+    char right[5][160];
     if (a->estimates_disagree) {
         snprintf(right[0], sizeof right[0], "%s %s %s  ? help ", named, g->unequal, other);
         snprintf(right[1], sizeof right[1], "%s %s %s ", named, g->unequal, other);
-        snprintf(right[2], sizeof right[2], "%s %s %s ", mine, g->unequal, other);
-        snprintf(right[3], sizeof right[3], "%s %s%s ", mine, g->unequal, latency_model_name(a->other_model));
+        snprintf(right[2], sizeof right[2], "%s %s %s ", named, g->unequal, other_short);
+        snprintf(right[3], sizeof right[3], "%s %s %s ", mine, g->unequal, other);
+        snprintf(right[4], sizeof right[4], "%s %s%s ", mine, g->unequal, latency_model_name(a->other_model));
     } else {
         snprintf(right[0], sizeof right[0], "%s  ? help ", named);
         snprintf(right[1], sizeof right[1], "%s ", named);
-        snprintf(right[2], sizeof right[2], "%s ", mine);
+        snprintf(right[2], sizeof right[2], "%s ", named);
         snprintf(right[3], sizeof right[3], "%s ", mine);
+        snprintf(right[4], sizeof right[4], "%s ", mine);
     }
-    /* The first pairing that fits whole, in order of what matters most. */
-    static const int order[][2] = {{0, 0}, {1, 0}, {1, 1}, {1, 2}, {2, 2}, {3, 2}};
-    int ri = 3, li = 2;
+    /* The first pairing that fits whole, in order of what matters most: the
+     * headline's verdict, then that another estimate disagrees, then the
+     * headline's name, then the chip count and chip. */
+    static const int order[][2] = {{0, 0}, {1, 0}, {1, 1}, {1, 2}, {2, 2}, {3, 2}, {4, 2}};
+    int ri = 4, li = 2;
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         if (text_width(right[order[k][0]]) + text_width(left[order[k][1]]) + 1 <= v.r.w) {
             ri = order[k][0];
