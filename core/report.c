@@ -326,9 +326,17 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               chips_for_budget_text(x, sizeof x, n->chips_for_budget, n->max_chips),
               chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips),
               chips_for_budget_text(z, sizeof z, r->chips_for_budget, n->max_chips));
-    sb_printf(sb, "Verdict (the %s estimate): **%s**. Chips just to hold the weights: **%lld**.%s\n\n",
-              latency_model_name(a->latency_model), verdict_name(&a->latency), (long long)mv->weights_fit_chips,
-              a->estimates_disagree ? " The three estimates disagree: read the table." : "");
+    sb_printf(sb, "Verdict (the %s estimate): **%s**. Chips just to hold the weights: **%lld**.",
+              latency_model_name(a->latency_model), verdict_name(&a->latency), (long long)mv->weights_fit_chips);
+    if (a->estimates_disagree) {
+        double lo = fmin(n->total_s, fmin(d->total_s, r->total_s)), hi = fmax(n->total_s, fmax(d->total_s, r->total_s));
+        if (n->ok != d->ok || d->ok != r->ok)
+            sb_printf(sb, " The three estimates disagree on the verdict: read the table.");
+        else
+            sb_printf(sb, " The three estimates agree on the verdict but differ %.1fx (%.3f to %.3f s): read the table.",
+                      hi / lo, lo, hi);
+    }
+    sb_printf(sb, "\n\n");
     if (d->prefill_term_count > 0) {
         sb_printf(sb, "Detailed minus napkin, prefill (%+.3f s):\n\n", d->prefill_s - n->prefill_s);
         for (int i = 0; i < d->prefill_term_count; i++)
@@ -672,8 +680,8 @@ static void text_points(struct strbuf *sb, const struct scenario *s, const struc
                         bool markdown)
 {
     char ai[24], ach[24], roof[24], t[24];
-    sb_printf(sb, markdown ? "\n| measured kernel | FLOP/byte | achieved | roof | of roof | time |\n"
-                             "| --- | ---: | ---: | ---: | ---: | ---: |\n"
+    sb_printf(sb, markdown ? "\n| measured kernel | FLOP/byte | achieved | roof | of roof | time | note |\n"
+                             "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n"
                            : "\nMeasured kernels on %s's roof (--points)\n", s->chip.key);
     for (size_t i = 0; i < n; i++) {
         struct point_placement pp;
@@ -684,8 +692,8 @@ static void text_points(struct strbuf *sb, const struct scenario *s, const struc
         format_si(roof, sizeof roof, pp.roof_flops_per_s, "FLOP/s");
         format_seconds(t, sizeof t, pts[i].seconds);
         if (markdown)
-            sb_printf(sb, "| %s | %s | %s | %s | %.1f%% | %s |%s\n", pts[i].label, ai, ach, roof,
-                      pp.fraction_of_roof * 100.0, t, pp.above_roof ? " above the roof: check its units" : "");
+            sb_printf(sb, "| %s | %s | %s | %s | %.1f%% | %s | %s |\n", pts[i].label, ai, ach, roof,
+                      pp.fraction_of_roof * 100.0, t, pp.above_roof ? "above the roof: check its units" : "");
         else
             sb_printf(sb, "  %-20s %10s FLOP/byte  %12s of %12s  %6.1f%%  %10s%s\n", pts[i].label, ai, ach, roof,
                       pp.fraction_of_roof * 100.0, t,

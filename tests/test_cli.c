@@ -480,6 +480,11 @@ static void test_markdown_report(void **state)
     r = RUN("--report=markdown", "--chips", "64");
     assert_non_null(strstr(r.out, "Verdict (the realistic estimate): **MISS**"));
     run_free(&r);
+    /* Verdicts that agree while the totals differ by more than 25% are told apart from a split verdict. */
+    r = RUN("--report=markdown", "--chip", "h100", "--chips", "8", "--model", "llama-3.1-8b", "--prefill-tokens", "512",
+            "--decode-tokens", "16");
+    assert_non_null(strstr(r.out, "The three estimates agree on the verdict but differ 1.3x (0.261 to 0.342 s)"));
+    run_free(&r);
 }
 
 /* Writes text to path, failing the test on error. */
@@ -570,6 +575,10 @@ static void test_realistic_flags_and_keys(void **state)
     run_free(&r);
     r = RUN("--report", "--chip", "h100", "--points", points);
     assert_non_null(strstr(r.out, "ABOVE THE ROOF"));
+    run_free(&r);
+    r = RUN("--report=markdown", "--chip", "h100", "--points", points);
+    assert_non_null(strstr(r.out, "| measured kernel | FLOP/byte | achieved | roof | of roof | time | note |"));
+    assert_non_null(strstr(r.out, " | 1.0 us | above the roof: check its units |\n"));
     run_free(&r);
 
     /* --calibrate from a profiler's points, then --write-chip; the chip file carries the fit. */
