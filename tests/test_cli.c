@@ -589,6 +589,8 @@ static void test_realistic_flags_and_keys(void **state)
     r = RUN("--calibrate", points, "--chip", "h100", "--write-chip", chip);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "Calibrating h100 from 6 rows"));
+    assert_non_null(strstr(r.out, "leave-one-out MAPE 0.0%"));
+    assert_non_null(strstr(r.out, "note: 6 rows for 3 fitted parameters"));
     run_free(&r);
     r = RUN("--report=json", "--chip", chip);
     assert_int_equal(r.status, 0);

@@ -126,11 +126,19 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
     size_t informed = 0;
     for (size_t k = 0; k < np; k++)
         informed += params[k].informed >= RT_FIT_MIN_ROWS;
-    if (kept >= informed + 2) {
-        double loo;
-        if (calibrate_leave_one_out(obs, kept, params, np, ITERATIONS / 3, &loo, err, sizeof err) == 0)
-            fprintf(out, "  leave-one-out MAPE %.1f%%\n", loo * 100.0);
-    }
+    /* Leave-one-out says whether the fit predicts a row it has not seen; say why when it cannot run. */
+    double loo;
+    if (kept < informed + 2)
+        fprintf(out, "  leave-one-out: not measured (it needs %zu rows for %zu fitted parameters)\n", informed + 2,
+                informed);
+    else if (calibrate_leave_one_out(obs, kept, params, np, ITERATIONS / 3, &loo, err, sizeof err) == 0)
+        fprintf(out, "  leave-one-out MAPE %.1f%%\n", loo * 100.0);
+    else
+        fprintf(out, "  leave-one-out: not measured (without one row: %s)\n", err);
+    if (kept < 3 * informed)
+        fprintf(out, "  note: %zu rows for %zu fitted parameters: the fit may follow these rows more than the chip; "
+                     "give three or more rows a parameter\n",
+                kept, informed);
     fprintf(out, "  %-22s %12s  %s\n", "parameter", "value", "rows that inform it");
     for (size_t k = 0; k < np; k++)
         fprintf(out, "  %-22s %12.4g  %d%s\n", fit_field_name(params[k].field), params[k].value, params[k].informed,
