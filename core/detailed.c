@@ -71,8 +71,20 @@ enum { KIND_PLAIN = 0, KIND_ATTENTION = 1, KIND_MOE = 2 };
  * attention and MoE kernels over the engine's efficiency, plus kernels x
  * the launch time. fill (0, 1] scales the memory rate of decode attention
  * (few work units). */
+static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, double kernels, double waves, int kind,
+                              double kv_fill, double fill);
+
 static void realistic_op(struct op_cost *op, const struct hw_rates *hw, double kernels, double waves, int kind,
                          double fill)
+{
+    realistic_op_fill(op, hw, kernels, waves, kind, fill, fill);
+}
+
+/* realistic_op with the KV-cache bytes at their own fill: decode attention
+ * splits the cache over more work units than it has (sequence, kv head)
+ * pairs, while its query and output bytes stay with the pairs. */
+static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, double kernels, double waves, int kind,
+                              double kv_fill, double fill)
 {
     if (!op)
         return;
@@ -81,7 +93,8 @@ static void realistic_op(struct op_cost *op, const struct hw_rates *hw, double k
     double grouped = kind == KIND_MOE ? hw->engine.moe : 1.0; /* the fused-MoE kernel's grouped GEMMs */
     double compute_eff = op->matrix ? e->matmul[hw->compute_precision] * waves : 1.0;
     double compute = op->compute_s / (compute_eff * attention * grouped);
-    double memory = op->memory_s / (e->memory * attention * fill);
+    double bytes = op->kv_bytes / kv_fill + (op->weight_bytes + op->act_bytes) / fill;
+    double memory = bytes / hw->hbm_bytes_per_s / (e->memory * attention);
     op->kernels = kernels;
     op->waves = waves;
     op->realistic_s = (compute > memory ? compute : memory) + kernels * e->kernel_s;
@@ -257,24 +270,28 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * ab / n;
         double score_bytes = fused_attention ? 0.0 : stored_scores * H * ab / n;
         /* A fused kernel is one launch per layer; its work units are query blocks of 128 (prefill) or
-         * (sequence, kv head) pairs, each split over chunks of 256 cached tokens (decode, split-KV). */
+         * (sequence, kv head) pairs, each split over chunks of about 256 cached tokens (decode, split-KV:
+         * the cache is split evenly, so the count is fractional and one more token never makes a step
+         * faster). The split reaches only the cache bytes: the query and output bytes stay with the
+         * pairs. */
         double heads_here = fmax(1.0, H / n), kv_here = fmax(1.0, kvh / n);
-        double units = p == RT_PHASE_DECODE ? B * kv_here * ceil((double)s->context_tokens / 256.0)
+        double units = p == RT_PHASE_DECODE ? B * kv_here * fmax(1.0, (double)s->context_tokens / 256.0)
                                             : B * heads_here * ceil(seq / 128.0);
         /* A prefill's part-filled last query block takes a whole block's time (decode splits the
          * cache evenly, so its chunks have no such tail). */
         double padded = p == RT_PHASE_DECODE ? 1.0 : seq / (ceil(seq / 128.0) * 128.0);
         double fill = p == RT_PHASE_DECODE ? wave_efficiency(units, hw->eff.sm_count) : 1.0;
+        double pair_fill = p == RT_PHASE_DECODE ? wave_efficiency(B * kv_here, hw->eff.sm_count) : 1.0;
         double prefill_waves = p == RT_PHASE_DECODE ? 1.0 : padded * wave_efficiency(units, hw->eff.sm_count);
         double launches = fused_attention ? 0.0 : La;
-        realistic_op(add_op(out, hw, "attention scores", true, 2.0 * H * dq * z->pairs / n, 0.0, k_cache,
+        realistic_op_fill(add_op(out, hw, "attention scores", true, 2.0 * H * dq * z->pairs / n, 0.0, k_cache,
                             La * (q_bytes + k_fresh + score_bytes), shard_tile(dq, 1, tile)),
-                     hw, La, prefill_waves, KIND_ATTENTION, fill);
+                          hw, La, prefill_waves, KIND_ATTENTION, fill, pair_fill);
         realistic_op(add_op(out, hw, "softmax", false, 5.0 * H * z->pairs / n, 0.0, 0.0, La * 2.0 * score_bytes, 1.0),
                      hw, launches, 1.0, KIND_ATTENTION, 1.0);
-        realistic_op(add_op(out, hw, "attention x V", true, 2.0 * H * dv * z->pairs / n, 0.0, v_cache,
+        realistic_op_fill(add_op(out, hw, "attention x V", true, 2.0 * H * dv * z->pairs / n, 0.0, v_cache,
                             La * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile)),
-                     hw, launches, prefill_waves, KIND_ATTENTION, fill);
+                          hw, launches, prefill_waves, KIND_ATTENTION, fill, pair_fill);
         realistic_op(add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n,
                             La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * ab),
                             shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)),

@@ -313,8 +313,8 @@ static void test_gemm_waves_by_hand(void **state)
 }
 
 /* More work never takes less time: the realistic time to first token and
- * time per output token never fall as the batch or the prompt grows, one
- * token at a time across wave and tile edges (a GEMM of 257 rows pads a
+ * time per output token never fall as the batch, the context or the prompt
+ * grows, one token at a time across wave, tile and split-KV edges (a GEMM of 257 rows pads a
  * third row of tiles; it cannot beat 256). */
 static void test_realistic_monotone(void **state)
 {
@@ -341,6 +341,17 @@ static void test_realistic_monotone(void **state)
                 last_ttft = a.realistic.ttft_s;
             }
             s.batch = 1;
+            s.prefill_tokens = 1;
+            last_tpot = 0.0;
+            for (int64_t ctx = 1; ctx <= 3000; ctx++) {
+                s.context_tokens = ctx;
+                struct analysis a = must_analyze(&s);
+                if (a.realistic.tpot_s < last_tpot)
+                    fail_msg("%s on %s: a %lld-token context is faster than %lld", models[m], chips[c],
+                             (long long)ctx, (long long)(ctx - 1));
+                last_tpot = a.realistic.tpot_s;
+            }
+            s.context_tokens = 4096;
             last_ttft = 0.0;
             for (int64_t p = 1; p <= 1100; p++) {
                 s.prefill_tokens = p;
