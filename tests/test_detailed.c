@@ -316,6 +316,22 @@ static void test_gemm_waves_by_hand(void **state)
  * time per output token never fall as the batch, the context or the prompt
  * grows, one token at a time across wave, tile and split-KV edges (a GEMM of 257 rows pads a
  * third row of tiles; it cannot beat 256). */
+/* Steps *knob from 1 to last on scenario s and fails if the realistic
+ * time to first token or time per output token ever falls. */
+static void assert_never_faster(struct scenario *s, int64_t *knob, int64_t last, const char *knob_name,
+                                const char *label)
+{
+    double last_tpot = 0.0, last_ttft = 0.0;
+    for (int64_t v = 1; v <= last; v++) {
+        *knob = v;
+        struct analysis a = must_analyze(s);
+        if (a.realistic.tpot_s < last_tpot || a.realistic.ttft_s < last_ttft)
+            fail_msg("%s: %s %lld is faster than %lld", label, knob_name, (long long)v, (long long)(v - 1));
+        last_tpot = a.realistic.tpot_s;
+        last_ttft = a.realistic.ttft_s;
+    }
+}
+
 static void test_realistic_monotone(void **state)
 {
     (void)state;
@@ -323,6 +339,8 @@ static void test_realistic_monotone(void **state)
     const char *models[] = {"llama-3.1-70b", "mixtral-8x7b", "llama-3.1-8b"};
     for (size_t c = 0; c < sizeof chips / sizeof chips[0]; c++)
         for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+            char label[80];
+            snprintf(label, sizeof label, "%s on 8 %s", models[m], chips[c]);
             struct scenario s;
             scenario_default(&s);
             s.chip = *chip_find(chips[c]);
@@ -330,37 +348,12 @@ static void test_realistic_monotone(void **state)
             s.chips = 8;
             s.prefill_tokens = 512;
             s.context_tokens = 4096;
-            double last_tpot = 0.0, last_ttft = 0.0;
-            for (int64_t b = 1; b <= 600; b++) {
-                s.batch = b;
-                struct analysis a = must_analyze(&s);
-                if (a.realistic.tpot_s < last_tpot || a.realistic.ttft_s < last_ttft)
-                    fail_msg("%s on %s: batch %lld is faster than %lld", models[m], chips[c], (long long)b,
-                             (long long)(b - 1));
-                last_tpot = a.realistic.tpot_s;
-                last_ttft = a.realistic.ttft_s;
-            }
+            assert_never_faster(&s, &s.batch, 600, "batch", label);
             s.batch = 1;
             s.prefill_tokens = 1;
-            last_tpot = 0.0;
-            for (int64_t ctx = 1; ctx <= 3000; ctx++) {
-                s.context_tokens = ctx;
-                struct analysis a = must_analyze(&s);
-                if (a.realistic.tpot_s < last_tpot)
-                    fail_msg("%s on %s: a %lld-token context is faster than %lld", models[m], chips[c],
-                             (long long)ctx, (long long)(ctx - 1));
-                last_tpot = a.realistic.tpot_s;
-            }
+            assert_never_faster(&s, &s.context_tokens, 3000, "context", label);
             s.context_tokens = 4096;
-            last_ttft = 0.0;
-            for (int64_t p = 1; p <= 1100; p++) {
-                s.prefill_tokens = p;
-                struct analysis a = must_analyze(&s);
-                if (a.realistic.ttft_s < last_ttft)
-                    fail_msg("%s on %s: a %lld-token prompt is faster than %lld", models[m], chips[c], (long long)p,
-                             (long long)(p - 1));
-                last_ttft = a.realistic.ttft_s;
-            }
+            assert_never_faster(&s, &s.prefill_tokens, 1100, "prompt", label);
         }
 }
 
