@@ -721,17 +721,18 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         return -1;
     }
 
-    /* The phase rows' times: the napkin's prefill and decode step, the shape's training step. */
+    /* The phase rows' times: the floor's prefill and decode step (the same FLOPs and bytes the row
+     * places: the napkin's decode reads no KV cache), the shape's training step. */
     for (int i = 0; i < a->placement_count; i++) {
         struct placement *pl = &a->placements[i];
         if (pl->operation)
             continue;
         pl->share = 1.0;
         if (strcmp(pl->phase, "prefill") == 0) {
-            pl->time_s = a->napkin.prefill_s;
+            pl->time_s = a->detailed.prefill_s;
             pl->realistic_time_s = a->realistic.prefill_s;
         } else if (strcmp(pl->phase, "decode") == 0) {
-            pl->time_s = s->decode_tokens > 0 ? a->napkin.decode_s / (double)s->decode_tokens : 0.0;
+            pl->time_s = a->detailed.decode_step_s;
             pl->realistic_time_s = a->realistic.decode_step_s;
         } else {
             pl->time_s = pl->realistic_time_s = a->training.step_s;

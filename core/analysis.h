@@ -29,7 +29,7 @@ struct placement {
     bool on_chip;    /* moves no HBM bytes (a fused softmax): no intensity, no place on the memory roof */
     double flops;    /* FLOPs (all chips) */
     double bytes;    /* bytes moved from HBM (all chips) */
-    double time_s;   /* operations: max(compute, memory) per chip; phases: the napkin's prefill or
+    double time_s;   /* operations: max(compute, memory) per chip; phases: the floor's prefill or
                         decode step, the shape's training step */
     double share;    /* operations: share of the phase's time, [0, 1]; phases: 1 */
     double realistic_time_s; /* the realistic estimate of the same work (phases: prefill, one decode step;

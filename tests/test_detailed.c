@@ -316,6 +316,31 @@ static void test_gemm_waves_by_hand(void **state)
  * time per output token never fall as the batch, the context or the prompt
  * grows, one token at a time across wave, tile and split-KV edges (a GEMM of 257 rows pads a
  * third row of tiles; it cannot beat 256). */
+/* A phase row's time is the floor of the work it places: at batch 64 the
+ * decode row's bytes include 172 GB of KV cache, so its time is at least
+ * those bytes over the chips' bandwidth (the napkin's weights-only step
+ * would be faster than its own row's roof). */
+static void test_phase_rows_are_the_floor(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    s.chips = 8;
+    scenario_set_model(&s, model_find("llama-3.1-70b"));
+    s.batch = 64;
+    struct analysis a = must_analyze(&s);
+    for (int i = 0; i < a.placement_count; i++) {
+        const struct placement *pl = &a.placements[i];
+        if (pl->operation || strcmp(pl->phase, "training") == 0)
+            continue;
+        double want = strcmp(pl->phase, "prefill") == 0 ? a.detailed.prefill_s : a.detailed.decode_step_s;
+        ASSERT_NEAR(pl->time_s, want, 0);
+        assert_true(pl->time_s >= pl->bytes / 8.0 / 3.35e12);
+        assert_true(pl->time_s >= pl->flops / 8.0 / 989.4e12);
+    }
+}
+
 /* Steps *knob from 1 to last on scenario s and fails if the realistic
  * time to first token or time per output token ever falls. */
 static void assert_never_faster(struct scenario *s, int64_t *knob, int64_t last, const char *knob_name,
@@ -420,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_realistic_by_hand),
         cmocka_unit_test(test_gemm_waves_by_hand),
         cmocka_unit_test(test_realistic_monotone),
+        cmocka_unit_test(test_phase_rows_are_the_floor),
         cmocka_unit_test(test_measured_mbu_and_prefill_mfu),
     };
     return cmocka_run_group_tests_name("detailed", tests, NULL, NULL);
