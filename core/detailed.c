@@ -93,8 +93,9 @@ static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, dou
     double grouped = kind == KIND_MOE ? hw->engine.moe : 1.0; /* the fused-MoE kernel's grouped GEMMs */
     double compute_eff = op->matrix ? e->matmul[hw->compute_precision] * waves : 1.0;
     double compute = op->compute_s / (compute_eff * attention * grouped);
-    double bytes = op->kv_bytes / kv_fill + (op->weight_bytes + op->act_bytes) / fill;
-    double memory = bytes / hw->hbm_bytes_per_s / (e->memory * attention);
+    double memory = kv_fill == fill ? op->memory_s / (e->memory * attention * fill)
+                                    : (op->kv_bytes / kv_fill + (op->weight_bytes + op->act_bytes) / fill) /
+                                          (hw->hbm_bytes_per_s * e->memory * attention);
     op->kernels = kernels;
     op->waves = waves;
     op->realistic_s = (compute > memory ? compute : memory) + kernels * e->kernel_s;
@@ -104,24 +105,29 @@ static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, dou
  * counting only the useful part of each output tile, as a GEMM library
  * picks its tiling: the best of 128 x 128, 128 x 64 and 64 x 64 tiles, each
  * with split-K into 1, 2 or 4 parts where K allows (at least 512 deep a
- * part). 1 without a wave model (sm_count 0). A tiling whose useful share
+ * part) and the tiles fill less than one wave. 1 without a wave model (sm_count 0). A tiling whose useful share
  * cannot beat the best so far is skipped (this runs for every GEMM of every
  * analyze() call and every step of the chips search). */
 static double gemm_waves(const struct hw_rates *hw, double m, double n, double k)
 {
-    static const double tiles[][2] = {{128, 128}, {128, 64}, {64, 64}};
-    const double sms = (double)hw->eff.sm_count;
-    if (sms <= 0.0 || m <= 0.0 || n <= 0.0)
+    static const int64_t tiles[][2] = {{128, 128}, {128, 64}, {64, 64}};
+    const int64_t sms = hw->eff.sm_count;
+    /* Past a billion rows or columns the padding and the last wave are lost in the rounding. */
+    if (sms <= 0 || !(m > 0.0) || !(n > 0.0) || m >= 1e9 || n >= 1e9)
         return 1.0;
+    const int64_t rows_in = (int64_t)ceil(m), cols_in = (int64_t)ceil(n);
+    const int max_split = k >= 2048.0 ? 4 : k >= 1024.0 ? 2 : 1; /* at least 512 deep a part */
     double best = 0.0;
     for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
-        double rows = ceil(m / tiles[t][0]), cols = ceil(n / tiles[t][1]);
-        double useful = m * n / (rows * tiles[t][0] * cols * tiles[t][1]); /* the rest is padding */
+        int64_t rows = (rows_in + tiles[t][0] - 1) / tiles[t][0], cols = (cols_in + tiles[t][1] - 1) / tiles[t][1];
+        double useful = m * n / ((double)(rows * tiles[t][0]) * (double)(cols * tiles[t][1])); /* the rest: padding */
         if (useful <= best)
             continue;
-        for (double split = 1.0; split <= 4.0 && (split == 1.0 || k / split >= 512.0); split *= 2.0) {
-            double count = rows * cols * split;
-            double e = useful * count / (ceil(count / sms) * sms);
+        /* Split-K only while the tiles fill less than one wave, as GEMM heuristics use it. */
+        int splits = rows * cols < sms ? max_split : 1;
+        for (int split = 1; split <= splits; split *= 2) {
+            int64_t count = rows * cols * split;
+            double e = useful * (double)count / (double)(((count + sms - 1) / sms) * sms);
             best = e > best ? e : best;
         }
     }
