@@ -589,6 +589,13 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
         tr->hfu = step_hfu;
     }
 
+    /* PaLM's 12 L H Q T counts attention over the whole context; the step runs causal attention,
+     * about half of it, so at long context the PaLM figures can pass 100%. Say so, not silently. */
+    if (tr->mfu > 1.0 || step_mfu > 1.0)
+        add_note(a, "MFU and HFU above 100%%: PaLM's model FLOPs (6N + 12 L H Q T) count attention over the whole "
+                    "%lld-token context, while the step runs causal attention, about half of it; compare the "
+                    "figures with other PaLM MFUs, not with the chip's peak.",
+                 (long long)s->context_tokens);
     a->has_mfu_budget = true;
     if (s->has_step_times) { /* the guide's budget from measured parts (ch. 4) */
         if (mfu_budget(s->step_times_s, &a->mfu_budget) != 0)

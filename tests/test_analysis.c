@@ -335,6 +335,34 @@ static void test_builtin_chips(void **state)
     ASSERT_PRINTED("%.0f", ridge_point(989.4e12, 3.35e12), "295");
 }
 
+/* At a 1M-token context the PaLM MFU of llama-3.1-8b on an H100 passes
+ * 100% (its 12 L H Q T counts attention over the whole context; the step
+ * runs causal attention): the analysis says so in a note. At 8k it does
+ * not, and there is no note. */
+static void test_palm_mfu_above_100_is_explained(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    scenario_set_model(&s, model_find("llama-3.1-8b"));
+    s.prefill_tokens = 512;
+    for (int k = 0; k < 2; k++) {
+        s.context_tokens = k == 0 ? 8192 : 1000000;
+        struct analysis a = must_analyze(&s);
+        bool noted = false;
+        for (int i = 0; i < a.note_count; i++)
+            noted = noted || strstr(a.notes[i], "MFU and HFU above 100%") != NULL;
+        if (k == 0) {
+            assert_true(a.training.mfu < 1.0);
+            assert_false(noted);
+        } else {
+            assert_true(a.training.mfu > 1.0);
+            assert_true(noted);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_every_builtin_combination_is_finite),
         cmocka_unit_test(test_invalid_scenarios_name_the_knob),
         cmocka_unit_test(test_builtin_chips),
+        cmocka_unit_test(test_palm_mfu_above_100_is_explained),
     };
     return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }
