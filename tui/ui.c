@@ -523,7 +523,7 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
     /* In order of importance: what does not fit is left out ("= type" is in the knobs' heading). */
     const struct hint h[] = {
         {g->up_down, "select"}, {g->left_right, "step"}, {"?", "help"},  {"q", "quit"},  {"o", "ops"},
-        {"w", "work"},          {"m", "model"},          {"c", "compare"}, {"u", "undo"}, {"r", "reset"},
+        {"w", "work"},          {"m", "verdict"},        {"c", "compare"}, {"u", "undo"}, {"r", "reset"},
         {"=", "type"},          {"PgUp/Dn", "coarse"},   {"t", "theme"}, {"s", "save"},
     };
     draw_hints(v, 0, h, (int)(sizeof h / sizeof h[0]));
