@@ -648,8 +648,14 @@ static bool all_finite(const struct analysis *a)
  * the selected estimate. */
 static void compare_estimates(struct analysis *a)
 {
-    const double totals[RT_LATENCY_COUNT] = {a->napkin.total_s, a->detailed.total_s, a->realistic.total_s};
-    const bool oks[RT_LATENCY_COUNT] = {a->napkin.ok, a->detailed.ok, a->realistic.ok};
+    double *totals = a->estimate_total_s;
+    bool *oks = a->estimate_ok;
+    totals[RT_LATENCY_NAPKIN] = a->napkin.total_s;
+    totals[RT_LATENCY_DETAILED] = a->detailed.total_s;
+    totals[RT_LATENCY_REALISTIC] = a->realistic.total_s;
+    oks[RT_LATENCY_NAPKIN] = a->napkin.ok;
+    oks[RT_LATENCY_DETAILED] = a->detailed.ok;
+    oks[RT_LATENCY_REALISTIC] = a->realistic.ok;
     double lo = totals[0], hi = totals[0];
     bool split = false;
     for (int i = 1; i < RT_LATENCY_COUNT; i++) {
@@ -657,6 +663,9 @@ static void compare_estimates(struct analysis *a)
         hi = fmax(hi, totals[i]);
         split = split || oks[i] != oks[0];
     }
+    a->verdicts_split = split;
+    a->estimate_min_s = lo;
+    a->estimate_max_s = hi;
     a->estimates_disagree = split || (lo > 0.0 && hi / lo > 1.25);
     int me = (int)a->latency_model, other = me == 0 ? 1 : 0;
     double worst = -1.0;

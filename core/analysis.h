@@ -156,6 +156,10 @@ struct analysis {
      * more than 25% (largest / smallest > 1.25). other_model names the one
      * furthest from the selected estimate's total; the views say so. */
     bool estimates_disagree;
+    bool verdicts_split;              /* the three verdicts are not all the same */
+    double estimate_total_s[RT_LATENCY_COUNT]; /* napkin, floor, realistic totals, by rt_latency_model */
+    bool estimate_ok[RT_LATENCY_COUNT];        /* their verdicts, by rt_latency_model */
+    double estimate_min_s, estimate_max_s;     /* the smallest and largest of the three totals */
     enum rt_latency_model other_model;
     enum rt_latency_model latency_model;
     struct latency_verdict napkin;    /* the guide's napkin, always */

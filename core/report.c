@@ -328,14 +328,11 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               chips_for_budget_text(z, sizeof z, r->chips_for_budget, n->max_chips));
     sb_printf(sb, "Verdict (the %s estimate): **%s**. Chips just to hold the weights: **%lld**.",
               latency_model_name(a->latency_model), verdict_name(&a->latency), (long long)mv->weights_fit_chips);
-    if (a->estimates_disagree) {
-        double lo = fmin(n->total_s, fmin(d->total_s, r->total_s)), hi = fmax(n->total_s, fmax(d->total_s, r->total_s));
-        if (n->ok != d->ok || d->ok != r->ok)
-            sb_printf(sb, " The three estimates disagree on the verdict: read the table.");
-        else
-            sb_printf(sb, " The three estimates agree on the verdict but differ %.1fx (%.3f to %.3f s): read the table.",
-                      hi / lo, lo, hi);
-    }
+    if (a->verdicts_split)
+        sb_printf(sb, " The three estimates disagree on the verdict: read the table.");
+    else if (a->estimates_disagree)
+        sb_printf(sb, " The three estimates agree on the verdict but differ %.1fx (%.3f to %.3f s): read the table.",
+                  a->estimate_max_s / a->estimate_min_s, a->estimate_min_s, a->estimate_max_s);
     sb_printf(sb, "\n\n");
     if (d->prefill_term_count > 0) {
         sb_printf(sb, "Detailed minus napkin, prefill (%+.3f s):\n\n", d->prefill_s - n->prefill_s);

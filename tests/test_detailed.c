@@ -273,6 +273,15 @@ static void test_napkin_unchanged_and_detailed_verdict(void **state)
     ASSERT_NEAR(r.latency.total_s, r.realistic.total_s, 0);
     ASSERT_PRINTED("%.3f", r.napkin.total_s, "0.683");
     assert_true(r.realistic.total_s >= r.detailed.total_s);
+    /* The comparison the views read: totals and verdicts by estimate, the spread, the split. */
+    ASSERT_NEAR(r.estimate_total_s[RT_LATENCY_NAPKIN], r.napkin.total_s, 0);
+    ASSERT_NEAR(r.estimate_total_s[RT_LATENCY_REALISTIC], r.realistic.total_s, 0);
+    ASSERT_NEAR(r.estimate_min_s, r.napkin.total_s, 0);
+    ASSERT_NEAR(r.estimate_max_s, r.realistic.total_s, 0);
+    assert_true(r.estimate_ok[RT_LATENCY_NAPKIN]);
+    assert_false(r.estimate_ok[RT_LATENCY_REALISTIC]);
+    assert_true(r.verdicts_split);
+    assert_true(r.estimates_disagree);
 }
 
 /* One layer of a Llama-like shape (d_model 4096, 32 heads / 8 kv heads x

@@ -61,10 +61,9 @@ static void intensity(char *buf, size_t size, double ai)
 static void estimate_text(const struct analysis *a, enum rt_latency_model m, bool verdict, bool name, char *buf,
                           size_t size)
 {
-    const double totals[RT_LATENCY_COUNT] = {a->napkin.total_s, a->detailed.total_s, a->realistic.total_s};
-    const bool oks[RT_LATENCY_COUNT] = {a->napkin.ok, a->detailed.ok, a->realistic.ok};
+    const bool *oks = a->estimate_ok;
     char t[24];
-    secs(t, sizeof t, totals[m]);
+    secs(t, sizeof t, a->estimate_total_s[m]);
     /* "realistic?": the chip has no calibrated profile of its own. */
     bool unsure = m == RT_LATENCY_REALISTIC && !a->realistic.chip_calibrated;
     snprintf(buf, size, "%s%s%s%s%s", verdict ? (oks[m] ? "OK " : "MISS ") : "", t, name ? " " : "",
@@ -96,9 +95,7 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     estimate_text(a, a->other_model, true, true, other, sizeof other);
     /* The other estimate without its verdict word, when the verdicts agree
      * (only the totals differ): room to keep the headline's name. */
-    bool same_verdict = (a->other_model == RT_LATENCY_NAPKIN     ? a->napkin.ok
-                         : a->other_model == RT_LATENCY_DETAILED ? a->detailed.ok
-                                                                 : a->realistic.ok) == a->latency.ok;
+    bool same_verdict = a->estimate_ok[a->other_model] == a->latency.ok;
     estimate_text(a, a->other_model, !same_verdict, true, other_short, sizeof other_short);
     char right[5][160];
     if (a->estimates_disagree) {
@@ -379,8 +376,8 @@ void panel_latency(struct view v, const struct analysis *a, const struct glyphs 
     if (row < v.r.h) {
         /* The other two estimates, each with its verdict. */
         x = view_printf(v, 0, row, -1, ROLE_TEXT, "%s; ", latency_model_name(a->latency_model));
-        const double totals[RT_LATENCY_COUNT] = {a->napkin.total_s, a->detailed.total_s, a->realistic.total_s};
-        const bool oks[RT_LATENCY_COUNT] = {a->napkin.ok, a->detailed.ok, a->realistic.ok};
+        const double *totals = a->estimate_total_s;
+        const bool *oks = a->estimate_ok;
         for (int m = 0; m < RT_LATENCY_COUNT; m++) {
             if (m == (int)a->latency_model)
                 continue;
