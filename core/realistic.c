@@ -66,8 +66,8 @@ int efficiency_check(const struct efficiency_profile *e, char *err, size_t errsi
 
 /* Engines: {name, step_s, request_s, attention, moe, calibrated, source}.
  * Fitted jointly with the generic chip profile (rooftop --calibrate
- * tests/fixtures/measured/cases.csv --calibrate-scope all: MAPE 11.3%,
- * leave-one-out 13.7% over 89 rows); a parameter fewer than three rows
+ * tests/fixtures/measured/cases.csv --calibrate-scope all: MAPE 11.2%,
+ * leave-one-out 14.6% over 89 rows); a parameter fewer than three rows
  * inform keeps its starting value and the source says so. SGLang has no
  * rows and takes vLLM's (its kernels are FlashInfer's and vLLM's fused MoE). */
 static const struct engine_profile builtin_engines[] = {
