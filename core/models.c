@@ -184,13 +184,6 @@ static void state_parts(const struct model_shape *m, enum rt_mixer mixer, double
     }
 }
 
-double model_state_elements_per_layer(const struct model_shape *m, enum rt_mixer mixer)
-{
-    double recurrent, conv;
-    state_parts(m, mixer, &recurrent, &conv);
-    return recurrent + conv;
-}
-
 double model_state_bytes_per_layer(const struct model_shape *m, enum rt_mixer mixer, double kv_bytes_per_element)
 {
     double recurrent, conv;
@@ -206,14 +199,6 @@ double model_state_bytes_per_request(const struct model_shape *m, double kv_byte
     double n = 0.0;
     for (int i = 0; i < m->kind_count; i++)
         n += (double)m->kinds[i].count * model_state_bytes_per_layer(m, m->kinds[i].mixer, kv_bytes_per_element);
-    return n;
-}
-
-double model_state_elements_per_request(const struct model_shape *m)
-{
-    double n = 0.0;
-    for (int i = 0; i < m->kind_count; i++)
-        n += (double)m->kinds[i].count * model_state_elements_per_layer(m, m->kinds[i].mixer);
     return n;
 }
 

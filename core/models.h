@@ -192,31 +192,24 @@ double model_kv_bytes_per_token(const struct model_shape *m, double bytes_per_el
  * holds layer_kv_tokens() of them. bytes_per_element > 0, context >= 0. */
 double model_kv_bytes_per_request(const struct model_shape *m, double context_tokens, double bytes_per_element);
 
-/* Fixed state elements of one request across every linear-attention and
- * Mamba layer, independent of context: Gated DeltaNet keeps value_heads x
- * key_dim x value_dim plus a convolution window of (kernel - 1) x
- * (2 key + value widths) (Yang et al. 2024; transformers'
- * modeling_qwen3_next.py); lightning attention heads x key_dim x value_dim
- * (MiniMax-01 report); Mamba keeps d_inner x d_state plus d_inner x
- * (d_conv - 1) (Gu & Dao 2023); Mamba-2 d_inner x d_state plus
- * (d_inner + 2 groups x d_state) x (d_conv - 1) (Dao & Gu 2024; the
- * convolution window as vLLM keeps it). 0 when the model has no such layers. */
-double model_state_elements_per_request(const struct model_shape *m);
-
 /* Parameters of one layer's mixer of kind mixer: the attention projections
  * (with their biases, norms, sinks and gate; or the latent-attention ones),
  * a Gated DeltaNet mixer (transformers' modeling_qwen3_next.py) or a Mamba
  * mixer (Gu & Dao 2023; modeling_jamba.py). */
 double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer);
 
-/* Fixed state elements one request keeps in one layer of kind mixer (see
- * model_state_elements_per_request); 0 for attention mixers. */
-double model_state_elements_per_layer(const struct model_shape *m, enum rt_mixer mixer);
-
-/* Bytes of that state: the recurrent part at ssm_state_bytes (or the KV
- * precision when 0), the convolution window at the KV precision; never
- * below 2 bytes an element (bf16), as serving stacks keep it.
- * kv_bytes_per_element > 0. */
+/* Fixed state bytes one request keeps in one layer of kind mixer,
+ * independent of context (0 for attention mixers). The elements: Gated
+ * DeltaNet keeps value_heads x key_dim x value_dim plus a convolution
+ * window of (kernel - 1) x (2 key + value widths) (Yang et al. 2024;
+ * transformers' modeling_qwen3_next.py); lightning attention heads x
+ * key_dim x value_dim (MiniMax-01 report); Mamba keeps d_inner x d_state
+ * plus d_inner x (d_conv - 1) (Gu & Dao 2023); Mamba-2 d_inner x d_state
+ * plus (d_inner + 2 groups x d_state) x (d_conv - 1) (Dao & Gu 2024; the
+ * convolution window as vLLM keeps it). The bytes: the recurrent part at
+ * ssm_state_bytes (or the KV precision when 0), the convolution window at
+ * the KV precision; never below 2 bytes an element (bf16), as serving
+ * stacks keep it. kv_bytes_per_element > 0. */
 double model_state_bytes_per_layer(const struct model_shape *m, enum rt_mixer mixer, double kv_bytes_per_element);
 
 /* Fixed state bytes of one request across every layer. */
