@@ -22,6 +22,7 @@
 #define RT_FIT_MIN_ROWS 3 /* rows a parameter must inform to be fitted */
 
 #define RT_POINT_LABEL_MAX 40
+#define RT_MAX_POINTS 64 /* measured kernels one --points file may give */
 
 /* One measured kernel: what a profiler exports (--points, --calibrate). */
 struct measured_point {

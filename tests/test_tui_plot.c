@@ -122,7 +122,12 @@ static void test_plot_measured_points(void **state)
     assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
     struct measured_point items[2] = {{.label = "gemm", .flops = 1.1e12, .bytes = 4e8, .seconds = 0.00142},
                                       {.label = "wrong", .flops = 1e12, .bytes = 1e9, .seconds = 1e-6}};
-    struct plot_points pts = {items, 2, &s};
+    struct plot_point placed[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(point_place(&items[i], &s, &placed[i].at), 0);
+        placed[i].label = items[i].label;
+    }
+    struct plot_points pts = {placed, 2};
     static char text[65536];
     struct grid g;
     assert_int_equal(grid_init(&g, 80, 24), 0);

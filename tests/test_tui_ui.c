@@ -77,6 +77,25 @@ static void test_chips_16_to_64_turns_miss_into_ok(void **state)
     assert_int_equal(u->analysis.latency.chips_for_budget, 64);
 }
 
+/* Measured kernels are placed on the scenario's roof when it changes, not
+ * per frame: stepping the chip knob from tpu-v5e moves their roof. A
+ * 1.1 TFLOP, 0.4 GB kernel (2750 FLOP/byte, compute-bound on every chip
+ * here) has the chip's bf16 peak as its roof. */
+static void test_points_follow_the_chip(void **state)
+{
+    (void)state;
+    static const struct measured_point pts[] = {{.label = "gemm", .flops = 1.1e12, .bytes = 4e8, .seconds = 0.01}};
+    ui_set_points(u, pts, 1);
+    assert_int_equal(u->placed_count, 1);
+    ASSERT_NEAR(u->placed[0].at.roof_flops_per_s, 197e12, 0);
+    u->selected = SLIDER_CHIP;
+    ui_key(u, UI_KEY_RIGHT);
+    assert_true(strcmp(u->scenario.chip.key, "tpu-v5e") != 0);
+    ASSERT_NEAR(u->placed[0].at.roof_flops_per_s, u->analysis.peak_flops_per_s, 0);
+    assert_true(u->placed[0].at.roof_flops_per_s != 197e12);
+    assert_non_null(strstr(frame(), "gemm"));
+}
+
 /* A typed value that is not valid is refused, the old value stays and the
  * status line says why; a valid one is taken. */
 static void test_typed_values(void **state)
@@ -459,6 +478,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_chips_16_to_64_turns_miss_into_ok, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),
         cmocka_unit_test_setup_teardown(test_undo_and_reset, setup, teardown),

@@ -18,8 +18,6 @@
 enum cli_mode { CLI_EXPLORE = 0, CLI_REPORT, CLI_SWEEP, CLI_LIST_CHIPS, CLI_LIST_MODELS, CLI_LIST_THEMES, CLI_HELP,
                 CLI_VERSION, CLI_CALIBRATE };
 
-#define RT_MAX_POINTS 64
-
 struct cli_options {
     enum cli_mode mode;
     enum rt_format format;        /* --report=FMT or --format=FMT */

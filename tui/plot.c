@@ -343,8 +343,8 @@ static void draw_measured(struct view area, struct taken *t, const struct plot_f
                           const struct plot_glyphs *gl)
 {
     for (size_t i = 0; pts && i < pts->count; i++) {
-        struct point_placement pp;
-        if (point_place(&pts->items[i], pts->s, &pp) != 0 || !(pp.achieved_flops_per_s > 0.0))
+        const struct point_placement pp = pts->items[i].at;
+        if (!(pp.achieved_flops_per_s > 0.0))
             continue;
         int cx = px_of(f, pp.intensity_flop_per_byte) / f->sx;
         int cy = py_of(f, pp.achieved_flops_per_s) / f->sy;
@@ -387,10 +387,8 @@ void plot_draw_points(struct view v, const struct analysis *a, const struct plot
             widen(&x_lo, &x_hi, a->placements[i].roof.intensity_flop_per_byte);
     widen(&x_lo, &x_hi, a->ridge_flop_per_byte);
     widen(&x_lo, &x_hi, a->ridge_flop_per_byte * 4.0);
-    struct point_placement pp;
     for (size_t i = 0; pts && i < pts->count; i++)
-        if (point_place(&pts->items[i], pts->s, &pp) == 0)
-            widen(&x_lo, &x_hi, pp.intensity_flop_per_byte);
+        widen(&x_lo, &x_hi, pts->items[i].at.intensity_flop_per_byte);
     if (b) {
         widen(&x_lo, &x_hi, b->ridge_flop_per_byte);
         widen(&x_lo, &x_hi, b->ridge_flop_per_byte * 4.0);
@@ -411,8 +409,7 @@ void plot_draw_points(struct view v, const struct analysis *a, const struct plot
     if (ops_phase)
         widen(&y_lo, &y_hi, a->hw.vector_flops_per_s);
     for (size_t i = 0; pts && i < pts->count; i++)
-        if (point_place(&pts->items[i], pts->s, &pp) == 0)
-            widen(&y_lo, &y_hi, pp.achieved_flops_per_s);
+        widen(&y_lo, &y_hi, pts->items[i].at.achieved_flops_per_s);
     if (b) {
         widen(&y_lo, &y_hi, b->peak_flops_per_s);
         widen(&y_lo, &y_hi, roofline_throughput(b->peak_flops_per_s, b->hbm_bytes_per_s, edge));

@@ -45,11 +45,16 @@ struct plot_scratch {
 void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
                bool ascii, struct plot_scratch *scratch);
 
-/* Measured kernels to place on the plot (--points), on scenario s's chip. */
+/* A measured kernel (--points) placed on the scenario's roof (point_place,
+ * done when the scenario changes: the plot only draws it). */
+struct plot_point {
+    const char *label;
+    struct point_placement at;
+};
+
 struct plot_points {
-    const struct measured_point *items;
+    const struct plot_point *items;
     size_t count;
-    const struct scenario *s;
 };
 
 /* plot_draw with measured kernels drawn as x at their intensity and

@@ -66,10 +66,25 @@ void ui_set_chips(struct ui *u, struct chip_list chips)
     u->has_compare = false;
 }
 
+/* Places the measured kernels on the current scenario's roof: once per
+ * change of scenario, not per frame. */
+static void place_points(struct ui *u)
+{
+    u->placed_count = 0;
+    for (size_t i = 0; i < u->point_count && u->placed_count < RT_MAX_POINTS; i++) {
+        struct plot_point *p = &u->placed[u->placed_count];
+        if (point_place(&u->points[i], &u->scenario, &p->at) == 0) {
+            p->label = u->points[i].label;
+            u->placed_count++;
+        }
+    }
+}
+
 void ui_set_points(struct ui *u, const struct measured_point *points, size_t count)
 {
     u->points = points;
     u->point_count = count;
+    place_points(u);
 }
 
 void ui_resize(struct ui *u, int cols, int rows)
@@ -103,6 +118,7 @@ static bool commit(struct ui *u, const struct scenario *next, bool record_undo)
     u->scenario = *next;
     u->analysis = a;
     update_compare(u);
+    place_points(u);
     return true;
 }
 
@@ -549,7 +565,7 @@ int ui_render(struct ui *u, struct grid *g)
         &u->compare,
     };
     const char *ops = u->ops_phase >= 0 ? phase_name((enum rt_phase)u->ops_phase) : NULL;
-    struct plot_points pts = {u->points, u->point_count, &u->scenario};
+    struct plot_points pts = {u->placed, u->placed_count};
     plot_draw_points(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
                      &u->scratch);
     panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, u->chips, gl);

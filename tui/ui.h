@@ -95,6 +95,8 @@ struct ui {
     struct plot_scratch scratch;     /* plot working memory */
     const struct measured_point *points; /* measured kernels on the plot (--points; borrowed) */
     size_t point_count;
+    struct plot_point placed[RT_MAX_POINTS]; /* those of points[] on the scenario's roof, as it changes */
+    size_t placed_count;
 };
 
 /* Sets up *u on scenario *initial for a cols x rows screen. Returns 0, or
