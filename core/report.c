@@ -263,7 +263,8 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
               100.0 * a->decode_batch_intensity_flop_per_byte / a->ridge_flop_per_byte);
     sb_printf(sb, "  GQA saving              %.1fx (%lld heads / %lld kv heads)\n", a->gqa_saving,
               (long long)m->heads, (long long)m->kv_heads);
-    sb_printf(sb, "  tile efficiency         d_model %.1f%%, d_ff %.1f%%, d_head %.1f%% (tile %lld)\n",
+    sb_printf(sb, "  tile efficiency         d_model %.1f%%, d_ff %.1f%%, d_head %.1f%% (tile %lld; whole widths, before "
+                  "tensor-parallel sharding: the floor's tile padding is per chip)\n",
               a->tile_efficiency_d_model * 100.0, a->tile_efficiency_d_ff * 100.0,
               a->tile_efficiency_d_head * 100.0, (long long)s->tile);
 
