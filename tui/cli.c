@@ -281,33 +281,40 @@ static int load_chip_file(const char *path, struct cli_options *o, char *err, si
 }
 
 /* --model PATH: a HuggingFace config.json, or a folder holding one. */
+/* The model's name from where its config came from: a folder or its
+ * config.json names the model after the folder (.../Llama-3.1-8B/config.json
+ * -> Llama-3.1-8B); any other file after itself (configs/gpt-j-6b.json ->
+ * gpt-j-6b). Long names are cut to size. */
+static void model_name_from_path(const char *path, bool dir, char *name, size_t size)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s", path);
+    for (size_t n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
+        p[n - 1] = '\0';
+    char *leaf = strrchr(p, '/');
+    leaf = leaf ? leaf + 1 : p;
+    if (!dir && strcmp(leaf, "config.json") == 0) { /* the folder above it */
+        if (leaf == p) {
+            name[0] = '\0';
+            return;
+        }
+        leaf[-1] = '\0';
+        leaf = strrchr(p, '/');
+        leaf = leaf ? leaf + 1 : p;
+    }
+    snprintf(name, size, "%.*s", (int)size - 1, leaf);
+    char *dot = dir ? NULL : strrchr(name, '.');
+    if (dot && dot != name)
+        *dot = '\0';
+}
+
 static int load_model_file(const char *path, struct cli_options *o, char *err, size_t errsize)
 {
-    char file[4096], name[RT_MODEL_NAME_MAX] = "";
+    char file[4096], name[RT_MODEL_NAME_MAX];
     struct stat st;
     bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
     snprintf(file, sizeof file, "%s%s", path, dir ? "/config.json" : "");
-    /* Name the model after its folder: .../Llama-3.1-8B/config.json -> Llama-3.1-8B. */
-    char folder[4096];
-    snprintf(folder, sizeof folder, "%s", dir ? path : file);
-    char *end = folder + strlen(folder);
-    while (end > folder && end[-1] == '/')
-        *--end = '\0';
-    if (!dir && (end = strrchr(folder, '/')) != NULL)
-        *end = '\0';
-    else if (!dir)
-        folder[0] = '\0';
-    const char *base = strrchr(folder, '/');
-    snprintf(name, sizeof name, "%.*s", (int)sizeof name - 1, base ? base + 1 : folder); /* long names are cut */
-    /* A file not named config.json names the model itself: configs/llama-2-7b.json -> llama-2-7b. */
-    const char *leaf = strrchr(file, '/');
-    leaf = leaf ? leaf + 1 : file;
-    if (!dir && strcmp(leaf, "config.json") != 0) {
-        snprintf(name, sizeof name, "%.*s", (int)sizeof name - 1, leaf);
-        char *dot = strrchr(name, '.');
-        if (dot && dot != name)
-            *dot = '\0';
-    }
+    model_name_from_path(path, dir, name, sizeof name);
     char *text;
     size_t len;
     if (read_file(file, &text, &len, err, errsize) != 0)
