@@ -318,6 +318,35 @@ static void test_honest_headline(void **state)
         fail_msg("the 80-column title does not name the headline estimate:\n%.200s", text);
 }
 
+/* A turn within its budget that misses because the batch does not fit in
+ * HBM says so, not "> budget"; a batch number that does not fit its line is
+ * left out whole, never cut (1024 shown as "10"). */
+static void test_memory_miss_said_plainly(void **state)
+{
+    (void)state;
+    static char text[1 << 20];
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    scenario_set_model(&s, model_find("llama-3.1-8b"));
+    s.batch = 64;
+    s.budget_s = 100.0;
+    start(&s, false, 80, 24);
+    assert_int_equal(ui_render(u, &g), 0);
+    grid_to_text(&g, text, sizeof text);
+    if (!strstr(text, "17.493 s: batch exceeds HBM") || !strstr(text, "HBM 80.0 GB: batch does not fit") ||
+        strstr(text, "> budget"))
+        fail_msg("the memory miss is not said plainly:\n%s", text);
+    s.chips = 8;
+    scenario_set_model(&s, model_find("llama-3.1-70b"));
+    s.batch = 1024;
+    start(&s, false, 80, 24);
+    assert_int_equal(ui_render(u, &g), 0);
+    grid_to_text(&g, text, sizeof text);
+    if (strstr(text, "for batch 10\n") || strstr(text, "for batch 10 "))
+        fail_msg("a cut batch number:\n%s", text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +358,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_operations_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_work_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_honest_headline, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_memory_miss_said_plainly, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -319,8 +319,13 @@ void panel_latency(struct view v, const struct analysis *a, const struct glyphs 
     char t[24], b[24], p[24], d[24], o[24];
     secs(t, sizeof t, l->total_s);
     secs(b, sizeof b, l->budget_s);
+    /* The comparison is the time's; a turn within budget can still miss by not fitting in HBM. */
     char rest[64];
-    snprintf(rest, sizeof rest, " %s budget %s", l->ok ? "<=" : ">", b);
+    bool in_time = l->total_s <= l->budget_s;
+    if (in_time && !a->memory.batch_fits)
+        snprintf(rest, sizeof rest, ": batch exceeds HBM");
+    else
+        snprintf(rest, sizeof rest, " %s budget %s", in_time ? "<=" : ">", b);
     bool room = 7 + 8 + text_width(t) + text_width(rest) <= v.r.w; /* else drop "total" */
     int x = view_text(v, 0, 0, -1, "Latency", ROLE_HEADER);
     x += view_text(v, x, 0, -1, room ? "  total " : "  ", ROLE_TEXT);
@@ -418,10 +423,17 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     x += view_text(v, x, 1, -1, r, ROLE_ACCENT);
     x += view_text(v, x, 1, -1, "/request, ", ROLE_TEXT);
     x += view_text(v, x, 1, -1, k, ROLE_ACCENT);
-    view_printf(v, x, 1, -1, ROLE_TEXT, " for batch %lld", (long long)s->batch);
+    /* The batch whole, or not at all: a cut number would be a wrong one. */
+    char batch[48];
+    snprintf(batch, sizeof batch, " for batch %lld", (long long)s->batch);
+    if (x + text_width(batch) <= v.r.w)
+        view_text(v, x, 1, -1, batch, ROLE_TEXT);
     if (!m->weights_fit) {
         x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s: ", h);
         view_text(v, x, 2, -1, "weights do not fit", ROLE_MISS);
+    } else if (!m->batch_fits) {
+        x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s: ", h);
+        view_text(v, x, 2, -1, "batch does not fit", ROLE_MISS);
     } else {
         x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s, free %s: ", h, f);
         x += view_printf(v, x, 2, -1, ROLE_ACCENT, "%lld", (long long)m->max_concurrent_requests);
