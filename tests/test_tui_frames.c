@@ -345,6 +345,18 @@ static void test_memory_miss_said_plainly(void **state)
     grid_to_text(&g, text, sizeof text);
     if (strstr(text, "for batch 10\n") || strstr(text, "for batch 10 "))
         fail_msg("a cut batch number:\n%s", text);
+    /* 67,114 concurrent requests on 64 H200s: the count whole, "free" dropped for it. */
+    s.chip = *chip_find("h200");
+    s.chips = 64;
+    scenario_set_model(&s, model_find("llama-3.1-8b"));
+    s.batch = 1;
+    s.context_tokens = 1024;
+    s.prefill_tokens = 1024;
+    start(&s, false, 80, 24);
+    assert_int_equal(ui_render(u, &g), 0);
+    grid_to_text(&g, text, sizeof text);
+    if (!strstr(text, "HBM 9.02 TB: 67114 req. fit"))
+        fail_msg("the request count is not whole:\n%s", text);
 }
 
 int main(void)

@@ -435,8 +435,16 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s: ", h);
         view_text(v, x, 2, -1, "batch does not fit", ROLE_MISS);
     } else {
-        x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s, free %s: ", h, f);
-        x += view_printf(v, x, 2, -1, ROLE_ACCENT, "%lld", (long long)m->max_concurrent_requests);
+        /* The request count whole: drop "free" first, then the capacity, never digits. */
+        char lead[64], count[24];
+        snprintf(count, sizeof count, "%lld", (long long)m->max_concurrent_requests);
+        snprintf(lead, sizeof lead, "HBM %s, free %s: ", h, f);
+        if (text_width(lead) + text_width(count) + 9 > v.r.w)
+            snprintf(lead, sizeof lead, "HBM %s: ", h);
+        if (text_width(lead) + text_width(count) + 9 > v.r.w)
+            lead[0] = '\0';
+        x = view_text(v, 0, 2, -1, lead, ROLE_TEXT);
+        x += view_text(v, x, 2, -1, count, ROLE_ACCENT);
         view_text(v, x, 2, -1, " req. fit", ROLE_TEXT);
     }
     int row = 3;
