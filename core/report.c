@@ -38,6 +38,17 @@ const char *verdict_name(const struct latency_verdict *l)
     return ok_text(l->ok);
 }
 
+/* Appends, after lead, whether the three estimates split on the verdict or
+ * only differ in size (by more than 25%); nothing when they agree. */
+static void disagreement(struct strbuf *sb, const struct analysis *a, const char *lead)
+{
+    if (a->verdicts_split)
+        sb_printf(sb, "%sThe three estimates disagree on the verdict: read the table.", lead);
+    else if (a->estimates_disagree)
+        sb_printf(sb, "%sThe three estimates agree on the verdict but differ %.1fx (%.3f to %.3f s): read the table.",
+                  lead, a->estimate_max_s / a->estimate_min_s, a->estimate_min_s, a->estimate_max_s);
+}
+
 
 /* "64" or "none up to 65536". */
 static char *chips_for_budget_text(char *buf, size_t size, int64_t chips, int64_t max_chips)
@@ -121,6 +132,10 @@ static void text_latency(struct strbuf *sb, const struct scenario *s, const stru
     sb_printf(sb, "  %-10s %9.3f s %9.3f s %9.3f s   budget %.3f s\n", "total", n->total_s, d->total_s, r->total_s,
               n->budget_s);
     sb_printf(sb, "  %-10s %11s %11s %11s\n", "verdict", verdict_name(n), ok_text(d->ok), ok_text(r->ok));
+    if (a->estimates_disagree) {
+        disagreement(sb, a, "  ");
+        sb_printf(sb, "\n");
+    }
     sb_printf(sb, "  chips to meet the budget (powers of two): napkin %s, floor %s, realistic %s\n",
               chips_for_budget_text(x, sizeof x, n->chips_for_budget, n->max_chips),
               chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips),
@@ -329,11 +344,7 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               chips_for_budget_text(z, sizeof z, r->chips_for_budget, n->max_chips));
     sb_printf(sb, "Verdict (the %s estimate): **%s**. Chips just to hold the weights: **%lld**.",
               latency_model_name(a->latency_model), verdict_name(&a->latency), (long long)mv->weights_fit_chips);
-    if (a->verdicts_split)
-        sb_printf(sb, " The three estimates disagree on the verdict: read the table.");
-    else if (a->estimates_disagree)
-        sb_printf(sb, " The three estimates agree on the verdict but differ %.1fx (%.3f to %.3f s): read the table.",
-                  a->estimate_max_s / a->estimate_min_s, a->estimate_min_s, a->estimate_max_s);
+    disagreement(sb, a, " ");
     sb_printf(sb, "\n\n");
     if (d->prefill_term_count > 0) {
         sb_printf(sb, "Detailed minus napkin, prefill (%+.3f s):\n\n", d->prefill_s - n->prefill_s);
@@ -533,6 +544,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
 
     cJSON *lat = cJSON_AddObjectToObject(root, "latency");
     cJSON_AddStringToObject(lat, "model", latency_model_name(a->latency_model));
+    cJSON_AddBoolToObject(lat, "estimates_disagree", a->estimates_disagree);
+    cJSON_AddBoolToObject(lat, "verdicts_split", a->verdicts_split);
     cJSON_AddNumberToObject(lat, "prefill_s", l->prefill_s);
     cJSON_AddNumberToObject(lat, "decode_s", l->decode_s);
     cJSON_AddNumberToObject(lat, "overhead_s", l->overhead_s);

@@ -480,6 +480,16 @@ static void test_markdown_report(void **state)
     r = RUN("--report=markdown", "--chips", "64");
     assert_non_null(strstr(r.out, "Verdict (the realistic estimate): **MISS**"));
     run_free(&r);
+    /* The text report and the JSON say it too. */
+    r = RUN("--report", "--chips", "64");
+    assert_non_null(strstr(r.out, "\n  The three estimates disagree on the verdict: read the table.\n"));
+    run_free(&r);
+    r = RUN("--report=json", "--chips", "64");
+    cJSON *root = cJSON_Parse(r.out);
+    assert_true(cJSON_IsTrue(json_path(root, "latency.estimates_disagree")));
+    assert_true(cJSON_IsTrue(json_path(root, "latency.verdicts_split")));
+    cJSON_Delete(root);
+    run_free(&r);
     /* Verdicts that agree while the totals differ by more than 25% are told apart from a split verdict. */
     r = RUN("--report=markdown", "--chip", "h100", "--chips", "8", "--model", "llama-3.1-8b", "--prefill-tokens", "512",
             "--decode-tokens", "16");
