@@ -316,6 +316,13 @@ static void test_honest_headline(void **state)
     grid_to_text(&g, text, sizeof text);
     if (!strstr(text, "MISS 4.101 s realistic? \xe2\x89\xa0 1.981 s napkin"))
         fail_msg("the 80-column title does not name the headline estimate:\n%.200s", text);
+    /* In ASCII, where "vs" is wider than the sign, the word rooftop goes before the headline's name. */
+    s.chips = 64;
+    start(&s, true, 80, 24);
+    assert_int_equal(ui_render(u, &g), 0);
+    grid_to_text(&g, text, sizeof text);
+    if (!strstr(text, "MISS 2.777 s realistic? vs OK 0.683 s napkin"))
+        fail_msg("the 80-column ASCII title does not name the headline estimate:\n%.200s", text);
 }
 
 /* A turn within its budget that misses because the batch does not fit in

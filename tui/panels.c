@@ -79,7 +79,7 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     else
         snprintf(model, sizeof model, "%s", s->model.name);
     /* Left: fullest first; precision and batch are on the knobs too. */
-    char left[3][320];
+    char left[4][320];
     snprintf(left[0], sizeof left[0], " rooftop%s%s%s%lld %s %s%s%s%sbatch %lld", g->sep, model, g->sep,
              (long long)s->chips, g->times, s->chip.key, g->sep, precision_name(s->precision), g->sep,
              (long long)s->batch);
@@ -87,6 +87,7 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
              g->times, s->chip.key, g->sep, precision_name(s->precision));
     snprintf(left[2], sizeof left[2], " rooftop%s%s%s%lld %s %s", g->sep, model, g->sep, (long long)s->chips,
              g->times, s->chip.key);
+    snprintf(left[3], sizeof left[3], " %s%s%lld %s %s", model, g->sep, (long long)s->chips, g->times, s->chip.key);
     /* Right: the verdict always; when the estimates disagree, the one
      * furthest from it too, at every width: the headline is never alone in
      * being wrong. */
@@ -113,9 +114,9 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     }
     /* The first pairing that fits whole, in order of what matters most: the
      * headline's verdict, then that another estimate disagrees, then the
-     * headline's name, then the chip count and chip. */
-    static const int order[][2] = {{0, 0}, {1, 0}, {1, 1}, {1, 2}, {2, 2}, {3, 2}, {4, 2}};
-    int ri = 4, li = 2;
+     * headline's name, then the chip count and chip, then the word rooftop. */
+    static const int order[][2] = {{0, 0}, {1, 0}, {1, 1}, {1, 2}, {2, 2}, {2, 3}, {3, 2}, {3, 3}, {4, 2}};
+    int ri = 4, li = 3;
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         if (text_width(right[order[k][0]]) + text_width(left[order[k][1]]) + 1 <= v.r.w) {
             ri = order[k][0];
