@@ -38,6 +38,16 @@ const char *verdict_name(const struct latency_verdict *l)
     return ok_text(l->ok);
 }
 
+/* An operation's arithmetic intensity as the reports print it: "on chip"
+ * for one that moves no HBM bytes (a fused softmax), else FLOP/byte. */
+static void intensity_text(const struct placement *p, char *buf, size_t size)
+{
+    if (p->on_chip)
+        snprintf(buf, size, "on chip");
+    else
+        snprintf(buf, size, "%.1f", p->roof.intensity_flop_per_byte);
+}
+
 /* Appends, after lead, whether the three estimates split on the verdict or
  * only differ in size (by more than 25%); nothing when they agree. */
 static void disagreement(struct strbuf *sb, const struct analysis *a, const char *lead)
@@ -172,10 +182,7 @@ static void text_operations(struct strbuf *sb, const struct analysis *a)
         }
         double n = a->hw.n_chips;
         char ai[24], rt[24];
-        if (p->on_chip)
-            snprintf(ai, sizeof ai, "on chip");
-        else
-            snprintf(ai, sizeof ai, "%.1f", p->roof.intensity_flop_per_byte);
+        intensity_text(p, ai, sizeof ai);
         sb_printf(sb, "    %-17s %10s %10s %10s  %-7s %10s %10s %5.1f%%  %s%s\n", p->name,
                   format_si(f, sizeof f, p->flops / n, "FLOP"), format_si(b, sizeof b, p->bytes / n, "B"), ai,
                   bound_name(p->roof.bound), format_seconds(tm, sizeof tm, p->time_s),
@@ -357,16 +364,19 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     for (int i = 0; i < d->decode_term_count; i++)
         sb_printf(sb, "- %+.4f s: %s\n", d->decode_terms[i].seconds, d->decode_terms[i].name);
 
-    sb_puts(sb, "\n| phase | operation | FLOPs / chip | bytes / chip | FLOP/byte | bound | time | share |\n");
-    sb_puts(sb, "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: |\n");
+    sb_puts(sb, "\n| phase | operation | FLOPs / chip | bytes / chip | FLOP/byte | bound | floor | realistic | share |\n");
+    sb_puts(sb, "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
     for (int i = 0; i < a->placement_count; i++) {
         const struct placement *p = &a->placements[i];
         if (!p->operation)
             continue;
-        sb_printf(sb, "| %s | %s%s | %s | %s | %.1f | %s | %s | %.1f%% |\n", p->phase, p->name,
+        char ai[24], rt[24];
+        intensity_text(p, ai, sizeof ai);
+        sb_printf(sb, "| %s | %s%s | %s | %s | %s | %s | %s | %s | %.1f%% |\n", p->phase, p->name,
                   p->vector ? " (vector)" : "", format_si(x, sizeof x, p->flops / a->hw.n_chips, "FLOP"),
-                  format_si(y, sizeof y, p->bytes / a->hw.n_chips, "B"), p->roof.intensity_flop_per_byte,
-                  bound_name(p->roof.bound), format_seconds(z, sizeof z, p->time_s), p->share * 100.0);
+                  format_si(y, sizeof y, p->bytes / a->hw.n_chips, "B"), ai, bound_name(p->roof.bound),
+                  format_seconds(z, sizeof z, p->time_s), format_seconds(rt, sizeof rt, p->realistic_time_s),
+                  p->share * 100.0);
     }
 
     sb_puts(sb, "\n| memory | value |\n| --- | ---: |\n");

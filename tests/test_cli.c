@@ -480,6 +480,11 @@ static void test_markdown_report(void **state)
     r = RUN("--report=markdown", "--chips", "64");
     assert_non_null(strstr(r.out, "Verdict (the realistic estimate): **MISS**"));
     run_free(&r);
+    /* The operations table: floor and realistic side by side; a fused softmax is on chip, not 0.0 FLOP/byte. */
+    r = RUN("--report=markdown");
+    assert_non_null(strstr(r.out, "| FLOP/byte | bound | floor | realistic | share |"));
+    assert_non_null(strstr(r.out, "| prefill | softmax (vector) | 859 GFLOP | 0 B | on chip | compute | 218.0 ms |"));
+    run_free(&r);
     /* The text report and the JSON say it too. */
     r = RUN("--report", "--chips", "64");
     assert_non_null(strstr(r.out, "\n  The three estimates disagree on the verdict: read the table.\n"));
