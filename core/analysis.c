@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "parallel.h"
+
 const char *params_source_name(enum rt_params_source src)
 {
     switch (src) {
@@ -131,6 +133,40 @@ static struct napkin_turn napkin_of(const struct scenario *s, const struct analy
     return t;
 }
 
+/* floor(free / per_request) as a count, "unlimited" (INT64_MAX) when a
+ * request holds nothing, 0 when nothing is free. */
+static int64_t requests_fitting(double free_bytes, double per_request_bytes)
+{
+    if (!(free_bytes > 0.0))
+        return 0;
+    double requests = per_request_bytes > 0.0 ? floor(free_bytes / per_request_bytes) : 9.3e18;
+    return requests >= 9.2e18 ? INT64_MAX : (int64_t)requests;
+}
+
+/* The widest activation one token holds inside a layer on one of tp
+ * chips: the residual stream in and out, the QKV output, and the MLP's
+ * intermediate (up and gate) or the routed experts' k of them. Elements. */
+static double layer_activation_width(const struct model_shape *m, const struct param_count *pc, double tp)
+{
+    double d = (double)m->d_model;
+    double qkv = pc->attention_per_layer > 0.0 ? pc->attention_per_layer / d : 0.0;
+    double up = m->gated_mlp ? 2.0 : 1.0, ff = 0.0;
+    for (int k = 0; k < m->kind_count; k++) {
+        const struct layer_kind *lk = &m->kinds[k];
+        double w;
+        if (lk->no_mlp)
+            w = 0.0;
+        else if (lk->moe)
+            w = (double)m->experts_per_token * (double)(m->moe_d_ff > 0 ? m->moe_d_ff : m->d_ff) +
+                (double)m->shared_experts * (double)(m->shared_d_ff > 0 ? m->shared_d_ff
+                                                      : m->moe_d_ff > 0 ? m->moe_d_ff : m->d_ff);
+        else
+            w = (double)(lk->d_ff > 0 ? lk->d_ff : m->d_ff);
+        ff = fmax(ff, w);
+    }
+    return 2.0 * d + (qkv + up * ff) / tp;
+}
+
 /* The smallest power of two >= latency_chips on which the weights, the
  * reserve and the batch's KV cache fit; 0 when latency_chips is 0 (none) or
  * the count would pass max_chips. */
@@ -138,9 +174,18 @@ static int64_t holding_chips(const struct scenario *s, const struct analysis *a,
 {
     if (latency_chips <= 0)
         return 0;
-    double need = a->memory.weights_bytes + s->reserve_bytes + a->memory.kv_cache_bytes;
+    const struct model_shape *m = &s->model;
+    double kv_units = m->kv_lora_rank > 0 ? 1.0 : (double)m->kv_heads;
     int64_t n = latency_chips;
-    while ((double)n * a->hbm_bytes < need) {
+    for (;;) {
+        /* Per chip: its shard of the weights, the reserve and the state; its KV heads (copied past kv_heads). */
+        double kv_share = kv_heads_per_chip(kv_units, (double)n) / kv_units;
+        double act = a->memory.per_chip.activation_tokens *
+                     layer_activation_width(m, &a->shape_count, (double)n) * a->memory.per_chip.activation_bytes_per_element;
+        double need = (a->memory.weights_bytes + s->reserve_bytes + a->memory.state_bytes) / (double)n +
+                      a->memory.kv_cache_bytes * kv_share + act;
+        if (need <= a->hbm_bytes)
+            break;
         if (n > s->max_chips / 2)
             return 0;
         n *= 2;
@@ -167,6 +212,54 @@ static int analyze_latency(const struct scenario *s, struct analysis *a, char *e
         return -1;
     l->chips_for_budget = holding_chips(s, a, l->chips_for_budget);
     return 0;
+}
+
+/* Memory on the busiest chip of the layout, and the requests that fit
+ * (parallel.h): the stage with the most layers and an end of the model, one
+ * tensor-parallel rank of one expert-parallel group. */
+static void analyze_chip_memory(const struct scenario *s, struct analysis *a)
+{
+    const struct model_shape *m = &s->model;
+    struct memory_verdict *mv = &a->memory;
+    struct chip_memory *cm = &mv->per_chip;
+    double tp = (double)scenario_tp(s), pp = (double)s->pp, ep = (double)s->ep, L = (double)m->layers;
+    double chips = (double)s->chips;
+    /* The shape's split, scaled to the count in use (--params, a stated count). */
+    const struct param_count *pc = &a->shape_count;
+    double scale = pc->total > 0.0 ? a->params / pc->total : 1.0;
+    double moe_layers = 0.0;
+    for (int k = 0; k < m->kind_count; k++)
+        if (m->kinds[k].moe && !m->kinds[k].no_mlp)
+            moe_layers += (double)m->kinds[k].count;
+    double routed = moe_layers * (double)m->experts * pc->mlp_per_expert;
+    double head = m->tied_embeddings ? pc->embedding : pc->lm_head;
+    double ends = pp > 1.0 ? fmax(pc->embedding, head) : pc->embedding + pc->lm_head;
+    double layered = pc->total - pc->embedding - pc->lm_head - routed;
+    double stage = pipeline_stage_layers(L, pp) / L; /* the busiest stage's share of the layers */
+    cm->weights_bytes = (layered * stage / tp + routed * stage / (tp * ep) + ends / tp) * scale * a->bytes_per_weight;
+    double kv_units = m->kv_lora_rank > 0 ? 1.0 : (double)m->kv_heads;
+    mv->kv_replication = kv_replication(kv_units, tp);
+    double kv_share = kv_heads_per_chip(kv_units, tp) / kv_units;
+    cm->kv_cache_bytes_per_request =
+        (mv->kv_cache_bytes_per_request * kv_share + mv->state_bytes_per_request / tp) * stage;
+    double group_batch = ceil((double)s->batch / ep);
+    cm->kv_cache_bytes = mv->kv_cache_bytes_per_request * kv_share * stage * group_batch;
+    cm->state_bytes = mv->state_bytes_per_request / tp * stage * group_batch;
+    double act_tokens = s->activation_tokens > 0 ? (double)s->activation_tokens
+                        : fmax(1.0, fmin((double)s->prefill_tokens, (double)RT_DEFAULT_ACTIVATION_TOKENS));
+    cm->activation_tokens = act_tokens;
+    bool w8a8 = (s->precision == RT_FP8 || s->precision == RT_INT8) && !a->weight_only_quantization;
+    cm->activation_bytes_per_element = w8a8 ? 1.0 : 2.0;
+    cm->activation_bytes = act_tokens * layer_activation_width(m, pc, tp) * cm->activation_bytes_per_element;
+    cm->reserve_bytes = s->reserve_bytes / chips;
+    double room = a->hbm_bytes - cm->weights_bytes - cm->reserve_bytes; /* the guide's rule: no workspace */
+    cm->free_bytes = room - cm->activation_bytes - cm->kv_cache_bytes - cm->state_bytes;
+    int64_t per_group = requests_fitting(room, cm->kv_cache_bytes_per_request);
+    int64_t per_group_ws = requests_fitting(room - cm->activation_bytes, cm->kv_cache_bytes_per_request);
+    mv->max_concurrent_requests = per_group > INT64_MAX / s->ep ? INT64_MAX : per_group * s->ep;
+    cm->max_concurrent_requests = per_group_ws > INT64_MAX / s->ep ? INT64_MAX : per_group_ws * s->ep;
+    mv->weights_fit = mv->weights_fit && room - cm->activation_bytes >= 0.0;
+    mv->batch_fits = mv->weights_fit && cm->free_bytes >= 0.0;
 }
 
 /* Fills the memory verdict, layer kind by layer kind. */
@@ -208,11 +301,7 @@ static void analyze_memory(const struct scenario *s, struct analysis *a)
         add_note(a, "Latent attention: each layer caches a %lld-wide latent plus a %lld-wide rotary key per token, "
                     "not full K and V.",
                  (long long)m->kv_lora_rank, (long long)m->qk_rope_head_dim);
-    double per_request = mv->kv_cache_bytes_per_request + mv->state_bytes_per_request;
-    double requests = mv->free_bytes > 0.0 && per_request > 0.0 ? floor(mv->free_bytes / per_request) : 0.0;
-    if (mv->free_bytes > 0.0 && !(per_request > 0.0))
-        requests = 9.3e18;
-    mv->max_concurrent_requests = requests >= 9.2e18 ? INT64_MAX : (int64_t)requests;
+    analyze_chip_memory(s, a);
 }
 
 /* Places prefill, decode and a training step on the roofline. */
@@ -243,12 +332,31 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     hw->vector_flops_per_s = s->chip.vector_flops_per_s > 0.0 ? s->chip.vector_flops_per_s
                                                               : a->peak_flops_per_s / 50.0;
     hw->hbm_bytes_per_s = a->hbm_bytes_per_s;
-    hw->link_bytes_per_s = s->chip.interconnect_bytes_per_s / 2.0;
+    int64_t tp = scenario_tp(s);
+    struct link_choice tp_link = link_for_group(&s->chip, (double)tp);
+    struct link_choice ep_link = link_for_group(&s->chip, (double)(tp * s->ep));
+    struct link_choice replica_link = link_for_group(&s->chip, (double)s->chips);
+    hw->link_bytes_per_s = tp_link.one_way_bytes_per_s;
+    hw->ep = (double)s->ep;
+    hw->ep_imbalance = s->ep_imbalance;
+    hw->ep_link_bytes_per_s = ep_link.one_way_bytes_per_s;
+    struct parallel_figures *pf = &a->parallel;
+    pf->tp = tp;
+    pf->pp = s->pp;
+    pf->ep = s->ep;
+    pf->dp = s->data_parallel;
+    pf->chips_per_replica = s->chips;
+    pf->chips_total = s->chips * s->data_parallel;
+    pf->kv_replication = a->memory.kv_replication;
+    pf->stage_layers = pipeline_stage_layers((double)s->model.layers, (double)s->pp);
+    pf->tp_link_bytes_per_s = tp_link.one_way_bytes_per_s;
+    pf->tp_crosses_domain = tp_link.crosses_domain;
+    pf->replica_crosses_domain = replica_link.crosses_domain;
     hw->bytes_per_weight = a->bytes_per_weight;
     hw->bytes_per_kv = a->bytes_per_kv_element;
     bool w8a8 = (s->precision == RT_FP8 || s->precision == RT_INT8) && !a->weight_only_quantization;
     hw->bytes_per_act = w8a8 ? 1.0 : 2.0;
-    hw->n_chips = (double)s->chips;
+    hw->n_chips = (double)tp;
     hw->eff = efficiency_resolve(&s->chip.efficiency);
     hw->engine = s->engine;
     hw->compute_precision = a->compute_precision;
@@ -268,6 +376,31 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
                  s->chip.key, hw->vector_flops_per_s / 1e12);
     if (s->chips > 1 && !(s->chip.interconnect_bytes_per_s > 0.0))
         add_note(a, "%s has no interconnect figure: tensor-parallel all-reduces are not timed.", s->chip.key);
+    char bw[24];
+    if (tp_link.crosses_domain && !tp_link.scale_out_unknown)
+        add_note(a, "Tensor parallel over %lld chips spans more than one %lld-chip %s domain: its all-reduces run at "
+                    "the scale-out link, %s each way per chip.",
+                 (long long)tp, (long long)s->chip.scale_up_domain, s->chip.key,
+                 format_si(bw, sizeof bw, tp_link.one_way_bytes_per_s, "B/s"));
+    if (replica_link.scale_out_unknown)
+        add_note(a, "The layout's %lld chips span more than one %lld-chip %s domain and %s publishes no scale-out "
+                    "figure: collectives are timed at its interconnect, which flatters them.",
+                 (long long)s->chips, (long long)s->chip.scale_up_domain, s->chip.key, s->chip.key);
+    else if (s->chips > 1 && s->chip.scale_up_domain <= 0 && s->chip.interconnect_bytes_per_s > 0.0)
+        add_note(a, "%s publishes no scale-up domain size: all %lld chips are taken to share its interconnect.",
+                 s->chip.key, (long long)s->chips);
+    if (a->memory.kv_replication > 1.0)
+        add_note(a, "Tensor parallel over %lld chips with %s: each KV %s is copied %.0fx, so the KV cache per chip "
+                    "and its read per decode step stop shrinking past %lld chips.",
+                 (long long)tp, s->model.kv_lora_rank > 0 ? "one latent per token" : "fewer KV heads",
+                 s->model.kv_lora_rank > 0 ? "latent" : "head", a->memory.kv_replication,
+                 s->model.kv_lora_rank > 0 ? 1LL : (long long)s->model.kv_heads);
+    if (s->ep > 1)
+        add_note(a, "Expert parallel: %lld groups of %lld chips each run attention on their own share of the batch; "
+                    "the routed experts spread over all %lld, each MoE layer pays an all-to-all, and the busiest "
+                    "rank carries %.2fx the mean load%s.",
+                 (long long)s->ep, (long long)tp, (long long)(tp * s->ep), s->ep_imbalance,
+                 s->ep_imbalance == 1.0 ? " (an even load is assumed: --ep-imbalance)" : "");
 }
 
 /* Sums of a phase's operations, per chip. */
@@ -322,57 +455,210 @@ static void turn_s(const struct scenario *s, const struct hw_rates *hw, double *
     *realistic_s += pc.realistic_s * (double)s->decode_tokens;
 }
 
-/* The realistic turn from the phases already costed at the scenario's chips. */
-static void fill_realistic(const struct scenario *s, struct analysis *a)
+/* One phase's time on the scenario's layout: the tensor-parallel group's
+ * pass, through the pipeline, and (decode) speculative decoding. */
+struct layout_times {
+    double prefill_s, decode_step_s, tpot_s;
+};
+
+/* The realistic turn from the phases already costed at the scenario's layout. */
+static void fill_realistic(const struct scenario *s, struct analysis *a, const struct layout_times *t)
 {
     struct realistic_latency *r = &a->realistic;
     const struct phase_cost *pre = &a->phases[RT_PHASE_PREFILL], *dec = &a->phases[RT_PHASE_DECODE];
-    r->prefill_s = s->prefill_tokens > 0 ? pre->realistic_s : 0.0;
-    r->decode_step_s = dec->realistic_s;
-    r->decode_s = dec->realistic_s * (double)s->decode_tokens;
+    r->prefill_s = s->prefill_tokens > 0 ? t->prefill_s : 0.0;
+    r->decode_step_s = t->decode_step_s;
+    r->decode_s = t->tpot_s * (double)s->decode_tokens;
     r->ttft_s = r->prefill_s;
-    r->tpot_s = r->decode_step_s;
+    r->tpot_s = t->tpot_s;
     r->overhead_s = s->overhead_s;
     r->total_s = r->prefill_s + r->decode_s + r->overhead_s;
     r->budget_s = s->budget_s;
     r->ok = r->total_s <= r->budget_s && a->memory.batch_fits;
     r->chips_for_budget = 0;
     r->prefill_comms_s = s->prefill_tokens > 0 ? pre->realistic_comms_s : 0.0;
-    r->decode_comms_s = dec->realistic_comms_s;
+    r->decode_comms_s = dec->realistic_comms_s + a->parallel.pipeline_hops_s;
     r->chip_calibrated = a->hw.eff.calibrated;
     r->engine_calibrated = s->engine.calibrated;
+}
+
+/* A stage-to-stage send of `tokens` tokens' activations: floor (bytes
+ * over the link) and realistic (one step of alpha plus the bytes over the
+ * achieved link). */
+static void hop_s(const struct scenario *s, const struct analysis *a, double tokens, double one_way, double *floor_s,
+                  double *real_s)
+{
+    double bytes = tokens * (double)s->model.d_model * a->hw.bytes_per_act;
+    *floor_s = one_way > 0.0 ? bytes / one_way : 0.0;
+    *real_s = one_way > 0.0 ? a->hw.eff.allreduce_step_s + bytes / (a->hw.eff.link * one_way) : 0.0;
+}
+
+/* Costs every phase on the scenario's layout (parallel.h) into a->phases,
+ * and the prefill, the decode step and the time per output token through
+ * the pipeline and speculative decoding, floor and realistic:
+ * - prefill: each expert-parallel group runs ceil(batch / ep) sequences;
+ *   through pp stages in m micro-batches it takes (1 + (pp - 1) / m) / pp of
+ *   one group's whole pass, plus pp - 1 sends of a micro-batch;
+ * - decode: the group's sequences in min(pp, them) micro-batches in flight,
+ *   so a step is one micro-batch's pass through every stage plus pp - 1
+ *   sends, and every sequence advances once a step;
+ * - speculative: k draft steps (the draft's share of the target's step,
+ *   the engine's fixed time each) and a verify pass of k + 1 tokens per
+ *   sequence yield (1 - a^(k+1)) / (1 - a) tokens. */
+static void analyze_layout(const struct scenario *s, struct analysis *a, struct layout_times *fl,
+                           struct layout_times *rl)
+{
+    struct parallel_figures *pf = &a->parallel;
+    const bool fused = !s->unfused_attention;
+    double e = (double)s->ep, pp = (double)s->pp;
+    double group = ceil((double)s->batch / e);
+    double in_flight = fmin(pp, group);
+    struct hw_rates pre_hw = a->hw, dec_hw = a->hw;
+    pre_hw.seqs = e > 1.0 ? group : 0.0;
+    dec_hw.seqs = e > 1.0 || pp > 1.0 ? ceil(group / in_flight) : 0.0;
+    phase_costs(s, &pre_hw, RT_PHASE_PREFILL, fused, &a->phases[RT_PHASE_PREFILL]);
+    phase_costs(s, &dec_hw, RT_PHASE_DECODE, fused, &a->phases[RT_PHASE_DECODE]);
+    phase_costs(s, &a->hw, RT_PHASE_TRAINING, fused, &a->phases[RT_PHASE_TRAINING]);
+    const struct phase_cost *pre = &a->phases[RT_PHASE_PREFILL], *dec = &a->phases[RT_PHASE_DECODE];
+
+    double m = s->microbatches > 0 ? (double)s->microbatches : group;
+    pf->microbatches = m;
+    pf->bubble_fraction = pipeline_bubble_fraction(pp, m);
+    pf->decode_seqs_per_pass = dec_hw.seqs > 0.0 ? dec_hw.seqs : (double)s->batch;
+    double pipe = (1.0 + pf->bubble_fraction) / pp;
+    double link = link_for_group(&s->chip, (double)s->chips).one_way_bytes_per_s;
+    double hop_pre_f = 0.0, hop_pre_r = 0.0, hop_dec_f = 0.0, hop_dec_r = 0.0;
+    if (pp > 1.0) {
+        hop_s(s, a, group * (double)s->prefill_tokens / m, link, &hop_pre_f, &hop_pre_r);
+        hop_s(s, a, pf->decode_seqs_per_pass, link, &hop_dec_f, &hop_dec_r);
+    }
+    pf->pipeline_hops_s = (pp - 1.0) * hop_dec_r;
+    pf->alltoall_s = 0.0;
+    if (dec->alltoall_bytes > 0.0 && dec->comms_bytes > 0.0) /* its share of the realistic collectives */
+        pf->alltoall_s = dec->realistic_comms_s * (dec->alltoall_bytes / dec->comms_bytes);
+    fl->prefill_s = pre->time_s * pipe + (pp - 1.0) * hop_pre_f;
+    rl->prefill_s = pre->realistic_s * pipe + (pp - 1.0) * hop_pre_r;
+    fl->decode_step_s = fl->tpot_s = dec->time_s + (pp - 1.0) * hop_dec_f;
+    rl->decode_step_s = rl->tpot_s = dec->realistic_s + pf->pipeline_hops_s;
+
+    struct speculative_figures *sp = &a->speculative;
+    if (s->spec_tokens > 0) {
+        double k = (double)s->spec_tokens;
+        struct hw_rates verify_hw = dec_hw;
+        verify_hw.query_tokens = k + 1.0;
+        struct phase_cost v;
+        phase_costs(s, &verify_hw, RT_PHASE_DECODE, fused, &v);
+        sp->enabled = true;
+        sp->tokens_per_pass = spec_tokens_per_pass(k, s->spec_accept);
+        sp->draft_params = s->spec_draft_params > 0.0 ? s->spec_draft_params
+                                                      : a->active_params / (double)s->model.layers;
+        double share = fmin(1.0, sp->draft_params / a->active_params);
+        double step = a->hw.engine.step_s;
+        double draft_f = dec->time_s * share, draft_r = fmax(0.0, dec->realistic_s - step) * share + step;
+        double verify_f = v.time_s + (pp - 1.0) * hop_dec_f, verify_r = v.realistic_s + pf->pipeline_hops_s;
+        sp->draft_step_s = draft_r;
+        sp->verify_step_s = verify_r;
+        fl->tpot_s = (k * draft_f + verify_f) / sp->tokens_per_pass;
+        rl->tpot_s = (k * draft_r + verify_r) / sp->tokens_per_pass;
+        sp->tpot_s = rl->tpot_s;
+        sp->speedup = rl->decode_step_s / rl->tpot_s;
+    }
+}
+
+/* Steady-state serving (analysis.h, struct serving_figures) from the
+ * realistic estimate: one prompt's prefill for the time to first token
+ * (on the prefill pool, plus the KV's move, when disaggregated); a decode
+ * step plus the batch's prefill work spread over its output tokens for the
+ * time per output token. */
+static void analyze_serving(const struct scenario *s, struct analysis *a)
+{
+    struct serving_figures *sv = &a->serving;
+    const bool fused = !s->unfused_attention;
+    struct phase_cost one_prompt;
+    struct hw_rates hw = a->hw;
+    hw.seqs = 1.0;
+    double pp = (double)s->pp;
+    double hop_f = 0.0, hop_r = 0.0;
+    if (s->disagg_prefill_chips > 0) {
+        double p_chips = (double)s->disagg_prefill_chips;
+        hw.n_chips = p_chips;
+        hw.ep = 1.0;
+        hw.link_bytes_per_s = link_for_group(&s->chip, p_chips).one_way_bytes_per_s;
+        pp = 1.0;
+    } else if (pp > 1.0) {
+        hop_s(s, a, (double)s->prefill_tokens, link_for_group(&s->chip, (double)s->chips).one_way_bytes_per_s,
+              &hop_f, &hop_r);
+    }
+    double prompt_s = 0.0;
+    if (s->prefill_tokens > 0) {
+        phase_costs(s, &hw, RT_PHASE_PREFILL, fused, &one_prompt);
+        prompt_s = one_prompt.realistic_s + (pp - 1.0) * hop_r; /* one micro-batch: every stage in turn */
+    }
+    double tpot = a->realistic.tpot_s;
+    sv->kv_transfer_s = 0.0;
+    sv->prefill_pool_share = 0.0;
+    double chips = (double)s->chips;
+    if (s->disagg_prefill_chips > 0) {
+        /* The request's KV leaves the prefill pool for the decode pool: over
+         * the scale-up link when both fit one domain, else scale-out. */
+        double both = (double)s->disagg_prefill_chips + chips;
+        struct link_choice l = link_for_group(&s->chip, both);
+        double kv = a->memory.kv_cache_bytes_per_request * fmin(1.0, (double)s->prefill_tokens /
+                                                                         (double)s->context_tokens) +
+                    a->memory.state_bytes_per_request;
+        sv->kv_transfer_s = kv_transfer_s(kv, l.one_way_bytes_per_s * (double)s->disagg_prefill_chips,
+                                          a->hw.eff.allreduce_step_s);
+        /* Requests per second this replica finishes, each one prompt on the pool. */
+        double rate = tpot > 0.0 && s->decode_tokens > 0 ? (double)s->batch / (tpot * (double)s->decode_tokens) : 0.0;
+        sv->prefill_pool_share = fmin(1.0, rate * prompt_s) * (double)s->disagg_prefill_chips;
+        chips += sv->prefill_pool_share;
+    } else if (s->decode_tokens > 0) {
+        tpot += a->realistic.prefill_s / (double)s->decode_tokens; /* chunked prefill mixed into the steps */
+    }
+    sv->ttft_s = prompt_s + sv->kv_transfer_s;
+    sv->tpot_s = tpot;
+    sv->tokens_per_s_per_user = tpot > 0.0 ? 1.0 / tpot : 0.0;
+    sv->tokens_per_s_per_chip = tpot > 0.0 ? (double)s->batch / tpot / chips : 0.0;
+    sv->ttft_ok = !(s->ttft_target_s > 0.0) || sv->ttft_s <= s->ttft_target_s;
+    sv->tpot_ok = !(s->tpot_target_s > 0.0) || sv->tpot_s <= s->tpot_target_s;
+    sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.batch_fits;
 }
 
 /* The detailed latency, its chips for the budget, and the difference from
  * the napkin term by term. */
 static void analyze_detailed(const struct scenario *s, struct analysis *a)
 {
-    for (int p = 0; p < RT_PHASE_COUNT; p++)
-        phase_costs(s, &a->hw, (enum rt_phase)p, !s->unfused_attention, &a->phases[p]);
+    struct layout_times floor_t, real_t;
+    analyze_layout(s, a, &floor_t, &real_t);
     struct detailed_latency *d = &a->detailed;
     const struct phase_cost *pre = &a->phases[RT_PHASE_PREFILL], *dec = &a->phases[RT_PHASE_DECODE];
-    d->prefill_s = s->prefill_tokens > 0 ? pre->time_s : 0.0;
-    d->decode_step_s = dec->time_s;
-    d->decode_s = dec->time_s * (double)s->decode_tokens;
+    d->prefill_s = s->prefill_tokens > 0 ? floor_t.prefill_s : 0.0;
+    d->decode_step_s = floor_t.decode_step_s;
+    d->decode_s = floor_t.tpot_s * (double)s->decode_tokens;
     d->ttft_s = d->prefill_s;
-    d->tpot_s = d->decode_step_s;
+    d->tpot_s = floor_t.tpot_s;
     d->overhead_s = s->overhead_s;
     d->total_s = d->prefill_s + d->decode_s + d->overhead_s;
     d->budget_s = s->budget_s;
     d->ok = d->total_s <= d->budget_s && a->memory.batch_fits;
     d->chips_for_budget = 0;
-    fill_realistic(s, a);
+    fill_realistic(s, a, &real_t);
     struct realistic_latency *r = &a->realistic;
     /* No operation gets cheaper than 1/n of its untiled single-chip roofline
      * time on n chips (and the realistic estimate is never below the floor),
      * so counts whose bound already misses are skipped. */
     double bound_1 = 0.0;
-    struct hw_rates one = a->hw;
+    struct hw_rates one = a->hw; /* the plain layout: tensor parallel only, one token per step */
     one.n_chips = 1.0;
+    one.seqs = 0.0;
+    one.ep = 1.0;
+    one.query_tokens = 1.0;
+    one.link_bytes_per_s = s->chip.interconnect_bytes_per_s / 2.0; /* the fastest link: a lower bound below */
+    bool plain = s->pp == 1 && s->ep == 1 && s->spec_tokens == 0;
     for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
         struct phase_cost single;
         const struct phase_cost *pc = &a->phases[p]; /* already on one chip when the scenario has one */
-        if (s->chips != 1) {
+        if (s->chips != 1 || !plain) {
             phase_costs(s, &one, (enum rt_phase)p, !s->unfused_attention, &single);
             pc = &single;
         }
@@ -415,8 +701,9 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         if (!floor_may && !realistic_may)
             continue;
         one.n_chips = (double)n; /* the scenario's rates at n chips */
+        one.link_bytes_per_s = link_for_group(&s->chip, (double)n).one_way_bytes_per_s;
         double floor_turn = d->total_s, realistic_turn = r->total_s;
-        if (n != s->chips)
+        if (n != s->chips || !plain)
             turn_s(s, &one, &floor_turn, &realistic_turn);
         if (!floor_found && floor_turn <= s->budget_s) {
             d->chips_for_budget = holding_chips(s, a, n);
@@ -443,6 +730,13 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         add_term(d->prefill_terms, &d->prefill_term_count, "tensor-parallel all-reduces", pre->comms_s);
         add_term(d->prefill_terms, &d->prefill_term_count, "the napkin's achieved-MFU factor",
                  two_n_s - a->napkin.prefill_s);
+        if (s->pp > 1 || s->ep > 1) {
+            double sum = 0.0;
+            for (int i = 0; i < d->prefill_term_count; i++)
+                sum += d->prefill_terms[i].seconds;
+            add_term(d->prefill_terms, &d->prefill_term_count,
+                     "layout: pipeline stages and bubble, expert groups", d->prefill_s - a->napkin.prefill_s - sum);
+        }
     }
     struct phase_sums ds = sum_phase(dec);
     double napkin_step = a->params * hw->bytes_per_weight / (n * hw->hbm_bytes_per_s);
@@ -451,7 +745,16 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
     add_term(d->decode_terms, &d->decode_term_count, "KV-cache read", ds.kv_bytes / hw->hbm_bytes_per_s);
     add_term(d->decode_terms, &d->decode_term_count, "activations", ds.act_bytes / hw->hbm_bytes_per_s);
     add_term(d->decode_terms, &d->decode_term_count, "compute-bound time above memory", ds.above_memory_s);
-    add_term(d->decode_terms, &d->decode_term_count, "tensor-parallel all-reduces", dec->comms_s);
+    add_term(d->decode_terms, &d->decode_term_count,
+             s->ep > 1 ? "tensor-parallel all-reduces, expert all-to-alls" : "tensor-parallel all-reduces",
+             dec->comms_s);
+    if (s->pp > 1 || s->ep > 1) {
+        double sum = 0.0, napkin_chips = a->params * hw->bytes_per_weight / ((double)s->chips * hw->hbm_bytes_per_s);
+        for (int i = 0; i < d->decode_term_count; i++)
+            sum += d->decode_terms[i].seconds;
+        add_term(d->decode_terms, &d->decode_term_count, "layout: every stage in turn, micro-batches, hops",
+                 d->decode_step_s - napkin_chips - sum);
+    }
 
     /* Measured mode: prefill MFU and decode MBU. */
     if (s->measured_ttft_s > 0.0 && s->prefill_tokens > 0) {
@@ -730,6 +1033,7 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     }
     resolve_rates(s, a);
     analyze_detailed(s, a);
+    analyze_serving(s, a);
     select_verdict(s, a);
     compare_estimates(a);
     if (place_operations(a) != 0 || analyze_training(s, a) != 0) {

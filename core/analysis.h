@@ -16,7 +16,7 @@
 #include "scenario.h"
 
 #define RT_MAX_PLACEMENTS 64
-#define RT_MAX_NOTES 16
+#define RT_MAX_NOTES 24
 #define RT_NOTE_MAX 320
 #define RT_MAX_TERMS 8
 
@@ -116,6 +116,65 @@ struct latency_verdict {
     double decode_bytes;     /* bytes read by the turn's decode */
 };
 
+/* Memory on the busiest chip of a replica's layout (parallel.h): the
+ * pipeline stage with the most layers (and an end of the model), one
+ * tensor-parallel rank. */
+struct chip_memory {
+    double weights_bytes;     /* its shard: layers / tp (routed experts / (tp x ep)), plus the embedding or LM head */
+    double kv_cache_bytes;    /* its share of its group's batch at context_tokens, KV heads copied past tp > kv_heads */
+    double state_bytes;       /* its share of the fixed state of linear and Mamba layers */
+    double activation_bytes;  /* the live activations of the largest forward pass (activation_tokens) */
+    double reserve_bytes;     /* the scenario's reserve over the replica's chips */
+    double free_bytes;        /* HBM - all of the above; negative when it does not fit */
+    double kv_cache_bytes_per_request; /* one request's KV and state on this chip */
+    double activation_tokens; /* tokens the activation workspace is sized for */
+    double activation_bytes_per_element; /* 2 (bf16), 1 when the matmuls run at fp8 or int8 */
+    int64_t max_concurrent_requests; /* per replica: ep x floor((HBM - weights - activations - reserve) / per request) */
+};
+
+/* The serving layout as analyzed (parallel.h). */
+struct parallel_figures {
+    int64_t tp, pp, ep, dp;
+    int64_t chips_per_replica;   /* tp x pp x ep */
+    int64_t chips_total;         /* x dp */
+    double kv_replication;       /* copies of each KV head over the tp ranks (1: none; tp for a latent cache) */
+    double stage_layers;         /* layers on the busiest pipeline stage */
+    double microbatches;         /* prefill micro-batches through the pipeline */
+    double bubble_fraction;      /* (pp - 1) / microbatches: the prefill's idle share of the ideal */
+    double decode_seqs_per_pass; /* sequences of one decode micro-batch on one tensor-parallel group */
+    double pipeline_hops_s;      /* realistic: the stage-to-stage sends on one decode step's path */
+    double alltoall_s;           /* realistic: the MoE all-to-alls of one decode step (0 without ep) */
+    double tp_link_bytes_per_s;  /* one way, for the tensor-parallel all-reduces */
+    bool tp_crosses_domain;      /* the tp group spans more than one scale-up domain */
+    bool replica_crosses_domain; /* the replica's chips do */
+};
+
+/* Speculative decoding (Leviathan et al. 2023): k drafts, one verify pass. */
+struct speculative_figures {
+    bool enabled;
+    double tokens_per_pass;      /* (1 - a^(k+1)) / (1 - a) */
+    double draft_params;         /* the draft's parameters (an MTP head: one target layer) */
+    double draft_step_s;         /* realistic: one draft step of the batch */
+    double verify_step_s;        /* realistic: the target pass scoring k + 1 tokens per sequence */
+    double tpot_s;               /* realistic: (k x draft + verify) / tokens_per_pass */
+    double speedup;              /* plain decode step / tpot_s */
+};
+
+/* Serving in steady state (continuous batching), from the realistic
+ * estimate: every request has the scenario's prompt and output lengths,
+ * the replica holds `batch` of them, and each decode step also runs its
+ * share of the prompts that replace finished requests. */
+struct serving_figures {
+    double ttft_s;               /* one prompt's prefill (on the prefill pool when disaggregated), plus its KV's move */
+    double tpot_s;               /* a decode step (speculative when on) plus the prefill work per step */
+    double tokens_per_s_per_user;/* 1 / tpot_s */
+    double tokens_per_s_per_chip;/* batch / tpot_s / chips (a disaggregated prefill pool's share counted) */
+    double kv_transfer_s;        /* disaggregated: one request's KV from the prefill pool to the decode pool */
+    double prefill_pool_share;   /* disaggregated: the prefill pool's chips this replica keeps busy */
+    bool ttft_ok, tpot_ok;       /* within the targets (true when none is set) */
+    bool ok;                     /* both, and the batch fits */
+};
+
 /* Memory: does it fit, and how many requests fit beside it (ch. 6-7). */
 struct memory_verdict {
     double weights_bytes;              /* total params x bytes per weight */
@@ -127,9 +186,13 @@ struct memory_verdict {
     double state_bytes_per_request;    /* fixed state of linear-attention and Mamba layers (KV precision); 0 without */
     double state_bytes;                /* the whole batch's fixed state */
     double free_bytes;                 /* hbm_total - weights - reserve; negative when it does not fit */
-    int64_t max_concurrent_requests;   /* floor(free / (KV + state per request)); 0 when free <= 0 */
+    int64_t max_concurrent_requests;   /* the guide's rule chip by chip: ep x floor((HBM - weights - reserve) per chip
+                                          / (KV + state per request) per chip), KV copied past tp > kv_heads;
+                                          0 when nothing is free */
     bool weights_fit;                  /* weights + reserve fit in chips x HBM */
-    bool batch_fits;                   /* ... and the batch's KV cache and state too */
+    bool batch_fits;                   /* ... and the batch's KV cache and state too, chip by chip */
+    double kv_replication;             /* copies of each KV head over the tensor-parallel ranks (1: none) */
+    struct chip_memory per_chip;       /* the busiest chip of the layout */
 };
 
 struct analysis {
@@ -168,6 +231,9 @@ struct analysis {
     struct efficiency_profile efficiency; /* the chip profile the realistic estimate used */
     struct hw_rates hw;               /* the rates the detailed model used */
     struct training_figures training;
+    struct parallel_figures parallel;
+    struct speculative_figures speculative;
+    struct serving_figures serving;
     double prefill_mfu;               /* with --measured-ttft-s: prefill model FLOPs / (ttft x chips x peak); else 0 */
     double decode_mbu;                /* with --measured-tpot-s: step bytes / (tpot x chips x bandwidth); else 0 */
     struct memory_verdict memory;

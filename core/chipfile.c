@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const chip_keys[] = {"name", "key", "peak_flops_per_s", "peak_flops", "hbm_bytes",
-                                        "hbm_bytes_per_s", "hbm_bw_bytes_per_s", "interconnect_bytes_per_s",
+                                        "hbm_bytes_per_s", "hbm_bw_bytes_per_s", "interconnect_bytes_per_s", "scale_up_domain", "scale_out_bytes_per_s",
                                         "tdp_w", "source", "notes", "sparse", "sparse_halved", "vendor",
                                         "vector_flops_per_s", "sm_count", "efficiency", NULL};
 
@@ -155,6 +155,13 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     if (json_number(obj, "sm_count", path, "", false, 0, 1e6, true, &sms, msg, sizeof msg) == JSON_BAD)
         goto bad;
     c.efficiency.sm_count = (int64_t)sms;
+    double domain = 0;
+    if (json_number(obj, "scale_up_domain", path, "", false, 0, (double)(1 << 24), true, &domain, msg, sizeof msg) ==
+            JSON_BAD ||
+        json_number(obj, "scale_out_bytes_per_s", path, "", false, 0, 1e18, false, &c.scale_out_bytes_per_s, msg,
+                    sizeof msg) == JSON_BAD)
+        goto bad;
+    c.scale_up_domain = (int64_t)domain;
     const cJSON *eff = cJSON_GetObjectItemCaseSensitive(obj, "efficiency");
     if (eff && !cJSON_IsNull(eff) && efficiency_from_json(eff, path, &c.efficiency, w, msg, sizeof msg) != 0)
         goto bad;
@@ -184,6 +191,8 @@ void chip_to_json(cJSON *obj, const struct chip_spec *c)
     json_add_exact(obj, "hbm_bytes", c->hbm_bytes);
     json_add_exact(obj, "hbm_bytes_per_s", c->hbm_bytes_per_s);
     json_add_exact(obj, "interconnect_bytes_per_s", c->interconnect_bytes_per_s);
+    json_add_exact(obj, "scale_up_domain", (double)c->scale_up_domain);
+    json_add_exact(obj, "scale_out_bytes_per_s", c->scale_out_bytes_per_s);
     if (c->tdp_w > 0.0)
         json_add_exact(obj, "tdp_w", c->tdp_w);
     else

@@ -21,6 +21,20 @@
  * B200 and GB200 148, L4 58, L40S 142, RTX 4090 128, MI250X 220 (2 x 110),
  * MI300X and MI325X 304, MI355X 256. TPUs and Gaudi have a few large matrix
  * units, not many small ones: no wave model. */
+/* Scale-up domain (chips) and scale-out bandwidth per chip (aggregate
+ * bidirectional, like the interconnect: twice the NIC's line rate), for
+ * layouts that span more than one box (parallel.h). Sources: NVIDIA DGX
+ * A100 user guide (8 GPUs on NVSwitch; one 200 Gb/s HDR ConnectX-6 per GPU
+ * for compute), DGX H100/H200 and DGX B200 user guides (8 GPUs on NVSwitch;
+ * one 400 Gb/s NDR ConnectX-7 per GPU), GB200 NVL72 (72 GPUs on one NVLink
+ * domain; ConnectX-7 400 Gb/s per GPU), the H100 PCIe and NVL NVLink
+ * bridge (pairs), AMD Instinct MI300X/MI325X/MI355X platforms (8 GPUs on
+ * Infinity Fabric), Google Cloud TPU system architecture (ICI pods: v4
+ * 4096, v5e 256, v5p 8960, v6e 256, Ironwood 9216 chips), Intel Gaudi 2 and
+ * Gaudi 3 white papers (8 per server; 3 of 24 RoCE ports per chip scale
+ * out: 3 x 100 GbE and 3 x 200 GbE). 0 where the vendor publishes no figure
+ * (PCIe cards vary by server; TPU data-centre networking per chip). */
+#define NET(domain, out_bytes_per_s) .scale_up_domain = (domain), .scale_out_bytes_per_s = (out_bytes_per_s)
 #define SM(n) .efficiency = {.sm_count = (n)}
 /* A chip measured in the shared rows (tests/fixtures/measured/cases.csv):
  * the profile fitted jointly over them (realistic.h), calibrated. */
@@ -34,93 +48,93 @@ static const struct chip_spec builtin_chips[] = {
     {"a100-40", "NVIDIA A100 40GB SXM4", {312 * T, 0, 624 * T, 1248 * T}, 40 * G, 1555 * G, 600 * G, 400,
      "NVIDIA A100 datasheet (dense BF16 312, INT8 624, INT4 1248 TOPS; sparse figures are 2x); "
      "1.555 TB/s HBM2; NVLink3 600 GB/s bidirectional; 400 W",
-     "No FP8 tensor cores: fp8 weights run at the bf16 peak.", "built-in", false, 19.5 * T, SM(108)},
+     "No FP8 tensor cores: fp8 weights run at the bf16 peak.", "built-in", false, 19.5 * T, SM(108), NET(8, 50 * G)},
     {"a100-80", "NVIDIA A100 80GB SXM4", {312 * T, 0, 624 * T, 1248 * T}, 80 * G, 2039 * G, 600 * G, 400,
      "NVIDIA A100 datasheet (2,039 GB/s for the 80GB SXM part; dense BF16 312, INT8 624, INT4 1248)",
-     "The guide rounds bandwidth to 2.03 TB/s; scaling-book and ml-engineering round to 2.0 TB/s. No FP8.", "built-in", false, 19.5 * T, FITTED(108, "31")},
+     "The guide rounds bandwidth to 2.03 TB/s; scaling-book and ml-engineering round to 2.0 TB/s. No FP8.", "built-in", false, 19.5 * T, FITTED(108, "31"), NET(8, 50 * G)},
     {"h100", "NVIDIA H100 SXM5 80GB", {989.4 * T, 1978.9 * T, 1978.9 * T, 0}, 80 * G, 3350 * G, 900 * G, 700,
      "NVIDIA Hopper whitepaper (dense BF16 989.4, FP8 1978.9 TFLOP/s; the datasheet's 1,979/3,958 are with "
      "sparsity); H100 datasheet (3.35 TB/s HBM3, NVLink4 900 GB/s, 700 W)",
      "The guide rounds the peak to 990 TFLOP/s (ridge 296); the dense datasheet figure gives ridge 295. "
-     "NVLink 900 GB/s is bidirectional (450 each way). No INT4 tensor cores on Hopper.", "built-in", false, 67 * T, FITTED(132, "34")},
+     "NVLink 900 GB/s is bidirectional (450 each way). No INT4 tensor cores on Hopper.", "built-in", false, 67 * T, FITTED(132, "34"), NET(8, 100 * G)},
     {"h100-pcie", "NVIDIA H100 PCIe 80GB", {756.5 * T, 1513 * T, 1513 * T, 0}, 80 * G, 2000 * G, 600 * G, 350,
      "NVIDIA H100 PCIe product brief PB-11133-001 (>2,000 GB/s, 350 W); H100 datasheet (BF16 1,513 / FP8 "
      "3,026 with sparsity, halved here); NVLink bridge 600 GB/s",
-     "TDP configurable 300-350 W. PCIe Gen5 x16 alone is 128 GB/s bidirectional.", "built-in", false, 51 * T, SM(114)},
+     "TDP configurable 300-350 W. PCIe Gen5 x16 alone is 128 GB/s bidirectional.", "built-in", false, 51 * T, SM(114), NET(2, 0)},
     {"h100-nvl", "NVIDIA H100 NVL 94GB", {835.5 * T, 1670.5 * T, 1670.5 * T, 0}, 94 * G, 3900 * G, 600 * G, 400,
      "NVIDIA H100 datasheet, H100 NVL column (BF16 1,671 / FP8 3,341 with sparsity, halved here; 94 GB; "
      "3.9 TB/s; 350-400 W)",
-     "Per GPU of the two-GPU NVL pair.", "built-in", false, 60 * T, SM(132)},
+     "Per GPU of the two-GPU NVL pair.", "built-in", false, 60 * T, SM(132), NET(2, 0)},
     {"h200", "NVIDIA H200 SXM 141GB", {989.4 * T, 1978.9 * T, 1978.9 * T, 0}, 141 * G, 4800 * G, 900 * G, 700,
      "NVIDIA H200 page (141 GB HBM3e, 4.8 TB/s, FP8 3,958 with sparsity, up to 700 W); MLCommons inference "
      "v4.1 H200-SXM-141GBx8 system description (NVLink4 900 GB/s)",
-     "Same compute as H100 SXM.", "built-in", false, 67 * T, FITTED(132, "10")},
+     "Same compute as H100 SXM.", "built-in", false, 67 * T, FITTED(132, "10"), NET(8, 100 * G)},
     {"b200", "NVIDIA B200 (HGX, 1000 W)", {2250 * T, 4500 * T, 4500 * T, 0}, 180 * G, 8000 * G, 1800 * G, 1000,
      "NVIDIA DGX B200 datasheet (2,250 BF16, 4,500 FP8/INT8 dense; 1,440 GB over 8 GPUs; 8 TB/s; NVLink5 "
      "1.8 TB/s bidirectional)",
      "CONFLICT: capacity 192 GB (launch material) vs 180 GB (DGX B200 1,440 GB / 8); bandwidth 8 vs 7.7 "
-     "TB/s. FP4 9 PFLOP/s dense is not an int4 peak.", "built-in", false, 0, SM(148)},
+     "TB/s. FP4 9 PFLOP/s dense is not an int4 peak.", "built-in", false, 0, SM(148), NET(8, 100 * G)},
     {"gb200", "NVIDIA GB200 (per GPU, NVL72)", {2500 * T, 5000 * T, 5000 * T, 0}, 186 * G, 8000 * G, 1800 * G, 1200,
      "NVIDIA GB200 NVL72 spec (rack figures with sparsity, / 72 GPUs / 2); 13.4 TB HBM3e / 72",
      "CONFLICT: per-GPU HBM 186 GB (13.4 TB / 72) vs 192 GB (superchip 384 GB / 2). TDP ~1200 W per GPU "
-     "is approximate.", "built-in", false, 0, SM(148)},
+     "is approximate.", "built-in", false, 0, SM(148), NET(72, 100 * G)},
     {"l4", "NVIDIA L4", {121 * T, 242.5 * T, 242.5 * T, 0}, 24 * G, 300 * G, 64 * G, 72,
      "NVIDIA L4 datasheet (BF16 242, FP8 485, INT8 485 with sparsity, halved here; 24 GB GDDR6; 300 GB/s; "
      "72 W)",
-     "GDDR6, not HBM. No NVLink: interconnect is PCIe Gen4 x16 (64 GB/s bidirectional).", "built-in", false, 30.3 * T, SM(58)},
+     "GDDR6, not HBM. No NVLink: interconnect is PCIe Gen4 x16 (64 GB/s bidirectional).", "built-in", false, 30.3 * T, SM(58), NET(0, 0)},
     {"l40s", "NVIDIA L40S", {362.05 * T, 733 * T, 733 * T, 0}, 48 * G, 864 * G, 64 * G, 350,
      "NVIDIA L40S datasheet (BF16 362.05 dense, FP8 733 dense; 48 GB GDDR6; 864 GB/s; 350 W)",
-     "GDDR6; no NVLink (PCIe Gen4 x16).", "built-in", false, 91.6 * T, FITTED(142, "11")},
+     "GDDR6; no NVLink (PCIe Gen4 x16).", "built-in", false, 91.6 * T, FITTED(142, "11"), NET(0, 0)},
     {"rtx-4090", "NVIDIA GeForce RTX 4090", {165.2 * T, 330.3 * T, 660.6 * T, 0}, 24 * G, 1008 * G, 64 * G, 450,
      "NVIDIA Ada Lovelace whitepaper (BF16 with FP32 accumulate 165.2 dense; FP8 330.3; INT8 660.6); 24 GB "
      "GDDR6X, 1,008 GB/s, 450 W",
-     "GeForce parts run FP32-accumulate tensor math at half rate; bf16 here is that figure.", "built-in", false, 82.6 * T, FITTED(128, "2")},
+     "GeForce parts run FP32-accumulate tensor math at half rate; bf16 here is that figure.", "built-in", false, 82.6 * T, FITTED(128, "2"), NET(0, 0)},
     {"mi250x", "AMD Instinct MI250X (2 GCDs)", {383 * T, 0, 383 * T, 0}, 128 * G, 3276.8 * G, 800 * G, 560,
      "AMD MI250X product page (383 TFLOP/s BF16, 383 TOPS INT8, 128 GB HBM2e, 3.2768 TB/s, 560 W; Infinity "
      "Fabric 8 x 100 GB/s)",
-     "One package is two GCDs, each seen as a GPU (64 GB, ~1.64 TB/s). No FP8.", "built-in", false, 47.9 * T, SM(220)},
+     "One package is two GCDs, each seen as a GPU (64 GB, ~1.64 TB/s). No FP8.", "built-in", false, 47.9 * T, SM(220), NET(0, 0)},
     {"mi300x", "AMD Instinct MI300X", {1307.4 * T, 2614.9 * T, 2614.9 * T, 0}, 192 * G, 5300 * G, 896 * G, 750,
      "AMD MI300X datasheet (dense FP16/BF16 1,307.4, FP8 2,614.9; 192 GB HBM3; 5.3 TB/s; 750 W; XGMI 7 x 64 "
      "GB/s = 896 GB/s duplex)",
-     "CONFLICT: some pages quote 2,615 as 'FP16 dense'; that is the sparse figure.", "built-in", false, 163.4 * T, SM(304)},
+     "CONFLICT: some pages quote 2,615 as 'FP16 dense'; that is the sparse figure.", "built-in", false, 163.4 * T, SM(304), NET(8, 0)},
     {"mi325x", "AMD Instinct MI325X", {1307.4 * T, 2614.9 * T, 2614.9 * T, 0}, 256 * G, 6000 * G, 896 * G, 1000,
      "AMD MI325X product page (same compute as MI300X; 256 GB HBM3e; 6.0 TB/s; 1000 W)",
-     "Launch material said 288 GB; shipped as 256 GB.", "built-in", false, 163.4 * T, SM(304)},
+     "Launch material said 288 GB; shipped as 256 GB.", "built-in", false, 163.4 * T, SM(304), NET(8, 0)},
     {"mi355x", "AMD Instinct MI355X", {2500 * T, 5000 * T, 5000 * T, 0}, 288 * G, 8000 * G, 1075.2 * G, 1400,
      "AMD MI355X product page (dense 2,500 BF16, 5,000 FP8; 288 GB HBM3e; 8 TB/s; 1,400 W; XGMI 7 x 153.6 "
      "GB/s)",
-     "CONFLICT: 20.1 PF FP4 quoted by press is the sparse figure.", "built-in", false, 0, SM(256)},
+     "CONFLICT: 20.1 PF FP4 quoted by press is the sparse figure.", "built-in", false, 0, SM(256), NET(8, 0)},
     {"tpu-v4", "Google TPU v4", {275 * T, 0, 275 * T, 0}, 34359738368.0, 1200 * G, 540 * G, 192,
      "Cloud TPU v4 documentation (275 TFLOP/s bf16 or int8; 32 GiB HBM2; 1,200 GB/s; measured max power "
      "192 W); scaling-book (ICI 6 links x 90 GB/s bidirectional)",
-     "TDP is Google's measured max chip power. Interconnect derived from per-link figures.", "built-in", false, 0, .efficiency = {0}},
+     "TDP is Google's measured max chip power. Interconnect derived from per-link figures.", "built-in", false, 0, .efficiency = {0}, NET(4096, 0)},
     {"tpu-v5e", "Google TPU v5e", {197 * T, 0, 394 * T, 0}, 16 * G, 819 * G, 400 * G, 0,
      "Cloud TPU v5e documentation (197 TFLOP/s bf16, 394 TOP/s int8; 16 GB HBM2; 819 GB/s; 400 GB/s "
      "bidirectional ICI)",
      "CONFLICT: HBM bandwidth 819 GB/s (docs, the guide) vs 8.1e11 / 8.2e11 (scaling-book, JAX). TDP "
-     "unpublished. No FP8.", "built-in", false, 0, .efficiency = {0}},
+     "unpublished. No FP8.", "built-in", false, 0, .efficiency = {0}, NET(256, 0)},
     {"tpu-v5p", "Google TPU v5p", {459 * T, 459 * T, 918 * T, 0}, 102005473280.0, 2765 * G, 1200 * G, 0,
      "Cloud TPU v5p documentation (459 TFLOP/s bf16, FP8 459; 95 GiB HBM2e; 2,765 GB/s; 1,200 GB/s "
      "bidirectional ICI); int8 918 per scaling-book",
      "The guide rounds bandwidth to 2.77 TB/s. CONFLICT: 2.8e12 (scaling-book) and 2.46e12 (JAX). FP8 runs "
-     "at the bf16 rate. TDP unpublished.", "built-in", false, 0, .efficiency = {0}},
+     "at the bf16 rate. TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(8960, 0)},
     {"tpu-v6e", "Google TPU v6e (Trillium)", {918 * T, 918 * T, 1836 * T, 0}, 32 * G, 1638 * G, 800 * G, 0,
      "Cloud TPU v6e documentation (918 TFLOP/s bf16, 1,836 TOP/s int8, 32 GB, 1,638 GB/s, 800 GB/s "
      "bidirectional ICI)",
-     "FP8 runs at the bf16 rate. Capacity 32 GB (docs) vs 32 GiB (JAX). TDP unpublished.", "built-in", false, 0, .efficiency = {0}},
+     "FP8 runs at the bf16 rate. Capacity 32 GB (docs) vs 32 GiB (JAX). TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(256, 0)},
     {"tpu7x", "Google TPU7x (Ironwood)", {2307 * T, 4614 * T, 0, 0}, 206158430208.0, 7370 * G, 1200 * G, 0,
      "Cloud TPU7x documentation (2,307 TFLOP/s BF16, 4,614 FP8, 192 GiB HBM); Google blog (7.37 TB/s); 1.2 "
      "TB/s ICI",
-     "Bandwidth 7.37 (Google) vs 7.3 (press) vs 7.40e12 (JAX). TDP unpublished.", "built-in", false, 0, .efficiency = {0}},
+     "Bandwidth 7.37 (Google) vs 7.3 (press) vs 7.40e12 (JAX). TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(9216, 0)},
     {"gaudi2", "Intel Gaudi 2", {432 * T, 865 * T, 0, 0}, 96 * G, 2460 * G, 600 * G, 600,
      "Intel Hot Chips 2024 slides (Gaudi 2: 432 TFLOP/s BF16, 96 GB, 2.46 TB/s, 600 W); FP8 865 per "
      "ml-engineering",
-     "INT8 supported but its peak is unpublished. CONFLICT: FP8 835 (one source) vs 865.", "built-in", false, 0, .efficiency = {0}},
+     "INT8 supported but its peak is unpublished. CONFLICT: FP8 835 (one source) vs 865.", "built-in", false, 0, .efficiency = {0}, NET(8, 75 * G)},
     {"gaudi3", "Intel Gaudi 3 (OAM HL-325L)", {1835 * T, 1835 * T, 0, 0}, 128 * G, 3670 * G, 1200 * G, 900,
      "Intel Hot Chips 2024 slides (BF16/FP8 matrix 1,835 TFLOP/s; 128 GB HBM2e; 3.67 TB/s; 24 x 200 GbE = "
      "1,200 GB/s; 900 W air-cooled)",
      "CONFLICT: 1,835 at 1,750 MHz vs 1,677 at the 1,600 MHz shipping clock (ml-engineering). FP8 runs at "
-     "the bf16 rate.", "built-in", false, 0, .efficiency = {0}},
+     "the bf16 rate.", "built-in", false, 0, .efficiency = {0}, NET(8, 150 * G)},
 };
 
 #undef T

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "realistic.h"
 #include "units.h"
@@ -43,6 +44,14 @@ struct chip_spec {
      * chips with published measurements, else not present (the generic
      * profile applies); sm_count is the datasheet's SM or CU count. */
     struct efficiency_profile efficiency;
+    /* Beyond one chip (parallel.h): how many chips one scale-up domain
+     * joins at interconnect_bytes_per_s (an NVLink/NVSwitch box, a TPU ICI
+     * pod, an Infinity Fabric node), and what each chip has to chips outside
+     * it (InfiniBand, Ethernet), aggregate bidirectional bytes/s like the
+     * interconnect. 0 = unpublished: the domain is then taken to hold every
+     * chip, and a report says so. */
+    int64_t scale_up_domain;
+    double scale_out_bytes_per_s;
 };
 
 /* A run of chips to choose from: the built-ins, or the built-ins and the

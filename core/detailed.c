@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "models.h"
+#include "parallel.h"
 #include "roofline.h"
 
 const char *phase_name(enum rt_phase p)
@@ -219,7 +220,13 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     const struct param_count *pc = pcp;
     const double n = hw->n_chips, wb = hw->bytes_per_weight, kvb = hw->bytes_per_kv, ab = hw->bytes_per_act;
     const double L = (double)m->layers, d = (double)m->d_model, H = (double)m->heads, V = (double)m->vocab;
-    const double kvh = (double)m->kv_heads, B = (double)s->batch;
+    const double kvh = (double)m->kv_heads, B = hw->seqs > 0.0 ? hw->seqs : (double)s->batch;
+    const double e = hw->ep > 1.0 ? hw->ep : 1.0;
+    /* Query tokens per sequence in a decode pass (verifying k draft tokens scores k + 1). */
+    const double q = p == RT_PHASE_DECODE && hw->query_tokens > 1.0 ? hw->query_tokens : 1.0;
+    /* Share of one sequence's KV cache on each chip: ceil(kv heads / n) of them, the whole latent. */
+    const double kv_units = m->kv_lora_rank > 0 ? 1.0 : kvh;
+    const double kvs = kv_heads_per_chip(kv_units, n) / kv_units;
     const double dq = (double)m->d_head;
     const double dv = (double)model_v_head_dim(m);
     const int64_t tile = s->tile;
@@ -228,9 +235,9 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     double seq = p == RT_PHASE_PREFILL ? (double)s->prefill_tokens : (double)s->context_tokens;
     double tokens, stored_scores, head_tokens;
     if (p == RT_PHASE_DECODE) {
-        tokens = B;
-        stored_scores = B * (double)s->context_tokens;
-        head_tokens = B;
+        tokens = B * q;
+        stored_scores = B * q * (double)s->context_tokens;
+        head_tokens = B * q;
     } else {
         tokens = B * seq;
         stored_scores = B * seq * seq;      /* an unfused kernel materialises the square */
@@ -243,6 +250,19 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     if (!hw->prepared) {
         z_local = phase_shape(s, p, kvb);
         zp = &z_local;
+    }
+    /* The shape is summed over the scenario's batch; a pass over fewer
+     * sequences (or more query tokens) scales its per-sequence work. */
+    struct phase_shape z_scaled;
+    double zr = B / (double)s->batch;
+    if (zr != 1.0 || q != 1.0) {
+        z_scaled = *zp;
+        z_scaled.pairs *= zr * q;
+        z_scaled.kv_read_tokens *= zr;
+        z_scaled.kv_new_tokens *= zr * q;
+        z_scaled.scan_flops *= zr * q;
+        z_scaled.state_bytes *= zr;
+        zp = &z_scaled;
     }
     const struct phase_shape *z = zp;
     const double La = z->attn_layers;
@@ -257,7 +277,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         /* QKV projection; prefill and decode write the new keys and values to
          * the cache (a windowed layer keeps only its window of a prompt). */
         realistic_op(add_op(out, hw, "qkv projection", true, La * 2.0 * T * qkv_params * fs / n,
-                            La * qkv_params * wb * ws / n, z->kv_new_tokens * kv_elems * kvb / n,
+                            La * qkv_params * wb * ws / n, z->kv_new_tokens * kv_elems * kvb * kvs,
                             La * (T * d * ab + T * qkv_width * ab / n),
                             shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile)),
                      hw, La, gemm_waves(hw, T, qkv_width / n, d), KIND_PLAIN, 1.0);
@@ -266,14 +286,14 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         double q_bytes = T * H * dq * ab / n;
         double k_cache, v_cache;
         if (m->kv_lora_rank > 0) { /* the latent serves K and V: read once, charged to the scores */
-            k_cache = z->kv_read_tokens * kv_elems * kvb / n;
+            k_cache = z->kv_read_tokens * kv_elems * kvb * kvs;
             v_cache = 0.0;
         } else {
-            k_cache = z->kv_read_tokens * kvh * dq * kvb / n;
-            v_cache = z->kv_read_tokens * kvh * dv * kvb / n;
+            k_cache = z->kv_read_tokens * kvh * dq * kvb * kvs;
+            v_cache = z->kv_read_tokens * kvh * dv * kvb * kvs;
         }
-        double k_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dq * ab / n;
-        double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * ab / n;
+        double k_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dq * ab * kvs;
+        double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * ab * kvs;
         double score_bytes = fused_attention ? 0.0 : stored_scores * H * ab / n;
         /* A fused kernel is one launch per layer; its work units are query blocks of 128 (prefill) or
          * (sequence, kv head) pairs, each split over chunks of about 256 cached tokens (decode, split-KV:
@@ -326,8 +346,14 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     double ff_e = m->moe_d_ff > 0 ? (double)m->moe_d_ff : (double)m->d_ff;
     double ff_s = m->shared_d_ff > 0 ? (double)m->shared_d_ff : ff_e;
     double k_routed = (double)m->experts_per_token, shared = (double)m->shared_experts;
-    double touched = moe_layers > 0.0 ? experts_touched((double)m->experts, k_routed, T) : 0.0;
-    double mlp_flops = 2.0 * T * mats * d * z->dense_ff + moe_layers * 2.0 * T * mats * d * (k_routed * ff_e + shared * ff_s);
+    /* Expert parallel: the routed experts of all e groups' tokens spread
+     * over n x e chips, so a chip computes the same share of routed FLOPs
+     * (times the busiest rank's imbalance) and reads its 1/e of the experts
+     * those tokens touch. */
+    double imbalance = e > 1.0 && hw->ep_imbalance > 1.0 ? hw->ep_imbalance : 1.0;
+    double touched = moe_layers > 0.0 ? experts_touched((double)m->experts, k_routed, T * e) / e : 0.0;
+    double mlp_flops = 2.0 * T * mats * d * z->dense_ff +
+                       moe_layers * 2.0 * T * mats * d * (k_routed * ff_e * imbalance + shared * ff_s);
     double mlp_weights = (mats * d * z->dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;
     double ff_tokens = T * z->dense_ff + moe_layers * T * (k_routed * ff_e + shared * ff_s); /* intermediate elements */
     if (moe_layers > 0.0)
@@ -367,19 +393,27 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
 
     /* An all-reduce of the activations after each mixer and each MLP (two
      * per layer of a transformer), ring over n chips. */
-    out->allreduces = out->realistic_comms_s = 0.0;
+    out->allreduces = out->realistic_comms_s = out->alltoall_bytes = 0.0;
+    if (moe_layers > 0.0 && e > 1.0 && hw->ep_link_bytes_per_s > 0.0) {
+        /* Each MoE layer's dispatch and combine (parallel.h): the group's
+         * tokens split over its n chips, each sent to k experts, (e-1)/e of
+         * them elsewhere; a pairwise exchange is e - 1 steps each way. */
+        out->alltoall_bytes = moe_layers * alltoall_bytes_per_chip(T / n, k_routed, d, ab, e);
+        out->comms_bytes += out->alltoall_bytes;
+        out->comms_s += out->alltoall_bytes / hw->ep_link_bytes_per_s;
+        out->realistic_comms_s += moe_layers * 2.0 * (e - 1.0) * hw->eff.allreduce_step_s +
+                                  out->alltoall_bytes / (hw->eff.link * hw->ep_link_bytes_per_s);
+    }
     if (n > 1.0 && hw->link_bytes_per_s > 0.0) {
         out->allreduces = z->mixer_layers + z->mlp_layers;
-        out->comms_bytes = out->allreduces * 2.0 * (n - 1.0) / n * T * d * ab;
-        out->comms_s = out->comms_bytes / hw->link_bytes_per_s;
+        double allreduce_bytes = out->allreduces * 2.0 * (n - 1.0) / n * T * d * ab;
+        out->comms_bytes += allreduce_bytes;
+        out->comms_s += allreduce_bytes / hw->link_bytes_per_s;
         /* Alpha-beta (Thakur et al. 2005): a ring all-reduce is 2(n-1) steps of a fixed time plus 2(n-1)/n of
          * the bytes over the achieved link; a tree (or NCCL's small-message algorithms) 2 ceil(log2 n) steps
          * plus twice the bytes. The library picks the faster; so does this model. */
-        double alpha = hw->eff.allreduce_step_s, beta = hw->eff.link * hw->link_bytes_per_s;
-        double bytes_each = T * d * ab; /* one all-reduce's message */
-        double ring = 2.0 * (n - 1.0) * alpha + 2.0 * (n - 1.0) / n * bytes_each / beta;
-        double tree = 2.0 * ceil(log2(n)) * alpha + 2.0 * bytes_each / beta;
-        out->realistic_comms_s = out->allreduces * (ring < tree ? ring : tree);
+        out->realistic_comms_s +=
+            out->allreduces * allreduce_s(n, T * d * ab, hw->eff.allreduce_step_s, hw->eff.link * hw->link_bytes_per_s);
     }
     out->step_s = p == RT_PHASE_TRAINING ? 0.0 : hw->engine.step_s;
     if (p == RT_PHASE_PREFILL) /* admitting the requests: once, in the time to first token */

@@ -17,10 +17,16 @@
  *   see scan_flops_per_token) reads and writes each sequence's fixed state. Fused attention (the default,
  *   FlashAttention, Dao et al. 2022) keeps scores on chip; unfused writes and
  *   reads the P x P score matrix.
- * - Tensor parallelism over the scenario's chips (Megatron-LM, Shoeybi et al.
- *   2019): QKV and MLP-up column-parallel, output and MLP-down row-parallel,
- *   two all-reduces of the activations per layer (four in training), each a
- *   ring moving 2(n-1)/n of the bytes over one direction of the interconnect.
+ * - Tensor parallelism over n chips (Megatron-LM, Shoeybi et al. 2019): QKV
+ *   and MLP-up column-parallel, output and MLP-down row-parallel, two
+ *   all-reduces of the activations per layer (four in training), each a ring
+ *   moving 2(n-1)/n of the bytes over one direction of the link. A chip holds
+ *   ceil(kv_heads / n) KV heads (parallel.h): past kv_heads chips the KV
+ *   cache is copied, and its read per chip stops shrinking; a latent cache is
+ *   whole on every chip.
+ * - Expert parallelism (hw_rates.ep > 1): the routed experts spread over
+ *   n x ep chips that receive every group's tokens; each MoE layer pays an
+ *   all-to-all (parallel.h).
  * - MoE: a step of T tokens touches E(1 - (1 - k/E)^T) distinct experts in
  *   expectation; their weights are read, k per token are computed.
  * - Activations are bf16, or 1 byte when the matmuls run natively at fp8 or
@@ -77,7 +83,8 @@ struct phase_cost {
     struct op_cost ops[RT_MAX_OPS];
     int count;
     double tokens;        /* tokens the phase processes (all chips) */
-    double comms_bytes;   /* tensor-parallel all-reduce bytes each chip sends */
+    double comms_bytes;   /* tensor-parallel all-reduce (and expert all-to-all) bytes each chip sends */
+    double alltoall_bytes; /* of them, the MoE all-to-all's (expert parallel) */
     double comms_s;       /* their time over the interconnect */
     double time_s;        /* sum of the operations' times + comms_s: the floor */
     double allreduces;    /* all-reduces in the phase (one after each mixer and each MLP when n > 1) */
@@ -111,6 +118,14 @@ struct hw_rates {
     double link_bytes_per_s;   /* one direction of the interconnect */
     double bytes_per_weight, bytes_per_kv, bytes_per_act;
     double n_chips;            /* tensor-parallel degree */
+    /* The serving layout (parallel.h); zero values mean the plain layout:
+     * seqs 0 = the scenario's batch, ep 0 or 1 = no expert parallelism,
+     * query_tokens 0 or 1 = one new token per sequence in a decode step. */
+    double seqs;               /* sequences one tensor-parallel group runs in one pass (attention-DP, micro-batch) */
+    double ep;                 /* expert-parallel groups: routed experts over n_chips x ep chips */
+    double ep_imbalance;       /* the busiest expert rank's load over the mean (0 = 1) */
+    double ep_link_bytes_per_s; /* one direction, for the all-to-all over n_chips x ep chips */
+    double query_tokens;       /* tokens per sequence a decode pass scores (k + 1 when verifying k drafts) */
     /* A parameter count given apart from the shape (--params, a stated
      * count) scales every weight matrix: FLOPs by active / the shape's
      * active, weight bytes by total / the shape's total. 1 otherwise. */

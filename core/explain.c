@@ -325,8 +325,13 @@ static void explain_detailed(struct explanation *e, const struct scenario *s, co
     for (int i = 0; i < d->decode_term_count; i++)
         line(e, RT_EXPLAIN_FORMULA, "    %9s  %s", signed_s(t1, sizeof t1, d->decode_terms[i].seconds),
              d->decode_terms[i].name);
-    line(e, RT_EXPLAIN_NUMBERS, "  decode = %lld x %s = %s", (long long)s->decode_tokens,
-         format_seconds(t1, sizeof t1, d->decode_step_s), turn_s(t2, sizeof t2, d->decode_s));
+    if (a->speculative.enabled)
+        line(e, RT_EXPLAIN_NUMBERS, "  decode = %lld x %s per token (speculative: %.2f tokens a pass) = %s",
+             (long long)s->decode_tokens, format_seconds(t1, sizeof t1, d->tpot_s), a->speculative.tokens_per_pass,
+             turn_s(t2, sizeof t2, d->decode_s));
+    else
+        line(e, RT_EXPLAIN_NUMBERS, "  decode = %lld x %s = %s", (long long)s->decode_tokens,
+             format_seconds(t1, sizeof t1, d->decode_step_s), turn_s(t2, sizeof t2, d->decode_s));
     line(e, RT_EXPLAIN_NUMBERS, "  total = %s + %s + %s = %s", turn_s(t1, sizeof t1, d->prefill_s),
          turn_s(t2, sizeof t2, d->decode_s), turn_s(t3, sizeof t3, d->overhead_s),
          turn_s(t4, sizeof t4, d->total_s));

@@ -25,6 +25,15 @@ void scenario_default(struct scenario *s)
     s->latency_model = RT_LATENCY_REALISTIC; /* the honest headline; --napkin gives the guide's figures */
     s->engine = *engine_find("generic");
     s->data_parallel = 1;
+    s->pp = 1;
+    s->ep = 1;
+    s->ep_imbalance = 1.0;
+}
+
+int64_t scenario_tp(const struct scenario *s)
+{
+    int64_t rest = s->pp * s->ep;
+    return rest >= 1 && s->chips % rest == 0 ? s->chips / rest : 0;
 }
 
 const char *latency_model_name(enum rt_latency_model m)
@@ -76,8 +85,36 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_int("--decode-tokens", s->decode_tokens, 0, RT_MAX_TOKENS, err, errsize) ||
         check_int("--max-chips", s->max_chips, 1, RT_MAX_CHIPS, err, errsize) ||
         check_int("--tile", s->tile, 1, 1 << 16, err, errsize) ||
-        check_int("--data-parallel", s->data_parallel, 1, RT_MAX_CHIPS, err, errsize))
+        check_int("--dp", s->data_parallel, 1, RT_MAX_CHIPS, err, errsize) ||
+        check_int("--pp", s->pp, 1, s->model.layers, err, errsize) ||
+        check_int("--ep", s->ep, 1, RT_MAX_CHIPS, err, errsize) ||
+        check_int("--microbatches", s->microbatches, 0, RT_MAX_BATCH, err, errsize) ||
+        check_int("--activation-tokens", s->activation_tokens, 0, RT_MAX_TOKENS, err, errsize) ||
+        check_int("--spec-tokens", s->spec_tokens, 0, 16, err, errsize) ||
+        check_int("--disagg", s->disagg_prefill_chips, 0, RT_MAX_CHIPS, err, errsize))
         return -1;
+    if (s->chips % (s->pp * s->ep) != 0) {
+        snprintf(err, errsize,
+                 "--chips %lld is not a multiple of --pp %lld x --ep %lld: a replica is tp x pp x ep chips",
+                 (long long)s->chips, (long long)s->pp, (long long)s->ep);
+        return -1;
+    }
+    if (s->ep > 1 && s->model.experts <= 1) {
+        snprintf(err, errsize, "--ep %lld needs a mixture-of-experts model: %s has no routed experts",
+                 (long long)s->ep, s->model.name);
+        return -1;
+    }
+    if (s->ep > 1 && s->model.experts % s->ep != 0) {
+        snprintf(err, errsize, "--ep %lld does not divide the %lld experts of %s", (long long)s->ep,
+                 (long long)s->model.experts, s->model.name);
+        return -1;
+    }
+    if (s->ep > 1 && s->batch < s->ep) {
+        snprintf(err, errsize, "--batch %lld is below --ep %lld: each expert-parallel group runs attention on its "
+                 "own sequences, so it needs at least one",
+                 (long long)s->batch, (long long)s->ep);
+        return -1;
+    }
     if ((s->params != 0.0 && check_real("--params", s->params, 1.0, false, RT_MAX_PARAMS, err, errsize)) ||
         check_real("--budget", s->budget_s, 0.0, true, 1e9, err, errsize) ||
         check_real("--overhead", s->overhead_s, 0.0, false, 1e9, err, errsize) ||
@@ -90,8 +127,17 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_real("--comm-overlap", s->comm_overlap, 0.0, false, 1.0, err, errsize) ||
         check_real("--measured-train-tokens-per-s", s->measured_train_tokens_per_s, 0.0, false, 1e18, err, errsize) ||
         check_real("--measured-ttft-s", s->measured_ttft_s, 0.0, false, 1e9, err, errsize) ||
-        check_real("--measured-tpot-s", s->measured_tpot_s, 0.0, false, 1e9, err, errsize))
+        check_real("--measured-tpot-s", s->measured_tpot_s, 0.0, false, 1e9, err, errsize) ||
+        check_real("--ep-imbalance", s->ep_imbalance, 1.0, false, 64.0, err, errsize) ||
+        check_real("--spec-draft-params", s->spec_draft_params, 0.0, false, RT_MAX_PARAMS, err, errsize) ||
+        check_real("--ttft-target", s->ttft_target_s, 0.0, false, 1e9, err, errsize) ||
+        check_real("--tpot-target", s->tpot_target_s, 0.0, false, 1e9, err, errsize))
         return -1;
+    if (!(s->spec_accept >= 0.0 && s->spec_accept < 1.0)) {
+        snprintf(err, errsize, "--spec-accept %g is out of range: give a probability from 0 up to (not including) 1",
+                 s->spec_accept);
+        return -1;
+    }
     if (s->budget_s <= s->overhead_s) {
         snprintf(err, errsize,
                  "--budget %g s must exceed the --overhead of %g s: no hardware can meet it",

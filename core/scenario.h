@@ -44,7 +44,7 @@ struct scenario {
     double peak_flops_override;       /* FLOP/s */
     double hbm_bytes_per_s_override;  /* bytes/s */
     double hbm_bytes_override;        /* bytes */
-    int64_t chips;                    /* chips serving one model replica (tensor parallel), >= 1 */
+    int64_t chips;                    /* chips serving one model replica, tp x pp x ep, >= 1 */
 
     struct model_shape model;
     /* Parameter count given on its own (--params, the guide's round numbers):
@@ -74,7 +74,29 @@ struct scenario {
     enum rt_latency_model latency_model;
     struct engine_profile engine;     /* the serving engine (realistic.h): --engine */
     bool unfused_attention;           /* attention writes its score matrix to HBM (no FlashAttention) */
-    int64_t data_parallel;            /* training replicas (gradient all-reduce), >= 1 */
+    int64_t data_parallel;            /* replicas: training (gradient all-reduce) and serving (each its own batch), >= 1 */
+
+    /* The serving layout (parallel.h). A replica's chips are tp x pp x ep;
+     * tp is not stored but derived, chips / (pp x ep), so that --chips alone
+     * stays tensor parallel. batch is the replica's concurrent sequences. */
+    int64_t pp;                       /* pipeline stages, [1, layers] */
+    int64_t ep;                       /* expert-parallel groups, >= 1; > 1 needs experts it divides */
+    int64_t microbatches;             /* prefill micro-batches through the pipeline; 0 = one per sequence */
+    double ep_imbalance;              /* the busiest expert rank's load over the mean, [1, 64] */
+    int64_t activation_tokens;        /* tokens of the forward pass the activation workspace is sized for;
+                                         0 = the prompt, at most RT_DEFAULT_ACTIVATION_TOKENS */
+    /* Speculative decoding (Leviathan et al. 2023); spec_tokens 0 = off. */
+    int64_t spec_tokens;              /* draft tokens proposed per target pass, [0, 16] */
+    double spec_accept;               /* probability each draft token is accepted, [0, 1) */
+    double spec_draft_params;         /* the draft's parameters; 0 = one layer of the target (an MTP head) */
+    char spec_draft_name[RT_MODEL_NAME_MAX]; /* the draft's name for the report ("" = MTP head) */
+    /* Serving targets in steady state; 0 = none. */
+    double ttft_target_s;             /* time to first token */
+    double tpot_target_s;             /* time per output token */
+    /* Disaggregated serving: > 0 runs prefill on its own pool of this many
+     * chips (tensor parallel) and moves each request's KV cache to the
+     * decode pool (the layout above); 0 = prefill and decode share chips. */
+    int64_t disagg_prefill_chips;
     double comm_overlap;              /* share of training communication hidden behind compute, [0, 1] */
 
     /* Measurements of a real run; 0 = none. */
@@ -96,6 +118,10 @@ void scenario_default(struct scenario *s);
  * in err (errsize bytes) that names the knob (by its command-line flag), the
  * value and the accepted range. */
 int scenario_check(const struct scenario *s, char *err, size_t errsize);
+
+/* The tensor-parallel degree of s: chips / (pp x ep); 0 when that is not
+ * whole (scenario_check refuses such a layout). */
+int64_t scenario_tp(const struct scenario *s);
 
 /* Replaces the model with a built-in preset (or any shape), clearing a
  * --params override so that the shape's own count applies. A shape with no

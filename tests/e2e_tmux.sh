@@ -212,7 +212,7 @@ if wait_for "$s" 'total 1.981 s' && wait_for "$s" 'MISS'; then
     if wait_for "$s" '32 × tpu-v5e'; then
         t send-keys -t "$s" Right
         if wait_for "$s" 'total 0.683 s' && wait_for "$s" ' OK 0.683 s napkin' &&
-            wait_for "$s" 'MISS 2.777 s realistic?'; then
+            wait_for "$s" 'MISS 2.831 s realistic?'; then
             pass "chips 16 -> 64: 1.981 s MISS becomes 0.683 s OK, and the title says the realistic estimate disagrees"
         else
             fail "64 chips did not show 0.683 s OK" "$s"

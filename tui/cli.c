@@ -111,7 +111,9 @@ enum {
     OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE, OPT_STEP_TIMES,
     OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_THEME, OPT_LIST_THEMES, OPT_DETAILED, OPT_ATTENTION,
     OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE, OPT_ESTIMATE,
-    OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_COUNT
+    OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
+    OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
+    OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -176,6 +178,20 @@ static const struct option long_options[] = {
     {"calibrate-scope", required_argument, NULL, OPT_CALIBRATE_SCOPE},
     {"write-chip", required_argument, NULL, OPT_WRITE_CHIP},
     {"points", required_argument, NULL, OPT_POINTS},
+    {"tp", required_argument, NULL, OPT_TP},
+    {"pp", required_argument, NULL, OPT_PP},
+    {"ep", required_argument, NULL, OPT_EP},
+    {"dp", required_argument, NULL, OPT_DP},
+    {"microbatches", required_argument, NULL, OPT_MICROBATCHES},
+    {"ep-imbalance", required_argument, NULL, OPT_EP_IMBALANCE},
+    {"activation-tokens", required_argument, NULL, OPT_ACTIVATION_TOKENS},
+    {"spec-tokens", required_argument, NULL, OPT_SPEC_TOKENS},
+    {"spec-accept", required_argument, NULL, OPT_SPEC_ACCEPT},
+    {"spec-draft", required_argument, NULL, OPT_SPEC_DRAFT},
+    {"ttft-target", required_argument, NULL, OPT_TTFT_TARGET},
+    {"tpot-target", required_argument, NULL, OPT_TPOT_TARGET},
+    {"disagg", required_argument, NULL, OPT_DISAGG},
+    {"search", no_argument, NULL, OPT_SEARCH},
     {NULL, 0, NULL, 0},
 };
 
@@ -509,7 +525,33 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         }
         s->unfused_attention = strcmp(text, "unfused") == 0;
         return 0;
-    case OPT_DATA_PARALLEL: whole = &s->data_parallel; break;
+    case OPT_DATA_PARALLEL:
+    case OPT_DP: whole = &s->data_parallel; break;
+    case OPT_MICROBATCHES: whole = &s->microbatches; break;
+    case OPT_EP_IMBALANCE: real = &s->ep_imbalance; break;
+    case OPT_ACTIVATION_TOKENS: whole = &s->activation_tokens; break;
+    case OPT_SPEC_TOKENS: whole = &s->spec_tokens; break;
+    case OPT_SPEC_ACCEPT: real = &s->spec_accept; break;
+    case OPT_TTFT_TARGET: real = &s->ttft_target_s; break;
+    case OPT_TPOT_TARGET: real = &s->tpot_target_s; break;
+    case OPT_SPEC_DRAFT: {
+        const struct model_shape *m = model_find(text);
+        double n = 0.0;
+        if (m) {
+            struct param_count pc = model_param_count(m);
+            n = m->stated_params > 0.0 ? m->stated_params : pc.active;
+            snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "%s", m->name);
+        } else if (parse_number(text, &n) == 0 && n >= 1.0) {
+            snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "a %s-parameter draft", text);
+        } else {
+            snprintf(err, errsize, "--spec-draft '%s': give a built-in model (rooftop --list-models) or the draft's "
+                                   "parameter count (e.g. 1B)",
+                     text);
+            return 2;
+        }
+        s->spec_draft_params = n;
+        return 0;
+    }
     case OPT_COMM_OVERLAP: real = &s->comm_overlap; break;
     case OPT_MEASURED_TRAIN: real = &s->measured_train_tokens_per_s; break;
     case OPT_MEASURED_TTFT: real = &s->measured_ttft_s; break;
@@ -589,8 +631,87 @@ static const int apply_order[] = {
     OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE,
     OPT_PARAMS, OPT_CHIPS, OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION,
     OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
-    OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
-    OPT_MEASURED_TTFT, OPT_MEASURED_TPOT};
+    OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
+    OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
+    OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET};
+
+/* Parses a layout degree flag (--tp, --pp, --ep): a whole number >= 1. */
+static int parse_degree(int id, const char *text, int64_t *out, char *err, size_t errsize)
+{
+    if (parse_whole(id, text, out, err, errsize) != 0)
+        return 2;
+    if (*out < 1 || *out > RT_MAX_CHIPS) {
+        snprintf(err, errsize, "--%s %s is out of range: give a whole number from 1 to %lld", flag_name(id), text,
+                 (long long)RT_MAX_CHIPS);
+        return 2;
+    }
+    return 0;
+}
+
+/* Sets the replica's layout from --tp, --pp, --ep, --chips and --disagg
+ * P:D: chips = tp x pp x ep; without --tp, tp = chips / (pp x ep) (or 1
+ * when --chips is not given either). Returns 0 or 2 with err naming the
+ * flags that disagree. */
+static int apply_layout(const struct pending *pend, struct scenario *s, char *err, size_t errsize)
+{
+    int64_t tp = 0, pp = 1, ep = 1, p_chips = 0, d_chips = 0;
+    if ((pend->text[OPT_TP] && parse_degree(OPT_TP, pend->text[OPT_TP], &tp, err, errsize)) ||
+        (pend->text[OPT_PP] && parse_degree(OPT_PP, pend->text[OPT_PP], &pp, err, errsize)) ||
+        (pend->text[OPT_EP] && parse_degree(OPT_EP, pend->text[OPT_EP], &ep, err, errsize)))
+        return 2;
+    if (pend->text[OPT_DISAGG]) {
+        const char *t = pend->text[OPT_DISAGG];
+        const char *colon = strchr(t, ':');
+        char left[64];
+        if (!colon || (size_t)(colon - t) >= sizeof left) {
+            snprintf(err, errsize, "--disagg '%s': give P:D, the prefill and decode pools' chips (e.g. 8:8)", t);
+            return 2;
+        }
+        memcpy(left, t, (size_t)(colon - t));
+        left[colon - t] = '\0';
+        if (parse_degree(OPT_DISAGG, left, &p_chips, err, errsize) ||
+            parse_degree(OPT_DISAGG, colon + 1, &d_chips, err, errsize))
+            return 2;
+        s->disagg_prefill_chips = p_chips;
+    }
+    if (!pend->text[OPT_TP] && !pend->text[OPT_PP] && !pend->text[OPT_EP] && !d_chips)
+        return 0; /* --chips alone: tensor parallel, as always */
+    bool chips_given = pend->text[OPT_CHIPS] != NULL;
+    int64_t given = chips_given ? s->chips : d_chips;
+    if (chips_given && d_chips && d_chips != s->chips) {
+        snprintf(err, errsize, "--disagg %s decodes on %lld chips but --chips is %lld: give one", pend->text[OPT_DISAGG],
+                 (long long)d_chips, (long long)s->chips);
+        return 2;
+    }
+    if (!tp) {
+        if (given <= 0) {
+            tp = 1;
+        } else if (given % (pp * ep) != 0) {
+            snprintf(err, errsize, "%s %lld is not a multiple of --pp %lld x --ep %lld: a replica is tp x pp x ep chips",
+                     chips_given ? "--chips" : "--disagg's decode pool", (long long)given, (long long)pp,
+                     (long long)ep);
+            return 2;
+        } else {
+            tp = given / (pp * ep);
+        }
+    }
+    if ((double)tp * (double)pp * (double)ep > (double)RT_MAX_CHIPS) {
+        snprintf(err, errsize, "--tp x --pp x --ep is above %lld chips", (long long)RT_MAX_CHIPS);
+        return 2;
+    }
+    int64_t chips = tp * pp * ep;
+    if (given > 0 && chips != given) {
+        snprintf(err, errsize, "--tp %lld x --pp %lld x --ep %lld = %lld chips, but %s %lld: --chips counts one "
+                 "replica's chips (--dp adds replicas)",
+                 (long long)tp, (long long)pp, (long long)ep, (long long)chips,
+                 chips_given ? "--chips is" : "--disagg decodes on", (long long)given);
+        return 2;
+    }
+    s->chips = chips;
+    s->pp = pp;
+    s->ep = ep;
+    return 0;
+}
 
 char *cli_config_dir(char *out, size_t size, const char *kind)
 {
@@ -881,6 +1002,22 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         int id = apply_order[i];
         if (pend.text[id] && apply_flag(id, pend.text[id], out, err, errsize) != 0)
             return 2;
+    }
+    if (pend.text[OPT_DATA_PARALLEL] && pend.text[OPT_DP]) {
+        snprintf(err, errsize, "--dp and --data-parallel are one flag: give it once");
+        return 2;
+    }
+    if (apply_layout(&pend, &out->scenario, err, errsize) != 0)
+        return 2;
+    if (out->scenario.spec_tokens > 0 && !pend.text[OPT_SPEC_ACCEPT]) {
+        snprintf(err, errsize, "--spec-tokens %lld needs --spec-accept A: the chance each draft token is accepted, "
+                               "from 0 up to 1",
+                 (long long)out->scenario.spec_tokens);
+        return 2;
+    }
+    if ((pend.text[OPT_SPEC_ACCEPT] || pend.text[OPT_SPEC_DRAFT]) && out->scenario.spec_tokens == 0) {
+        snprintf(err, errsize, "--spec-accept and --spec-draft go with --spec-tokens K (draft tokens per pass)");
+        return 2;
     }
     if (latency_flags)
         out->scenario.latency_model = latency_model;

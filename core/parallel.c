@@ -1,0 +1,77 @@
+/* parallel.c — the formulas of parallel.h. */
+#include "parallel.h"
+
+#include <math.h>
+
+double kv_heads_per_chip(double kv_heads, double tp)
+{
+    if (!(kv_heads >= 1.0) || !(tp >= 1.0))
+        return 0.0;
+    return ceil(kv_heads / tp);
+}
+
+double kv_replication(double kv_heads, double tp)
+{
+    if (!(kv_heads >= 1.0) || !(tp >= 1.0))
+        return 0.0;
+    return tp * kv_heads_per_chip(kv_heads, tp) / kv_heads;
+}
+
+double pipeline_stage_layers(double layers, double pp)
+{
+    if (!(layers >= 1.0) || !(pp >= 1.0) || pp > layers)
+        return 0.0;
+    return ceil(layers / pp);
+}
+
+double pipeline_bubble_fraction(double pp, double microbatches)
+{
+    if (!(pp >= 1.0) || !(microbatches >= 1.0))
+        return 0.0;
+    return (pp - 1.0) / microbatches;
+}
+
+double alltoall_bytes_per_chip(double tokens_per_chip, double k, double d_model, double bytes_per_act, double ep)
+{
+    if (!(ep > 1.0) || !(tokens_per_chip > 0.0) || !(k > 0.0) || !(d_model > 0.0) || !(bytes_per_act > 0.0))
+        return 0.0;
+    return tokens_per_chip * k * d_model * bytes_per_act * (ep - 1.0) / ep * 2.0;
+}
+
+double allreduce_s(double n, double bytes, double alpha_s, double one_way_bytes_per_s)
+{
+    if (!(n > 1.0) || !(one_way_bytes_per_s > 0.0))
+        return 0.0;
+    double ring = 2.0 * (n - 1.0) * alpha_s + 2.0 * (n - 1.0) / n * bytes / one_way_bytes_per_s;
+    double tree = 2.0 * ceil(log2(n)) * alpha_s + 2.0 * bytes / one_way_bytes_per_s;
+    return ring < tree ? ring : tree;
+}
+
+struct link_choice link_for_group(const struct chip_spec *chip, double group)
+{
+    struct link_choice l = {chip->interconnect_bytes_per_s / 2.0, false, false};
+    if (chip->scale_up_domain > 0 && group > (double)chip->scale_up_domain) {
+        l.crosses_domain = true;
+        if (chip->scale_out_bytes_per_s > 0.0)
+            l.one_way_bytes_per_s = chip->scale_out_bytes_per_s / 2.0;
+        else
+            l.scale_out_unknown = true;
+    }
+    return l;
+}
+
+double spec_tokens_per_pass(double k, double a)
+{
+    if (!isfinite(k) || !isfinite(a) || a < 0.0 || a >= 1.0)
+        return 0.0;
+    if (k <= 0.0)
+        return 1.0;
+    return (1.0 - pow(a, k + 1.0)) / (1.0 - a);
+}
+
+double kv_transfer_s(double bytes, double one_way_bytes_per_s, double alpha_s)
+{
+    if (!(bytes > 0.0) || !(one_way_bytes_per_s > 0.0))
+        return 0.0;
+    return alpha_s + bytes / one_way_bytes_per_s;
+}

@@ -1,0 +1,96 @@
+/* parallel.h — how a model is split over chips when it is served: tensor,
+ * pipeline, expert and data parallelism, the links between chips, and the
+ * serving techniques that change a step's cost (speculative decoding,
+ * disaggregated prefill).
+ *
+ * A replica of the model runs on tp x pp x ep chips:
+ * - tensor parallel (tp, Megatron-LM, Shoeybi et al. 2019): each layer's
+ *   heads and MLP columns split over tp chips; a chip holds ceil(kv_heads /
+ *   tp) KV heads, so past kv_heads chips every KV head is copied (a latent
+ *   attention cache, one latent per token, is copied to every rank);
+ * - pipeline parallel (pp, GPipe/Megatron-LM): the layers split into pp
+ *   stages as evenly as whole layers allow, the embedding on the first stage
+ *   and the LM head on the last; a prefill of m micro-batches pays the bubble
+ *   (pp - 1) / m of the ideal (Narayanan et al. 2021); a decode step passes
+ *   every stage in turn, with pp micro-batches in flight;
+ * - expert parallel (ep, the DP-attention + EP layout of SGLang and vLLM for
+ *   DeepSeek-style models): ep groups of tp chips each run attention on their
+ *   own share of the sequences, and the routed experts spread over all tp x
+ *   ep chips; each MoE layer sends every token to its k experts and back (an
+ *   all-to-all);
+ * - data parallel (dp): whole replicas, each with its own batch.
+ * Collectives cost alpha + bytes / bandwidth per step (Hockney's model, as
+ * Thakur et al. 2005 use it); a group that spans more chips than one
+ * scale-up domain runs at the scale-out bandwidth.
+ * Pure: no I/O, no allocation, no globals.
+ */
+#ifndef ROOFTOP_PARALLEL_H
+#define ROOFTOP_PARALLEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chips.h"
+
+/* Tokens of the forward pass a serving engine sizes its activation
+ * workspace for when the scenario names none: vLLM's default chunked-prefill
+ * budget (max_num_batched_tokens 8192), or the prompt when shorter. */
+#define RT_DEFAULT_ACTIVATION_TOKENS 8192
+
+/* KV heads the busiest of tp chips holds: ceil(kv_heads / tp), at least 1.
+ * kv_heads >= 1 (a latent-attention cache counts as 1), tp >= 1; 0 when
+ * either is below 1. */
+double kv_heads_per_chip(double kv_heads, double tp);
+
+/* Copies of each KV head over tp chips: tp x ceil(kv_heads / tp) / kv_heads
+ * (1 while tp divides kv_heads; 2 for 8 heads on 16 chips, 4 on 32; tp for
+ * a latent cache, kv_heads = 1). 0 when either is below 1. */
+double kv_replication(double kv_heads, double tp);
+
+/* Layers in the busiest of pp stages: ceil(layers / pp). layers >= 1,
+ * 1 <= pp <= layers; 0 outside. */
+double pipeline_stage_layers(double layers, double pp);
+
+/* The pipeline bubble as a fraction of the ideal time (Narayanan et al.
+ * 2021, eq. 1): (pp - 1) / microbatches. pp >= 1, microbatches >= 1; 0
+ * outside. A prefill of ideal time t on pp stages takes t (1 + bubble). */
+double pipeline_bubble_fraction(double pp, double microbatches);
+
+/* Bytes one chip sends in one MoE layer's all-to-all, dispatch and combine
+ * together: tokens_per_chip x k x d_model x bytes_per_act x (ep - 1) / ep x
+ * 2 (each token's activation goes to its k experts, a share (ep-1)/ep of
+ * them on other chips, and comes back). 0 when ep <= 1 or any input is not
+ * positive. */
+double alltoall_bytes_per_chip(double tokens_per_chip, double k, double d_model, double bytes_per_act, double ep);
+
+/* Seconds of one all-reduce of `bytes` over n chips, alpha-beta: the faster
+ * of a ring, 2(n-1) steps of alpha and 2(n-1)/n x bytes over the one-way
+ * bandwidth, and a tree (NCCL's small-message algorithms), 2 ceil(log2 n)
+ * steps and 2 x bytes (Thakur et al. 2005; NCCL's tuning picks the faster).
+ * n >= 1; 0 when n <= 1 or the bandwidth is not positive. */
+double allreduce_s(double n, double bytes, double alpha_s, double one_way_bytes_per_s);
+
+/* A link between chips, resolved for a group of chips. */
+struct link_choice {
+    double one_way_bytes_per_s; /* bandwidth each chip has in one direction (0: none published) */
+    bool crosses_domain;        /* the group spans more chips than one scale-up domain */
+    bool scale_out_unknown;     /* ... and the chip publishes no scale-out figure (the interconnect is used) */
+};
+
+/* The link a collective over `group` chips runs at: the interconnect while
+ * the group fits one scale-up domain (or the chip publishes none), else the
+ * scale-out bandwidth (half the aggregate figure each way). group >= 1. */
+struct link_choice link_for_group(const struct chip_spec *chip, double group);
+
+/* Expected tokens one target pass yields with speculative decoding
+ * (Leviathan et al. 2023, eq. 1): (1 - a^(k+1)) / (1 - a) for k draft
+ * tokens accepted each with probability a in [0, 1); k + 1 as a -> 1; 1 when
+ * k <= 0. Returns 0 for a outside [0, 1) or a non-finite input. */
+double spec_tokens_per_pass(double k, double a);
+
+/* Seconds to move a KV cache of `bytes` over a link of one_way_bytes_per_s
+ * (disaggregated prefill to decode), plus one step of alpha_s; 0 when bytes
+ * <= 0; 0 when the bandwidth is not positive (nothing published). */
+double kv_transfer_s(double bytes, double one_way_bytes_per_s, double alpha_s);
+
+#endif
