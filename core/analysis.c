@@ -149,7 +149,8 @@ static int64_t requests_fitting(double free_bytes, double per_request_bytes)
 static double layer_activation_width(const struct model_shape *m, const struct param_count *pc, double tp)
 {
     double d = (double)m->d_model;
-    double qkv = pc->attention_per_layer > 0.0 ? pc->attention_per_layer / d : 0.0;
+    double o = (double)m->heads * (double)model_v_head_dim(m) * d; /* the output projection, not live with QKV */
+    double qkv = pc->attention_per_layer > o ? (pc->attention_per_layer - o) / d : 0.0;
     double up = m->gated_mlp ? 2.0 : 1.0, ff = 0.0;
     for (int k = 0; k < m->kind_count; k++) {
         const struct layer_kind *lk = &m->kinds[k];
@@ -1062,6 +1063,7 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     }
 
     const struct model_shape *m = &s->model;
+    char count[24];
     a->gqa_saving = gqa_saving((double)m->heads, (double)m->kv_heads);
     a->tile_efficiency_d_model = tile_efficiency(m->d_model, s->tile);
     a->tile_efficiency_d_ff = tile_efficiency(m->d_ff, s->tile);
@@ -1090,10 +1092,26 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                     "are off.");
     if (a->decode_mbu > 1.0)
         add_note(a, "The measured time per output token implies MBU above 100%%: the time or the chip figures are off.");
+    if (s->pp > 1)
+        add_note(a, "Pipeline: %lld stages of at most %.0f layers (the embedding on the first, the LM head on the "
+                    "last); the prefill's %.0f micro-batches pay a bubble of (pp - 1) / m = %.1f%%, and a decode step "
+                    "carries one of min(pp, sequences) micro-batches through every stage, plus the sends.",
+                 (long long)s->pp, a->parallel.stage_layers, a->parallel.microbatches,
+                 a->parallel.bubble_fraction * 100.0);
+    if (a->speculative.enabled)
+        add_note(a, "Speculative decoding: %lld drafts from %s (%s parameters) run on the same chips at that share of "
+                    "a decode step plus the engine's per-pass time; each is accepted with probability %.2f, "
+                    "independently (Leviathan et al. 2023).",
+                 (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head (one layer)",
+                 format_count(count, sizeof count, a->speculative.draft_params), s->spec_accept);
+    if (s->pp > 1 || s->ep > 1 || s->spec_tokens > 0)
+        add_note(a, "Chips for the budget are searched over tensor parallelism alone, without speculative decoding; "
+                    "rooftop --search tries layouts.");
     if (!a->memory.batch_fits)
-        add_note(a, "The weights, the reserve and the batch's KV cache do not fit in %lld x %s of HBM: the turn "
-                    "cannot run, so the verdict is MISS; chips for the budget count the memory too.",
-                 (long long)s->chips, s->chip.key);
+        add_note(a, "The weights, the reserve, a %.0f-token activation workspace and the batch's KV cache do not "
+                    "fit in %lld x %s of HBM, chip by chip: the turn cannot run, so the verdict is MISS; chips for "
+                    "the budget count the memory too.",
+                 a->memory.per_chip.activation_tokens, (long long)s->chips, s->chip.key);
     if (!all_finite(a)) {
         snprintf(err, errsize, "the scenario's figures overflow: make the values smaller");
         return -1;

@@ -348,10 +348,12 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     double k_routed = (double)m->experts_per_token, shared = (double)m->shared_experts;
     /* Expert parallel: the routed experts of all e groups' tokens spread
      * over n x e chips, so a chip computes the same share of routed FLOPs
-     * (times the busiest rank's imbalance) and reads its 1/e of the experts
-     * those tokens touch. */
+     * and reads its 1/e of the experts those tokens touch, each times the
+     * busiest rank's imbalance (at most all of its experts). */
     double imbalance = e > 1.0 && hw->ep_imbalance > 1.0 ? hw->ep_imbalance : 1.0;
-    double touched = moe_layers > 0.0 ? experts_touched((double)m->experts, k_routed, T * e) / e : 0.0;
+    double touched = moe_layers > 0.0 ? fmin((double)m->experts / e,
+                                             experts_touched((double)m->experts, k_routed, T * e) / e * imbalance)
+                                      : 0.0;
     double mlp_flops = 2.0 * T * mats * d * z->dense_ff +
                        moe_layers * 2.0 * T * mats * d * (k_routed * ff_e * imbalance + shared * ff_s);
     double mlp_weights = (mats * d * z->dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;

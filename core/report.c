@@ -123,6 +123,62 @@ static void text_placements(struct strbuf *sb, const struct analysis *a, const c
     }
 }
 
+/* The busiest chip's memory, and the requests that fit after the activation workspace. */
+static void text_chip_memory(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    const struct memory_verdict *mv = &a->memory;
+    const struct chip_memory *cm = &mv->per_chip;
+    char w[24], k[24], act[24], f[24];
+    sb_printf(sb, "  per chip           weights %s, KV %s, activations %s (%.0f tokens), free %s%s\n",
+              format_si(w, sizeof w, cm->weights_bytes, "B"), format_si(k, sizeof k, cm->kv_cache_bytes + cm->state_bytes, "B"),
+              format_si(act, sizeof act, cm->activation_bytes, "B"), cm->activation_tokens,
+              format_si(f, sizeof f, cm->free_bytes, "B"), cm->free_bytes < 0.0 ? " (does not fit)" : "");
+    sb_printf(sb, "                     %lld requests fit after the activation workspace", 
+              (long long)cm->max_concurrent_requests);
+    if (mv->kv_replication > 1.0)
+        sb_printf(sb, "; each KV %s copied %.0fx over tp %lld", s->model.kv_lora_rank > 0 ? "latent" : "head",
+                  mv->kv_replication, (long long)a->parallel.tp);
+    sb_puts(sb, "\n");
+}
+
+/* The layout and steady-state serving: time to first token, time per output token, throughputs. */
+static void text_serving(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    const struct parallel_figures *pf = &a->parallel;
+    const struct serving_figures *sv = &a->serving;
+    char t1[32], t2[32];
+    sb_puts(sb, "\nServing (steady state, the realistic estimate; no queueing)\n");
+    sb_printf(sb, "  layout             tp %lld x pp %lld x ep %lld = %lld chips a replica, %lld replica%s",
+              (long long)pf->tp, (long long)pf->pp, (long long)pf->ep, (long long)pf->chips_per_replica,
+              (long long)pf->dp, pf->dp == 1 ? "" : "s");
+    if (s->disagg_prefill_chips > 0)
+        sb_printf(sb, "; prefill on its own %lld chips", (long long)s->disagg_prefill_chips);
+    sb_puts(sb, "\n");
+    if (pf->pp > 1)
+        sb_printf(sb, "  pipeline           %.0f layers on the busiest stage; prefill in %.0f micro-batches, bubble "
+                      "%.1f%% of the ideal; decode %.0f sequences a micro-batch\n",
+                  pf->stage_layers, pf->microbatches, pf->bubble_fraction * 100.0, pf->decode_seqs_per_pass);
+    if (a->speculative.enabled) {
+        const struct speculative_figures *sp = &a->speculative;
+        sb_printf(sb, "  speculative        %lld draft tokens (%s), acceptance %.2f: %.2f tokens a pass, %.2fx the "
+                      "plain decode step\n",
+                  (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head",
+                  s->spec_accept, sp->tokens_per_pass, sp->speedup);
+    }
+    sb_printf(sb, "  TTFT               %s%s", format_seconds(t1, sizeof t1, sv->ttft_s),
+              s->disagg_prefill_chips > 0 ? " (prefill pool, with the KV's move)" : " (one prompt alone)");
+    if (s->ttft_target_s > 0.0)
+        sb_printf(sb, " %s target %s", sv->ttft_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->ttft_target_s));
+    sb_puts(sb, "\n");
+    sb_printf(sb, "  TPOT               %s%s", format_seconds(t1, sizeof t1, sv->tpot_s),
+              s->disagg_prefill_chips > 0 ? " (decode only)" : " (a decode step plus its share of the prompts)");
+    if (s->tpot_target_s > 0.0)
+        sb_printf(sb, " %s target %s", sv->tpot_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->tpot_target_s));
+    sb_puts(sb, "\n");
+    sb_printf(sb, "  throughput         %.1f tokens/s per user, %.1f tokens/s per chip%s\n", sv->tokens_per_s_per_user,
+              sv->tokens_per_s_per_chip, a->memory.batch_fits ? "" : " (the batch does not fit)");
+}
+
 /* Napkin and detailed latency side by side, and their difference by term. */
 static void text_latency(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
@@ -278,6 +334,8 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
                   format_si(y, sizeof y, mv->state_bytes, "B"));
     sb_printf(sb, "  concurrent requests that fit at %lld tokens: %lld%s\n", (long long)s->context_tokens,
               (long long)mv->max_concurrent_requests, mv->batch_fits ? "" : " (the batch does not fit)");
+    text_chip_memory(sb, s, a);
+    text_serving(sb, s, a);
 
     sb_puts(sb, "\nShape\n");
     sb_printf(sb, "  decode batch intensity  %.1f FLOP/byte at batch %lld (%.1f%% of the way to the ridge)\n",
@@ -476,7 +534,7 @@ static void json_turn(cJSON *obj, double prefill_s, double decode_s, double ttft
     json_chips(obj, chips);
 }
 
-/* Adds a number, or null when it is 0 (not measured). */
+/* Adds a number, or null when it is 0 (not measured, not set). */
 static void json_measured(cJSON *obj, const char *key, double v)
 {
     if (v > 0.0)
@@ -605,7 +663,57 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddStringToObject(train, "source", tr->measured ? "measured" : "shape");
     cJSON_AddNumberToObject(train, "data_parallel", (double)s->data_parallel);
     json_measured(cJSON_AddObjectToObject(root, "prefill"), "mfu", a->prefill_mfu);
-    json_measured(cJSON_AddObjectToObject(root, "decode"), "mbu", a->decode_mbu);
+    cJSON *decode = cJSON_AddObjectToObject(root, "decode");
+    json_measured(decode, "mbu", a->decode_mbu);
+    const struct speculative_figures *sp = &a->speculative;
+    if (sp->enabled) {
+        cJSON *spec = cJSON_AddObjectToObject(decode, "speculative");
+        cJSON_AddNumberToObject(spec, "draft_tokens", (double)s->spec_tokens);
+        cJSON_AddNumberToObject(spec, "acceptance", s->spec_accept);
+        cJSON_AddStringToObject(spec, "draft", s->spec_draft_name[0] ? s->spec_draft_name : "mtp head");
+        cJSON_AddNumberToObject(spec, "draft_params", sp->draft_params);
+        cJSON_AddNumberToObject(spec, "tokens_per_pass", sp->tokens_per_pass);
+        cJSON_AddNumberToObject(spec, "draft_step_s", sp->draft_step_s);
+        cJSON_AddNumberToObject(spec, "verify_step_s", sp->verify_step_s);
+        cJSON_AddNumberToObject(spec, "tpot_s", sp->tpot_s);
+        cJSON_AddNumberToObject(spec, "speedup", sp->speedup);
+    } else {
+        cJSON_AddNullToObject(decode, "speculative");
+    }
+
+    const struct parallel_figures *pf = &a->parallel;
+    cJSON *par = cJSON_AddObjectToObject(root, "parallel");
+    cJSON_AddNumberToObject(par, "tp", (double)pf->tp);
+    cJSON_AddNumberToObject(par, "pp", (double)pf->pp);
+    cJSON_AddNumberToObject(par, "ep", (double)pf->ep);
+    cJSON_AddNumberToObject(par, "dp", (double)pf->dp);
+    cJSON_AddNumberToObject(par, "chips_per_replica", (double)pf->chips_per_replica);
+    cJSON_AddNumberToObject(par, "chips_total", (double)pf->chips_total);
+    cJSON_AddNumberToObject(par, "stage_layers", pf->stage_layers);
+    cJSON_AddNumberToObject(par, "microbatches", pf->microbatches);
+    cJSON_AddNumberToObject(par, "bubble_fraction", pf->bubble_fraction);
+    cJSON_AddNumberToObject(par, "decode_seqs_per_pass", pf->decode_seqs_per_pass);
+    cJSON_AddNumberToObject(par, "pipeline_hops_s", pf->pipeline_hops_s);
+    cJSON_AddNumberToObject(par, "alltoall_s", pf->alltoall_s);
+    cJSON_AddNumberToObject(par, "ep_imbalance", s->ep_imbalance);
+    cJSON_AddNumberToObject(par, "tp_link_bytes_per_s", pf->tp_link_bytes_per_s);
+    cJSON_AddBoolToObject(par, "tp_crosses_domain", pf->tp_crosses_domain);
+    cJSON_AddBoolToObject(par, "replica_crosses_domain", pf->replica_crosses_domain);
+    json_measured(par, "disagg_prefill_chips", (double)s->disagg_prefill_chips);
+
+    const struct serving_figures *sv = &a->serving;
+    cJSON *serve = cJSON_AddObjectToObject(root, "serving");
+    cJSON_AddNumberToObject(serve, "ttft_s", sv->ttft_s);
+    cJSON_AddNumberToObject(serve, "tpot_s", sv->tpot_s);
+    cJSON_AddNumberToObject(serve, "tokens_per_s_per_user", sv->tokens_per_s_per_user);
+    cJSON_AddNumberToObject(serve, "tokens_per_s_per_chip", sv->tokens_per_s_per_chip);
+    cJSON_AddNumberToObject(serve, "kv_transfer_s", sv->kv_transfer_s);
+    cJSON_AddNumberToObject(serve, "prefill_pool_share_chips", sv->prefill_pool_share);
+    json_measured(serve, "ttft_target_s", s->ttft_target_s);
+    json_measured(serve, "tpot_target_s", s->tpot_target_s);
+    cJSON_AddBoolToObject(serve, "ttft_ok", sv->ttft_ok);
+    cJSON_AddBoolToObject(serve, "tpot_ok", sv->tpot_ok);
+    cJSON_AddBoolToObject(serve, "ok", sv->ok);
 
     cJSON *mem = cJSON_AddObjectToObject(root, "memory");
     cJSON_AddNumberToObject(mem, "weights_bytes", mv->weights_bytes);
@@ -620,6 +728,18 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(mem, "max_concurrent_requests", (double)mv->max_concurrent_requests);
     cJSON_AddBoolToObject(mem, "weights_fit", mv->weights_fit);
     cJSON_AddBoolToObject(mem, "batch_fits", mv->batch_fits);
+    cJSON_AddNumberToObject(mem, "kv_replication", mv->kv_replication);
+    const struct chip_memory *cm = &mv->per_chip;
+    cJSON *per = cJSON_AddObjectToObject(mem, "per_chip");
+    cJSON_AddNumberToObject(per, "weights_bytes", cm->weights_bytes);
+    cJSON_AddNumberToObject(per, "kv_cache_bytes", cm->kv_cache_bytes);
+    cJSON_AddNumberToObject(per, "state_bytes", cm->state_bytes);
+    cJSON_AddNumberToObject(per, "activation_bytes", cm->activation_bytes);
+    cJSON_AddNumberToObject(per, "activation_tokens", cm->activation_tokens);
+    cJSON_AddNumberToObject(per, "reserve_bytes", cm->reserve_bytes);
+    cJSON_AddNumberToObject(per, "free_bytes", cm->free_bytes);
+    cJSON_AddNumberToObject(per, "kv_cache_bytes_per_request", cm->kv_cache_bytes_per_request);
+    cJSON_AddNumberToObject(per, "max_concurrent_requests", (double)cm->max_concurrent_requests);
 
     json_placements(root, a);
     cJSON_AddNumberToObject(root, "decode_batch_intensity_flop_per_byte", a->decode_batch_intensity_flop_per_byte);

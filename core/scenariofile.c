@@ -23,6 +23,12 @@ static const struct int_field scenario_ints[] = {
     {"max_chips", SFIELD(max_chips)},
     {"tile", SFIELD(tile)},
     {"data_parallel", SFIELD(data_parallel)},
+    {"pp", SFIELD(pp)},
+    {"ep", SFIELD(ep)},
+    {"microbatches", SFIELD(microbatches)},
+    {"activation_tokens", SFIELD(activation_tokens)},
+    {"spec_tokens", SFIELD(spec_tokens)},
+    {"disagg_prefill_chips", SFIELD(disagg_prefill_chips)},
 };
 static const struct int_field scenario_reals[] = {
     {"peak_flops_override", SFIELD(peak_flops_override)},
@@ -38,6 +44,11 @@ static const struct int_field scenario_reals[] = {
     {"measured_train_tokens_per_s", SFIELD(measured_train_tokens_per_s)},
     {"measured_ttft_s", SFIELD(measured_ttft_s)},
     {"measured_tpot_s", SFIELD(measured_tpot_s)},
+    {"ep_imbalance", SFIELD(ep_imbalance)},
+    {"spec_accept", SFIELD(spec_accept)},
+    {"spec_draft_params", SFIELD(spec_draft_params)},
+    {"ttft_target_s", SFIELD(ttft_target_s)},
+    {"tpot_target_s", SFIELD(tpot_target_s)},
 };
 #undef SFIELD
 
@@ -135,6 +146,7 @@ char *scenario_to_json(const struct scenario *s)
     engine_to_json(cJSON_AddObjectToObject(root, "engine"), &s->engine);
     cJSON_AddStringToObject(root, "recompute", recompute_names[s->recompute]);
     cJSON_AddBoolToObject(root, "unfused_attention", s->unfused_attention);
+    cJSON_AddStringToObject(root, "spec_draft", s->spec_draft_name);
     cJSON *model = cJSON_AddObjectToObject(root, "model");
     cJSON_AddStringToObject(model, "name", s->model.name);
     for (size_t i = 0; i < sizeof model_ints / sizeof model_ints[0]; i++)
@@ -468,7 +480,9 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
     char latency[16] = "", recompute[16] = "";
     if (json_string(root, "latency_model", path, false, latency, sizeof latency, err, errsize) == JSON_BAD ||
         json_string(root, "recompute", path, false, recompute, sizeof recompute, err, errsize) == JSON_BAD ||
-        json_bool(root, "unfused_attention", path, false, &s.unfused_attention, err, errsize) == JSON_BAD)
+        json_bool(root, "unfused_attention", path, false, &s.unfused_attention, err, errsize) == JSON_BAD ||
+        json_string(root, "spec_draft", path, false, s.spec_draft_name, sizeof s.spec_draft_name, err, errsize) ==
+            JSON_BAD)
         goto done;
     if (latency[0]) {
         int i = strcmp(latency, "floor") == 0 ? RT_LATENCY_DETAILED : name_index(latency, latency_names, 3);
@@ -520,6 +534,7 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         goto done;
     }
     const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "engine", "model",
+                           "spec_draft",
                            "recompute", "unfused_attention", NULL};
     for (const cJSON *c = root->child; c; c = c->next)
         if (!in_names(c->string, known) && !in_fields(c->string, scenario_ints, COUNT(scenario_ints)) &&

@@ -83,7 +83,20 @@ static const char usage_text[] =
     "  --recompute none|selective|full|FRACTION  activation recompute in training:\n"
     "                      HFU counts it (full = 8/6 of MFU)               [none]\n"
     "  --attention fused|unfused  attention keeps scores on chip, or not [fused]\n"
-    "  --data-parallel N   training replicas (gradient all-reduce)            [1]\n"
+    "  --dp N              replicas, each with its own batch (--data-parallel) [1]\n"
+    "Serving layout (a replica is tp x pp x ep chips; --chips alone is tp):\n"
+    "  --tp N --pp N --ep N  tensor, pipeline and expert parallel degrees\n"
+    "  --microbatches N    prefill micro-batches through the pipeline [batch]\n"
+    "  --ep-imbalance F    busiest expert rank's load over the mean       [1.0]\n"
+    "  --activation-tokens N  tokens the activation workspace holds [prompt,8k]\n"
+    "  --spec-tokens K --spec-accept A  speculative decoding: K drafts a pass,\n"
+    "                      each accepted with probability A\n"
+    "  --spec-draft MODEL|N  the draft (a built-in model or a parameter count;\n"
+    "                      default: an MTP head, one layer of the target)\n"
+    "  --disagg P:D        prefill on its own P chips, decode on D\n"
+    "  --ttft-target S --tpot-target S  steady-state serving targets, seconds\n"
+    "  --search            enumerate layouts, batches and precisions up to\n"
+    "                      --max-chips: the Pareto frontier and the fewest chips\n"
     "  --comm-overlap F    share of training communication hidden, [0, 1]     [0]\n"
     "  --measured-train-tokens-per-s X  a real run's rate: its MFU and HFU\n"
     "  --measured-ttft-s S a real time to first token: the prefill's MFU\n"
@@ -1009,7 +1022,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     if (apply_layout(&pend, &out->scenario, err, errsize) != 0)
         return 2;
-    if (out->scenario.spec_tokens > 0 && !pend.text[OPT_SPEC_ACCEPT]) {
+    if (pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_tokens > 0 && !pend.text[OPT_SPEC_ACCEPT] &&
+        !pend.text[OPT_SCENARIO]) {
         snprintf(err, errsize, "--spec-tokens %lld needs --spec-accept A: the chance each draft token is accepted, "
                                "from 0 up to 1",
                  (long long)out->scenario.spec_tokens);

@@ -1,0 +1,296 @@
+/* test_parallel.c — serving layouts (parallel.h) derived by hand: KV heads
+ * copied past tp > kv_heads, the pipeline bubble, the expert all-to-all,
+ * alpha-beta all-reduces, speculative decoding's expectation, a
+ * disaggregated KV move, and the links a group of chips runs at. */
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "analysis.h"
+#include "chips.h"
+#include "models.h"
+#include "parallel.h"
+
+/* A model on a chip, prompt = context = tokens, bf16, batch 1. */
+static void serving(struct scenario *s, const char *model, const char *chip, int64_t tp, int64_t tokens)
+{
+    scenario_default(s);
+    scenario_set_model(s, model_find(model));
+    s->chip = *chip_find(chip);
+    s->chips = tp;
+    s->context_tokens = s->prefill_tokens = tokens;
+}
+
+/* Llama-3.1-70B (8 KV heads, 80 layers, d_head 128) on 16 and 32 H100s at
+ * 8192 tokens. Weights: 70,553,706,496 x 2 B = 141.107 GB. One request's KV:
+ * 80 x 8 x 128 x 2 (K, V) x 2 B x 8192 = 2.684 GB. Past 8 chips each KV
+ * head is copied (2x on 16, 4x on 32), so a chip holds 1/8 of a request:
+ * 0.3355 GB. Per chip free: 16: 80 - 141.107/16 = 71.181 GB -> 212.2 -> 212;
+ * 32: 80 - 4.410 = 75.590 GB -> 225.3 -> 225. After a vLLM-sized activation
+ * workspace (8192 tokens x (2 x 8192 + 10240/tp + 2 x 28672/tp) x 2 B: 346.0
+ * MB at tp 16, 307.2 MB at tp 32): 211 and 224. Without the copies, the old
+ * figures were 424 and 901. */
+static void test_kv_copied_past_the_kv_heads(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "llama-3.1-70b", "h100", 16, 8192);
+    struct analysis a = must_analyze(&s);
+    ASSERT_NEAR(a.memory.kv_replication, 2.0, 0);
+    assert_int_equal(a.memory.max_concurrent_requests, 212);
+    assert_int_equal(a.memory.per_chip.max_concurrent_requests, 211);
+    ASSERT_NEAR(a.memory.per_chip.activation_bytes, 8192.0 * (2.0 * 8192 + 10240.0 / 16 + 2.0 * 28672 / 16) * 2, 1);
+    s.chips = 32;
+    a = must_analyze(&s);
+    ASSERT_NEAR(a.memory.kv_replication, 4.0, 0);
+    assert_int_equal(a.memory.max_concurrent_requests, 225);
+    assert_int_equal(a.memory.per_chip.max_concurrent_requests, 224);
+    /* The decode KV read per chip stops shrinking at 8 chips: the same on 8, 16 and 32. */
+    double kv_read[3];
+    for (int i = 0; i < 3; i++) {
+        s.chips = 8 << i;
+        a = must_analyze(&s);
+        kv_read[i] = 0.0;
+        for (int k = 0; k < a.phases[RT_PHASE_DECODE].count; k++)
+            kv_read[i] += a.phases[RT_PHASE_DECODE].ops[k].kv_bytes;
+    }
+    ASSERT_NEAR(kv_read[1], kv_read[0], 1e-6 * kv_read[0]);
+    ASSERT_NEAR(kv_read[2], kv_read[0], 1e-6 * kv_read[0]);
+    /* 2.684 GB read per step / 8 chips, and the one new token written. */
+    ASSERT_NEAR(kv_read[0], (8191.0 + 1.0) * 80 * 8 * 128 * 2 * 2 / 8, 0.01 * kv_read[0]);
+    /* A latent cache (DeepSeek-V3's MLA) is whole on every tensor-parallel rank. */
+    serving(&s, "deepseek-v3", "h200", 8, 4096);
+    s.precision = RT_FP8;
+    a = must_analyze(&s);
+    ASSERT_NEAR(a.memory.kv_replication, 8.0, 0);
+    ASSERT_NEAR(a.memory.per_chip.kv_cache_bytes, a.memory.kv_cache_bytes_per_request, 1);
+}
+
+static void test_formulas(void **state)
+{
+    (void)state;
+    ASSERT_NEAR(kv_heads_per_chip(8, 16), 1, 0);
+    ASSERT_NEAR(kv_heads_per_chip(8, 3), 3, 0); /* the busiest of 3 ranks holds 3 of 8 */
+    ASSERT_NEAR(kv_replication(8, 8), 1, 0);
+    ASSERT_NEAR(kv_replication(8, 32), 4, 0);
+    ASSERT_NEAR(kv_replication(1, 8), 8, 0);
+    ASSERT_NEAR(kv_replication(0, 8), 0, 0);
+    ASSERT_NEAR(pipeline_stage_layers(61, 2), 31, 0);
+    ASSERT_NEAR(pipeline_stage_layers(80, 3), 27, 0);
+    ASSERT_NEAR(pipeline_stage_layers(4, 8), 0, 0); /* more stages than layers */
+    /* Narayanan et al. 2021: the bubble is (p - 1) / m of the ideal. */
+    ASSERT_NEAR(pipeline_bubble_fraction(4, 8), 0.375, 1e-15);
+    ASSERT_NEAR(pipeline_bubble_fraction(1, 8), 0.0, 0);
+    ASSERT_NEAR(pipeline_bubble_fraction(4, 0), 0.0, 0);
+    /* 1024 tokens a chip, 8 experts each, d 7168, fp8 activations, 16 ranks:
+     * 1024 x 8 x 7168 x 1 x 15/16 x 2 = 110,100,480 bytes. */
+    ASSERT_NEAR(alltoall_bytes_per_chip(1024, 8, 7168, 1, 16), 110100480.0, 0);
+    ASSERT_NEAR(alltoall_bytes_per_chip(1024, 8, 7168, 1, 1), 0.0, 0);
+    /* Alpha-beta, alpha 2 us, 450 GB/s one way, 1 MB. 2 chips: ring 2 x 2 us
+     * + 1 MB / 450 GB/s = 6.222 us beats the tree's 8.444 us. 8 chips: ring
+     * 14 x 2 us + 1.75 MB / 450 GB/s = 31.889 us; tree 6 x 2 us + 2 MB /
+     * 450 GB/s = 16.444 us. */
+    ASSERT_NEAR(allreduce_s(2, 1e6, 2e-6, 450e9), 4e-6 + 1e6 / 450e9, 1e-15);
+    ASSERT_NEAR(allreduce_s(8, 1e6, 2e-6, 450e9), 12e-6 + 2e6 / 450e9, 1e-15);
+    ASSERT_NEAR(allreduce_s(1, 1e6, 2e-6, 450e9), 0.0, 0);
+    /* Leviathan et al. 2023, eq. 1: (1 - a^(k+1)) / (1 - a). */
+    ASSERT_NEAR(spec_tokens_per_pass(4, 0.7), (1.0 - 0.16807) / 0.3, 1e-12);
+    ASSERT_NEAR(spec_tokens_per_pass(4, 0.0), 1.0, 0);
+    ASSERT_NEAR(spec_tokens_per_pass(0, 0.9), 1.0, 0);
+    ASSERT_NEAR(spec_tokens_per_pass(4, 1.0), 0.0, 0);
+    ASSERT_NEAR(spec_tokens_per_pass(4, -0.1), 0.0, 0);
+    /* One Llama-3.1-70B request's 8k KV (2.684 GB) over 8 chips' 50 GB/s each: 6.71 ms + alpha. */
+    ASSERT_NEAR(kv_transfer_s(2684354560.0, 8 * 50e9, 2e-6), 2e-6 + 2684354560.0 / 400e9, 1e-15);
+    ASSERT_NEAR(kv_transfer_s(0, 50e9, 2e-6), 0.0, 0);
+}
+
+/* An H100 box is 8 GPUs on NVLink (450 GB/s each way); past it, each GPU
+ * has a 400 Gb/s NIC (50 GB/s each way). A TPU v5e pod is 256 chips; with
+ * no published scale-out figure the interconnect is used, and said so. */
+static void test_links(void **state)
+{
+    (void)state;
+    struct link_choice l = link_for_group(chip_find("h100"), 8);
+    ASSERT_NEAR(l.one_way_bytes_per_s, 450e9, 0);
+    assert_false(l.crosses_domain);
+    l = link_for_group(chip_find("h100"), 16);
+    ASSERT_NEAR(l.one_way_bytes_per_s, 50e9, 0);
+    assert_true(l.crosses_domain);
+    assert_false(l.scale_out_unknown);
+    l = link_for_group(chip_find("tpu-v5e"), 512);
+    assert_true(l.crosses_domain && l.scale_out_unknown);
+    ASSERT_NEAR(l.one_way_bytes_per_s, 200e9, 0);
+    /* Tensor parallel over two boxes pays for it: the 70B prefill on 16 H100s is slower than on 8. */
+    struct scenario s;
+    serving(&s, "llama-3.1-70b", "h100", 8, 8192);
+    double eight = must_analyze(&s).realistic.prefill_s;
+    s.chips = 16;
+    struct analysis a = must_analyze(&s);
+    assert_true(a.parallel.tp_crosses_domain);
+    assert_true(a.realistic.prefill_s > eight);
+}
+
+/* Pipeline: 4 stages, 8 prompts as 8 micro-batches. The prefill is the
+ * tensor-parallel group's whole pass x (1 + 3/8) / 4, plus 3 sends of one
+ * micro-batch (8192 tokens x 8192 x 2 B = 134 MB over the 32 chips' scale-
+ * out link, 50 GB/s: 2.684 ms each, floor). A decode step carries 8 / 4 = 2
+ * sequences through every stage: the tp-8 step at batch 2, plus 3 sends of
+ * 2 tokens. */
+static void test_pipeline(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "llama-3.1-70b", "h100", 8, 8192);
+    s.batch = 8;
+    struct analysis flat = must_analyze(&s);
+    s.batch = 2;
+    struct analysis two = must_analyze(&s);
+    s.batch = 8;
+    s.chips = 32;
+    s.pp = 4;
+    struct analysis a = must_analyze(&s);
+    assert_int_equal(a.parallel.tp, 8);
+    ASSERT_NEAR(a.parallel.stage_layers, 20, 0);
+    ASSERT_NEAR(a.parallel.bubble_fraction, 0.375, 1e-15);
+    double hop = 8192.0 * 8192 * 2 / 50e9;
+    ASSERT_NEAR(a.detailed.prefill_s, flat.detailed.prefill_s * 1.375 / 4 + 3 * hop, 1e-9);
+    ASSERT_NEAR(a.parallel.decode_seqs_per_pass, 2, 0);
+    ASSERT_NEAR(a.detailed.decode_step_s, two.detailed.decode_step_s + 3 * 2.0 * 8192 * 2 / 50e9, 1e-9);
+    /* Each chip holds a quarter of the layers' weights (plus the LM head or embedding on an end stage). */
+    assert_true(a.memory.per_chip.weights_bytes < flat.memory.per_chip.weights_bytes / 3.0);
+    /* --pp above the layers, a chip count that is not tp x pp x ep: refused, naming the flag. */
+    char err[256];
+    struct analysis bad;
+    s.pp = 81;
+    s.chips = 81;
+    assert_int_equal(analyze(&s, &bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--pp"));
+    s.pp = 3;
+    s.chips = 32;
+    assert_int_equal(analyze(&s, &bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--pp"));
+}
+
+/* Expert parallel: DeepSeek-V3 (58 MoE layers of 61, 8 of 256 experts a
+ * token) at fp8 on 16 H200s, tp 1 x ep 16, batch 256: each group decodes
+ * 16 sequences, and each MoE layer sends 16 x 8 x 7168 x 1 B x 15/16 x 2 =
+ * 1,720,320 bytes a chip: 99,778,560 a step. */
+static void test_expert_parallel(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "deepseek-v3", "h200", 1, 4096);
+    s.precision = RT_FP8;
+    s.batch = 256;
+    s.chips = 16;
+    s.ep = 16;
+    struct analysis a = must_analyze(&s);
+    assert_int_equal(a.parallel.tp, 1);
+    ASSERT_NEAR(a.parallel.decode_seqs_per_pass, 16, 0);
+    ASSERT_NEAR(a.phases[RT_PHASE_DECODE].alltoall_bytes, 58.0 * 16 * 8 * 7168 * 15 / 16 * 2, 1);
+    assert_true(a.parallel.alltoall_s > 0.0);
+    /* An imbalance of 1.5 makes the busiest rank's expert work 1.5x: the decode step is slower. */
+    s.ep_imbalance = 1.5;
+    assert_true(must_analyze(&s).realistic.decode_step_s > a.realistic.decode_step_s);
+    char err[256];
+    struct analysis bad;
+    s.ep = 3; /* 256 experts */
+    s.chips = 3;
+    assert_int_equal(analyze(&s, &bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--ep 3 does not divide the 256 experts"));
+    serving(&s, "llama-3.1-70b", "h100", 2, 8192);
+    s.ep = 2;
+    assert_int_equal(analyze(&s, &bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--ep 2 needs a mixture-of-experts model"));
+}
+
+/* Speculative decoding: 4 drafts accepted with probability 0.7 yield
+ * 2.773 tokens a pass; the time per output token is (4 drafts + a verify
+ * pass of 5 tokens a sequence) / 2.773, and beats the plain step for a
+ * memory-bound 70B at batch 8. */
+static void test_speculative(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "llama-3.1-70b", "h100", 8, 8192);
+    s.batch = 8;
+    struct analysis plain = must_analyze(&s);
+    s.spec_tokens = 4;
+    s.spec_accept = 0.7;
+    s.spec_draft_params = 8e9;
+    struct analysis a = must_analyze(&s);
+    assert_true(a.speculative.enabled);
+    ASSERT_NEAR(a.speculative.tokens_per_pass, (1.0 - pow(0.7, 5)) / 0.3, 1e-12);
+    ASSERT_NEAR(a.speculative.tpot_s, (4 * a.speculative.draft_step_s + a.speculative.verify_step_s) /
+                                          a.speculative.tokens_per_pass, 1e-15);
+    /* The verify pass reads the same weights and KV as a plain step: it costs more, not 5x more. */
+    assert_true(a.speculative.verify_step_s > plain.realistic.decode_step_s);
+    assert_true(a.speculative.verify_step_s < 2.0 * plain.realistic.decode_step_s);
+    assert_true(a.realistic.tpot_s < plain.realistic.tpot_s);
+    ASSERT_NEAR(a.realistic.decode_s, a.realistic.tpot_s * 128, 1e-12);
+    char err[256];
+    struct analysis bad;
+    s.spec_accept = 1.0;
+    assert_int_equal(analyze(&s, &bad, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--spec-accept"));
+}
+
+/* Disaggregated serving: the prompt runs on its own 8-chip pool and its KV
+ * cache (2.684 GB at 8192 tokens) moves to the decode pool; with both pools
+ * in two H100 boxes (16 chips) it crosses the scale-out link, 8 x 50 GB/s:
+ * 6.71 ms of the time to first token. The time per output token is then
+ * the decode step alone. */
+static void test_disaggregated(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "llama-3.1-70b", "h100", 8, 8192);
+    s.batch = 16;
+    struct analysis shared = must_analyze(&s);
+    s.disagg_prefill_chips = 8;
+    struct analysis a = must_analyze(&s);
+    ASSERT_NEAR(a.serving.kv_transfer_s, a.efficiency.allreduce_step_s + 80.0 * 8 * 128 * 2 * 2 * 8192 / 400e9, 1e-12);
+    ASSERT_NEAR(a.serving.tpot_s, a.realistic.tpot_s, 0);
+    assert_true(shared.serving.tpot_s > a.serving.tpot_s); /* shared chips also run the prompts */
+    ASSERT_NEAR(a.serving.ttft_s - a.serving.kv_transfer_s, shared.serving.ttft_s, 1e-12); /* same tp 8 prompt */
+    assert_true(a.serving.prefill_pool_share > 0.0 && a.serving.prefill_pool_share <= 8.0);
+}
+
+/* Targets: a tight TPOT target fails, a loose one passes; a batch that does not fit is never ok. */
+static void test_serving_targets(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "llama-3.1-70b", "h100", 8, 8192);
+    s.batch = 32;
+    s.tpot_target_s = 0.001;
+    struct analysis a = must_analyze(&s);
+    assert_false(a.serving.tpot_ok);
+    assert_false(a.serving.ok);
+    s.tpot_target_s = 10.0;
+    s.ttft_target_s = 10.0;
+    a = must_analyze(&s);
+    assert_true(a.serving.ok);
+    ASSERT_NEAR(a.serving.tokens_per_s_per_chip, 32.0 / a.serving.tpot_s / 8.0, 1e-9);
+    ASSERT_NEAR(a.serving.tokens_per_s_per_user, 1.0 / a.serving.tpot_s, 1e-9);
+    s.batch = 4096;
+    a = must_analyze(&s);
+    assert_false(a.memory.batch_fits);
+    assert_false(a.serving.ok);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kv_copied_past_the_kv_heads),
+        cmocka_unit_test(test_formulas),
+        cmocka_unit_test(test_links),
+        cmocka_unit_test(test_pipeline),
+        cmocka_unit_test(test_expert_parallel),
+        cmocka_unit_test(test_speculative),
+        cmocka_unit_test(test_disaggregated),
+        cmocka_unit_test(test_serving_targets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
