@@ -6,29 +6,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "benchutil.h"
+
 #include "analysis.h"
 #include "roofline.h"
 
 #define SAMPLES 101
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, compare_doubles);
-    return v[n / 2];
-}
 
 static volatile double sink;
 

@@ -1,6 +1,7 @@
 /* analysis.c — composes the guide's formulas into one analysis. */
 #include "analysis.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -578,6 +579,7 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     struct phase_cost one_prompt;
     struct hw_rates hw = a->hw;
     hw.seqs = 1.0;
+    hw.ep_busy = 1.0; /* a prompt alone: only its tokens reach the experts */
     double pp = (double)s->pp;
     double hop_f = 0.0, hop_r = 0.0;
     if (s->disagg_prefill_chips > 0) {
@@ -609,10 +611,19 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
                     a->memory.state_bytes_per_request;
         sv->kv_transfer_s = kv_transfer_s(kv, l.one_way_bytes_per_s * (double)s->disagg_prefill_chips,
                                           a->hw.eff.allreduce_step_s);
-        /* Requests per second this replica finishes, each one prompt on the pool. */
+        /* Requests per second this replica finishes, each one prompt on the
+         * pool; a pool that cannot keep up is counted as the pools it would
+         * take (load x its chips), and fails the serving verdict. */
         double rate = tpot > 0.0 && s->decode_tokens > 0 ? (double)s->batch / (tpot * (double)s->decode_tokens) : 0.0;
-        sv->prefill_pool_share = fmin(1.0, rate * prompt_s) * (double)s->disagg_prefill_chips;
+        sv->prefill_pool_load = rate * prompt_s;
+        sv->prefill_pool_share = sv->prefill_pool_load * (double)s->disagg_prefill_chips;
         chips += sv->prefill_pool_share;
+        double p_chips = (double)s->disagg_prefill_chips;
+        const struct chip_memory *cm = &a->memory.per_chip;
+        double act = cm->activation_tokens *
+                     layer_activation_width(&s->model, &a->shape_count, p_chips) * cm->activation_bytes_per_element;
+        sv->prefill_pool_fits = a->memory.weights_bytes / p_chips + s->reserve_bytes / p_chips + act +
+                                    a->memory.kv_cache_bytes_per_request / p_chips <= a->hbm_bytes;
     } else if (s->decode_tokens > 0) {
         tpot += a->realistic.prefill_s / (double)s->decode_tokens; /* chunked prefill mixed into the steps */
     }
@@ -622,7 +633,8 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     sv->tokens_per_s_per_chip = tpot > 0.0 ? (double)s->batch / tpot / chips : 0.0;
     sv->ttft_ok = !(s->ttft_target_s > 0.0) || sv->ttft_s <= s->ttft_target_s;
     sv->tpot_ok = !(s->tpot_target_s > 0.0) || sv->tpot_s <= s->tpot_target_s;
-    sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.batch_fits;
+    sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.batch_fits &&
+             (s->disagg_prefill_chips == 0 || (sv->prefill_pool_fits && sv->prefill_pool_load <= 1.0));
 }
 
 /* The detailed latency, its chips for the budget, and the difference from
@@ -1117,4 +1129,35 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         return -1;
     }
     return 0;
+}
+
+/* Whether batch b of s is OK by its selected estimate; -1 when invalid. */
+static int batch_ok(const struct scenario *s, int64_t b, struct analysis *a)
+{
+    struct scenario t = *s;
+    t.batch = b;
+    if (t.ep > 1 && b < t.ep)
+        return 0; /* each expert group needs a sequence */
+    char err[8];
+    if (analyze(&t, a, err, sizeof err) != 0)
+        return -1;
+    return a->latency.ok ? 1 : 0;
+}
+
+int64_t analysis_largest_ok_batch(const struct scenario *s)
+{
+    static_assert(RT_MAX_BATCH == ((int64_t)1 << 24), "the search runs over exponents 0..24");
+    char err[8];
+    if (scenario_check(s, err, sizeof err) != 0)
+        return -1;
+    struct analysis a;
+    int lo = -1, hi = 25; /* exponents: ok at lo (or none), not ok at hi */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (batch_ok(s, (int64_t)1 << mid, &a) > 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo < 0 ? 0 : (int64_t)1 << lo;
 }

@@ -170,9 +170,11 @@ struct serving_figures {
     double tokens_per_s_per_user;/* 1 / tpot_s */
     double tokens_per_s_per_chip;/* batch / tpot_s / chips (a disaggregated prefill pool's share counted) */
     double kv_transfer_s;        /* disaggregated: one request's KV from the prefill pool to the decode pool */
-    double prefill_pool_share;   /* disaggregated: the prefill pool's chips this replica keeps busy */
+    double prefill_pool_share;   /* disaggregated: the prefill pool's chips this replica keeps busy (load x pool) */
+    double prefill_pool_load;    /* disaggregated: prompts arriving / prompts the pool finishes; > 1 overloaded */
+    bool prefill_pool_fits;      /* disaggregated: the weights and a prompt's activations fit on the pool */
     bool ttft_ok, tpot_ok;       /* within the targets (true when none is set) */
-    bool ok;                     /* both, and the batch fits */
+    bool ok;                     /* both, the batch fits, and a prefill pool fits and keeps up */
 };
 
 /* Memory: does it fit, and how many requests fit beside it (ch. 6-7). */
@@ -276,6 +278,14 @@ struct analysis {
  *   latency: prefill_seconds + decode_seconds + overhead (weights-only decode).
  */
 int analyze(const struct scenario *s, struct analysis *out, char *err, size_t errsize);
+
+/* The largest power-of-two batch, up to RT_MAX_BATCH, whose turn meets
+ * the budget by s's selected estimate and fits in HBM (analyze()'s
+ * latency.ok), searched by halving (a larger batch is never faster nor
+ * smaller). Returns it, 0 when not even batch 1 is OK, or -1 when s is
+ * invalid. Costs about 25 analyze() calls: the explorer calls it per
+ * keystroke; analyze() itself does not, so searches stay fast. */
+int64_t analysis_largest_ok_batch(const struct scenario *s);
 
 /* Name of a params source: "shape", "stated", "given". */
 const char *params_source_name(enum rt_params_source src);

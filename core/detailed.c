@@ -346,16 +346,18 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     double ff_e = m->moe_d_ff > 0 ? (double)m->moe_d_ff : (double)m->d_ff;
     double ff_s = m->shared_d_ff > 0 ? (double)m->shared_d_ff : ff_e;
     double k_routed = (double)m->experts_per_token, shared = (double)m->shared_experts;
-    /* Expert parallel: the routed experts of all e groups' tokens spread
-     * over n x e chips, so a chip computes the same share of routed FLOPs
-     * and reads its 1/e of the experts those tokens touch, each times the
-     * busiest rank's imbalance (at most all of its experts). */
+    /* Expert parallel: the routed experts of the busy groups' tokens (all e
+     * in steady state; one for a prompt alone) spread over n x e chips, so
+     * a chip computes busy / e of one group's routed FLOPs and reads its 1/e
+     * of the experts those tokens touch, each times the busiest rank's
+     * imbalance (at most all of its experts). */
     double imbalance = e > 1.0 && hw->ep_imbalance > 1.0 ? hw->ep_imbalance : 1.0;
+    double busy = hw->ep_busy > 0.0 && hw->ep_busy < e ? hw->ep_busy : e; /* groups whose tokens arrive */
     double touched = moe_layers > 0.0 ? fmin((double)m->experts / e,
-                                             experts_touched((double)m->experts, k_routed, T * e) / e * imbalance)
+                                             experts_touched((double)m->experts, k_routed, T * busy) / e * imbalance)
                                       : 0.0;
     double mlp_flops = 2.0 * T * mats * d * z->dense_ff +
-                       moe_layers * 2.0 * T * mats * d * (k_routed * ff_e * imbalance + shared * ff_s);
+                       moe_layers * 2.0 * T * mats * d * (k_routed * ff_e * imbalance * busy / e + shared * ff_s);
     double mlp_weights = (mats * d * z->dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;
     double ff_tokens = T * z->dense_ff + moe_layers * T * (k_routed * ff_e + shared * ff_s); /* intermediate elements */
     if (moe_layers > 0.0)

@@ -124,6 +124,7 @@ struct hw_rates {
     double seqs;               /* sequences one tensor-parallel group runs in one pass (attention-DP, micro-batch) */
     double ep;                 /* expert-parallel groups: routed experts over n_chips x ep chips */
     double ep_imbalance;       /* the busiest expert rank's load over the mean (0 = 1) */
+    double ep_busy;            /* expert groups whose tokens reach the experts (0 = all ep; 1: one lone prompt) */
     double ep_link_bytes_per_s; /* one direction, for the all-to-all over n_chips x ep chips */
     double query_tokens;       /* tokens per sequence a decode pass scores (k + 1 when verifying k drafts) */
     /* A parameter count given apart from the shape (--params, a stated

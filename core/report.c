@@ -175,6 +175,11 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     if (s->tpot_target_s > 0.0)
         sb_printf(sb, " %s target %s", sv->tpot_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->tpot_target_s));
     sb_puts(sb, "\n");
+    if (s->disagg_prefill_chips > 0)
+        sb_printf(sb, "  prefill pool       %lld chips, load %.2f (%s)%s; counts as %.2f chips of this replica\n",
+                  (long long)s->disagg_prefill_chips, sv->prefill_pool_load,
+                  sv->prefill_pool_load > 1.0 ? "overloaded: it cannot keep up" : "keeps up",
+                  sv->prefill_pool_fits ? "" : ", and the weights do not fit on it", sv->prefill_pool_share);
     sb_printf(sb, "  throughput         %.1f tokens/s per user, %.1f tokens/s per chip%s\n", sv->tokens_per_s_per_user,
               sv->tokens_per_s_per_chip, a->memory.batch_fits ? "" : " (the batch does not fit)");
 }
@@ -709,6 +714,13 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(serve, "tokens_per_s_per_chip", sv->tokens_per_s_per_chip);
     cJSON_AddNumberToObject(serve, "kv_transfer_s", sv->kv_transfer_s);
     cJSON_AddNumberToObject(serve, "prefill_pool_share_chips", sv->prefill_pool_share);
+    if (s->disagg_prefill_chips > 0) {
+        cJSON_AddNumberToObject(serve, "prefill_pool_load", sv->prefill_pool_load);
+        cJSON_AddBoolToObject(serve, "prefill_pool_fits", sv->prefill_pool_fits);
+    } else {
+        cJSON_AddNullToObject(serve, "prefill_pool_load");
+        cJSON_AddNullToObject(serve, "prefill_pool_fits");
+    }
     json_measured(serve, "ttft_target_s", s->ttft_target_s);
     json_measured(serve, "tpot_target_s", s->tpot_target_s);
     cJSON_AddBoolToObject(serve, "ttft_ok", sv->ttft_ok);
@@ -774,8 +786,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     return root;
 }
 
-/* Prints a cJSON tree into sb with a trailing newline and frees it. */
-static void json_finish(struct strbuf *sb, cJSON *root)
+void json_finish(struct strbuf *sb, cJSON *root)
 {
     char *text = root ? cJSON_Print(root) : NULL;
     if (text) {

@@ -41,4 +41,11 @@ char *sweep_render(enum rt_format f, enum rt_sweep_kind k, const struct scenario
 /* "OK" when the turn meets its budget, else "MISS". */
 const char *verdict_name(const struct latency_verdict *l);
 
+struct cJSON;
+struct strbuf;
+
+/* Appends the cJSON tree root printed (indented) and a newline to sb, then
+ * frees root; sets sb->failed when root is NULL or printing fails. */
+void json_finish(struct strbuf *sb, struct cJSON *root);
+
 #endif

@@ -237,7 +237,8 @@ static void test_speculative(void **state)
 }
 
 /* Disaggregated serving: the prompt runs on its own 8-chip pool and its KV
- * cache (2.684 GB at 8192 tokens) moves to the decode pool; with both pools
+ * cache (2.684 GB at 8192 tokens) moves to the decode pool (a batch of 16
+ * writing 1024 tokens each needs about a third of the pool's time); with both pools
  * in two H100 boxes (16 chips) it crosses the scale-out link, 8 x 50 GB/s:
  * 6.71 ms of the time to first token. The time per output token is then
  * the decode step alone. */
@@ -247,6 +248,7 @@ static void test_disaggregated(void **state)
     struct scenario s;
     serving(&s, "llama-3.1-70b", "h100", 8, 8192);
     s.batch = 16;
+    s.decode_tokens = 1024; /* long answers: one 8-chip pool keeps up with the replica's prompts */
     struct analysis shared = must_analyze(&s);
     s.disagg_prefill_chips = 8;
     struct analysis a = must_analyze(&s);
@@ -254,7 +256,40 @@ static void test_disaggregated(void **state)
     ASSERT_NEAR(a.serving.tpot_s, a.realistic.tpot_s, 0);
     assert_true(shared.serving.tpot_s > a.serving.tpot_s); /* shared chips also run the prompts */
     ASSERT_NEAR(a.serving.ttft_s - a.serving.kv_transfer_s, shared.serving.ttft_s, 1e-12); /* same tp 8 prompt */
-    assert_true(a.serving.prefill_pool_share > 0.0 && a.serving.prefill_pool_share <= 8.0);
+    assert_true(a.serving.prefill_pool_load > 0.0 && a.serving.prefill_pool_load < 1.0);
+    ASSERT_NEAR(a.serving.prefill_pool_share, a.serving.prefill_pool_load * 8.0, 1e-12);
+    assert_true(a.serving.prefill_pool_fits && a.serving.ok);
+    /* One chip cannot hold 141 GB of weights; 512 sequences overload a 2-chip pool (found by the search's
+     * first user): neither is ok, and the overloaded pool is counted as the pools it would take. */
+    s.disagg_prefill_chips = 1;
+    a = must_analyze(&s);
+    assert_false(a.serving.prefill_pool_fits);
+    assert_false(a.serving.ok);
+    s.disagg_prefill_chips = 2;
+    s.batch = 512;
+    s.context_tokens = 8192 + 256;
+    s.decode_tokens = 256;
+    s.precision = s.kv_precision = RT_FP8;
+    a = must_analyze(&s);
+    assert_true(a.serving.prefill_pool_load > 1.0);
+    assert_false(a.serving.ok);
+}
+
+/* A prompt alone under expert parallelism: its tokens reach the experts on
+ * every chip, so the expert work of its prefill splits over tp x ep chips
+ * (Mixtral, 8 experts: tp 1 x ep 8 beats one chip; found by the search's
+ * first user, when each group was charged its whole prompt). */
+static void test_lone_prompt_spreads_over_experts(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "mixtral-8x7b", "h100", 1, 8192);
+    s.batch = 8;
+    double one_chip = must_analyze(&s).serving.ttft_s;
+    s.chips = 8;
+    s.ep = 8;
+    struct analysis a = must_analyze(&s);
+    assert_true(a.serving.ttft_s < 0.5 * one_chip);
 }
 
 /* Targets: a tight TPOT target fails, a loose one passes; a batch that does not fit is never ok. */
@@ -291,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_speculative),
         cmocka_unit_test(test_disaggregated),
         cmocka_unit_test(test_serving_targets),
+        cmocka_unit_test(test_lone_prompt_spreads_over_experts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "hfconfig.h"
 #include "scenariofile.h"
+#include "searchreport.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -949,6 +950,9 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_LIST_THEMES:
             out->mode = CLI_LIST_THEMES, modes++;
             break;
+        case OPT_SEARCH:
+            out->mode = CLI_SEARCH, modes++;
+            break;
         case ':':
             snprintf(err, errsize, "%s needs a value (rooftop --help)", argv[optind - 1]);
             return 2;
@@ -967,7 +971,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         return 2;
     }
     if (modes > 1) {
-        snprintf(err, errsize, "choose one of --report, --sweep, --calibrate, --list-chips, --list-models, --list-themes");
+        snprintf(err, errsize,
+                 "choose one of --report, --sweep, --search, --calibrate, --list-chips, --list-models, --list-themes");
         return 2;
     }
     if (pend.text[OPT_GATED] && pend.text[OPT_PLAIN_MLP]) {
@@ -1002,8 +1007,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "--report=%s and --format=%s: give the format once", report_text, format_text);
         return 2;
     }
-    if (format_text && !(sweep || report || out->mode == CLI_LIST_CHIPS)) {
-        snprintf(err, errsize, "--format goes with --sweep, --report or --list-chips");
+    if (format_text && !(sweep || report || out->mode == CLI_LIST_CHIPS || out->mode == CLI_SEARCH)) {
+        snprintf(err, errsize, "--format goes with --sweep, --search, --report or --list-chips");
         return 2;
     }
     const char *fmt = report_text ? report_text : format_text;
@@ -1035,6 +1040,14 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     if (latency_flags)
         out->scenario.latency_model = latency_model;
+    out->precision_given = pend.text[OPT_PRECISION] != NULL;
+    out->max_chips_given = pend.text[OPT_MAX_CHIPS] != NULL;
+    if (out->mode == CLI_SEARCH && (pend.text[OPT_TP] || pend.text[OPT_PP] || pend.text[OPT_EP] ||
+                                    pend.text[OPT_DISAGG] || pend.text[OPT_BATCH])) {
+        snprintf(err, errsize, "--search chooses the layout and the batch itself: drop --tp, --pp, --ep, --disagg "
+                               "and --batch (--max-chips bounds it)");
+        return 2;
+    }
     if (pend.text[OPT_PARAMS]) {
         double p;
         if (parse_real(OPT_PARAMS, pend.text[OPT_PARAMS], &p, err, errsize) != 0)
@@ -1183,6 +1196,40 @@ static int run_sweep(const struct cli_options *o, FILE *out, FILE *errout)
     return status;
 }
 
+/* Capacity of the search's candidate array: far above the ~10k a search
+ * up to 1024 chips enumerates; a larger enumeration says it was cut. */
+#define SEARCH_CAPACITY 65536
+
+/* --search: every layout, batch, precision and prefill pool up to the chip
+ * limit, the Pareto frontier and the fewest chips meeting the targets. */
+static int run_search(const struct cli_options *o, FILE *out, FILE *errout)
+{
+    struct search_options opt;
+    search_options_default(&o->scenario, &opt);
+    opt.disaggregate = true;
+    if (o->max_chips_given)
+        opt.max_chips = o->scenario.max_chips;
+    if (o->precision_given)
+        opt.precisions = 1u << o->scenario.precision;
+    struct search_result r = {0};
+    r.capacity = SEARCH_CAPACITY;
+    r.candidates = calloc(r.capacity, sizeof *r.candidates);
+    if (!r.candidates) {
+        fprintf(errout, "rooftop: out of memory\n");
+        return 1;
+    }
+    char err[300];
+    int status;
+    if (search_run(&o->scenario, &opt, &r, err, sizeof err) != 0) {
+        fprintf(errout, "rooftop: %s\n", err);
+        status = 2;
+    } else {
+        status = emit(out, errout, search_render(o->format, &o->scenario, &opt, &r));
+    }
+    free(r.candidates);
+    return status;
+}
+
 /* Writes the scenario to the --write-scenario file. */
 static int write_scenario(const struct cli_options *o, FILE *errout)
 {
@@ -1226,6 +1273,8 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         return run_report(o, o->format, out, errout);
     case CLI_CALIBRATE:
         return run_calibrate(o, out, errout);
+    case CLI_SEARCH:
+        return run_search(o, out, errout);
     case CLI_EXPLORE:
     default:
         break;

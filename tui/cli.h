@@ -13,10 +13,11 @@
 #include "jsonio.h"
 #include "report.h"
 #include "scenario.h"
+#include "search.h"
 #include "sweep.h"
 
 enum cli_mode { CLI_EXPLORE = 0, CLI_REPORT, CLI_SWEEP, CLI_LIST_CHIPS, CLI_LIST_MODELS, CLI_LIST_THEMES, CLI_HELP,
-                CLI_VERSION, CLI_CALIBRATE };
+                CLI_VERSION, CLI_CALIBRATE, CLI_SEARCH };
 
 struct cli_options {
     enum cli_mode mode;
@@ -35,6 +36,8 @@ struct cli_options {
     const char *write_chip;       /* --write-chip FILE: save the calibrated chip */
     struct measured_point points[RT_MAX_POINTS]; /* --points FILE: measured kernels to place */
     size_t point_count;
+    bool precision_given;         /* --precision on the line: --search tries only it */
+    bool max_chips_given;         /* --max-chips on the line: --search goes that far (else 1024) */
 };
 
 /* Frees what cli_parse allocated in *o (safe on a zeroed or failed parse). */

@@ -1,0 +1,281 @@
+/* search.c — the best serving design under latency targets (search.h). */
+#include "search.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Frontier members tracked while scanning; past this the frontier is found
+ * by comparing every pair instead (same answer, slower). */
+#define FRONT_MAX 1024
+
+/* Largest pipeline depth tried: deeper pipelines only add bubbles and hops. */
+#define PP_MAX 16
+
+void search_options_default(const struct scenario *base, struct search_options *opt)
+{
+    int64_t max = base->max_chips;
+    opt->max_chips = max < 1 ? 1 : max > 1024 ? 1024 : max;
+    opt->max_batch = 4096;
+    opt->precisions = 1u << RT_BF16;
+    if (base->chip.peak_flops_per_s[RT_FP8] > 0.0)
+        opt->precisions |= 1u << RT_FP8;
+    opt->disaggregate = false;
+}
+
+/* The enumeration's state: the base, the options, where results go. */
+struct search_ctx {
+    const struct search_options *opt;
+    struct search_result *out;
+    struct scenario s;        /* the candidate being built (a copy of the base) */
+    struct analysis a;        /* its analysis */
+    bool stop;                /* the array is full and another candidate came */
+};
+
+/* A disaggregated prefill pool's load: the prompts per second the replica
+ * finishes (batch / (TPOT x output tokens)) times one prompt's prefill on
+ * the pool (TTFT less the KV's move). Above 1 the pool cannot keep up and
+ * no steady state exists; analyze() caps the pool's share of the chips at
+ * the whole pool, so its per-chip figure would count it as if it could.
+ * 0 when prefill shares the decode chips. */
+static double pool_load(const struct scenario *s, const struct analysis *a)
+{
+    const struct serving_figures *sv = &a->serving;
+    if (s->disagg_prefill_chips <= 0 || s->decode_tokens <= 0 || !(sv->tpot_s > 0.0))
+        return 0.0;
+    double rate = (double)s->batch / (sv->tpot_s * (double)s->decode_tokens);
+    return rate * (sv->ttft_s - sv->kv_transfer_s);
+}
+
+/* Why a candidate was rejected, from its analysis: HBM first, then an
+ * overloaded prefill pool, then the targets; "" when accepted. */
+static void reject_reason(const struct scenario *s, const struct analysis *a, char *buf, size_t size)
+{
+    char x[32], y[32], u[32], v[32];
+    double load = pool_load(s, a);
+    if (!a->memory.batch_fits) {
+        snprintf(buf, size, "does not fit in HBM");
+    } else if (load > 1.0) {
+        snprintf(buf, size, "prefill pool of %lld chips overloaded %.1fx", (long long)s->disagg_prefill_chips,
+                 load);
+    } else if (!a->serving.ttft_ok && !a->serving.tpot_ok) {
+        snprintf(buf, size, "TTFT %s > target %s; TPOT %s > target %s",
+                 format_seconds(x, sizeof x, a->serving.ttft_s), format_seconds(y, sizeof y, s->ttft_target_s),
+                 format_seconds(u, sizeof u, a->serving.tpot_s), format_seconds(v, sizeof v, s->tpot_target_s));
+    } else if (!a->serving.ttft_ok) {
+        snprintf(buf, size, "TTFT %s > target %s", format_seconds(x, sizeof x, a->serving.ttft_s),
+                 format_seconds(y, sizeof y, s->ttft_target_s));
+    } else if (!a->serving.tpot_ok) {
+        snprintf(buf, size, "TPOT %s > target %s", format_seconds(x, sizeof x, a->serving.tpot_s),
+                 format_seconds(y, sizeof y, s->tpot_target_s));
+    } else {
+        buf[0] = '\0';
+    }
+}
+
+/* Analyzes the candidate in ctx->s and writes it out. Returns 1 when it was
+ * written, 0 when its scenario is invalid (skipped), -1 when the array is
+ * full (ctx->stop is then set). *fits says whether its batch fits. */
+static int try_candidate(struct search_ctx *ctx, bool *fits)
+{
+    char err[8];
+    *fits = false;
+    if (scenario_check(&ctx->s, err, sizeof err) != 0)
+        return 0;
+    struct search_result *out = ctx->out;
+    if (out->count >= out->capacity) {
+        out->truncated = true;
+        ctx->stop = true;
+        return -1;
+    }
+    if (analyze(&ctx->s, &ctx->a, err, sizeof err) != 0)
+        return 0;
+    const struct analysis *a = &ctx->a;
+    struct search_candidate *c = &out->candidates[out->count++];
+    c->tp = scenario_tp(&ctx->s);
+    c->pp = ctx->s.pp;
+    c->ep = ctx->s.ep;
+    c->dp = 1;
+    c->batch = ctx->s.batch;
+    c->precision = ctx->s.precision;
+    c->prefill_chips = ctx->s.disagg_prefill_chips;
+    c->chips = ctx->s.chips + ctx->s.disagg_prefill_chips;
+    c->ttft_s = a->serving.ttft_s;
+    c->tpot_s = a->serving.tpot_s;
+    c->tokens_per_s_per_user = a->serving.tokens_per_s_per_user;
+    c->tokens_per_s_per_chip = a->serving.tokens_per_s_per_chip;
+    c->frontier = false;
+    reject_reason(&ctx->s, a, c->rejected_because, sizeof c->rejected_because);
+    c->accepted = c->rejected_because[0] == '\0';
+    *fits = a->memory.batch_fits;
+    return 1;
+}
+
+/* Every batch of one decode layout at one precision, each colocated and
+ * (when disaggregating) beside prefill pools of powers of two that divide
+ * the heads. A batch that does not fit ends the layout: a larger one holds
+ * more KV cache on the same chips. */
+static void enumerate_batches(struct search_ctx *ctx)
+{
+    const struct search_options *opt = ctx->opt;
+    const int64_t decode = ctx->s.chips, heads = ctx->s.model.heads;
+    for (int64_t batch = 1; batch <= opt->max_batch && !ctx->stop; batch *= 2) {
+        if (batch < ctx->s.ep)
+            continue; /* each expert-parallel group needs a sequence */
+        ctx->s.batch = batch;
+        bool any_fits = false, fits;
+        ctx->s.disagg_prefill_chips = 0;
+        if (try_candidate(ctx, &fits) <= 0)
+            break; /* invalid here is invalid at every batch and pool; or the array is full */
+        any_fits = fits;
+        /* analyze() does not ask whether the pool holds the weights: it must. */
+        const int64_t min_pool = ctx->a.memory.weights_fit_chips;
+        for (int64_t pool = 1; opt->disaggregate && pool <= opt->max_chips - decode && heads % pool == 0 &&
+                               !ctx->stop;
+             pool *= 2) {
+            if (pool < min_pool)
+                continue;
+            ctx->s.disagg_prefill_chips = pool;
+            if (try_candidate(ctx, &fits) > 0)
+                any_fits |= fits;
+        }
+        ctx->s.disagg_prefill_chips = 0;
+        if (!any_fits)
+            break;
+    }
+}
+
+/* Every layout tp x pp x ep up to max_chips at precision p. */
+static void enumerate_layouts(struct search_ctx *ctx, enum rt_precision p)
+{
+    const struct model_shape *m = &ctx->s.model;
+    const int64_t max = ctx->opt->max_chips;
+    const int64_t pp_max = m->layers < PP_MAX ? m->layers : PP_MAX;
+    const int64_t ep_max = m->experts > 1 ? m->experts : 1;
+    ctx->s.precision = p;
+    for (int64_t tp = 1; tp <= max && m->heads % tp == 0 && !ctx->stop; tp *= 2) {
+        for (int64_t pp = 1; pp <= pp_max && tp * pp <= max && !ctx->stop; pp *= 2) {
+            for (int64_t ep = 1; ep <= ep_max && tp * pp * ep <= max && ep_max % ep == 0 && !ctx->stop; ep *= 2) {
+                ctx->s.chips = tp * pp * ep;
+                ctx->s.pp = pp;
+                ctx->s.ep = ep;
+                enumerate_batches(ctx);
+            }
+        }
+    }
+}
+
+/* True when x is at least as good as y on both throughputs and better on one. */
+static bool dominates(const struct search_candidate *x, const struct search_candidate *y)
+{
+    return x->tokens_per_s_per_chip >= y->tokens_per_s_per_chip &&
+           x->tokens_per_s_per_user >= y->tokens_per_s_per_user &&
+           (x->tokens_per_s_per_chip > y->tokens_per_s_per_chip ||
+            x->tokens_per_s_per_user > y->tokens_per_s_per_user);
+}
+
+/* The frontier by comparing every accepted pair: O(n^2), the fallback. */
+static void frontier_pairwise(struct search_result *r)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        struct search_candidate *c = &r->candidates[i];
+        c->frontier = c->accepted;
+        for (size_t j = 0; j < r->count && c->frontier; j++)
+            if (j != i && r->candidates[j].accepted && dominates(&r->candidates[j], c))
+                c->frontier = false;
+    }
+}
+
+/* Marks the frontier. One pass keeping the frontier of the candidates seen
+ * so far: a new one dominated by any earlier one is dominated by a member
+ * (dominance is transitive), and a new member drops those it dominates. */
+static void mark_frontier(struct search_result *r)
+{
+    size_t front[FRONT_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        struct search_candidate *c = &r->candidates[i];
+        c->frontier = false;
+        if (!c->accepted)
+            continue;
+        bool dominated = false;
+        for (size_t k = 0; k < n && !dominated; k++)
+            dominated = dominates(&r->candidates[front[k]], c);
+        if (dominated)
+            continue;
+        size_t kept = 0;
+        for (size_t k = 0; k < n; k++)
+            if (!dominates(c, &r->candidates[front[k]]))
+                front[kept++] = front[k];
+        n = kept;
+        if (n == FRONT_MAX) {
+            frontier_pairwise(r);
+            return;
+        }
+        front[n++] = i;
+    }
+    for (size_t k = 0; k < n; k++)
+        r->candidates[front[k]].frontier = true;
+}
+
+/* Counts the accepted and the frontier, and finds the fewest chips. */
+static void summarize(struct search_result *r)
+{
+    r->accepted = r->frontier = 0;
+    r->fewest_chips = -1;
+    for (size_t i = 0; i < r->count; i++) {
+        const struct search_candidate *c = &r->candidates[i];
+        if (!c->accepted)
+            continue;
+        r->accepted++;
+        r->frontier += c->frontier;
+        const struct search_candidate *best = r->fewest_chips >= 0 ? &r->candidates[r->fewest_chips] : NULL;
+        if (!best || c->chips < best->chips ||
+            (c->chips == best->chips && c->tokens_per_s_per_chip > best->tokens_per_s_per_chip))
+            r->fewest_chips = (long)i;
+    }
+}
+
+/* Checks the options; 0 or -1 with err set. */
+static int check_options(const struct search_options *opt, char *err, size_t errsize)
+{
+    if (opt->max_chips < 1 || opt->max_chips > RT_MAX_CHIPS) {
+        snprintf(err, errsize, "search: max chips %lld is out of range: give a whole number from 1 to %lld",
+                 (long long)opt->max_chips, (long long)RT_MAX_CHIPS);
+        return -1;
+    }
+    if (opt->max_batch < 1 || opt->max_batch > RT_MAX_BATCH) {
+        snprintf(err, errsize, "search: max batch %lld is out of range: give a whole number from 1 to %lld",
+                 (long long)opt->max_batch, (long long)RT_MAX_BATCH);
+        return -1;
+    }
+    if (opt->precisions >> RT_PRECISION_COUNT) {
+        snprintf(err, errsize, "search: precision mask 0x%x names no precision past bit %d", opt->precisions,
+                 RT_PRECISION_COUNT - 1);
+        return -1;
+    }
+    return 0;
+}
+
+int search_run(const struct scenario *base, const struct search_options *opt, struct search_result *out, char *err,
+               size_t errsize)
+{
+    out->count = 0;
+    out->truncated = false;
+    out->accepted = out->frontier = 0;
+    out->fewest_chips = -1;
+    if (out->capacity == 0 || !out->candidates) {
+        snprintf(err, errsize, "search: no room for candidates (capacity 0)");
+        return -1;
+    }
+    if (scenario_check(base, err, errsize) != 0 || check_options(opt, err, errsize) != 0)
+        return -1;
+    struct search_ctx ctx = {.opt = opt, .out = out, .s = *base, .stop = false};
+    ctx.s.data_parallel = 1;
+    unsigned mask = opt->precisions ? opt->precisions : 1u << base->precision;
+    for (int p = 0; p < RT_PRECISION_COUNT && !ctx.stop; p++)
+        if (mask & (1u << p))
+            enumerate_layouts(&ctx, (enum rt_precision)p);
+    mark_frontier(out);
+    summarize(out);
+    return 0;
+}

@@ -1,0 +1,70 @@
+/* search.h — the best serving design under latency targets: enumerate
+ * layouts (tp x pp x ep), batches, precisions and disaggregated prefill
+ * pools up to a chip limit, analyze each with analyze(), drop those that do
+ * not fit or miss a target, and keep the Pareto frontier of tokens/s per
+ * chip against tokens/s per user, plus the fewest chips that meet the
+ * targets.
+ *
+ * Pure: no I/O and no globals; the caller owns the candidate array.
+ */
+#ifndef ROOFTOP_SEARCH_H
+#define ROOFTOP_SEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis.h"
+#include "scenario.h"
+
+#define RT_SEARCH_WHY_MAX 96
+
+/* One design the search tried. */
+struct search_candidate {
+    int64_t tp, pp, ep, dp;          /* the layout; dp is always 1 (replicas do not change per-chip figures) */
+    int64_t batch;                   /* concurrent sequences per replica */
+    enum rt_precision precision;     /* weights and matmuls (the KV cache stays at the scenario's) */
+    int64_t prefill_chips;           /* disaggregated prefill pool; 0 = prefill on the decode chips */
+    int64_t chips;                   /* tp x pp x ep, plus the prefill pool */
+    double ttft_s, tpot_s;           /* serving figures (analysis.h, struct serving_figures) */
+    double tokens_per_s_per_user, tokens_per_s_per_chip;
+    bool accepted;                   /* fits, and meets every target */
+    bool frontier;                   /* accepted and no other accepted candidate is at least as good on both
+                                        throughputs and better on one */
+    char rejected_because[RT_SEARCH_WHY_MAX]; /* "" when accepted */
+};
+
+/* What to enumerate. */
+struct search_options {
+    int64_t max_chips;               /* largest chip count of a candidate, prefill pool included, >= 1 */
+    int64_t max_batch;               /* largest batch tried (powers of two from 1), >= 1 */
+    unsigned precisions;             /* bit (1 << rt_precision) for each precision to try; 0 = the scenario's */
+    bool disaggregate;               /* also try prefill pools of powers of two beside each decode layout */
+};
+
+/* The search's result over a caller-owned array. */
+struct search_result {
+    struct search_candidate *candidates; /* the caller's array */
+    size_t count;                    /* candidates written */
+    size_t capacity;                 /* the array's length */
+    bool truncated;                  /* the enumeration had more candidates than capacity */
+    size_t accepted, frontier;       /* how many were accepted; how many are on the frontier */
+    long fewest_chips;               /* index of the accepted candidate with the fewest chips (ties: most
+                                        tokens/s per chip), or -1 when none is accepted */
+};
+
+/* Fills search_options with the defaults for base: max_chips from
+ * base->max_chips capped at 1024, max_batch 4096, precisions bf16 plus fp8
+ * where the chip has a native fp8 peak, no disaggregation. */
+void search_options_default(const struct scenario *base, struct search_options *opt);
+
+/* Runs the search from base (its model, chip, tokens, engine, targets),
+ * writing at most capacity candidates into out->candidates. Layouts: tp
+ * powers of two dividing the query heads; pp powers of two up to the
+ * layers; ep powers of two dividing the experts (MoE only, batch >= ep).
+ * Returns 0, or -1 with err set when base is invalid (scenario_check) or
+ * capacity is 0. Candidates whose scenario is invalid are not written. */
+int search_run(const struct scenario *base, const struct search_options *opt, struct search_result *out, char *err,
+               size_t errsize);
+
+#endif
