@@ -248,11 +248,11 @@ if wait_for "$s" 'Knobs'; then
     t send-keys -t "$s" -l "${esc}[<0;79;6M"
     t send-keys -t "$s" -l "${esc}[<0;79;6m"
     if wait_for "$s" '65536 × tpu-v5e' && wait_for "$s" '▸chips'; then
-        # Press on the precision row's name, drag to the track's right end: int4.
-        t send-keys -t "$s" -l "${esc}[<0;50;7M"
-        t send-keys -t "$s" -l "${esc}[<32;70;7M"
-        t send-keys -t "$s" -l "${esc}[<32;79;7M"
-        t send-keys -t "$s" -l "${esc}[<0;79;7m"
+        # Press on the precision row's name (screen row 9, below pp and ep), drag to the track's right end: int4.
+        t send-keys -t "$s" -l "${esc}[<0;50;9M"
+        t send-keys -t "$s" -l "${esc}[<32;70;9M"
+        t send-keys -t "$s" -l "${esc}[<32;79;9M"
+        t send-keys -t "$s" -l "${esc}[<0;79;9m"
         if wait_for "$s" 'precision           int4'; then
             pass "mouse: a click on a track sets the knob, a drag moves it"
         else
@@ -366,7 +366,7 @@ printf '{"name": "Lab Chip", "peak_flops_per_s": {"bf16": 400e12}, "hbm_bytes": 
 s=userchip
 start "$s" 80 24 "$UTF8_ENV XDG_CONFIG_HOME=$WORK/xdg" "--chip lab-chip"
 if wait_for "$s" 'lab-chip'; then
-    t send-keys -t "$s" j j j j j Left
+    t send-keys -t "$s" j j j j j j j Left
     if wait_for "$s" 'gaudi3'; then
         t send-keys -t "$s" Right
         if wait_for "$s" 'lab-chip'; then

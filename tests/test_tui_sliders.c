@@ -19,9 +19,9 @@ static const char *shown(const struct scenario *s, enum slider_id id)
 static void test_order_and_names(void **state)
 {
     (void)state;
-    const char *want[] = {"batch", "model", "kv heads", "chips", "precision", "chip",
+    const char *want[] = {"batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
                           "context", "prefill", "decode", "budget", "overhead", "MFU"};
-    assert_int_equal(SLIDER_COUNT, 12);
+    assert_int_equal(SLIDER_COUNT, 14);
     for (int i = 0; i < SLIDER_COUNT; i++) {
         assert_string_equal(slider_name((enum slider_id)i), want[i]);
         assert_true(strlen(slider_hint((enum slider_id)i)) > 0);
@@ -232,6 +232,8 @@ static void test_fractions_round_trip(void **state)
         for (int k = 0; k <= 20; k++) {
             struct scenario s;
             scenario_default(&s);
+            if (id == SLIDER_EP) /* the default model is dense: its ep knob cannot move */
+                scenario_set_model(&s, model_find("deepseek-v3"));
             double f = k / 20.0;
             slider_set_fraction(&s, (enum slider_id)id, f);
             double back = slider_fraction(&s, (enum slider_id)id);
@@ -247,6 +249,50 @@ static void test_fractions_round_trip(void **state)
     }
 }
 
+/* The layout knobs: chips steps tp and keeps pp and ep; pp and ep multiply
+ * the chips; a dense model's ep knob does not move and says why when typed;
+ * a model change drops a layout the new model cannot take; the knob list
+ * scrolls so that the selected knob is always drawn. */
+static void test_layout_knobs(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chips = 8;
+    assert_true(slider_step(&s, SLIDER_PP, 1, false));
+    assert_int_equal(s.pp, 2);
+    assert_int_equal(s.chips, 16); /* tp 8 x pp 2 */
+    assert_true(slider_step(&s, SLIDER_CHIPS, 1, false));
+    assert_int_equal(s.chips, 32); /* tp 16 x pp 2 */
+    assert_int_equal(scenario_tp(&s), 16);
+    assert_false(slider_step(&s, SLIDER_EP, 1, false));
+    char err[160];
+    assert_int_equal(slider_set_text(&s, SLIDER_EP, "4", err, sizeof err), -1);
+    assert_non_null(strstr(err, "dense"));
+    assert_string_equal(shown(&s, SLIDER_EP), "dense");
+    assert_int_equal(slider_set_text(&s, SLIDER_CHIPS, "33", err, sizeof err), -1);
+    assert_non_null(strstr(err, "multiple of pp 2"));
+    scenario_set_model(&s, model_find("mixtral-8x7b"));
+    assert_true(slider_step(&s, SLIDER_EP, 1, false));
+    assert_int_equal(s.ep, 2);
+    assert_int_equal(s.chips, 64); /* tp 16 x pp 2 x ep 2 */
+    assert_int_equal(slider_set_text(&s, SLIDER_EP, "3", err, sizeof err), -1);
+    assert_non_null(strstr(err, "does not divide the 8 experts"));
+    assert_int_equal(slider_set_text(&s, SLIDER_EP, "8", err, sizeof err), 0);
+    assert_false(slider_step(&s, SLIDER_EP, 1, false)); /* 16 does not divide 8 */
+    /* Back to a dense preset: ep drops to 1, tp and pp stay. */
+    while (strcmp(s.model.name, "mistral-7b") != 0)
+        assert_true(slider_step(&s, SLIDER_MODEL, -1, false));
+    assert_int_equal(s.ep, 1);
+    assert_int_equal(s.pp, 2);
+    assert_int_equal(s.chips, 32);
+    assert_int_equal(slider_first_visible(0, 12), 0);
+    assert_int_equal(slider_first_visible(11, 12), 0);
+    assert_int_equal(slider_first_visible(13, 12), 2);
+    assert_int_equal(slider_first_visible(13, 20), 0);
+    assert_int_equal(slider_first_visible(13, 1), 13);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_times_and_mfu),
         cmocka_unit_test(test_typed_values),
         cmocka_unit_test(test_fractions_round_trip),
+        cmocka_unit_test(test_layout_knobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

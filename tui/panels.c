@@ -14,6 +14,7 @@ static const struct glyphs unicode_glyphs = {
     0x2503,
     0x2500, 0x2502, 0x250C, 0x2510, 0x2514, 0x2518,
     "\xe2\x89\xa0",
+    "\xe2\x86\x91", "\xe2\x86\x93",
 };
 static const struct glyphs ascii_glyphs = {
     " | ", "x", "j/k", "h/l",
@@ -22,6 +23,7 @@ static const struct glyphs ascii_glyphs = {
     '|',
     '-', '|', '+', '+', '+', '+',
     "vs",
+    "^", "v",
 };
 
 const struct glyphs *glyphs_for(bool ascii)
@@ -155,8 +157,16 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, struct
     int track_x, track_w;
     slider_track_geometry(v.r.w, &track_x, &track_w);
     int value_w = track_x - 1 - 11;
-    for (int i = 0; i < SLIDER_COUNT; i++) {
-        int y = 1 + i;
+    int rows = v.r.h - 1, first = slider_first_visible(selected, rows);
+    if (rows < SLIDER_COUNT && rows >= 1) { /* say which way the hidden knobs are */
+        char more[32];
+        int above = first, below = SLIDER_COUNT - rows - first;
+        snprintf(more, sizeof more, "%s%s%s", above > 0 ? g->arrow_up : "", above > 0 && below > 0 ? " " : "",
+                 below > 0 ? g->arrow_down : "");
+        view_text(v, 6, 0, -1, more, ROLE_DIM);
+    }
+    for (int i = first; i < SLIDER_COUNT && 1 + i - first < v.r.h; i++) {
+        int y = 1 + i - first;
         bool sel = i == selected;
         char val[64];
         slider_value_text(s, (enum slider_id)i, val, sizeof val);
@@ -405,7 +415,7 @@ void panel_latency(struct view v, const struct analysis *a, const struct glyphs 
         row = wrap_text(v, row, a->notes[i], ROLE_DIM, false);
 }
 
-void panel_memory(struct view v, const struct scenario *s, const struct analysis *a)
+void panel_memory(struct view v, const struct scenario *s, const struct analysis *a, int64_t largest_ok_batch)
 {
     const struct memory_verdict *m = &a->memory;
     char w[24], r[24], k[24], f[24], h[24], t[24];
@@ -452,6 +462,35 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     if (row < v.r.h) {
         char pattern[160];
         view_printf(v, 0, row++, -1, ROLE_TEXT, "%s", model_schedule_summary(&s->model, pattern, sizeof pattern));
+    }
+    if (row < v.r.h) { /* the busiest chip of the layout */
+        const struct chip_memory *c = &m->per_chip;
+        char cw[24], ck[24], ca[24], cf[24];
+        format_si(cw, sizeof cw, c->weights_bytes, "B");
+        format_si(ck, sizeof ck, c->kv_cache_bytes + c->state_bytes, "B");
+        format_si(ca, sizeof ca, c->activation_bytes, "B");
+        format_si(cf, sizeof cf, c->free_bytes, "B");
+        /* Words drop before numbers do: the longest form that fits. */
+        char forms[3][160];
+        snprintf(forms[0], sizeof forms[0], "per chip: weights %s, KV %s, act. %s, free %s", cw, ck, ca, cf);
+        snprintf(forms[1], sizeof forms[1], "per chip: W %s KV %s act %s free %s", cw, ck, ca, cf);
+        snprintf(forms[2], sizeof forms[2], "chip: W %s KV %s free %s", cw, ck, cf);
+        int pick = 0;
+        while (pick < 2 && text_width(forms[pick]) > v.r.w)
+            pick++;
+        if (text_width(forms[pick]) <= v.r.w)
+            view_text(v, 0, row, -1, forms[pick], c->free_bytes < 0.0 ? ROLE_MISS : ROLE_TEXT);
+        row++;
+    }
+    if (row < v.r.h && m->kv_replication > 1.0)
+        view_printf(v, 0, row++, -1, ROLE_TEXT, "KV copied %.0fx: tp %lld > %s", m->kv_replication,
+                    (long long)a->parallel.tp, s->model.kv_lora_rank > 0 ? "one latent" : "kv heads");
+    if (row < v.r.h && largest_ok_batch >= 0) {
+        if (largest_ok_batch > 0)
+            view_printf(v, 0, row++, -1, ROLE_TEXT, "largest batch meeting the budget: %lld",
+                        (long long)largest_ok_batch);
+        else
+            view_text(v, 0, row++, -1, "no batch meets the budget here", ROLE_MISS);
     }
     if (row < v.r.h && m->state_bytes_per_request > 0.0) {
         char st[24];

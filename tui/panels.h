@@ -30,6 +30,7 @@ struct glyphs {
     uint32_t budget_mark;   /* the budget line on the latency bar */
     uint32_t box_h, box_v, box_tl, box_tr, box_bl, box_br;
     const char *unequal;    /* between estimates that disagree: "≠" or "vs" */
+    const char *arrow_up, *arrow_down; /* more knobs above or below: "↑" "↓" or "^" "v" */
 };
 
 /* The glyph set for ascii (true: 7-bit ASCII only) or Unicode. Never NULL. */
@@ -43,7 +44,9 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
 void slider_track_geometry(int panel_w, int *track_x, int *track_w);
 
 /* Sliders: a heading, then one row per slider (name, value, track with its
- * knob); row `selected` highlighted. Row i is line 1 + i of the view. */
+ * knob); row `selected` highlighted. Knob i is line 1 + i - first of the
+ * view, first = slider_first_visible(selected, view height - 1); the heading
+ * says with arrows which way hidden knobs lie. */
 void panel_sliders(struct view v, const struct scenario *s, int selected, struct chip_list chips,
                    const struct glyphs *g);
 
@@ -61,8 +64,10 @@ void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a
 void panel_latency(struct view v, const struct analysis *a, const struct glyphs *g);
 
 /* Memory: weights, KV cache per request and for the batch, free HBM and the
- * concurrent requests that fit. */
-void panel_memory(struct view v, const struct scenario *s, const struct analysis *a);
+ * concurrent requests that fit; below, where rows allow, the layer pattern,
+ * the busiest chip's memory, KV copies past tp > kv heads, and
+ * largest_ok_batch (analysis_largest_ok_batch: 0 none, -1 not shown). */
+void panel_memory(struct view v, const struct scenario *s, const struct analysis *a, int64_t largest_ok_batch);
 
 /* The screen shown below the minimum size: what size is needed, what size
  * the terminal is, and that q quits. Any size, even 1 x 1, is safe. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const names[SLIDER_COUNT] = {
-    "batch", "model", "kv heads", "chips", "precision", "chip",
+    "batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
     "context", "prefill", "decode", "budget", "overhead", "MFU",
 };
 
@@ -16,6 +16,8 @@ static const char *const hints[SLIDER_COUNT] = {
     "a preset (llama-3.1-8b) or a size (35B)",
     "a divisor of the head count",
     "a whole number, e.g. 64",
+    "pipeline stages, e.g. 2 (at most the layers)",
+    "expert groups dividing the experts, e.g. 8",
     "bf16, fp8, int8 or int4",
     "a chip name, e.g. h100, a100-80, tpu-v5e",
     "tokens, e.g. 8192 or 32k",
@@ -25,6 +27,32 @@ static const char *const hints[SLIDER_COUNT] = {
     "seconds, e.g. 0.25 or 250ms",
     "a fraction or percentage, e.g. 0.4 or 40%",
 };
+
+int slider_first_visible(int selected, int rows)
+{
+    if (rows < 1 || rows >= SLIDER_COUNT)
+        return 0;
+    int first = selected - rows + 1;
+    return first < 0 ? 0 : first > SLIDER_COUNT - rows ? SLIDER_COUNT - rows : first;
+}
+
+/* The tensor-parallel degree of s (chips / (pp x ep)), at least 1. */
+static int64_t tp_of(const struct scenario *s)
+{
+    int64_t tp = scenario_tp(s);
+    return tp >= 1 ? tp : 1;
+}
+
+/* Sets the layout to tp x pp x ep chips, each degree clamped so the
+ * product stays within RT_MAX_CHIPS. */
+static void set_layout(struct scenario *s, int64_t tp, int64_t pp, int64_t ep)
+{
+    while (tp > 1 && tp * pp * ep > RT_MAX_CHIPS)
+        tp /= 2;
+    s->pp = pp;
+    s->ep = ep;
+    s->chips = tp * pp * ep;
+}
 
 const char *slider_name(enum slider_id id)
 {
@@ -84,6 +112,19 @@ static double scenario_model_size(const struct scenario *s)
     return s->params > 0.0 ? s->params : shape_size(&s->model);
 }
 
+/* After a model change: drops expert parallelism the new model cannot
+ * take and pipeline stages beyond its layers, keeping tp. */
+static void fit_layout(struct scenario *s, int64_t tp)
+{
+    int64_t pp = s->pp, ep = s->ep;
+    while (pp > 1 && pp > s->model.layers)
+        pp /= 2;
+    if (s->model.experts <= 1 || s->model.experts % ep != 0)
+        ep = 1;
+    if (pp != s->pp || ep != s->ep)
+        set_layout(s, tp, pp, ep);
+}
+
 /* Index of the scenario's model in the list, or -1 when it is not one of them. */
 static int model_index(const struct scenario *s, const struct model_entry *e, int n)
 {
@@ -96,8 +137,10 @@ static int model_index(const struct scenario *s, const struct model_entry *e, in
 /* Applies model entry e to *s. */
 static void apply_model(struct scenario *s, const struct model_entry *e)
 {
+    int64_t tp = tp_of(s);
     scenario_set_model(s, e->shape);
     s->params = e->params;
+    fit_layout(s, tp);
 }
 
 /* ---- helpers ---- */
@@ -225,6 +268,15 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
     case SLIDER_CHIPS:
         snprintf(buf, size, "%lld", (long long)s->chips);
         break;
+    case SLIDER_PP:
+        snprintf(buf, size, "%lld", (long long)s->pp);
+        break;
+    case SLIDER_EP:
+        if (s->model.experts <= 1)
+            snprintf(buf, size, "dense");
+        else
+            snprintf(buf, size, "%lld", (long long)s->ep);
+        break;
     case SLIDER_PRECISION:
         snprintf(buf, size, "%s", precision_name(s->precision));
         break;
@@ -270,9 +322,31 @@ bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse,
     case SLIDER_BATCH:
         s->batch = step_pow2(s->batch, dir, coarse ? 2 : 1, 1, RT_MAX_BATCH);
         break;
-    case SLIDER_CHIPS:
-        s->chips = step_pow2(s->chips, dir, coarse ? 2 : 1, 1, RT_MAX_CHIPS);
+    case SLIDER_CHIPS: {
+        int64_t rest = s->pp * s->ep;
+        set_layout(s, step_pow2(tp_of(s), dir, coarse ? 2 : 1, 1, RT_MAX_CHIPS / rest), s->pp, s->ep);
         break;
+    }
+    case SLIDER_PP: {
+        int64_t tp = tp_of(s), hi = s->model.layers;
+        while (hi > 1 && tp * hi * s->ep > RT_MAX_CHIPS)
+            hi /= 2;
+        set_layout(s, tp, step_pow2(s->pp, dir, coarse ? 2 : 1, 1, hi), s->ep);
+        break;
+    }
+    case SLIDER_EP: {
+        if (s->model.experts <= 1)
+            return false;
+        int64_t tp = tp_of(s), ep = s->ep;
+        for (int k = 0; k < (coarse ? 2 : 1); k++) {
+            int64_t next = dir > 0 ? ep * 2 : ep / 2;
+            if (next < 1 || s->model.experts % next != 0 || tp * s->pp * next > RT_MAX_CHIPS)
+                break;
+            ep = next;
+        }
+        set_layout(s, tp, s->pp, ep);
+        break;
+    }
     case SLIDER_MODEL: {
         struct model_entry e[MAX_MODEL_ENTRIES];
         int n = model_entries(e);
@@ -459,7 +533,42 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
     case SLIDER_CHIPS:
         if (parse_whole(t, 1, RT_MAX_CHIPS, what, &iv, err, errsize))
             return -1;
+        if (iv % (s->pp * s->ep) != 0) {
+            snprintf(err, errsize, "chips: %lld is not a multiple of pp %lld x ep %lld", (long long)iv,
+                     (long long)s->pp, (long long)s->ep);
+            return -1;
+        }
         s->chips = iv;
+        return 0;
+    case SLIDER_PP:
+        if (parse_whole(t, 1, s->model.layers, what, &iv, err, errsize))
+            return -1;
+        if ((double)tp_of(s) * (double)iv * (double)s->ep > (double)RT_MAX_CHIPS) {
+            snprintf(err, errsize, "pp: %lld stages would take more than %lld chips", (long long)iv,
+                     (long long)RT_MAX_CHIPS);
+            return -1;
+        }
+        set_layout(s, tp_of(s), iv, s->ep);
+        return 0;
+    case SLIDER_EP:
+        if (s->model.experts <= 1) {
+            snprintf(err, errsize, "ep: %s is dense; expert parallelism needs a mixture-of-experts model",
+                     s->model.name);
+            return -1;
+        }
+        if (parse_whole(t, 1, s->model.experts, what, &iv, err, errsize))
+            return -1;
+        if (s->model.experts % iv != 0) {
+            snprintf(err, errsize, "ep: %lld does not divide the %lld experts", (long long)iv,
+                     (long long)s->model.experts);
+            return -1;
+        }
+        if ((double)tp_of(s) * (double)s->pp * (double)iv > (double)RT_MAX_CHIPS) {
+            snprintf(err, errsize, "ep: %lld groups would take more than %lld chips", (long long)iv,
+                     (long long)RT_MAX_CHIPS);
+            return -1;
+        }
+        set_layout(s, tp_of(s), s->pp, iv);
         return 0;
     case SLIDER_CONTEXT:
         if (parse_whole(t, 1, RT_MAX_TOKENS, what, &iv, err, errsize))
@@ -601,6 +710,10 @@ double slider_fraction_in(const struct scenario *s, enum slider_id id, struct ch
         return log2_frac((double)s->batch, 0, 16);
     case SLIDER_CHIPS:
         return log2_frac((double)s->chips, 0, 16);
+    case SLIDER_PP:
+        return log2_frac((double)s->pp, 0, 6);
+    case SLIDER_EP:
+        return s->model.experts > 1 ? log2_frac((double)s->ep, 0, log2((double)s->model.experts)) : 0.0;
     case SLIDER_MODEL: {
         struct model_entry e[MAX_MODEL_ENTRIES];
         int n = model_entries(e);
@@ -656,9 +769,27 @@ bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, 
     case SLIDER_BATCH:
         s->batch = pow2_at(frac, 0, 16);
         break;
-    case SLIDER_CHIPS:
-        s->chips = pow2_at(frac, 0, 16);
+    case SLIDER_CHIPS: {
+        int64_t rest = s->pp * s->ep, tp = pow2_at(frac, 0, 16) / rest;
+        set_layout(s, tp >= 1 ? tp : 1, s->pp, s->ep);
         break;
+    }
+    case SLIDER_PP: {
+        int64_t pp = pow2_at(frac, 0, 6);
+        while (pp > 1 && pp > s->model.layers)
+            pp /= 2;
+        set_layout(s, tp_of(s), pp, s->ep);
+        break;
+    }
+    case SLIDER_EP: {
+        if (s->model.experts <= 1)
+            return false;
+        int64_t ep = pow2_at(frac, 0, (int)floor(log2((double)s->model.experts)));
+        while (ep > 1 && s->model.experts % ep != 0)
+            ep /= 2;
+        set_layout(s, tp_of(s), s->pp, ep);
+        break;
+    }
     case SLIDER_MODEL: {
         struct model_entry e[MAX_MODEL_ENTRIES];
         int n = model_entries(e);

@@ -21,7 +21,9 @@ enum slider_id {
     SLIDER_BATCH = 0,  /* concurrent sequences: powers of two */
     SLIDER_MODEL,      /* the built-in presets and the guide's sizes, by size */
     SLIDER_KV_HEADS,   /* the divisors of the head count */
-    SLIDER_CHIPS,      /* chips per replica: powers of two */
+    SLIDER_CHIPS,      /* chips per replica (tp x pp x ep): steps tp by powers of two */
+    SLIDER_PP,         /* pipeline stages: powers of two up to the layers */
+    SLIDER_EP,         /* expert-parallel groups: powers of two dividing the experts (MoE only) */
     SLIDER_PRECISION,  /* bf16, fp8, int8, int4 */
     SLIDER_CHIP,       /* the built-in chips, in table order */
     SLIDER_CONTEXT,    /* KV-cache tokens per request: powers of two */
@@ -32,6 +34,11 @@ enum slider_id {
     SLIDER_MFU,        /* achieved MFU during prefill: steps of 5% (coarse 25%) */
     SLIDER_COUNT
 };
+
+/* The first slider to draw when only `rows` of them fit (rows >= 1) and
+ * `selected` must be visible: 0 while all fit, else the least scroll that
+ * shows selected at the bottom. In [0, SLIDER_COUNT - rows]. */
+int slider_first_visible(int selected, int rows);
 
 /* The slider's label ("batch", "kv heads" …); "?" outside the enum. */
 const char *slider_name(enum slider_id id);

@@ -47,6 +47,7 @@ int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, 
     u->scenario = *initial;
     if (analyze(&u->scenario, &u->analysis, err, errsize) != 0)
         return -1;
+    u->largest_ok_batch = analysis_largest_ok_batch(&u->scenario);
     u->chips = chip_builtin_list();
     u->compare_chip = -1;
     u->drag_slider = -1;
@@ -117,6 +118,7 @@ static bool commit(struct ui *u, const struct scenario *next, bool record_undo)
         push_undo(u);
     u->scenario = *next;
     u->analysis = a;
+    u->largest_ok_batch = analysis_largest_ok_batch(&u->scenario);
     update_compare(u);
     place_points(u);
     return true;
@@ -436,7 +438,10 @@ unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
         return UI_REDRAW;
     }
     int row = y - r.y - 1;
-    if (!rect_contains(r, x, y) || row < 0 || row >= SLIDER_COUNT)
+    if (!rect_contains(r, x, y) || row < 0 || row >= r.h - 1)
+        return 0;
+    row += slider_first_visible(u->selected, r.h - 1); /* the knob drawn on that row */
+    if (row >= SLIDER_COUNT)
         return 0;
     u->message[0] = '\0';
     u->selected = row;
@@ -579,7 +584,7 @@ int ui_render(struct ui *u, struct grid *g)
         panel_mfu(view_make(g, l->mfu), &u->scenario, &u->analysis, gl);
     }
     panel_latency(view_make(g, l->latency), &u->analysis, gl);
-    panel_memory(view_make(g, l->memory), &u->scenario, &u->analysis);
+    panel_memory(view_make(g, l->memory), &u->scenario, &u->analysis, u->largest_ok_batch);
     draw_status(u, view_make(g, l->status), gl);
     if (u->mode == UI_MODE_HELP)
         panel_help(view_make(g, l->whole), gl);

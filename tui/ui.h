@@ -68,6 +68,7 @@ struct ui {
     struct scenario initial;         /* what r resets to */
     struct scenario scenario;        /* the current, always valid, scenario */
     struct analysis analysis;        /* analyze(scenario) */
+    int64_t largest_ok_batch;        /* analysis_largest_ok_batch(scenario): 0 none, -1 unknown */
     struct chip_list chips;          /* what the chip knob and 'c' run through (borrowed) */
     int compare_chip;                /* index in chips whose roof is overlaid, -1 none */
     bool has_compare;                /* compare analysis is valid */
