@@ -239,6 +239,33 @@ t send-keys -t "$s" q
 wait_for "$s" 'EXIT=0' >/dev/null || fail "q after the chips story" "$s"
 t kill-session -t "$s" 2>/dev/null
 
+# ---- the Pareto view at 80x24: p searches, the arrows walk the frontier, Enter loads a design ----
+s=pareto
+start "$s" 80 24 "$UTF8_ENV" "--model llama-3.1-70b --chip h100 --chips 8 --decode-tokens 256 --ttft-target 1 --tpot-target 0.05"
+if wait_for "$s" '8 × h100'; then
+    t send-keys -t "$s" p
+    if wait_for "$s" 'Pareto' && wait_for "$s" ' designs' && wait_for "$s" 'Enter loads tp'; then
+        t send-keys -t "$s" Left Enter
+        if wait_for "$s" 'loaded: tp' && wait_for "$s" 'now'; then
+            t send-keys -t "$s" p
+            if wait_for "$s" 'Pareto view closed' && wait_for "$s" 'Roofline'; then
+                pass "Pareto view: p opens it at 80x24, Enter loads a frontier design, p closes it"
+            else
+                fail "p did not close the Pareto view" "$s"
+            fi
+        else
+            fail "Enter did not load a frontier design" "$s"
+        fi
+    else
+        fail "p did not open the Pareto view" "$s"
+    fi
+    t send-keys -t "$s" q
+    if wait_for "$s" 'EXIT=0' && sane "$s"; then :; else fail "q after the Pareto view" "$s"; fi
+else
+    fail "explorer did not open for the Pareto view" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 # ---- mouse: click a knob's track, drag another (SGR reports, as xterm sends) ----
 s=mouse
 start "$s" 80 24 "$UTF8_ENV" "--chips 16"

@@ -134,6 +134,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
+    ui_free(u);
     free(u);
     grid_free(&g);
     return 0;
@@ -366,6 +367,48 @@ static void test_memory_miss_said_plainly(void **state)
         fail_msg("the request count is not whole:\n%s", text);
 }
 
+/* The Pareto view ('p'): a search from the scenario drawn in the plot's
+ * place, the frontier walked with the arrows, Enter loading the picked
+ * design into the knobs (its layout, batch and precision), p closing. */
+static void test_pareto_view(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    scenario_set_model(&s, model_find("llama-3.1-70b"));
+    s.chip = *chip_find("h100");
+    s.chips = 8;
+    s.decode_tokens = 256;
+    s.context_tokens = 8192 + 256;
+    s.ttft_target_s = 1.0;
+    s.tpot_target_s = 0.05;
+    start(&s, false, 80, 24);
+    ui_key(u, 'p');
+    assert_int_equal(u->mode, UI_MODE_PARETO);
+    assert_true(u->pareto_n > 1);
+    check_frame("pareto_80x24_utf8");
+    ui_key(u, UI_KEY_LEFT);
+    size_t pick = u->pareto_pick;
+    const struct search_candidate c = u->pareto.candidates[u->pareto_order[pick]];
+    ui_key(u, UI_KEY_ENTER);
+    assert_int_equal(u->scenario.chips, c.tp * c.pp * c.ep);
+    assert_int_equal(u->scenario.pp, c.pp);
+    assert_int_equal(u->scenario.batch, c.batch);
+    assert_int_equal((int)u->scenario.precision, (int)c.precision);
+    assert_int_equal(u->scenario.disagg_prefill_chips, c.prefill_chips);
+    /* The loaded design is where the search put it: the same serving figures. */
+    ASSERT_NEAR(u->analysis.serving.tokens_per_s_per_chip, c.tokens_per_s_per_chip, 1e-9 * c.tokens_per_s_per_chip);
+    assert_int_equal(u->mode, UI_MODE_PARETO);
+    ui_key(u, 'p');
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    assert_null(u->pareto.candidates);
+    start(&s, true, 80, 24);
+    ui_key(u, 'p');
+    check_frame("pareto_80x24_ascii");
+    ui_key(u, UI_KEY_ESC);
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +421,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_work_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_honest_headline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memory_miss_said_plainly, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pareto_view, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

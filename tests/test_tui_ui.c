@@ -31,6 +31,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
+    ui_free(u);
     free(u);
     grid_free(&g);
     return 0;

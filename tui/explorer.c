@@ -436,6 +436,7 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
         return -1;
     }
     if (ui_init(u, initial, ascii, 80, 24, why, whysize) != 0) {
+        ui_free(u);
         free(u);
         return -1;
     }
@@ -447,6 +448,7 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
         snprintf(u->save_path, sizeof u->save_path, "%s", opts->save_path);
     int pipefd[2];
     if (pipe(pipefd) != 0) {
+        ui_free(u);
         free(u);
         snprintf(why, whysize, "cannot create a pipe: %s", strerror(errno));
         return -1;
@@ -477,6 +479,7 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
         close(pipefd[0]);
         close(pipefd[1]);
         wake_fd = -1;
+        ui_free(u);
         free(u);
         return -1;
     }
@@ -621,6 +624,7 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     curses_active = 0;
     delscreen(screen);
     grid_free(&g);
+    ui_free(u);
     free(u);
     wake_fd = -1;
     close(pipefd[0]);

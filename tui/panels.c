@@ -568,6 +568,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"m", "verdict: napkin, roofline floor, realistic"},
         {"o / O", "a phase's operations on the plot (cycles)"},
         {"w", "show your work: formulas with the numbers"},
+        {"p", "Pareto view: search layouts; Enter loads one"},
         {"t", "next colour theme (--theme, --list-themes)"},
         {"s", "save the scenario to a file (asks where)"},
         {"Ctrl-L", "repaint the screen"},

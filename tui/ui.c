@@ -4,9 +4,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "panels.h"
+#include "pareto.h"
 
 /* Sets the status-line message (printf style); error selects its colour. */
 static void say(struct ui *u, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -184,6 +186,99 @@ static void cycle_ops(struct ui *u, int dir)
         n, plot_op_marker(0), plot_op_marker(n - 1));
 }
 
+void ui_free(struct ui *u)
+{
+    free(u->pareto.candidates);
+    u->pareto.candidates = NULL;
+    u->pareto.count = 0;
+}
+
+/* Says which frontier point is picked. */
+static void say_pick(struct ui *u, const char *verb)
+{
+    char d[200];
+    const struct search_candidate *c = &u->pareto.candidates[u->pareto_order[u->pareto_pick]];
+    say(u, false, "%s %s", verb, pareto_describe(d, sizeof d, c));
+}
+
+/* Opens the Pareto view: searches layouts, batches, precisions and prefill
+ * pools from the current scenario (its model, chip, tokens and targets). */
+static void open_pareto(struct ui *u)
+{
+    ui_free(u);
+    u->pareto.capacity = UI_PARETO_CAPACITY;
+    u->pareto.candidates = calloc(u->pareto.capacity, sizeof *u->pareto.candidates);
+    if (!u->pareto.candidates) {
+        say(u, true, "out of memory for the design search");
+        return;
+    }
+    search_options_default(&u->scenario, &u->pareto_opt);
+    u->pareto_opt.disaggregate = true;
+    char err[256];
+    if (search_run(&u->scenario, &u->pareto_opt, &u->pareto, err, sizeof err) != 0) {
+        ui_free(u);
+        say(u, true, "%s", err);
+        return;
+    }
+    u->pareto_n = pareto_frontier_order(&u->pareto, u->pareto_order, UI_PARETO_MAX_FRONTIER);
+    u->pareto_pick = u->pareto_n / 2;
+    u->mode = UI_MODE_PARETO;
+    if (u->pareto_n == 0)
+        say(u, true, "no design up to %lld chips fits and meets the targets (p closes)",
+            (long long)u->pareto_opt.max_chips);
+    else
+        say_pick(u, "Enter loads");
+}
+
+/* Keys while the Pareto view is open: walk the frontier, load a point, close. */
+static unsigned pareto_key(struct ui *u, int key)
+{
+    switch (key) {
+    case UI_KEY_LEFT:
+    case 'h':
+    case UI_KEY_RIGHT:
+    case 'l':
+        if (u->pareto_n == 0)
+            return UI_REDRAW;
+        if ((key == UI_KEY_LEFT || key == 'h') && u->pareto_pick > 0)
+            u->pareto_pick--;
+        else if ((key == UI_KEY_RIGHT || key == 'l') && u->pareto_pick + 1 < u->pareto_n)
+            u->pareto_pick++;
+        say_pick(u, "Enter loads");
+        return UI_REDRAW;
+    case UI_KEY_ENTER: {
+        if (u->pareto_n == 0)
+            return UI_REDRAW;
+        const struct search_candidate *c = &u->pareto.candidates[u->pareto_order[u->pareto_pick]];
+        struct scenario next = u->scenario;
+        next.chips = c->tp * c->pp * c->ep;
+        next.pp = c->pp;
+        next.ep = c->ep;
+        next.batch = c->batch;
+        next.precision = c->precision;
+        next.disagg_prefill_chips = c->prefill_chips;
+        if (commit(u, &next, true))
+            say_pick(u, "loaded:");
+        return UI_REDRAW;
+    }
+    case 'p':
+    case UI_KEY_ESC:
+        ui_free(u);
+        u->mode = UI_MODE_KNOBS;
+        say(u, false, "Pareto view closed");
+        return UI_REDRAW;
+    case 'q':
+    case 'Q':
+        return UI_QUIT;
+    case UI_KEY_REPAINT:
+    case 12:
+        return UI_REDRAW | UI_REPAINT;
+    default:
+        say(u, false, "Pareto view: %s pick a frontier point, Enter loads it, p closes", glyphs_for(u->ascii)->left_right);
+        return UI_REDRAW;
+    }
+}
+
 /* Keys while the knobs have the focus. */
 static unsigned knobs_key(struct ui *u, int key)
 {
@@ -253,6 +348,9 @@ static unsigned knobs_key(struct ui *u, int key)
         return UI_REDRAW;
     case '?':
         u->mode = UI_MODE_HELP;
+        return UI_REDRAW;
+    case 'p':
+        open_pareto(u);
         return UI_REDRAW;
     case 'o':
         cycle_ops(u, 1);
@@ -405,12 +503,14 @@ unsigned ui_key(struct ui *u, int key)
     }
     if (u->mode == UI_MODE_WORK)
         return work_key(u, key);
+    if (u->mode == UI_MODE_PARETO)
+        return pareto_key(u, key);
     return knobs_key(u, key);
 }
 
 unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
 {
-    if (u->layout.too_small || u->mode == UI_MODE_EDIT)
+    if (u->layout.too_small || u->mode == UI_MODE_EDIT || u->mode == UI_MODE_PARETO)
         return 0;
     if (u->mode == UI_MODE_HELP || u->mode == UI_MODE_WORK) {
         if (u->mode == UI_MODE_WORK && (kind == UI_MOUSE_WHEEL_UP || kind == UI_MOUSE_WHEEL_DOWN))
@@ -544,8 +644,8 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
     /* In order of importance: what does not fit is left out ("= type" is in the knobs' heading). */
     const struct hint h[] = {
         {g->up_down, "select"}, {g->left_right, "step"}, {"?", "help"},  {"q", "quit"},  {"o", "ops"},
-        {"w", "work"},          {"m", "verdict"},        {"c", "compare"}, {"u", "undo"}, {"r", "reset"},
-        {"=", "type"},          {"PgUp/Dn", "coarse"},   {"t", "theme"}, {"s", "save"},
+        {"w", "work"},          {"m", "verdict"},        {"p", "pareto"}, {"c", "compare"}, {"u", "undo"},
+        {"r", "reset"},         {"=", "type"},           {"PgUp/Dn", "coarse"}, {"t", "theme"}, {"s", "save"},
     };
     draw_hints(v, 0, h, (int)(sizeof h / sizeof h[0]));
 }
@@ -571,8 +671,12 @@ int ui_render(struct ui *u, struct grid *g)
     };
     const char *ops = u->ops_phase >= 0 ? phase_name((enum rt_phase)u->ops_phase) : NULL;
     struct plot_points pts = {u->placed, u->placed_count};
-    plot_draw_points(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
-                     &u->scratch);
+    if (u->mode == UI_MODE_PARETO && u->pareto.candidates)
+        pareto_draw(view_make(g, l->plot), &u->pareto, u->pareto_order, u->pareto_n, u->pareto_pick, &u->analysis,
+                    u->ascii, &u->scratch.canvas);
+    else
+        plot_draw_points(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
+                         &u->scratch);
     panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, u->chips, gl);
     if (ops) {
         /* The legend takes the placement and MFU panels' place, stacked below the plot. */

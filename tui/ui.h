@@ -21,6 +21,7 @@
 #include "grid.h"
 #include "layout.h"
 #include "plot.h"
+#include "search.h"
 #include "scenario.h"
 #include "sliders.h"
 
@@ -58,7 +59,13 @@ enum {
 /* Mouse events, in screen cells. */
 enum ui_mouse_kind { UI_MOUSE_PRESS, UI_MOUSE_DRAG, UI_MOUSE_RELEASE, UI_MOUSE_WHEEL_UP, UI_MOUSE_WHEEL_DOWN };
 
-enum ui_mode { UI_MODE_KNOBS = 0, UI_MODE_EDIT, UI_MODE_HELP, UI_MODE_WORK /* "show your work" */ };
+enum ui_mode { UI_MODE_KNOBS = 0, UI_MODE_EDIT, UI_MODE_HELP, UI_MODE_WORK /* "show your work" */,
+               UI_MODE_PARETO /* the design search's frontier in the plot's place */ };
+
+/* Most candidates the Pareto view's search keeps (about 3 MB while open). */
+#define UI_PARETO_CAPACITY 16384
+/* Most frontier points it walks through. */
+#define UI_PARETO_MAX_FRONTIER 256
 
 #define UI_UNDO_DEPTH 64
 #define UI_EDIT_MAX 1024
@@ -98,7 +105,17 @@ struct ui {
     size_t point_count;
     struct plot_point placed[RT_MAX_POINTS]; /* those of points[] on the scenario's roof, as it changes */
     size_t placed_count;
+
+    /* The Pareto view ('p'): a search from the scenario when it opened
+     * (allocated then, freed when it closes or by ui_free). */
+    struct search_options pareto_opt;
+    struct search_result pareto;     /* .candidates NULL while closed */
+    size_t pareto_order[UI_PARETO_MAX_FRONTIER]; /* frontier, by tokens/s per user */
+    size_t pareto_n, pareto_pick;
 };
+
+/* Frees what *u allocated (the Pareto view's candidates); *u stays usable. */
+void ui_free(struct ui *u);
 
 /* Sets up *u on scenario *initial for a cols x rows screen. Returns 0, or
  * -1 with the reason in err (errsize bytes) when analyze() refuses the
