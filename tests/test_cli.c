@@ -466,6 +466,62 @@ static void test_help_version_lists(void **state)
     run_free(&r);
 }
 
+/* Serving layouts from the command line: --tp/--pp/--ep set the replica's
+ * chips (the JSON says so), a layout that disagrees with --chips, a --pp
+ * above the layers, an --ep that does not divide the experts, a dense
+ * model's --ep, an acceptance outside [0, 1) and a malformed --disagg are
+ * each one line naming the flag, exit 2; --search gives JSON with the
+ * documented keys. */
+static void test_layout_flags(void **state)
+{
+    (void)state;
+    struct run r = RUN("--report=json", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--pp", "2",
+                       "--dp", "3", "--spec-tokens", "3", "--spec-accept", "0.6", "--ttft-target", "1");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    assert_int_equal((int)json_path(root, "chips")->valuedouble, 16);
+    assert_int_equal((int)json_path(root, "parallel.tp")->valuedouble, 8);
+    assert_int_equal((int)json_path(root, "parallel.pp")->valuedouble, 2);
+    assert_int_equal((int)json_path(root, "parallel.chips_total")->valuedouble, 48);
+    ASSERT_NEAR(json_path(root, "decode.speculative.tokens_per_pass")->valuedouble, (1 - 0.6 * 0.6 * 0.6 * 0.6) / 0.4,
+                1e-12);
+    const char *keys[] = {"memory.kv_replication", "memory.per_chip.weights_bytes", "memory.per_chip.kv_cache_bytes",
+                          "memory.per_chip.activation_bytes", "memory.per_chip.free_bytes", "serving.ttft_s",
+                          "serving.tpot_s", "serving.tokens_per_s_per_user", "serving.tokens_per_s_per_chip",
+                          "serving.ttft_target_s", "decode.speculative.speedup"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!cJSON_IsNumber(json_path(root, keys[i])))
+            fail_msg("--report=json lacks the number %s", keys[i]);
+    assert_true(cJSON_IsNull(json_path(root, "serving.tpot_target_s")));
+    cJSON_Delete(root);
+    run_free(&r);
+    assert_usage_error(RUN("--chips", "16", "--tp", "4"), "--tp 4 x --pp 1 x --ep 1 = 4 chips, but --chips is 16");
+    assert_usage_error(RUN("--pp", "81", "--model", "llama-3.1-70b"), "--pp 81 is out of range");
+    assert_usage_error(RUN("--model", "mixtral-8x7b", "--ep", "3"), "--ep 3 does not divide the 8 experts");
+    assert_usage_error(RUN("--ep", "2"), "--ep 2 needs a mixture-of-experts model");
+    assert_usage_error(RUN("--spec-tokens", "4", "--spec-accept", "1"), "--spec-accept 1 is out of range");
+    assert_usage_error(RUN("--spec-tokens", "4"), "--spec-tokens 4 needs --spec-accept");
+    assert_usage_error(RUN("--disagg", "8"), "--disagg '8': give P:D");
+    assert_usage_error(RUN("--search", "--tp", "8"), "--search chooses the layout");
+    r = RUN("--search", "--format=json", "--chip", "h100", "--model", "llama-3.1-8b", "--max-chips", "8",
+            "--tpot-target", "0.05");
+    assert_int_equal(r.status, 0);
+    root = cJSON_Parse(r.out);
+    assert_non_null(root);
+    const cJSON *first = cJSON_GetArrayItem(json_path(root, "candidates"), 0);
+    const char *ckeys[] = {"tp", "pp", "ep", "dp", "batch", "chips", "ttft_s", "tpot_s", "tokens_per_s_per_user",
+                           "tokens_per_s_per_chip"};
+    for (size_t i = 0; i < sizeof ckeys / sizeof ckeys[0]; i++)
+        if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(first, ckeys[i])))
+            fail_msg("a --search candidate lacks the number %s", ckeys[i]);
+    assert_true(cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(first, "frontier")));
+    assert_true(cJSON_IsObject(json_path(root, "fewest_chips")));
+    /* Llama-3.1-8B (16 GB of bf16 weights) fits one H100: the fewest chips is 1. */
+    assert_int_equal((int)json_path(root, "fewest_chips.chips")->valuedouble, 1);
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
 /* Markdown is a document with tables. */
 static void test_markdown_report(void **state)
 {
@@ -759,6 +815,7 @@ int main(void)
         cmocka_unit_test(test_huge_values_print_no_nan),
         cmocka_unit_test(test_help_version_lists),
         cmocka_unit_test(test_markdown_report),
+        cmocka_unit_test(test_layout_flags),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }
