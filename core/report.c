@@ -367,7 +367,7 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
 
 static void markdown_report(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
-    char x[32], y[32], z[32];
+    char x[32], y[32], z[32], w[32];
     const struct latency_verdict *n = &a->napkin;
     const struct detailed_latency *d = &a->detailed;
     const struct memory_verdict *mv = &a->memory;
@@ -452,7 +452,32 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     if (mv->state_bytes_per_request > 0.0)
         sb_printf(sb, "| fixed state per request (linear/Mamba layers) | %s |\n",
                   format_si(x, sizeof x, mv->state_bytes_per_request, "B"));
-    sb_printf(sb, "| concurrent requests that fit | %lld |\n\n", (long long)mv->max_concurrent_requests);
+    sb_printf(sb, "| concurrent requests that fit | %lld |\n", (long long)mv->max_concurrent_requests);
+    const struct chip_memory *cm = &mv->per_chip;
+    sb_printf(sb, "| per chip: weights, KV, activations, free | %s, %s, %s, %s |\n",
+              format_si(x, sizeof x, cm->weights_bytes, "B"),
+              format_si(y, sizeof y, cm->kv_cache_bytes + cm->state_bytes, "B"),
+              format_si(z, sizeof z, cm->activation_bytes, "B"), format_si(w, sizeof w, cm->free_bytes, "B"));
+    sb_printf(sb, "| requests that fit after the activation workspace | %lld |\n",
+              (long long)cm->max_concurrent_requests);
+    if (mv->kv_replication > 1.0)
+        sb_printf(sb, "| copies of each KV %s over tp %lld | %.0f |\n", s->model.kv_lora_rank > 0 ? "latent" : "head",
+                  (long long)a->parallel.tp, mv->kv_replication);
+    const struct parallel_figures *pf = &a->parallel;
+    const struct serving_figures *sv = &a->serving;
+    sb_printf(sb, "\n| serving (steady state, realistic) | value |\n| --- | ---: |\n");
+    sb_printf(sb, "| layout | tp %lld x pp %lld x ep %lld, %lld replica%s%s |\n", (long long)pf->tp, (long long)pf->pp,
+              (long long)pf->ep, (long long)pf->dp, pf->dp == 1 ? "" : "s",
+              s->disagg_prefill_chips > 0 ? "; a separate prefill pool" : "");
+    if (a->speculative.enabled)
+        sb_printf(sb, "| speculative decoding | %lld drafts at %.2f: %.2f tokens a pass, %.2fx |\n",
+                  (long long)s->spec_tokens, s->spec_accept, a->speculative.tokens_per_pass, a->speculative.speedup);
+    sb_printf(sb, "| TTFT | %s%s |\n", format_seconds(x, sizeof x, sv->ttft_s),
+              s->ttft_target_s > 0.0 ? (sv->ttft_ok ? " (meets the target)" : " (**misses the target**)") : "");
+    sb_printf(sb, "| TPOT | %s%s |\n", format_seconds(x, sizeof x, sv->tpot_s),
+              s->tpot_target_s > 0.0 ? (sv->tpot_ok ? " (meets the target)" : " (**misses the target**)") : "");
+    sb_printf(sb, "| tokens/s per user, per chip | %.1f, %.1f |\n\n", sv->tokens_per_s_per_user,
+              sv->tokens_per_s_per_chip);
 
     const struct mfu_budget *b = &a->mfu_budget;
     sb_printf(sb, "| MFU budget (%s) | share |\n| --- | ---: |\n",
