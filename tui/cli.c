@@ -338,7 +338,9 @@ static void model_name_from_path(const char *path, bool dir, char *name, size_t 
         *dot = '\0';
 }
 
-static int load_model_file(const char *path, struct cli_options *o, char *err, size_t errsize)
+/* Reads a HuggingFace config.json (or the folder holding it) into *m;
+ * returns 0 or 2 with err set. */
+static int read_model_file(const char *path, struct cli_options *o, struct model_shape *m, char *err, size_t errsize)
 {
     char file[4096], name[RT_MODEL_NAME_MAX];
     struct stat st;
@@ -349,10 +351,15 @@ static int load_model_file(const char *path, struct cli_options *o, char *err, s
     size_t len;
     if (read_file(file, &text, &len, err, errsize) != 0)
         return 2;
-    struct model_shape m;
-    int rc = model_from_hf_config(text, len, file, name, &m, &o->warnings, err, errsize);
+    int rc = model_from_hf_config(text, len, file, name, m, &o->warnings, err, errsize);
     free(text);
-    if (rc != 0)
+    return rc != 0 ? 2 : 0;
+}
+
+static int load_model_file(const char *path, struct cli_options *o, char *err, size_t errsize)
+{
+    struct model_shape m;
+    if (read_model_file(path, o, &m, err, errsize) != 0)
         return 2;
     scenario_set_model(&o->scenario, &m);
     return 0;
@@ -550,7 +557,13 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_TPOT_TARGET: real = &s->tpot_target_s; break;
     case OPT_SPEC_DRAFT: {
         const struct model_shape *m = model_find(text);
+        struct model_shape loaded;
         double n = 0.0;
+        if (!m && parse_number(text, &n) != 0 && looks_like_path(text)) {
+            if (read_model_file(text, o, &loaded, err, errsize) != 0)
+                return 2;
+            m = &loaded;
+        }
         if (m) {
             struct param_count pc = model_param_count(m);
             n = m->stated_params > 0.0 ? m->stated_params : pc.active;
@@ -558,8 +571,8 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         } else if (parse_number(text, &n) == 0 && n >= 1.0) {
             snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "a %s-parameter draft", text);
         } else {
-            snprintf(err, errsize, "--spec-draft '%s': give a built-in model (rooftop --list-models) or the draft's "
-                                   "parameter count (e.g. 1B)",
+            snprintf(err, errsize, "--spec-draft '%s': give a built-in model (rooftop --list-models), a config.json, "
+                                   "or the draft's parameter count (e.g. 1B)",
                      text);
             return 2;
         }
