@@ -216,6 +216,13 @@ static int analyze_latency(const struct scenario *s, struct analysis *a, char *e
     return 0;
 }
 
+/* The speculative draft's parameters: the scenario's, or one layer of the
+ * target's active parameters (a multi-token-prediction head). */
+static double spec_draft_params(const struct scenario *s, const struct analysis *a)
+{
+    return s->spec_draft_params > 0.0 ? s->spec_draft_params : a->active_params / (double)s->model.layers;
+}
+
 /* Memory on the busiest chip of the layout, and the requests that fit
  * (parallel.h): the stage with the most layers and an end of the model, one
  * tensor-parallel rank of one expert-parallel group. */
@@ -239,6 +246,8 @@ static void analyze_chip_memory(const struct scenario *s, struct analysis *a)
     double layered = pc->total - pc->embedding - pc->lm_head - routed;
     double stage = pipeline_stage_layers(L, pp) / L; /* the busiest stage's share of the layers */
     cm->weights_bytes = (layered * stage / tp + routed * stage / (tp * ep) + ends / tp) * scale * a->bytes_per_weight;
+    if (s->spec_tokens > 0) /* the draft (or MTP head) sits beside the target, split over the same tp chips */
+        cm->weights_bytes += spec_draft_params(s, a) * a->bytes_per_weight / tp;
     double kv_units = m->kv_lora_rank > 0 ? 1.0 : (double)m->kv_heads;
     mv->kv_replication = kv_replication(kv_units, tp);
     double kv_share = kv_heads_per_chip(kv_units, tp) / kv_units;
@@ -339,6 +348,8 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     struct link_choice ep_link = link_for_group(&s->chip, (double)(tp * s->ep));
     struct link_choice replica_link = link_for_group(&s->chip, (double)s->chips);
     hw->link_bytes_per_s = tp_link.one_way_bytes_per_s;
+    hw->link_extra_step_s = tp_link.extra_step_s;
+    hw->ep_link_extra_step_s = ep_link.extra_step_s;
     hw->ep = (double)s->ep;
     hw->ep_imbalance = s->ep_imbalance;
     hw->ep_link_bytes_per_s = ep_link.one_way_bytes_per_s;
@@ -391,12 +402,22 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     else if (s->chips > 1 && s->chip.scale_up_domain <= 0 && s->chip.interconnect_bytes_per_s > 0.0)
         add_note(a, "%s publishes no scale-up domain size: all %lld chips are taken to share its interconnect.",
                  s->chip.key, (long long)s->chips);
-    if (a->memory.kv_replication > 1.0)
-        add_note(a, "Tensor parallel over %lld chips with %s: each KV %s is copied %.0fx, so the KV cache per chip "
-                    "and its read per decode step stop shrinking past %lld chips.",
+    if (tp > s->model.heads)
+        add_note(a, "Tensor parallel over %lld chips exceeds the %lld attention heads: no engine splits a head, so "
+                    "these figures, which divide the attention evenly, are out of reach (the guide's napkin divides "
+                    "the same way).",
+                 (long long)tp, (long long)s->model.heads);
+    else if (s->model.heads % tp != 0)
+        add_note(a, "Tensor parallel over %lld chips does not divide the %lld attention heads: engines need it to; "
+                    "these figures divide the attention evenly.",
+                 (long long)tp, (long long)s->model.heads);
+    double kv_units = s->model.kv_lora_rank > 0 ? 1.0 : (double)s->model.kv_heads;
+    if ((double)tp > kv_units)
+        add_note(a, "Tensor parallel over %lld chips with %s: each KV %s is copied %.3gx, so the KV cache per chip "
+                    "and its read per decode step stop shrinking past %lld chip%s.",
                  (long long)tp, s->model.kv_lora_rank > 0 ? "one latent per token" : "fewer KV heads",
                  s->model.kv_lora_rank > 0 ? "latent" : "head", a->memory.kv_replication,
-                 s->model.kv_lora_rank > 0 ? 1LL : (long long)s->model.kv_heads);
+                 s->model.kv_lora_rank > 0 ? 1LL : (long long)s->model.kv_heads, kv_units == 1.0 ? "" : "s");
     if (s->ep > 1)
         add_note(a, "Expert parallel: %lld groups of %lld chips each run attention on their own share of the batch; "
                     "the routed experts spread over all %lld, each MoE layer pays an all-to-all, and the busiest "
@@ -487,12 +508,13 @@ static void fill_realistic(const struct scenario *s, struct analysis *a, const s
 /* A stage-to-stage send of `tokens` tokens' activations: floor (bytes
  * over the link) and realistic (one step of alpha plus the bytes over the
  * achieved link). */
-static void hop_s(const struct scenario *s, const struct analysis *a, double tokens, double one_way, double *floor_s,
-                  double *real_s)
+static void hop_s(const struct scenario *s, const struct analysis *a, double tokens, struct link_choice link,
+                  double *floor_s, double *real_s)
 {
-    double bytes = tokens * (double)s->model.d_model * a->hw.bytes_per_act;
+    double bytes = tokens * (double)s->model.d_model * a->hw.bytes_per_act, one_way = link.one_way_bytes_per_s;
     *floor_s = one_way > 0.0 ? bytes / one_way : 0.0;
-    *real_s = one_way > 0.0 ? a->hw.eff.allreduce_step_s + bytes / (a->hw.eff.link * one_way) : 0.0;
+    *real_s = one_way > 0.0 ? a->hw.eff.allreduce_step_s + link.extra_step_s + bytes / (a->hw.eff.link * one_way)
+                            : 0.0;
 }
 
 /* Costs every phase on the scenario's layout (parallel.h) into a->phases,
@@ -528,7 +550,7 @@ static void analyze_layout(const struct scenario *s, struct analysis *a, struct 
     pf->bubble_fraction = pipeline_bubble_fraction(pp, m);
     pf->decode_seqs_per_pass = dec_hw.seqs > 0.0 ? dec_hw.seqs : (double)s->batch;
     double pipe = (1.0 + pf->bubble_fraction) / pp;
-    double link = link_for_group(&s->chip, (double)s->chips).one_way_bytes_per_s;
+    struct link_choice link = link_for_group(&s->chip, (double)s->chips);
     double hop_pre_f = 0.0, hop_pre_r = 0.0, hop_dec_f = 0.0, hop_dec_r = 0.0;
     if (pp > 1.0) {
         hop_s(s, a, group * (double)s->prefill_tokens / m, link, &hop_pre_f, &hop_pre_r);
@@ -552,9 +574,8 @@ static void analyze_layout(const struct scenario *s, struct analysis *a, struct 
         phase_costs(s, &verify_hw, RT_PHASE_DECODE, fused, &v);
         sp->enabled = true;
         sp->tokens_per_pass = spec_tokens_per_pass(k, s->spec_accept);
-        sp->draft_params = s->spec_draft_params > 0.0 ? s->spec_draft_params
-                                                      : a->active_params / (double)s->model.layers;
-        double share = fmin(1.0, sp->draft_params / a->active_params);
+        sp->draft_params = spec_draft_params(s, a);
+        double share = sp->draft_params / a->active_params; /* analyze() refuses a draft as large as the target */
         double step = a->hw.engine.step_s;
         double draft_f = dec->time_s * share, draft_r = fmax(0.0, dec->realistic_s - step) * share + step;
         double verify_f = v.time_s + (pp - 1.0) * hop_dec_f, verify_r = v.realistic_s + pf->pipeline_hops_s;
@@ -582,15 +603,20 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     hw.ep_busy = 1.0; /* a prompt alone: only its tokens reach the experts */
     double pp = (double)s->pp;
     double hop_f = 0.0, hop_r = 0.0;
+    double pool_tp = 0.0, instances = 0.0;
     if (s->disagg_prefill_chips > 0) {
-        double p_chips = (double)s->disagg_prefill_chips;
-        hw.n_chips = p_chips;
+        /* The pool runs as instances of pool_tp chips, each within a box; a
+         * prompt runs on one of them. */
+        pool_tp = (double)pool_instance_tp(s->disagg_prefill_chips, s->model.heads, s->chip.scale_up_domain);
+        instances = (double)s->disagg_prefill_chips / pool_tp;
+        hw.n_chips = pool_tp;
         hw.ep = 1.0;
-        hw.link_bytes_per_s = link_for_group(&s->chip, p_chips).one_way_bytes_per_s;
+        struct link_choice pool_link = link_for_group(&s->chip, pool_tp);
+        hw.link_bytes_per_s = pool_link.one_way_bytes_per_s;
+        hw.link_extra_step_s = pool_link.extra_step_s;
         pp = 1.0;
     } else if (pp > 1.0) {
-        hop_s(s, a, (double)s->prefill_tokens, link_for_group(&s->chip, (double)s->chips).one_way_bytes_per_s,
-              &hop_f, &hop_r);
+        hop_s(s, a, (double)s->prefill_tokens, link_for_group(&s->chip, (double)s->chips), &hop_f, &hop_r);
     }
     double prompt_s = 0.0;
     if (s->prefill_tokens > 0) {
@@ -609,28 +635,28 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
         double kv = a->memory.kv_cache_bytes_per_request * fmin(1.0, (double)s->prefill_tokens /
                                                                          (double)s->context_tokens) +
                     a->memory.state_bytes_per_request;
-        sv->kv_transfer_s = kv_transfer_s(kv, l.one_way_bytes_per_s * (double)s->disagg_prefill_chips,
-                                          a->hw.eff.allreduce_step_s);
-        /* Requests per second this replica finishes, each one prompt on the
-         * pool; a pool that cannot keep up is counted as the pools it would
-         * take (load x its chips), and fails the serving verdict. */
+        sv->kv_transfer_s = kv_transfer_s(kv, l.one_way_bytes_per_s * pool_tp, a->hw.eff.allreduce_step_s + l.extra_step_s);
+        /* Requests per second this replica finishes, each one prompt on one
+         * instance; a pool that cannot keep up is counted as the pools it
+         * would take (load x its chips), and fails the serving verdict. */
         double rate = tpot > 0.0 && s->decode_tokens > 0 ? (double)s->batch / (tpot * (double)s->decode_tokens) : 0.0;
-        sv->prefill_pool_load = rate * prompt_s;
+        sv->prefill_pool_tp = (int64_t)pool_tp;
+        sv->prefill_pool_load = rate * prompt_s / instances;
         sv->prefill_pool_share = sv->prefill_pool_load * (double)s->disagg_prefill_chips;
         chips += sv->prefill_pool_share;
-        double p_chips = (double)s->disagg_prefill_chips;
         const struct chip_memory *cm = &a->memory.per_chip;
         double act = cm->activation_tokens *
-                     layer_activation_width(&s->model, &a->shape_count, p_chips) * cm->activation_bytes_per_element;
-        sv->prefill_pool_fits = a->memory.weights_bytes / p_chips + s->reserve_bytes / p_chips + act +
-                                    a->memory.kv_cache_bytes_per_request / p_chips <= a->hbm_bytes;
+                     layer_activation_width(&s->model, &a->shape_count, pool_tp) * cm->activation_bytes_per_element;
+        sv->prefill_pool_fits = (a->memory.weights_bytes + s->reserve_bytes + a->memory.kv_cache_bytes_per_request) /
+                                        pool_tp + act <= a->hbm_bytes;
     } else if (s->decode_tokens > 0) {
         tpot += a->realistic.prefill_s / (double)s->decode_tokens; /* chunked prefill mixed into the steps */
     }
     sv->ttft_s = prompt_s + sv->kv_transfer_s;
     sv->tpot_s = tpot;
-    sv->tokens_per_s_per_user = tpot > 0.0 ? 1.0 / tpot : 0.0;
-    sv->tokens_per_s_per_chip = tpot > 0.0 ? (double)s->batch / tpot / chips : 0.0;
+    bool serves = tpot > 0.0 && s->decode_tokens > 0; /* no output tokens: no output throughput */
+    sv->tokens_per_s_per_user = serves ? 1.0 / tpot : 0.0;
+    sv->tokens_per_s_per_chip = serves ? (double)s->batch / tpot / chips : 0.0;
     sv->ttft_ok = !(s->ttft_target_s > 0.0) || sv->ttft_s <= s->ttft_target_s;
     sv->tpot_ok = !(s->tpot_target_s > 0.0) || sv->tpot_s <= s->tpot_target_s;
     sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.batch_fits &&
@@ -667,6 +693,7 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
     one.ep = 1.0;
     one.query_tokens = 1.0;
     one.link_bytes_per_s = s->chip.interconnect_bytes_per_s / 2.0; /* the fastest link: a lower bound below */
+    one.link_extra_step_s = 0.0;
     bool plain = s->pp == 1 && s->ep == 1 && s->spec_tokens == 0;
     for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
         struct phase_cost single;
@@ -714,7 +741,9 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         if (!floor_may && !realistic_may)
             continue;
         one.n_chips = (double)n; /* the scenario's rates at n chips */
-        one.link_bytes_per_s = link_for_group(&s->chip, (double)n).one_way_bytes_per_s;
+        struct link_choice n_link = link_for_group(&s->chip, (double)n);
+        one.link_bytes_per_s = n_link.one_way_bytes_per_s;
+        one.link_extra_step_s = n_link.extra_step_s;
         double floor_turn = d->total_s, realistic_turn = r->total_s;
         if (n != s->chips || !plain)
             turn_s(s, &one, &floor_turn, &realistic_turn);
@@ -876,27 +905,33 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
         redo_matmul = attention_s;
         redo_vector = softmax;
     }
-    double dp = (double)s->data_parallel;
+    double dp = (double)s->data_parallel, chips = (double)s->chips;
     double grad_allreduce = dp > 1.0 && hw->link_bytes_per_s > 0.0
-                                ? 2.0 * (dp - 1.0) / dp * (a->params / hw->n_chips) * 2.0 / hw->link_bytes_per_s
+                                ? 2.0 * (dp - 1.0) / dp * (a->params / chips) * 2.0 / hw->link_bytes_per_s
                                 : 0.0;
+    /* Beyond tensor parallelism, a chip runs 1/(pp x ep) of the replica's
+     * work (its stage's layers; its group's sequences and its experts), and
+     * a pipeline of m micro-batches adds the bubble (pp - 1) / m of it
+     * (Narayanan et al. 2021). */
+    double pp = (double)s->pp, micro = s->microbatches > 0 ? (double)s->microbatches : (double)s->batch;
+    double share = (1.0 + pipeline_bubble_fraction(pp, micro)) / (pp * (double)s->ep);
     double parts[RT_PART_COUNT];
-    parts[RT_PART_MATMUL] = 3.0 * matmul + redo_matmul; /* forward, and twice that backward */
-    parts[RT_PART_VECTOR] = 3.0 * vector + redo_vector;
-    parts[RT_PART_MEMORY] = 3.0 * memory;
-    parts[RT_PART_COMMS] = (1.0 - s->comm_overlap) * (2.0 * fwd->comms_s + grad_allreduce);
+    parts[RT_PART_MATMUL] = share * (3.0 * matmul + redo_matmul); /* forward, and twice that backward */
+    parts[RT_PART_VECTOR] = share * (3.0 * vector + redo_vector);
+    parts[RT_PART_MEMORY] = share * 3.0 * memory;
+    parts[RT_PART_COMMS] = (1.0 - s->comm_overlap) * (share * 2.0 * fwd->comms_s + grad_allreduce);
     /* Mixed-precision Adam: read fp32 master, m, v and a bf16 gradient (14
      * bytes), write master, m, v and the bf16 weight (14 bytes) per parameter. */
-    parts[RT_PART_OPTIMIZER] = 28.0 * (a->params / hw->n_chips) / hw->hbm_bytes_per_s;
+    parts[RT_PART_OPTIMIZER] = 28.0 * (a->params / chips) / hw->hbm_bytes_per_s;
     struct mfu_budget shape_budget;
     if (mfu_budget(parts, &shape_budget) != 0)
         return -1;
     tr->step_s = shape_budget.total_s;
-    double denominator = tr->step_s * hw->n_chips * hw->peak_flops_per_s;
+    double denominator = tr->step_s * chips * hw->peak_flops_per_s;
     double step_mfu = tr->model_flops_per_token * tr->tokens_per_step / denominator;
     double step_hfu = tr->hardware_flops_per_token * tr->tokens_per_step / denominator;
     if (s->measured_train_tokens_per_s > 0.0) {
-        double all_chips = hw->n_chips * dp * hw->peak_flops_per_s;
+        double all_chips = chips * dp * hw->peak_flops_per_s;
         tr->mfu = tr->model_flops_per_token * s->measured_train_tokens_per_s / all_chips;
         tr->hfu = tr->hardware_flops_per_token * s->measured_train_tokens_per_s / all_chips;
         tr->measured = true;
@@ -1033,6 +1068,13 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     memset(a, 0, offsetof(struct analysis, placements)); /* the arrays after it are filled as used */
     resolve_hardware(s, a);
     resolve_params(s, a);
+    if (s->spec_tokens > 0 && s->spec_draft_params >= a->active_params) {
+        char d[24], t[24];
+        snprintf(err, errsize, "--spec-draft: the draft's %s parameters are not fewer than the target's %s active "
+                               "ones; a draft must be smaller",
+                 format_count(d, sizeof d, s->spec_draft_params), format_count(t, sizeof t, a->active_params));
+        return -1;
+    }
     a->bytes_per_weight = precision_bytes(s->precision);
     a->bytes_per_kv_element = precision_bytes(s->kv_precision);
 
@@ -1111,9 +1153,9 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                  (long long)s->pp, a->parallel.stage_layers, a->parallel.microbatches,
                  a->parallel.bubble_fraction * 100.0);
     if (a->speculative.enabled)
-        add_note(a, "Speculative decoding: %lld drafts from %s (%s parameters) run on the same chips at that share of "
-                    "a decode step plus the engine's per-pass time; each is accepted with probability %.2f, "
-                    "independently (Leviathan et al. 2023).",
+        add_note(a, "Speculative decoding: %lld drafts from %s (%s parameters, its weights beside the target's on the "
+                    "same chips; its KV cache not counted) run at that share of a decode step plus the engine's "
+                    "per-pass time; each is accepted with probability %.2f, independently (Leviathan et al. 2023).",
                  (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head (one layer)",
                  format_count(count, sizeof count, a->speculative.draft_params), s->spec_accept);
     if (s->pp > 1 || s->ep > 1 || s->spec_tokens > 0)

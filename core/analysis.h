@@ -17,7 +17,7 @@
 
 #define RT_MAX_PLACEMENTS 64
 #define RT_MAX_NOTES 24
-#define RT_NOTE_MAX 320
+#define RT_NOTE_MAX 400
 #define RT_MAX_TERMS 8
 
 /* Where one phase (the napkin's view) or one operation sits on the roofline. */
@@ -165,13 +165,15 @@ struct speculative_figures {
  * the replica holds `batch` of them, and each decode step also runs its
  * share of the prompts that replace finished requests. */
 struct serving_figures {
-    double ttft_s;               /* one prompt's prefill (on the prefill pool when disaggregated), plus its KV's move */
+    double ttft_s;               /* one prompt's prefill alone (on one prefill-pool instance when disaggregated, plus
+                                    its KV's move); latency.*.ttft_s is the turn's prefill of the whole batch */
     double tpot_s;               /* a decode step (speculative when on) plus the prefill work per step */
     double tokens_per_s_per_user;/* 1 / tpot_s */
     double tokens_per_s_per_chip;/* batch / tpot_s / chips (a disaggregated prefill pool's share counted) */
     double kv_transfer_s;        /* disaggregated: one request's KV from the prefill pool to the decode pool */
     double prefill_pool_share;   /* disaggregated: the prefill pool's chips this replica keeps busy (load x pool) */
     double prefill_pool_load;    /* disaggregated: prompts arriving / prompts the pool finishes; > 1 overloaded */
+    int64_t prefill_pool_tp;     /* disaggregated: chips of each pool instance (pool_instance_tp); 0 without */
     bool prefill_pool_fits;      /* disaggregated: the weights and a prompt's activations fit on the pool */
     bool ttft_ok, tpot_ok;       /* within the targets (true when none is set) */
     bool ok;                     /* both, the batch fits, and a prefill pool fits and keeps up */

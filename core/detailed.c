@@ -405,7 +405,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         out->alltoall_bytes = moe_layers * alltoall_bytes_per_chip(T / n, k_routed, d, ab, e);
         out->comms_bytes += out->alltoall_bytes;
         out->comms_s += out->alltoall_bytes / hw->ep_link_bytes_per_s;
-        out->realistic_comms_s += moe_layers * 2.0 * (e - 1.0) * hw->eff.allreduce_step_s +
+        out->realistic_comms_s += moe_layers * 2.0 * (e - 1.0) * (hw->eff.allreduce_step_s + hw->ep_link_extra_step_s) +
                                   out->alltoall_bytes / (hw->eff.link * hw->ep_link_bytes_per_s);
     }
     if (n > 1.0 && hw->link_bytes_per_s > 0.0) {
@@ -417,7 +417,8 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
          * the bytes over the achieved link; a tree (or NCCL's small-message algorithms) 2 ceil(log2 n) steps
          * plus twice the bytes. The library picks the faster; so does this model. */
         out->realistic_comms_s +=
-            out->allreduces * allreduce_s(n, T * d * ab, hw->eff.allreduce_step_s, hw->eff.link * hw->link_bytes_per_s);
+            out->allreduces * allreduce_s(n, T * d * ab, hw->eff.allreduce_step_s + hw->link_extra_step_s,
+                                          hw->eff.link * hw->link_bytes_per_s);
     }
     out->step_s = p == RT_PHASE_TRAINING ? 0.0 : hw->engine.step_s;
     if (p == RT_PHASE_PREFILL) /* admitting the requests: once, in the time to first token */

@@ -126,6 +126,7 @@ struct hw_rates {
     double ep_imbalance;       /* the busiest expert rank's load over the mean (0 = 1) */
     double ep_busy;            /* expert groups whose tokens reach the experts (0 = all ep; 1: one lone prompt) */
     double ep_link_bytes_per_s; /* one direction, for the all-to-all over n_chips x ep chips */
+    double link_extra_step_s, ep_link_extra_step_s; /* network latency per step when the group crosses a domain */
     double query_tokens;       /* tokens per sequence a decode pass scores (k + 1 when verifying k drafts) */
     /* A parameter count given apart from the shape (--params, a stated
      * count) scales every weight matrix: FLOPs by active / the shape's

@@ -49,9 +49,10 @@ double allreduce_s(double n, double bytes, double alpha_s, double one_way_bytes_
 
 struct link_choice link_for_group(const struct chip_spec *chip, double group)
 {
-    struct link_choice l = {chip->interconnect_bytes_per_s / 2.0, false, false};
+    struct link_choice l = {chip->interconnect_bytes_per_s / 2.0, 0.0, false, false};
     if (chip->scale_up_domain > 0 && group > (double)chip->scale_up_domain) {
         l.crosses_domain = true;
+        l.extra_step_s = RT_SCALE_OUT_EXTRA_STEP_S;
         if (chip->scale_out_bytes_per_s > 0.0)
             l.one_way_bytes_per_s = chip->scale_out_bytes_per_s / 2.0;
         else
@@ -74,4 +75,14 @@ double kv_transfer_s(double bytes, double one_way_bytes_per_s, double alpha_s)
     if (!(bytes > 0.0) || !(one_way_bytes_per_s > 0.0))
         return 0.0;
     return alpha_s + bytes / one_way_bytes_per_s;
+}
+
+int64_t pool_instance_tp(int64_t pool_chips, int64_t heads, int64_t domain)
+{
+    if (pool_chips < 1 || heads < 1)
+        return 0;
+    for (int64_t t = pool_chips; t > 1; t--)
+        if (pool_chips % t == 0 && heads % t == 0 && (domain <= 0 || t <= domain))
+            return t;
+    return 1;
 }

@@ -70,16 +70,25 @@ double alltoall_bytes_per_chip(double tokens_per_chip, double k, double d_model,
  * n >= 1; 0 when n <= 1 or the bandwidth is not positive. */
 double allreduce_s(double n, double bytes, double alpha_s, double one_way_bytes_per_s);
 
+/* Extra fixed time of one collective step that crosses the network rather
+ * than NVLink: NCCL's tuning model puts a ring step's base hardware latency
+ * at 0.47 us over NVLink and 2.7 us over the network (src/graph/tuning.cc,
+ * hwLat, Ring/LL), so a crossing step costs 2.23 us more than the fitted
+ * (NVLink) step time. */
+#define RT_SCALE_OUT_EXTRA_STEP_S 2.23e-6
+
 /* A link between chips, resolved for a group of chips. */
 struct link_choice {
     double one_way_bytes_per_s; /* bandwidth each chip has in one direction (0: none published) */
+    double extra_step_s;        /* added to each collective step: RT_SCALE_OUT_EXTRA_STEP_S when crossing, else 0 */
     bool crosses_domain;        /* the group spans more chips than one scale-up domain */
     bool scale_out_unknown;     /* ... and the chip publishes no scale-out figure (the interconnect is used) */
 };
 
 /* The link a collective over `group` chips runs at: the interconnect while
  * the group fits one scale-up domain (or the chip publishes none), else the
- * scale-out bandwidth (half the aggregate figure each way). group >= 1. */
+ * scale-out bandwidth (half the aggregate figure each way) and each step's
+ * network latency. group >= 1. */
 struct link_choice link_for_group(const struct chip_spec *chip, double group);
 
 /* Expected tokens one target pass yields with speculative decoding
@@ -87,6 +96,14 @@ struct link_choice link_for_group(const struct chip_spec *chip, double group);
  * tokens accepted each with probability a in [0, 1); k + 1 as a -> 1; 1 when
  * k <= 0. Returns 0 for a outside [0, 1) or a non-finite input. */
 double spec_tokens_per_pass(double k, double a);
+
+/* Tensor-parallel degree of each instance of a disaggregated prefill pool
+ * of pool_chips chips, as engines deploy one (several instances, each
+ * within one box): the largest divisor of pool_chips that divides the heads
+ * and, when domain > 0, fits one scale-up domain of `domain` chips. The pool
+ * is pool_chips / that many instances. 1 when nothing larger qualifies; 0
+ * when pool_chips or heads is below 1. */
+int64_t pool_instance_tp(int64_t pool_chips, int64_t heads, int64_t domain);
 
 /* Seconds to move a KV cache of `bytes` over a link of one_way_bytes_per_s
  * (disaggregated prefill to decode), plus one step of alpha_s; 0 when bytes

@@ -148,16 +148,19 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     const struct serving_figures *sv = &a->serving;
     char t1[32], t2[32];
     sb_puts(sb, "\nServing (steady state, the realistic estimate; no queueing)\n");
-    sb_printf(sb, "  layout             tp %lld x pp %lld x ep %lld = %lld chips a replica, %lld replica%s",
+    sb_printf(sb, "  layout             tp %lld x pp %lld x ep %lld = %lld chip%s a replica, %lld replica%s",
               (long long)pf->tp, (long long)pf->pp, (long long)pf->ep, (long long)pf->chips_per_replica,
-              (long long)pf->dp, pf->dp == 1 ? "" : "s");
+              pf->chips_per_replica == 1 ? "" : "s", (long long)pf->dp, pf->dp == 1 ? "" : "s");
     if (s->disagg_prefill_chips > 0)
         sb_printf(sb, "; prefill on its own %lld chips", (long long)s->disagg_prefill_chips);
     sb_puts(sb, "\n");
     if (pf->pp > 1)
-        sb_printf(sb, "  pipeline           %.0f layers on the busiest stage; prefill in %.0f micro-batches, bubble "
-                      "%.1f%% of the ideal; decode %.0f sequences a micro-batch\n",
-                  pf->stage_layers, pf->microbatches, pf->bubble_fraction * 100.0, pf->decode_seqs_per_pass);
+        sb_printf(sb, "  pipeline           %.0f layer%s on the busiest stage; prefill in %.0f micro-batch%s, bubble "
+                      "%.1f%% of the ideal%s; decode %.0f sequence%s a micro-batch\n",
+                  pf->stage_layers, pf->stage_layers == 1.0 ? "" : "s", pf->microbatches,
+                  pf->microbatches == 1.0 ? "" : "es", pf->bubble_fraction * 100.0,
+                  pf->microbatches < (double)pf->pp ? " (fewer micro-batches than stages: the stages mostly wait)" : "",
+                  pf->decode_seqs_per_pass, pf->decode_seqs_per_pass == 1.0 ? "" : "s");
     if (a->speculative.enabled) {
         const struct speculative_figures *sp = &a->speculative;
         sb_printf(sb, "  speculative        %lld draft tokens (%s), acceptance %.2f: %.2f tokens a pass, %.2fx the "
@@ -167,6 +170,9 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     }
     sb_printf(sb, "  TTFT               %s%s", format_seconds(t1, sizeof t1, sv->ttft_s),
               s->disagg_prefill_chips > 0 ? " (prefill pool, with the KV's move)" : " (one prompt alone)");
+    if (s->batch > 1 && s->prefill_tokens > 0)
+        sb_printf(sb, "; the turn's prefill of all %lld prompts takes %s", (long long)s->batch,
+                  format_seconds(t2, sizeof t2, a->realistic.prefill_s));
     if (s->ttft_target_s > 0.0)
         sb_printf(sb, " %s target %s", sv->ttft_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->ttft_target_s));
     sb_puts(sb, "\n");
@@ -176,12 +182,34 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
         sb_printf(sb, " %s target %s", sv->tpot_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->tpot_target_s));
     sb_puts(sb, "\n");
     if (s->disagg_prefill_chips > 0)
-        sb_printf(sb, "  prefill pool       %lld chips, load %.2f (%s)%s; counts as %.2f chips of this replica\n",
-                  (long long)s->disagg_prefill_chips, sv->prefill_pool_load,
+        sb_printf(sb, "  prefill pool       %lld chip%s as %lld instance%s of tp %lld, load %.2f (%s)%s; counts as "
+                      "%.2f chips of this replica\n",
+                  (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s",
+                  (long long)(s->disagg_prefill_chips / (sv->prefill_pool_tp > 0 ? sv->prefill_pool_tp : 1)),
+                  s->disagg_prefill_chips / (sv->prefill_pool_tp > 0 ? sv->prefill_pool_tp : 1) == 1 ? "" : "s",
+                  (long long)sv->prefill_pool_tp, sv->prefill_pool_load,
                   sv->prefill_pool_load > 1.0 ? "overloaded: it cannot keep up" : "keeps up",
                   sv->prefill_pool_fits ? "" : ", and the weights do not fit on it", sv->prefill_pool_share);
-    sb_printf(sb, "  throughput         %.1f tokens/s per user, %.1f tokens/s per chip%s\n", sv->tokens_per_s_per_user,
-              sv->tokens_per_s_per_chip, a->memory.batch_fits ? "" : " (the batch does not fit)");
+    if (s->decode_tokens > 0)
+        sb_printf(sb, "  throughput         %.1f tokens/s per user, %.1f tokens/s per chip%s\n",
+                  sv->tokens_per_s_per_user, sv->tokens_per_s_per_chip,
+                  a->memory.batch_fits ? "" : " (the batch does not fit)");
+    else
+        sb_puts(sb, "  throughput         none: --decode-tokens 0 generates no output tokens\n");
+    /* One verdict for serving, with every reason it fails. */
+    char why[256] = "";
+    if (!a->memory.batch_fits)
+        snprintf(why + strlen(why), sizeof why - strlen(why), "%sthe batch does not fit", why[0] ? "; " : "");
+    if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits)
+        snprintf(why + strlen(why), sizeof why - strlen(why), "%sthe weights do not fit on the prefill pool",
+                 why[0] ? "; " : "");
+    else if (s->disagg_prefill_chips > 0 && sv->prefill_pool_load > 1.0)
+        snprintf(why + strlen(why), sizeof why - strlen(why), "%sthe prefill pool cannot keep up", why[0] ? "; " : "");
+    if (!sv->ttft_ok)
+        snprintf(why + strlen(why), sizeof why - strlen(why), "%sTTFT misses its target", why[0] ? "; " : "");
+    if (!sv->tpot_ok)
+        snprintf(why + strlen(why), sizeof why - strlen(why), "%sTPOT misses its target", why[0] ? "; " : "");
+    sb_printf(sb, "  serving verdict    %s%s%s\n", sv->ok ? "OK" : "MISS", why[0] ? ": " : "", why);
 }
 
 /* Napkin and detailed latency side by side, and their difference by term. */
@@ -741,9 +769,11 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(serve, "prefill_pool_share_chips", sv->prefill_pool_share);
     if (s->disagg_prefill_chips > 0) {
         cJSON_AddNumberToObject(serve, "prefill_pool_load", sv->prefill_pool_load);
+        cJSON_AddNumberToObject(serve, "prefill_pool_tp", (double)sv->prefill_pool_tp);
         cJSON_AddBoolToObject(serve, "prefill_pool_fits", sv->prefill_pool_fits);
     } else {
         cJSON_AddNullToObject(serve, "prefill_pool_load");
+        cJSON_AddNullToObject(serve, "prefill_pool_tp");
         cJSON_AddNullToObject(serve, "prefill_pool_fits");
     }
     json_measured(serve, "ttft_target_s", s->ttft_target_s);

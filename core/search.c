@@ -1,6 +1,7 @@
 /* search.c — the best serving design under latency targets (search.h). */
 #include "search.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,39 +38,43 @@ struct search_ctx {
  * no steady state exists; analyze() caps the pool's share of the chips at
  * the whole pool, so its per-chip figure would count it as if it could.
  * 0 when prefill shares the decode chips. */
-static double pool_load(const struct scenario *s, const struct analysis *a)
+/* Appends "; " (after the first) and a formatted reason to buf. */
+static void add_reason(char *buf, size_t size, const char *fmt, ...)
 {
-    const struct serving_figures *sv = &a->serving;
-    if (s->disagg_prefill_chips <= 0 || s->decode_tokens <= 0 || !(sv->tpot_s > 0.0))
-        return 0.0;
-    double rate = (double)s->batch / (sv->tpot_s * (double)s->decode_tokens);
-    return rate * (sv->ttft_s - sv->kv_transfer_s);
+    size_t n = strlen(buf);
+    if (n > 0 && n + 2 < size) {
+        memcpy(buf + n, "; ", 3);
+        n += 2;
+    }
+    if (n + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, size - n, fmt, ap);
+    va_end(ap);
 }
 
-/* Why a candidate was rejected, from its analysis: HBM first, then an
- * overloaded prefill pool, then the targets; "" when accepted. */
+/* Why a candidate was rejected, from its analysis: every failure, in the
+ * order HBM, the prefill pool (too small for the weights, or overloaded),
+ * TTFT, TPOT; "" when accepted. */
 static void reject_reason(const struct scenario *s, const struct analysis *a, char *buf, size_t size)
 {
-    char x[32], y[32], u[32], v[32];
-    double load = pool_load(s, a);
-    if (!a->memory.batch_fits) {
-        snprintf(buf, size, "does not fit in HBM");
-    } else if (load > 1.0) {
-        snprintf(buf, size, "prefill pool of %lld chips overloaded %.1fx", (long long)s->disagg_prefill_chips,
-                 load);
-    } else if (!a->serving.ttft_ok && !a->serving.tpot_ok) {
-        snprintf(buf, size, "TTFT %s > target %s; TPOT %s > target %s",
-                 format_seconds(x, sizeof x, a->serving.ttft_s), format_seconds(y, sizeof y, s->ttft_target_s),
-                 format_seconds(u, sizeof u, a->serving.tpot_s), format_seconds(v, sizeof v, s->tpot_target_s));
-    } else if (!a->serving.ttft_ok) {
-        snprintf(buf, size, "TTFT %s > target %s", format_seconds(x, sizeof x, a->serving.ttft_s),
-                 format_seconds(y, sizeof y, s->ttft_target_s));
-    } else if (!a->serving.tpot_ok) {
-        snprintf(buf, size, "TPOT %s > target %s", format_seconds(x, sizeof x, a->serving.tpot_s),
-                 format_seconds(y, sizeof y, s->tpot_target_s));
-    } else {
-        buf[0] = '\0';
-    }
+    char x[32], y[32];
+    const struct serving_figures *sv = &a->serving;
+    buf[0] = '\0';
+    if (!a->memory.batch_fits)
+        add_reason(buf, size, "does not fit in HBM");
+    if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits)
+        add_reason(buf, size, "prefill pool of %lld chips too small for the weights", (long long)s->disagg_prefill_chips);
+    else if (s->disagg_prefill_chips > 0 && sv->prefill_pool_load > 1.0)
+        add_reason(buf, size, "prefill pool of %lld chips overloaded %.1fx", (long long)s->disagg_prefill_chips,
+                   sv->prefill_pool_load);
+    if (!sv->ttft_ok)
+        add_reason(buf, size, "TTFT %s > target %s", format_seconds(x, sizeof x, sv->ttft_s),
+                   format_seconds(y, sizeof y, s->ttft_target_s));
+    if (!sv->tpot_ok)
+        add_reason(buf, size, "TPOT %s > target %s", format_seconds(x, sizeof x, sv->tpot_s),
+                   format_seconds(y, sizeof y, s->tpot_target_s));
 }
 
 /* Analyzes the candidate in ctx->s and writes it out. Returns 1 when it was
@@ -269,6 +274,11 @@ int search_run(const struct scenario *base, const struct search_options *opt, st
     }
     if (scenario_check(base, err, errsize) != 0 || check_options(opt, err, errsize) != 0)
         return -1;
+    if (base->decode_tokens <= 0) {
+        snprintf(err, errsize, "--search needs --decode-tokens above 0: designs are ranked by the output tokens they "
+                               "serve");
+        return -1;
+    }
     struct search_ctx ctx = {.opt = opt, .out = out, .s = *base, .stop = false};
     ctx.s.data_parallel = 1;
     unsigned mask = opt->precisions ? opt->precisions : 1u << base->precision;

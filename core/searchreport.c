@@ -14,43 +14,35 @@
 
 /* ---- shared ------------------------------------------------------------- */
 
-/* What kind of rejection c's reason is, for counting: its first words. */
-static const char *reason_kind(const struct search_candidate *c)
-{
-    const char *why = c->rejected_because;
-    if (strncmp(why, "does not fit", 12) == 0)
-        return "does not fit in HBM";
-    if (strncmp(why, "prefill pool", 12) == 0)
-        return "prefill pool overloaded";
-    if (strncmp(why, "TTFT", 4) == 0)
-        return strstr(why, "TPOT") ? "misses both targets" : "misses the TTFT target";
-    if (strncmp(why, "TPOT", 4) == 0)
-        return "misses the TPOT target";
-    return "other";
-}
+/* The kinds of rejection, as reject_reason (search.c) words them: the
+ * text each reason starts with, and how the summary names it. */
+static const char *const reason_prefix[] = {"does not fit", "prefill pool of", "TTFT", "TPOT"};
+static const char *const reason_name[] = {"does not fit in HBM", "prefill pool too small or overloaded",
+                                          "misses the TTFT target", "misses the TPOT target"};
+enum { NKINDS = sizeof reason_prefix / sizeof reason_prefix[0] };
 
-/* The commonest kind of rejection and how many candidates it holds; NULL
- * when nothing was rejected. */
-static const char *commonest_reason(const struct search_result *r, size_t *count)
+/* Counts, for each kind, the rejected candidates whose reasons include it
+ * (a candidate can fail several ways). */
+static void count_reasons(const struct search_result *r, size_t n[NKINDS])
 {
-    static const char *const kinds[] = {"does not fit in HBM",   "prefill pool overloaded", "misses the TTFT target",
-                                        "misses the TPOT target", "misses both targets",     "other"};
-    enum { NKINDS = sizeof kinds / sizeof kinds[0] };
-    size_t n[NKINDS] = {0};
+    for (size_t j = 0; j < NKINDS; j++)
+        n[j] = 0;
     for (size_t i = 0; i < r->count; i++) {
-        if (r->candidates[i].accepted)
+        const struct search_candidate *c = &r->candidates[i];
+        if (c->accepted)
             continue;
-        const char *k = reason_kind(&r->candidates[i]);
-        for (size_t j = 0; j < NKINDS; j++)
-            if (strcmp(k, kinds[j]) == 0)
-                n[j]++;
+        for (size_t j = 0; j < NKINDS; j++) {
+            size_t len = strlen(reason_prefix[j]);
+            for (const char *p = c->rejected_because; p; p = strstr(p, "; ")) {
+                if (p != c->rejected_because)
+                    p += 2;
+                if (strncmp(p, reason_prefix[j], len) == 0) {
+                    n[j]++;
+                    break;
+                }
+            }
+        }
     }
-    size_t best = 0;
-    for (size_t j = 1; j < NKINDS; j++)
-        if (n[j] > n[best])
-            best = j;
-    *count = n[best];
-    return n[best] > 0 ? kinds[best] : NULL;
 }
 
 /* True when candidate a comes before b in the frontier table: more
@@ -192,6 +184,28 @@ static void summary(struct strbuf *sb, const struct scenario *base, const struct
                                 : "prefill on the decode chips");
     if (md)
         sb_puts(sb, "\n");
+    if (base->spec_tokens > 0) {
+        paragraph(sb, "%sSpeculative decoding:%s %lld drafts from %s, each accepted with probability %.2f, in every "
+                      "candidate.",
+                  b, b, (long long)base->spec_tokens, base->spec_draft_name[0] ? base->spec_draft_name : "an MTP head",
+                  base->spec_accept);
+        if (md)
+            sb_puts(sb, "\n");
+    }
+    const struct chip_spec *c = &base->chip;
+    if (c->scale_up_domain > 0 && opt->max_chips > c->scale_up_domain && !(c->scale_out_bytes_per_s > 0.0)) {
+        paragraph(sb, "%sCaution:%s %s publishes no scale-out bandwidth: designs of more than %lld chips are timed at "
+                      "its %lld-chip domain's interconnect, which flatters them.",
+                  b, b, c->key, (long long)c->scale_up_domain, (long long)c->scale_up_domain);
+        if (md)
+            sb_puts(sb, "\n");
+    } else if (c->scale_up_domain <= 0 && opt->max_chips > 1) {
+        paragraph(sb, "%sCaution:%s %s publishes no scale-up domain size: every design is timed as if all its chips "
+                      "shared its interconnect, which flatters the large ones.",
+                  b, b, c->key);
+        if (md)
+            sb_puts(sb, "\n");
+    }
     if (r->truncated)
         paragraph(sb, "%zu candidates (truncated: the enumeration had more than the %zu kept), %zu accepted, %zu on "
                       "the frontier.",
@@ -220,12 +234,19 @@ static void fewest_line(struct strbuf *sb, const struct search_options *opt, con
                   format_seconds(y, sizeof y, c->tpot_s), c->tokens_per_s_per_user, c->tokens_per_s_per_chip);
         return;
     }
-    size_t n = 0;
-    const char *why = commonest_reason(r, &n);
-    if (why)
-        paragraph(sb, "%sFewest chips that meet the targets:%s none up to %lld chips; the commonest reason: %s (%zu "
-                      "of %zu candidates).",
-                  b, b, (long long)opt->max_chips, why, n, r->count);
+    size_t n[NKINDS];
+    count_reasons(r, n);
+    char why[256] = "";
+    for (size_t j = 0; j < NKINDS; j++) {
+        if (n[j] == 0)
+            continue;
+        size_t len = strlen(why);
+        snprintf(why + len, sizeof why - len, "%s%s %zu", len ? ", " : "", reason_name[j], n[j]);
+    }
+    if (why[0])
+        paragraph(sb, "%sFewest chips that meet the targets:%s none up to %lld chips. Of %zu candidates (one can fail "
+                      "several ways): %s.",
+                  b, b, (long long)opt->max_chips, r->count, why);
     else
         paragraph(sb, "%sFewest chips that meet the targets:%s none up to %lld chips (no candidate was valid).", b, b,
                   (long long)opt->max_chips);

@@ -244,7 +244,7 @@ s=pareto
 start "$s" 80 24 "$UTF8_ENV" "--model llama-3.1-70b --chip h100 --chips 8 --decode-tokens 256 --ttft-target 1 --tpot-target 0.05"
 if wait_for "$s" '8 × h100'; then
     t send-keys -t "$s" p
-    if wait_for "$s" 'Pareto' && wait_for "$s" ' designs' && wait_for "$s" 'Enter loads tp'; then
+    if wait_for "$s" 'Pareto' && wait_for "$s" 'per chip vs user' && wait_for "$s" 'Enter loads tp'; then
         t send-keys -t "$s" Left Enter
         if wait_for "$s" 'loaded: tp' && wait_for "$s" 'now'; then
             t send-keys -t "$s" p

@@ -271,6 +271,27 @@ static void test_every_builtin_combination_is_finite(void **state)
                     if (strlen(a.notes[i]) >= RT_NOTE_MAX - 1)
                         fail_msg("note cut off: %s", a.notes[i]);
                 assert_true(a.ridge_flop_per_byte > 0);
+                /* The same with every serving knob on: a pipeline, expert groups where the model has
+                 * experts, speculative decoding from a long-named draft, targets and a prefill pool. */
+                s.chips = 16;
+                s.pp = 2;
+                s.ep = s.model.experts % 4 == 0 ? 4 : 1;
+                s.batch = 8;
+                s.spec_tokens = 4;
+                s.spec_accept = 0.7;
+                s.spec_draft_params = 1e9;
+                snprintf(s.spec_draft_name, sizeof s.spec_draft_name, "%s",
+                         "a-draft-model-with-a-name-as-long-as-the-field-holds-0123456789");
+                s.ttft_target_s = 0.5;
+                s.tpot_target_s = 0.05;
+                s.disagg_prefill_chips = 8;
+                s.ep_imbalance = 1.5;
+                a = must_analyze(&s);
+                assert_true(a.note_count < RT_MAX_NOTES);
+                for (int i = 0; i < a.note_count; i++)
+                    if (strlen(a.notes[i]) >= RT_NOTE_MAX - 1)
+                        fail_msg("note cut off: %s", a.notes[i]);
+                assert_true(isfinite(a.serving.ttft_s) && isfinite(a.serving.tokens_per_s_per_chip));
             }
 }
 

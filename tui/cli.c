@@ -639,7 +639,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     if (parse_real(id, text, real, err, errsize) != 0)
         return 2;
     if ((id == OPT_PEAK || id == OPT_HBM_BW || id == OPT_HBM_BYTES || id == OPT_MEASURED_TRAIN ||
-         id == OPT_MEASURED_TTFT || id == OPT_MEASURED_TPOT) &&
+         id == OPT_MEASURED_TTFT || id == OPT_MEASURED_TPOT || id == OPT_TTFT_TARGET || id == OPT_TPOT_TARGET) &&
         !(*real > 0.0)) {
         snprintf(err, errsize, "--%s '%s': give a number above 0", flag_name(id), text);
         return 2;
@@ -690,7 +690,7 @@ static int apply_layout(const struct pending *pend, struct scenario *s, char *er
         const char *t = pend->text[OPT_DISAGG];
         const char *colon = strchr(t, ':');
         char left[64];
-        if (!colon || (size_t)(colon - t) >= sizeof left) {
+        if (!colon || strchr(colon + 1, ':') || (size_t)(colon - t) >= sizeof left) {
             snprintf(err, errsize, "--disagg '%s': give P:D, the prefill and decode pools' chips (e.g. 8:8)", t);
             return 2;
         }
@@ -1048,7 +1048,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         return 2;
     }
     if ((pend.text[OPT_SPEC_ACCEPT] || pend.text[OPT_SPEC_DRAFT]) && out->scenario.spec_tokens == 0) {
-        snprintf(err, errsize, "--spec-accept and --spec-draft go with --spec-tokens K (draft tokens per pass)");
+        snprintf(err, errsize, "--spec-accept and --spec-draft go with --spec-tokens K, K from 1 to 16 (draft tokens "
+                               "per pass)");
         return 2;
     }
     if (latency_flags)
@@ -1056,9 +1057,15 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     out->precision_given = pend.text[OPT_PRECISION] != NULL;
     out->max_chips_given = pend.text[OPT_MAX_CHIPS] != NULL;
     if (out->mode == CLI_SEARCH && (pend.text[OPT_TP] || pend.text[OPT_PP] || pend.text[OPT_EP] ||
-                                    pend.text[OPT_DISAGG] || pend.text[OPT_BATCH])) {
-        snprintf(err, errsize, "--search chooses the layout and the batch itself: drop --tp, --pp, --ep, --disagg "
-                               "and --batch (--max-chips bounds it)");
+                                    pend.text[OPT_DISAGG] || pend.text[OPT_BATCH] || pend.text[OPT_CHIPS] ||
+                                    pend.text[OPT_DP] || pend.text[OPT_DATA_PARALLEL])) {
+        snprintf(err, errsize, "--search chooses the layout and the batch itself: drop --chips, --tp, --pp, --ep, "
+                               "--dp, --disagg and --batch (--max-chips bounds it)");
+        return 2;
+    }
+    if (out->mode == CLI_SEARCH && latency_flags) {
+        snprintf(err, errsize, "--search ranks designs by the realistic estimate's serving figures: drop --napkin, "
+                               "--detailed and --estimate");
         return 2;
     }
     if (pend.text[OPT_PARAMS]) {

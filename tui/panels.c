@@ -80,16 +80,20 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
         snprintf(model, sizeof model, "N=%s", format_count(t1, sizeof t1, s->params));
     else
         snprintf(model, sizeof model, "%s", s->model.name);
-    /* Left: fullest first; precision and batch are on the knobs too. */
+    /* Left: fullest first; precision and batch are on the knobs too. A
+     * disaggregated prefill pool counts beside the replica: "2+4 x h100". */
+    char chips[48];
+    if (s->disagg_prefill_chips > 0)
+        snprintf(chips, sizeof chips, "%lld+%lld", (long long)s->chips, (long long)s->disagg_prefill_chips);
+    else
+        snprintf(chips, sizeof chips, "%lld", (long long)s->chips);
     char left[4][320];
-    snprintf(left[0], sizeof left[0], " rooftop%s%s%s%lld %s %s%s%s%sbatch %lld", g->sep, model, g->sep,
-             (long long)s->chips, g->times, s->chip.key, g->sep, precision_name(s->precision), g->sep,
-             (long long)s->batch);
-    snprintf(left[1], sizeof left[1], " rooftop%s%s%s%lld %s %s%s%s", g->sep, model, g->sep, (long long)s->chips,
-             g->times, s->chip.key, g->sep, precision_name(s->precision));
-    snprintf(left[2], sizeof left[2], " rooftop%s%s%s%lld %s %s", g->sep, model, g->sep, (long long)s->chips,
-             g->times, s->chip.key);
-    snprintf(left[3], sizeof left[3], " %s%s%lld %s %s", model, g->sep, (long long)s->chips, g->times, s->chip.key);
+    snprintf(left[0], sizeof left[0], " rooftop%s%s%s%s %s %s%s%s%sbatch %lld", g->sep, model, g->sep, chips, g->times,
+             s->chip.key, g->sep, precision_name(s->precision), g->sep, (long long)s->batch);
+    snprintf(left[1], sizeof left[1], " rooftop%s%s%s%s %s %s%s%s", g->sep, model, g->sep, chips, g->times,
+             s->chip.key, g->sep, precision_name(s->precision));
+    snprintf(left[2], sizeof left[2], " rooftop%s%s%s%s %s %s", g->sep, model, g->sep, chips, g->times, s->chip.key);
+    snprintf(left[3], sizeof left[3], " %s%s%s %s %s", model, g->sep, chips, g->times, s->chip.key);
     /* Right: the verdict always; when the estimates disagree, the one
      * furthest from it too, at every width: the headline is never alone in
      * being wrong. */
@@ -491,6 +495,23 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
                         (long long)largest_ok_batch);
         else
             view_text(v, 0, row++, -1, "no batch meets the budget here", ROLE_MISS);
+    }
+    if (row < v.r.h) { /* steady-state serving: what the Pareto view ranks */
+        const struct serving_figures *sv = &a->serving;
+        char tt[24], tp[24], pool[48] = "";
+        format_seconds(tt, sizeof tt, sv->ttft_s);
+        format_seconds(tp, sizeof tp, sv->tpot_s);
+        if (s->disagg_prefill_chips > 0)
+            snprintf(pool, sizeof pool, ", prefill pool %lld", (long long)s->disagg_prefill_chips);
+        char line[2][200];
+        snprintf(line[0], sizeof line[0], "serving: TTFT %s, TPOT %s, %.1f tok/s/user, %.1f/chip%s", tt, tp,
+                 sv->tokens_per_s_per_user, sv->tokens_per_s_per_chip, pool);
+        snprintf(line[1], sizeof line[1], "TTFT %s TPOT %s %.1f/user %.1f/chip", tt, tp, sv->tokens_per_s_per_user,
+                 sv->tokens_per_s_per_chip);
+        int pick = text_width(line[0]) <= v.r.w ? 0 : 1;
+        if (text_width(line[pick]) <= v.r.w)
+            view_text(v, 0, row, -1, line[pick], sv->ok ? ROLE_TEXT : ROLE_MISS);
+        row++;
     }
     if (row < v.r.h && m->state_bytes_per_request > 0.0) {
         char st[24];

@@ -82,10 +82,11 @@ void pareto_draw(struct view v, const struct search_result *r, const size_t *ord
     int hx = view_text(v, 0, 0, -1, "Pareto", ROLE_HEADER);
     char buf[160];
     /* The counts whole: fewer words, never fewer digits. */
-    char forms[3][96];
+    char forms[3][112];
     snprintf(forms[0], sizeof forms[0], "  tok/s per chip vs per user: %zu of %zu designs%s", r->accepted, r->count,
              r->truncated ? " (cut)" : "");
-    snprintf(forms[1], sizeof forms[1], "  %zu of %zu designs%s", r->accepted, r->count, r->truncated ? " (cut)" : "");
+    snprintf(forms[1], sizeof forms[1], "  %zu of %zu%s: per chip vs user", r->accepted, r->count,
+             r->truncated ? " (cut)" : "");
     snprintf(forms[2], sizeof forms[2], " %zu/%zu", r->accepted, r->count);
     for (int i = 0; i < 3; i++) {
         if (hx + text_width(forms[i]) <= v.r.w) {
@@ -176,10 +177,8 @@ void pareto_draw(struct view v, const struct search_result *r, const size_t *ord
                    py(&f, r->candidates[order[0]].tokens_per_s_per_chip), ROLE_ROOF, '*');
     canvas_blit(canvas, area, 0, 0);
 
-    /* The current design, then the picked frontier point on top. */
-    if (show_now)
-        mark(area, px(&f, current->serving.tokens_per_s_per_user) / f.sx,
-             py(&f, current->serving.tokens_per_s_per_chip) / f.sy, ascii ? 'x' : 0x00D7, "now", ROLE_PREFILL);
+    /* The picked frontier point, then the current design on top (when they
+     * are the same design, "now" says so). */
     if (n > 0 && pick < n) {
         const struct search_candidate *c = &r->candidates[order[pick]];
         char label[64];
@@ -189,4 +188,7 @@ void pareto_draw(struct view v, const struct search_result *r, const size_t *ord
         mark(area, px(&f, c->tokens_per_s_per_user) / f.sx, py(&f, c->tokens_per_s_per_chip) / f.sy,
              ascii ? 'O' : 0x25CF, label, ROLE_ACCENT);
     }
+    if (show_now)
+        mark(area, px(&f, current->serving.tokens_per_s_per_user) / f.sx,
+             py(&f, current->serving.tokens_per_s_per_chip) / f.sy, ascii ? 'x' : 0x00D7, "now", ROLE_PREFILL);
 }
