@@ -109,6 +109,14 @@ static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, dou
  * part) and the tiles fill less than one wave. 1 without a wave model (sm_count 0). A tiling whose useful share
  * cannot beat the best so far is skipped (this runs for every GEMM of every
  * analyze() call and every step of the chips search). */
+/* ceil(a / b) for 1 <= a, b < 2^40, in double arithmetic: exact there (the
+ * quotient's fraction, at least 1/b, is far above its rounding), and much
+ * cheaper than 64-bit integer division on the hot path of every GEMM. */
+static inline int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (int64_t)((double)(a + b - 1) / (double)b);
+}
+
 static double gemm_waves(const struct hw_rates *hw, double m, double n, double k)
 {
     static const int64_t tiles[][2] = {{128, 128}, {128, 64}, {64, 64}};
@@ -120,7 +128,7 @@ static double gemm_waves(const struct hw_rates *hw, double m, double n, double k
     const int max_split = k >= 2048.0 ? 4 : k >= 1024.0 ? 2 : 1; /* at least 512 deep a part */
     double best = 0.0;
     for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
-        int64_t rows = (rows_in + tiles[t][0] - 1) / tiles[t][0], cols = (cols_in + tiles[t][1] - 1) / tiles[t][1];
+        int64_t rows = ceil_div(rows_in, tiles[t][0]), cols = ceil_div(cols_in, tiles[t][1]);
         double useful = m * n / ((double)(rows * tiles[t][0]) * (double)(cols * tiles[t][1])); /* the rest: padding */
         if (useful <= best)
             continue;
@@ -128,7 +136,7 @@ static double gemm_waves(const struct hw_rates *hw, double m, double n, double k
         int splits = rows * cols < sms ? max_split : 1;
         for (int split = 1; split <= splits; split *= 2) {
             int64_t count = rows * cols * split;
-            double e = useful * (double)count / (double)(((count + sms - 1) / sms) * sms);
+            double e = useful * (double)count / (double)(ceil_div(count, sms) * sms);
             best = e > best ? e : best;
         }
     }
