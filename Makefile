@@ -9,7 +9,9 @@
 #   make install    install to $(DESTDIR)$(PREFIX) (default /usr/local)
 #
 # Missing Debian packages are installed by scripts/ensure-deps.sh (as root or
-# with sudo), which otherwise prints the command to run.
+# with sudo), which otherwise prints the command to run. Each target asks only
+# for what it needs: building rooftop needs a C compiler, pkg-config, ncursesw
+# and cJSON; the tests add cmocka, tmux and locale data; fuzzing adds clang.
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -54,14 +56,27 @@ FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -g -O1 -Icore \
 # Keep objects that only pattern rules name, so nothing rebuilds twice.
 .SECONDARY:
 
-.PHONY: all deps run test unit-tests e2e sanitize bench bench-build bench-tui golden fuzz fuzz-deps install uninstall clean
+.PHONY: all deps test-deps run test unit-tests e2e sanitize bench bench-build bench-tui golden fuzz fuzz-deps install uninstall clean
 
 all: rooftop
 
+# What building rooftop needs (no test tools: a plain make works without root
+# wherever ncursesw and cJSON are installed).
 deps:
-	@sh scripts/ensure-deps.sh
+	@CC="$(CC)" sh scripts/ensure-deps.sh build
+
+# What the tests need besides: cmocka, tmux, locale data. After deps, so that
+# two apt-get runs never race under make -j.
+test-deps: deps
+	@CC="$(CC)" sh scripts/ensure-deps.sh test
 
 $(BUILD)/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(STD_FLAGS) $(CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+# The cmocka suites (the shorter stem wins over the rule above).
+$(BUILD)/tests/test_%.o: tests/test_%.c | test-deps
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(STD_FLAGS) $(CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
@@ -72,17 +87,18 @@ $(BUILD)/rooftop: $(CORE_OBJ) $(TUI_OBJ) $(BUILD)/tui/main.o
 rooftop: $(BUILD)/rooftop
 	cp $< $@
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(CORE_OBJ) $(TUI_OBJ)
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(CORE_OBJ) $(TUI_OBJ)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ $(PKG_LIBS) $(TEST_LIBS) -o $@
 
 run: rooftop
 	./rooftop
 
-unit-tests: $(TESTS) $(BUILD)/rooftop
+unit-tests: $(TESTS) $(BUILD)/rooftop | test-deps
 	@set -e; for t in $(TESTS); do echo "== $$t"; ROOFTOP=$(BUILD)/rooftop $$t; done
 
 test: unit-tests
 	@sh tests/cli_test.sh $(BUILD)/rooftop
+	@sh tests/deps_test.sh $(BUILD)/rooftop
 	@sh tests/e2e_tmux.sh $(BUILD)/rooftop
 
 # Rewrites the explorer's golden frames (tests/golden/) from the current code;
@@ -111,7 +127,7 @@ $(BUILD)/tests/bench_tui: $(BUILD)/tests/bench_tui.o $(CORE_OBJ) $(TUI_OBJ)
 	$(CC) $(CFLAGS) $^ $(PKG_LIBS) -lutil -o $@
 
 fuzz-deps:
-	@sh scripts/ensure-deps.sh fuzz
+	@CC=clang sh scripts/ensure-deps.sh fuzz
 
 FUZZ_LIB_SRC := $(CORE_SRC) tui/theme.c tui/themefile.c
 

@@ -1,11 +1,26 @@
 #!/bin/sh
-# Makes sure rooftop's build and test dependencies are present. On Debian,
-# installs the missing packages with apt-get when run as root (or through
-# passwordless sudo); otherwise prints the exact command and fails.
-# With the argument "fuzz", it also makes sure clang and libFuzzer are there.
+# Makes sure the Debian packages one kind of make run needs are present:
+#
+#   sh scripts/ensure-deps.sh build   a C compiler, pkg-config, ncursesw, cJSON
+#                                     (make, make rooftop, make bench-build)
+#   sh scripts/ensure-deps.sh test    build, plus cmocka, tmux and locale data
+#                                     (make test, make sanitize)
+#   sh scripts/ensure-deps.sh fuzz    build, plus clang and libFuzzer (make fuzz)
+#
+# When everything is present it only checks, and needs no root. When something
+# is missing it installs just those packages with apt-get as root (or through
+# passwordless sudo); otherwise it prints the exact command and fails.
 set -u
-packages="libncurses-dev libcjson-dev libcmocka-dev pkg-config tmux locales"
-[ "${1:-}" = fuzz ] && packages="$packages clang libclang-rt-dev"
+mode=${1:-build}
+case $mode in
+build | test | fuzz) ;;
+*)
+    echo "usage: sh scripts/ensure-deps.sh build|test|fuzz" >&2
+    exit 2
+    ;;
+esac
+cc=${CC:-cc}
+cc=${cc%% *} # "ccache gcc": the first word is what must exist
 
 # True when clang can link a libFuzzer harness.
 have_fuzzer() {
@@ -14,20 +29,41 @@ have_fuzzer() {
         clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1
 }
 
-have_all() {
-    command -v pkg-config >/dev/null 2>&1 || return 1
-    pkg-config --exists ncursesw libcjson cmocka || return 1
-    command -v tmux >/dev/null 2>&1 || return 1
-    command -v localedef >/dev/null 2>&1 && [ -d /usr/share/i18n/locales ] || return 1
-    if [ "${1:-}" = fuzz ]; then have_fuzzer || return 1; fi
-    return 0
+# True when pkg-config knows the library $1.
+have_lib() {
+    command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"
 }
 
-have_all "${1:-}" && exit 0
+# Sets $missing to the Debian packages the mode needs and does not have.
+find_missing() {
+    missing=""
+    command -v "$cc" >/dev/null 2>&1 || missing="$missing build-essential"
+    command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+    have_lib ncursesw || missing="$missing libncurses-dev"
+    have_lib libcjson || missing="$missing libcjson-dev"
+    if [ "$mode" = test ]; then
+        have_lib cmocka || missing="$missing libcmocka-dev"
+        command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+        { command -v localedef >/dev/null 2>&1 && [ -d /usr/share/i18n/locales ]; } || missing="$missing locales"
+    fi
+    if [ "$mode" = fuzz ]; then
+        command -v clang >/dev/null 2>&1 || missing="$missing clang"
+        have_fuzzer || missing="$missing libclang-rt-dev"
+    fi
+    missing=${missing# }
+}
 
-echo "rooftop: installing missing build dependencies: $packages" >&2
+find_missing
+[ -z "$missing" ] && exit 0
+
+case $mode in
+build) what="to build rooftop" ;;
+test) what="to build and run the tests" ;;
+fuzz) what="to build the fuzzers" ;;
+esac
+echo "rooftop: Debian packages missing $what: $missing" >&2
 if ! command -v apt-get >/dev/null 2>&1; then
-    echo "rooftop: no apt-get here; install ncursesw, cJSON and cmocka development files, pkg-config and tmux" >&2
+    echo "rooftop: no apt-get here; install the equivalents of: $missing" >&2
     exit 1
 fi
 if [ "$(id -u)" = 0 ]; then
@@ -35,14 +71,20 @@ if [ "$(id -u)" = 0 ]; then
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
     run="sudo"
 else
-    echo "rooftop: missing dependencies; run:" >&2
-    echo "    sudo apt-get update && sudo apt-get install -y $packages" >&2
+    echo "rooftop: not root and no passwordless sudo; run:" >&2
+    echo "    sudo apt-get update && sudo apt-get install -y $missing" >&2
     exit 1
 fi
+echo "rooftop: installing $missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 $run apt-get update -qq >&2 || true
-$run apt-get install -y -qq $packages >&2 || {
-    echo "rooftop: apt-get install failed; run: apt-get install -y $packages" >&2
+# shellcheck disable=SC2086
+$run apt-get install -y -qq $missing >&2 || {
+    echo "rooftop: apt-get install failed; run: apt-get install -y $missing" >&2
     exit 1
 }
-have_all "${1:-}" || { echo "rooftop: dependencies still missing after install" >&2; exit 1; }
+find_missing
+[ -z "$missing" ] || {
+    echo "rooftop: still missing after the install: $missing" >&2
+    exit 1
+}
