@@ -2,7 +2,8 @@
 #
 #   make            build ./rooftop
 #   make run        build and open the explorer on the default scenario
-#   make test       build and run every test (unit, golden, end-to-end)
+#   make test       build and run every test (unit, golden, end-to-end); the
+#                   last line counts the whole run: "N passed, M failed"
 #   make sanitize   run the tests under AddressSanitizer + UBSan
 #   make bench      run the benchmarks
 #   make fuzz       run each loader's libFuzzer harness for FUZZ_RUNS inputs
@@ -93,13 +94,16 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(CORE_OBJ) $(TUI_OBJ)
 run: rooftop
 	./rooftop
 
-unit-tests: $(TESTS) $(BUILD)/rooftop | test-deps
-	@set -e; for t in $(TESTS); do echo "== $$t"; ROOFTOP=$(BUILD)/rooftop $$t; done
+# The shell suites, each run as `sh SUITE path/to/rooftop`.
+SHELL_TESTS := tests/cli_test.sh tests/deps_test.sh tests/e2e_tmux.sh
 
-test: unit-tests
-	@sh tests/cli_test.sh $(BUILD)/rooftop
-	@sh tests/deps_test.sh $(BUILD)/rooftop
-	@sh tests/e2e_tmux.sh $(BUILD)/rooftop
+unit-tests: $(TESTS) $(BUILD)/rooftop | test-deps
+	@sh tests/run_all.sh $(BUILD)/rooftop $(TESTS)
+
+# Every suite runs, even after one fails, each with its own output; the
+# last line counts them all, and the exit status is non-zero if any failed.
+test: $(TESTS) $(BUILD)/rooftop | test-deps
+	@sh tests/run_all.sh $(BUILD)/rooftop $(TESTS) $(SHELL_TESTS)
 
 # Rewrites the explorer's golden frames (tests/golden/) from the current code;
 # review the change with git diff before committing it.
