@@ -1,8 +1,10 @@
-/* benchutil.h — the clock and the median the benchmarks share. */
+/* benchutil.h — the clock, the median and the quick mode the benchmarks
+ * share. */
 #ifndef ROOFTOP_BENCHUTIL_H
 #define ROOFTOP_BENCHUTIL_H
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Seconds on the monotonic clock. */
@@ -24,6 +26,21 @@ static inline double median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, compare_doubles);
     return v[n / 2];
+}
+
+/* True when the environment asks for a quick run (BENCH_QUICK set, and not
+ * to "" or "0"): few samples, so that CI sees the benchmark run in a second
+ * or two. Its figures are rough; a target it misses fails nothing. */
+static inline int bench_quick(void)
+{
+    const char *q = getenv("BENCH_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
+/* The word a benchmark prints after a target. */
+static inline const char *target_met(int met)
+{
+    return met ? "met" : "NOT met";
 }
 
 #endif
