@@ -27,6 +27,11 @@ grep -q "27.952 s" "$tmp/out" && ok || bad "report lacks the guide's 27.952 s to
 expect 0 "no mode, not a terminal: the report" --
 grep -q "Ridge point  241 FLOP/byte" "$tmp/out" && ok || bad "plain run without a terminal did not print the report"
 expect 0 "help" -- --help
+# The real binary's --help fits an 80-column terminal (bytes, tabs expanded:
+# never fewer than the columns it takes).
+wide=$(expand "$tmp/out" | LC_ALL=C awk 'length($0) > 80 { n++ } END { print n + 0 }')
+[ "$wide" -eq 0 ] && ok || bad "--help has $wide lines wider than 80 columns"
+[ "$(wc -l <"$tmp/out")" -gt 20 ] && ok || bad "--help printed $(wc -l <"$tmp/out") lines"
 expect 0 "version" -- --version
 grep -q "^rooftop [0-9]" "$tmp/out" && ok || bad "version line"
 
