@@ -2,8 +2,11 @@
 #
 #   make            build ./rooftop
 #   make run        build and open the explorer on the default scenario
-#   make test       build and run every test (unit, golden, end-to-end); the
-#                   last line counts the whole run: "N passed, M failed"
+#   make test       build and run every test (unit, golden, end-to-end, the
+#                   README's figures); the last line counts the whole run:
+#                   "N passed, M failed"
+#   make readme     rewrite the README's screen capture and transcripts from
+#                   the program (make test fails while they differ)
 #   make sanitize   run the tests under AddressSanitizer + UBSan
 #   make bench      run the benchmarks
 #   make bench-quick  run each benchmark once briefly (BENCH_QUICK=1: few
@@ -59,7 +62,7 @@ FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -g -O1 -Icore \
 # Keep objects that only pattern rules name, so nothing rebuilds twice.
 .SECONDARY:
 
-.PHONY: all deps test-deps run test unit-tests e2e sanitize bench bench-build bench-quick bench-tui golden fuzz fuzz-deps install uninstall clean
+.PHONY: all deps test-deps run test unit-tests e2e sanitize bench bench-build bench-quick bench-tui golden readme fuzz fuzz-deps install uninstall clean
 
 all: rooftop
 
@@ -97,7 +100,7 @@ run: rooftop
 	./rooftop
 
 # The shell suites, each run as `sh SUITE path/to/rooftop`.
-SHELL_TESTS := tests/cli_test.sh tests/deps_test.sh tests/e2e_tmux.sh
+SHELL_TESTS := tests/cli_test.sh tests/deps_test.sh tests/readme_test.sh tests/e2e_tmux.sh
 
 unit-tests: $(TESTS) $(BUILD)/rooftop | test-deps
 	@sh tests/run_all.sh $(BUILD)/rooftop $(TESTS)
@@ -111,6 +114,12 @@ test: $(TESTS) $(BUILD)/rooftop | test-deps
 # review the change with git diff before committing it.
 golden: $(BUILD)/tests/test_tui_frames
 	ROOFTOP_UPDATE_GOLDEN=1 $(BUILD)/tests/test_tui_frames
+
+# Rewrites the README's 80x24 capture from its golden frame and each
+# "$ rooftop" transcript from the program (scripts/readme-sync.sh); after
+# make golden, or when a figure changes. Review with git diff.
+readme: $(BUILD)/rooftop
+	sh scripts/readme-sync.sh $(BUILD)/rooftop
 
 sanitize:
 	$(MAKE) BUILD=build-san SANITIZE=1 CFLAGS="-O1 -g" test
