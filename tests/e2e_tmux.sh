@@ -25,7 +25,11 @@ if [ ! -x "$ROOFTOP" ]; then
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rooftop-e2e.XXXXXX") || exit 1
-SOCKET=rooftop-test-$$
+# The server's socket lives in this run's own folder: a name in the shared
+# /tmp/tmux-UID folder made from $$ collided with other runs on one machine
+# whose shells had the same pid (other containers), and a case then drove
+# the other run's panes.
+SOCKET=$WORK/tmux.sock
 PASSED=0
 FAILED=0
 UTF8_LOCALE=C.UTF-8
@@ -43,7 +47,7 @@ SAN_ENV="LSAN_OPTIONS=suppressions=$WORK/lsan.supp ASAN_OPTIONS=fast_unwind_on_m
 
 # Runs tmux on the private server, outside any tmux the caller is in.
 t() {
-    env -u TMUX tmux -L "$SOCKET" -f /dev/null "$@"
+    env -u TMUX tmux -S "$SOCKET" -f /dev/null "$@"
 }
 
 cleanup() {
@@ -51,6 +55,11 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM HUP
+
+# A session that lives as long as this script: tmux ends its server when the
+# last session is killed, and a case starting while it shuts down gets
+# "server exited unexpectedly".
+t new-session -d -s keepalive "while kill -0 $$ 2>/dev/null; do sleep 1; done"
 
 pass() {
     PASSED=$((PASSED + 1))
