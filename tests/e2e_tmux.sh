@@ -51,6 +51,10 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM HUP
+# Keep the private server up between cases: by default it exits with its last
+# session, and a new-session racing that exit fails with "server exited
+# unexpectedly" on a loaded machine. (tmux before 2.7 lacks the option.)
+t start-server \; set -g exit-empty off >/dev/null 2>&1
 
 pass() {
     PASSED=$((PASSED + 1))
