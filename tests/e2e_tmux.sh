@@ -82,12 +82,15 @@ start() {
     start_raw "$name" "$cols" "$rows" "$envs" "$args"
 }
 
+# start_raw NAME COLS ROWS ENV ARGS [PRE]: as start, without --napkin; PRE is
+# a shell command the wrapper runs just before rooftop (e.g. a ulimit).
 start_raw() {
-    name=$1 cols=$2 rows=$3 envs=$4 args=$5
+    name=$1 cols=$2 rows=$3 envs=$4 args=$5 pre=${6:-:}
     cat >"$WORK/$name.sh" <<EOF
 trap : INT
 before=\$(stty -g)
 printf '%s\n' "\$\$" >"$WORK/$name.shell"
+$pre
 "$ROOFTOP" $args
 status=\$?
 after=\$(stty -g)
@@ -141,6 +144,13 @@ sane() {
         [ "$(pane_flag "$1" '#{cursor_flag}')" = 1 ] &&
         [ "$(pane_flag "$1" '#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}')" = 000 ] &&
         wait_for "$1" 'STTY=same' 2
+}
+
+# exit_signal NAME: the signal named by the wrapper's EXIT=status (128 + n),
+# or the bare status when it is not a signal's.
+exit_signal() {
+    code=$(t capture-pane -p -t "$1" 2>/dev/null | sed -n 's/.*EXIT=\([0-9]*\).*/\1/p' | tail -n 1)
+    if [ -n "$code" ] && [ "$code" -gt 128 ]; then kill -l "$code"; else echo "$code"; fi
 }
 
 UTF8_ENV="TERM=xterm-256color LANG=$UTF8_LOCALE LC_ALL=$UTF8_LOCALE"
@@ -502,9 +512,12 @@ for x in "$s" "$s2"; do
 done
 
 # ---- signals: the terminal is always given back ----
-for sig in TERM HUP INT SEGV; do
+# Every catchable signal that ends the program: the polite ones (TERM, HUP,
+# INT, QUIT, USR1, USR2, ALRM, PIPE ...) and those that kill at once (SEGV,
+# XCPU, SYS ...). The exit status still names the signal. No core files.
+for sig in TERM HUP INT QUIT SEGV USR1 USR2 PIPE ALRM XCPU SYS; do
     s=sig$sig
-    start "$s" 80 24 "$UTF8_ENV" ""
+    start_raw "$s" 80 24 "$UTF8_ENV" "--napkin" "ulimit -c 0"
     if ! wait_for "$s" 'Knobs'; then
         fail "SIG$sig: explorer did not open" "$s"
         continue
@@ -519,17 +532,37 @@ for sig in TERM HUP INT SEGV; do
     else
         kill -s "$sig" "$pid"
     fi
-    case $sig in TERM) code=143 ;; HUP) code=129 ;; INT) code=130 ;; SEGV) code=139 ;; esac
-    if wait_for "$s" "EXIT=$code" && sane "$s" && ! kill -0 "$pid" 2>/dev/null; then
+    if wait_for "$s" "EXIT=" && [ "$(exit_signal "$s")" = "$sig" ] && sane "$s" && ! kill -0 "$pid" 2>/dev/null; then
         what=$sig
         [ "$sig" = INT ] && what="INT (Ctrl-C)"
         [ "$sig" = SEGV ] && what="SEGV (the crash path)"
-        pass "SIG$what: process gone, main screen, cursor on, mouse off, termios restored"
+        pass "SIG$what: dies of SIG$sig, main screen, cursor on, mouse off, termios restored"
     else
-        fail "SIG$sig did not leave a sane terminal" "$s"
+        fail "SIG$sig did not leave a sane terminal (or the exit status does not name it: $(exit_signal "$s"))" "$s"
     fi
     t kill-session -t "$s" 2>/dev/null
 done
+
+# ---- a save cut short by a signal leaves no temporary file ----
+# With a file-size limit of 0 the first write() of the save raises SIGXFSZ,
+# which ends the program in the middle of write_file_atomic.
+s=savesig
+mkdir -p "$WORK/savesig"
+start_raw "$s" 80 24 "$UTF8_ENV" "--napkin" "ulimit -c 0; ulimit -f 0"
+if wait_for "$s" 'Knobs'; then
+    t send-keys -t "$s" s
+    wait_for "$s" 'save to:' >/dev/null
+    t send-keys -t "$s" C-u "$WORK/savesig/s.json" Enter
+    if wait_for "$s" 'EXIT=' && [ "$(exit_signal "$s")" = XFSZ ] && sane "$s" &&
+        [ -z "$(ls -A "$WORK/savesig")" ]; then
+        pass "a save killed by SIGXFSZ: the terminal is back and no .s.json.XXXXXX is left"
+    else
+        fail "a save killed by a signal left $(ls -A "$WORK/savesig" | tr '\n' ' ')(exit $(exit_signal "$s"))" "$s"
+    fi
+else
+    fail "explorer did not open for the interrupted save" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
 
 # ---- Ctrl-Z and fg in an interactive shell ----
 if command -v bash >/dev/null 2>&1; then
