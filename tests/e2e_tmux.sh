@@ -137,13 +137,44 @@ rooftop_pid() {
     [ -n "$shell" ] && ps -o pid= --ppid "$shell" 2>/dev/null | tr -d ' ' | head -n 1
 }
 
+# wait_stopped PID: polls until process PID is stopped (state T).
+wait_stopped() {
+    end=$(($(date +%s) + TIMEOUT))
+    until ps -o stat= -p "$1" 2>/dev/null | grep -q T; do
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.05
+    done
+}
+
+# wait_exit PID: polls until process PID is gone.
+wait_exit() {
+    end=$(($(date +%s) + TIMEOUT))
+    while kill -0 "$1" 2>/dev/null; do
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.05
+    done
+}
+
+# wait_file PATH: polls until the file PATH has something in it.
+wait_file() {
+    end=$(($(date +%s) + TIMEOUT))
+    until [ -s "$1" ]; do
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.05
+    done
+}
+
 # sane NAME: the terminal is back: main screen, cursor on, no mouse reporting,
 # termios as before (the wrapper's STTY=same).
 sane() {
+    sane_flags "$1" && wait_for "$1" 'STTY=same' 2
+}
+
+# sane_flags NAME: main screen, cursor on, no mouse reporting.
+sane_flags() {
     [ "$(pane_flag "$1" '#{alternate_on}')" = 0 ] &&
         [ "$(pane_flag "$1" '#{cursor_flag}')" = 1 ] &&
-        [ "$(pane_flag "$1" '#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}')" = 000 ] &&
-        wait_for "$1" 'STTY=same' 2
+        [ "$(pane_flag "$1" '#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}')" = 000 ]
 }
 
 # exit_signal NAME: the signal named by the wrapper's EXIT=status (128 + n),
@@ -564,6 +595,35 @@ else
 fi
 t kill-session -t "$s" 2>/dev/null
 
+# ---- stopped behind its back (SIGSTOP cannot be caught), then continued ----
+# A job-control shell puts its own modes back while a job is stopped; here
+# `stty icanon echo` on the pane's terminal plays that part. On SIGCONT the
+# explorer must take its modes back: j moves the selection without Enter.
+s=stopcont
+start "$s" 80 24 "$UTF8_ENV" ""
+if wait_for "$s" '▸batch'; then
+    pid=$(rooftop_pid "$s")
+    tty=$(pane_flag "$s" '#{pane_tty}')
+    kill -s STOP "$pid"
+    wait_stopped "$pid"
+    stty -F "$tty" icanon echo
+    kill -s CONT "$pid"
+    t send-keys -t "$s" j
+    if wait_for "$s" '▸model' && [ "$(pane_flag "$s" '#{alternate_on}')" = 1 ]; then
+        t send-keys -t "$s" q
+        if wait_for "$s" 'EXIT=0' && sane "$s"; then
+            pass "kill -STOP, cooked modes, kill -CONT: keys work without Enter; q exits 0 to the same termios"
+        else
+            fail "q after STOP/CONT did not exit 0 to a sane terminal" "$s"
+        fi
+    else
+        fail "after STOP/CONT, j did not move the selection (cooked mode?)" "$s"
+    fi
+else
+    fail "explorer did not open for STOP/CONT" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 # ---- Ctrl-Z and fg in an interactive shell ----
 if command -v bash >/dev/null 2>&1; then
     s=suspend
@@ -596,6 +656,48 @@ if command -v bash >/dev/null 2>&1; then
             fi
         else
             fail "explorer did not open from bash" "$s"
+        fi
+    else
+        fail "interactive bash did not start" "$s"
+    fi
+    t kill-session -t "$s" 2>/dev/null
+fi
+
+# ---- kill -STOP from elsewhere, then fg in the interactive shell ----
+# bash puts its own (cooked) modes back when it sees the job stop, and fg
+# only continues it: the explorer must take raw mode, keypad, mouse and the
+# alternate screen back on SIGCONT.
+if command -v bash >/dev/null 2>&1; then
+    s=stopfg
+    t new-session -d -s "$s" -x 80 -y 24 "env -i HOME=$WORK PATH=/usr/bin:/bin $SAN_ENV $UTF8_ENV PS1='ready> ' bash --norc --noprofile -i"
+    if wait_for "$s" 'ready>'; then
+        t send-keys -t "$s" "stty -g > $WORK/stopfg.before; echo \$\$ > $WORK/stopfg.shell; '$ROOFTOP' --napkin" Enter
+        if wait_for "$s" '▸batch' && pid=$(rooftop_pid stopfg) && [ -n "$pid" ]; then
+            kill -s STOP "$pid"
+            if wait_for "$s" 'Stopped'; then
+                t send-keys -t "$s" fg Enter
+                t send-keys -t "$s" j
+                if wait_for "$s" '▸model' && [ "$(pane_flag "$s" '#{alternate_on}')" = 1 ]; then
+                    t send-keys -t "$s" q
+                    if wait_exit "$pid" && wait_for "$s" 'ready>'; then
+                        t send-keys -t "$s" "stty -g > $WORK/stopfg.after" Enter
+                        wait_file "$WORK/stopfg.after"
+                        if cmp -s "$WORK/stopfg.before" "$WORK/stopfg.after" && sane_flags "$s"; then
+                            pass "kill -STOP, then fg: keys work without Enter, q exits, stty as before"
+                        else
+                            fail "after STOP, fg and q the terminal modes differ from before" "$s"
+                        fi
+                    else
+                        fail "q after STOP and fg did not return to the shell" "$s"
+                    fi
+                else
+                    fail "after kill -STOP and fg, j did not move the selection (cooked mode?)" "$s"
+                fi
+            else
+                fail "kill -STOP: the shell did not report the job stopped" "$s"
+            fi
+        else
+            fail "explorer did not open from bash for STOP/fg" "$s"
         fi
     else
         fail "interactive bash did not start" "$s"

@@ -1,7 +1,7 @@
 /* explorer.c — the thin ncurses layer: start the terminal, translate keys and
  * mouse events for the ui, copy rendered grids to the screen, and always give
  * the terminal back (q, Ctrl-C, SIGTERM, SIGHUP, any other signal that ends
- * the program, a crash, Ctrl-Z / fg).
+ * the program, a crash, Ctrl-Z / fg), and take it again after kill -STOP / fg.
  *
  * Everything the explorer shows is rendered by ui.c into a struct grid; this
  * file only knows how to put a grid on a terminal. It is the one place that
@@ -424,6 +424,23 @@ static void suspend(bool drag_reports)
         drag_reporting(true);
 }
 
+/* Continued after a stop the explorer never saw coming (SIGSTOP cannot be
+ * caught): a job-control shell has meanwhile put its own modes back (canonical
+ * input, echo) and drawn on the screen, and `fg` only continues us. Leaving
+ * curses mode and entering it again re-applies every mode of the program:
+ * its termios (no echo, no line buffering), keypad, mouse reporting, the
+ * alternate screen and the hidden cursor; then everything is repainted. */
+static void retake_terminal(bool drag_reports)
+{
+    endwin();
+    if (drag_reports)
+        drag_reporting(false);
+    clearok(curscr, TRUE);
+    refresh();
+    if (drag_reports)
+        drag_reporting(true);
+}
+
 /* ---- the terminal layer's own keys: themes and saving ---- */
 
 /* 't': switches to the next theme of the set and says which. */
@@ -604,8 +621,10 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
             if (ui_render(u, &g) == 0)
                 paint(&g, &pal, true);
         }
-        if (continued) { /* stopped and continued behind our back (kill -STOP / -CONT) */
+        if (continued) { /* stopped and continued behind our back (kill -STOP, then fg) */
             continued = 0;
+            retake_terminal(drag_reports);
+            ui_resize(u, COLS, LINES);
             if (ui_render(u, &g) == 0)
                 paint(&g, &pal, true);
         }
