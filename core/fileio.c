@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,51 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
     return 0;
 }
 
+/* The temporary file being written, for fileio_temp_cleanup_signal_safe():
+ * the name, and whether it holds one (set only once the name is complete). */
+static char temp_path[FILEIO_TEMP_PATH_MAX];
+static volatile sig_atomic_t temp_path_recorded;
+
+int fileio_temp_path_set(const char *path)
+{
+    temp_path_recorded = 0;
+    if (path == NULL)
+        return 0;
+    size_t n = strlen(path);
+    if (n >= sizeof temp_path)
+        return -1;
+    memcpy(temp_path, path, n + 1);
+    temp_path_recorded = 1;
+    return 0;
+}
+
+int fileio_temp_cleanup_signal_safe(void)
+{
+    if (!temp_path_recorded)
+        return 0;
+    temp_path_recorded = 0;
+    int saved_errno = errno;
+    int rc = unlink(temp_path) == 0 ? 1 : -1;
+    errno = saved_errno;
+    return rc;
+}
+
+/* mkstemp(tmpl), and the name recorded for a signal handler, with every
+ * signal held back in between so that none can leave the file unrecorded. */
+static int mkstemp_recorded(char *tmpl)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
+    int fd = mkstemp(tmpl);
+    int saved_errno = errno;
+    if (fd >= 0)
+        fileio_temp_path_set(tmpl);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = saved_errno;
+    return fd;
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errsize)
 {
     /* Write where a symbolic link points, and never replace what is not a
@@ -94,7 +140,7 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         snprintf(err, errsize, "%s: path too long", path);
         return -1;
     }
-    int fd = mkstemp(tmp);
+    int fd = mkstemp_recorded(tmp);
     if (fd < 0) {
         snprintf(err, errsize, "%s: not written: cannot create a temporary file beside it (%s)", path,
                  strerror(errno));
@@ -131,8 +177,10 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         saved = errno;
     if (!saved && rename(tmp, path) != 0)
         saved = errno;
-    if (saved) {
+    if (saved)
         unlink(tmp);
+    fileio_temp_path_set(NULL); /* renamed or removed: nothing for a handler to clean */
+    if (saved) {
         snprintf(err, errsize, "%s: not written (%s); the old file is untouched", path, strerror(saved));
         return -1;
     }

@@ -23,6 +23,24 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
  * file (a device such as /dev/null, a folder, a fifo) is refused. */
 int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errsize);
 
+/* The temporary file a write is filling, kept where a signal handler can
+ * reach it, so that a signal that ends the program in the middle of a save
+ * does not leave ".NAME.XXXXXX" behind. write_file_atomic() records and
+ * forgets its own temporary file; other callers need not call this.
+ * path: the file's name, shorter than FILEIO_TEMP_PATH_MAX bytes, or NULL to
+ * forget the recorded one. Returns 0; or -1 when path is too long, and then
+ * nothing is recorded. One slot for the process: a second call replaces it.
+ * Not async-signal-safe: call it with the signals that end the program
+ * blocked, or accept that one arriving during the call leaves the file. */
+#define FILEIO_TEMP_PATH_MAX 4096
+int fileio_temp_path_set(const char *path);
+
+/* Removes (unlink(2)) the temporary file recorded by fileio_temp_path_set()
+ * and forgets it. Async-signal-safe: for signal handlers that end the
+ * program. Returns 1 when a file was removed, 0 when none was recorded, -1
+ * when unlink failed (e.g. it was already gone); errno is left unchanged. */
+int fileio_temp_cleanup_signal_safe(void);
+
 /* Loads one file's text; returns 0, or -1 with a message in err. */
 typedef int (*json_file_loader)(const char *path, const char *text, size_t len, void *ctx, char *err,
                                 size_t errsize);

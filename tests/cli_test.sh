@@ -78,6 +78,23 @@ else
     echo "cli: no locale data to build de_DE.UTF-8; the decimal-comma check is skipped"
 fi
 
+# A save that a signal ends halfway leaves no temporary file: under a
+# file-size limit of 0 the first write() of the save raises SIGXFSZ, and the
+# program dies of it (status 128 + SIGXFSZ) after removing .NAME.XXXXXX.
+# For --write-scenario and for --write-chip; no core files.
+# killed_by STATUS: the name of the signal an exit status of 128 + n names.
+killed_by() { [ "$1" -gt 128 ] && kill -l "$1" 2>/dev/null; }
+mkdir -p "$tmp/cut"
+{ (ulimit -c 0; ulimit -f 0; exec "$bin" --write-scenario "$tmp/cut/s.json"); st=$?; } 2>/dev/null
+[ "$(killed_by $st)" = XFSZ ] && ok || bad "--write-scenario under a file-size limit of 0 exited $st, not SIGXFSZ"
+[ -z "$(ls -A "$tmp/cut")" ] && ok || bad "--write-scenario cut short by a signal left: $(ls -A "$tmp/cut")"
+printf 'label,flops,bytes,seconds\na,1e12,1e9,0.001689523\nb,4e12,2e9,0.006743090\nc,1e9,4e9,0.001710757\n' \
+    >"$tmp/points.csv"
+{ (ulimit -c 0; ulimit -f 0; exec "$bin" --calibrate "$tmp/points.csv" --chip h100 --write-chip "$tmp/cut/c.json");
+    st=$?; } >/dev/null 2>&1
+[ "$(killed_by $st)" = XFSZ ] && ok || bad "--write-chip under a file-size limit of 0 exited $st, not SIGXFSZ"
+[ -z "$(ls -A "$tmp/cut")" ] && ok || bad "--write-chip cut short by a signal left: $(ls -A "$tmp/cut")"
+
 # An install under any prefix finds its themes beside its own bin/.
 mkdir -p "$tmp/prefix/bin" "$tmp/prefix/share/rooftop/themes"
 cp "$bin" "$tmp/prefix/bin/rooftop"

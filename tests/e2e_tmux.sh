@@ -55,6 +55,10 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT INT TERM HUP
+# Keep the private server up between cases: by default it exits with its last
+# session, and a new-session racing that exit fails with "server exited
+# unexpectedly" on a loaded machine. (tmux before 2.7 lacks the option.)
+t start-server \; set -g exit-empty off >/dev/null 2>&1
 
 # A session that lives as long as this script: tmux ends its server when the
 # last session is killed, and a case starting while it shuts down gets
@@ -87,12 +91,15 @@ start() {
     start_raw "$name" "$cols" "$rows" "$envs" "$args"
 }
 
+# start_raw NAME COLS ROWS ENV ARGS [PRE]: as start, without --napkin; PRE is
+# a shell command the wrapper runs just before rooftop (e.g. a ulimit).
 start_raw() {
-    name=$1 cols=$2 rows=$3 envs=$4 args=$5
+    name=$1 cols=$2 rows=$3 envs=$4 args=$5 pre=${6:-:}
     cat >"$WORK/$name.sh" <<EOF
 trap : INT
 before=\$(stty -g)
 printf '%s\n' "\$\$" >"$WORK/$name.shell"
+$pre
 "$ROOFTOP" $args
 status=\$?
 after=\$(stty -g)
@@ -139,13 +146,51 @@ rooftop_pid() {
     [ -n "$shell" ] && ps -o pid= --ppid "$shell" 2>/dev/null | tr -d ' ' | head -n 1
 }
 
+# wait_stopped PID: polls until process PID is stopped (state T).
+wait_stopped() {
+    end=$(($(date +%s) + TIMEOUT))
+    until ps -o stat= -p "$1" 2>/dev/null | grep -q T; do
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.05
+    done
+}
+
+# wait_exit PID: polls until process PID is gone.
+wait_exit() {
+    end=$(($(date +%s) + TIMEOUT))
+    while kill -0 "$1" 2>/dev/null; do
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.05
+    done
+}
+
+# wait_file PATH: polls until the file PATH has something in it.
+wait_file() {
+    end=$(($(date +%s) + TIMEOUT))
+    until [ -s "$1" ]; do
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.05
+    done
+}
+
 # sane NAME: the terminal is back: main screen, cursor on, no mouse reporting,
 # termios as before (the wrapper's STTY=same).
 sane() {
+    sane_flags "$1" && wait_for "$1" 'STTY=same' 2
+}
+
+# sane_flags NAME: main screen, cursor on, no mouse reporting.
+sane_flags() {
     [ "$(pane_flag "$1" '#{alternate_on}')" = 0 ] &&
         [ "$(pane_flag "$1" '#{cursor_flag}')" = 1 ] &&
-        [ "$(pane_flag "$1" '#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}')" = 000 ] &&
-        wait_for "$1" 'STTY=same' 2
+        [ "$(pane_flag "$1" '#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}')" = 000 ]
+}
+
+# exit_signal NAME: the signal named by the wrapper's EXIT=status (128 + n),
+# or the bare status when it is not a signal's.
+exit_signal() {
+    code=$(t capture-pane -p -t "$1" 2>/dev/null | sed -n 's/.*EXIT=\([0-9]*\).*/\1/p' | tail -n 1)
+    if [ -n "$code" ] && [ "$code" -gt 128 ]; then kill -l "$code"; else echo "$code"; fi
 }
 
 UTF8_ENV="TERM=xterm-256color LANG=$UTF8_LOCALE LC_ALL=$UTF8_LOCALE"
@@ -507,9 +552,12 @@ for x in "$s" "$s2"; do
 done
 
 # ---- signals: the terminal is always given back ----
-for sig in TERM HUP INT SEGV; do
+# Every catchable signal that ends the program: the polite ones (TERM, HUP,
+# INT, QUIT, USR1, USR2, ALRM, PIPE ...) and those that kill at once (SEGV,
+# XCPU, SYS ...). The exit status still names the signal. No core files.
+for sig in TERM HUP INT QUIT SEGV USR1 USR2 PIPE ALRM XCPU SYS; do
     s=sig$sig
-    start "$s" 80 24 "$UTF8_ENV" ""
+    start_raw "$s" 80 24 "$UTF8_ENV" "--napkin" "ulimit -c 0"
     if ! wait_for "$s" 'Knobs'; then
         fail "SIG$sig: explorer did not open" "$s"
         continue
@@ -524,17 +572,66 @@ for sig in TERM HUP INT SEGV; do
     else
         kill -s "$sig" "$pid"
     fi
-    case $sig in TERM) code=143 ;; HUP) code=129 ;; INT) code=130 ;; SEGV) code=139 ;; esac
-    if wait_for "$s" "EXIT=$code" && sane "$s" && ! kill -0 "$pid" 2>/dev/null; then
+    if wait_for "$s" "EXIT=" && [ "$(exit_signal "$s")" = "$sig" ] && sane "$s" && ! kill -0 "$pid" 2>/dev/null; then
         what=$sig
         [ "$sig" = INT ] && what="INT (Ctrl-C)"
         [ "$sig" = SEGV ] && what="SEGV (the crash path)"
-        pass "SIG$what: process gone, main screen, cursor on, mouse off, termios restored"
+        pass "SIG$what: dies of SIG$sig, main screen, cursor on, mouse off, termios restored"
     else
-        fail "SIG$sig did not leave a sane terminal" "$s"
+        fail "SIG$sig did not leave a sane terminal (or the exit status does not name it: $(exit_signal "$s"))" "$s"
     fi
     t kill-session -t "$s" 2>/dev/null
 done
+
+# ---- a save cut short by a signal leaves no temporary file ----
+# With a file-size limit of 0 the first write() of the save raises SIGXFSZ,
+# which ends the program in the middle of write_file_atomic.
+s=savesig
+mkdir -p "$WORK/savesig"
+start_raw "$s" 80 24 "$UTF8_ENV" "--napkin" "ulimit -c 0; ulimit -f 0"
+if wait_for "$s" 'Knobs'; then
+    t send-keys -t "$s" s
+    wait_for "$s" 'save to:' >/dev/null
+    t send-keys -t "$s" C-u "$WORK/savesig/s.json" Enter
+    if wait_for "$s" 'EXIT=' && [ "$(exit_signal "$s")" = XFSZ ] && sane "$s" &&
+        [ -z "$(ls -A "$WORK/savesig")" ]; then
+        pass "a save killed by SIGXFSZ: the terminal is back and no .s.json.XXXXXX is left"
+    else
+        fail "a save killed by a signal left $(ls -A "$WORK/savesig" | tr '\n' ' ')(exit $(exit_signal "$s"))" "$s"
+    fi
+else
+    fail "explorer did not open for the interrupted save" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
+# ---- stopped behind its back (SIGSTOP cannot be caught), then continued ----
+# A job-control shell puts its own modes back while a job is stopped; here
+# `stty icanon echo` on the pane's terminal plays that part. On SIGCONT the
+# explorer must take its modes back: j moves the selection without Enter.
+s=stopcont
+start "$s" 80 24 "$UTF8_ENV" ""
+if wait_for "$s" '▸batch'; then
+    pid=$(rooftop_pid "$s")
+    tty=$(pane_flag "$s" '#{pane_tty}')
+    kill -s STOP "$pid"
+    wait_stopped "$pid"
+    stty -F "$tty" icanon echo
+    kill -s CONT "$pid"
+    t send-keys -t "$s" j
+    if wait_for "$s" '▸model' && [ "$(pane_flag "$s" '#{alternate_on}')" = 1 ]; then
+        t send-keys -t "$s" q
+        if wait_for "$s" 'EXIT=0' && sane "$s"; then
+            pass "kill -STOP, cooked modes, kill -CONT: keys work without Enter; q exits 0 to the same termios"
+        else
+            fail "q after STOP/CONT did not exit 0 to a sane terminal" "$s"
+        fi
+    else
+        fail "after STOP/CONT, j did not move the selection (cooked mode?)" "$s"
+    fi
+else
+    fail "explorer did not open for STOP/CONT" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
 
 # ---- Ctrl-Z and fg in an interactive shell ----
 if command -v bash >/dev/null 2>&1; then
@@ -568,6 +665,48 @@ if command -v bash >/dev/null 2>&1; then
             fi
         else
             fail "explorer did not open from bash" "$s"
+        fi
+    else
+        fail "interactive bash did not start" "$s"
+    fi
+    t kill-session -t "$s" 2>/dev/null
+fi
+
+# ---- kill -STOP from elsewhere, then fg in the interactive shell ----
+# bash puts its own (cooked) modes back when it sees the job stop, and fg
+# only continues it: the explorer must take raw mode, keypad, mouse and the
+# alternate screen back on SIGCONT.
+if command -v bash >/dev/null 2>&1; then
+    s=stopfg
+    t new-session -d -s "$s" -x 80 -y 24 "env -i HOME=$WORK PATH=/usr/bin:/bin $SAN_ENV $UTF8_ENV PS1='ready> ' bash --norc --noprofile -i"
+    if wait_for "$s" 'ready>'; then
+        t send-keys -t "$s" "stty -g > $WORK/stopfg.before; echo \$\$ > $WORK/stopfg.shell; '$ROOFTOP' --napkin" Enter
+        if wait_for "$s" '▸batch' && pid=$(rooftop_pid stopfg) && [ -n "$pid" ]; then
+            kill -s STOP "$pid"
+            if wait_for "$s" 'Stopped'; then
+                t send-keys -t "$s" fg Enter
+                t send-keys -t "$s" j
+                if wait_for "$s" '▸model' && [ "$(pane_flag "$s" '#{alternate_on}')" = 1 ]; then
+                    t send-keys -t "$s" q
+                    if wait_exit "$pid" && wait_for "$s" 'ready>'; then
+                        t send-keys -t "$s" "stty -g > $WORK/stopfg.after" Enter
+                        wait_file "$WORK/stopfg.after"
+                        if cmp -s "$WORK/stopfg.before" "$WORK/stopfg.after" && sane_flags "$s"; then
+                            pass "kill -STOP, then fg: keys work without Enter, q exits, stty as before"
+                        else
+                            fail "after STOP, fg and q the terminal modes differ from before" "$s"
+                        fi
+                    else
+                        fail "q after STOP and fg did not return to the shell" "$s"
+                    fi
+                else
+                    fail "after kill -STOP and fg, j did not move the selection (cooked mode?)" "$s"
+                fi
+            else
+                fail "kill -STOP: the shell did not report the job stopped" "$s"
+            fi
+        else
+            fail "explorer did not open from bash for STOP/fg" "$s"
         fi
     else
         fail "interactive bash did not start" "$s"

@@ -1,10 +1,15 @@
 /* test_loaders.c — config.json, chip files and scenario files: the rules of
  * each loader, its error messages, and the round trips. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -656,6 +661,96 @@ static void test_atomic_write(void **state)
     rmdir(dir);
 }
 
+/* The signal-safe slot for a save's temporary file: what is recorded is
+ * what the cleanup removes, once; NULL forgets; a name too long is refused. */
+static void test_temp_path_slot(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[300];
+    snprintf(path, sizeof path, "%s/.s.json.abc123", dir);
+    int fd = open(path, O_CREAT | O_WRONLY, 0600);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(fileio_temp_cleanup_signal_safe(), 0); /* nothing recorded yet */
+    assert_int_equal(fileio_temp_path_set(path), 0);
+    assert_int_equal(fileio_temp_cleanup_signal_safe(), 1);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(fileio_temp_cleanup_signal_safe(), 0); /* forgotten after one cleanup */
+    /* Recorded, then forgotten: the file stays. */
+    fd = open(path, O_CREAT | O_WRONLY, 0600);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(fileio_temp_path_set(path), 0);
+    assert_int_equal(fileio_temp_path_set(NULL), 0);
+    assert_int_equal(fileio_temp_cleanup_signal_safe(), 0);
+    assert_int_equal(access(path, F_OK), 0);
+    /* A file already gone: -1, errno untouched. */
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(fileio_temp_path_set(path), 0);
+    errno = 1234;
+    assert_int_equal(fileio_temp_cleanup_signal_safe(), -1);
+    assert_int_equal(errno, 1234);
+    /* Too long for the slot: refused, and what was recorded is forgotten. */
+    char *longer = malloc(FILEIO_TEMP_PATH_MAX + 1);
+    assert_non_null(longer);
+    memset(longer, 'a', FILEIO_TEMP_PATH_MAX);
+    longer[FILEIO_TEMP_PATH_MAX] = '\0';
+    assert_int_equal(fileio_temp_path_set(path), 0);
+    assert_int_equal(fileio_temp_path_set(longer), -1);
+    assert_int_equal(fileio_temp_cleanup_signal_safe(), 0);
+    free(longer);
+    /* write_file_atomic forgets its temporary file when done, saved or not. */
+    snprintf(path, sizeof path, "%s/s.json", dir);
+    char err[400];
+    assert_int_equal(write_file_atomic(path, "x\n", 2, err, sizeof err), 0);
+    assert_int_equal(fileio_temp_cleanup_signal_safe(), 0);
+    assert_int_equal(access(path, F_OK), 0);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* In a child: SIGXFSZ's handler, as the program's would, removes the
+ * temporary file and says whether there was one. */
+static void remove_temp_and_exit(int sig)
+{
+    (void)sig;
+    _exit(fileio_temp_cleanup_signal_safe() == 1 ? 42 : 43);
+}
+
+/* A save that a signal ends halfway (here SIGXFSZ from the first write()
+ * under a file-size limit of 0, in a child process): the handler finds the
+ * temporary file recorded and removes it; nothing is left in the folder. */
+static void test_signal_during_save_leaves_no_temp_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[300];
+    snprintf(path, sizeof path, "%s/s.json", dir);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_temp_and_exit;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGXFSZ, &sa, NULL);
+        struct rlimit none = {0, 0};
+        setrlimit(RLIMIT_FSIZE, &none);
+        char err[400];
+        write_file_atomic(path, "does not fit\n", 13, err, sizeof err);
+        _exit(44); /* the signal never came */
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 42);
+    assert_int_equal(entries(dir), 0);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -671,6 +766,8 @@ int main(void)
         cmocka_unit_test(test_config_schedule_errors),
         cmocka_unit_test(test_family_rules),
         cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_temp_path_slot),
+        cmocka_unit_test(test_signal_during_save_leaves_no_temp_file),
     };
     return cmocka_run_group_tests_name("loaders", tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* explorer.c — the thin ncurses layer: start the terminal, translate keys and
  * mouse events for the ui, copy rendered grids to the screen, and always give
- * the terminal back (q, Ctrl-C, SIGTERM, SIGHUP, a crash, Ctrl-Z / fg).
+ * the terminal back (q, Ctrl-C, SIGTERM, SIGHUP, any other signal that ends
+ * the program, a crash, Ctrl-Z / fg), and take it again after kill -STOP / fg.
  *
  * Everything the explorer shows is rendered by ui.c into a struct grid; this
  * file only knows how to put a grid on a terminal. It is the one place that
@@ -25,13 +26,15 @@
 
 #include "fileio.h"
 #include "scenariofile.h"
+#include "sigexit.h"
 #include "theme.h"
 #include "themefile.h"
 #include "ui.h"
 
 /* ---- the only process-wide state: signal flags and terminal restoration ---- */
 
-/* The signal that asked us to leave (SIGINT, SIGTERM, SIGHUP, SIGQUIT), or 0. */
+/* The signal sent from outside that asked us to leave (SIGINT, SIGTERM,
+ * SIGHUP, SIGUSR1 ...: SIGEXIT_ASYNC), or 0. */
 static volatile sig_atomic_t exit_signal;
 /* Ctrl-Z asked us to stop (SIGTSTP); a stopped process was continued (SIGCONT). */
 static volatile sig_atomic_t suspend_requested, continued;
@@ -48,11 +51,20 @@ static volatile sig_atomic_t have_saved_termios;
 static char restore_bytes[512];
 static volatile sig_atomic_t restore_len;
 
-/* Signal handler for the signals that end the explorer: records the signal
- * and wakes the event loop. Only async-signal-safe calls. */
+static void restore_terminal_raw(void);
+
+/* Signal handler for the signals sent from outside that end the explorer:
+ * records the signal and wakes the event loop, which leaves in order (a save
+ * under way finishes). A second one while the first is still unanswered
+ * means the loop is stuck: the terminal is put back and the process dies of
+ * it at once. Only async-signal-safe calls. */
 static void on_exit_signal(int sig)
 {
     int saved_errno = errno;
+    if (exit_signal) {
+        restore_terminal_raw();
+        sigexit_die(sig);
+    }
     exit_signal = sig;
     if (wake_fd >= 0) {
         char b = 0;
@@ -93,14 +105,15 @@ static void restore_terminal_raw(void)
     curses_active = 0;
 }
 
-/* Handler for crashes (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT): restores
- * the terminal, then re-raises the signal with its default action so the
- * process still dies of it (and dumps core where enabled). */
+/* Handler for the signals that end the program on the spot (a crash:
+ * SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS; a limit:
+ * SIGXCPU, SIGXFSZ): restores the terminal, removes a half-written save's
+ * temporary file, then dies of the signal with its default action so the
+ * exit status says which (and a core is dumped where enabled). */
 static void on_fatal_signal(int sig)
 {
     restore_terminal_raw();
-    signal(sig, SIG_DFL);
-    raise(sig);
+    sigexit_die(sig);
 }
 
 /* atexit hook: whoever calls exit() while curses is up, the terminal is
@@ -138,18 +151,59 @@ static void install(int sig, void (*handler)(int), int flags)
     sigaction(sig, &sa, NULL);
 }
 
-static const int exit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+/* The actions the explorer replaced (the command line's, or the defaults),
+ * given back when it returns. */
+static struct {
+    int sig;
+    struct sigaction old;
+} replaced[2 * SIGEXIT_MAX + 2];
+static size_t replaced_count;
 
-/* Gives every signal the explorer handles its default action back. */
+/* Installs handler for sig as install() does, remembering the action it
+ * replaces. Unless always is set, only a signal whose action is the default
+ * or the command line's sigexit_die is taken: one the parent ignores (SIGHUP
+ * under nohup, SIGTSTP under a shell without job control) stays ignored, and
+ * one with someone else's handler (a profiler's SIGPROF) keeps it. */
+static void take(int sig, void (*handler)(int), int flags, bool always)
+{
+    struct sigaction old;
+    if (replaced_count >= sizeof replaced / sizeof replaced[0] || sigaction(sig, NULL, &old) != 0)
+        return;
+    bool ours = !(old.sa_flags & SA_SIGINFO) && (old.sa_handler == SIG_DFL || old.sa_handler == sigexit_die);
+    if (!always && !ours)
+        return;
+    replaced[replaced_count].sig = sig;
+    replaced[replaced_count].old = old;
+    replaced_count++;
+    install(sig, handler, flags);
+}
+
+/* Takes every signal the explorer handles: those that end it (both kinds),
+ * and Ctrl-Z / fg. */
+static void take_signals(void)
+{
+    int sigs[SIGEXIT_MAX];
+    replaced_count = 0;
+    size_t n = sigexit_signals(SIGEXIT_ASYNC, sigs, SIGEXIT_MAX);
+    for (size_t i = 0; i < n && i < SIGEXIT_MAX; i++)
+        take(sigs[i], on_exit_signal, 0, false);
+    take(SIGTSTP, on_job_signal, 0, false);
+    take(SIGCONT, on_job_signal, 0, true);
+    /* A fault kills even when its signal is ignored, so the terminal is
+     * restored first always (over a sanitizer's handler too); an ignored
+     * limit (SIGXCPU, SIGXFSZ) is the parent's choice. */
+    n = sigexit_signals(SIGEXIT_AT_ONCE, sigs, SIGEXIT_MAX);
+    for (size_t i = 0; i < n && i < SIGEXIT_MAX; i++)
+        take(sigs[i], on_fatal_signal, SA_RESETHAND | SA_NODEFER, sigs[i] != SIGXCPU && sigs[i] != SIGXFSZ);
+}
+
+/* Gives every signal the explorer took the action it had before. */
 static void reset_signals(void)
 {
-    for (size_t i = 0; i < sizeof exit_signals / sizeof exit_signals[0]; i++)
-        signal(exit_signals[i], SIG_DFL);
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
-        signal(fatal_signals[i], SIG_DFL);
-    signal(SIGTSTP, SIG_DFL);
-    signal(SIGCONT, SIG_DFL);
+    while (replaced_count > 0) {
+        replaced_count--;
+        sigaction(replaced[replaced_count].sig, &replaced[replaced_count].old, NULL);
+    }
 }
 
 /* ---- capability check, before the terminal is touched ---- */
@@ -370,6 +424,23 @@ static void suspend(bool drag_reports)
         drag_reporting(true);
 }
 
+/* Continued after a stop the explorer never saw coming (SIGSTOP cannot be
+ * caught): a job-control shell has meanwhile put its own modes back (canonical
+ * input, echo) and drawn on the screen, and `fg` only continues us. Leaving
+ * curses mode and entering it again re-applies every mode of the program:
+ * its termios (no echo, no line buffering), keypad, mouse reporting, the
+ * alternate screen and the hidden cursor; then everything is repainted. */
+static void retake_terminal(bool drag_reports)
+{
+    endwin();
+    if (drag_reports)
+        drag_reporting(false);
+    clearok(curscr, TRUE);
+    refresh();
+    if (drag_reports)
+        drag_reporting(true);
+}
+
 /* ---- the terminal layer's own keys: themes and saving ---- */
 
 /* 't': switches to the next theme of the set and says which. */
@@ -461,12 +532,7 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
      * us; it keeps its own SIGWINCH handling, which gives KEY_RESIZE. */
     exit_signal = 0;
     suspend_requested = continued = 0;
-    for (size_t i = 0; i < sizeof exit_signals / sizeof exit_signals[0]; i++)
-        install(exit_signals[i], on_exit_signal, 0);
-    install(SIGTSTP, on_job_signal, 0);
-    install(SIGCONT, on_job_signal, 0);
-    for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
-        install(fatal_signals[i], on_fatal_signal, SA_RESETHAND | SA_NODEFER);
+    take_signals();
     static bool atexit_done;
     if (!atexit_done)
         atexit_done = atexit(restore_at_exit) == 0;
@@ -555,8 +621,10 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
             if (ui_render(u, &g) == 0)
                 paint(&g, &pal, true);
         }
-        if (continued) { /* stopped and continued behind our back (kill -STOP / -CONT) */
+        if (continued) { /* stopped and continued behind our back (kill -STOP, then fg) */
             continued = 0;
+            retake_terminal(drag_reports);
+            ui_resize(u, COLS, LINES);
             if (ui_render(u, &g) == 0)
                 paint(&g, &pal, true);
         }
@@ -634,8 +702,7 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
         /* Die of the signal that ended us, as a shell expects, now that the
          * terminal is back. */
         fflush(stdout);
-        raise(sig);
-        return 128 + sig;
+        sigexit_die(sig);
     }
     return status;
 }

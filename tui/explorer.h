@@ -21,7 +21,9 @@ struct explorer_options {
 };
 
 /* Runs the explorer on *initial until the user quits. Returns the process
- * exit status (0 on a normal quit). When the terminal cannot be driven
+ * exit status (0 on a normal quit). A signal that ends the program does not
+ * return: the terminal is given back, then the process dies of that signal
+ * (see sigexit.h), so that the exit status names it. When the terminal cannot be driven
  * (no cursor addressing, not a tty), returns -1 without touching it and
  * writes a one-line reason into why (whysize bytes), so the caller can print
  * the text report instead. */

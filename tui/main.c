@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "sigexit.h"
 
 int main(int argc, char **argv)
 {
@@ -11,6 +12,10 @@ int main(int argc, char **argv)
      * locale: parsing and printing must not change with LC_NUMERIC. */
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
+    /* A signal that ends the program mid-save (--write-scenario,
+     * --write-chip) removes the temporary file first; the explorer puts its
+     * own handlers over these while it runs. */
+    sigexit_install();
     int status = cli_main(argc, argv, stdout, stderr);
     /* A failed write (a full disk, a closed pipe) is an error, even when it
      * happened before the final flush. */
