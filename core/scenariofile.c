@@ -335,8 +335,57 @@ static int read_assumptions(const cJSON *list, const char *path, struct model_sh
     return 0;
 }
 
-/* Reads the model object of a scenario file over *m. A model written out
- * is counted from its shape unless it states a count itself. */
+/* True when obj has key with a value other than null. */
+static bool given(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return v && !cJSON_IsNull(v);
+}
+
+/* The keys a model object must give: the shape nothing else implies. */
+static const char *const model_required[] = {"layers", "d_model", "heads", "d_ff", "vocab", NULL};
+
+/* Fills in what a hand-written model object may leave out, as a
+ * HuggingFace config does: kv_heads = heads (MHA), d_head = d_model / heads,
+ * one expert, a gated MLP (said in a warning: most current models have
+ * one). Returns 0, or -1 with err naming the key that cannot be implied. */
+static int model_implied(const cJSON *obj, const char *path, struct model_shape *m, struct load_warnings *w,
+                         char *err, size_t errsize)
+{
+    if (!given(obj, "kv_heads"))
+        m->kv_heads = m->heads;
+    if (!given(obj, "d_head")) {
+        if (m->heads < 1 || m->d_model % m->heads != 0) {
+            snprintf(err, errsize, "%s: missing key 'model.d_head' (d_model %lld does not divide into %lld heads)",
+                     path, (long long)m->d_model, (long long)m->heads);
+            return -1;
+        }
+        m->d_head = m->d_model / m->heads;
+    }
+    if (!given(obj, "experts"))
+        m->experts = 1;
+    if (!given(obj, "experts_per_token")) {
+        if (m->experts > 1) {
+            snprintf(err, errsize, "%s: missing key 'model.experts_per_token': how many of the %lld experts each "
+                                   "token visits",
+                     path, (long long)m->experts);
+            return -1;
+        }
+        m->experts_per_token = 1;
+    }
+    if (!given(obj, "gated_mlp")) {
+        m->gated_mlp = true;
+        warn_add(w, "%s: no 'model.gated_mlp': taken as a gated three-matrix MLP (SwiGLU); give false for a plain "
+                    "two-matrix one",
+                 path);
+    }
+    return 0;
+}
+
+/* Reads the model object of a scenario file into *m, from an empty shape
+ * (never over the default model: what the file leaves out is implied as a
+ * config.json implies it, or refused). A model written out is counted from
+ * its shape unless it states a count itself. */
 static int read_model(const cJSON *obj, const char *path, struct model_shape *m, struct load_warnings *w, char *err,
                       size_t errsize)
 {
@@ -344,15 +393,19 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
         snprintf(err, errsize, "%s: 'model' must be an object", path);
         return -1;
     }
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "custom");
+    snprintf(m->source, sizeof m->source, "a shape written out in a scenario file");
     if (json_string(obj, "name", path, false, m->name, sizeof m->name, err, errsize) == JSON_BAD ||
         json_string(obj, "source", path, false, m->source, sizeof m->source, err, errsize) == JSON_BAD)
         return -1;
-    int64_t old_layers = m->layers;
     for (size_t i = 0; i < sizeof model_ints / sizeof model_ints[0]; i++) {
         double v;
         double hi = strcmp(model_ints[i].key, "layers") == 0 ? RT_MAX_LAYERS : 1099511627776.0;
-        enum json_found f = json_number(obj, model_ints[i].key, path, "model.", false, 0, hi, true, &v, err, errsize);
-        if (f == JSON_BAD)
+        bool required = in_names(model_ints[i].key, model_required);
+        enum json_found f =
+            json_number(obj, model_ints[i].key, path, "model.", required, 0, hi, true, &v, err, errsize);
+        if (f == JSON_BAD || (required && f != JSON_FOUND))
             return -1;
         if (f == JSON_FOUND)
             *(int64_t *)((char *)m + model_ints[i].offset) = (int64_t)v;
@@ -361,7 +414,8 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
         if (json_bool(obj, model_bools[i].key, path, false, (bool *)((char *)m + model_bools[i].offset), err,
                       errsize) == JSON_BAD)
             return -1;
-    m->stated_params = 0.0;
+    if (model_implied(obj, path, m, w, err, errsize) != 0)
+        return -1;
     if (json_number(obj, "stated_params", path, "model.", false, 0, 1e16, false, &m->stated_params, err, errsize) ==
         JSON_BAD)
         return -1;
@@ -373,7 +427,7 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
     if (runs && !cJSON_IsNull(runs)) {
         if (read_schedule(runs, path, m, w, err, errsize) != 0)
             return -1;
-    } else if (legacy || m->layers != old_layers || cJSON_GetObjectItemCaseSensitive(obj, "experts")) {
+    } else {
         if (read_legacy_schedule(obj, path, m, err, errsize) != 0)
             return -1;
         if (!legacy)

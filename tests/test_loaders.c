@@ -370,6 +370,9 @@ static void test_scenario_round_trip(void **state)
     ASSERT_CONTAINS(err, "missing key 'version'");
 }
 
+/* The rest of a small shape, for scenario files that test something else. */
+#define TINY_SHAPE "\"d_model\": 64, \"heads\": 4, \"d_ff\": 128, \"vocab\": 100, \"gated_mlp\": true, "
+
 /* Schedules survive a save: Gemma 2's alternation, Nemotron-H's blocks and
  * fp32 state, MiniMax's lightning layers, with their assumptions; a file
  * from before layer_schedule (sliding_window, sliding_layers,
@@ -412,7 +415,7 @@ static void test_scenario_schedules(void **state)
     assert_true(old.model.stated_params == 0.0); /* a model written out is counted from its shape */
     /* A window on a full run, a width on an MoE run: ignored, so the kinds stay one per meaning and
      * the file round-trips (found by the scenario fuzzer). */
-    const char odd[] = "{\"version\": 1, \"model\": {\"layers\": 4, \"experts\": 4, \"experts_per_token\": 1, "
+    const char odd[] = "{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"experts\": 4, \"experts_per_token\": 1, "
                        "\"layer_schedule\": [{\"count\": 1, \"mixer\": \"full\", \"window\": 64}, {\"count\": 1, "
                        "\"mixer\": \"full\"}, {\"count\": 1, \"mixer\": \"full\", \"mlp\": \"moe\", \"d_ff\": 9}, "
                        "{\"count\": 1, \"mixer\": \"full\", \"mlp\": \"moe\"}]}}";
@@ -421,32 +424,75 @@ static void test_scenario_schedules(void **state)
     assert_string_equal(model_schedule_summary(&old.model, words, sizeof words), "2 dense + 2 MoE layers");
     /* A model written out without its schedule is read as full attention, and warned about. */
     w.count = 0;
-    const char bare[] = "{\"version\": 1, \"model\": {\"layers\": 4, \"experts\": 1}}";
+    const char bare[] = "{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"experts\": 1}}";
     assert_int_equal(scenario_from_json(bare, strlen(bare), "bare.json", &old, &w, err, sizeof err), 0);
     ASSERT_CONTAINS(w.text[w.count - 1], "no 'model.layer_schedule'");
     const struct {
         const char *json, *want;
     } bad[] = {
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": null}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": null}]}}",
          "missing key 'model.layer_schedule[0].mixer'"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"experts\": 4, \"experts_per_token\": 2, \"layer_schedule\": "
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"experts\": 4, \"experts_per_token\": 2, \"layer_schedule\": "
          "[{\"count\": 4, \"mixer\": \"full\", \"mlp\": \"moe\", \"experts\": 64}]}}",
          "must match 'model.experts'"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 3, \"mixer\": \"full\"}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"count\": 3, \"mixer\": \"full\"}]}}",
          "counts 3 layers but 'model.layers' is 4"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"lstm\"}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"lstm\"}]}}",
          "'model.layer_schedule[0].mixer' must be full, sliding"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"sliding\"}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"sliding\"}]}}",
          "window must be a whole number from 1"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"mixer\": \"full\"}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"mixer\": \"full\"}]}}",
          "missing key 'model.layer_schedule[0].count'"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": {\"count\": 4}}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": {\"count\": 4}}}",
          "'model.layer_schedule' must be a list"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(scenario_from_json(bad[i].json, strlen(bad[i].json), "s.json", &old, &w, err, sizeof err), -1);
         ASSERT_CONTAINS(err, bad[i].want);
     }
+}
+
+/* A model written out in a scenario file is read onto an empty shape, not
+ * over the default guide-70b: a Llama-3.1-8B-like shape without
+ * stated_params is counted from its own shape (8.03B, not the guide's
+ * 70e9), takes no name or source from the default, and a key the shape
+ * cannot do without is refused by name rather than inherited. */
+static void test_scenario_model_reads_onto_an_empty_shape(void **state)
+{
+    (void)state;
+    const char eight[] = "{\"version\": 1, \"model\": {\"layers\": 32, \"d_model\": 4096, \"heads\": 32, "
+                         "\"kv_heads\": 8, \"d_head\": 128, \"d_ff\": 14336, \"vocab\": 128256}}";
+    struct scenario s;
+    struct load_warnings w = {0};
+    char err[400];
+    assert_int_equal(scenario_from_json(eight, strlen(eight), "s.json", &s, &w, err, sizeof err), 0);
+    assert_true(s.model.stated_params == 0.0);
+    struct analysis a = must_analyze(&s);
+    double want = model_param_count(model_find("llama-3.1-8b")).total;
+    ASSERT_NEAR(a.params, want, 0.5);
+    ASSERT_NEAR(a.params, 8.03e9, 0.01e9);
+    assert_string_not_equal(s.model.name, "guide-70b");
+    assert_null(strstr(s.model.source, "70e9"));
+    bool said_gated = false;
+    for (int i = 0; i < w.count; i++)
+        said_gated |= strstr(w.text[i], "'model.gated_mlp'") != NULL;
+    assert_true(said_gated); /* the implied gated MLP is said, not silent */
+    /* The same shape stating plain MLPs counts two matrices, not three. */
+    const char plain[] = "{\"version\": 1, \"model\": {\"layers\": 32, \"d_model\": 4096, \"heads\": 32, "
+                         "\"d_ff\": 14336, \"vocab\": 128256, \"gated_mlp\": false}}";
+    assert_int_equal(scenario_from_json(plain, strlen(plain), "s.json", &s, &w, err, sizeof err), 0);
+    assert_false(s.model.gated_mlp);
+    assert_int_equal(s.model.kv_heads, 32); /* no kv_heads: MHA, as a config.json without one */
+    assert_int_equal(s.model.d_head, 128);  /* no d_head: d_model / heads */
+    /* What the shape cannot do without is refused by name, not taken from guide-70b. */
+    const char no_width[] = "{\"version\": 1, \"model\": {\"layers\": 32, \"heads\": 32, \"d_ff\": 14336, "
+                            "\"vocab\": 128256}}";
+    assert_int_equal(scenario_from_json(no_width, strlen(no_width), "s.json", &s, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "s.json: missing key 'model.d_model'");
+    const char moe[] = "{\"version\": 1, \"model\": {\"layers\": 4, \"d_model\": 64, \"heads\": 4, "
+                       "\"d_ff\": 128, \"vocab\": 100, \"experts\": 8}}";
+    assert_int_equal(scenario_from_json(moe, strlen(moe), "s.json", &s, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "'model.experts_per_token'");
 }
 
 /* A malformed schedule key in a config.json is an error naming the key. */
@@ -668,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_builtin_chips_match_the_reference),
         cmocka_unit_test(test_scenario_round_trip),
         cmocka_unit_test(test_scenario_schedules),
+        cmocka_unit_test(test_scenario_model_reads_onto_an_empty_shape),
         cmocka_unit_test(test_config_schedule_errors),
         cmocka_unit_test(test_family_rules),
         cmocka_unit_test(test_atomic_write),
