@@ -44,6 +44,13 @@ const char *verdict_name(const struct latency_verdict *l);
 struct cJSON;
 struct strbuf;
 
+/* Hands sb's text to the caller (who frees it) made safe for a terminal
+ * (textsafe.h): a control byte or invalid UTF-8 from a name or key of an
+ * input file never reaches the terminal raw. JSON goes through
+ * json_safe_take (the same document to a JSON reader), every other format
+ * through text_safe_take. Returns NULL when an allocation failed. */
+char *report_take(struct strbuf *sb, enum rt_format f);
+
 /* Appends the cJSON tree root printed (indented) and a newline to sb, then
  * frees root; sets sb->failed when root is NULL or printing fails. */
 void json_finish(struct strbuf *sb, struct cJSON *root);

@@ -796,6 +796,118 @@ static void test_files_on_the_command_line(void **state)
     rmdir(dir);
 }
 
+/* Fails when text holds a byte a terminal acts on: a C0 control other than
+ * newline and tab, DEL, or a C1 control (U+0080..U+009F). */
+static void assert_no_controls(const char *text, const char *what)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        bool c0 = *p < 0x20 && *p != '\n' && *p != '\t';
+        bool c1 = p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F;
+        if (c0 || *p == 0x7F || c1)
+            fail_msg("%s: raw control byte 0x%02x at offset %zu", what, *p, (size_t)(p - (const unsigned char *)text));
+    }
+}
+
+/* Writes text to dir/name; returns the path in a static buffer. */
+static const char *write_text(const char *dir, const char *name, const char *text)
+{
+    static char path[400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* A chip named with ESC sequences (clear the screen, set the window title,
+ * ring the bell), a C1 CSI and DEL, from a chip file and from the user's
+ * chip folder, with an unknown key that is warned about, and a theme named
+ * likewise: no output of any mode or format, nor any message, carries a raw
+ * control byte; JSON keeps the name, escaped, so a reader gets it back. */
+static void test_control_bytes_never_reach_the_terminal(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-evil-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[400];
+    const char *evil_name = "Evil\x1b[2J\x1b]0;pwned\x07";
+    const char *chip = "{\"name\": \"Evil\\u001b[2J\\u001b]0;pwned\\u0007\", \"key\": \"evil\", "
+                       "\"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 80e9, \"hbm_bytes_per_s\": 3e12, "
+                       "\"source\": \"bench \\u009b2J\\u007f\", \"x\\u001b[5m\": 1}";
+    snprintf(sub, sizeof sub, "%s/rooftop", dir);
+    mkdir(sub, 0755);
+    snprintf(sub, sizeof sub, "%s/rooftop/chips", dir);
+    mkdir(sub, 0755);
+    char chip_path[400];
+    snprintf(chip_path, sizeof chip_path, "%s", write_text(sub, "evil.json", chip));
+    snprintf(sub, sizeof sub, "%s/rooftop/themes", dir);
+    mkdir(sub, 0755);
+    char theme_path[400];
+    snprintf(theme_path, sizeof theme_path, "%s",
+             write_text(sub, "evil.json", "{\"name\": \"evil\\u001b]0;t\\u0007\", \"roles\": {}}"));
+    setenv("XDG_CONFIG_HOME", dir, 1);
+
+    const char *formats[] = {"text", "json", "markdown", "csv"};
+    for (size_t i = 0; i < 4; i++) {
+        char report[32], format[32], what[96];
+        snprintf(report, sizeof report, "--report=%s", formats[i]);
+        snprintf(format, sizeof format, "--format=%s", formats[i]);
+        struct run runs[] = {
+            RUN(report, "--chip", chip_path),
+            RUN(report, "--chip", "evil"),
+            RUN("--sweep=chips", format, "--chip", "evil", "--values", "1,8"),
+            RUN("--search", format, "--chip", "evil", "--max-chips", "4"),
+        };
+        for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+            snprintf(what, sizeof what, "%s, run %zu", formats[i], k);
+            assert_int_equal(runs[k].status, 0);
+            assert_no_controls(runs[k].out, what);
+            assert_no_controls(runs[k].err, what);
+            assert_non_null(strstr(runs[k].err, "x\\x1b[5m")); /* the unknown key, quoted visibly */
+            if (k < 2 && i != 2 && i != 3)  /* text and JSON reports name the chip */
+                assert_non_null(strstr(runs[k].out, i == 1 ? "Evil\\u001b[2J" : "Evil\\x1b[2J\\x1b]0;pwned\\x07"));
+            if (k == 0 && i == 1) { /* JSON keeps the very name */
+                cJSON *root = cJSON_Parse(runs[k].out);
+                assert_non_null(root);
+                assert_string_equal(json_path(root, "chip.name")->valuestring, evil_name);
+                cJSON_Delete(root);
+            }
+            run_free(&runs[k]);
+        }
+    }
+    struct run lists[] = {RUN("--list-chips"), RUN("--list-chips", "--format=json"), RUN("--list-models"),
+                          RUN("--list-themes"), RUN("--list-themes", "--theme", theme_path)};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
+        assert_int_equal(lists[k].status, 0);
+        assert_no_controls(lists[k].out, "a list");
+        assert_no_controls(lists[k].err, "a list's warnings");
+        run_free(&lists[k]);
+    }
+    lists[0] = RUN("--list-chips");
+    assert_non_null(strstr(lists[0].out, "Evil\\x1b[2J"));
+    run_free(&lists[0]);
+    lists[0] = RUN("--list-themes");
+    assert_non_null(strstr(lists[0].out, "evil\\x1b]0;t\\x07"));
+    run_free(&lists[0]);
+    setenv("XDG_CONFIG_HOME", "/nonexistent-rooftop-test-config", 1);
+    /* Errors that quote the input: one line, visibly escaped. */
+    struct run r = RUN("--report", "--chip", "no\x1b[2Jsuch\nchip");
+    assert_no_controls(r.err, "an error quoting --chip");
+    assert_usage_error(r, "--chip 'no\\x1b[2Jsuch\\x0achip'");
+    r = RUN("--report", "--points", "/nonexistent/\x1b]0;x\x07.csv");
+    assert_no_controls(r.err, "an error quoting a path");
+    assert_usage_error(r, "\\x1b]0;x\\x07.csv");
+    unlink(theme_path);
+    unlink(chip_path);
+    rmdir(sub);
+    snprintf(sub, sizeof sub, "%s/rooftop/chips", dir);
+    rmdir(sub);
+    snprintf(sub, sizeof sub, "%s/rooftop", dir);
+    rmdir(sub);
+    rmdir(dir);
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -816,6 +928,7 @@ int main(void)
         cmocka_unit_test(test_help_version_lists),
         cmocka_unit_test(test_markdown_report),
         cmocka_unit_test(test_layout_flags),
+        cmocka_unit_test(test_control_bytes_never_reach_the_terminal),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include "hfconfig.h"
 #include "scenariofile.h"
 #include "searchreport.h"
+#include "textsafe.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -1089,6 +1091,22 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     return 0;
 }
 
+void cli_say(FILE *errout, const char *fmt, ...)
+{
+    char msg[1024], safe[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(errout, "rooftop: %s\n", text_safe(safe, sizeof safe, msg, false));
+}
+
+void cli_print_warnings(FILE *errout, const struct load_warnings *w)
+{
+    for (int i = 0; i < w->count && i < RT_MAX_WARNINGS; i++)
+        cli_say(errout, "warning: %s", w->text[i]);
+}
+
 /* Writes the known chips as a table, or as JSON with sources and origins. */
 static int list_chips(FILE *out, const struct chip_db *db, enum rt_format f)
 {
@@ -1183,7 +1201,7 @@ static int run_report(const struct cli_options *o, enum rt_format f, FILE *out, 
     struct analysis a;
     char err[256];
     if (analyze(&o->scenario, &a, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         return 2;
     }
     return emit(out, errout, report_render_points(f, &o->scenario, &a, o->points, o->point_count));
@@ -1207,7 +1225,7 @@ static int run_sweep(const struct cli_options *o, FILE *out, FILE *errout)
     char err[300];
     int status = 0;
     if (sweep_run(o->sweep, &o->scenario, values, n, rows, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         status = 2;
     } else {
         status = emit(out, errout, sweep_render(o->format, o->sweep, &o->scenario, values, rows, n));
@@ -1241,7 +1259,7 @@ static int run_search(const struct cli_options *o, FILE *out, FILE *errout)
     char err[300];
     int status;
     if (search_run(&o->scenario, &opt, &r, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         status = 2;
     } else {
         status = emit(out, errout, search_render(o->format, &o->scenario, &opt, &r));
@@ -1262,10 +1280,51 @@ static int write_scenario(const struct cli_options *o, FILE *errout)
     int rc = write_file_atomic(o->write_scenario, text, strlen(text), err, sizeof err);
     cJSON_free(text);
     if (rc != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         return 1;
     }
     return 0;
+}
+
+/* Runs a mode that prints as it goes (the lists, --calibrate) into memory,
+ * then writes what it printed with the control bytes of names from files
+ * made visible (textsafe.h). Returns the mode's exit status, or 1 when
+ * memory runs out. */
+static int run_buffered(struct cli_options *o, FILE *out, FILE *errout)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        cli_say(errout, "out of memory");
+        return 1;
+    }
+    int status = 0;
+    switch (o->mode) {
+    case CLI_LIST_CHIPS:
+        status = list_chips(mem, &o->chips, o->format);
+        break;
+    case CLI_LIST_MODELS:
+        status = list_models(mem);
+        break;
+    case CLI_LIST_THEMES:
+        for (size_t i = 0; i < o->themes->count; i++)
+            fprintf(mem, "%-16s %s\n", o->themes->names[i], o->themes->origins[i]);
+        break;
+    default:
+        status = run_calibrate(o, mem, errout);
+        break;
+    }
+    bool failed = fclose(mem) != 0;
+    text = o->mode == CLI_LIST_CHIPS && o->format == RT_FORMAT_JSON ? json_safe_take(text) : text_safe_take(text);
+    if (failed || !text) {
+        free(text);
+        cli_say(errout, "out of memory");
+        return 1;
+    }
+    fputs(text, out);
+    free(text);
+    return status;
 }
 
 /* Runs the mode the options chose. */
@@ -1280,19 +1339,14 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         fprintf(out, "rooftop %s\n", ROOFTOP_VERSION);
         return 0;
     case CLI_LIST_CHIPS:
-        return list_chips(out, &o->chips, o->format);
     case CLI_LIST_MODELS:
-        return list_models(out);
     case CLI_LIST_THEMES:
-        for (size_t i = 0; i < o->themes->count; i++)
-            fprintf(out, "%-16s %s\n", o->themes->names[i], o->themes->origins[i]);
-        return 0;
+    case CLI_CALIBRATE:
+        return run_buffered(o, out, errout);
     case CLI_SWEEP:
         return run_sweep(o, out, errout);
     case CLI_REPORT:
         return run_report(o, o->format, out, errout);
-    case CLI_CALIBRATE:
-        return run_calibrate(o, out, errout);
     case CLI_SEARCH:
         return run_search(o, out, errout);
     case CLI_EXPLORE:
@@ -1306,7 +1360,7 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
             o->explorer.no_color = true;
         struct analysis a;
         if (analyze(&o->scenario, &a, err, sizeof err) != 0) {
-            fprintf(errout, "rooftop: %s\n", err);
+            cli_say(errout, "%s", err);
             return 2;
         }
         o->explorer.chips = chip_db_list(&o->chips);
@@ -1315,7 +1369,7 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         int status = explorer_run(&o->scenario, &o->explorer, err, sizeof err);
         if (status >= 0)
             return status;
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
     }
     return run_report(o, RT_FORMAT_TEXT, out, errout);
 }
@@ -1325,10 +1379,9 @@ int cli_main(int argc, char **argv, FILE *out, FILE *errout)
     struct cli_options o;
     char err[600];
     int status = cli_parse(argc, argv, &o, err, sizeof err);
-    for (int i = 0; i < o.warnings.count; i++)
-        fprintf(errout, "rooftop: warning: %s\n", o.warnings.text[i]);
+    cli_print_warnings(errout, &o.warnings);
     if (status != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         cli_options_free(&o);
         return status;
     }
