@@ -3,6 +3,7 @@
 
 #include "units.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,8 +12,13 @@
 
 void warn_add(struct load_warnings *w, const char *fmt, ...)
 {
-    if (!w || w->count >= RT_MAX_WARNINGS)
+    if (!w)
         return;
+    if (w->count >= RT_MAX_WARNINGS) {
+        if (w->dropped < INT_MAX)
+            w->dropped++;
+        return;
+    }
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(w->text[w->count++], RT_WARNING_MAX, fmt, ap);

@@ -796,6 +796,34 @@ static void test_files_on_the_command_line(void **state)
     rmdir(dir);
 }
 
+/* More warnings than are kept: the first 16 are printed, then how many
+ * more there were, never a silent stop. */
+static void test_warnings_say_how_many_more(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-warn-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[400], keys[2048] = "";
+    size_t used = 0;
+    for (int i = 0; i < 20; i++)
+        used += (size_t)snprintf(keys + used, sizeof keys - used, ", \"odd_%d\": 1", i);
+    snprintf(path, sizeof path, "%s/chip.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"name\": \"Chatty\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 80e9, "
+               "\"hbm_bytes_per_s\": 3e12%s}\n", keys);
+    fclose(f);
+    struct run r = RUN("--report", "--chip", path);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(lines(r.err), 17);
+    assert_non_null(strstr(r.err, "'odd_15'"));
+    assert_null(strstr(r.err, "'odd_16'"));
+    assert_non_null(strstr(r.err, "rooftop: warning: ... and 4 more warnings\n"));
+    run_free(&r);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Fails when text holds a byte a terminal acts on: a C0 control other than
  * newline and tab, DEL, or a C1 control (U+0080..U+009F). */
 static void assert_no_controls(const char *text, const char *what)
@@ -928,6 +956,7 @@ int main(void)
         cmocka_unit_test(test_help_version_lists),
         cmocka_unit_test(test_markdown_report),
         cmocka_unit_test(test_layout_flags),
+        cmocka_unit_test(test_warnings_say_how_many_more),
         cmocka_unit_test(test_control_bytes_never_reach_the_terminal),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -175,6 +175,19 @@ static void test_config_rules(void **state)
     assert_int_equal(m.kinds[m.layer_kind[1]].mixer, RT_MIXER_FULL);
 }
 
+/* warn_add keeps the first RT_MAX_WARNINGS and counts the rest. */
+static void test_warnings_count_what_they_drop(void **state)
+{
+    (void)state;
+    struct load_warnings w = {0};
+    for (int i = 0; i < RT_MAX_WARNINGS + 5; i++)
+        warn_add(&w, "warning %d", i);
+    assert_int_equal(w.count, RT_MAX_WARNINGS);
+    assert_int_equal(w.dropped, 5);
+    assert_string_equal(w.text[RT_MAX_WARNINGS - 1], "warning 15");
+    warn_add(NULL, "nowhere"); /* no list: ignored */
+}
+
 /* Syntax errors carry FILE:LINE:COLUMN and what was expected. */
 static void test_json_errors_have_line_and_column(void **state)
 {
@@ -715,6 +728,7 @@ int main(void)
         cmocka_unit_test(test_scenario_round_trip),
         cmocka_unit_test(test_scenario_schedules),
         cmocka_unit_test(test_scenario_model_reads_onto_an_empty_shape),
+        cmocka_unit_test(test_warnings_count_what_they_drop),
         cmocka_unit_test(test_config_schedule_errors),
         cmocka_unit_test(test_family_rules),
         cmocka_unit_test(test_atomic_write),

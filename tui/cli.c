@@ -1105,6 +1105,8 @@ void cli_print_warnings(FILE *errout, const struct load_warnings *w)
 {
     for (int i = 0; i < w->count && i < RT_MAX_WARNINGS; i++)
         cli_say(errout, "warning: %s", w->text[i]);
+    if (w->dropped > 0)
+        cli_say(errout, "warning: ... and %d more warning%s", w->dropped, w->dropped == 1 ? "" : "s");
 }
 
 /* Writes the known chips as a table, or as JSON with sources and origins. */

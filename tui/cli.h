@@ -69,7 +69,8 @@ int cli_main(int argc, char **argv, FILE *out, FILE *errout);
  * flag can neither drive the terminal nor break the line. */
 void cli_say(FILE *errout, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Prints each warning of w as a "rooftop: warning: ..." line (cli_say). */
+/* Prints each warning of w as a "rooftop: warning: ..." line (cli_say),
+ * then "... and N more warnings" when w dropped N beyond those it keeps. */
 void cli_print_warnings(FILE *errout, const struct load_warnings *w);
 
 /* The --help text. */
