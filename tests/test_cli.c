@@ -102,6 +102,13 @@ static void test_bad_input_is_one_clear_line_and_exit_2(void **state)
     assert_usage_error(RUN("--report", "--sweep=chips"), "one of");
     assert_usage_error(RUN("--values", "1,2"), "--values");
     assert_usage_error(RUN("stray"), "stray");
+    /* An empty list item is refused by flag and position, never dropped. */
+    assert_usage_error(RUN("--sweep=chips", "--values", "1,,2"), "--values '1,,2': item 2 is empty");
+    assert_usage_error(RUN("--sweep=chips", "--values", ",1"), "item 1 is empty");
+    assert_usage_error(RUN("--sweep=chips", "--values", "1,4,"), "item 3 is empty");
+    assert_usage_error(RUN("--sweep=chips", "--values", ""), "item 1 is empty");
+    assert_usage_error(RUN("--report", "--step-times", "1,,2,3,4,5"), "--step-times '1,,2,3,4,5': item 2 is empty");
+    assert_usage_error(RUN("--sweep=chips", "--values", "1,x,4"), "item 2, 'x', is not a number");
 }
 
 /* Looks up a dotted path ("latency.total_s") in a JSON object. */

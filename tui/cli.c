@@ -247,33 +247,38 @@ static int parse_whole(int id, const char *text, int64_t *out, char *err, size_t
     return 0;
 }
 
-/* Parses a comma-separated list of at most max numbers; sets *n. */
+/* Parses a comma-separated list of at most max numbers; sets *n. An empty
+ * item (1,,2 or a comma at either end) is refused, naming the flag and the
+ * item's position, rather than dropped. */
 static int parse_list(int id, const char *text, double *values, size_t max, size_t *n, char *err, size_t errsize)
 {
-    char buf[1024];
-    if (strlen(text) >= sizeof buf) {
-        snprintf(err, errsize, "--%s: the list is too long", flag_name(id));
-        return 2;
-    }
-    snprintf(buf, sizeof buf, "%s", text);
     *n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    const char *item = text;
+    for (size_t pos = 1;; pos++) {
+        const char *comma = strchr(item, ',');
+        size_t len = comma ? (size_t)(comma - item) : strlen(item);
+        char tok[128];
+        if (len == 0) {
+            snprintf(err, errsize, "--%s '%s': item %zu is empty; give numbers separated by single commas "
+                                   "(e.g. %s)",
+                     flag_name(id), text, pos, id == OPT_STEP_TIMES ? "0.1,0.045,0.06,0.05,0.025" : "1,4,16");
+            return 2;
+        }
         if (*n >= max) {
             snprintf(err, errsize, "--%s: at most %zu values", flag_name(id), max);
             return 2;
         }
-        if (parse_number(tok, &values[*n]) != 0) {
-            snprintf(err, errsize, "--%s: '%s' is not a number (examples: 1,4,16 or 70B,8B)", flag_name(id), tok);
+        snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), item);
+        if (len >= sizeof tok || parse_number(tok, &values[*n]) != 0) {
+            snprintf(err, errsize, "--%s: item %zu, '%.*s', is not a number (examples: 1,4,16 or 70B,8B)",
+                     flag_name(id), pos, (int)(len < 64 ? len : 64), item);
             return 2;
         }
         (*n)++;
+        if (!comma)
+            return 0;
+        item = comma + 1;
     }
-    if (*n == 0) {
-        snprintf(err, errsize, "--%s: give at least one value", flag_name(id));
-        return 2;
-    }
-    return 0;
 }
 
 /* Flag values seen, applied in a fixed order after parsing (chip, then model,
