@@ -59,15 +59,20 @@ static int check_int(const char *flag, int64_t v, int64_t lo, int64_t hi, char *
     return -1;
 }
 
-/* Checks a real knob against [lo, hi] (open at lo when lo_open). */
+/* Checks a real knob against [lo, hi] (open at lo when lo_open). The
+ * message quotes the value exactly (16777217, not 1.67772e+07). */
 static int check_real(const char *flag, double v, double lo, bool lo_open, double hi, char *err, size_t errsize)
 {
     if (isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi)
         return 0;
+    char got[32], low[32], high[32];
+    format_exact(got, sizeof got, v);
+    format_exact(low, sizeof low, lo);
+    format_exact(high, sizeof high, hi);
     if (lo_open)
-        snprintf(err, errsize, "%s %g is out of range: give a number above %g, at most %g", flag, v, lo, hi);
+        snprintf(err, errsize, "%s %s is out of range: give a number above %s, at most %s", flag, got, low, high);
     else
-        snprintf(err, errsize, "%s %g is out of range: give a number from %g to %g", flag, v, lo, hi);
+        snprintf(err, errsize, "%s %s is out of range: give a number from %s to %s", flag, got, low, high);
     return -1;
 }
 
@@ -133,15 +138,15 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_real("--ttft-target", s->ttft_target_s, 0.0, false, 1e9, err, errsize) ||
         check_real("--tpot-target", s->tpot_target_s, 0.0, false, 1e9, err, errsize))
         return -1;
+    char v1[32], v2[32];
     if (!(s->spec_accept >= 0.0 && s->spec_accept < 1.0)) {
-        snprintf(err, errsize, "--spec-accept %g is out of range: give a probability from 0 up to (not including) 1",
-                 s->spec_accept);
+        snprintf(err, errsize, "--spec-accept %s is out of range: give a probability from 0 up to (not including) 1",
+                 format_exact(v1, sizeof v1, s->spec_accept));
         return -1;
     }
     if (s->budget_s <= s->overhead_s) {
-        snprintf(err, errsize,
-                 "--budget %g s must exceed the --overhead of %g s: no hardware can meet it",
-                 s->budget_s, s->overhead_s);
+        snprintf(err, errsize, "--budget %s s must exceed the --overhead of %s s: no hardware can meet it",
+                 format_exact(v1, sizeof v1, s->budget_s), format_exact(v2, sizeof v2, s->overhead_s));
         return -1;
     }
     char why[200];

@@ -242,7 +242,7 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
             return -1;
         /* The run repeats the model's MoE shape; a different one is a hand edit rooftop cannot honour. */
         if (experts != (double)m->experts || top != (double)m->experts_per_token) {
-            snprintf(err, errsize, "%s: '%sexperts' and '%sexperts_per_token' (%g, top-%g) must match "
+            snprintf(err, errsize, "%s: '%sexperts' and '%sexperts_per_token' (%.0f, top-%.0f) must match "
                                    "'model.experts' and 'model.experts_per_token' (%lld, top-%lld)",
                      path, what, what, experts, top, (long long)m->experts, (long long)m->experts_per_token);
             return -1;

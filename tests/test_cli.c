@@ -109,6 +109,14 @@ static void test_bad_input_is_one_clear_line_and_exit_2(void **state)
     assert_usage_error(RUN("--sweep=chips", "--values", ""), "item 1 is empty");
     assert_usage_error(RUN("--report", "--step-times", "1,,2,3,4,5"), "--step-times '1,,2,3,4,5': item 2 is empty");
     assert_usage_error(RUN("--sweep=chips", "--values", "1,x,4"), "item 2, 'x', is not a number");
+    /* Too large is out of range, not "not a whole number"; numbers are quoted exactly. */
+    assert_usage_error(RUN("--sweep=chips", "--values", "1e308"), "--values 1e+308 is out of range for --sweep=chips");
+    assert_usage_error(RUN("--sweep=chips", "--values", "4,16777217"), "--values 16777217 is out of range");
+    assert_usage_error(RUN("--sweep=batch", "--values", "9007199254740991"), "--values 9007199254740991 is out");
+    assert_usage_error(RUN("--sweep=chips", "--values", "2.5"), "--values 2.5: --sweep=chips takes whole numbers");
+    assert_usage_error(RUN("--report", "--ep-imbalance", "16777217"), "--ep-imbalance 16777217 is out of range");
+    assert_usage_error(RUN("--report", "--budget", "0.1", "--overhead", "0.123456789"),
+                       "--budget 0.1 s must exceed the --overhead of 0.123456789 s");
 }
 
 /* Looks up a dotted path ("latency.total_s") in a JSON object. */

@@ -378,6 +378,9 @@ static void test_scenario_round_trip(void **state)
     const char zero[] = "{\"version\": 1, \"chips\": 0}";
     assert_int_equal(scenario_from_json(zero, strlen(zero), "s.json", &back, &w, err, sizeof err), -1);
     ASSERT_CONTAINS(err, "chips");
+    const char huge[] = "{\"version\": 1, \"batch\": 9007199254740991}";
+    assert_int_equal(scenario_from_json(huge, strlen(huge), "s.json", &back, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "(got 9007199254740991)"); /* exactly, not 9.00719925474099e+15 */
     const char no_version[] = "{\"chips\": 2}";
     assert_int_equal(scenario_from_json(no_version, strlen(no_version), "s.json", &back, &w, err, sizeof err), -1);
     ASSERT_CONTAINS(err, "missing key 'version'");
