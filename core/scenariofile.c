@@ -445,6 +445,39 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
     return 0;
 }
 
+/* scenario_check names a knob by its flag; a file has it under a key. */
+static const struct {
+    const char *flag, *key;
+} flag_keys[] = {
+    {"--chips", "chips"}, {"--batch", "batch"}, {"--context", "context_tokens"},
+    {"--prefill-tokens", "prefill_tokens"}, {"--decode-tokens", "decode_tokens"}, {"--max-chips", "max_chips"},
+    {"--tile", "tile"}, {"--dp", "data_parallel"}, {"--pp", "pp"}, {"--ep", "ep"}, {"--microbatches", "microbatches"},
+    {"--activation-tokens", "activation_tokens"}, {"--spec-tokens", "spec_tokens"},
+    {"--disagg", "disagg_prefill_chips"}, {"--peak-flops", "peak_flops_override"},
+    {"--hbm-bw", "hbm_bytes_per_s_override"}, {"--hbm-bytes", "hbm_bytes_override"}, {"--params", "params"},
+    {"--budget", "budget_s"}, {"--overhead", "overhead_s"}, {"--reserve", "reserve_bytes"}, {"--mfu", "mfu"},
+    {"--recompute", "recompute_fraction"}, {"--comm-overlap", "comm_overlap"},
+    {"--measured-train-tokens-per-s", "measured_train_tokens_per_s"}, {"--measured-ttft-s", "measured_ttft_s"},
+    {"--measured-tpot-s", "measured_tpot_s"}, {"--ep-imbalance", "ep_imbalance"}, {"--spec-accept", "spec_accept"},
+    {"--spec-draft", "spec_draft_params"}, {"--ttft-target", "ttft_target_s"}, {"--tpot-target", "tpot_target_s"},
+    {"--step-times", "step_times_s"},
+};
+
+/* Writes scenario_check's message why as "PATH: 'key' (--flag) ..." when it
+ * starts with a knob's flag, so that the file's key is named; otherwise as
+ * "PATH: why". */
+static void name_the_key(const char *why, const char *path, char *err, size_t errsize)
+{
+    for (size_t i = 0; i < COUNT(flag_keys); i++) {
+        size_t n = strlen(flag_keys[i].flag);
+        if (strncmp(why, flag_keys[i].flag, n) == 0 && why[n] == ' ') {
+            snprintf(err, errsize, "%s: '%s' (%s)%s", path, flag_keys[i].key, flag_keys[i].flag, why + n);
+            return;
+        }
+    }
+    snprintf(err, errsize, "%s: %s", path, why);
+}
+
 int scenario_from_json(const char *text, size_t len, const char *path, struct scenario *out,
                        struct load_warnings *w, char *err, size_t errsize)
 {
@@ -596,7 +629,7 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
             warn_add(w, "%s: unknown key '%s' ignored", path, c->string);
     char why[256];
     if (scenario_check(&s, why, sizeof why) != 0) {
-        snprintf(err, errsize, "%s: %s", path, why);
+        name_the_key(why, path, err, errsize);
         goto done;
     }
     *out = s;

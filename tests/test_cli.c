@@ -115,6 +115,23 @@ static void test_bad_input_is_one_clear_line_and_exit_2(void **state)
     assert_usage_error(RUN("--sweep=batch", "--values", "9007199254740991"), "--values 9007199254740991 is out");
     assert_usage_error(RUN("--sweep=chips", "--values", "2.5"), "--values 2.5: --sweep=chips takes whole numbers");
     assert_usage_error(RUN("--report", "--ep-imbalance", "16777217"), "--ep-imbalance 16777217 is out of range");
+    /* Absurd figures are refused by flag, as typed, with the physical range. */
+    assert_usage_error(RUN("--report", "--hbm-bytes", "1e-320"), "--hbm-bytes 1e-320 is out of range: give 1000000 to");
+    assert_usage_error(RUN("--report", "--peak-flops", "1e-300"), "--peak-flops 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--peak-flops", "1e30"), "--peak-flops 1e30 is out of range");
+    assert_usage_error(RUN("--report", "--hbm-bw", "1e-300"), "--hbm-bw 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--mfu", "1e-300"), "--mfu 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--measured-ttft-s", "1e-300"), "--measured-ttft-s 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--measured-tpot-s", "1e-300"), "--measured-tpot-s 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--ttft-target", "1e-300"), "--ttft-target 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--budget", "1e-300", "--overhead", "0"), "--budget 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--d-model", "2M"), "--d-model '2M' is out of range: give a whole number");
+    assert_usage_error(RUN("--report", "--vocab", "1099511627776"), "--vocab '1099511627776' is out of range");
+    assert_usage_error(RUN("--report", "--d-ff", "1099511627776"), "--d-ff '1099511627776' is out of range");
+    assert_usage_error(RUN("--report", "--heads", "2097152"), "--heads '2097152' is out of range");
+    assert_usage_error(RUN("--report", "--layers", "512", "--d-model", "1048576", "--heads", "1024", "--d-ff",
+                           "16777216"),
+                       "parameters, above the 1e16");
     assert_usage_error(RUN("--report", "--budget", "0.1", "--overhead", "0.123456789"),
                        "--budget 0.1 s must exceed the --overhead of 0.123456789 s");
 }
@@ -278,7 +295,7 @@ static void test_model_flags(void **state)
     run_free(&r);
     assert_usage_error(RUN("--report", "--model", "deepseek-v3", "--kv-heads", "1"),
                        "deepseek-v3 uses latent attention; its KV cache does not depend on kv heads");
-    assert_usage_error(RUN("--report", "--kv-heads", "0"), "--kv-heads '0': give a whole number of at least 1");
+    assert_usage_error(RUN("--report", "--kv-heads", "0"), "--kv-heads '0' is out of range: give a whole number from 1");
     assert_usage_error(RUN("--report", "--layers", "513"), "--layers '513': give 1 to 512 layers");
     assert_usage_error(RUN("--report", "--window", "-1"), "--window '-1'");
     assert_usage_error(RUN("--report", "--gated", "--plain-mlp"), "choose one of --gated and --plain-mlp");

@@ -289,6 +289,35 @@ static void test_chip_files(void **state)
     assert_int_equal(chips_from_text(negative, strlen(negative), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
     ASSERT_CONTAINS(err, "'hbm_bytes' must be from");
     ASSERT_CONTAINS(err, "chip [0]");
+    /* Figures outside a physical range are refused by FILE and key, not carried into absurd counts. */
+    const struct {
+        const char *extra, *want;
+    } absurd[] = {
+        {"\"vector_flops_per_s\": 1e-300", "x.json: 'vector_flops_per_s' must be 0 (unpublished) or from"},
+        {"\"interconnect_bytes_per_s\": 1e-300", "x.json: 'interconnect_bytes_per_s' must be 0 (unpublished)"},
+        {"\"scale_out_bytes_per_s\": 1e30", "x.json: 'scale_out_bytes_per_s' must be 0 (unpublished)"},
+        {"\"tdp_w\": 1e-300", "x.json: 'tdp_w' must be 0 (unpublished)"},
+        {"\"hbm_bytes\": 1e-320", "x.json: 'hbm_bytes' must be from 1000000 to 1e+15"},
+        {"\"hbm_bytes_per_s\": 1e30", "x.json: 'hbm_bytes_per_s' must be from 1000000 to 1e+17"},
+        {"\"peak_flops_per_s\": {\"bf16\": 1e-300}", "x.json: 'peak_flops_per_s.bf16' must be from 1000000000"},
+    };
+    for (size_t i = 0; i < sizeof absurd / sizeof absurd[0]; i++) {
+        char text[400];
+        /* a later duplicate key wins (with a warning), so each case overrides a sane chip */
+        snprintf(text, sizeof text, "{\"name\": \"x\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 1e9, "
+                                    "\"hbm_bytes_per_s\": 1e12, %s}", absurd[i].extra);
+        assert_int_equal(chips_from_text(text, strlen(text), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
+        ASSERT_CONTAINS(err, absurd[i].want);
+    }
+    /* A sparse chip's halved peak stays loadable once saved (marked sparse_halved). */
+    const char least[] = "{\"name\": \"s\", \"peak_flops_per_s\": {\"bf16\": 1e9}, \"hbm_bytes\": 1e9, "
+                         "\"hbm_bytes_per_s\": 1e12, \"sparse\": true}";
+    assert_int_equal(chips_from_text(least, strlen(least), "s.json", chips, 4, &n, &w, err, sizeof err), 0);
+    obj = cJSON_CreateObject();
+    chip_to_json(obj, &chips[0]);
+    assert_int_equal(chip_from_json(obj, "saved.json", "", &again, &w, err, sizeof err), 0);
+    ASSERT_NEAR(again.peak_flops_per_s[RT_BF16], 0.5e9, 0);
+    cJSON_Delete(obj);
 }
 
 /* The built-in table carries the researched reference figures exactly. */
@@ -511,6 +540,41 @@ static void test_scenario_model_reads_onto_an_empty_shape(void **state)
     ASSERT_CONTAINS(err, "'model.experts_per_token'");
 }
 
+/* A scenario file's absurd figures are refused naming the file and the key
+ * (and the flag that sets the same knob); a shape whose dimensions are
+ * each in range but multiply past 1e16 parameters is refused as such. */
+static void test_scenario_figures_in_physical_ranges(void **state)
+{
+    (void)state;
+    struct scenario s;
+    struct load_warnings w = {0};
+    char err[400];
+    const struct {
+        const char *json, *want;
+    } bad[] = {
+        {"{\"version\": 1, \"peak_flops_override\": 1e-300}",
+         "s.json: 'peak_flops_override' (--peak-flops) 1e-300 is out of range"},
+        {"{\"version\": 1, \"hbm_bytes_override\": 1e-300}", "s.json: 'hbm_bytes_override' (--hbm-bytes)"},
+        {"{\"version\": 1, \"hbm_bytes_per_s_override\": 1e20}", "s.json: 'hbm_bytes_per_s_override' (--hbm-bw)"},
+        {"{\"version\": 1, \"mfu\": 1e-9}", "s.json: 'mfu' (--mfu) 1e-09 is out of range"},
+        {"{\"version\": 1, \"measured_ttft_s\": 1e-300}", "s.json: 'measured_ttft_s' (--measured-ttft-s)"},
+        {"{\"version\": 1, \"chips\": 0}", "s.json: 'chips' (--chips) 0 is out of range"},
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"d_model\": 1099511627776}}",
+         "d_model must be a whole number from 1 to 1048576 (got 1099511627776)"},
+        {"{\"version\": 1, \"model\": {\"layers\": 512, \"d_model\": 1048576, \"heads\": 1024, "
+         "\"d_ff\": 16777216, \"vocab\": 1000}}",
+         "model custom: the shape counts 2.93e+16 parameters, above the 1e16"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(scenario_from_json(bad[i].json, strlen(bad[i].json), "s.json", &s, &w, err, sizeof err), -1);
+        ASSERT_CONTAINS(err, bad[i].want);
+    }
+    /* The largest published shapes stay well inside (DeepSeek-V3: 671B). */
+    char why[200];
+    for (size_t i = 0; i < model_builtin_count(); i++)
+        assert_int_equal(model_shape_check(model_builtin(i), why, sizeof why), 0);
+}
+
 /* A malformed schedule key in a config.json is an error naming the key. */
 static void test_config_schedule_errors(void **state)
 {
@@ -731,6 +795,7 @@ int main(void)
         cmocka_unit_test(test_scenario_round_trip),
         cmocka_unit_test(test_scenario_schedules),
         cmocka_unit_test(test_scenario_model_reads_onto_an_empty_shape),
+        cmocka_unit_test(test_scenario_figures_in_physical_ranges),
         cmocka_unit_test(test_warnings_count_what_they_drop),
         cmocka_unit_test(test_config_schedule_errors),
         cmocka_unit_test(test_family_rules),

@@ -628,8 +628,10 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
                      id == OPT_D_FF || id == OPT_VOCAB;
         if (!shape)
             return 0;
-        if (*whole < 1) {
-            snprintf(err, errsize, "--%s '%s': give a whole number of at least 1", flag_name(id), text);
+        int64_t top = id == OPT_D_FF ? RT_MAX_FF : id == OPT_VOCAB ? RT_MAX_VOCAB : RT_MAX_WIDTH;
+        if (*whole < 1 || *whole > top) {
+            snprintf(err, errsize, "--%s '%s' is out of range: give a whole number from 1 to %lld", flag_name(id),
+                     text, (long long)top);
             return 2;
         }
         if (id == OPT_KV_HEADS && s->model.kv_lora_rank > 0) {
@@ -668,6 +670,34 @@ static const int apply_order[] = {
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
     OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET};
+
+/* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
+ * number as the scenario holds it (1e-320 reads back as
+ * 9.99988867182683e-321); when FLAG was given on the command line, puts the
+ * user's own text there instead, so the message names what was typed. */
+static void echo_given_text(const struct pending *pend, char *err, size_t errsize)
+{
+    for (const struct option *o = long_options; o->name; o++) {
+        const char *given = o->val > OPT_REPORT && o->val < OPT_COUNT ? pend->text[o->val] : NULL;
+        size_t n = strlen(o->name);
+        if (!given || !given[0] || strncmp(err, "--", 2) != 0 || strncmp(err + 2, o->name, n) != 0 ||
+            err[2 + n] != ' ')
+            continue;
+        const char *number = err + 3 + n, *end = strchr(number, ' ');
+        char token[64], rest[512];
+        size_t len = end ? (size_t)(end - number) : strlen(number);
+        double ignored;
+        if (len == 0 || len >= sizeof token)
+            return;
+        memcpy(token, number, len);
+        token[len] = '\0';
+        if (parse_number(token, &ignored) != 0 || strcmp(token, given) == 0)
+            return;
+        snprintf(rest, sizeof rest, "%s", number + len);
+        snprintf(err, errsize, "--%s %s%s", o->name, given, rest);
+        return;
+    }
+}
 
 /* Parses a layout degree flag (--tp, --pp, --ep): a whole number >= 1. */
 static int parse_degree(int id, const char *text, int64_t *out, char *err, size_t errsize)
@@ -1091,8 +1121,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         return 2;
     if (out->mode == CLI_LIST_CHIPS || out->mode == CLI_LIST_MODELS || out->mode == CLI_LIST_THEMES)
         return 0;
-    if (scenario_check(&out->scenario, err, errsize) != 0)
+    if (scenario_check(&out->scenario, err, errsize) != 0) {
+        echo_given_text(&pend, err, errsize);
         return 2;
+    }
     return 0;
 }
 
