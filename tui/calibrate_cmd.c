@@ -22,9 +22,11 @@ static int check_floor(const struct observation *obs, size_t n, const char *path
         if (observation_predict(&obs[i], false, &floor_s, err, errsize) != 0)
             return -1;
         if (obs[i].measured_s < floor_s * 0.98) {
-            snprintf(err, errsize, "%s: row %s: measured %.4g s is faster than the roofline allows (%.4g s on %s): "
+            char given[32];
+            snprintf(err, errsize, "%s: row %s: measured %s s is faster than the roofline allows (%.4g s on %s): "
                                    "check its units and its chip",
-                     path, obs[i].id, obs[i].measured_s, floor_s, obs[i].scenario.chip.key);
+                     path, obs[i].id, format_exact(given, sizeof given, obs[i].measured_s), floor_s,
+                     obs[i].scenario.chip.key);
             return -1;
         }
     }
