@@ -2,6 +2,8 @@
  *
  * Every function returns a newly allocated NUL-terminated string that the
  * caller frees, or NULL when memory runs out. No I/O: the caller writes it.
+ * Control bytes in names from files are made visible (report_take), so the
+ * text is safe to write to a terminal.
  * Numbers are written with a dot in every locale only if LC_NUMERIC is "C",
  * which the program sets at start-up. JSON keys are documented in README.md.
  */
