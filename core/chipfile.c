@@ -2,6 +2,7 @@
 #include "chipfile.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,27 @@ void efficiency_to_json(cJSON *obj, const struct efficiency_profile *e)
     cJSON_AddStringToObject(obj, "source", e->source);
 }
 
+/* Reads key of obj as a figure where 0 or absence means unpublished: 0, or
+ * a number in [lo, hi] (a physical range, chips.h). Leaves *out alone when
+ * absent; JSON_BAD with "PATH: 'key' must be 0 (unpublished) or from LO to
+ * HI (got V)" otherwise. */
+static enum json_found figure_or_zero(const cJSON *obj, const char *key, const char *path, double lo, double hi,
+                                      double *out, char *msg, size_t size)
+{
+    double v = 0.0;
+    enum json_found f = json_number(obj, key, path, "", false, -INFINITY, INFINITY, false, &v, msg, size);
+    if (f == JSON_FOUND && !(v == 0.0 || (v >= lo && v <= hi))) {
+        char got[32], low[32], high[32];
+        snprintf(msg, size, "%s: '%s' must be 0 (unpublished) or from %s to %s (got %s)", path, key,
+                 format_exact(low, sizeof low, lo), format_exact(high, sizeof high, hi),
+                 format_exact(got, sizeof got, v));
+        return JSON_BAD;
+    }
+    if (f == JSON_FOUND)
+        *out = v;
+    return f;
+}
+
 int chip_from_json(const cJSON *obj, const char *path, const char *what, struct chip_spec *out,
                    struct load_warnings *w, char *err, size_t errsize)
 {
@@ -115,10 +137,16 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     }
     char prefix[40];
     snprintf(prefix, sizeof prefix, "%s.", peaks_key);
+    bool sparse = false, halved = false;
+    if (json_bool(obj, "sparse", path, false, &sparse, msg, sizeof msg) == JSON_BAD ||
+        json_bool(obj, "sparse_halved", path, false, &halved, msg, sizeof msg) == JSON_BAD)
+        goto bad;
     for (int p = 0; p < RT_PRECISION_COUNT; p++) {
         double v = 0;
-        if (json_number(peaks, precision_name((enum rt_precision)p), path, prefix, p == RT_BF16, 1e6, 1e21, false, &v,
-                        msg, sizeof msg) == JSON_BAD)
+        /* A saved chip's peaks were halved once already: half the least a file may give. */
+        double least = halved ? RT_MIN_PEAK_FLOPS / 2.0 : RT_MIN_PEAK_FLOPS;
+        if (json_number(peaks, precision_name((enum rt_precision)p), path, prefix, p == RT_BF16, least,
+                        RT_MAX_PEAK_FLOPS, false, &v, msg, sizeof msg) == JSON_BAD)
             goto bad;
         c.peak_flops_per_s[p] = v;
     }
@@ -126,22 +154,20 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     json_warn_unknown_keys(peaks, known_precisions, path, prefix, w);
     const char *bw_key = cJSON_GetObjectItemCaseSensitive(obj, "hbm_bytes_per_s") ? "hbm_bytes_per_s" : "hbm_bw_bytes_per_s";
     double tdp = 0, interconnect = 0;
-    if (json_number(obj, "hbm_bytes", path, "", true, 1, 1e18, false, &c.hbm_bytes, msg, sizeof msg) != JSON_FOUND ||
-        json_number(obj, bw_key, path, "", true, 1, 1e18, false, &c.hbm_bytes_per_s, msg, sizeof msg) != JSON_FOUND ||
-        json_number(obj, "interconnect_bytes_per_s", path, "", false, 0, 1e18, false, &interconnect, msg,
-                    sizeof msg) == JSON_BAD ||
-        json_number(obj, "tdp_w", path, "", false, 0, 1e6, false, &tdp, msg, sizeof msg) == JSON_BAD ||
-        json_number(obj, "vector_flops_per_s", path, "", false, 0, 1e21, false, &c.vector_flops_per_s, msg,
-                    sizeof msg) == JSON_BAD ||
+    if (json_number(obj, "hbm_bytes", path, "", true, RT_MIN_HBM_BYTES, RT_MAX_HBM_BYTES, false, &c.hbm_bytes, msg,
+                    sizeof msg) != JSON_FOUND ||
+        json_number(obj, bw_key, path, "", true, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, false, &c.hbm_bytes_per_s,
+                    msg, sizeof msg) != JSON_FOUND ||
+        figure_or_zero(obj, "interconnect_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, &interconnect,
+                       msg, sizeof msg) == JSON_BAD ||
+        figure_or_zero(obj, "tdp_w", path, 1, 1e6, &tdp, msg, sizeof msg) == JSON_BAD ||
+        figure_or_zero(obj, "vector_flops_per_s", path, RT_MIN_PEAK_FLOPS, RT_MAX_PEAK_FLOPS, &c.vector_flops_per_s,
+                       msg, sizeof msg) == JSON_BAD ||
         json_string(obj, "source", path, false, c.source, sizeof c.source, msg, sizeof msg) == JSON_BAD ||
         json_string(obj, "notes", path, false, c.notes, sizeof c.notes, msg, sizeof msg) == JSON_BAD)
         goto bad;
     c.interconnect_bytes_per_s = interconnect;
     c.tdp_w = tdp;
-    bool sparse = false, halved = false;
-    if (json_bool(obj, "sparse", path, false, &sparse, msg, sizeof msg) == JSON_BAD ||
-        json_bool(obj, "sparse_halved", path, false, &halved, msg, sizeof msg) == JSON_BAD)
-        goto bad;
     if (sparse && halved) {
         snprintf(msg, sizeof msg, "%s: 'sparse' and 'sparse_halved' together would halve the peaks twice; keep one",
                  path);
@@ -158,8 +184,8 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     double domain = 0;
     if (json_number(obj, "scale_up_domain", path, "", false, 0, (double)(1 << 24), true, &domain, msg, sizeof msg) ==
             JSON_BAD ||
-        json_number(obj, "scale_out_bytes_per_s", path, "", false, 0, 1e18, false, &c.scale_out_bytes_per_s, msg,
-                    sizeof msg) == JSON_BAD)
+        figure_or_zero(obj, "scale_out_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S,
+                       &c.scale_out_bytes_per_s, msg, sizeof msg) == JSON_BAD)
         goto bad;
     c.scale_up_domain = (int64_t)domain;
     const cJSON *eff = cJSON_GetObjectItemCaseSensitive(obj, "efficiency");

@@ -21,6 +21,18 @@
 #define RT_CHIP_NOTES_MAX 512
 #define RT_CHIP_ORIGIN_MAX 256
 
+/* The physical range of a chip's figures, for chip files, scenario files
+ * and the override flags alike. Wide enough for anything built or planned
+ * (a wafer-scale chip's on-chip SRAM runs at ~2e16 B/s; the largest HBM
+ * stacks hold ~3e11 bytes); narrow enough that a typo (1e-300, 1e30) is
+ * refused rather than turned into an absurd count of chips. */
+#define RT_MIN_PEAK_FLOPS 1e9     /* FLOP/s: a tensor or vector peak */
+#define RT_MAX_PEAK_FLOPS 1e21
+#define RT_MIN_HBM_BYTES 1e6      /* bytes of memory per chip */
+#define RT_MAX_HBM_BYTES 1e15
+#define RT_MIN_BYTES_PER_S 1e6    /* memory, interconnect and scale-out bandwidth */
+#define RT_MAX_BYTES_PER_S 1e17
+
 /* One accelerator. A value type: copying it copies everything (no pointers),
  * so a scenario that holds one stays valid on its own. */
 struct chip_spec {

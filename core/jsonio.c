@@ -3,6 +3,7 @@
 
 #include "units.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,8 +12,13 @@
 
 void warn_add(struct load_warnings *w, const char *fmt, ...)
 {
-    if (!w || w->count >= RT_MAX_WARNINGS)
+    if (!w)
         return;
+    if (w->count >= RT_MAX_WARNINGS) {
+        if (w->dropped < INT_MAX)
+            w->dropped++;
+        return;
+    }
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(w->text[w->count++], RT_WARNING_MAX, fmt, ap);
@@ -239,17 +245,20 @@ enum json_found json_number(const cJSON *obj, const char *key, const char *path,
         snprintf(err, errsize, "%s: '%s%s' is not a finite number", path, what, key);
         return JSON_BAD;
     }
+    char got[32], low[32], high[32]; /* numbers in messages exactly as they read back */
+    format_exact(got, sizeof got, x);
     if (whole && x != floor(x)) {
-        snprintf(err, errsize, "%s: '%s%s' must be a whole number (got %g)", path, what, key, x);
+        snprintf(err, errsize, "%s: '%s%s' must be a whole number (got %s)", path, what, key, got);
         return JSON_BAD;
     }
     if (whole && fabs(x) >= 9007199254740992.0) {
-        snprintf(err, errsize, "%s: '%s%s' is at or beyond 2^53 and cannot be read exactly (got %.17g)", path, what,
-                 key, x);
+        snprintf(err, errsize, "%s: '%s%s' is at or beyond 2^53 and cannot be read exactly (got %s)", path, what,
+                 key, got);
         return JSON_BAD;
     }
     if (x < lo || x > hi) {
-        snprintf(err, errsize, "%s: '%s%s' must be from %.15g to %.15g (got %.15g)", path, what, key, lo, hi, x);
+        snprintf(err, errsize, "%s: '%s%s' must be from %s to %s (got %s)", path, what, key,
+                 format_exact(low, sizeof low, lo), format_exact(high, sizeof high, hi), got);
         return JSON_BAD;
     }
     *out = x;

@@ -20,11 +20,14 @@
 
 /* Warnings collected while loading: the load goes on. */
 struct load_warnings {
-    int count;                                 /* warnings kept (extra ones are dropped) */
+    int count;                                 /* warnings kept, at most RT_MAX_WARNINGS */
+    int dropped;                               /* warnings beyond those, counted but not kept */
     char text[RT_MAX_WARNINGS][RT_WARNING_MAX];
 };
 
-/* Adds a printf-formatted warning; ignored when w is NULL or full. */
+/* Adds a printf-formatted warning; ignored when w is NULL. When w already
+ * holds RT_MAX_WARNINGS, the warning is only counted in w->dropped, so that
+ * whoever prints them can say how many more there were. */
 void warn_add(struct load_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parses len bytes of text (NUL bytes allowed; the text need not be

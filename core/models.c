@@ -354,7 +354,7 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
         snprintf(err, errsize, "a layer names layer kind %d of %d", highest, m->kind_count);
         return -1;
     }
-    const int64_t big = (int64_t)1 << 40;
+    const int64_t big = (int64_t)1 << 40; /* a window longer than any context is harmless */
     for (int i = 0; i < m->kind_count; i++) {
         const struct layer_kind *k = &m->kinds[i];
         if (seen[i] != k->count) {
@@ -369,25 +369,25 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
         if ((k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED) &&
             check_range(k->mixer == RT_MIXER_SLIDING ? "window" : "chunk", k->window, 1, big, err, errsize))
             return -1;
-        if (check_range("a layer's d_ff", k->d_ff, 0, big, err, errsize))
+        if (check_range("a layer's d_ff", k->d_ff, 0, RT_MAX_FF, err, errsize))
             return -1;
         if (k->moe && m->experts < 2) {
             snprintf(err, errsize, "an MoE layer needs experts of 2 or more (got %lld)", (long long)m->experts);
             return -1;
         }
         if (k->count > 0 && k->mixer == RT_MIXER_LINEAR &&
-            (check_range("linear_key_heads", m->lin_key_heads, 1, big, err, errsize) ||
-             check_range("linear_value_heads", m->lin_value_heads, 1, big, err, errsize) ||
-             check_range("linear_key_head_dim", m->lin_key_head_dim, 1, big, err, errsize) ||
-             check_range("linear_value_head_dim", m->lin_value_head_dim, 1, big, err, errsize)))
+            (check_range("linear_key_heads", m->lin_key_heads, 1, RT_MAX_WIDTH, err, errsize) ||
+             check_range("linear_value_heads", m->lin_value_heads, 1, RT_MAX_WIDTH, err, errsize) ||
+             check_range("linear_key_head_dim", m->lin_key_head_dim, 1, RT_MAX_WIDTH, err, errsize) ||
+             check_range("linear_value_head_dim", m->lin_value_head_dim, 1, RT_MAX_WIDTH, err, errsize)))
             return -1;
         if (k->count > 0 && (k->mixer == RT_MIXER_MAMBA || k->mixer == RT_MIXER_MAMBA2) &&
-            (check_range("mamba d_inner", m->ssm_d_inner, 1, big, err, errsize) ||
-             check_range("mamba d_state", m->ssm_d_state, 1, big, err, errsize)))
+            (check_range("mamba d_inner", m->ssm_d_inner, 1, RT_MAX_FF, err, errsize) ||
+             check_range("mamba d_state", m->ssm_d_state, 1, RT_MAX_WIDTH, err, errsize)))
             return -1;
         if (k->count > 0 && k->mixer == RT_MIXER_MAMBA2 &&
-            (check_range("mamba heads", m->ssm_heads, 1, big, err, errsize) ||
-             check_range("mamba groups", m->ssm_groups, 1, big, err, errsize)))
+            (check_range("mamba heads", m->ssm_heads, 1, RT_MAX_WIDTH, err, errsize) ||
+             check_range("mamba groups", m->ssm_groups, 1, RT_MAX_WIDTH, err, errsize)))
             return -1;
         if (k->mixer == RT_MIXER_NONE && k->no_mlp) {
             snprintf(err, errsize, "layer kind %d has neither a mixer nor an MLP", i);
@@ -399,43 +399,43 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
 
 int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
 {
-    const int64_t big = (int64_t)1 << 40;
+    const int64_t wide = RT_MAX_WIDTH, ff = RT_MAX_FF;
     if (!m) {
         snprintf(err, errsize, "no model shape");
         return -1;
     }
     if (check_range("layers", m->layers, 1, RT_MAX_LAYERS, err, errsize) ||
-        check_range("d_model", m->d_model, 1, big, err, errsize) ||
-        check_range("heads", m->heads, 1, big, err, errsize) ||
+        check_range("d_model", m->d_model, 1, wide, err, errsize) ||
+        check_range("heads", m->heads, 1, wide, err, errsize) ||
         check_range("kv_heads", m->kv_heads, 1, m->heads, err, errsize) ||
-        check_range("d_head", m->d_head, 1, big, err, errsize) ||
-        check_range("d_ff", m->d_ff, 1, big, err, errsize) ||
-        check_range("vocab", m->vocab, 1, big, err, errsize) ||
-        check_range("experts", m->experts, 1, 1 << 20, err, errsize) ||
+        check_range("d_head", m->d_head, 1, wide, err, errsize) ||
+        check_range("d_ff", m->d_ff, 1, ff, err, errsize) ||
+        check_range("vocab", m->vocab, 1, RT_MAX_VOCAB, err, errsize) ||
+        check_range("experts", m->experts, 1, RT_MAX_EXPERTS, err, errsize) ||
         check_range("experts_per_token", m->experts_per_token, 1, m->experts, err, errsize))
         return -1;
-    if (check_range("shared_experts", m->shared_experts, 0, 1 << 20, err, errsize) ||
-        check_range("shared_d_ff", m->shared_d_ff, 0, big, err, errsize) ||
-        check_range("moe_d_ff", m->moe_d_ff, 0, big, err, errsize) ||
-        check_range("kv_lora_rank", m->kv_lora_rank, 0, big, err, errsize) ||
-        check_range("q_lora_rank", m->q_lora_rank, 0, big, err, errsize) ||
-        check_range("qk_rope_head_dim", m->qk_rope_head_dim, 0, big, err, errsize) ||
-        check_range("qk_nope_head_dim", m->qk_nope_head_dim, 0, big, err, errsize) ||
-        check_range("v_head_dim", m->v_head_dim, 0, big, err, errsize) ||
+    if (check_range("shared_experts", m->shared_experts, 0, RT_MAX_EXPERTS, err, errsize) ||
+        check_range("shared_d_ff", m->shared_d_ff, 0, ff, err, errsize) ||
+        check_range("moe_d_ff", m->moe_d_ff, 0, ff, err, errsize) ||
+        check_range("kv_lora_rank", m->kv_lora_rank, 0, wide, err, errsize) ||
+        check_range("q_lora_rank", m->q_lora_rank, 0, wide, err, errsize) ||
+        check_range("qk_rope_head_dim", m->qk_rope_head_dim, 0, wide, err, errsize) ||
+        check_range("qk_nope_head_dim", m->qk_nope_head_dim, 0, wide, err, errsize) ||
+        check_range("v_head_dim", m->v_head_dim, 0, wide, err, errsize) ||
         check_range("norms_per_layer", m->norms_per_layer, 0, 16, err, errsize) ||
-        check_range("qk_norm_width", m->qk_norm_width, 0, big, err, errsize) ||
-        check_range("position_rows", m->position_rows, 0, big, err, errsize) ||
-        check_range("linear_key_heads", m->lin_key_heads, 0, big, err, errsize) ||
-        check_range("linear_value_heads", m->lin_value_heads, 0, big, err, errsize) ||
-        check_range("linear_key_head_dim", m->lin_key_head_dim, 0, big, err, errsize) ||
-        check_range("linear_value_head_dim", m->lin_value_head_dim, 0, big, err, errsize) ||
+        check_range("qk_norm_width", m->qk_norm_width, 0, wide, err, errsize) ||
+        check_range("position_rows", m->position_rows, 0, RT_MAX_VOCAB, err, errsize) ||
+        check_range("linear_key_heads", m->lin_key_heads, 0, wide, err, errsize) ||
+        check_range("linear_value_heads", m->lin_value_heads, 0, wide, err, errsize) ||
+        check_range("linear_key_head_dim", m->lin_key_head_dim, 0, wide, err, errsize) ||
+        check_range("linear_value_head_dim", m->lin_value_head_dim, 0, wide, err, errsize) ||
         check_range("linear_conv_kernel", m->lin_conv_kernel, 0, 1 << 20, err, errsize) ||
-        check_range("mamba d_inner", m->ssm_d_inner, 0, big, err, errsize) ||
-        check_range("mamba d_state", m->ssm_d_state, 0, big, err, errsize) ||
+        check_range("mamba d_inner", m->ssm_d_inner, 0, ff, err, errsize) ||
+        check_range("mamba d_state", m->ssm_d_state, 0, wide, err, errsize) ||
         check_range("mamba d_conv", m->ssm_d_conv, 0, 1 << 20, err, errsize) ||
-        check_range("mamba dt_rank", m->ssm_dt_rank, 0, big, err, errsize) ||
-        check_range("mamba heads", m->ssm_heads, 0, big, err, errsize) ||
-        check_range("mamba groups", m->ssm_groups, 0, big, err, errsize) ||
+        check_range("mamba dt_rank", m->ssm_dt_rank, 0, wide, err, errsize) ||
+        check_range("mamba heads", m->ssm_heads, 0, wide, err, errsize) ||
+        check_range("mamba groups", m->ssm_groups, 0, wide, err, errsize) ||
         check_range("mamba state bytes", m->ssm_state_bytes, 0, 16, err, errsize))
         return -1;
     if (m->heads % m->kv_heads != 0) {
@@ -447,11 +447,22 @@ int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
         snprintf(err, errsize, "latent attention needs qk_nope_head_dim + qk_rope_head_dim and v_head_dim of 1 or more");
         return -1;
     }
-    if (!(m->stated_params >= 0.0 && m->stated_params <= 1e16)) {
+    if (!(m->stated_params >= 0.0 && m->stated_params <= RT_MAX_SHAPE_PARAMS)) {
         snprintf(err, errsize, "params must be from 1 to 1e16");
         return -1;
     }
-    return check_schedule(m, err, errsize);
+    if (check_schedule(m, err, errsize) != 0)
+        return -1;
+    /* Each dimension in range can still multiply into an absurd model (2^20 wide, 512 deep, 2^16 experts). */
+    double total = model_param_count(m).total;
+    if (!(total <= RT_MAX_SHAPE_PARAMS)) {
+        snprintf(err, errsize, "the shape counts %.3g parameters, above the 1e16 a shape may have: check its "
+                 "dimensions (layers %lld, d_model %lld, d_ff %lld, experts %lld, vocab %lld)",
+                 total, (long long)m->layers, (long long)m->d_model, (long long)m->d_ff, (long long)m->experts,
+                 (long long)m->vocab);
+        return -1;
+    }
+    return 0;
 }
 
 /* True when two kinds describe the same layer (their counts aside). */

@@ -21,6 +21,15 @@
 #define RT_MODEL_SOURCE_MAX 200
 #define RT_MAX_LAYERS 512      /* deepest model a shape holds (Llama 3.1 405B has 126) */
 #define RT_MAX_LAYER_KINDS 8   /* distinct layer kinds in one model */
+/* The largest dimensions a shape accepts: far beyond any published model
+ * (DeepSeek-V3's d_model is 7168, Llama 3.1 405B's d_ff 53248, Gemma's vocab
+ * 256000), yet small enough that every count and byte figure stays finite
+ * and a shape cannot count more than RT_MAX_SHAPE_PARAMS. */
+#define RT_MAX_WIDTH ((int64_t)1 << 20)   /* d_model, heads, d_head, latent ranks and head widths */
+#define RT_MAX_FF ((int64_t)1 << 24)      /* d_ff, expert and shared widths, Mamba's d_inner */
+#define RT_MAX_VOCAB ((int64_t)1 << 24)   /* vocab, learned position rows */
+#define RT_MAX_EXPERTS ((int64_t)1 << 16) /* routed or shared experts */
+#define RT_MAX_SHAPE_PARAMS 1e16          /* parameters a shape may count (a million times GPT-4's rumoured size) */
 #define RT_MAX_ASSUMPTIONS 12
 #define RT_ASSUMPTION_KEY_MAX 40
 #define RT_ASSUMPTION_VALUE_MAX 48
@@ -225,11 +234,14 @@ double model_state_bytes_per_request(const struct model_shape *m, double kv_byte
 struct param_count model_param_count(const struct model_shape *m);
 
 /* Checks a shape. Returns 0 when valid; otherwise -1 with a one-line message
- * naming the field and the accepted range in err (errsize bytes). Rules: every
- * dimension in [1, 2^40], layers in [1, RT_MAX_LAYERS]; kv_heads divides
- * heads; experts_per_token in [1, experts]; the schedule's counts match its
- * layers; an MoE layer needs experts > 1; a window is >= 1; linear and Mamba
- * layers need their dimensions. */
+ * naming the field and the accepted range in err (errsize bytes). Rules:
+ * layers in [1, RT_MAX_LAYERS]; d_model, heads, d_head and the other widths
+ * in [1, RT_MAX_WIDTH]; d_ff and expert widths up to RT_MAX_FF; vocab up to
+ * RT_MAX_VOCAB; experts up to RT_MAX_EXPERTS; kv_heads divides heads;
+ * experts_per_token in [1, experts]; the schedule's counts match its layers;
+ * an MoE layer needs experts > 1; a window is >= 1; linear and Mamba layers
+ * need their dimensions; and the shape counts at most RT_MAX_SHAPE_PARAMS
+ * parameters (each dimension within its range can still multiply past it). */
 int model_shape_check(const struct model_shape *m, char *err, size_t errsize);
 
 /* Makes the schedule explicit: with kind_count 0, one kind (full attention,

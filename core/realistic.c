@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "units.h" /* name_normalize */
+#include "units.h" /* name_normalize, format_exact */
 
 /* The generic profile: one set of constants fitted to every measured chip
  * at once, jointly with the engines (rooftop --calibrate
@@ -43,8 +43,9 @@ static int check_field(const char *field, double v, double lo, double hi, bool o
 {
     if (isfinite(v) && (open_low ? v > lo : v >= lo) && v <= hi)
         return 0;
-    snprintf(err, errsize, "efficiency '%s' must be %s %g to %g (got %g)", field, open_low ? "above" : "from", lo, hi,
-             v);
+    char got[32], low[32], high[32];
+    snprintf(err, errsize, "efficiency '%s' must be %s %s to %s (got %s)", field, open_low ? "above" : "from",
+             format_exact(low, sizeof low, lo), format_exact(high, sizeof high, hi), format_exact(got, sizeof got, v));
     return -1;
 }
 
@@ -114,20 +115,21 @@ const struct engine_profile *engine_find(const char *name)
 
 int engine_check(const struct engine_profile *e, char *err, size_t errsize)
 {
+    char got[32];
     if (!(isfinite(e->step_s) && e->step_s >= 0.0 && e->step_s <= 10.0)) {
-        snprintf(err, errsize, "engine 'step_overhead_s' must be from 0 to 10 seconds (got %g)", e->step_s);
+        snprintf(err, errsize, "engine 'step_overhead_s' must be from 0 to 10 seconds (got %s)", format_exact(got, sizeof got, e->step_s));
         return -1;
     }
     if (!(isfinite(e->request_s) && e->request_s >= 0.0 && e->request_s <= 10.0)) {
-        snprintf(err, errsize, "engine 'request_overhead_s' must be from 0 to 10 seconds (got %g)", e->request_s);
+        snprintf(err, errsize, "engine 'request_overhead_s' must be from 0 to 10 seconds (got %s)", format_exact(got, sizeof got, e->request_s));
         return -1;
     }
     if (!(isfinite(e->attention) && e->attention > 0.0 && e->attention <= 1.0)) {
-        snprintf(err, errsize, "engine 'attention' must be above 0 and at most 1 (got %g)", e->attention);
+        snprintf(err, errsize, "engine 'attention' must be above 0 and at most 1 (got %s)", format_exact(got, sizeof got, e->attention));
         return -1;
     }
     if (!(isfinite(e->moe) && e->moe > 0.0 && e->moe <= 1.0)) {
-        snprintf(err, errsize, "engine 'moe' must be above 0 and at most 1 (got %g)", e->moe);
+        snprintf(err, errsize, "engine 'moe' must be above 0 and at most 1 (got %s)", format_exact(got, sizeof got, e->moe));
         return -1;
     }
     return 0;

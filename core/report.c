@@ -11,6 +11,7 @@
 #include "chipfile.h"
 #include "modeljson.h"
 #include "strbuf.h"
+#include "textsafe.h"
 #include "version.h"
 
 int format_parse(const char *text, enum rt_format *out)
@@ -877,6 +878,12 @@ static void csv_placements(struct strbuf *sb, const struct analysis *a)
     }
 }
 
+char *report_take(struct strbuf *sb, enum rt_format f)
+{
+    char *text = sb_take(sb);
+    return f == RT_FORMAT_JSON ? json_safe_take(text) : text_safe_take(text);
+}
+
 char *report_render(enum rt_format f, const struct scenario *s, const struct analysis *a)
 {
     return report_render_points(f, s, a, NULL, 0);
@@ -957,7 +964,7 @@ char *report_render_points(enum rt_format f, const struct scenario *s, const str
             text_points(&sb, s, pts, n, false);
         break;
     }
-    return sb_take(&sb);
+    return report_take(&sb, f);
 }
 
 /* ---- sweeps -------------------------------------------------------------- */
@@ -1177,5 +1184,5 @@ char *sweep_render(enum rt_format f, enum rt_sweep_kind k, const struct scenario
             sb_puts(&sb, md ? " |\n" : "\n");
         }
     }
-    return sb_take(&sb);
+    return report_take(&sb, f);
 }

@@ -2,6 +2,8 @@
  *
  * Every function returns a newly allocated NUL-terminated string that the
  * caller frees, or NULL when memory runs out. No I/O: the caller writes it.
+ * Control bytes in names from files are made visible (report_take), so the
+ * text is safe to write to a terminal.
  * Numbers are written with a dot in every locale only if LC_NUMERIC is "C",
  * which the program sets at start-up. JSON keys are documented in README.md.
  */
@@ -43,6 +45,13 @@ const char *verdict_name(const struct latency_verdict *l);
 
 struct cJSON;
 struct strbuf;
+
+/* Hands sb's text to the caller (who frees it) made safe for a terminal
+ * (textsafe.h): a control byte or invalid UTF-8 from a name or key of an
+ * input file never reaches the terminal raw. JSON goes through
+ * json_safe_take (the same document to a JSON reader), every other format
+ * through text_safe_take. Returns NULL when an allocation failed. */
+char *report_take(struct strbuf *sb, enum rt_format f);
 
 /* Appends the cJSON tree root printed (indented) and a newline to sb, then
  * frees root; sets sb->failed when root is NULL or printing fails. */

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "units.h"
+
 /* True when x is finite and > 0. */
 static bool positive(double x)
 {
@@ -150,8 +152,9 @@ int chips_for_latency_budget(const struct napkin_turn *t, double budget_s, int64
         return -1;
     }
     if (budget_s <= t->overhead_s) {
-        snprintf(err, errsize, "a budget of %g s at or below the %g s overhead can never be met", budget_s,
-                 t->overhead_s);
+        char b[32], o[32];
+        snprintf(err, errsize, "a budget of %s s at or below the %s s overhead can never be met",
+                 format_exact(b, sizeof b, budget_s), format_exact(o, sizeof o, t->overhead_s));
         return -1;
     }
     if (max_chips < 1) {

@@ -1,6 +1,8 @@
 /* scenario.c — the default scenario and its validation. */
 #include "scenario.h"
 
+#include "units.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,16 +61,72 @@ static int check_int(const char *flag, int64_t v, int64_t lo, int64_t hi, char *
     return -1;
 }
 
-/* Checks a real knob against [lo, hi] (open at lo when lo_open). */
+/* Checks a real knob against [lo, hi] (open at lo when lo_open). The
+ * message quotes the value exactly (16777217, not 1.67772e+07). */
 static int check_real(const char *flag, double v, double lo, bool lo_open, double hi, char *err, size_t errsize)
 {
     if (isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi)
         return 0;
+    char got[32], low[32], high[32];
+    format_exact(got, sizeof got, v);
+    format_exact(low, sizeof low, lo);
+    format_exact(high, sizeof high, hi);
     if (lo_open)
-        snprintf(err, errsize, "%s %g is out of range: give a number above %g, at most %g", flag, v, lo, hi);
+        snprintf(err, errsize, "%s %s is out of range: give a number above %s, at most %s", flag, got, low, high);
     else
-        snprintf(err, errsize, "%s %g is out of range: give a number from %g to %g", flag, v, lo, hi);
+        snprintf(err, errsize, "%s %s is out of range: give a number from %s to %s", flag, got, low, high);
     return -1;
+}
+
+/* Checks a knob where 0 means "not given" (an override, a measurement, a
+ * target): 0, or a figure in [lo, hi]. The message says the unit. */
+static int check_given(const char *flag, double v, double lo, double hi, const char *unit, char *err,
+                       size_t errsize)
+{
+    if (v == 0.0 || (isfinite(v) && v >= lo && v <= hi))
+        return 0;
+    char got[32], low[32], high[32];
+    snprintf(err, errsize, "%s %s is out of range: give %s to %s %s", flag, format_exact(got, sizeof got, v),
+             format_exact(low, sizeof low, lo), format_exact(high, sizeof high, hi), unit);
+    return -1;
+}
+
+/* Checks the chip's own figures against the physical ranges (chips.h); a
+ * chip from a file was checked key by key on loading, so this names the
+ * chip for one built some other way. */
+static int check_chip(const struct scenario *s, char *err, size_t errsize)
+{
+    const struct chip_spec *c = &s->chip;
+    if (!(isfinite(c->peak_flops_per_s[RT_BF16]) && c->peak_flops_per_s[RT_BF16] > 0.0) &&
+        !(s->peak_flops_override > 0.0)) {
+        snprintf(err, errsize, "chip %s has no bf16 peak: give --peak-flops", c->key);
+        return -1;
+    }
+    for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+        double v = c->peak_flops_per_s[p];
+        /* A file's sparse peaks are halved on loading: half the least peak a file may give. */
+        if (!(v == 0.0 || (isfinite(v) && v >= RT_MIN_PEAK_FLOPS / 2.0 && v <= RT_MAX_PEAK_FLOPS))) {
+            snprintf(err, errsize, "chip %s: %s peak must be 0 (none) or from 1e9 to 1e21 FLOP/s", c->key,
+                     precision_name((enum rt_precision)p));
+            return -1;
+        }
+    }
+    bool hbm_ok = c->hbm_bytes >= RT_MIN_HBM_BYTES && c->hbm_bytes <= RT_MAX_HBM_BYTES;
+    bool bw_ok = c->hbm_bytes_per_s >= RT_MIN_BYTES_PER_S && c->hbm_bytes_per_s <= RT_MAX_BYTES_PER_S;
+    if ((!hbm_ok && !(s->hbm_bytes_override > 0.0)) || (!bw_ok && !(s->hbm_bytes_per_s_override > 0.0))) {
+        snprintf(err, errsize, "chip %s needs a memory capacity of 1e6 to 1e15 bytes and a bandwidth of 1e6 to "
+                 "1e17 bytes/s (--hbm-bytes, --hbm-bw)",
+                 c->key);
+        return -1;
+    }
+    if (check_given("chip's vector_flops_per_s", c->vector_flops_per_s, RT_MIN_PEAK_FLOPS, RT_MAX_PEAK_FLOPS,
+                    "FLOP/s", err, errsize) ||
+        check_given("chip's interconnect_bytes_per_s", c->interconnect_bytes_per_s, RT_MIN_BYTES_PER_S,
+                    RT_MAX_BYTES_PER_S, "bytes/s", err, errsize) ||
+        check_given("chip's scale_out_bytes_per_s", c->scale_out_bytes_per_s, RT_MIN_BYTES_PER_S,
+                    RT_MAX_BYTES_PER_S, "bytes/s", err, errsize))
+        return -1;
+    return 0;
 }
 
 int scenario_check(const struct scenario *s, char *err, size_t errsize)
@@ -116,32 +174,36 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         return -1;
     }
     if ((s->params != 0.0 && check_real("--params", s->params, 1.0, false, RT_MAX_PARAMS, err, errsize)) ||
-        check_real("--budget", s->budget_s, 0.0, true, 1e9, err, errsize) ||
+        check_real("--budget", s->budget_s, RT_MIN_SECONDS, false, 1e9, err, errsize) ||
         check_real("--overhead", s->overhead_s, 0.0, false, 1e9, err, errsize) ||
         check_real("--reserve", s->reserve_bytes, 0.0, false, 1e21, err, errsize) ||
-        check_real("--mfu", s->mfu, 0.0, true, 1.0, err, errsize) ||
-        check_real("--peak-flops", s->peak_flops_override, 0.0, false, 1e21, err, errsize) ||
-        check_real("--hbm-bw", s->hbm_bytes_per_s_override, 0.0, false, 1e21, err, errsize) ||
-        check_real("--hbm-bytes", s->hbm_bytes_override, 0.0, false, 1e21, err, errsize) ||
+        check_real("--mfu", s->mfu, RT_MIN_MFU, false, 1.0, err, errsize) ||
+        check_given("--peak-flops", s->peak_flops_override, RT_MIN_PEAK_FLOPS, RT_MAX_PEAK_FLOPS, "FLOP/s", err,
+                    errsize) ||
+        check_given("--hbm-bw", s->hbm_bytes_per_s_override, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, "bytes/s", err,
+                    errsize) ||
+        check_given("--hbm-bytes", s->hbm_bytes_override, RT_MIN_HBM_BYTES, RT_MAX_HBM_BYTES, "bytes", err,
+                    errsize) ||
         check_real("--recompute", s->recompute_fraction, 0.0, false, 1.0, err, errsize) ||
         check_real("--comm-overlap", s->comm_overlap, 0.0, false, 1.0, err, errsize) ||
-        check_real("--measured-train-tokens-per-s", s->measured_train_tokens_per_s, 0.0, false, 1e18, err, errsize) ||
-        check_real("--measured-ttft-s", s->measured_ttft_s, 0.0, false, 1e9, err, errsize) ||
-        check_real("--measured-tpot-s", s->measured_tpot_s, 0.0, false, 1e9, err, errsize) ||
+        check_given("--measured-train-tokens-per-s", s->measured_train_tokens_per_s, 1e-3, 1e12, "tokens/s", err,
+                    errsize) ||
+        check_given("--measured-ttft-s", s->measured_ttft_s, RT_MIN_SECONDS, 1e6, "s", err, errsize) ||
+        check_given("--measured-tpot-s", s->measured_tpot_s, RT_MIN_SECONDS, 1e6, "s", err, errsize) ||
         check_real("--ep-imbalance", s->ep_imbalance, 1.0, false, 64.0, err, errsize) ||
-        check_real("--spec-draft-params", s->spec_draft_params, 0.0, false, RT_MAX_PARAMS, err, errsize) ||
-        check_real("--ttft-target", s->ttft_target_s, 0.0, false, 1e9, err, errsize) ||
-        check_real("--tpot-target", s->tpot_target_s, 0.0, false, 1e9, err, errsize))
+        check_given("--spec-draft", s->spec_draft_params, 1.0, RT_MAX_PARAMS, "parameters", err, errsize) ||
+        check_given("--ttft-target", s->ttft_target_s, RT_MIN_SECONDS, 1e9, "s", err, errsize) ||
+        check_given("--tpot-target", s->tpot_target_s, RT_MIN_SECONDS, 1e9, "s", err, errsize))
         return -1;
+    char v1[32], v2[32];
     if (!(s->spec_accept >= 0.0 && s->spec_accept < 1.0)) {
-        snprintf(err, errsize, "--spec-accept %g is out of range: give a probability from 0 up to (not including) 1",
-                 s->spec_accept);
+        snprintf(err, errsize, "--spec-accept %s is out of range: give a probability from 0 up to (not including) 1",
+                 format_exact(v1, sizeof v1, s->spec_accept));
         return -1;
     }
     if (s->budget_s <= s->overhead_s) {
-        snprintf(err, errsize,
-                 "--budget %g s must exceed the --overhead of %g s: no hardware can meet it",
-                 s->budget_s, s->overhead_s);
+        snprintf(err, errsize, "--budget %s s must exceed the --overhead of %s s: no hardware can meet it",
+                 format_exact(v1, sizeof v1, s->budget_s), format_exact(v2, sizeof v2, s->overhead_s));
         return -1;
     }
     char why[200];
@@ -163,25 +225,8 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         snprintf(err, errsize, "--precision must be bf16, fp8, int8 or int4");
         return -1;
     }
-    const struct chip_spec *c = &s->chip;
-    if (!(isfinite(c->peak_flops_per_s[RT_BF16]) && c->peak_flops_per_s[RT_BF16] > 0.0) &&
-        !(s->peak_flops_override > 0.0)) {
-        snprintf(err, errsize, "chip %s has no bf16 peak: give --peak-flops", c->key);
+    if (check_chip(s, err, errsize) != 0)
         return -1;
-    }
-    for (int p = 0; p < RT_PRECISION_COUNT; p++) {
-        if (!(isfinite(c->peak_flops_per_s[p]) && c->peak_flops_per_s[p] >= 0.0 && c->peak_flops_per_s[p] <= 1e21)) {
-            snprintf(err, errsize, "chip %s: %s peak must be from 0 to 1e21 FLOP/s", c->key,
-                     precision_name((enum rt_precision)p));
-            return -1;
-        }
-    }
-    if ((!(c->hbm_bytes > 0.0 && c->hbm_bytes <= 1e21) && !(s->hbm_bytes_override > 0.0)) ||
-        (!(c->hbm_bytes_per_s > 0.0 && c->hbm_bytes_per_s <= 1e21) && !(s->hbm_bytes_per_s_override > 0.0))) {
-        snprintf(err, errsize, "chip %s needs a memory capacity and bandwidth above 0 (--hbm-bytes, --hbm-bw)",
-                 c->key);
-        return -1;
-    }
     if (s->has_step_times) {
         double total = 0.0;
         for (int i = 0; i < RT_PART_COUNT; i++) {

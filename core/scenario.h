@@ -34,6 +34,8 @@ enum rt_recompute { RT_RECOMPUTE_NONE = 0, RT_RECOMPUTE_SELECTIVE, RT_RECOMPUTE_
 #define RT_MAX_BATCH ((int64_t)1 << 24)
 #define RT_MAX_TOKENS ((int64_t)1 << 30)
 #define RT_MAX_PARAMS 1e16
+#define RT_MIN_MFU 1e-3          /* the least achieved fraction of peak: 0.1% */
+#define RT_MIN_SECONDS 1e-6      /* the shortest budget, target or measured time: a microsecond */
 #define RT_DEFAULT_MAX_CHIPS 65536
 
 struct scenario {

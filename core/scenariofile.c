@@ -242,7 +242,7 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
             return -1;
         /* The run repeats the model's MoE shape; a different one is a hand edit rooftop cannot honour. */
         if (experts != (double)m->experts || top != (double)m->experts_per_token) {
-            snprintf(err, errsize, "%s: '%sexperts' and '%sexperts_per_token' (%g, top-%g) must match "
+            snprintf(err, errsize, "%s: '%sexperts' and '%sexperts_per_token' (%.0f, top-%.0f) must match "
                                    "'model.experts' and 'model.experts_per_token' (%lld, top-%lld)",
                      path, what, what, experts, top, (long long)m->experts, (long long)m->experts_per_token);
             return -1;
@@ -335,8 +335,57 @@ static int read_assumptions(const cJSON *list, const char *path, struct model_sh
     return 0;
 }
 
-/* Reads the model object of a scenario file over *m. A model written out
- * is counted from its shape unless it states a count itself. */
+/* True when obj has key with a value other than null. */
+static bool given(const cJSON *obj, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return v && !cJSON_IsNull(v);
+}
+
+/* The keys a model object must give: the shape nothing else implies. */
+static const char *const model_required[] = {"layers", "d_model", "heads", "d_ff", "vocab", NULL};
+
+/* Fills in what a hand-written model object may leave out, as a
+ * HuggingFace config does: kv_heads = heads (MHA), d_head = d_model / heads,
+ * one expert, a gated MLP (said in a warning: most current models have
+ * one). Returns 0, or -1 with err naming the key that cannot be implied. */
+static int model_implied(const cJSON *obj, const char *path, struct model_shape *m, struct load_warnings *w,
+                         char *err, size_t errsize)
+{
+    if (!given(obj, "kv_heads"))
+        m->kv_heads = m->heads;
+    if (!given(obj, "d_head")) {
+        if (m->heads < 1 || m->d_model % m->heads != 0) {
+            snprintf(err, errsize, "%s: missing key 'model.d_head' (d_model %lld does not divide into %lld heads)",
+                     path, (long long)m->d_model, (long long)m->heads);
+            return -1;
+        }
+        m->d_head = m->d_model / m->heads;
+    }
+    if (!given(obj, "experts"))
+        m->experts = 1;
+    if (!given(obj, "experts_per_token")) {
+        if (m->experts > 1) {
+            snprintf(err, errsize, "%s: missing key 'model.experts_per_token': how many of the %lld experts each "
+                                   "token visits",
+                     path, (long long)m->experts);
+            return -1;
+        }
+        m->experts_per_token = 1;
+    }
+    if (!given(obj, "gated_mlp")) {
+        m->gated_mlp = true;
+        warn_add(w, "%s: no 'model.gated_mlp': taken as a gated three-matrix MLP (SwiGLU); give false for a plain "
+                    "two-matrix one",
+                 path);
+    }
+    return 0;
+}
+
+/* Reads the model object of a scenario file into *m, from an empty shape
+ * (never over the default model: what the file leaves out is implied as a
+ * config.json implies it, or refused). A model written out is counted from
+ * its shape unless it states a count itself. */
 static int read_model(const cJSON *obj, const char *path, struct model_shape *m, struct load_warnings *w, char *err,
                       size_t errsize)
 {
@@ -344,15 +393,19 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
         snprintf(err, errsize, "%s: 'model' must be an object", path);
         return -1;
     }
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "custom");
+    snprintf(m->source, sizeof m->source, "a shape written out in a scenario file");
     if (json_string(obj, "name", path, false, m->name, sizeof m->name, err, errsize) == JSON_BAD ||
         json_string(obj, "source", path, false, m->source, sizeof m->source, err, errsize) == JSON_BAD)
         return -1;
-    int64_t old_layers = m->layers;
     for (size_t i = 0; i < sizeof model_ints / sizeof model_ints[0]; i++) {
         double v;
         double hi = strcmp(model_ints[i].key, "layers") == 0 ? RT_MAX_LAYERS : 1099511627776.0;
-        enum json_found f = json_number(obj, model_ints[i].key, path, "model.", false, 0, hi, true, &v, err, errsize);
-        if (f == JSON_BAD)
+        bool required = in_names(model_ints[i].key, model_required);
+        enum json_found f =
+            json_number(obj, model_ints[i].key, path, "model.", required, 0, hi, true, &v, err, errsize);
+        if (f == JSON_BAD || (required && f != JSON_FOUND))
             return -1;
         if (f == JSON_FOUND)
             *(int64_t *)((char *)m + model_ints[i].offset) = (int64_t)v;
@@ -361,7 +414,8 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
         if (json_bool(obj, model_bools[i].key, path, false, (bool *)((char *)m + model_bools[i].offset), err,
                       errsize) == JSON_BAD)
             return -1;
-    m->stated_params = 0.0;
+    if (model_implied(obj, path, m, w, err, errsize) != 0)
+        return -1;
     if (json_number(obj, "stated_params", path, "model.", false, 0, 1e16, false, &m->stated_params, err, errsize) ==
         JSON_BAD)
         return -1;
@@ -373,7 +427,7 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
     if (runs && !cJSON_IsNull(runs)) {
         if (read_schedule(runs, path, m, w, err, errsize) != 0)
             return -1;
-    } else if (legacy || m->layers != old_layers || cJSON_GetObjectItemCaseSensitive(obj, "experts")) {
+    } else {
         if (read_legacy_schedule(obj, path, m, err, errsize) != 0)
             return -1;
         if (!legacy)
@@ -389,6 +443,39 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
             !in_fields(c->string, model_bools, COUNT(model_bools)))
             warn_add(w, "%s: unknown key 'model.%s' ignored", path, c->string);
     return 0;
+}
+
+/* scenario_check names a knob by its flag; a file has it under a key. */
+static const struct {
+    const char *flag, *key;
+} flag_keys[] = {
+    {"--chips", "chips"}, {"--batch", "batch"}, {"--context", "context_tokens"},
+    {"--prefill-tokens", "prefill_tokens"}, {"--decode-tokens", "decode_tokens"}, {"--max-chips", "max_chips"},
+    {"--tile", "tile"}, {"--dp", "data_parallel"}, {"--pp", "pp"}, {"--ep", "ep"}, {"--microbatches", "microbatches"},
+    {"--activation-tokens", "activation_tokens"}, {"--spec-tokens", "spec_tokens"},
+    {"--disagg", "disagg_prefill_chips"}, {"--peak-flops", "peak_flops_override"},
+    {"--hbm-bw", "hbm_bytes_per_s_override"}, {"--hbm-bytes", "hbm_bytes_override"}, {"--params", "params"},
+    {"--budget", "budget_s"}, {"--overhead", "overhead_s"}, {"--reserve", "reserve_bytes"}, {"--mfu", "mfu"},
+    {"--recompute", "recompute_fraction"}, {"--comm-overlap", "comm_overlap"},
+    {"--measured-train-tokens-per-s", "measured_train_tokens_per_s"}, {"--measured-ttft-s", "measured_ttft_s"},
+    {"--measured-tpot-s", "measured_tpot_s"}, {"--ep-imbalance", "ep_imbalance"}, {"--spec-accept", "spec_accept"},
+    {"--spec-draft", "spec_draft_params"}, {"--ttft-target", "ttft_target_s"}, {"--tpot-target", "tpot_target_s"},
+    {"--step-times", "step_times_s"},
+};
+
+/* Writes scenario_check's message why as "PATH: 'key' (--flag) ..." when it
+ * starts with a knob's flag, so that the file's key is named; otherwise as
+ * "PATH: why". */
+static void name_the_key(const char *why, const char *path, char *err, size_t errsize)
+{
+    for (size_t i = 0; i < COUNT(flag_keys); i++) {
+        size_t n = strlen(flag_keys[i].flag);
+        if (strncmp(why, flag_keys[i].flag, n) == 0 && why[n] == ' ') {
+            snprintf(err, errsize, "%s: '%s' (%s)%s", path, flag_keys[i].key, flag_keys[i].flag, why + n);
+            return;
+        }
+    }
+    snprintf(err, errsize, "%s: %s", path, why);
 }
 
 int scenario_from_json(const char *text, size_t len, const char *path, struct scenario *out,
@@ -542,7 +629,7 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
             warn_add(w, "%s: unknown key '%s' ignored", path, c->string);
     char why[256];
     if (scenario_check(&s, why, sizeof why) != 0) {
-        snprintf(err, errsize, "%s: %s", path, why);
+        name_the_key(why, path, err, errsize);
         goto done;
     }
     *out = s;

@@ -448,5 +448,5 @@ char *search_render(enum rt_format f, const struct scenario *base, const struct 
         text_search(&sb, base, opt, r);
         break;
     }
-    return sb_take(&sb);
+    return report_take(&sb, f);
 }

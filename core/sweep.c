@@ -63,9 +63,21 @@ size_t sweep_default_values(enum rt_sweep_kind k, const struct scenario *base, d
 int sweep_apply(enum rt_sweep_kind k, double v, struct scenario *s, char *err, size_t errsize)
 {
     const char *name = sweep_kind_name(k);
-    bool whole = isfinite(v) && v >= 1.0 && v == floor(v) && v <= 1e16;
-    if (!whole) {
-        snprintf(err, errsize, "--sweep=%s: value %g is not a whole number of at least 1", name, v);
+    char given[32];
+    format_exact(given, sizeof given, v);
+    if (!isfinite(v) || v != floor(v)) {
+        snprintf(err, errsize, "--values %s: --sweep=%s takes whole numbers", given, name);
+        return -1;
+    }
+    /* The knob's own range, so a value is refused as itself, not later as an unnamed product. */
+    double hi = k == RT_SWEEP_CHIPS   ? (double)RT_MAX_CHIPS
+                : k == RT_SWEEP_BATCH ? (double)RT_MAX_BATCH
+                : k == RT_SWEEP_PARAMS ? RT_MAX_PARAMS
+                                       : (double)s->model.heads;
+    if (v < 1.0 || v > hi) {
+        char top[32];
+        snprintf(err, errsize, "--values %s is out of range for --sweep=%s: give whole numbers from 1 to %s", given, name,
+                 format_exact(top, sizeof top, hi));
         return -1;
     }
     switch (k) {
@@ -86,7 +98,7 @@ int sweep_apply(enum rt_sweep_kind k, double v, struct scenario *s, char *err, s
             return -1;
         }
         if (v > (double)s->model.heads || s->model.heads % (int64_t)v != 0) {
-            snprintf(err, errsize, "--sweep=kv-heads: %g does not divide the model's %lld heads", v,
+            snprintf(err, errsize, "--values %s: kv heads must divide the model's %lld heads", given,
                      (long long)s->model.heads);
             return -1;
         }
@@ -112,7 +124,9 @@ int sweep_run(enum rt_sweep_kind k, const struct scenario *base, const double *v
             return -1;
         char why[256];
         if (analyze(&s, &rows[i], why, sizeof why) != 0) {
-            snprintf(err, errsize, "--sweep=%s at %g: %s", sweep_kind_name(k), values[i], why);
+            char at[32];
+            snprintf(err, errsize, "--sweep=%s at %s: %s", sweep_kind_name(k), format_exact(at, sizeof at, values[i]),
+                     why);
             return -1;
         }
     }

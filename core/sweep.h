@@ -23,8 +23,11 @@ int sweep_kind_parse(const char *text, enum rt_sweep_kind *out);
 size_t sweep_default_values(enum rt_sweep_kind k, const struct scenario *base, double *values, size_t max);
 
 /* Applies value v of sweep k to scenario *s (chips, params, batch or
- * model.kv_heads). Returns 0, or -1 with a message naming the value when it
- * is not a positive whole number (or, for kv-heads, does not divide heads). */
+ * model.kv_heads). v must be a whole number from 1 to the knob's limit:
+ * RT_MAX_CHIPS chips, RT_MAX_PARAMS params, RT_MAX_BATCH batch, the model's
+ * heads (and a divisor of them) for kv-heads. Returns 0, or -1 with a
+ * message naming --values, the value exactly (format_exact) and the range
+ * (a value too large is "out of range", one with a fraction "whole numbers"). */
 int sweep_apply(enum rt_sweep_kind k, double v, struct scenario *s, char *err, size_t errsize);
 
 /* Runs analyze() once per value into rows[0..n). Returns 0, or -1 with a

@@ -45,8 +45,9 @@ char *format_seconds(char *buf, size_t size, double seconds);
 
 /* Writes value with the fewest significant digits (15 to 17) that read back
  * as exactly the same double, e.g. 0.25 -> "0.25", 5.821725888324873 ->
- * "5.821725888324873". For CSV and other machine-read text. Non-finite
- * values print as "null". Returns buf. */
+ * "5.821725888324873". For CSV and other machine-read text, and for numbers
+ * quoted in messages (16777217, not 1.67772e+07). Non-finite values print
+ * as "null". Returns buf. */
 char *format_exact(char *buf, size_t size, double value);
 
 /* Lower-cases text and drops every non-alphanumeric character into out

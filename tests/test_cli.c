@@ -102,6 +102,38 @@ static void test_bad_input_is_one_clear_line_and_exit_2(void **state)
     assert_usage_error(RUN("--report", "--sweep=chips"), "one of");
     assert_usage_error(RUN("--values", "1,2"), "--values");
     assert_usage_error(RUN("stray"), "stray");
+    /* An empty list item is refused by flag and position, never dropped. */
+    assert_usage_error(RUN("--sweep=chips", "--values", "1,,2"), "--values '1,,2': item 2 is empty");
+    assert_usage_error(RUN("--sweep=chips", "--values", ",1"), "item 1 is empty");
+    assert_usage_error(RUN("--sweep=chips", "--values", "1,4,"), "item 3 is empty");
+    assert_usage_error(RUN("--sweep=chips", "--values", ""), "item 1 is empty");
+    assert_usage_error(RUN("--report", "--step-times", "1,,2,3,4,5"), "--step-times '1,,2,3,4,5': item 2 is empty");
+    assert_usage_error(RUN("--sweep=chips", "--values", "1,x,4"), "item 2, 'x', is not a number");
+    /* Too large is out of range, not "not a whole number"; numbers are quoted exactly. */
+    assert_usage_error(RUN("--sweep=chips", "--values", "1e308"), "--values 1e+308 is out of range for --sweep=chips");
+    assert_usage_error(RUN("--sweep=chips", "--values", "4,16777217"), "--values 16777217 is out of range");
+    assert_usage_error(RUN("--sweep=batch", "--values", "9007199254740991"), "--values 9007199254740991 is out");
+    assert_usage_error(RUN("--sweep=chips", "--values", "2.5"), "--values 2.5: --sweep=chips takes whole numbers");
+    assert_usage_error(RUN("--report", "--ep-imbalance", "16777217"), "--ep-imbalance 16777217 is out of range");
+    /* Absurd figures are refused by flag, as typed, with the physical range. */
+    assert_usage_error(RUN("--report", "--hbm-bytes", "1e-320"), "--hbm-bytes 1e-320 is out of range: give 1000000 to");
+    assert_usage_error(RUN("--report", "--peak-flops", "1e-300"), "--peak-flops 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--peak-flops", "1e30"), "--peak-flops 1e30 is out of range");
+    assert_usage_error(RUN("--report", "--hbm-bw", "1e-300"), "--hbm-bw 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--mfu", "1e-300"), "--mfu 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--measured-ttft-s", "1e-300"), "--measured-ttft-s 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--measured-tpot-s", "1e-300"), "--measured-tpot-s 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--ttft-target", "1e-300"), "--ttft-target 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--budget", "1e-300", "--overhead", "0"), "--budget 1e-300 is out of range");
+    assert_usage_error(RUN("--report", "--d-model", "2M"), "--d-model '2M' is out of range: give a whole number");
+    assert_usage_error(RUN("--report", "--vocab", "1099511627776"), "--vocab '1099511627776' is out of range");
+    assert_usage_error(RUN("--report", "--d-ff", "1099511627776"), "--d-ff '1099511627776' is out of range");
+    assert_usage_error(RUN("--report", "--heads", "2097152"), "--heads '2097152' is out of range");
+    assert_usage_error(RUN("--report", "--layers", "512", "--d-model", "1048576", "--heads", "1024", "--d-ff",
+                           "16777216"),
+                       "parameters, above the 1e16");
+    assert_usage_error(RUN("--report", "--budget", "0.1", "--overhead", "0.123456789"),
+                       "--budget 0.1 s must exceed the --overhead of 0.123456789 s");
 }
 
 /* Looks up a dotted path ("latency.total_s") in a JSON object. */
@@ -263,7 +295,7 @@ static void test_model_flags(void **state)
     run_free(&r);
     assert_usage_error(RUN("--report", "--model", "deepseek-v3", "--kv-heads", "1"),
                        "deepseek-v3 uses latent attention; its KV cache does not depend on kv heads");
-    assert_usage_error(RUN("--report", "--kv-heads", "0"), "--kv-heads '0': give a whole number of at least 1");
+    assert_usage_error(RUN("--report", "--kv-heads", "0"), "--kv-heads '0' is out of range: give a whole number from 1");
     assert_usage_error(RUN("--report", "--layers", "513"), "--layers '513': give 1 to 512 layers");
     assert_usage_error(RUN("--report", "--window", "-1"), "--window '-1'");
     assert_usage_error(RUN("--report", "--gated", "--plain-mlp"), "choose one of --gated and --plain-mlp");
@@ -796,6 +828,146 @@ static void test_files_on_the_command_line(void **state)
     rmdir(dir);
 }
 
+/* More warnings than are kept: the first 16 are printed, then how many
+ * more there were, never a silent stop. */
+static void test_warnings_say_how_many_more(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-warn-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[400], keys[2048] = "";
+    size_t used = 0;
+    for (int i = 0; i < 20; i++)
+        used += (size_t)snprintf(keys + used, sizeof keys - used, ", \"odd_%d\": 1", i);
+    snprintf(path, sizeof path, "%s/chip.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"name\": \"Chatty\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 80e9, "
+               "\"hbm_bytes_per_s\": 3e12%s}\n", keys);
+    fclose(f);
+    struct run r = RUN("--report", "--chip", path);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(lines(r.err), 17);
+    assert_non_null(strstr(r.err, "'odd_15'"));
+    assert_null(strstr(r.err, "'odd_16'"));
+    assert_non_null(strstr(r.err, "rooftop: warning: ... and 4 more warnings\n"));
+    run_free(&r);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Fails when text holds a byte a terminal acts on: a C0 control other than
+ * newline and tab, DEL, or a C1 control (U+0080..U+009F). */
+static void assert_no_controls(const char *text, const char *what)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        bool c0 = *p < 0x20 && *p != '\n' && *p != '\t';
+        bool c1 = p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F;
+        if (c0 || *p == 0x7F || c1)
+            fail_msg("%s: raw control byte 0x%02x at offset %zu", what, *p, (size_t)(p - (const unsigned char *)text));
+    }
+}
+
+/* Writes text to dir/name; returns the path in a static buffer. */
+static const char *write_text(const char *dir, const char *name, const char *text)
+{
+    static char path[400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* A chip named with ESC sequences (clear the screen, set the window title,
+ * ring the bell), a C1 CSI and DEL, from a chip file and from the user's
+ * chip folder, with an unknown key that is warned about, and a theme named
+ * likewise: no output of any mode or format, nor any message, carries a raw
+ * control byte; JSON keeps the name, escaped, so a reader gets it back. */
+static void test_control_bytes_never_reach_the_terminal(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-evil-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[400];
+    const char *evil_name = "Evil\x1b[2J\x1b]0;pwned\x07";
+    const char *chip = "{\"name\": \"Evil\\u001b[2J\\u001b]0;pwned\\u0007\", \"key\": \"evil\", "
+                       "\"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 80e9, \"hbm_bytes_per_s\": 3e12, "
+                       "\"source\": \"bench \\u009b2J\\u007f\", \"x\\u001b[5m\": 1}";
+    snprintf(sub, sizeof sub, "%s/rooftop", dir);
+    mkdir(sub, 0755);
+    snprintf(sub, sizeof sub, "%s/rooftop/chips", dir);
+    mkdir(sub, 0755);
+    char chip_path[400];
+    snprintf(chip_path, sizeof chip_path, "%s", write_text(sub, "evil.json", chip));
+    snprintf(sub, sizeof sub, "%s/rooftop/themes", dir);
+    mkdir(sub, 0755);
+    char theme_path[400];
+    snprintf(theme_path, sizeof theme_path, "%s",
+             write_text(sub, "evil.json", "{\"name\": \"evil\\u001b]0;t\\u0007\", \"roles\": {}}"));
+    setenv("XDG_CONFIG_HOME", dir, 1);
+
+    const char *formats[] = {"text", "json", "markdown", "csv"};
+    for (size_t i = 0; i < 4; i++) {
+        char report[32], format[32], what[96];
+        snprintf(report, sizeof report, "--report=%s", formats[i]);
+        snprintf(format, sizeof format, "--format=%s", formats[i]);
+        struct run runs[] = {
+            RUN(report, "--chip", chip_path),
+            RUN(report, "--chip", "evil"),
+            RUN("--sweep=chips", format, "--chip", "evil", "--values", "1,8"),
+            RUN("--search", format, "--chip", "evil", "--max-chips", "4"),
+        };
+        for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+            snprintf(what, sizeof what, "%s, run %zu", formats[i], k);
+            assert_int_equal(runs[k].status, 0);
+            assert_no_controls(runs[k].out, what);
+            assert_no_controls(runs[k].err, what);
+            assert_non_null(strstr(runs[k].err, "x\\x1b[5m")); /* the unknown key, quoted visibly */
+            if (k < 2 && i != 2 && i != 3)  /* text and JSON reports name the chip */
+                assert_non_null(strstr(runs[k].out, i == 1 ? "Evil\\u001b[2J" : "Evil\\x1b[2J\\x1b]0;pwned\\x07"));
+            if (k == 0 && i == 1) { /* JSON keeps the very name */
+                cJSON *root = cJSON_Parse(runs[k].out);
+                assert_non_null(root);
+                assert_string_equal(json_path(root, "chip.name")->valuestring, evil_name);
+                cJSON_Delete(root);
+            }
+            run_free(&runs[k]);
+        }
+    }
+    struct run lists[] = {RUN("--list-chips"), RUN("--list-chips", "--format=json"), RUN("--list-models"),
+                          RUN("--list-themes"), RUN("--list-themes", "--theme", theme_path)};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++) {
+        assert_int_equal(lists[k].status, 0);
+        assert_no_controls(lists[k].out, "a list");
+        assert_no_controls(lists[k].err, "a list's warnings");
+        run_free(&lists[k]);
+    }
+    lists[0] = RUN("--list-chips");
+    assert_non_null(strstr(lists[0].out, "Evil\\x1b[2J"));
+    run_free(&lists[0]);
+    lists[0] = RUN("--list-themes");
+    assert_non_null(strstr(lists[0].out, "evil\\x1b]0;t\\x07"));
+    run_free(&lists[0]);
+    setenv("XDG_CONFIG_HOME", "/nonexistent-rooftop-test-config", 1);
+    /* Errors that quote the input: one line, visibly escaped. */
+    struct run r = RUN("--report", "--chip", "no\x1b[2Jsuch\nchip");
+    assert_no_controls(r.err, "an error quoting --chip");
+    assert_usage_error(r, "--chip 'no\\x1b[2Jsuch\\x0achip'");
+    r = RUN("--report", "--points", "/nonexistent/\x1b]0;x\x07.csv");
+    assert_no_controls(r.err, "an error quoting a path");
+    assert_usage_error(r, "\\x1b]0;x\\x07.csv");
+    unlink(theme_path);
+    unlink(chip_path);
+    rmdir(sub);
+    snprintf(sub, sizeof sub, "%s/rooftop/chips", dir);
+    rmdir(sub);
+    snprintf(sub, sizeof sub, "%s/rooftop", dir);
+    rmdir(sub);
+    rmdir(dir);
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -816,6 +988,8 @@ int main(void)
         cmocka_unit_test(test_help_version_lists),
         cmocka_unit_test(test_markdown_report),
         cmocka_unit_test(test_layout_flags),
+        cmocka_unit_test(test_warnings_say_how_many_more),
+        cmocka_unit_test(test_control_bytes_never_reach_the_terminal),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -180,6 +180,19 @@ static void test_config_rules(void **state)
     assert_int_equal(m.kinds[m.layer_kind[1]].mixer, RT_MIXER_FULL);
 }
 
+/* warn_add keeps the first RT_MAX_WARNINGS and counts the rest. */
+static void test_warnings_count_what_they_drop(void **state)
+{
+    (void)state;
+    struct load_warnings w = {0};
+    for (int i = 0; i < RT_MAX_WARNINGS + 5; i++)
+        warn_add(&w, "warning %d", i);
+    assert_int_equal(w.count, RT_MAX_WARNINGS);
+    assert_int_equal(w.dropped, 5);
+    assert_string_equal(w.text[RT_MAX_WARNINGS - 1], "warning 15");
+    warn_add(NULL, "nowhere"); /* no list: ignored */
+}
+
 /* Syntax errors carry FILE:LINE:COLUMN and what was expected. */
 static void test_json_errors_have_line_and_column(void **state)
 {
@@ -281,6 +294,35 @@ static void test_chip_files(void **state)
     assert_int_equal(chips_from_text(negative, strlen(negative), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
     ASSERT_CONTAINS(err, "'hbm_bytes' must be from");
     ASSERT_CONTAINS(err, "chip [0]");
+    /* Figures outside a physical range are refused by FILE and key, not carried into absurd counts. */
+    const struct {
+        const char *extra, *want;
+    } absurd[] = {
+        {"\"vector_flops_per_s\": 1e-300", "x.json: 'vector_flops_per_s' must be 0 (unpublished) or from"},
+        {"\"interconnect_bytes_per_s\": 1e-300", "x.json: 'interconnect_bytes_per_s' must be 0 (unpublished)"},
+        {"\"scale_out_bytes_per_s\": 1e30", "x.json: 'scale_out_bytes_per_s' must be 0 (unpublished)"},
+        {"\"tdp_w\": 1e-300", "x.json: 'tdp_w' must be 0 (unpublished)"},
+        {"\"hbm_bytes\": 1e-320", "x.json: 'hbm_bytes' must be from 1000000 to 1e+15"},
+        {"\"hbm_bytes_per_s\": 1e30", "x.json: 'hbm_bytes_per_s' must be from 1000000 to 1e+17"},
+        {"\"peak_flops_per_s\": {\"bf16\": 1e-300}", "x.json: 'peak_flops_per_s.bf16' must be from 1000000000"},
+    };
+    for (size_t i = 0; i < sizeof absurd / sizeof absurd[0]; i++) {
+        char text[400];
+        /* a later duplicate key wins (with a warning), so each case overrides a sane chip */
+        snprintf(text, sizeof text, "{\"name\": \"x\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 1e9, "
+                                    "\"hbm_bytes_per_s\": 1e12, %s}", absurd[i].extra);
+        assert_int_equal(chips_from_text(text, strlen(text), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
+        ASSERT_CONTAINS(err, absurd[i].want);
+    }
+    /* A sparse chip's halved peak stays loadable once saved (marked sparse_halved). */
+    const char least[] = "{\"name\": \"s\", \"peak_flops_per_s\": {\"bf16\": 1e9}, \"hbm_bytes\": 1e9, "
+                         "\"hbm_bytes_per_s\": 1e12, \"sparse\": true}";
+    assert_int_equal(chips_from_text(least, strlen(least), "s.json", chips, 4, &n, &w, err, sizeof err), 0);
+    obj = cJSON_CreateObject();
+    chip_to_json(obj, &chips[0]);
+    assert_int_equal(chip_from_json(obj, "saved.json", "", &again, &w, err, sizeof err), 0);
+    ASSERT_NEAR(again.peak_flops_per_s[RT_BF16], 0.5e9, 0);
+    cJSON_Delete(obj);
 }
 
 /* The built-in table carries the researched reference figures exactly. */
@@ -370,10 +412,16 @@ static void test_scenario_round_trip(void **state)
     const char zero[] = "{\"version\": 1, \"chips\": 0}";
     assert_int_equal(scenario_from_json(zero, strlen(zero), "s.json", &back, &w, err, sizeof err), -1);
     ASSERT_CONTAINS(err, "chips");
+    const char huge[] = "{\"version\": 1, \"batch\": 9007199254740991}";
+    assert_int_equal(scenario_from_json(huge, strlen(huge), "s.json", &back, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "(got 9007199254740991)"); /* exactly, not 9.00719925474099e+15 */
     const char no_version[] = "{\"chips\": 2}";
     assert_int_equal(scenario_from_json(no_version, strlen(no_version), "s.json", &back, &w, err, sizeof err), -1);
     ASSERT_CONTAINS(err, "missing key 'version'");
 }
+
+/* The rest of a small shape, for scenario files that test something else. */
+#define TINY_SHAPE "\"d_model\": 64, \"heads\": 4, \"d_ff\": 128, \"vocab\": 100, \"gated_mlp\": true, "
 
 /* Schedules survive a save: Gemma 2's alternation, Nemotron-H's blocks and
  * fp32 state, MiniMax's lightning layers, with their assumptions; a file
@@ -417,7 +465,7 @@ static void test_scenario_schedules(void **state)
     assert_true(old.model.stated_params == 0.0); /* a model written out is counted from its shape */
     /* A window on a full run, a width on an MoE run: ignored, so the kinds stay one per meaning and
      * the file round-trips (found by the scenario fuzzer). */
-    const char odd[] = "{\"version\": 1, \"model\": {\"layers\": 4, \"experts\": 4, \"experts_per_token\": 1, "
+    const char odd[] = "{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"experts\": 4, \"experts_per_token\": 1, "
                        "\"layer_schedule\": [{\"count\": 1, \"mixer\": \"full\", \"window\": 64}, {\"count\": 1, "
                        "\"mixer\": \"full\"}, {\"count\": 1, \"mixer\": \"full\", \"mlp\": \"moe\", \"d_ff\": 9}, "
                        "{\"count\": 1, \"mixer\": \"full\", \"mlp\": \"moe\"}]}}";
@@ -426,32 +474,110 @@ static void test_scenario_schedules(void **state)
     assert_string_equal(model_schedule_summary(&old.model, words, sizeof words), "2 dense + 2 MoE layers");
     /* A model written out without its schedule is read as full attention, and warned about. */
     w.count = 0;
-    const char bare[] = "{\"version\": 1, \"model\": {\"layers\": 4, \"experts\": 1}}";
+    const char bare[] = "{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"experts\": 1}}";
     assert_int_equal(scenario_from_json(bare, strlen(bare), "bare.json", &old, &w, err, sizeof err), 0);
     ASSERT_CONTAINS(w.text[w.count - 1], "no 'model.layer_schedule'");
     const struct {
         const char *json, *want;
     } bad[] = {
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": null}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": null}]}}",
          "missing key 'model.layer_schedule[0].mixer'"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"experts\": 4, \"experts_per_token\": 2, \"layer_schedule\": "
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"experts\": 4, \"experts_per_token\": 2, \"layer_schedule\": "
          "[{\"count\": 4, \"mixer\": \"full\", \"mlp\": \"moe\", \"experts\": 64}]}}",
          "must match 'model.experts'"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 3, \"mixer\": \"full\"}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"count\": 3, \"mixer\": \"full\"}]}}",
          "counts 3 layers but 'model.layers' is 4"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"lstm\"}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"lstm\"}]}}",
          "'model.layer_schedule[0].mixer' must be full, sliding"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"sliding\"}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"count\": 4, \"mixer\": \"sliding\"}]}}",
          "window must be a whole number from 1"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": [{\"mixer\": \"full\"}]}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": [{\"mixer\": \"full\"}]}}",
          "missing key 'model.layer_schedule[0].count'"},
-        {"{\"version\": 1, \"model\": {\"layers\": 4, \"layer_schedule\": {\"count\": 4}}}",
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"layer_schedule\": {\"count\": 4}}}",
          "'model.layer_schedule' must be a list"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         assert_int_equal(scenario_from_json(bad[i].json, strlen(bad[i].json), "s.json", &old, &w, err, sizeof err), -1);
         ASSERT_CONTAINS(err, bad[i].want);
     }
+}
+
+/* A model written out in a scenario file is read onto an empty shape, not
+ * over the default guide-70b: a Llama-3.1-8B-like shape without
+ * stated_params is counted from its own shape (8.03B, not the guide's
+ * 70e9), takes no name or source from the default, and a key the shape
+ * cannot do without is refused by name rather than inherited. */
+static void test_scenario_model_reads_onto_an_empty_shape(void **state)
+{
+    (void)state;
+    const char eight[] = "{\"version\": 1, \"model\": {\"layers\": 32, \"d_model\": 4096, \"heads\": 32, "
+                         "\"kv_heads\": 8, \"d_head\": 128, \"d_ff\": 14336, \"vocab\": 128256}}";
+    struct scenario s;
+    struct load_warnings w = {0};
+    char err[400];
+    assert_int_equal(scenario_from_json(eight, strlen(eight), "s.json", &s, &w, err, sizeof err), 0);
+    assert_true(s.model.stated_params == 0.0);
+    struct analysis a = must_analyze(&s);
+    double want = model_param_count(model_find("llama-3.1-8b")).total;
+    ASSERT_NEAR(a.params, want, 0.5);
+    ASSERT_NEAR(a.params, 8.03e9, 0.01e9);
+    assert_string_not_equal(s.model.name, "guide-70b");
+    assert_null(strstr(s.model.source, "70e9"));
+    bool said_gated = false;
+    for (int i = 0; i < w.count; i++)
+        said_gated |= strstr(w.text[i], "'model.gated_mlp'") != NULL;
+    assert_true(said_gated); /* the implied gated MLP is said, not silent */
+    /* The same shape stating plain MLPs counts two matrices, not three. */
+    const char plain[] = "{\"version\": 1, \"model\": {\"layers\": 32, \"d_model\": 4096, \"heads\": 32, "
+                         "\"d_ff\": 14336, \"vocab\": 128256, \"gated_mlp\": false}}";
+    assert_int_equal(scenario_from_json(plain, strlen(plain), "s.json", &s, &w, err, sizeof err), 0);
+    assert_false(s.model.gated_mlp);
+    assert_int_equal(s.model.kv_heads, 32); /* no kv_heads: MHA, as a config.json without one */
+    assert_int_equal(s.model.d_head, 128);  /* no d_head: d_model / heads */
+    /* What the shape cannot do without is refused by name, not taken from guide-70b. */
+    const char no_width[] = "{\"version\": 1, \"model\": {\"layers\": 32, \"heads\": 32, \"d_ff\": 14336, "
+                            "\"vocab\": 128256}}";
+    assert_int_equal(scenario_from_json(no_width, strlen(no_width), "s.json", &s, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "s.json: missing key 'model.d_model'");
+    const char moe[] = "{\"version\": 1, \"model\": {\"layers\": 4, \"d_model\": 64, \"heads\": 4, "
+                       "\"d_ff\": 128, \"vocab\": 100, \"experts\": 8}}";
+    assert_int_equal(scenario_from_json(moe, strlen(moe), "s.json", &s, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "'model.experts_per_token'");
+}
+
+/* A scenario file's absurd figures are refused naming the file and the key
+ * (and the flag that sets the same knob); a shape whose dimensions are
+ * each in range but multiply past 1e16 parameters is refused as such. */
+static void test_scenario_figures_in_physical_ranges(void **state)
+{
+    (void)state;
+    struct scenario s;
+    struct load_warnings w = {0};
+    char err[400];
+    const struct {
+        const char *json, *want;
+    } bad[] = {
+        {"{\"version\": 1, \"peak_flops_override\": 1e-300}",
+         "s.json: 'peak_flops_override' (--peak-flops) 1e-300 is out of range"},
+        {"{\"version\": 1, \"hbm_bytes_override\": 1e-300}", "s.json: 'hbm_bytes_override' (--hbm-bytes)"},
+        {"{\"version\": 1, \"hbm_bytes_per_s_override\": 1e20}", "s.json: 'hbm_bytes_per_s_override' (--hbm-bw)"},
+        {"{\"version\": 1, \"mfu\": 1e-9}", "s.json: 'mfu' (--mfu) 1e-09 is out of range"},
+        {"{\"version\": 1, \"measured_ttft_s\": 1e-300}", "s.json: 'measured_ttft_s' (--measured-ttft-s)"},
+        {"{\"version\": 1, \"chips\": 0}", "s.json: 'chips' (--chips) 0 is out of range"},
+        {"{\"version\": 1, \"model\": {" TINY_SHAPE "\"layers\": 4, \"d_model\": 1099511627776}}",
+         "d_model must be a whole number from 1 to 1048576 (got 1099511627776)"},
+        {"{\"version\": 1, \"model\": {\"layers\": 512, \"d_model\": 1048576, \"heads\": 1024, "
+         "\"d_ff\": 16777216, \"vocab\": 1000}}",
+         "model custom: the shape counts 2.93e+16 parameters, above the 1e16"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(scenario_from_json(bad[i].json, strlen(bad[i].json), "s.json", &s, &w, err, sizeof err), -1);
+        ASSERT_CONTAINS(err, bad[i].want);
+    }
+    /* The largest published shapes stay well inside (DeepSeek-V3: 671B). */
+    char why[200];
+    for (size_t i = 0; i < model_builtin_count(); i++)
+        assert_int_equal(model_shape_check(model_builtin(i), why, sizeof why), 0);
 }
 
 /* A malformed schedule key in a config.json is an error naming the key. */
@@ -763,6 +889,9 @@ int main(void)
         cmocka_unit_test(test_builtin_chips_match_the_reference),
         cmocka_unit_test(test_scenario_round_trip),
         cmocka_unit_test(test_scenario_schedules),
+        cmocka_unit_test(test_scenario_model_reads_onto_an_empty_shape),
+        cmocka_unit_test(test_scenario_figures_in_physical_ranges),
+        cmocka_unit_test(test_warnings_count_what_they_drop),
         cmocka_unit_test(test_config_schedule_errors),
         cmocka_unit_test(test_family_rules),
         cmocka_unit_test(test_atomic_write),

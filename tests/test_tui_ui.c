@@ -475,6 +475,33 @@ static void test_work_overlay(void **state)
     assert_int_equal(u->work_page, 36);
 }
 
+/* A chip and a model named with ESC sequences, BEL, DEL and a C1 CSI (as a
+ * chip file can name them): every screen of the explorer draws them as
+ * '?', so the frame sent to the terminal holds no control byte. */
+static void test_control_bytes_are_drawn_visibly(void **state)
+{
+    (void)state;
+    ui_free(u);
+    struct scenario s;
+    guide_napkin(&s);
+    snprintf(s.chip.key, sizeof s.chip.key, "evil\x1b[2J");
+    snprintf(s.chip.name, sizeof s.chip.name, "Evil\x1b]0;pwned\x07\x7f\xc2\x9b" "1m");
+    snprintf(s.model.name, sizeof s.model.name, "m\x1b[31m");
+    char err[256];
+    assert_int_equal(ui_init(u, &s, false, 100, 30, err, sizeof err), 0);
+    const char *screens[] = {"", "?", "w", "o", "c"};
+    for (size_t i = 0; i < sizeof screens / sizeof screens[0]; i++) {
+        type(screens[i]);
+        const char *t = frame();
+        for (const unsigned char *p = (const unsigned char *)t; *p; p++)
+            if ((*p < 0x20 && *p != '\n') || *p == 0x7F || (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F))
+                fail_msg("screen '%s': raw control byte 0x%02x", screens[i], *p);
+        if (i == 0)
+            assert_non_null(strstr(t, "evil?[2J"));
+        type("q");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +518,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compare_cycle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_user_chips_reach_the_explorer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_control_bytes_are_drawn_visibly, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

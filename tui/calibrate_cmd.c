@@ -22,9 +22,11 @@ static int check_floor(const struct observation *obs, size_t n, const char *path
         if (observation_predict(&obs[i], false, &floor_s, err, errsize) != 0)
             return -1;
         if (obs[i].measured_s < floor_s * 0.98) {
-            snprintf(err, errsize, "%s: row %s: measured %.4g s is faster than the roofline allows (%.4g s on %s): "
+            char given[32];
+            snprintf(err, errsize, "%s: row %s: measured %s s is faster than the roofline allows (%.4g s on %s): "
                                    "check its units and its chip",
-                     path, obs[i].id, obs[i].measured_s, floor_s, obs[i].scenario.chip.key);
+                     path, obs[i].id, format_exact(given, sizeof given, obs[i].measured_s), floor_s,
+                     obs[i].scenario.chip.key);
             return -1;
         }
     }
@@ -79,7 +81,7 @@ static int write_chip(const char *path, const struct chip_spec *chip, FILE *erro
         with_newline[len] = '\n';
         with_newline[len + 1] = '\0';
         if (write_file_atomic(path, with_newline, len + 1, err, sizeof err) != 0) {
-            fprintf(errout, "rooftop: %s\n", err);
+            cli_say(errout, "%s", err);
             status = 1;
         }
     }
@@ -96,12 +98,12 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
     const struct chip_spec *chip = &o->scenario.chip;
     size_t kept = keep_chip(obs, n, chip->key);
     if (kept == 0) {
-        fprintf(errout, "rooftop: %s has no rows measured on %s (give --chip for the chip the rows name)\n", path,
+        cli_say(errout, "%s has no rows measured on %s (give --chip for the chip the rows name)", path,
                 chip->key);
         return 2;
     }
     if (check_floor(obs, kept, path, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         return 2;
     }
     struct efficiency_profile start = efficiency_resolve(&chip->efficiency);
@@ -116,7 +118,7 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
     double before, after, median;
     if (fit_mape(obs, kept, true, &before, NULL, err, sizeof err) != 0 ||
         calibrate_fit(obs, kept, params, np, ITERATIONS, &after, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s: %s\n", path, err);
+        cli_say(errout, "%s: %s", path, err);
         return 2;
     }
     fit_mape(obs, kept, true, &after, &median, err, sizeof err);
@@ -177,7 +179,7 @@ static int fit_all(struct observation *obs, size_t n, const char *path, FILE *ou
 {
     char err[600];
     if (check_floor(obs, n, path, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         return 2;
     }
     const struct efficiency_profile *g = efficiency_generic();
@@ -205,7 +207,7 @@ static int fit_all(struct observation *obs, size_t n, const char *path, FILE *ou
     double before, after, median, loo = -1;
     if (fit_mape(obs, n, true, &before, NULL, err, sizeof err) != 0 ||
         calibrate_fit(obs, n, params, np, ITERATIONS * 3, &after, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s: %s\n", path, err);
+        cli_say(errout, "%s: %s", path, err);
         return 2;
     }
     fit_mape(obs, n, true, &after, &median, err, sizeof err);
@@ -228,15 +230,16 @@ int run_calibrate(const struct cli_options *o, FILE *out, FILE *errout)
     char *text, err[600];
     size_t len, n = 0;
     if (read_file(o->calibrate_path, &text, &len, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         return 2;
     }
     struct observation *obs = NULL;
     struct load_warnings w = {0};
     int rc = measured_read(o->calibrate_path, text, len, &o->scenario, &obs, &n, &w, err, sizeof err);
     free(text);
+    cli_print_warnings(errout, &w);
     if (rc != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         return 2;
     }
     int status = o->calibrate_all ? fit_all(obs, n, o->calibrate_path, out, errout)

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include "hfconfig.h"
 #include "scenariofile.h"
 #include "searchreport.h"
+#include "textsafe.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -245,33 +247,38 @@ static int parse_whole(int id, const char *text, int64_t *out, char *err, size_t
     return 0;
 }
 
-/* Parses a comma-separated list of at most max numbers; sets *n. */
+/* Parses a comma-separated list of at most max numbers; sets *n. An empty
+ * item (1,,2 or a comma at either end) is refused, naming the flag and the
+ * item's position, rather than dropped. */
 static int parse_list(int id, const char *text, double *values, size_t max, size_t *n, char *err, size_t errsize)
 {
-    char buf[1024];
-    if (strlen(text) >= sizeof buf) {
-        snprintf(err, errsize, "--%s: the list is too long", flag_name(id));
-        return 2;
-    }
-    snprintf(buf, sizeof buf, "%s", text);
     *n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    const char *item = text;
+    for (size_t pos = 1;; pos++) {
+        const char *comma = strchr(item, ',');
+        size_t len = comma ? (size_t)(comma - item) : strlen(item);
+        char tok[128];
+        if (len == 0) {
+            snprintf(err, errsize, "--%s '%s': item %zu is empty; give numbers separated by single commas "
+                                   "(e.g. %s)",
+                     flag_name(id), text, pos, id == OPT_STEP_TIMES ? "0.1,0.045,0.06,0.05,0.025" : "1,4,16");
+            return 2;
+        }
         if (*n >= max) {
             snprintf(err, errsize, "--%s: at most %zu values", flag_name(id), max);
             return 2;
         }
-        if (parse_number(tok, &values[*n]) != 0) {
-            snprintf(err, errsize, "--%s: '%s' is not a number (examples: 1,4,16 or 70B,8B)", flag_name(id), tok);
+        snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), item);
+        if (len >= sizeof tok || parse_number(tok, &values[*n]) != 0) {
+            snprintf(err, errsize, "--%s: item %zu, '%.*s', is not a number (examples: 1,4,16 or 70B,8B)",
+                     flag_name(id), pos, (int)(len < 64 ? len : 64), item);
             return 2;
         }
         (*n)++;
+        if (!comma)
+            return 0;
+        item = comma + 1;
     }
-    if (*n == 0) {
-        snprintf(err, errsize, "--%s: give at least one value", flag_name(id));
-        return 2;
-    }
-    return 0;
 }
 
 /* Flag values seen, applied in a fixed order after parsing (chip, then model,
@@ -621,8 +628,10 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
                      id == OPT_D_FF || id == OPT_VOCAB;
         if (!shape)
             return 0;
-        if (*whole < 1) {
-            snprintf(err, errsize, "--%s '%s': give a whole number of at least 1", flag_name(id), text);
+        int64_t top = id == OPT_D_FF ? RT_MAX_FF : id == OPT_VOCAB ? RT_MAX_VOCAB : RT_MAX_WIDTH;
+        if (*whole < 1 || *whole > top) {
+            snprintf(err, errsize, "--%s '%s' is out of range: give a whole number from 1 to %lld", flag_name(id),
+                     text, (long long)top);
             return 2;
         }
         if (id == OPT_KV_HEADS && s->model.kv_lora_rank > 0) {
@@ -661,6 +670,34 @@ static const int apply_order[] = {
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
     OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET};
+
+/* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
+ * number as the scenario holds it (1e-320 reads back as
+ * 9.99988867182683e-321); when FLAG was given on the command line, puts the
+ * user's own text there instead, so the message names what was typed. */
+static void echo_given_text(const struct pending *pend, char *err, size_t errsize)
+{
+    for (const struct option *o = long_options; o->name; o++) {
+        const char *given = o->val > OPT_REPORT && o->val < OPT_COUNT ? pend->text[o->val] : NULL;
+        size_t n = strlen(o->name);
+        if (!given || !given[0] || strncmp(err, "--", 2) != 0 || strncmp(err + 2, o->name, n) != 0 ||
+            err[2 + n] != ' ')
+            continue;
+        const char *number = err + 3 + n, *end = strchr(number, ' ');
+        char token[64], rest[512];
+        size_t len = end ? (size_t)(end - number) : strlen(number);
+        double ignored;
+        if (len == 0 || len >= sizeof token)
+            return;
+        memcpy(token, number, len);
+        token[len] = '\0';
+        if (parse_number(token, &ignored) != 0 || strcmp(token, given) == 0)
+            return;
+        snprintf(rest, sizeof rest, "%s", number + len);
+        snprintf(err, errsize, "--%s %s%s", o->name, given, rest);
+        return;
+    }
+}
 
 /* Parses a layout degree flag (--tp, --pp, --ep): a whole number >= 1. */
 static int parse_degree(int id, const char *text, int64_t *out, char *err, size_t errsize)
@@ -1084,9 +1121,29 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         return 2;
     if (out->mode == CLI_LIST_CHIPS || out->mode == CLI_LIST_MODELS || out->mode == CLI_LIST_THEMES)
         return 0;
-    if (scenario_check(&out->scenario, err, errsize) != 0)
+    if (scenario_check(&out->scenario, err, errsize) != 0) {
+        echo_given_text(&pend, err, errsize);
         return 2;
+    }
     return 0;
+}
+
+void cli_say(FILE *errout, const char *fmt, ...)
+{
+    char msg[1024], safe[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(errout, "rooftop: %s\n", text_safe(safe, sizeof safe, msg, false));
+}
+
+void cli_print_warnings(FILE *errout, const struct load_warnings *w)
+{
+    for (int i = 0; i < w->count && i < RT_MAX_WARNINGS; i++)
+        cli_say(errout, "warning: %s", w->text[i]);
+    if (w->dropped > 0)
+        cli_say(errout, "warning: ... and %d more warning%s", w->dropped, w->dropped == 1 ? "" : "s");
 }
 
 /* Writes the known chips as a table, or as JSON with sources and origins. */
@@ -1183,7 +1240,7 @@ static int run_report(const struct cli_options *o, enum rt_format f, FILE *out, 
     struct analysis a;
     char err[256];
     if (analyze(&o->scenario, &a, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         return 2;
     }
     return emit(out, errout, report_render_points(f, &o->scenario, &a, o->points, o->point_count));
@@ -1207,7 +1264,7 @@ static int run_sweep(const struct cli_options *o, FILE *out, FILE *errout)
     char err[300];
     int status = 0;
     if (sweep_run(o->sweep, &o->scenario, values, n, rows, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         status = 2;
     } else {
         status = emit(out, errout, sweep_render(o->format, o->sweep, &o->scenario, values, rows, n));
@@ -1241,7 +1298,7 @@ static int run_search(const struct cli_options *o, FILE *out, FILE *errout)
     char err[300];
     int status;
     if (search_run(&o->scenario, &opt, &r, err, sizeof err) != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         status = 2;
     } else {
         status = emit(out, errout, search_render(o->format, &o->scenario, &opt, &r));
@@ -1262,10 +1319,51 @@ static int write_scenario(const struct cli_options *o, FILE *errout)
     int rc = write_file_atomic(o->write_scenario, text, strlen(text), err, sizeof err);
     cJSON_free(text);
     if (rc != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         return 1;
     }
     return 0;
+}
+
+/* Runs a mode that prints as it goes (the lists, --calibrate) into memory,
+ * then writes what it printed with the control bytes of names from files
+ * made visible (textsafe.h). Returns the mode's exit status, or 1 when
+ * memory runs out. */
+static int run_buffered(struct cli_options *o, FILE *out, FILE *errout)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        cli_say(errout, "out of memory");
+        return 1;
+    }
+    int status = 0;
+    switch (o->mode) {
+    case CLI_LIST_CHIPS:
+        status = list_chips(mem, &o->chips, o->format);
+        break;
+    case CLI_LIST_MODELS:
+        status = list_models(mem);
+        break;
+    case CLI_LIST_THEMES:
+        for (size_t i = 0; i < o->themes->count; i++)
+            fprintf(mem, "%-16s %s\n", o->themes->names[i], o->themes->origins[i]);
+        break;
+    default:
+        status = run_calibrate(o, mem, errout);
+        break;
+    }
+    bool failed = fclose(mem) != 0;
+    text = o->mode == CLI_LIST_CHIPS && o->format == RT_FORMAT_JSON ? json_safe_take(text) : text_safe_take(text);
+    if (failed || !text) {
+        free(text);
+        cli_say(errout, "out of memory");
+        return 1;
+    }
+    fputs(text, out);
+    free(text);
+    return status;
 }
 
 /* Runs the mode the options chose. */
@@ -1280,19 +1378,14 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         fprintf(out, "rooftop %s\n", ROOFTOP_VERSION);
         return 0;
     case CLI_LIST_CHIPS:
-        return list_chips(out, &o->chips, o->format);
     case CLI_LIST_MODELS:
-        return list_models(out);
     case CLI_LIST_THEMES:
-        for (size_t i = 0; i < o->themes->count; i++)
-            fprintf(out, "%-16s %s\n", o->themes->names[i], o->themes->origins[i]);
-        return 0;
+    case CLI_CALIBRATE:
+        return run_buffered(o, out, errout);
     case CLI_SWEEP:
         return run_sweep(o, out, errout);
     case CLI_REPORT:
         return run_report(o, o->format, out, errout);
-    case CLI_CALIBRATE:
-        return run_calibrate(o, out, errout);
     case CLI_SEARCH:
         return run_search(o, out, errout);
     case CLI_EXPLORE:
@@ -1306,7 +1399,7 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
             o->explorer.no_color = true;
         struct analysis a;
         if (analyze(&o->scenario, &a, err, sizeof err) != 0) {
-            fprintf(errout, "rooftop: %s\n", err);
+            cli_say(errout, "%s", err);
             return 2;
         }
         o->explorer.chips = chip_db_list(&o->chips);
@@ -1315,7 +1408,7 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         int status = explorer_run(&o->scenario, &o->explorer, err, sizeof err);
         if (status >= 0)
             return status;
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
     }
     return run_report(o, RT_FORMAT_TEXT, out, errout);
 }
@@ -1325,10 +1418,9 @@ int cli_main(int argc, char **argv, FILE *out, FILE *errout)
     struct cli_options o;
     char err[600];
     int status = cli_parse(argc, argv, &o, err, sizeof err);
-    for (int i = 0; i < o.warnings.count; i++)
-        fprintf(errout, "rooftop: warning: %s\n", o.warnings.text[i]);
+    cli_print_warnings(errout, &o.warnings);
     if (status != 0) {
-        fprintf(errout, "rooftop: %s\n", err);
+        cli_say(errout, "%s", err);
         cli_options_free(&o);
         return status;
     }

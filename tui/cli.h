@@ -63,6 +63,16 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
  * 1 other failure. */
 int cli_main(int argc, char **argv, FILE *out, FILE *errout);
 
+/* Prints one "rooftop: MESSAGE" line to errout, MESSAGE formatted as by
+ * printf (at most 1023 bytes) with its control bytes, newlines and invalid
+ * UTF-8 made visible as \xNN (textsafe.h): a name quoted from a file or a
+ * flag can neither drive the terminal nor break the line. */
+void cli_say(FILE *errout, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints each warning of w as a "rooftop: warning: ..." line (cli_say),
+ * then "... and N more warnings" when w dropped N beyond those it keeps. */
+void cli_print_warnings(FILE *errout, const struct load_warnings *w);
+
 /* The --help text. */
 const char *cli_usage(void);
 
