@@ -11,18 +11,44 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What a file that is not a regular one is, in words, for messages. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a fifo";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "an unknown kind of file";
+}
+
 int read_file(const char *path, char **text, size_t *len, char *err, size_t errsize)
 {
     *text = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a fifo for reading waits for a writer, forever;
+     * with it the open returns at once and fstat tells what it is. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         snprintf(err, errsize, "%s: %s", path, strerror(errno));
         return -1;
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        snprintf(err, errsize, "%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errsize, "%s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errsize, "%s: is a directory", path);
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errsize, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
         close(fd);
         return -1;
     }

@@ -11,7 +11,10 @@
 
 /* Reads all of path into a new buffer (NUL-terminated; *len excludes the
  * NUL; free it). Returns 0, or -1 with "PATH: reason" in err: it does not
- * exist, it is a directory, it is larger than 16 MiB, a read failed. */
+ * exist, "is a directory", "not a regular file (a fifo)" (or a character
+ * device, a block device, a socket: refused without reading, so a fifo
+ * never blocks and /dev/zero is never read), it is larger than 16 MiB, a
+ * read failed. Never waits for a writer. */
 int read_file(const char *path, char **text, size_t *len, char *err, size_t errsize);
 
 /* Writes len bytes to path atomically: into a temporary file in the same
@@ -28,9 +31,10 @@ typedef int (*json_file_loader)(const char *path, const char *text, size_t len, 
                                 size_t errsize);
 
 /* Hands every *.json file of folder dir (not hidden ones), in name order, to
- * load. A file that cannot be read or that load refuses is skipped with a
- * warning in w; a missing folder is nothing to load. For the user's chips
- * and themes folders. */
+ * load. A file that cannot be read (not a regular file: a fifo is skipped,
+ * never waited on) or that load refuses is skipped with a warning in w
+ * ("PATH: reason (file skipped)"); a missing folder is nothing to load. For
+ * the user's chips and themes folders. */
 void load_json_folder(const char *dir, json_file_loader load, void *ctx, struct load_warnings *w);
 
 #endif

@@ -656,6 +656,55 @@ static void test_atomic_write(void **state)
     rmdir(dir);
 }
 
+/* Only regular files are read: a fifo is refused at once (opening one for
+ * reading would wait for a writer forever), and so is a device; in a user
+ * folder such an entry is skipped with a warning and the rest still load. */
+static int count_loaded(const char *path, const char *text, size_t len, void *ctx, char *err, size_t errsize)
+{
+    (void)path, (void)text, (void)len, (void)err, (void)errsize;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+static void test_only_regular_files_are_read(void **state)
+{
+    (void)state;
+    alarm(10); /* were the fifo waited on, fail rather than hang */
+    char dir[] = "/tmp/rooftop-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[300], good[300], want[400], err[600], *text = (char *)"untouched";
+    size_t len = 7;
+    snprintf(fifo, sizeof fifo, "%s/a.json", dir);
+    snprintf(good, sizeof good, "%s/b.json", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(read_file(fifo, &text, &len, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: not a regular file (a fifo)", fifo);
+    assert_string_equal(err, want);
+    assert_null(text);
+    assert_int_equal(len, 0);
+    assert_int_equal(read_file("/dev/null", &text, &len, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/null: not a regular file (a character device)");
+    assert_int_equal(read_file(dir, &text, &len, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: is a directory", dir);
+    assert_string_equal(err, want);
+
+    FILE *f = fopen(good, "w");
+    assert_non_null(f);
+    fputs("{}\n", f);
+    fclose(f);
+    struct load_warnings w = {0};
+    int loaded = 0;
+    load_json_folder(dir, count_loaded, &loaded, &w);
+    assert_int_equal(loaded, 1);
+    assert_int_equal(w.count, 1);
+    snprintf(want, sizeof want, "%s: not a regular file (a fifo) (file skipped)", fifo);
+    assert_string_equal(w.text[0], want);
+    unlink(fifo);
+    unlink(good);
+    rmdir(dir);
+    alarm(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -671,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_config_schedule_errors),
         cmocka_unit_test(test_family_rules),
         cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_only_regular_files_are_read),
     };
     return cmocka_run_group_tests_name("loaders", tests, NULL, NULL);
 }
