@@ -796,6 +796,78 @@ static void test_files_on_the_command_line(void **state)
     rmdir(dir);
 }
 
+/* Asserts a usage error whose one line is exactly "rooftop: " want "\n". */
+static void assert_usage_line(struct run r, const char *want)
+{
+    char line[5000];
+    snprintf(line, sizeof line, "rooftop: %s\n", want);
+    if (r.status != 2 || r.out[0] != '\0' || strcmp(r.err, line) != 0)
+        fail_msg("status %d, stdout '%.200s', stderr '%.300s' (want exit 2 and '%.300s')", r.status, r.out, r.err,
+                 line);
+    run_free(&r);
+}
+
+/* Hostile files: a fifo anywhere rooftop reads is refused at once, naming
+ * it (opening one waits for a writer forever); one in the user's chips
+ * folder is skipped with a warning, and --help and --version read no user
+ * folder at all. */
+static void test_fifos_are_never_waited_on(void **state)
+{
+    (void)state;
+    alarm(20); /* a fifo waited on fails the test instead of hanging it */
+    char dir[] = "/tmp/rooftop-cli-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char chips[300], fifo[400], model_dir[400], model_fifo[500], want[700];
+    snprintf(chips, sizeof chips, "%s/rooftop", dir);
+    assert_int_equal(mkdir(chips, 0755), 0);
+    snprintf(chips, sizeof chips, "%s/rooftop/chips", dir);
+    assert_int_equal(mkdir(chips, 0755), 0);
+    snprintf(fifo, sizeof fifo, "%s/pipe.json", chips);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    struct run r = RUN("--version");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "rooftop " ROOFTOP_VERSION "\n");
+    assert_string_equal(r.err, ""); /* the folder was not even looked at */
+    run_free(&r);
+    r = RUN("--help");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    run_free(&r);
+    r = RUN("--list-chips");
+    assert_int_equal(r.status, 0);
+    snprintf(want, sizeof want, "rooftop: warning: %s: not a regular file (a fifo) (file skipped)\n", fifo);
+    assert_string_equal(r.err, want);
+    run_free(&r);
+    setenv("XDG_CONFIG_HOME", "/nonexistent-rooftop-test-config", 1);
+
+    /* The same fifo given to each flag that reads a file. */
+    snprintf(want, sizeof want, "%s: not a regular file (a fifo)", fifo);
+    const char *flags[] = {"--model", "--chip", "--scenario", "--theme", "--engine", "--points", "--spec-draft"};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        assert_usage_line(RUN("--report", "--spec-tokens", "2", "--spec-accept", "0.5", flags[i], fifo), want);
+    r = RUN("--calibrate", fifo);
+    assert_int_not_equal(r.status, 0);
+    snprintf(want, sizeof want, "rooftop: %s: not a regular file (a fifo)\n", fifo);
+    assert_string_equal(r.err, want);
+    run_free(&r);
+    /* A model folder whose config.json is a fifo. */
+    snprintf(model_dir, sizeof model_dir, "%s/model", dir);
+    assert_int_equal(mkdir(model_dir, 0755), 0);
+    snprintf(model_fifo, sizeof model_fifo, "%s/config.json", model_dir);
+    assert_int_equal(mkfifo(model_fifo, 0600), 0);
+    snprintf(want, sizeof want, "%s: not a regular file (a fifo)", model_fifo);
+    assert_usage_line(RUN("--report", "--model", model_dir), want);
+    unlink(model_fifo);
+    rmdir(model_dir);
+    unlink(fifo);
+    rmdir(chips);
+    snprintf(chips, sizeof chips, "%s/rooftop", dir);
+    rmdir(chips);
+    rmdir(dir);
+    alarm(0);
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -816,6 +888,7 @@ int main(void)
         cmocka_unit_test(test_help_version_lists),
         cmocka_unit_test(test_markdown_report),
         cmocka_unit_test(test_layout_flags),
+        cmocka_unit_test(test_fifos_are_never_waited_on),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

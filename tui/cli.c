@@ -858,7 +858,6 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "out of memory");
         return 1;
     }
-    load_user_chips(out);
     out->mode = CLI_EXPLORE;
     struct pending pend = {0};
     const char *format_text = NULL, *report_text = NULL, *theme_text = NULL;
@@ -983,6 +982,9 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                  argv[optind]);
         return 2;
     }
+    /* Only now, so that --help and --version (returned above) read no user
+     * file: a broken chips folder cannot stop them. */
+    load_user_chips(out);
     if (modes > 1) {
         snprintf(err, errsize,
                  "choose one of --report, --sweep, --search, --calibrate, --list-chips, --list-models, --list-themes");
