@@ -179,8 +179,10 @@ void load_json_folder(const char *dir, json_file_loader load, void *ctx, struct 
     for (int i = 0; i < n; i++) {
         char path[4096], err[600], *text;
         size_t len;
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-        if (read_file(path, &text, &len, err, sizeof err) == 0) {
+        if (snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name) >= (int)sizeof path) {
+            warn_add(w, "%.100s.../%.60s: path longer than %zu bytes (file skipped)", dir, names[i]->d_name,
+                     sizeof path - 1);
+        } else if (read_file(path, &text, &len, err, sizeof err) == 0) {
             if (load(path, text, len, ctx, err, sizeof err) != 0)
                 warn_add(w, "%s (file skipped)", err);
             free(text);

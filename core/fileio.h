@@ -32,9 +32,10 @@ typedef int (*json_file_loader)(const char *path, const char *text, size_t len, 
 
 /* Hands every *.json file of folder dir (not hidden ones), in name order, to
  * load. A file that cannot be read (not a regular file: a fifo is skipped,
- * never waited on) or that load refuses is skipped with a warning in w
- * ("PATH: reason (file skipped)"); a missing folder is nothing to load. For
- * the user's chips and themes folders. */
+ * never waited on), whose path is longer than 4095 bytes, or that load
+ * refuses is skipped with a warning in w ("PATH: reason (file skipped)"); a
+ * missing folder is nothing to load. For the user's chips and themes
+ * folders. */
 void load_json_folder(const char *dir, json_file_loader load, void *ctx, struct load_warnings *w);
 
 #endif

@@ -1,6 +1,7 @@
 /* test_cli.c — the command-line contract, in process: flags, error paths,
  * the JSON keys scripts rely on, and the guide's tables as printed. */
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include "testutil.h"
 
 #include "cli.h"
+#include "fileio.h"
 
 /* What one run of the program printed. */
 struct run {
@@ -868,6 +870,85 @@ static void test_fifos_are_never_waited_on(void **state)
     alarm(0);
 }
 
+/* A path too long for rooftop's buffers is refused naming the flag, never
+ * cut short: a model folder whose path leaves no room for "/config.json"
+ * must not load the file "conf" that the shortened path would name. */
+static void test_too_long_paths(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-cli-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char deep[4096], conf[4200], want[200];
+    size_t n = (size_t)snprintf(deep, sizeof deep, "%s", dir);
+    while (n + 201 < 4090) { /* components of 200 bytes, to 4090 bytes in all */
+        deep[n++] = '/';
+        memset(deep + n, 'd', 199);
+        n += 199;
+        deep[n] = '\0';
+        assert_int_equal(mkdir(deep, 0755), 0);
+    }
+    deep[n++] = '/';
+    memset(deep + n, 'm', 4090 - n);
+    n = 4090;
+    deep[n] = '\0';
+    assert_int_equal(mkdir(deep, 0755), 0);
+    snprintf(conf, sizeof conf, "%s/conf", deep); /* 4095 bytes: what "/config.json" was cut to */
+    assert_int_equal(strlen(conf), 4095);
+    char *text;
+    size_t len;
+    char err[600];
+    assert_int_equal(read_file("tests/fixtures/measured/configs/gpt-j-6b.json", &text, &len, err, sizeof err), 0);
+    put_file(conf, text);
+    free(text);
+    assert_usage_line(RUN("--report", "--model", deep),
+                      "--model: the path is too long (4102 bytes with /config.json; at most 4095)");
+    assert_usage_line(RUN("--report", "--spec-tokens", "2", "--spec-accept", "0.5", "--spec-draft", deep),
+                      "--spec-draft: the path is too long (4102 bytes with /config.json; at most 4095)");
+    /* A file path beyond any buffer, and a save path beyond the explorer's. */
+    char longer[5001];
+    memset(longer, 'x', 5000);
+    longer[0] = '/';
+    longer[5000] = '\0';
+    snprintf(want, sizeof want, "--model: the path is too long (5000 bytes; at most 4095)");
+    assert_usage_line(RUN("--report", "--model", longer), want);
+    longer[4000] = '\0';
+    snprintf(want, sizeof want, "--write-scenario: the path is too long (4000 bytes; at most 1023)");
+    assert_usage_line(RUN("--report", "--write-scenario", longer), want);
+    /* The user's chips folder: a file whose path does not fit is skipped
+     * with a warning; a folder whose own path does not fit is not read. */
+    char xdg[4096], chips[4200], name[260], here[PATH_MAX];
+    snprintf(xdg, sizeof xdg, "%.*s", (int)(strrchr(deep, '/') - deep), deep); /* 4023 bytes */
+    snprintf(chips, sizeof chips, "%s/rooftop", xdg);
+    assert_int_equal(mkdir(chips, 0755), 0);
+    snprintf(chips, sizeof chips, "%s/rooftop/chips", xdg);
+    assert_int_equal(mkdir(chips, 0755), 0);
+    memset(name, 'c', 250);
+    snprintf(name + 250, sizeof name - 250, ".json");
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(chips), 0);
+    put_file(name, "{}\n"); /* its whole path, 4293 bytes, is too long to open */
+    assert_int_equal(chdir(here), 0);
+    setenv("XDG_CONFIG_HOME", xdg, 1);
+    struct run r = RUN("--list-chips");
+    char line[600];
+    snprintf(line, sizeof line, "rooftop: warning: %.100s.../%.60s: path longer than 4095 bytes (file skipped)\n",
+             chips, name);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, line);
+    run_free(&r);
+    setenv("XDG_CONFIG_HOME", deep, 1); /* deep/rooftop/chips: 4104 bytes */
+    r = RUN("--list-chips");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "rooftop: warning: the user's chips folder is not read: its path (from "
+                               "XDG_CONFIG_HOME) is longer than 4095 bytes\n");
+    run_free(&r);
+    setenv("XDG_CONFIG_HOME", "/nonexistent-rooftop-test-config", 1);
+    unlink(conf);
+    char cmd[100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -889,6 +970,7 @@ int main(void)
         cmocka_unit_test(test_markdown_report),
         cmocka_unit_test(test_layout_flags),
         cmocka_unit_test(test_fifos_are_never_waited_on),
+        cmocka_unit_test(test_too_long_paths),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -338,14 +338,23 @@ static void model_name_from_path(const char *path, bool dir, char *name, size_t 
         *dot = '\0';
 }
 
-/* Reads a HuggingFace config.json (or the folder holding it) into *m;
- * returns 0 or 2 with err set. */
-static int read_model_file(const char *path, struct cli_options *o, struct model_shape *m, char *err, size_t errsize)
+/* Reads a HuggingFace config.json (or the folder holding it) that flag id
+ * (--model, --spec-draft) names into *m; returns 0 or 2 with err set: "--FLAG:
+ * the path is too long ..." when path (with "/config.json" for a folder) is
+ * longer than 4095 bytes (never cut short: a shorter path names another file),
+ * or the read's or the config's message. */
+static int read_model_file(int id, const char *path, struct cli_options *o, struct model_shape *m, char *err,
+                           size_t errsize)
 {
     char file[4096], name[RT_MODEL_NAME_MAX];
     struct stat st;
     bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-    snprintf(file, sizeof file, "%s%s", path, dir ? "/config.json" : "");
+    int n = snprintf(file, sizeof file, "%s%s", path, dir ? "/config.json" : "");
+    if (n >= (int)sizeof file) {
+        snprintf(err, errsize, "--%s: the path is too long (%d bytes%s; at most %zu)", flag_name(id), n,
+                 dir ? " with /config.json" : "", sizeof file - 1);
+        return 2;
+    }
     model_name_from_path(path, dir, name, sizeof name);
     char *text;
     size_t len;
@@ -359,7 +368,7 @@ static int read_model_file(const char *path, struct cli_options *o, struct model
 static int load_model_file(const char *path, struct cli_options *o, char *err, size_t errsize)
 {
     struct model_shape m;
-    if (read_model_file(path, o, &m, err, errsize) != 0)
+    if (read_model_file(OPT_MODEL, path, o, &m, err, errsize) != 0)
         return 2;
     scenario_set_model(&o->scenario, &m);
     return 0;
@@ -560,7 +569,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         struct model_shape loaded;
         double n = 0.0;
         if (!m && parse_number(text, &n) != 0 && looks_like_path(text)) {
-            if (read_model_file(text, o, &loaded, err, errsize) != 0)
+            if (read_model_file(OPT_SPEC_DRAFT, text, o, &loaded, err, errsize) != 0)
                 return 2;
             m = &loaded;
         }
@@ -744,13 +753,32 @@ char *cli_config_dir(char *out, size_t size, const char *kind)
 {
     const char *xdg = getenv("XDG_CONFIG_HOME");
     const char *home = getenv("HOME");
+    int n;
     if (xdg && xdg[0] == '/')
-        snprintf(out, size, "%s/rooftop/%s", xdg, kind);
+        n = snprintf(out, size, "%s/rooftop/%s", xdg, kind);
     else if (home && home[0])
-        snprintf(out, size, "%s/.config/rooftop/%s", home, kind);
+        n = snprintf(out, size, "%s/.config/rooftop/%s", home, kind);
     else
         return NULL;
+    if (n < 0 || (size_t)n >= size) { /* cut short, it would name another folder */
+        if (size > 0)
+            out[0] = '\0';
+        return NULL;
+    }
     return out;
+}
+
+/* The user's folder of one kind (cli_config_dir) into out, or NULL; a
+ * folder whose path does not fit is not read, and a warning says so. */
+static const char *user_folder(const char *kind, char *out, size_t size, struct load_warnings *w)
+{
+    if (cli_config_dir(out, size, kind))
+        return out;
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if ((xdg && xdg[0] == '/') || (home && home[0]))
+        warn_add(w, "the user's %s folder is not read: its path (from %s) is longer than %zu bytes", kind,
+                 xdg && xdg[0] == '/' ? "XDG_CONFIG_HOME" : "HOME", size - 1);
+    return NULL;
 }
 
 /* Adds the chips of one file of the user's chips folder to the chip set. */
@@ -770,8 +798,8 @@ static int add_chip_file(const char *path, const char *text, size_t len, void *c
  * chip set, in name order. A file that fails is skipped with a warning. */
 static void load_user_chips(struct cli_options *o)
 {
-    char dir[2048];
-    if (cli_config_dir(dir, sizeof dir, "chips"))
+    char dir[4096];
+    if (user_folder("chips", dir, sizeof dir, &o->warnings))
         load_json_folder(dir, add_chip_file, o, &o->warnings);
 }
 
@@ -780,7 +808,7 @@ static void load_user_chips(struct cli_options *o)
 static void exe_dir(char *out, size_t size)
 {
     ssize_t n = readlink("/proc/self/exe", out, size - 1);
-    out[n > 0 ? n : 0] = '\0';
+    out[n > 0 && (size_t)n < size - 1 ? n : 0] = '\0'; /* a full buffer may be cut short: unknown */
     char *slash = strrchr(out, '/');
     if (slash)
         *slash = '\0';
@@ -810,14 +838,13 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
          * from the source tree (themes/ beside ./rooftop). */
         const char *beside[] = {"/../share/rooftop/themes", "/themes"};
         for (size_t i = 0; i < 2; i++) {
-            snprintf(dir, sizeof dir, "%s%s", here, beside[i]);
             char real_dir[PATH_MAX], real_data[PATH_MAX];
-            if (realpath(dir, real_dir) &&
+            if (snprintf(dir, sizeof dir, "%s%s", here, beside[i]) < (int)sizeof dir && realpath(dir, real_dir) &&
                 !(realpath(ROOFTOP_DATADIR "/themes", real_data) && strcmp(real_dir, real_data) == 0))
                 theme_set_add_dir(o->themes, real_dir, &o->warnings);
         }
     }
-    if (cli_config_dir(dir, sizeof dir, "themes"))
+    if (user_folder("themes", dir, sizeof dir, &o->warnings))
         theme_set_add_dir(o->themes, dir, &o->warnings);
     o->explorer.themes = o->themes;
     o->explorer.theme_index = 0;
@@ -954,7 +981,13 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             break;
         case OPT_WRITE_SCENARIO:
             out->write_scenario = optarg;
-            snprintf(out->explorer.save_path, sizeof out->explorer.save_path, "%s", optarg);
+            /* The explorer's 's' offers this path: never a shortened one. */
+            if (snprintf(out->explorer.save_path, sizeof out->explorer.save_path, "%s", optarg) >=
+                (int)sizeof out->explorer.save_path) {
+                snprintf(err, errsize, "--write-scenario: the path is too long (%zu bytes; at most %zu)",
+                         strlen(optarg), sizeof out->explorer.save_path - 1);
+                return 2;
+            }
             break;
         case OPT_THEME:
             theme_text = optarg;
