@@ -809,6 +809,20 @@ static void assert_usage_line(struct run r, const char *want)
     run_free(&r);
 }
 
+/* The model's name in --report=json for --model path. */
+static void assert_model_name(const char *path, const char *want)
+{
+    struct run r = RUN("--report=json", "--model", path);
+    if (r.status != 0)
+        fail_msg("--model %s: exit %d: %s", path, r.status, r.err);
+    cJSON *root = cJSON_Parse(r.out);
+    const cJSON *name = json_path(root, "model.name");
+    if (!cJSON_IsString(name) || strcmp(name->valuestring, want) != 0)
+        fail_msg("--model %s is named '%s', want '%s'", path, cJSON_IsString(name) ? name->valuestring : "?", want);
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
 /* Hostile files: a fifo anywhere rooftop reads is refused at once, naming
  * it (opening one waits for a writer forever); one in the user's chips
  * folder is skipped with a warning, and --help and --version read no user
@@ -949,6 +963,42 @@ static void test_too_long_paths(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* An empty path names the flag, not an empty file name. */
+static void test_empty_paths_name_the_flag(void **state)
+{
+    (void)state;
+    assert_usage_line(RUN("--report", "--scenario", ""), "--scenario: no file named (the path is empty)");
+    assert_usage_line(RUN("--report", "--points", ""), "--points: no file named (the path is empty)");
+    assert_usage_line(RUN("--calibrate", ""), "--calibrate: no file named (the path is empty)");
+    assert_usage_line(RUN("--calibrate", "tests/fixtures/measured/cases.csv", "--write-chip", ""),
+                      "--write-chip: no file named (the path is empty)");
+    assert_usage_line(RUN("--report", "--write-scenario", ""), "--write-scenario: no file named (the path is empty)");
+}
+
+/* A model's name comes from its file or folder, whichever way the path is
+ * spelled: never "." or "conf". */
+static void test_model_names_from_paths(void **state)
+{
+    (void)state;
+    const char *folder = "tests/fixtures/hf/mixtral-8x7b-v0.1";
+    assert_model_name("tests/fixtures/hf/mixtral-8x7b-v0.1/", "mixtral-8x7b-v0.1");
+    assert_model_name("tests/fixtures/hf/mixtral-8x7b-v0.1/.", "mixtral-8x7b-v0.1");
+    assert_model_name("tests/fixtures/hf/mixtral-8x7b-v0.1/./", "mixtral-8x7b-v0.1");
+    assert_model_name("tests/fixtures/hf/mixtral-8x7b-v0.1/config.json", "mixtral-8x7b-v0.1");
+    assert_model_name("./tests/fixtures/measured/configs/gpt-j-6b.json", "gpt-j-6b");
+    char here[PATH_MAX];
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(folder), 0);
+    assert_model_name(".", "mixtral-8x7b-v0.1");
+    assert_model_name("./", "mixtral-8x7b-v0.1");
+    assert_model_name("./config.json", "mixtral-8x7b-v0.1");
+    assert_model_name("config.json", "mixtral-8x7b-v0.1");
+    assert_model_name("../mixtral-8x7b-v0.1/.", "mixtral-8x7b-v0.1");
+    assert_int_equal(chdir("../../measured/configs"), 0);
+    assert_model_name("./gpt-j-6b.json", "gpt-j-6b");
+    assert_int_equal(chdir(here), 0);
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -971,6 +1021,8 @@ int main(void)
         cmocka_unit_test(test_layout_flags),
         cmocka_unit_test(test_fifos_are_never_waited_on),
         cmocka_unit_test(test_too_long_paths),
+        cmocka_unit_test(test_empty_paths_name_the_flag),
+        cmocka_unit_test(test_model_names_from_paths),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

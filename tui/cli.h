@@ -59,8 +59,8 @@ char *cli_config_dir(char *out, size_t size, const char *kind);
  * below the overhead or kv heads that do not divide the heads fail here.
  * Files are never waited on: a fifo or a device given as a file is refused
  * ("PATH: not a regular file (a fifo)"), one in a user folder skipped with
- * a warning; a path too long for its buffer is "--FLAG: the path is too
- * long", never cut short. */
+ * a warning; an empty path is "--FLAG: no file named"; a path too long for
+ * its buffer is "--FLAG: the path is too long", never cut short. */
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize);
 
 /* Runs the program: parses argv, then prints the report, sweep, list, help
