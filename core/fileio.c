@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,7 +109,8 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         }
         path = resolved;
     }
-    if (stat(path, &target) == 0 && !S_ISREG(target.st_mode)) {
+    bool existed = stat(path, &target) == 0;
+    if (existed && !S_ISREG(target.st_mode)) {
         snprintf(err, errsize, "%s: not written: it is not a plain file (a device, folder or pipe); give a file path",
                  path);
         return -1;
@@ -126,10 +128,9 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
                  strerror(errno));
         return -1;
     }
-    struct stat st;
     mode_t mode;
-    if (stat(path, &st) == 0) {
-        mode = st.st_mode & 07777;
+    if (existed) {
+        mode = target.st_mode & 07777;
     } else {
         mode_t mask = umask(022);
         umask(mask);
@@ -149,6 +150,12 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         p += put;
         left -= (size_t)put;
     }
+    /* The replacement keeps the old file's owner (root saving over a user's
+     * file must not take it from them), then its mode: chown first, as it
+     * may clear set-id bits. Only root may give a file away; anyone else
+     * gets EPERM and the file becomes theirs, as any editor's save would. */
+    if (!saved && existed && fchown(fd, target.st_uid, target.st_gid) != 0 && !(errno == EPERM && geteuid() != 0))
+        saved = errno;
     if (!saved && fchmod(fd, mode) != 0)
         saved = errno;
     if (!saved && fsync(fd) != 0)
@@ -159,7 +166,10 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         saved = errno;
     if (saved) {
         unlink(tmp);
-        snprintf(err, errsize, "%s: not written (%s); the old file is untouched", path, strerror(saved));
+        if (existed)
+            snprintf(err, errsize, "%s: not written (%s); the old file is untouched", path, strerror(saved));
+        else
+            snprintf(err, errsize, "%s: not written (%s)", path, strerror(saved));
         return -1;
     }
     return 0;

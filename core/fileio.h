@@ -20,8 +20,11 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
 /* Writes len bytes to path atomically: into a temporary file in the same
  * folder, flushed to disk, then renamed over path. Returns 0; or -1 with
  * "PATH: reason" in err (no permission, disk full ...) and then path is
- * untouched and no temporary file is left. New files get mode 0666 less the
- * umask; an existing file keeps its mode. A symbolic link is followed (the
+ * untouched and no temporary file is left; the message says "the old file
+ * is untouched" only when there was one. New files get mode 0666 less the
+ * umask; an existing file keeps its mode, and its owner and group where the
+ * writer may give them (root may; for anyone else the file becomes the
+ * writer's, as an editor's save would). A symbolic link is followed (the
  * file it points to is replaced, the link stays); a path that is not a plain
  * file (a device such as /dev/null, a folder, a fifo) is refused. */
 int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errsize);

@@ -1,9 +1,13 @@
 /* test_loaders.c — config.json, chip files and scenario files: the rules of
  * each loader, its error messages, and the round trips. */
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -705,6 +709,75 @@ static void test_only_regular_files_are_read(void **state)
     alarm(0);
 }
 
+/* A file whose write fails part way (here: the file-size limit, which
+ * stops root too): an existing file is untouched and the message says so;
+ * a new one is not created and the message does not claim an old file. */
+static void test_failed_write_says_what_is_left(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char old_path[300], new_path[300], want[600], err[600], *text;
+    size_t len;
+    snprintf(old_path, sizeof old_path, "%s/old.json", dir);
+    snprintf(new_path, sizeof new_path, "%s/new.json", dir);
+    assert_int_equal(write_file_atomic(old_path, "old\n", 4, err, sizeof err), 0);
+    struct rlimit saved;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    struct rlimit small = {16, saved.rlim_max};
+    void (*handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    const char big[64] = "a scenario longer than the sixteen bytes the limit allows";
+    int old_rc = write_file_atomic(old_path, big, sizeof big, err, sizeof err);
+    char old_err[600];
+    snprintf(old_err, sizeof old_err, "%s", err);
+    int new_rc = write_file_atomic(new_path, big, sizeof big, err, sizeof err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    signal(SIGXFSZ, handler);
+    assert_int_equal(old_rc, -1);
+    snprintf(want, sizeof want, "%s: not written (%s); the old file is untouched", old_path, strerror(EFBIG));
+    assert_string_equal(old_err, want);
+    assert_int_equal(new_rc, -1);
+    snprintf(want, sizeof want, "%s: not written (%s)", new_path, strerror(EFBIG));
+    assert_string_equal(err, want);
+    assert_int_equal(read_file(old_path, &text, &len, err, sizeof err), 0);
+    assert_string_equal(text, "old\n");
+    free(text);
+    assert_int_equal(access(new_path, F_OK), -1);
+    assert_int_equal(entries(dir), 1); /* no temporary file left */
+    unlink(old_path);
+    rmdir(dir);
+}
+
+/* Saving over a file keeps its mode, and (when root saves over another
+ * user's file) its owner and group. */
+static void test_write_keeps_owner_and_mode(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[300], err[600];
+    snprintf(path, sizeof path, "%s/s.json", dir);
+    assert_int_equal(write_file_atomic(path, "old\n", 4, err, sizeof err), 0);
+    assert_int_equal(chmod(path, 0640), 0);
+    bool root = geteuid() == 0;
+    if (root)
+        assert_int_equal(chown(path, 12345, 23456), 0);
+    assert_int_equal(write_file_atomic(path, "new\n", 4, err, sizeof err), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    if (root) {
+        assert_int_equal(st.st_uid, 12345);
+        assert_int_equal(st.st_gid, 23456);
+    } else {
+        assert_int_equal(st.st_uid, geteuid());
+        print_message("not root: the owner of another user's file cannot be kept, so it is not checked\n");
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -721,6 +794,8 @@ int main(void)
         cmocka_unit_test(test_family_rules),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_only_regular_files_are_read),
+        cmocka_unit_test(test_failed_write_says_what_is_left),
+        cmocka_unit_test(test_write_keeps_owner_and_mode),
     };
     return cmocka_run_group_tests_name("loaders", tests, NULL, NULL);
 }
