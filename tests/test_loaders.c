@@ -234,6 +234,66 @@ static void test_json_encodings_depth_duplicates(void **state)
     cJSON_Delete(root);
 }
 
+/* Duplicate keys: each earlier occurrence is removed and warned about in
+ * the order written, the last value stays where it was written; and an
+ * object of 200k keys (a 16 MiB file holds about 1.2M) is checked whole:
+ * its one duplicate found, or none reported. (How fast: bench_json.) */
+static char *many_keys(size_t n, bool duplicate, size_t *len)
+{
+    char *text = malloc(n * 24 + 16);
+    assert_non_null(text);
+    size_t used = 0;
+    text[used++] = '{';
+    for (size_t i = 0; i < n; i++) {
+        size_t key = duplicate && i == n - 1 ? 7 : i; /* the last key repeats the 8th */
+        used += (size_t)sprintf(text + used, "%s\"k%07zu\": %zu", i ? ", " : "", key, i);
+    }
+    text[used++] = '}';
+    text[used] = '\0';
+    *len = used;
+    return text;
+}
+
+static void test_duplicate_keys(void **state)
+{
+    (void)state;
+    char err[400];
+    struct load_warnings w = {0};
+    const char dups[] = "{\"a\": 1, \"b\": 2, \"a\": 3, \"c\": {\"x\": 1, \"x\": 2}, \"b\": 4, \"a\": 5}";
+    cJSON *root = json_parse_text(dups, strlen(dups), "f.json", &w, err, sizeof err);
+    assert_non_null(root);
+    assert_int_equal(w.count, 4);
+    assert_string_equal(w.text[0], "f.json: key 'x' appears more than once; the last value is used");
+    assert_string_equal(w.text[1], "f.json: key 'a' appears more than once; the last value is used");
+    assert_string_equal(w.text[2], "f.json: key 'b' appears more than once; the last value is used");
+    assert_string_equal(w.text[3], "f.json: key 'a' appears more than once; the last value is used");
+    char *printed = cJSON_PrintUnformatted(root);
+    assert_string_equal(printed, "{\"c\":{\"x\":2},\"b\":4,\"a\":5}");
+    free(printed);
+    cJSON_Delete(root);
+
+    size_t len;
+    char *text = many_keys(200000, true, &len);
+    w.count = 0;
+    root = json_parse_text(text, len, "big.json", &w, err, sizeof err);
+    assert_non_null(root);
+    assert_int_equal(w.count, 1);
+    assert_string_equal(w.text[0], "big.json: key 'k0000007' appears more than once; the last value is used");
+    assert_int_equal(cJSON_GetArraySize(root), 199999);
+    ASSERT_NEAR(cJSON_GetObjectItemCaseSensitive(root, "k0000007")->valuedouble, 199999, 0);
+    ASSERT_NEAR(cJSON_GetArrayItem(root, 7)->valuedouble, 8, 0); /* k0000008 moved up: the old 7th went */
+    cJSON_Delete(root);
+    free(text);
+    text = many_keys(200000, false, &len);
+    w.count = 0;
+    root = json_parse_text(text, len, "big.json", &w, err, sizeof err);
+    assert_non_null(root);
+    assert_int_equal(w.count, 0);
+    assert_int_equal(cJSON_GetArraySize(root), 200000);
+    cJSON_Delete(root);
+    free(text);
+}
+
 /* A chip file: one object or a list; sparse peaks halved exactly once. */
 static void test_chip_files(void **state)
 {
@@ -786,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_config_rules),
         cmocka_unit_test(test_json_errors_have_line_and_column),
         cmocka_unit_test(test_json_encodings_depth_duplicates),
+        cmocka_unit_test(test_duplicate_keys),
         cmocka_unit_test(test_chip_files),
         cmocka_unit_test(test_builtin_chips_match_the_reference),
         cmocka_unit_test(test_scenario_round_trip),
