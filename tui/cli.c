@@ -406,6 +406,8 @@ static int read_model_file(int id, const char *path, struct cli_options *o, stru
     return rc != 0 ? 2 : 0;
 }
 
+/* --model PATH: a HuggingFace config.json, or a folder holding one, becomes
+ * the scenario's model. Returns 0 or 2 with err set (read_model_file). */
 static int load_model_file(const char *path, struct cli_options *o, char *err, size_t errsize)
 {
     struct model_shape m;
