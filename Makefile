@@ -12,6 +12,7 @@
 #   make bench-quick  run each benchmark once briefly (BENCH_QUICK=1: few
 #                   samples, rough figures; what CI runs)
 #   make fuzz       run each loader's libFuzzer harness for FUZZ_RUNS inputs
+#                   (and FUZZ_LARGE_RUNS inputs of up to 1 MiB)
 #   make install    install to $(DESTDIR)$(PREFIX) (default /usr/local)
 #
 # Missing Debian packages are installed by scripts/ensure-deps.sh (as root or
@@ -160,14 +161,27 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) | fuzz-deps
 	$(Q)clang $(FUZZ_FLAGS) -Itui $$(pkg-config --cflags libcjson) $< $(FUZZ_LIB_SRC) $$(pkg-config --libs libcjson) \
 	    -lm -o $@
 
-# Each harness runs FUZZ_RUNS inputs, starting from its seed corpus in
-# tests/fuzz/corpus/NAME; new inputs it finds go to build-fuzz/corpus-NAME.
+# Each harness runs FUZZ_RUNS inputs of up to 64 KiB, starting from its seed
+# corpus in tests/fuzz/corpus/NAME; new inputs it finds go to
+# build-fuzz/corpus-NAME. Then a large pass: FUZZ_LARGE_RUNS inputs of up to
+# 1 MiB, from its first three seeds grown by 60000 keys each (~600 KiB, so
+# every run reads inputs far beyond the small pass's limit, through the
+# duplicate-key pass); what it finds is not kept (build-fuzz/large-NAME/new).
+FUZZ_LARGE_RUNS ?= 100
+FUZZ_LARGE_KEYS ?= 60000
 fuzz: $(FUZZERS)
 	@set -e; for f in $(FUZZERS); do n=$${f#build-fuzz/fuzz_}; mkdir -p build-fuzz/corpus-$$n; \
 	    echo "== $$f ($(FUZZ_RUNS) runs)"; \
 	    if ! $$f -runs=$(FUZZ_RUNS) -max_len=65536 -timeout=10 build-fuzz/corpus-$$n tests/fuzz/corpus/$$n \
 	        >build-fuzz/$$n.log 2>&1; then tail -n 40 build-fuzz/$$n.log; exit 1; fi; \
-	    tail -n 1 build-fuzz/$$n.log; done
+	    tail -n 1 build-fuzz/$$n.log; \
+	    rm -rf build-fuzz/large-$$n; mkdir -p build-fuzz/large-$$n/seeds build-fuzz/large-$$n/new; \
+	    for s in $$(ls tests/fuzz/corpus/$$n/* | head -n 3); do \
+	        sh tests/fuzz/grow_seed.sh $$s $(FUZZ_LARGE_KEYS) >build-fuzz/large-$$n/seeds/$${s##*/}; done; \
+	    echo "== $$f ($(FUZZ_LARGE_RUNS) runs up to 1 MiB)"; \
+	    if ! $$f -runs=$(FUZZ_LARGE_RUNS) -max_len=1048576 -len_control=0 -timeout=10 build-fuzz/large-$$n/new \
+	        build-fuzz/large-$$n/seeds >build-fuzz/$$n-large.log 2>&1; then tail -n 40 build-fuzz/$$n-large.log; exit 1; fi; \
+	    grep -m1 INITED build-fuzz/$$n-large.log | sed 's/^/   /'; tail -n 1 build-fuzz/$$n-large.log; done
 
 install: rooftop
 	install -d $(DESTDIR)$(BINDIR)

@@ -9,21 +9,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* What a file that is not a regular one is, in words, for messages. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a fifo";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "an unknown kind of file";
+}
 
 int read_file(const char *path, char **text, size_t *len, char *err, size_t errsize)
 {
     *text = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a fifo for reading waits for a writer, forever;
+     * with it the open returns at once and fstat tells what it is. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         snprintf(err, errsize, "%s: %s", path, strerror(errno));
         return -1;
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        snprintf(err, errsize, "%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errsize, "%s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errsize, "%s: is a directory", path);
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errsize, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
         close(fd);
         return -1;
     }
@@ -128,7 +155,8 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         }
         path = resolved;
     }
-    if (stat(path, &target) == 0 && !S_ISREG(target.st_mode)) {
+    bool existed = stat(path, &target) == 0;
+    if (existed && !S_ISREG(target.st_mode)) {
         snprintf(err, errsize, "%s: not written: it is not a plain file (a device, folder or pipe); give a file path",
                  path);
         return -1;
@@ -146,10 +174,9 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
                  strerror(errno));
         return -1;
     }
-    struct stat st;
     mode_t mode;
-    if (stat(path, &st) == 0) {
-        mode = st.st_mode & 07777;
+    if (existed) {
+        mode = target.st_mode & 07777;
     } else {
         mode_t mask = umask(022);
         umask(mask);
@@ -169,6 +196,12 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         p += put;
         left -= (size_t)put;
     }
+    /* The replacement keeps the old file's owner (root saving over a user's
+     * file must not take it from them), then its mode: chown first, as it
+     * may clear set-id bits. Only root may give a file away; anyone else
+     * gets EPERM and the file becomes theirs, as any editor's save would. */
+    if (!saved && existed && fchown(fd, target.st_uid, target.st_gid) != 0 && !(errno == EPERM && geteuid() != 0))
+        saved = errno;
     if (!saved && fchmod(fd, mode) != 0)
         saved = errno;
     if (!saved && fsync(fd) != 0)
@@ -181,7 +214,10 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         unlink(tmp);
     fileio_temp_path_set(NULL); /* renamed or removed: nothing for a handler to clean */
     if (saved) {
-        snprintf(err, errsize, "%s: not written (%s); the old file is untouched", path, strerror(saved));
+        if (existed)
+            snprintf(err, errsize, "%s: not written (%s); the old file is untouched", path, strerror(saved));
+        else
+            snprintf(err, errsize, "%s: not written (%s)", path, strerror(saved));
         return -1;
     }
     return 0;
@@ -201,8 +237,10 @@ void load_json_folder(const char *dir, json_file_loader load, void *ctx, struct 
     for (int i = 0; i < n; i++) {
         char path[4096], err[600], *text;
         size_t len;
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
-        if (read_file(path, &text, &len, err, sizeof err) == 0) {
+        if (snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name) >= (int)sizeof path) {
+            warn_add(w, "%.100s.../%.60s: path longer than %zu bytes (file skipped)", dir, names[i]->d_name,
+                     sizeof path - 1);
+        } else if (read_file(path, &text, &len, err, sizeof err) == 0) {
             if (load(path, text, len, ctx, err, sizeof err) != 0)
                 warn_add(w, "%s (file skipped)", err);
             free(text);

@@ -11,14 +11,20 @@
 
 /* Reads all of path into a new buffer (NUL-terminated; *len excludes the
  * NUL; free it). Returns 0, or -1 with "PATH: reason" in err: it does not
- * exist, it is a directory, it is larger than 16 MiB, a read failed. */
+ * exist, "is a directory", "not a regular file (a fifo)" (or a character
+ * device, a block device, a socket: refused without reading, so a fifo
+ * never blocks and /dev/zero is never read), it is larger than 16 MiB, a
+ * read failed. Never waits for a writer. */
 int read_file(const char *path, char **text, size_t *len, char *err, size_t errsize);
 
 /* Writes len bytes to path atomically: into a temporary file in the same
  * folder, flushed to disk, then renamed over path. Returns 0; or -1 with
  * "PATH: reason" in err (no permission, disk full ...) and then path is
- * untouched and no temporary file is left. New files get mode 0666 less the
- * umask; an existing file keeps its mode. A symbolic link is followed (the
+ * untouched and no temporary file is left; the message says "the old file
+ * is untouched" only when there was one. New files get mode 0666 less the
+ * umask; an existing file keeps its mode, and its owner and group where the
+ * writer may give them (root may; for anyone else the file becomes the
+ * writer's, as an editor's save would). A symbolic link is followed (the
  * file it points to is replaced, the link stays); a path that is not a plain
  * file (a device such as /dev/null, a folder, a fifo) is refused. */
 int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errsize);
@@ -46,9 +52,11 @@ typedef int (*json_file_loader)(const char *path, const char *text, size_t len, 
                                 size_t errsize);
 
 /* Hands every *.json file of folder dir (not hidden ones), in name order, to
- * load. A file that cannot be read or that load refuses is skipped with a
- * warning in w; a missing folder is nothing to load. For the user's chips
- * and themes folders. */
+ * load. A file that cannot be read (not a regular file: a fifo is skipped,
+ * never waited on), whose path is longer than 4095 bytes, or that load
+ * refuses is skipped with a warning in w ("PATH: reason (file skipped)"); a
+ * missing folder is nothing to load. For the user's chips and themes
+ * folders. */
 void load_json_folder(const char *dir, json_file_loader load, void *ctx, struct load_warnings *w);
 
 #endif

@@ -121,26 +121,82 @@ static const char *expected_at(const char *text, size_t offset, size_t len)
     return "expected a value: a number, a string in double quotes, true, false, null, an object or an array";
 }
 
-/* Removes earlier duplicates of each key (recursively; depth is bounded by
- * scan_structure), so lookups see the last value, as Python's json does. */
-static void resolve_duplicates(cJSON *node, const char *path, struct load_warnings *w)
+/* One key of an object and where it stands among its siblings. */
+struct keyed {
+    const char *key;
+    size_t at;
+};
+
+/* Orders keys by name, then by position: equal names end up side by side,
+ * the last one written last. */
+static int compare_keyed(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* Scratch space that one document's objects share, grown as needed. */
+struct dup_scratch {
+    struct keyed *keys;
+    bool *doomed; /* by position: an earlier duplicate, to be removed */
+    size_t cap;
+};
+
+/* Removes earlier duplicates of each key of one object, so lookups see the
+ * last value, as Python's json does, and warns about each in the order they
+ * were written. Sorts the keys (n log n; comparing every pair took minutes
+ * for the 200k keys a file may hold). Returns 0, or -1 when out of memory. */
+static int resolve_object(cJSON *node, const char *path, struct load_warnings *w, struct dup_scratch *s)
+{
+    size_t n = 0;
+    for (const cJSON *c = node->child; c; c = c->next)
+        n++;
+    if (n < 2)
+        return 0;
+    if (n > s->cap) {
+        struct keyed *keys = realloc(s->keys, n * sizeof *keys);
+        if (keys)
+            s->keys = keys;
+        bool *doomed = realloc(s->doomed, n * sizeof *doomed);
+        if (doomed)
+            s->doomed = doomed;
+        if (!keys || !doomed)
+            return -1;
+        s->cap = n;
+    }
+    size_t k = 0, at = 0;
+    for (const cJSON *c = node->child; c; c = c->next, at++) {
+        s->doomed[at] = false;
+        if (c->string)
+            s->keys[k++] = (struct keyed){c->string, at};
+    }
+    qsort(s->keys, k, sizeof *s->keys, compare_keyed);
+    bool any = false;
+    for (size_t i = 0; i + 1 < k; i++)
+        if (strcmp(s->keys[i].key, s->keys[i + 1].key) == 0)
+            s->doomed[s->keys[i].at] = any = true;
+    if (!any)
+        return 0;
+    at = 0;
+    for (cJSON *c = node->child, *next; c; c = next, at++) {
+        next = c->next;
+        if (s->doomed[at]) {
+            warn_add(w, "%s: key '%s' appears more than once; the last value is used", path, c->string);
+            cJSON_Delete(cJSON_DetachItemViaPointer(node, c));
+        }
+    }
+    return 0;
+}
+
+/* Resolves duplicate keys in node and every object below it (recursion
+ * depth is bounded by scan_structure). Returns 0, or -1 out of memory. */
+static int resolve_duplicates(cJSON *node, const char *path, struct load_warnings *w, struct dup_scratch *s)
 {
     for (cJSON *child = node ? node->child : NULL; child; child = child->next)
-        resolve_duplicates(child, path, w);
-    if (!cJSON_IsObject(node))
-        return;
-    cJSON *child = node->child;
-    while (child) {
-        cJSON *next = child->next;
-        for (cJSON *later = next; later; later = later->next) {
-            if (child->string && later->string && strcmp(child->string, later->string) == 0) {
-                warn_add(w, "%s: key '%s' appears more than once; the last value is used", path, child->string);
-                cJSON_Delete(cJSON_DetachItemViaPointer(node, child));
-                break;
-            }
-        }
-        child = next;
-    }
+        if (resolve_duplicates(child, path, w, s) != 0)
+            return -1;
+    return cJSON_IsObject(node) ? resolve_object(node, path, w, s) : 0;
 }
 
 cJSON *json_parse_text(const char *text, size_t len, const char *path, struct load_warnings *w, char *err,
@@ -190,7 +246,15 @@ cJSON *json_parse_text(const char *text, size_t len, const char *path, struct lo
         cJSON_Delete(root);
         return NULL;
     }
-    resolve_duplicates(root, path, w);
+    struct dup_scratch scratch = {0};
+    int rc = resolve_duplicates(root, path, w, &scratch);
+    free(scratch.keys);
+    free(scratch.doomed);
+    if (rc != 0) {
+        snprintf(err, errsize, "%s: out of memory checking for duplicate keys", path);
+        cJSON_Delete(root);
+        return NULL;
+    }
     return root;
 }
 

@@ -34,7 +34,10 @@ void warn_add(struct load_warnings *w, const char *fmt, ...) __attribute__((form
  * NUL-terminated) named `path` in messages. Returns the document (free with
  * cJSON_Delete) or NULL with one line in err: "PATH:LINE:COL: expected ...",
  * "PATH: looks like UTF-16: save the file as UTF-8", "PATH:LINE:COL: nested
- * deeper than 64 levels". Duplicate keys keep the last value and warn. */
+ * deeper than 64 levels", "PATH: out of memory checking for duplicate
+ * keys". Duplicate keys keep the last value and warn, once per earlier
+ * occurrence, in the order written; an object's keys are checked in
+ * n log n time (a 16 MiB file holds about 1.2 million keys). */
 cJSON *json_parse_text(const char *text, size_t len, const char *path, struct load_warnings *w, char *err,
                        size_t errsize);
 

@@ -102,5 +102,27 @@ cp "$(dirname "$0")/../themes/"*.json "$tmp/prefix/share/rooftop/themes/"
 n=$("$tmp/prefix/bin/rooftop" --list-themes | grep -c "$tmp/prefix/bin/../share/rooftop/themes\|$tmp/prefix/share/rooftop/themes")
 [ "$n" -eq 4 ] && ok || bad "an installed rooftop found $n of its 4 theme files"
 
+# Hostile files: a fifo is never waited on. In the user's chips folder it
+# cannot stop --version (which reads no user folder) nor a report (it is
+# skipped with a warning); given to a flag it is refused, naming it.
+mkdir -p "$tmp/config/rooftop/chips"
+mkfifo "$tmp/config/rooftop/chips/pipe.json" "$tmp/pipe.json"
+timeout 5 "$bin" --version >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ "$st" -eq 0 ] && [ ! -s "$tmp/err" ] && ok || bad "--version with a fifo in the chips folder: exit $st, $(cat "$tmp/err")"
+timeout 5 "$bin" --report >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ "$st" -eq 0 ] && ok || bad "--report with a fifo in the chips folder: exit $st"
+[ "$(cat "$tmp/err")" = "rooftop: warning: $tmp/config/rooftop/chips/pipe.json: not a regular file (a fifo) (file skipped)" ] &&
+    ok || bad "the skipped fifo's warning: $(cat "$tmp/err")"
+rm -f "$tmp/config/rooftop/chips/pipe.json"
+for flag in --model --chip --scenario --theme --engine --points --calibrate; do
+    timeout 5 "$bin" "$flag" "$tmp/pipe.json" </dev/null >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    [ "$st" -eq 2 ] && [ "$(cat "$tmp/err")" = "rooftop: $tmp/pipe.json: not a regular file (a fifo)" ] && ok ||
+        bad "$flag FIFO: exit $st, $(cat "$tmp/err")"
+done
+rm -f "$tmp/pipe.json"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

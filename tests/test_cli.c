@@ -5,8 +5,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <limits.h>
 
 #include "testutil.h"
+
+#include "fileio.h"
 
 #include "cli.h"
 
@@ -968,6 +971,207 @@ static void test_control_bytes_never_reach_the_terminal(void **state)
     rmdir(dir);
 }
 
+/* Asserts a usage error whose one line is exactly "rooftop: " want "\n". */
+static void assert_usage_line(struct run r, const char *want)
+{
+    char line[5000];
+    snprintf(line, sizeof line, "rooftop: %s\n", want);
+    if (r.status != 2 || r.out[0] != '\0' || strcmp(r.err, line) != 0)
+        fail_msg("status %d, stdout '%.200s', stderr '%.300s' (want exit 2 and '%.300s')", r.status, r.out, r.err,
+                 line);
+    run_free(&r);
+}
+
+/* The model's name in --report=json for --model path. */
+static void assert_model_name(const char *path, const char *want)
+{
+    struct run r = RUN("--report=json", "--model", path);
+    if (r.status != 0)
+        fail_msg("--model %s: exit %d: %s", path, r.status, r.err);
+    cJSON *root = cJSON_Parse(r.out);
+    const cJSON *name = json_path(root, "model.name");
+    if (!cJSON_IsString(name) || strcmp(name->valuestring, want) != 0)
+        fail_msg("--model %s is named '%s', want '%s'", path, cJSON_IsString(name) ? name->valuestring : "?", want);
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
+/* Hostile files: a fifo anywhere rooftop reads is refused at once, naming
+ * it (opening one waits for a writer forever); one in the user's chips
+ * folder is skipped with a warning, and --help and --version read no user
+ * folder at all. */
+static void test_fifos_are_never_waited_on(void **state)
+{
+    (void)state;
+    alarm(20); /* a fifo waited on fails the test instead of hanging it */
+    char dir[] = "/tmp/rooftop-cli-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char chips[300], fifo[400], model_dir[400], model_fifo[500], want[700];
+    snprintf(chips, sizeof chips, "%s/rooftop", dir);
+    assert_int_equal(mkdir(chips, 0755), 0);
+    snprintf(chips, sizeof chips, "%s/rooftop/chips", dir);
+    assert_int_equal(mkdir(chips, 0755), 0);
+    snprintf(fifo, sizeof fifo, "%s/pipe.json", chips);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    struct run r = RUN("--version");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, "rooftop " ROOFTOP_VERSION "\n");
+    assert_string_equal(r.err, ""); /* the folder was not even looked at */
+    run_free(&r);
+    r = RUN("--help");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    run_free(&r);
+    r = RUN("--list-chips");
+    assert_int_equal(r.status, 0);
+    snprintf(want, sizeof want, "rooftop: warning: %s: not a regular file (a fifo) (file skipped)\n", fifo);
+    assert_string_equal(r.err, want);
+    run_free(&r);
+    setenv("XDG_CONFIG_HOME", "/nonexistent-rooftop-test-config", 1);
+
+    /* The same fifo given to each flag that reads a file. */
+    snprintf(want, sizeof want, "%s: not a regular file (a fifo)", fifo);
+    const char *flags[] = {"--model", "--chip", "--scenario", "--theme", "--engine", "--points", "--spec-draft"};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        assert_usage_line(RUN("--report", "--spec-tokens", "2", "--spec-accept", "0.5", flags[i], fifo), want);
+    r = RUN("--calibrate", fifo);
+    assert_int_not_equal(r.status, 0);
+    snprintf(want, sizeof want, "rooftop: %s: not a regular file (a fifo)\n", fifo);
+    assert_string_equal(r.err, want);
+    run_free(&r);
+    /* A model folder whose config.json is a fifo. */
+    snprintf(model_dir, sizeof model_dir, "%s/model", dir);
+    assert_int_equal(mkdir(model_dir, 0755), 0);
+    snprintf(model_fifo, sizeof model_fifo, "%s/config.json", model_dir);
+    assert_int_equal(mkfifo(model_fifo, 0600), 0);
+    snprintf(want, sizeof want, "%s: not a regular file (a fifo)", model_fifo);
+    assert_usage_line(RUN("--report", "--model", model_dir), want);
+    unlink(model_fifo);
+    rmdir(model_dir);
+    unlink(fifo);
+    rmdir(chips);
+    snprintf(chips, sizeof chips, "%s/rooftop", dir);
+    rmdir(chips);
+    rmdir(dir);
+    alarm(0);
+}
+
+/* A path too long for rooftop's buffers is refused naming the flag, never
+ * cut short: a model folder whose path leaves no room for "/config.json"
+ * must not load the file "conf" that the shortened path would name. */
+static void test_too_long_paths(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-cli-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char deep[4096], conf[4200], want[200];
+    size_t n = (size_t)snprintf(deep, sizeof deep, "%s", dir);
+    while (n + 201 < 4090) { /* components of 200 bytes, to 4090 bytes in all */
+        deep[n++] = '/';
+        memset(deep + n, 'd', 199);
+        n += 199;
+        deep[n] = '\0';
+        assert_int_equal(mkdir(deep, 0755), 0);
+    }
+    deep[n++] = '/';
+    memset(deep + n, 'm', 4090 - n);
+    n = 4090;
+    deep[n] = '\0';
+    assert_int_equal(mkdir(deep, 0755), 0);
+    snprintf(conf, sizeof conf, "%s/conf", deep); /* 4095 bytes: what "/config.json" was cut to */
+    assert_int_equal(strlen(conf), 4095);
+    char *text;
+    size_t len;
+    char err[600];
+    assert_int_equal(read_file("tests/fixtures/measured/configs/gpt-j-6b.json", &text, &len, err, sizeof err), 0);
+    put_file(conf, text);
+    free(text);
+    assert_usage_line(RUN("--report", "--model", deep),
+                      "--model: the path is too long (4102 bytes with /config.json; at most 4095)");
+    assert_usage_line(RUN("--report", "--spec-tokens", "2", "--spec-accept", "0.5", "--spec-draft", deep),
+                      "--spec-draft: the path is too long (4102 bytes with /config.json; at most 4095)");
+    /* A file path beyond any buffer, and a save path beyond the explorer's. */
+    char longer[5001];
+    memset(longer, 'x', 5000);
+    longer[0] = '/';
+    longer[5000] = '\0';
+    snprintf(want, sizeof want, "--model: the path is too long (5000 bytes; at most 4095)");
+    assert_usage_line(RUN("--report", "--model", longer), want);
+    longer[4000] = '\0';
+    snprintf(want, sizeof want, "--write-scenario: the path is too long (4000 bytes; at most 1023)");
+    assert_usage_line(RUN("--report", "--write-scenario", longer), want);
+    /* The user's chips folder: a file whose path does not fit is skipped
+     * with a warning; a folder whose own path does not fit is not read. */
+    char xdg[4096], chips[4200], name[260], here[PATH_MAX];
+    snprintf(xdg, sizeof xdg, "%.*s", (int)(strrchr(deep, '/') - deep), deep); /* 4023 bytes */
+    snprintf(chips, sizeof chips, "%s/rooftop", xdg);
+    assert_int_equal(mkdir(chips, 0755), 0);
+    snprintf(chips, sizeof chips, "%s/rooftop/chips", xdg);
+    assert_int_equal(mkdir(chips, 0755), 0);
+    memset(name, 'c', 250);
+    snprintf(name + 250, sizeof name - 250, ".json");
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(chips), 0);
+    put_file(name, "{}\n"); /* its whole path, 4293 bytes, is too long to open */
+    assert_int_equal(chdir(here), 0);
+    setenv("XDG_CONFIG_HOME", xdg, 1);
+    struct run r = RUN("--list-chips");
+    char line[600];
+    snprintf(line, sizeof line, "rooftop: warning: %.100s.../%.60s: path longer than 4095 bytes (file skipped)\n",
+             chips, name);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, line);
+    run_free(&r);
+    setenv("XDG_CONFIG_HOME", deep, 1); /* deep/rooftop/chips: 4104 bytes */
+    r = RUN("--list-chips");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "rooftop: warning: the user's chips folder is not read: its path (from "
+                               "XDG_CONFIG_HOME) is longer than 4095 bytes\n");
+    run_free(&r);
+    setenv("XDG_CONFIG_HOME", "/nonexistent-rooftop-test-config", 1);
+    unlink(conf);
+    char cmd[100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* An empty path names the flag, not an empty file name. */
+static void test_empty_paths_name_the_flag(void **state)
+{
+    (void)state;
+    assert_usage_line(RUN("--report", "--scenario", ""), "--scenario: no file named (the path is empty)");
+    assert_usage_line(RUN("--report", "--points", ""), "--points: no file named (the path is empty)");
+    assert_usage_line(RUN("--calibrate", ""), "--calibrate: no file named (the path is empty)");
+    assert_usage_line(RUN("--calibrate", "tests/fixtures/measured/cases.csv", "--write-chip", ""),
+                      "--write-chip: no file named (the path is empty)");
+    assert_usage_line(RUN("--report", "--write-scenario", ""), "--write-scenario: no file named (the path is empty)");
+}
+
+/* A model's name comes from its file or folder, whichever way the path is
+ * spelled: never "." or "conf". */
+static void test_model_names_from_paths(void **state)
+{
+    (void)state;
+    const char *folder = "tests/fixtures/hf/mixtral-8x7b-v0.1";
+    assert_model_name("tests/fixtures/hf/mixtral-8x7b-v0.1/", "mixtral-8x7b-v0.1");
+    assert_model_name("tests/fixtures/hf/mixtral-8x7b-v0.1/.", "mixtral-8x7b-v0.1");
+    assert_model_name("tests/fixtures/hf/mixtral-8x7b-v0.1/./", "mixtral-8x7b-v0.1");
+    assert_model_name("tests/fixtures/hf/mixtral-8x7b-v0.1/config.json", "mixtral-8x7b-v0.1");
+    assert_model_name("./tests/fixtures/measured/configs/gpt-j-6b.json", "gpt-j-6b");
+    char here[PATH_MAX];
+    assert_non_null(getcwd(here, sizeof here));
+    assert_int_equal(chdir(folder), 0);
+    assert_model_name(".", "mixtral-8x7b-v0.1");
+    assert_model_name("./", "mixtral-8x7b-v0.1");
+    assert_model_name("./config.json", "mixtral-8x7b-v0.1");
+    assert_model_name("config.json", "mixtral-8x7b-v0.1");
+    assert_model_name("../mixtral-8x7b-v0.1/.", "mixtral-8x7b-v0.1");
+    assert_int_equal(chdir("../../measured/configs"), 0);
+    assert_model_name("./gpt-j-6b.json", "gpt-j-6b");
+    assert_int_equal(chdir(here), 0);
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -990,6 +1194,10 @@ int main(void)
         cmocka_unit_test(test_layout_flags),
         cmocka_unit_test(test_warnings_say_how_many_more),
         cmocka_unit_test(test_control_bytes_never_reach_the_terminal),
+        cmocka_unit_test(test_fifos_are_never_waited_on),
+        cmocka_unit_test(test_too_long_paths),
+        cmocka_unit_test(test_empty_paths_name_the_flag),
+        cmocka_unit_test(test_model_names_from_paths),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -877,6 +877,184 @@ static void test_signal_during_save_leaves_no_temp_file(void **state)
     rmdir(dir);
 }
 
+/* Duplicate keys: each earlier occurrence is removed and warned about in
+ * the order written, the last value stays where it was written; and an
+ * object of 200k keys (a 16 MiB file holds about 1.2M) is checked whole:
+ * its one duplicate found, or none reported. (How fast: bench_json.) */
+static char *many_keys(size_t n, bool duplicate, size_t *len)
+{
+    char *text = malloc(n * 24 + 16);
+    assert_non_null(text);
+    size_t used = 0;
+    text[used++] = '{';
+    for (size_t i = 0; i < n; i++) {
+        size_t key = duplicate && i == n - 1 ? 7 : i; /* the last key repeats the 8th */
+        used += (size_t)sprintf(text + used, "%s\"k%07zu\": %zu", i ? ", " : "", key, i);
+    }
+    text[used++] = '}';
+    text[used] = '\0';
+    *len = used;
+    return text;
+}
+
+static void test_duplicate_keys(void **state)
+{
+    (void)state;
+    char err[400];
+    struct load_warnings w = {0};
+    const char dups[] = "{\"a\": 1, \"b\": 2, \"a\": 3, \"c\": {\"x\": 1, \"x\": 2}, \"b\": 4, \"a\": 5}";
+    cJSON *root = json_parse_text(dups, strlen(dups), "f.json", &w, err, sizeof err);
+    assert_non_null(root);
+    assert_int_equal(w.count, 4);
+    assert_string_equal(w.text[0], "f.json: key 'x' appears more than once; the last value is used");
+    assert_string_equal(w.text[1], "f.json: key 'a' appears more than once; the last value is used");
+    assert_string_equal(w.text[2], "f.json: key 'b' appears more than once; the last value is used");
+    assert_string_equal(w.text[3], "f.json: key 'a' appears more than once; the last value is used");
+    char *printed = cJSON_PrintUnformatted(root);
+    assert_string_equal(printed, "{\"c\":{\"x\":2},\"b\":4,\"a\":5}");
+    free(printed);
+    cJSON_Delete(root);
+
+    size_t len;
+    char *text = many_keys(200000, true, &len);
+    w.count = 0;
+    root = json_parse_text(text, len, "big.json", &w, err, sizeof err);
+    assert_non_null(root);
+    assert_int_equal(w.count, 1);
+    assert_string_equal(w.text[0], "big.json: key 'k0000007' appears more than once; the last value is used");
+    assert_int_equal(cJSON_GetArraySize(root), 199999);
+    ASSERT_NEAR(cJSON_GetObjectItemCaseSensitive(root, "k0000007")->valuedouble, 199999, 0);
+    ASSERT_NEAR(cJSON_GetArrayItem(root, 7)->valuedouble, 8, 0); /* k0000008 moved up: the old 7th went */
+    cJSON_Delete(root);
+    free(text);
+    text = many_keys(200000, false, &len);
+    w.count = 0;
+    root = json_parse_text(text, len, "big.json", &w, err, sizeof err);
+    assert_non_null(root);
+    assert_int_equal(w.count, 0);
+    assert_int_equal(cJSON_GetArraySize(root), 200000);
+    cJSON_Delete(root);
+    free(text);
+}
+
+/* Only regular files are read: a fifo is refused at once (opening one for
+ * reading would wait for a writer forever), and so is a device; in a user
+ * folder such an entry is skipped with a warning and the rest still load. */
+static int count_loaded(const char *path, const char *text, size_t len, void *ctx, char *err, size_t errsize)
+{
+    (void)path, (void)text, (void)len, (void)err, (void)errsize;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+static void test_only_regular_files_are_read(void **state)
+{
+    (void)state;
+    alarm(10); /* were the fifo waited on, fail rather than hang */
+    char dir[] = "/tmp/rooftop-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char fifo[300], good[300], want[400], err[600], *text = (char *)"untouched";
+    size_t len = 7;
+    snprintf(fifo, sizeof fifo, "%s/a.json", dir);
+    snprintf(good, sizeof good, "%s/b.json", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_int_equal(read_file(fifo, &text, &len, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: not a regular file (a fifo)", fifo);
+    assert_string_equal(err, want);
+    assert_null(text);
+    assert_int_equal(len, 0);
+    assert_int_equal(read_file("/dev/null", &text, &len, err, sizeof err), -1);
+    assert_string_equal(err, "/dev/null: not a regular file (a character device)");
+    assert_int_equal(read_file(dir, &text, &len, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: is a directory", dir);
+    assert_string_equal(err, want);
+
+    FILE *f = fopen(good, "w");
+    assert_non_null(f);
+    fputs("{}\n", f);
+    fclose(f);
+    struct load_warnings w = {0};
+    int loaded = 0;
+    load_json_folder(dir, count_loaded, &loaded, &w);
+    assert_int_equal(loaded, 1);
+    assert_int_equal(w.count, 1);
+    snprintf(want, sizeof want, "%s: not a regular file (a fifo) (file skipped)", fifo);
+    assert_string_equal(w.text[0], want);
+    unlink(fifo);
+    unlink(good);
+    rmdir(dir);
+    alarm(0);
+}
+
+/* A file whose write fails part way (here: the file-size limit, which
+ * stops root too): an existing file is untouched and the message says so;
+ * a new one is not created and the message does not claim an old file. */
+static void test_failed_write_says_what_is_left(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char old_path[300], new_path[300], want[600], err[600], *text;
+    size_t len;
+    snprintf(old_path, sizeof old_path, "%s/old.json", dir);
+    snprintf(new_path, sizeof new_path, "%s/new.json", dir);
+    assert_int_equal(write_file_atomic(old_path, "old\n", 4, err, sizeof err), 0);
+    struct rlimit saved;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    struct rlimit small = {16, saved.rlim_max};
+    void (*handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    const char big[64] = "a scenario longer than the sixteen bytes the limit allows";
+    int old_rc = write_file_atomic(old_path, big, sizeof big, err, sizeof err);
+    char old_err[600];
+    snprintf(old_err, sizeof old_err, "%s", err);
+    int new_rc = write_file_atomic(new_path, big, sizeof big, err, sizeof err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    signal(SIGXFSZ, handler);
+    assert_int_equal(old_rc, -1);
+    snprintf(want, sizeof want, "%s: not written (%s); the old file is untouched", old_path, strerror(EFBIG));
+    assert_string_equal(old_err, want);
+    assert_int_equal(new_rc, -1);
+    snprintf(want, sizeof want, "%s: not written (%s)", new_path, strerror(EFBIG));
+    assert_string_equal(err, want);
+    assert_int_equal(read_file(old_path, &text, &len, err, sizeof err), 0);
+    assert_string_equal(text, "old\n");
+    free(text);
+    assert_int_equal(access(new_path, F_OK), -1);
+    assert_int_equal(entries(dir), 1); /* no temporary file left */
+    unlink(old_path);
+    rmdir(dir);
+}
+
+/* Saving over a file keeps its mode, and (when root saves over another
+ * user's file) its owner and group. */
+static void test_write_keeps_owner_and_mode(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-test-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[300], err[600];
+    snprintf(path, sizeof path, "%s/s.json", dir);
+    assert_int_equal(write_file_atomic(path, "old\n", 4, err, sizeof err), 0);
+    assert_int_equal(chmod(path, 0640), 0);
+    bool root = geteuid() == 0;
+    if (root)
+        assert_int_equal(chown(path, 12345, 23456), 0);
+    assert_int_equal(write_file_atomic(path, "new\n", 4, err, sizeof err), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    if (root) {
+        assert_int_equal(st.st_uid, 12345);
+        assert_int_equal(st.st_gid, 23456);
+    } else {
+        assert_int_equal(st.st_uid, geteuid());
+        print_message("not root: the owner of another user's file cannot be kept, so it is not checked\n");
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -897,6 +1075,10 @@ int main(void)
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_temp_path_slot),
         cmocka_unit_test(test_signal_during_save_leaves_no_temp_file),
+        cmocka_unit_test(test_duplicate_keys),
+        cmocka_unit_test(test_only_regular_files_are_read),
+        cmocka_unit_test(test_failed_write_says_what_is_left),
+        cmocka_unit_test(test_write_keeps_owner_and_mode),
     };
     return cmocka_run_group_tests_name("loaders", tests, NULL, NULL);
 }

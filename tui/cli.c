@@ -297,13 +297,28 @@ static bool looks_like_path(const char *text)
     return strchr(text, '/') || (n > 5 && strcmp(text + n - 5, ".json") == 0) || stat(text, &st) == 0;
 }
 
+/* Reads the file that flag id names (--scenario, --points ...) into a new
+ * buffer (free it). Returns 0; or 2 with one line in err: "--FLAG: no file
+ * named (the path is empty)", or read_file's "PATH: reason" (no such file,
+ * not a regular file such as a fifo, larger than 16 MiB ...). */
+static int read_flag_file(int id, const char *path, char **text, size_t *len, char *err, size_t errsize)
+{
+    *text = NULL;
+    *len = 0;
+    if (!path[0]) {
+        snprintf(err, errsize, "--%s: no file named (the path is empty)", flag_name(id));
+        return 2;
+    }
+    return read_file(path, text, len, err, errsize) == 0 ? 0 : 2;
+}
+
 /* --chip PATH: the first chip of a chip file. */
 static int load_chip_file(const char *path, struct cli_options *o, char *err, size_t errsize)
 {
     char *text;
     size_t len, count = 0;
     struct chip_spec chips[16];
-    if (read_file(path, &text, &len, err, errsize) != 0)
+    if (read_flag_file(OPT_CHIP, path, &text, &len, err, errsize) != 0)
         return 2;
     int st = chips_from_text(text, len, path, chips, 16, &count, &o->warnings, err, errsize);
     free(text);
@@ -317,56 +332,93 @@ static int load_chip_file(const char *path, struct cli_options *o, char *err, si
     return 0;
 }
 
-/* --model PATH: a HuggingFace config.json, or a folder holding one. */
-/* The model's name from where its config came from: a folder or its
- * config.json names the model after the folder (.../Llama-3.1-8B/config.json
- * -> Llama-3.1-8B); any other file after itself (configs/gpt-j-6b.json ->
- * gpt-j-6b). Long names are cut to size. */
-static void model_name_from_path(const char *path, bool dir, char *name, size_t size)
+/* Cuts p (a path) to its last component's start, after dropping trailing
+ * slashes and "/." components ("a/b/./" -> "a/b", leaf "b"); p = "/" keeps
+ * its slash and has the leaf "". Returns the leaf, inside p. */
+static char *path_leaf(char *p)
 {
-    char p[4096];
-    snprintf(p, sizeof p, "%s", path);
-    for (size_t n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
-        p[n - 1] = '\0';
-    char *leaf = strrchr(p, '/');
-    leaf = leaf ? leaf + 1 : p;
-    if (!dir && strcmp(leaf, "config.json") == 0) { /* the folder above it */
-        if (leaf == p) {
-            name[0] = '\0';
-            return;
-        }
-        leaf[-1] = '\0';
-        leaf = strrchr(p, '/');
-        leaf = leaf ? leaf + 1 : p;
+    for (;;) {
+        size_t n = strlen(p);
+        if (n > 1 && p[n - 1] == '/')
+            p[n - 1] = '\0';
+        else if (n >= 2 && p[n - 1] == '.' && p[n - 2] == '/')
+            p[n - 1] = '\0';
+        else
+            break;
     }
-    snprintf(name, size, "%.*s", (int)size - 1, leaf);
-    char *dot = dir ? NULL : strrchr(name, '.');
-    if (dot && dot != name)
-        *dot = '\0';
+    char *slash = strrchr(p, '/');
+    return slash ? slash + 1 : p;
 }
 
-/* Reads a HuggingFace config.json (or the folder holding it) into *m;
- * returns 0 or 2 with err set. */
-static int read_model_file(const char *path, struct cli_options *o, struct model_shape *m, char *err, size_t errsize)
+/* The model's name from where its config came from: a folder, or the
+ * config.json in it, names the model after the folder
+ * (.../Llama-3.1-8B/config.json -> Llama-3.1-8B; ".", "./" or
+ * "./config.json" -> the current folder's own name); any other file after
+ * its name less ".json" (configs/gpt-j-6b.json -> gpt-j-6b). Long names are
+ * cut to size; when no name can be told ("/", a current folder that cannot
+ * be resolved) name is "" and the config's model_type names the model.
+ * Returns 0, or -1 when path is longer than 4095 bytes (name is then ""). */
+static int model_name_from_path(const char *path, bool dir, char *name, size_t size)
+{
+    char p[4096], real[PATH_MAX];
+    name[0] = '\0';
+    if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p)
+        return -1;
+    char *leaf = path_leaf(p);
+    if (!dir && strcmp(leaf, "config.json") != 0) {
+        snprintf(name, size, "%.*s", (int)size - 1, leaf);
+        size_t n = strlen(leaf);
+        if (n > 5 && strcmp(leaf + n - 5, ".json") == 0 && n - 5 < size)
+            name[n - 5] = '\0';
+        return 0;
+    }
+    if (!dir) { /* config.json: the folder it is in */
+        *leaf = '\0';
+        leaf = path_leaf(p);
+    }
+    if (leaf[0] == '\0' || strcmp(leaf, ".") == 0 || strcmp(leaf, "..") == 0) {
+        /* "", ".", "..", "/": only the file system knows the folder's name. */
+        if (!realpath(p[0] ? p : ".", real))
+            return 0;
+        char *slash = strrchr(real, '/');
+        leaf = slash ? slash + 1 : real;
+    }
+    snprintf(name, size, "%.*s", (int)size - 1, leaf);
+    return 0;
+}
+
+/* Reads a HuggingFace config.json (or the folder holding it) that flag id
+ * (--model, --spec-draft) names into *m; returns 0 or 2 with err set: "--FLAG:
+ * the path is too long ..." when path (with "/config.json" for a folder) is
+ * longer than 4095 bytes (never cut short: a shorter path names another file),
+ * or the read's or the config's message. */
+static int read_model_file(int id, const char *path, struct cli_options *o, struct model_shape *m, char *err,
+                           size_t errsize)
 {
     char file[4096], name[RT_MODEL_NAME_MAX];
     struct stat st;
     bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-    snprintf(file, sizeof file, "%s%s", path, dir ? "/config.json" : "");
-    model_name_from_path(path, dir, name, sizeof name);
+    int n = snprintf(file, sizeof file, "%s%s", path, dir ? "/config.json" : "");
+    if (n >= (int)sizeof file || model_name_from_path(path, dir, name, sizeof name) != 0) {
+        snprintf(err, errsize, "--%s: the path is too long (%d bytes%s; at most %zu)", flag_name(id), n,
+                 dir ? " with /config.json" : "", sizeof file - 1);
+        return 2;
+    }
     char *text;
     size_t len;
-    if (read_file(file, &text, &len, err, errsize) != 0)
+    if (read_flag_file(id, file, &text, &len, err, errsize) != 0)
         return 2;
     int rc = model_from_hf_config(text, len, file, name, m, &o->warnings, err, errsize);
     free(text);
     return rc != 0 ? 2 : 0;
 }
 
+/* --model PATH: a HuggingFace config.json, or a folder holding one, becomes
+ * the scenario's model. Returns 0 or 2 with err set (read_model_file). */
 static int load_model_file(const char *path, struct cli_options *o, char *err, size_t errsize)
 {
     struct model_shape m;
-    if (read_model_file(path, o, &m, err, errsize) != 0)
+    if (read_model_file(OPT_MODEL, path, o, &m, err, errsize) != 0)
         return 2;
     scenario_set_model(&o->scenario, &m);
     return 0;
@@ -455,7 +507,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_SCENARIO: {
         char *file;
         size_t len;
-        if (read_file(text, &file, &len, err, errsize) != 0)
+        if (read_flag_file(OPT_SCENARIO, text, &file, &len, err, errsize) != 0)
             return 2;
         int rc = scenario_from_json(file, len, text, s, &o->warnings, err, errsize);
         free(file);
@@ -495,7 +547,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         if (looks_like_path(text)) {
             char *file;
             size_t len;
-            if (read_file(text, &file, &len, err, errsize) != 0)
+            if (read_flag_file(OPT_ENGINE, text, &file, &len, err, errsize) != 0)
                 return 2;
             int rc = engine_from_text(file, len, text, &s->engine, &o->warnings, err, errsize);
             free(file);
@@ -567,7 +619,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         struct model_shape loaded;
         double n = 0.0;
         if (!m && parse_number(text, &n) != 0 && looks_like_path(text)) {
-            if (read_model_file(text, o, &loaded, err, errsize) != 0)
+            if (read_model_file(OPT_SPEC_DRAFT, text, o, &loaded, err, errsize) != 0)
                 return 2;
             m = &loaded;
         }
@@ -781,13 +833,32 @@ char *cli_config_dir(char *out, size_t size, const char *kind)
 {
     const char *xdg = getenv("XDG_CONFIG_HOME");
     const char *home = getenv("HOME");
+    int n;
     if (xdg && xdg[0] == '/')
-        snprintf(out, size, "%s/rooftop/%s", xdg, kind);
+        n = snprintf(out, size, "%s/rooftop/%s", xdg, kind);
     else if (home && home[0])
-        snprintf(out, size, "%s/.config/rooftop/%s", home, kind);
+        n = snprintf(out, size, "%s/.config/rooftop/%s", home, kind);
     else
         return NULL;
+    if (n < 0 || (size_t)n >= size) { /* cut short, it would name another folder */
+        if (size > 0)
+            out[0] = '\0';
+        return NULL;
+    }
     return out;
+}
+
+/* The user's folder of one kind (cli_config_dir) into out, or NULL; a
+ * folder whose path does not fit is not read, and a warning says so. */
+static const char *user_folder(const char *kind, char *out, size_t size, struct load_warnings *w)
+{
+    if (cli_config_dir(out, size, kind))
+        return out;
+    const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+    if ((xdg && xdg[0] == '/') || (home && home[0]))
+        warn_add(w, "the user's %s folder is not read: its path (from %s) is longer than %zu bytes", kind,
+                 xdg && xdg[0] == '/' ? "XDG_CONFIG_HOME" : "HOME", size - 1);
+    return NULL;
 }
 
 /* Adds the chips of one file of the user's chips folder to the chip set. */
@@ -807,8 +878,8 @@ static int add_chip_file(const char *path, const char *text, size_t len, void *c
  * chip set, in name order. A file that fails is skipped with a warning. */
 static void load_user_chips(struct cli_options *o)
 {
-    char dir[2048];
-    if (cli_config_dir(dir, sizeof dir, "chips"))
+    char dir[4096];
+    if (user_folder("chips", dir, sizeof dir, &o->warnings))
         load_json_folder(dir, add_chip_file, o, &o->warnings);
 }
 
@@ -817,7 +888,7 @@ static void load_user_chips(struct cli_options *o)
 static void exe_dir(char *out, size_t size)
 {
     ssize_t n = readlink("/proc/self/exe", out, size - 1);
-    out[n > 0 ? n : 0] = '\0';
+    out[n > 0 && (size_t)n < size - 1 ? n : 0] = '\0'; /* a full buffer may be cut short: unknown */
     char *slash = strrchr(out, '/');
     if (slash)
         *slash = '\0';
@@ -847,14 +918,13 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
          * from the source tree (themes/ beside ./rooftop). */
         const char *beside[] = {"/../share/rooftop/themes", "/themes"};
         for (size_t i = 0; i < 2; i++) {
-            snprintf(dir, sizeof dir, "%s%s", here, beside[i]);
             char real_dir[PATH_MAX], real_data[PATH_MAX];
-            if (realpath(dir, real_dir) &&
+            if (snprintf(dir, sizeof dir, "%s%s", here, beside[i]) < (int)sizeof dir && realpath(dir, real_dir) &&
                 !(realpath(ROOFTOP_DATADIR "/themes", real_data) && strcmp(real_dir, real_data) == 0))
                 theme_set_add_dir(o->themes, real_dir, &o->warnings);
         }
     }
-    if (cli_config_dir(dir, sizeof dir, "themes"))
+    if (user_folder("themes", dir, sizeof dir, &o->warnings))
         theme_set_add_dir(o->themes, dir, &o->warnings);
     o->explorer.themes = o->themes;
     o->explorer.theme_index = 0;
@@ -864,7 +934,7 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
     if (at < 0 && looks_like_path(wanted)) {
         char *text;
         size_t len;
-        if (read_file(wanted, &text, &len, err, errsize) != 0)
+        if (read_flag_file(OPT_THEME, wanted, &text, &len, err, errsize) != 0)
             return 2;
         at = theme_set_add_text(o->themes, text, len, wanted, &o->warnings, err, errsize);
         free(text);
@@ -895,7 +965,6 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "out of memory");
         return 1;
     }
-    load_user_chips(out);
     out->mode = CLI_EXPLORE;
     struct pending pend = {0};
     const char *format_text = NULL, *report_text = NULL, *theme_text = NULL;
@@ -961,6 +1030,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_CALIBRATE:
             out->mode = CLI_CALIBRATE, modes++;
             out->calibrate_path = optarg;
+            if (!optarg[0]) {
+                snprintf(err, errsize, "--calibrate: no file named (the path is empty)");
+                return 2;
+            }
             break;
         case OPT_CALIBRATE_SCOPE:
             if (strcmp(optarg, "chip") != 0 && strcmp(optarg, "all") != 0) {
@@ -971,11 +1044,15 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             break;
         case OPT_WRITE_CHIP:
             out->write_chip = optarg;
+            if (!optarg[0]) {
+                snprintf(err, errsize, "--write-chip: no file named (the path is empty)");
+                return 2;
+            }
             break;
         case OPT_POINTS: {
             char *text;
             size_t len;
-            if (read_file(optarg, &text, &len, err, errsize) != 0)
+            if (read_flag_file(OPT_POINTS, optarg, &text, &len, err, errsize) != 0)
                 return 2;
             int rc = measured_points_read(optarg, text, len, out->points, RT_MAX_POINTS, &out->point_count, err,
                                           errsize);
@@ -992,7 +1069,17 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             break;
         case OPT_WRITE_SCENARIO:
             out->write_scenario = optarg;
-            snprintf(out->explorer.save_path, sizeof out->explorer.save_path, "%s", optarg);
+            if (!optarg[0]) {
+                snprintf(err, errsize, "--write-scenario: no file named (the path is empty)");
+                return 2;
+            }
+            /* The explorer's 's' offers this path: never a shortened one. */
+            if (snprintf(out->explorer.save_path, sizeof out->explorer.save_path, "%s", optarg) >=
+                (int)sizeof out->explorer.save_path) {
+                snprintf(err, errsize, "--write-scenario: the path is too long (%zu bytes; at most %zu)",
+                         strlen(optarg), sizeof out->explorer.save_path - 1);
+                return 2;
+            }
             break;
         case OPT_THEME:
             theme_text = optarg;
@@ -1020,6 +1107,9 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                  argv[optind]);
         return 2;
     }
+    /* Only now, so that --help and --version (returned above) read no user
+     * file: a broken chips folder cannot stop them. */
+    load_user_chips(out);
     if (modes > 1) {
         snprintf(err, errsize,
                  "choose one of --report, --sweep, --search, --calibrate, --list-chips, --list-models, --list-themes");

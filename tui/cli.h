@@ -45,15 +45,22 @@ void cli_options_free(struct cli_options *o);
 
 /* The folder rooftop reads user files of one kind from ("chips", "themes"):
  * $XDG_CONFIG_HOME/rooftop/KIND, or $HOME/.config/rooftop/KIND. Writes it
- * into out and returns out, or returns NULL when neither variable is set. */
+ * into out (size bytes) and returns out; returns NULL when neither variable
+ * is set, or when the folder's path does not fit in size bytes (out is then
+ * "": a path cut short would name another folder). */
 char *cli_config_dir(char *out, size_t size, const char *kind);
 
 /* Parses argv into *out (free it with cli_options_free, also on failure).
- * Reads the user's chip files first, then --scenario, then the flags, which
+ * Reads the flags, then the user's chip files (not for --help or --version,
+ * which read no user file), then --scenario, then applies the flags, which
  * override the file. Returns 0 on success; 2 (the usage-error exit status)
  * with one line in err (errsize bytes) that names the flag or the file, the
  * value and what is accepted. Checks the whole scenario, so a budget at or
- * below the overhead or kv heads that do not divide the heads fail here. */
+ * below the overhead or kv heads that do not divide the heads fail here.
+ * Files are never waited on: a fifo or a device given as a file is refused
+ * ("PATH: not a regular file (a fifo)"), one in a user folder skipped with
+ * a warning; an empty path is "--FLAG: no file named"; a path too long for
+ * its buffer is "--FLAG: the path is too long", never cut short. */
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize);
 
 /* Runs the program: parses argv, then prints the report, sweep, list, help
