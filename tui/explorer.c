@@ -470,7 +470,11 @@ static void save_scenario(struct ui *u, const char *path)
     char msg[UI_MESSAGE_MAX], err[600], expanded[UI_EDIT_MAX + 256];
     const char *home = getenv("HOME");
     if (path[0] == '~' && path[1] == '/' && home && home[0]) { /* as a shell would */
-        snprintf(expanded, sizeof expanded, "%s%s", home, path + 1);
+        int n = snprintf(expanded, sizeof expanded, "%s%s", home, path + 1);
+        if (n < 0 || (size_t)n >= sizeof expanded) { /* never save to a path cut short */
+            ui_set_message(u, true, "not saved: the path with $HOME expanded is too long");
+            return;
+        }
         path = expanded;
     }
     char *json = scenario_to_json(&u->scenario);
