@@ -147,6 +147,30 @@ static void test_calibrate_points(void **state)
         if (!strstr(err, bad[i][1]))
             fail_msg("'%s' does not contain '%s'", err, bad[i][1]);
     }
+    /* Never a field cut short or dropped: a label longer than a field holds, a row with too many fields,
+     * flags with too many words (a cut rooftop_args could name another file) are refused by line. */
+    static char longrow[4096];
+    snprintf(longrow, sizeof longrow, "label,flops,bytes,seconds\n");
+    size_t at = strlen(longrow);
+    memset(longrow + at, 'x', 1500);
+    snprintf(longrow + at + 1500, sizeof longrow - at - 1500, ",1e12,1e9,1\n");
+    assert_int_equal(measured_read("points.csv", longrow, strlen(longrow), &base, &pts, &n, &w, err, sizeof err), -1);
+    if (!strstr(err, "points.csv:2: a field is longer than 1023 bytes"))
+        fail_msg("'%s'", err);
+    snprintf(longrow, sizeof longrow, "label,flops,bytes,seconds\nk,1e12,1e9,1");
+    for (int i = 0; i < 40; i++)
+        strcat(longrow, ",0");
+    strcat(longrow, "\n");
+    assert_int_equal(measured_read("points.csv", longrow, strlen(longrow), &base, &pts, &n, &w, err, sizeof err), -1);
+    if (!strstr(err, "more than 32 fields"))
+        fail_msg("'%s'", err);
+    snprintf(longrow, sizeof longrow, "id,category,engine,measured_s,rooftop_args,rooftop_metric\nr1,kernel_gemm,generic,1,\"");
+    for (int i = 0; i < 70; i++)
+        strcat(longrow, "--batch 1 ");
+    strcat(longrow, "\",key:latency.detailed.prefill_s\n");
+    assert_int_equal(measured_read("cases.csv", longrow, strlen(longrow), &base, &pts, &n, &w, err, sizeof err), -1);
+    if (!strstr(err, "cases.csv:2: rooftop_args: too long"))
+        fail_msg("'%s'", err);
     /* Too few rows for the parameters. */
     const char two[] = "label,flops,bytes,seconds\na,1e12,1e9,0.002\nb,1e9,4e9,0.002\n";
     assert_int_equal(measured_read("two.csv", two, strlen(two), &base, &pts, &n, &w, err, sizeof err), 0);

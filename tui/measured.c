@@ -10,7 +10,7 @@
 
 #define MAX_FIELDS 32
 
-int csv_record(const char *text, size_t len, size_t *pos, char fields[][256], int max)
+int csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max)
 {
     size_t i = *pos;
     if (i == 0 && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte-order mark */
@@ -24,7 +24,7 @@ int csv_record(const char *text, size_t len, size_t *pos, char fields[][256], in
     }
     int n = 0;
     size_t used = 0;
-    bool quoted = false, at_start = true;
+    bool quoted = false, at_start = true, too_big = false;
     if (max > 0)
         fields[0][0] = '\0';
     for (; i < len; i++) {
@@ -46,20 +46,24 @@ int csv_record(const char *text, size_t len, size_t *pos, char fields[][256], in
             at_start = true;
             if (n < max)
                 fields[n][0] = '\0';
+            else
+                too_big = true;
             continue;
         } else if (c == '\n' || c == '\r') {
             break;
         }
         at_start = false;
-        if (n < max && used + 1 < 256) {
+        if (n < max && used + 1 < CSV_FIELD_MAX) {
             fields[n][used++] = c;
             fields[n][used] = '\0';
+        } else {
+            too_big = true;
         }
     }
     if (quoted)
         return -1;
     *pos = i;
-    return n + 1;
+    return too_big ? -2 : n + 1;
 }
 
 /* Line number of byte offset pos. */
@@ -73,7 +77,7 @@ static int line_of(const char *text, size_t pos)
 
 /* The next record after the header: 1 with its fields in f, *k of them,
  * and its line number; 0 at the end; -1 with err set for an unclosed quote. */
-static int next_row(const char *path, const char *text, size_t len, size_t *pos, char f[][256], int *k, int *line,
+static int next_row(const char *path, const char *text, size_t len, size_t *pos, char f[][CSV_FIELD_MAX], int *k, int *line,
                     char *err, size_t errsize)
 {
     size_t start = *pos;
@@ -82,14 +86,18 @@ static int next_row(const char *path, const char *text, size_t len, size_t *pos,
         return 0;
     *line = line_of(text, start) + (text[start] == '\n');
     if (*k < 0) {
-        snprintf(err, errsize, "%s:%d: a quote is never closed", path, *line);
+        if (*k == -2)
+            snprintf(err, errsize, "%s:%d: a field is longer than %d bytes, or the row has more than %d fields", path,
+                     *line, CSV_FIELD_MAX - 1, MAX_FIELDS);
+        else
+            snprintf(err, errsize, "%s:%d: a quote is never closed", path, *line);
         return -1;
     }
     return 1;
 }
 
 /* Column index of name in the header, or -1. */
-static int column(char header[][256], int n, const char *name)
+static int column(char header[][CSV_FIELD_MAX], int n, const char *name)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(header[i], name) == 0)
@@ -105,7 +113,7 @@ static int positive(const char *text, double *out)
 
 /* One point from a record's fields: label, flops, bytes, seconds[,
  * precision]. Returns 0, or -1 with the reason in why. */
-static int point_fields(char f[][256], int k, bool with_precision, struct measured_point *p, char *why, size_t size)
+static int point_fields(char f[][CSV_FIELD_MAX], int k, bool with_precision, struct measured_point *p, char *why, size_t size)
 {
     snprintf(p->label, sizeof p->label, "%s", f[0]);
     p->precision = RT_BF16;
@@ -127,7 +135,7 @@ static int point_fields(char f[][256], int k, bool with_precision, struct measur
 int measured_points_read(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
                          size_t *count, char *err, size_t errsize)
 {
-    char f[MAX_FIELDS][256];
+    char f[MAX_FIELDS][CSV_FIELD_MAX];
     size_t pos = 0;
     *count = 0;
     int n = csv_record(text, len, &pos, f, MAX_FIELDS);
@@ -163,12 +171,19 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     return 0;
 }
 
-/* Splits a flag string into words (single or double quotes group words). */
-static int split_words(const char *text, char words[][256], int max)
+/* Splits a flag string into words (single or double quotes group words).
+ * Returns the count, or -1 when there are more than max words (a word
+ * cannot outgrow CSV_FIELD_MAX: the string is one CSV field). */
+static int split_words(const char *text, char words[][CSV_FIELD_MAX], int max)
 {
     int n = 0;
     const char *p = text;
-    while (*p && n < max) {
+    while (*p) {
+        if (n >= max) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            return *p ? -1 : n;
+        }
         while (*p == ' ' || *p == '\t')
             p++;
         if (!*p)
@@ -185,7 +200,7 @@ static int split_words(const char *text, char words[][256], int max)
                 p++;
                 continue;
             }
-            if (used + 1 < 256)
+            if (used + 1 < CSV_FIELD_MAX)
                 words[n][used++] = *p;
             p++;
         }
@@ -214,25 +229,35 @@ static int case_scenario(const char *path, int line, const char *args, const cha
                          char *err, size_t errsize)
 {
     /* {configs} is the configs folder beside the file. */
-    char dir[1024], expanded[2048];
-    snprintf(dir, sizeof dir, "%s", path);
+    char dir[1024], expanded[CSV_FIELD_MAX];
+    int dn = snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash)
         slash[1] = '\0';
     else
         dir[0] = '\0';
     size_t used = 0;
-    for (const char *p = args; *p && used + 1 < sizeof expanded;) {
+    bool fits = dn >= 0 && (size_t)dn < sizeof dir;
+    for (const char *p = args; *p && fits;) {
         if (strncmp(p, "{configs}", 9) == 0) {
-            used += (size_t)snprintf(expanded + used, sizeof expanded - used, "%sconfigs", dir);
+            int k = snprintf(expanded + used, sizeof expanded - used, "%sconfigs", dir);
+            fits = k >= 0 && used + (size_t)k < sizeof expanded;
+            used += fits ? (size_t)k : 0;
             p += 9;
-        } else {
+        } else if (used + 1 < sizeof expanded) {
             expanded[used++] = *p++;
+        } else {
+            fits = false;
         }
     }
-    expanded[used < sizeof expanded ? used : sizeof expanded - 1] = '\0';
-    static char words[64][256];
-    int n = split_words(expanded, words, 62);
+    expanded[used] = '\0';
+    static char words[64][CSV_FIELD_MAX];
+    int n = fits ? split_words(expanded, words, 62) : -1;
+    if (n < 0) { /* never run a row on flags cut short: they could name another file */
+        snprintf(err, errsize, "%s:%d: rooftop_args: too long (with {configs} expanded: at most %d bytes, 62 words)",
+                 path, line, CSV_FIELD_MAX - 1);
+        return -1;
+    }
     char *argv[64];
     argv[0] = (char *)"rooftop";
     for (int i = 0; i < n; i++)
@@ -270,10 +295,11 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
     *out = NULL;
     *count = 0;
     size_t pos = 0;
-    static char header[MAX_FIELDS][256], f[MAX_FIELDS][256];
+    static char header[MAX_FIELDS][CSV_FIELD_MAX], f[MAX_FIELDS][CSV_FIELD_MAX];
     int nh = csv_record(text, len, &pos, header, MAX_FIELDS);
     if (nh <= 0) {
-        snprintf(err, errsize, "%s: empty, or a quote is never closed in the header", path);
+        snprintf(err, errsize, "%s: empty, or a quote is never closed in the header, or it has more than %d columns",
+                 path, MAX_FIELDS);
         return -1;
     }
     bool points = nh >= 4 && strcmp(header[0], "label") == 0;

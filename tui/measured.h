@@ -23,11 +23,15 @@
 #include "jsonio.h"
 
 
+/* Bytes a CSV field may hold, its NUL included. */
+#define CSV_FIELD_MAX 1024
+
 /* Splits one CSV record starting at *pos of text (len bytes) into at most
- * max fields, copied into fields[i] (each field_size bytes, cut to fit).
- * Advances *pos past the record. Returns the number of fields, 0 at the end
- * of the text, or -1 for an unterminated quote. */
-int csv_record(const char *text, size_t len, size_t *pos, char fields[][256], int max);
+ * max fields, copied into fields[i]. Advances *pos past the record. Returns
+ * the number of fields, 0 at the end of the text, -1 for an unterminated
+ * quote, or -2 when a field is longer than CSV_FIELD_MAX - 1 bytes or the
+ * record has more than max fields (never a field cut short or dropped). */
+int csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max);
 
 /* Reads a points file into points (at most max). Returns 0 with *count
  * set, or -1 with "PATH:LINE: ..." in err: a header other than
