@@ -29,28 +29,30 @@ static const char *file_kind(mode_t mode)
 
 int read_file(const char *path, char **text, size_t *len, char *err, size_t errsize)
 {
+    char shown_buf[200];
+    const char *shown = path_shown(shown_buf, sizeof shown_buf, path); /* for messages */
     *text = NULL;
     *len = 0;
     /* O_NONBLOCK: opening a fifo for reading waits for a writer, forever;
      * with it the open returns at once and fstat tells what it is. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
-        snprintf(err, errsize, "%s: %s", path, strerror(errno));
+        snprintf(err, errsize, "%s: %s", shown, strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        snprintf(err, errsize, "%s: %s", path, strerror(errno));
+        snprintf(err, errsize, "%s: %s", shown, strerror(errno));
         close(fd);
         return -1;
     }
     if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errsize, "%s: is a directory", path);
+        snprintf(err, errsize, "%s: is a directory", shown);
         close(fd);
         return -1;
     }
     if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errsize, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+        snprintf(err, errsize, "%s: not a regular file (%s)", shown, file_kind(st.st_mode));
         close(fd);
         return -1;
     }
@@ -59,7 +61,7 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
     while (buf) {
         if (n == cap) {
             if (cap >= RT_MAX_FILE_BYTES) {
-                snprintf(err, errsize, "%s: larger than %u MiB; refused", path, RT_MAX_FILE_BYTES >> 20);
+                snprintf(err, errsize, "%s: larger than %u MiB; refused", shown, RT_MAX_FILE_BYTES >> 20);
                 free(buf);
                 close(fd);
                 return -1;
@@ -77,7 +79,7 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
-            snprintf(err, errsize, "%s: %s", path, strerror(errno));
+            snprintf(err, errsize, "%s: %s", shown, strerror(errno));
             free(buf);
             close(fd);
             return -1;
@@ -88,7 +90,7 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
     }
     close(fd);
     if (!buf) {
-        snprintf(err, errsize, "%s: out of memory", path);
+        snprintf(err, errsize, "%s: out of memory", shown);
         return -1;
     }
     buf[n] = '\0';
@@ -144,13 +146,15 @@ static int mkstemp_recorded(char *tmpl)
 
 int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errsize)
 {
+    char shown_buf[200];
+    const char *shown = path_shown(shown_buf, sizeof shown_buf, path); /* for messages */
     /* Write where a symbolic link points, and never replace what is not a
      * plain file: renaming over /dev/null or a fifo would destroy it. */
     char resolved[PATH_MAX];
     struct stat target;
     if (lstat(path, &target) == 0 && S_ISLNK(target.st_mode)) {
         if (!realpath(path, resolved)) {
-            snprintf(err, errsize, "%s: not written: the link leads nowhere (%s)", path, strerror(errno));
+            snprintf(err, errsize, "%s: not written: the link leads nowhere (%s)", shown, strerror(errno));
             return -1;
         }
         path = resolved;
@@ -158,19 +162,19 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
     bool existed = stat(path, &target) == 0;
     if (existed && !S_ISREG(target.st_mode)) {
         snprintf(err, errsize, "%s: not written: it is not a plain file (a device, folder or pipe); give a file path",
-                 path);
+                 shown);
         return -1;
     }
     char tmp[4096];
     const char *slash = strrchr(path, '/');
     int dir_len = slash ? (int)(slash - path + 1) : 0;
     if (snprintf(tmp, sizeof tmp, "%.*s.%s.XXXXXX", dir_len, path, slash ? slash + 1 : path) >= (int)sizeof tmp) {
-        snprintf(err, errsize, "%s: path too long", path);
+        snprintf(err, errsize, "%s: path too long", shown);
         return -1;
     }
     int fd = mkstemp_recorded(tmp);
     if (fd < 0) {
-        snprintf(err, errsize, "%s: not written: cannot create a temporary file beside it (%s)", path,
+        snprintf(err, errsize, "%s: not written: cannot create a temporary file beside it (%s)", shown,
                  strerror(errno));
         return -1;
     }
@@ -215,9 +219,9 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
     fileio_temp_path_set(NULL); /* renamed or removed: nothing for a handler to clean */
     if (saved) {
         if (existed)
-            snprintf(err, errsize, "%s: not written (%s); the old file is untouched", path, strerror(saved));
+            snprintf(err, errsize, "%s: not written (%s); the old file is untouched", shown, strerror(saved));
         else
-            snprintf(err, errsize, "%s: not written (%s)", path, strerror(saved));
+            snprintf(err, errsize, "%s: not written (%s)", shown, strerror(saved));
         return -1;
     }
     return 0;
@@ -250,4 +254,13 @@ void load_json_folder(const char *dir, json_file_loader load, void *ctx, struct 
         free(names[i]);
     }
     free(names);
+}
+
+const char *path_shown(char *buf, size_t size, const char *path)
+{
+    size_t n = strlen(path);
+    if (n <= 160 || size < 160)
+        return path;
+    snprintf(buf, size, "%.60s...%s", path, path + n - 90);
+    return buf;
 }

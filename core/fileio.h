@@ -59,4 +59,10 @@ typedef int (*json_file_loader)(const char *path, const char *text, size_t len, 
  * folders. */
 void load_json_folder(const char *dir, json_file_loader load, void *ctx, struct load_warnings *w);
 
+/* The path as messages show it: whole up to 160 bytes; longer, its first
+ * 60 and last 90 bytes around "...", so that a message about a very long
+ * path still fits its line and keeps its reason. Writes into buf (size >=
+ * 160) and returns it, or returns path itself when it is short. */
+const char *path_shown(char *buf, size_t size, const char *path);
+
 #endif

@@ -385,3 +385,29 @@ void json_add_exact(cJSON *obj, const char *key, double value)
     format_exact(text, sizeof text, value);
     cJSON_AddItemToObject(obj, key, cJSON_CreateRaw(text));
 }
+
+int json_make_exact(cJSON *item)
+{
+    if (!item)
+        return 0;
+    int rc = 0;
+    if (cJSON_IsNumber(item)) {
+        if (!isfinite(item->valuedouble)) {
+            item->type = cJSON_NULL;
+        } else {
+            char text[40];
+            format_exact(text, sizeof text, item->valuedouble);
+            size_t n = strlen(text) + 1;
+            char *copy = malloc(n); /* freed by cJSON_Delete with cJSON's default hooks */
+            if (!copy)
+                return -1;
+            memcpy(copy, text, n);
+            item->type = cJSON_Raw;
+            item->valuestring = copy;
+        }
+    }
+    for (cJSON *k = item->child; k; k = k->next)
+        if (json_make_exact(k) != 0)
+            rc = -1;
+    return rc;
+}

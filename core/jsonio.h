@@ -72,6 +72,13 @@ enum json_found json_string(const cJSON *obj, const char *key, const char *path,
  * written as null. */
 void json_add_exact(cJSON *obj, const char *key, double value);
 
+/* Rewrites every number in the tree under item (item included) as the
+ * fewest digits that read back as exactly the same double, as
+ * json_add_exact writes them (non-finite numbers become null), so that a
+ * report printed with cJSON agrees to the last digit with its CSV. Returns
+ * 0, or -1 when memory runs out (the tree stays valid, partly rewritten). */
+int json_make_exact(cJSON *item);
+
 /* Warns about every key of obj not in the NULL-terminated list known. */
 void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const char *path, const char *what,
                             struct load_warnings *w);

@@ -9,6 +9,7 @@
 
 #include "calibrate.h"
 #include "chipfile.h"
+#include "jsonio.h"
 #include "modeljson.h"
 #include "strbuf.h"
 #include "textsafe.h"
@@ -844,7 +845,9 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
 
 void json_finish(struct strbuf *sb, cJSON *root)
 {
-    char *text = root ? cJSON_Print(root) : NULL;
+    /* Every number to the last digit that tells it apart: cJSON's own
+     * printing settles for 15 digits (the CSV beside it prints exactly). */
+    char *text = root && json_make_exact(root) == 0 ? cJSON_Print(root) : NULL;
     if (text) {
         sb_puts(sb, text);
         sb_puts(sb, "\n");

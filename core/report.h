@@ -53,8 +53,9 @@ struct strbuf;
  * through text_safe_take. Returns NULL when an allocation failed. */
 char *report_take(struct strbuf *sb, enum rt_format f);
 
-/* Appends the cJSON tree root printed (indented) and a newline to sb, then
- * frees root; sets sb->failed when root is NULL or printing fails. */
+/* Appends the cJSON tree root printed (indented, every number exact:
+ * json_make_exact) and a newline to sb, then frees root; sets sb->failed
+ * when root is NULL or printing fails. */
 void json_finish(struct strbuf *sb, struct cJSON *root);
 
 #endif

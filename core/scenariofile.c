@@ -158,7 +158,7 @@ char *scenario_to_json(const struct scenario *s)
     cJSON_AddStringToObject(model, "source", s->model.source);
     cJSON_AddItemToObject(model, "layer_schedule", model_schedule_to_json(&s->model));
     cJSON_AddItemToObject(model, "assumptions", model_assumptions_to_json(&s->model));
-    char *text = cJSON_Print(root);
+    char *text = json_make_exact(root) == 0 ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     if (!text)
         return NULL;
@@ -619,6 +619,19 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         warn_add(w, "%s: no 'model': the default %s is used", path, s.model.name);
     } else if (read_model(model, path, &s.model, w, err, errsize) != 0) {
         goto done;
+    }
+    /* The draft's name labels its parameter count: a name without a count
+     * is a built-in model's (its count), or it would label an MTP head. */
+    if (s.spec_draft_name[0] && !(s.spec_draft_params > 0.0)) {
+        const struct model_shape *draft = model_find(s.spec_draft_name);
+        if (draft) {
+            s.spec_draft_params = draft->stated_params > 0.0 ? draft->stated_params : model_param_count(draft).active;
+        } else {
+            warn_add(w, "%s: 'spec_draft' \"%s\" has no spec_draft_params and is not a built-in model: an MTP head "
+                        "(one target layer) is used, and the name dropped",
+                     path, s.spec_draft_name);
+            s.spec_draft_name[0] = '\0';
+        }
     }
     const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "engine", "model",
                            "spec_draft",

@@ -557,6 +557,38 @@ static void test_layout_flags(void **state)
     run_free(&r);
 }
 
+/* JSON numbers are exact, as the CSV's are: a budget of 1.0000000000000002
+ * reads back as that double, and a sweep's JSON and CSV give the same
+ * digits (cJSON alone printed 15 and lost the last unit). A message about a
+ * very long path keeps its reason: the path is shortened in the middle. */
+static void test_json_numbers_exact_and_long_paths_keep_the_reason(void **state)
+{
+    (void)state;
+    struct run r = RUN("--report=json", "--budget", "1.0000000000000002", "--overhead", "0.30000000000000004");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\"budget_s\":\t1.0000000000000002"));
+    assert_non_null(strstr(r.out, "\"overhead_s\":\t0.30000000000000004"));
+    run_free(&r);
+    r = RUN("--napkin", "--sweep=chips", "--format=json");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "5.821725888324873"));
+    run_free(&r);
+    r = RUN("--napkin", "--sweep=chips", "--format=csv");
+    assert_non_null(strstr(r.out, "1,5.821725888324873,"));
+    run_free(&r);
+    static char path[1400];
+    snprintf(path, sizeof path, "/tmp/no-such-rooftop-dir/");
+    size_t n = strlen(path);
+    memset(path + n, 'e', 1200);
+    snprintf(path + n + 1200, sizeof path - n - 1200, "/missing.json");
+    r = RUN("--scenario", path, "--report");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "/missing.json: No such file or directory"));
+    assert_non_null(strstr(r.err, "..."));
+    assert_true(strlen(r.err) < 300);
+    run_free(&r);
+}
+
 /* Markdown is a document with tables. */
 static void test_markdown_report(void **state)
 {
@@ -1192,6 +1224,7 @@ int main(void)
         cmocka_unit_test(test_help_version_lists),
         cmocka_unit_test(test_markdown_report),
         cmocka_unit_test(test_layout_flags),
+        cmocka_unit_test(test_json_numbers_exact_and_long_paths_keep_the_reason),
         cmocka_unit_test(test_warnings_say_how_many_more),
         cmocka_unit_test(test_control_bytes_never_reach_the_terminal),
         cmocka_unit_test(test_fifos_are_never_waited_on),

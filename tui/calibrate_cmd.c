@@ -63,7 +63,7 @@ static int write_chip(const char *path, const struct chip_spec *chip, FILE *erro
 {
     cJSON *root = cJSON_CreateObject();
     chip_to_json(root, chip);
-    char *text = cJSON_Print(root);
+    char *text = json_make_exact(root) == 0 ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
     if (!text) {
         fprintf(errout, "rooftop: out of memory\n");

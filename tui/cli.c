@@ -320,7 +320,9 @@ static int load_chip_file(const char *path, struct cli_options *o, char *err, si
     struct chip_spec chips[16];
     if (read_flag_file(OPT_CHIP, path, &text, &len, err, errsize) != 0)
         return 2;
-    int st = chips_from_text(text, len, path, chips, 16, &count, &o->warnings, err, errsize);
+    char shown[200];
+    int st = chips_from_text(text, len, path_shown(shown, sizeof shown, path), chips, 16, &count, &o->warnings, err,
+                             errsize);
     free(text);
     if (st != 0)
         return 2;
@@ -408,7 +410,8 @@ static int read_model_file(int id, const char *path, struct cli_options *o, stru
     size_t len;
     if (read_flag_file(id, file, &text, &len, err, errsize) != 0)
         return 2;
-    int rc = model_from_hf_config(text, len, file, name, m, &o->warnings, err, errsize);
+    char shown[200];
+    int rc = model_from_hf_config(text, len, path_shown(shown, sizeof shown, file), name, m, &o->warnings, err, errsize);
     free(text);
     return rc != 0 ? 2 : 0;
 }
@@ -509,7 +512,8 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         size_t len;
         if (read_flag_file(OPT_SCENARIO, text, &file, &len, err, errsize) != 0)
             return 2;
-        int rc = scenario_from_json(file, len, text, s, &o->warnings, err, errsize);
+        char shown[200];
+        int rc = scenario_from_json(file, len, path_shown(shown, sizeof shown, text), s, &o->warnings, err, errsize);
         free(file);
         return rc == 0 ? 0 : 2;
     }
@@ -549,7 +553,9 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
             size_t len;
             if (read_flag_file(OPT_ENGINE, text, &file, &len, err, errsize) != 0)
                 return 2;
-            int rc = engine_from_text(file, len, text, &s->engine, &o->warnings, err, errsize);
+            char shown[200];
+            int rc = engine_from_text(file, len, path_shown(shown, sizeof shown, text), &s->engine, &o->warnings, err,
+                                      errsize);
             free(file);
             return rc == 0 ? 0 : 2;
         }
@@ -867,7 +873,9 @@ static int add_chip_file(const char *path, const char *text, size_t len, void *c
     struct cli_options *o = ctx;
     struct chip_spec chips[64];
     size_t count = 0;
-    if (chips_from_text(text, len, path, chips, 64, &count, &o->warnings, err, errsize) != 0)
+    char shown[200];
+    if (chips_from_text(text, len, path_shown(shown, sizeof shown, path), chips, 64, &count, &o->warnings, err,
+                        errsize) != 0)
         return -1;
     for (size_t c = 0; c < count; c++)
         chip_db_add(&o->chips, &chips[c], &o->warnings);
@@ -936,7 +944,9 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
         size_t len;
         if (read_flag_file(OPT_THEME, wanted, &text, &len, err, errsize) != 0)
             return 2;
-        at = theme_set_add_text(o->themes, text, len, wanted, &o->warnings, err, errsize);
+        char shown[200];
+        at = theme_set_add_text(o->themes, text, len, path_shown(shown, sizeof shown, wanted), &o->warnings, err,
+                                errsize);
         free(text);
         if (at < 0)
             return 2;
@@ -1054,7 +1064,9 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             size_t len;
             if (read_flag_file(OPT_POINTS, optarg, &text, &len, err, errsize) != 0)
                 return 2;
-            int rc = measured_points_read(optarg, text, len, out->points, RT_MAX_POINTS, &out->point_count, err,
+            char shown[200];
+            int rc = measured_points_read(path_shown(shown, sizeof shown, optarg), text, len, out->points, RT_MAX_POINTS,
+                                          &out->point_count, err,
                                           errsize);
             free(text);
             if (rc != 0)
@@ -1247,7 +1259,7 @@ static int list_chips(FILE *out, const struct chip_db *db, enum rt_format f)
             cJSON_AddStringToObject(o, "origin", db->chips[i].origin);
             cJSON_AddItemToArray(list, o);
         }
-        char *text = cJSON_Print(list);
+        char *text = json_make_exact(list) == 0 ? cJSON_Print(list) : NULL;
         cJSON_Delete(list);
         if (!text)
             return 1;

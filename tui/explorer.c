@@ -485,7 +485,8 @@ static void save_scenario(struct ui *u, const char *path)
     if (write_file_atomic(path, json, strlen(json), err, sizeof err) != 0) {
         ui_set_message(u, true, err);
     } else {
-        snprintf(msg, sizeof msg, "saved the scenario to %.200s", path);
+        char shown[200];
+        snprintf(msg, sizeof msg, "saved the scenario to %s", path_shown(shown, sizeof shown, path));
         ui_set_message(u, false, msg);
     }
     free(json);

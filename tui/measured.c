@@ -117,12 +117,16 @@ static int point_fields(char f[][CSV_FIELD_MAX], int k, bool with_precision, str
 {
     snprintf(p->label, sizeof p->label, "%s", f[0]);
     p->precision = RT_BF16;
-    if (parse_number(f[1], &p->flops) != 0 || !(p->flops >= 0.0)) {
-        snprintf(why, size, "flops '%s' is not a number of 0 or more", f[1]);
+    /* Physical ranges: a kernel's work up to an exaFLOP and a petabyte, its
+     * time from a nanosecond to a day (below, a rate would be infinite). */
+    if (parse_number(f[1], &p->flops) != 0 || !(p->flops >= 0.0 && p->flops <= 1e21)) {
+        snprintf(why, size, "flops '%s' is not a number from 0 to 1e21", f[1]);
         return -1;
     }
-    if (positive(f[2], &p->bytes) != 0 || positive(f[3], &p->seconds) != 0) {
-        snprintf(why, size, "bytes and seconds must be numbers above 0 (got '%s', '%s')", f[2], f[3]);
+    if (positive(f[2], &p->bytes) != 0 || positive(f[3], &p->seconds) != 0 || !(p->bytes <= 1e18) ||
+        !(p->seconds >= 1e-9 && p->seconds <= 86400.0)) {
+        snprintf(why, size, "bytes must be above 0 and at most 1e18, seconds from 1e-9 to 86400 (got '%s', '%s')", f[2],
+                 f[3]);
         return -1;
     }
     if (with_precision && k > 4 && f[4][0] && precision_parse(f[4], &p->precision) != 0) {
