@@ -205,6 +205,11 @@ static int fit_all(struct observation *obs, size_t n, const char *path, FILE *ou
         params[np++] = moe;
     }
     double before, after, median, loo = -1;
+    /* The joint fit and its leave-one-out take minutes: say so first, so a silent terminal does not read as a hang. */
+    fprintf(errout, "rooftop: fitting %zu parameters to %zu rows, then leaving each row out in turn: this takes a "
+                    "minute or more\n",
+            np, n);
+    fflush(errout);
     if (fit_mape(obs, n, true, &before, NULL, err, sizeof err) != 0 ||
         calibrate_fit(obs, n, params, np, ITERATIONS * 3, &after, err, sizeof err) != 0) {
         cli_say(errout, "%s: %s", path, err);

@@ -1168,6 +1168,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "%s '%s': give text, json, markdown or csv", report_text ? "--report" : "--format", fmt);
         return 2;
     }
+    if (fmt && out->mode == CLI_LIST_CHIPS && out->format != RT_FORMAT_TEXT && out->format != RT_FORMAT_JSON) {
+        snprintf(err, errsize, "--list-chips --format=%s: give text or json", fmt);
+        return 2;
+    }
     for (size_t i = 0; i < sizeof apply_order / sizeof apply_order[0]; i++) {
         int id = apply_order[i];
         if (pend.text[id] && apply_flag(id, pend.text[id], out, err, errsize) != 0)
