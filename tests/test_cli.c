@@ -531,6 +531,8 @@ static void test_layout_flags(void **state)
     cJSON_Delete(root);
     run_free(&r);
     assert_usage_error(RUN("--chips", "16", "--tp", "4"), "--tp 4 x --pp 1 x --ep 1 = 4 chips, but --chips is 16");
+    /* A shape flag that breaks another field is the one named (found by a newcomer: the message named kv_heads). */
+    assert_usage_error(RUN("--heads", "5"), "--heads 5: model guide-70b: kv_heads must be");
     assert_usage_error(RUN("--pp", "81", "--model", "llama-3.1-70b"), "--pp 81 is out of range");
     assert_usage_error(RUN("--model", "mixtral-8x7b", "--ep", "3"), "--ep 3 does not divide the 8 experts");
     assert_usage_error(RUN("--ep", "2"), "--ep 2 needs a mixture-of-experts model");

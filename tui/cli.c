@@ -1227,6 +1227,25 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         return 2;
     if (out->mode == CLI_LIST_CHIPS || out->mode == CLI_LIST_MODELS || out->mode == CLI_LIST_THEMES)
         return 0;
+    char shape_err[300];
+    if (model_shape_check(&out->scenario.model, shape_err, sizeof shape_err) != 0) {
+        /* A shape that no longer holds together after shape flags: name them, since the field the check
+         * names (kv_heads) may not be the flag that broke it (--heads 5). */
+        static const int shape_flags[] = {OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL, OPT_D_HEAD, OPT_D_FF,
+                                          OPT_VOCAB, OPT_WINDOW};
+        char given[200] = "";
+        for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
+            int id = shape_flags[i];
+            if (!pend.text[id])
+                continue;
+            size_t used = strlen(given);
+            snprintf(given + used, sizeof given - used, "%s--%s %.24s", used ? ", " : "", flag_name(id), pend.text[id]);
+        }
+        if (given[0]) {
+            snprintf(err, errsize, "%s: model %s: %s", given, out->scenario.model.name, shape_err);
+            return 2;
+        }
+    }
     if (scenario_check(&out->scenario, err, errsize) != 0) {
         echo_given_text(&pend, err, errsize);
         return 2;
