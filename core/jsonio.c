@@ -366,13 +366,20 @@ enum json_found json_string(const cJSON *obj, const char *key, const char *path,
 void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const char *path, const char *what,
                             struct load_warnings *w)
 {
+    /* A few by name, then one line for the rest: a file of a thousand
+     * unknown keys must not crowd out the warnings after it (a file skipped,
+     * a fifo). */
+    enum { NAMED = 3 };
+    size_t unknown = 0;
     for (const cJSON *c = cJSON_IsObject(obj) ? obj->child : NULL; c; c = c->next) {
         bool ok = false;
         for (const char *const *k = known; *k && !ok; k++)
             ok = c->string && strcmp(c->string, *k) == 0;
-        if (!ok)
+        if (!ok && unknown++ < NAMED)
             warn_add(w, "%s: unknown key '%s%s' ignored", path, what, c->string ? c->string : "?");
     }
+    if (unknown > NAMED)
+        warn_add(w, "%s: and %zu more unknown keys%s%s ignored", path, unknown - NAMED, what[0] ? " in " : "", what);
 }
 
 void json_add_exact(cJSON *obj, const char *key, double value)

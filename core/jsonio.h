@@ -79,7 +79,8 @@ void json_add_exact(cJSON *obj, const char *key, double value);
  * 0, or -1 when memory runs out (the tree stays valid, partly rewritten). */
 int json_make_exact(cJSON *item);
 
-/* Warns about every key of obj not in the NULL-terminated list known. */
+/* Warns about the keys of obj not in the NULL-terminated list known: the
+ * first three by name, the rest in one line counting them. */
 void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const char *path, const char *what,
                             struct load_warnings *w);
 

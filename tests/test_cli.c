@@ -882,13 +882,47 @@ static void test_warnings_say_how_many_more(void **state)
     fprintf(f, "{\"name\": \"Chatty\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 80e9, "
                "\"hbm_bytes_per_s\": 3e12%s}\n", keys);
     fclose(f);
+    /* One file's unknown keys: three by name, the rest counted in one line (a file of thousands must not
+     * crowd out the warnings after it). */
     struct run r = RUN("--report", "--chip", path);
     assert_int_equal(r.status, 0);
+    assert_int_equal(lines(r.err), 4);
+    assert_non_null(strstr(r.err, "'odd_2'"));
+    assert_null(strstr(r.err, "'odd_3'"));
+    assert_non_null(strstr(r.err, "and 17 more unknown keys ignored\n"));
+    run_free(&r);
+    /* More warnings than are kept: 20 chip files in the user's folder, one unknown key each. */
+    char sub[600];
+    snprintf(sub, sizeof sub, "%s/rooftop", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    snprintf(sub, sizeof sub, "%s/rooftop/chips", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    for (int i = 0; i < 20; i++) {
+        char file[700];
+        snprintf(file, sizeof file, "%s/c%02d.json", sub, i);
+        f = fopen(file, "w");
+        assert_non_null(f);
+        fprintf(f, "{\"name\": \"Chip %d\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 80e9, "
+                   "\"hbm_bytes_per_s\": 3e12, \"odd\": 1}\n", i);
+        fclose(f);
+    }
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    r = RUN("--list-chips");
+    unsetenv("XDG_CONFIG_HOME");
+    assert_int_equal(r.status, 0);
     assert_int_equal(lines(r.err), 17);
-    assert_non_null(strstr(r.err, "'odd_15'"));
-    assert_null(strstr(r.err, "'odd_16'"));
+    assert_non_null(strstr(r.err, "c15.json: unknown key 'odd'"));
+    assert_null(strstr(r.err, "c16.json"));
     assert_non_null(strstr(r.err, "rooftop: warning: ... and 4 more warnings\n"));
     run_free(&r);
+    for (int i = 0; i < 20; i++) {
+        char file[700];
+        snprintf(file, sizeof file, "%s/c%02d.json", sub, i);
+        unlink(file);
+    }
+    rmdir(sub);
+    snprintf(sub, sizeof sub, "%s/rooftop", dir);
+    rmdir(sub);
     unlink(path);
     rmdir(dir);
 }
