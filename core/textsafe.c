@@ -36,6 +36,20 @@ static int utf8_valid_len(const unsigned char *s)
     return len;
 }
 
+/* True for the bidirectional formatting characters, which reorder how a
+ * terminal shows the text around them (the "Trojan Source" trick): U+061C,
+ * U+200E, U+200F, U+202A..U+202E and U+2066..U+2069. */
+static bool bidi_control(const unsigned char *s, int len)
+{
+    if (len == 2)
+        return s[0] == 0xD8 && s[1] == 0x9C;
+    if (len != 3 || s[0] != 0xE2)
+        return false;
+    if (s[1] == 0x80)
+        return s[2] == 0x8E || s[2] == 0x8F || (s[2] >= 0xAA && s[2] <= 0xAE);
+    return s[1] == 0x81 && s[2] >= 0xA6 && s[2] <= 0xA9;
+}
+
 /* One unit of text at s: how many bytes it spans (*n) and whether it is safe
  * to print as it is. An unsafe unit is a control (C0, DEL, or a C1 code
  * point: all its bytes) or a single invalid byte. Returns false at the NUL. */
@@ -52,7 +66,7 @@ static bool next_unit(const unsigned char *s, bool keep_newlines, int *n, bool *
         *safe = (s[0] >= 0x20 && s[0] != 0x7F) || (s[0] == '\n' && keep_newlines);
     } else {
         *n = len;
-        *safe = !(len == 2 && s[0] == 0xC2 && s[1] <= 0x9F); /* U+0080..U+009F: C1 controls */
+        *safe = !(len == 2 && s[0] == 0xC2 && s[1] <= 0x9F) && !bidi_control(s, len); /* C1 controls */
     }
     return true;
 }
@@ -149,7 +163,9 @@ char *json_safe_take(char *text)
         if (n == 1 && p[0] < 0x80)
             cp = p[0]; /* DEL, or a C0 byte outside a string (cJSON writes none) */
         else if (n == 2)
-            cp = ((p[0] & 0x1Fu) << 6) | (p[1] & 0x3Fu); /* a C1 control */
+            cp = ((p[0] & 0x1Fu) << 6) | (p[1] & 0x3Fu); /* a C1 control, or U+061C */
+        else if (n == 3)
+            cp = ((p[0] & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu); /* a bidi control */
         snprintf(out + used, 7, "\\u%04x", cp);
         used += 6;
     }

@@ -8,7 +8,10 @@
  *   - C1 controls (U+0080-U+009F, C2 80..C2 9F in UTF-8), which many
  *     terminals act on as ESC sequences (U+009B is CSI);
  *   - bytes that are not part of valid UTF-8 (a stray 0x9B is CSI in an
- *     8-bit terminal), so the output is always valid UTF-8.
+ *     8-bit terminal), so the output is always valid UTF-8;
+ *   - the bidirectional formatting characters (U+061C, U+200E, U+200F,
+ *     U+202A-U+202E, U+2066-U+2069), which reorder what a terminal shows
+ *     around them.
  * Everything else, printable ASCII and valid UTF-8, passes unchanged.
  * Pure: no I/O, no globals; allocation only in the *_take functions.
  */

@@ -41,6 +41,16 @@ static void test_c1_and_invalid_bytes(void **state)
     assert_string_equal(text_safe(out, sizeof out, "over\xc0\xaf", false), "over\\xc0\\xaf");     /* overlong '/' */
     assert_string_equal(text_safe(out, sizeof out, "sur\xed\xa0\x80", false), "sur\\xed\\xa0\\x80"); /* surrogate */
     assert_int_equal(text_safe_len("x\xc2\x9by", false), strlen("x\\xc2\\x9by"));
+    /* Bidirectional overrides reorder what the terminal shows (found by a newcomer: U+202E printed raw);
+     * other characters of the same blocks (an en dash, U+2013; U+2065, unassigned) pass. */
+    assert_string_equal(text_safe(out, sizeof out, "a\xe2\x80\xae" "b", false), "a\\xe2\\x80\\xae" "b");
+    assert_string_equal(text_safe(out, sizeof out, "a\xe2\x81\xa6" "b\xe2\x80\x8f" "c\xd8\x9c", false),
+                        "a\\xe2\\x81\\xa6" "b\\xe2\\x80\\x8f" "c\\xd8\\x9c");
+    assert_string_equal(text_safe(out, sizeof out, "1\xe2\x80\x93" "2\xe2\x81\xa5", false), "1\xe2\x80\x93" "2\xe2\x81\xa5");
+    char *json = strdup("{\"name\": \"a\xe2\x80\xae" "b\"}");
+    json = json_safe_take(json);
+    assert_string_equal(json, "{\"name\": \"a\\u202e" "b\"}");
+    free(json);
 }
 
 /* A buffer too small cuts before an escape or a character, never inside. */

@@ -138,14 +138,17 @@ int utf8_encode(uint32_t cp, char *out)
 }
 
 /* True for code points a terminal does not draw as exactly one column:
- * controls, combining marks, and the East Asian wide / emoji blocks. A
+ * controls, combining marks, zero-width and bidirectional formatting
+ * characters (which reorder what is drawn around them), and the East Asian
+ * wide / emoji blocks. A
  * locale-independent table, so that a frame renders the same everywhere. */
 static int not_single_width(uint32_t c)
 {
     if (c < 0x20 || (c >= 0x7F && c < 0xA0))
         return 1;
     static const uint32_t ranges[][2] = {
-        {0x0300, 0x036F}, {0x1100, 0x115F}, {0x200B, 0x200F}, {0x2E80, 0x303E}, {0x3041, 0x33FF},
+        {0x0300, 0x036F}, {0x061C, 0x061C}, {0x1100, 0x115F}, {0x200B, 0x200F}, {0x202A, 0x202E},
+        {0x2060, 0x206F}, {0x2E80, 0x303E}, {0x3041, 0x33FF},
         {0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xA000, 0xA4CF}, {0xAC00, 0xD7A3}, {0xF900, 0xFAFF},
         {0xFE00, 0xFE0F}, {0xFE30, 0xFE4F}, {0xFF00, 0xFF60}, {0xFFE0, 0xFFE6}, {0x1F300, 0x1F64F},
         {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD},
