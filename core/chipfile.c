@@ -152,7 +152,12 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     }
     const char *const known_precisions[] = {"bf16", "fp8", "int8", "int4", NULL};
     json_warn_unknown_keys(peaks, known_precisions, path, prefix, w);
-    const char *bw_key = cJSON_GetObjectItemCaseSensitive(obj, "hbm_bytes_per_s") ? "hbm_bytes_per_s" : "hbm_bw_bytes_per_s";
+    /* The old spelling hbm_bw_bytes_per_s is still read, but a file with
+     * neither is told the documented name. */
+    const char *bw_key = cJSON_GetObjectItemCaseSensitive(obj, "hbm_bw_bytes_per_s") &&
+                                 !cJSON_GetObjectItemCaseSensitive(obj, "hbm_bytes_per_s")
+                             ? "hbm_bw_bytes_per_s"
+                             : "hbm_bytes_per_s";
     double tdp = 0, interconnect = 0;
     if (json_number(obj, "hbm_bytes", path, "", true, RT_MIN_HBM_BYTES, RT_MAX_HBM_BYTES, false, &c.hbm_bytes, msg,
                     sizeof msg) != JSON_FOUND ||

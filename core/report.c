@@ -1010,9 +1010,11 @@ static const enum column *sweep_columns(enum rt_sweep_kind k, size_t *n)
 static cJSON *cell_json(enum column c, double value, const struct analysis *a)
 {
     const struct latency_verdict *l = &a->latency;
+    /* The decode phase's own row, not one of its operations: the bound of
+     * the whole step is the one the text and the intensity columns give. */
     const struct placement *decode = NULL;
-    for (int i = 0; i < a->placement_count; i++)
-        if (strcmp(a->placements[i].phase, "decode") == 0)
+    for (int i = 0; i < a->placement_count && !decode; i++)
+        if (strcmp(a->placements[i].phase, "decode") == 0 && !a->placements[i].operation)
             decode = &a->placements[i];
     switch (c) {
     case COL_ESTIMATE: /* which estimate the latency columns come from */

@@ -396,6 +396,19 @@ static void test_sweep_json_rows(void **state)
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0), "chips_for_budget")));
     cJSON_Delete(root);
     run_free(&r);
+    /* The bound column is the decode phase's, as the text says: at batch 256
+     * and 1024 the guide's 70B decodes at 43.3 and 49.6 FLOP/byte, far below
+     * the v5e's ridge of 241, so memory (one operation row said compute). */
+    r = RUN("--sweep=batch", "--values", "256,1024", "--format=json");
+    root = cJSON_Parse(r.out);
+    assert_int_equal(cJSON_GetArraySize(root), 2);
+    for (int i = 0; i < 2; i++) {
+        const cJSON *row = cJSON_GetArrayItem(root, i);
+        assert_true(cJSON_GetObjectItem(row, "fraction_of_ridge")->valuedouble < 1.0);
+        assert_string_equal(cJSON_GetObjectItem(row, "bound")->valuestring, "memory");
+    }
+    cJSON_Delete(root);
+    run_free(&r);
 }
 
 /* CSV: a header and one line per value. */

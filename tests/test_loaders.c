@@ -289,6 +289,15 @@ static void test_chip_files(void **state)
                            "\"hbm_bytes_per_s\": 1e12}";
     assert_int_equal(chips_from_text(no_bf16, strlen(no_bf16), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
     ASSERT_CONTAINS(err, "x.json: missing key 'peak_flops_per_s.bf16'");
+    /* A chip without its bandwidth is told the key the README names. */
+    const char no_bw[] = "{\"name\": \"x\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 1e9}";
+    assert_int_equal(chips_from_text(no_bw, strlen(no_bw), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "x.json: missing key 'hbm_bytes_per_s'");
+    /* The old spelling still loads. */
+    const char old_bw[] = "{\"name\": \"x\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 1e9, "
+                          "\"hbm_bw_bytes_per_s\": 2e12}";
+    assert_int_equal(chips_from_text(old_bw, strlen(old_bw), "x.json", chips, 4, &n, &w, err, sizeof err), 0);
+    ASSERT_NEAR(chips[0].hbm_bytes_per_s, 2e12, 0);
     const char negative[] = "[{\"name\": \"x\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": -1, "
                             "\"hbm_bytes_per_s\": 1e12}]";
     assert_int_equal(chips_from_text(negative, strlen(negative), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
