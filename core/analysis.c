@@ -663,6 +663,36 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
              (s->disagg_prefill_chips == 0 || (sv->prefill_pool_fits && sv->prefill_pool_load <= 1.0));
 }
 
+/* Cost and energy per output token (analysis.h, struct cost_figures and
+ * energy_figures) from the steady-state serving throughput per chip; the
+ * textbook memory-bound decode step beside them. */
+static void analyze_cost_energy(const struct scenario *s, struct analysis *a)
+{
+    double tps = a->serving.tokens_per_s_per_chip;
+    struct cost_figures *c = &a->cost;
+    c->usd_per_chip_hour = s->price_usd_per_chip_hour > 0.0 ? s->price_usd_per_chip_hour
+                                                              : s->chip.price_usd_per_chip_hour;
+    c->known = c->usd_per_chip_hour > 0.0;
+    c->priced = c->known && tps > 0.0;
+    c->usd_per_million_output_tokens = c->priced ? c->usd_per_chip_hour / 3600.0 / tps * 1e6 : 0.0;
+    snprintf(c->source, sizeof c->source, "%s",
+             s->price_usd_per_chip_hour > 0.0 ? "--price-per-chip-hour"
+             : !c->known                      ? "unpublished"
+             : s->chip.price_source[0]        ? s->chip.price_source
+                                              : "the chip file's price");
+    struct energy_figures *e = &a->energy;
+    e->power_w = s->power_w > 0.0 ? s->power_w : s->chip.tdp_w;
+    e->pue = s->pue > 0.0 ? s->pue : 1.0;
+    e->known = e->power_w > 0.0;
+    e->measured = e->known && tps > 0.0;
+    e->joules_per_output_token = e->measured ? e->power_w * e->pue / tps : 0.0;
+    e->tokens_per_kwh = e->measured ? 3.6e6 / e->joules_per_output_token : 0.0;
+    snprintf(e->power_source, sizeof e->power_source, "%s",
+             s->power_w > 0.0 ? "--power-w" : e->known ? "the chip's TDP" : "unpublished");
+    a->decode_memory_step_s = (a->memory.weights_bytes + a->memory.kv_cache_bytes + a->memory.state_bytes) /
+                              ((double)s->chips * a->hbm_bytes_per_s);
+}
+
 /* The detailed latency, its chips for the budget, and the difference from
  * the napkin term by term. */
 static void analyze_detailed(const struct scenario *s, struct analysis *a)
@@ -975,7 +1005,8 @@ static bool all_finite(const struct analysis *a)
                         a->detailed.prefill_s, a->detailed.decode_s, a->detailed.total_s, a->training.mfu,
                         a->training.hfu, a->training.step_s, a->training.model_flops_per_token, a->prefill_mfu,
                         a->decode_mbu, a->recompute_factor, a->mfu_budget.total_s, a->realistic.prefill_s,
-                        a->realistic.decode_s, a->realistic.total_s};
+                        a->realistic.decode_s, a->realistic.total_s, a->cost.usd_per_million_output_tokens,
+                        a->energy.joules_per_output_token, a->energy.tokens_per_kwh, a->decode_memory_step_s};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         if (!isfinite(v[i]))
             return false;
@@ -1089,6 +1120,7 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     resolve_rates(s, a);
     analyze_detailed(s, a);
     analyze_serving(s, a);
+    analyze_cost_energy(s, a);
     select_verdict(s, a);
     compare_estimates(a);
     if (place_operations(a) != 0 || analyze_training(s, a) != 0) {

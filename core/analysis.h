@@ -179,6 +179,40 @@ struct serving_figures {
     bool ok;                     /* both, the batch fits, and a prefill pool fits and keeps up */
 };
 
+/* What an output token costs, from the steady-state serving throughput
+ * (serving_figures.tokens_per_s_per_chip, the realistic estimate):
+ *   usd_per_million_output_tokens = price / 3600 / tokens_per_s_per_chip x 1e6.
+ * The price is --price-per-chip-hour, else the chip's listed one (chips.h:
+ * a cloud's on-demand list price and its date). known is false when neither
+ * exists (source "unpublished"; a report writes null, never 0 as if free);
+ * priced is false when there is a price but no output token (the figure
+ * is then 0 and a report writes null). */
+struct cost_figures {
+    bool known;                           /* a price per chip-hour was given or listed */
+    bool priced;                          /* ... and the scenario produces output tokens */
+    double usd_per_chip_hour;             /* USD; 0 when not known */
+    double usd_per_million_output_tokens; /* USD; 0 when not priced */
+    char source[RT_CHIP_PRICE_SOURCE_MAX]; /* "--price-per-chip-hour", the chip's price_source, or "unpublished" */
+};
+
+/* What an output token takes from the grid, from the same throughput:
+ *   joules_per_output_token = power_w x pue / tokens_per_s_per_chip,
+ *   tokens_per_kwh = 3.6e6 / joules_per_output_token.
+ * power_w is --power-w, else the chip's TDP (a ceiling: a chip serving
+ * decode rarely draws all of it); pue is --pue, else 1.0 (the chip alone,
+ * no cooling or conversion: an assumption). known is false when neither
+ * power is known ("unpublished"); measured is false when there are no
+ * output tokens (the figures are then 0 and a report writes null). */
+struct energy_figures {
+    bool known;                      /* a power per chip was given or published */
+    bool measured;                   /* ... and the scenario produces output tokens */
+    double power_w;                  /* W per chip; 0 when not known */
+    double pue;                      /* >= 1 */
+    double joules_per_output_token;  /* J; 0 when not measured */
+    double tokens_per_kwh;           /* output tokens per kWh; 0 when not measured */
+    char power_source[32];           /* "--power-w", "the chip's TDP" or "unpublished" */
+};
+
 /* Memory: does it fit, and how many requests fit beside it (ch. 6-7). */
 struct memory_verdict {
     double weights_bytes;              /* total params x bytes per weight */
@@ -238,6 +272,10 @@ struct analysis {
     struct parallel_figures parallel;
     struct speculative_figures speculative;
     struct serving_figures serving;
+    struct cost_figures cost;         /* per output token, from serving (realistic) */
+    struct energy_figures energy;     /* per output token, from serving (realistic) */
+    double decode_memory_step_s;      /* the textbook memory-bound decode step: (weights + the batch's KV at
+                                         context + fixed state) bytes / (chips x bandwidth) */
     double prefill_mfu;               /* with --measured-ttft-s: prefill model FLOPs / (ttft x chips x peak); else 0 */
     double decode_mbu;                /* with --measured-tpot-s: step bytes / (tpot x chips x bandwidth); else 0 */
     struct memory_verdict memory;

@@ -10,7 +10,8 @@
 static const char *const chip_keys[] = {"name", "key", "peak_flops_per_s", "peak_flops", "hbm_bytes",
                                         "hbm_bytes_per_s", "hbm_bw_bytes_per_s", "interconnect_bytes_per_s", "scale_up_domain", "scale_out_bytes_per_s",
                                         "tdp_w", "source", "notes", "sparse", "sparse_halved", "vendor",
-                                        "vector_flops_per_s", "sm_count", "efficiency", NULL};
+                                        "vector_flops_per_s", "sm_count", "efficiency", "price_usd_per_chip_hour",
+                                        "price_source", NULL};
 
 /* Makes a short key from a display name: "My Chip 2" -> "my-chip-2". */
 static void key_from_name(char *out, size_t size, const char *name)
@@ -169,7 +170,11 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
         figure_or_zero(obj, "vector_flops_per_s", path, RT_MIN_PEAK_FLOPS, RT_MAX_PEAK_FLOPS, &c.vector_flops_per_s,
                        msg, sizeof msg) == JSON_BAD ||
         json_string(obj, "source", path, false, c.source, sizeof c.source, msg, sizeof msg) == JSON_BAD ||
-        json_string(obj, "notes", path, false, c.notes, sizeof c.notes, msg, sizeof msg) == JSON_BAD)
+        json_string(obj, "notes", path, false, c.notes, sizeof c.notes, msg, sizeof msg) == JSON_BAD ||
+        figure_or_zero(obj, "price_usd_per_chip_hour", path, 1e-3, RT_MAX_PRICE_USD_PER_CHIP_HOUR,
+                       &c.price_usd_per_chip_hour, msg, sizeof msg) == JSON_BAD ||
+        json_string(obj, "price_source", path, false, c.price_source, sizeof c.price_source, msg, sizeof msg) ==
+            JSON_BAD)
         goto bad;
     c.interconnect_bytes_per_s = interconnect;
     c.tdp_w = tdp;
@@ -234,6 +239,11 @@ void chip_to_json(cJSON *obj, const struct chip_spec *c)
         cJSON_AddNullToObject(obj, "vector_flops_per_s");
     cJSON_AddStringToObject(obj, "source", c->source);
     cJSON_AddStringToObject(obj, "notes", c->notes);
+    if (c->price_usd_per_chip_hour > 0.0)
+        json_add_exact(obj, "price_usd_per_chip_hour", c->price_usd_per_chip_hour);
+    else
+        cJSON_AddNullToObject(obj, "price_usd_per_chip_hour");
+    cJSON_AddStringToObject(obj, "price_source", c->price_source[0] ? c->price_source : "unpublished");
     cJSON_AddBoolToObject(obj, "sparse_halved", c->sparse_halved);
     json_add_exact(obj, "sm_count", (double)c->efficiency.sm_count);
     if (c->efficiency.present)

@@ -36,6 +36,12 @@
  * (PCIe cards vary by server; TPU data-centre networking per chip). */
 #define NET(domain, out_bytes_per_s) .scale_up_domain = (domain), .scale_out_bytes_per_s = (out_bytes_per_s)
 #define SM(n) .efficiency = {.sm_count = (n)}
+/* Indicative price, USD per chip-hour: a public cloud's on-demand list
+ * price for the instance divided by its chips, with the offer and the date
+ * it was listed. Prices move (AWS cut P4 and P5 prices in 2025-06), differ by
+ * region and fall with commitments; chips without such a listing keep 0
+ * (unpublished) and a report says so rather than treat them as free. */
+#define PRICE(usd, src) .price_usd_per_chip_hour = (usd), .price_source = src
 /* A chip measured in the shared rows (tests/fixtures/measured/cases.csv):
  * the profile fitted jointly over them (realistic.h), calibrated. */
 #define FITTED(n, rows)                                                                                               \
@@ -48,7 +54,7 @@ static const struct chip_spec builtin_chips[] = {
     {"a100-40", "NVIDIA A100 40GB SXM4", {312 * T, 0, 624 * T, 1248 * T}, 40 * G, 1555 * G, 600 * G, 400,
      "NVIDIA A100 datasheet (dense BF16 312, INT8 624, INT4 1248 TOPS; sparse figures are 2x); "
      "1.555 TB/s HBM2; NVLink3 600 GB/s bidirectional; 400 W",
-     "No FP8 tensor cores: fp8 weights run at the bf16 peak.", "built-in", false, 19.5 * T, SM(108), NET(8, 50 * G)},
+     "No FP8 tensor cores: fp8 weights run at the bf16 peak.", "built-in", false, 19.5 * T, SM(108), NET(8, 50 * G), PRICE(32.7726 / 8, "AWS EC2 p4d.24xlarge on-demand, us-east-1: $32.7726/h for 8 GPUs (list price 2020-11)")},
     {"a100-80", "NVIDIA A100 80GB SXM4", {312 * T, 0, 624 * T, 1248 * T}, 80 * G, 2039 * G, 600 * G, 400,
      "NVIDIA A100 datasheet (2,039 GB/s for the 80GB SXM part; dense BF16 312, INT8 624, INT4 1248)",
      "The guide rounds bandwidth to 2.03 TB/s; scaling-book and ml-engineering round to 2.0 TB/s. No FP8.", "built-in", false, 19.5 * T, FITTED(108, "31"), NET(8, 50 * G)},
@@ -56,7 +62,7 @@ static const struct chip_spec builtin_chips[] = {
      "NVIDIA Hopper whitepaper (dense BF16 989.4, FP8 1978.9 TFLOP/s; the datasheet's 1,979/3,958 are with "
      "sparsity); H100 datasheet (3.35 TB/s HBM3, NVLink4 900 GB/s, 700 W)",
      "The guide rounds the peak to 990 TFLOP/s (ridge 296); the dense datasheet figure gives ridge 295. "
-     "NVLink 900 GB/s is bidirectional (450 each way). No INT4 tensor cores on Hopper.", "built-in", false, 67 * T, FITTED(132, "34"), NET(8, 100 * G)},
+     "NVLink 900 GB/s is bidirectional (450 each way). No INT4 tensor cores on Hopper.", "built-in", false, 67 * T, FITTED(132, "34"), NET(8, 100 * G), PRICE(98.32 / 8, "AWS EC2 p5.48xlarge on-demand, us-east-1: $98.32/h for 8 GPUs (list price 2023-07; cut in 2025-06)")},
     {"h100-pcie", "NVIDIA H100 PCIe 80GB", {756.5 * T, 1513 * T, 1513 * T, 0}, 80 * G, 2000 * G, 600 * G, 350,
      "NVIDIA H100 PCIe product brief PB-11133-001 (>2,000 GB/s, 350 W); H100 datasheet (BF16 1,513 / FP8 "
      "3,026 with sparsity, halved here); NVLink bridge 600 GB/s",
@@ -107,21 +113,21 @@ static const struct chip_spec builtin_chips[] = {
     {"tpu-v4", "Google TPU v4", {275 * T, 0, 275 * T, 0}, 34359738368.0, 1200 * G, 540 * G, 192,
      "Cloud TPU v4 documentation (275 TFLOP/s bf16 or int8; 32 GiB HBM2; 1,200 GB/s; measured max power "
      "192 W); scaling-book (ICI 6 links x 90 GB/s bidirectional)",
-     "TDP is Google's measured max chip power. Interconnect derived from per-link figures.", "built-in", false, 0, .efficiency = {0}, NET(4096, 0)},
+     "TDP is Google's measured max chip power. Interconnect derived from per-link figures.", "built-in", false, 0, .efficiency = {0}, NET(4096, 0), PRICE(3.22, "Google Cloud TPU pricing, v4 on-demand, us-central2: $3.22 per chip-hour (2023)")},
     {"tpu-v5e", "Google TPU v5e", {197 * T, 0, 394 * T, 0}, 16 * G, 819 * G, 400 * G, 0,
      "Cloud TPU v5e documentation (197 TFLOP/s bf16, 394 TOP/s int8; 16 GB HBM2; 819 GB/s; 400 GB/s "
      "bidirectional ICI)",
      "CONFLICT: HBM bandwidth 819 GB/s (docs, the guide) vs 8.1e11 / 8.2e11 (scaling-book, JAX). TDP "
-     "unpublished. No FP8.", "built-in", false, 0, .efficiency = {0}, NET(256, 0)},
+     "unpublished. No FP8.", "built-in", false, 0, .efficiency = {0}, NET(256, 0), PRICE(1.20, "Google Cloud TPU pricing, v5e on-demand, us-west4: $1.20 per chip-hour (2024)")},
     {"tpu-v5p", "Google TPU v5p", {459 * T, 459 * T, 918 * T, 0}, 102005473280.0, 2765 * G, 1200 * G, 0,
      "Cloud TPU v5p documentation (459 TFLOP/s bf16, FP8 459; 95 GiB HBM2e; 2,765 GB/s; 1,200 GB/s "
      "bidirectional ICI); int8 918 per scaling-book",
      "The guide rounds bandwidth to 2.77 TB/s. CONFLICT: 2.8e12 (scaling-book) and 2.46e12 (JAX). FP8 runs "
-     "at the bf16 rate. TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(8960, 0)},
+     "at the bf16 rate. TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(8960, 0), PRICE(4.20, "Google Cloud TPU pricing, v5p on-demand, us-east5: $4.20 per chip-hour (2024)")},
     {"tpu-v6e", "Google TPU v6e (Trillium)", {918 * T, 918 * T, 1836 * T, 0}, 32 * G, 1638 * G, 800 * G, 0,
      "Cloud TPU v6e documentation (918 TFLOP/s bf16, 1,836 TOP/s int8, 32 GB, 1,638 GB/s, 800 GB/s "
      "bidirectional ICI)",
-     "FP8 runs at the bf16 rate. Capacity 32 GB (docs) vs 32 GiB (JAX). TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(256, 0)},
+     "FP8 runs at the bf16 rate. Capacity 32 GB (docs) vs 32 GiB (JAX). TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(256, 0), PRICE(2.70, "Google Cloud TPU pricing, v6e on-demand, us-east5: $2.70 per chip-hour (2024-12)")},
     {"tpu7x", "Google TPU7x (Ironwood)", {2307 * T, 4614 * T, 0, 0}, 206158430208.0, 7370 * G, 1200 * G, 0,
      "Cloud TPU7x documentation (2,307 TFLOP/s BF16, 4,614 FP8, 192 GiB HBM); Google blog (7.37 TB/s); 1.2 "
      "TB/s ICI",

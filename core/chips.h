@@ -20,6 +20,8 @@
 #define RT_CHIP_SOURCE_MAX 1024
 #define RT_CHIP_NOTES_MAX 512
 #define RT_CHIP_ORIGIN_MAX 256
+#define RT_CHIP_PRICE_SOURCE_MAX 160
+#define RT_MAX_PRICE_USD_PER_CHIP_HOUR 1e4 /* a chip-hour dearer than this is a typo */
 
 /* The physical range of a chip's figures, for chip files, scenario files
  * and the override flags alike. Wide enough for anything built or planned
@@ -64,6 +66,11 @@ struct chip_spec {
      * chip, and a report says so. */
     int64_t scale_up_domain;
     double scale_out_bytes_per_s;
+    /* An indicative rental price: USD per chip-hour, on-demand list price of
+     * a public cloud, divided by the chips of the instance; 0 = unpublished
+     * (never "free"). price_source names the offer and its date. */
+    double price_usd_per_chip_hour;
+    char price_source[RT_CHIP_PRICE_SOURCE_MAX];
 };
 
 /* A run of chips to choose from: the built-ins, or the built-ins and the

@@ -143,6 +143,35 @@ static void text_chip_memory(struct strbuf *sb, const struct scenario *s, const 
     sb_puts(sb, "\n");
 }
 
+/* Cost and energy per output token: text lines (markdown false) or
+ * markdown table rows; "unpublished" where no price or power is known. */
+static void cost_energy_lines(struct strbuf *sb, const struct analysis *a, bool markdown)
+{
+    const struct cost_figures *c = &a->cost;
+    const struct energy_figures *e = &a->energy;
+    const char *cost = markdown ? "| cost | " : "  cost               ";
+    const char *energy = markdown ? "| energy | " : "  energy             ";
+    const char *price = markdown ? "| price source | " : "  price source       ";
+    const char *tail = markdown ? " |\n" : "\n";
+    if (!c->known)
+        sb_printf(sb, "%sunpublished: no price for this chip (--price-per-chip-hour USD)%s", cost, tail);
+    else if (!c->priced)
+        sb_printf(sb, "%s$%.2f per chip-hour; no output tokens to price%s", cost, c->usd_per_chip_hour, tail);
+    else
+        sb_printf(sb, "%s$%.3g per million output tokens at $%.2f per chip-hour%s", cost,
+                  c->usd_per_million_output_tokens, c->usd_per_chip_hour, tail);
+    if (c->known)
+        sb_printf(sb, "%s%s%s", price, c->source, tail);
+    if (!e->known)
+        sb_printf(sb, "%sunpublished: no power for this chip (--power-w W)%s", energy, tail);
+    else if (!e->measured)
+        sb_printf(sb, "%s%.0f W per chip x PUE %.2f (%s); no output tokens%s", energy, e->power_w, e->pue,
+                  e->power_source, tail);
+    else
+        sb_printf(sb, "%s%.3g J per output token, %.3g tokens per kWh (%.0f W per chip x PUE %.2f, %s)%s", energy,
+                  e->joules_per_output_token, e->tokens_per_kwh, e->power_w, e->pue, e->power_source, tail);
+}
+
 /* The layout and steady-state serving: time to first token, time per output token, throughputs. */
 static void text_serving(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
@@ -212,6 +241,8 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     if (!sv->tpot_ok)
         snprintf(why + strlen(why), sizeof why - strlen(why), "%sTPOT misses its target", why[0] ? "; " : "");
     sb_printf(sb, "  serving verdict    %s%s%s\n", sv->ok ? "OK" : "MISS", why[0] ? ": " : "", why);
+    sb_puts(sb, "\nCost and energy (per output token, from the steady-state throughput per chip)\n");
+    cost_energy_lines(sb, a, false);
 }
 
 /* Napkin and detailed latency side by side, and their difference by term. */
@@ -508,6 +539,9 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               s->tpot_target_s > 0.0 ? (sv->tpot_ok ? " (meets the target)" : " (**misses the target**)") : "");
     sb_printf(sb, "| tokens/s per user, per chip | %.1f, %.1f |\n\n", sv->tokens_per_s_per_user,
               sv->tokens_per_s_per_chip);
+    sb_puts(sb, "| cost and energy (per output token) | value |\n| --- | --- |\n");
+    cost_energy_lines(sb, a, true);
+    sb_puts(sb, "\n");
 
     const struct mfu_budget *b = &a->mfu_budget;
     sb_printf(sb, "| MFU budget (%s) | share |\n| --- | ---: |\n",
@@ -604,6 +638,39 @@ static void json_measured(cJSON *obj, const char *key, double v)
 }
 
 /* Builds the report object (the caller owns it). */
+/* cost.{usd_per_million_output_tokens, usd_per_chip_hour, source} and
+ * energy.{joules_per_output_token, tokens_per_kwh, power_w, pue}: null
+ * where no price or power is known, or no output token is made. */
+static void json_cost_energy(cJSON *root, const struct analysis *a)
+{
+    const struct cost_figures *c = &a->cost;
+    cJSON *cost = cJSON_AddObjectToObject(root, "cost");
+    if (c->priced)
+        cJSON_AddNumberToObject(cost, "usd_per_million_output_tokens", c->usd_per_million_output_tokens);
+    else
+        cJSON_AddNullToObject(cost, "usd_per_million_output_tokens");
+    if (c->known)
+        cJSON_AddNumberToObject(cost, "usd_per_chip_hour", c->usd_per_chip_hour);
+    else
+        cJSON_AddNullToObject(cost, "usd_per_chip_hour");
+    cJSON_AddStringToObject(cost, "source", c->source);
+    const struct energy_figures *e = &a->energy;
+    cJSON *energy = cJSON_AddObjectToObject(root, "energy");
+    if (e->measured) {
+        cJSON_AddNumberToObject(energy, "joules_per_output_token", e->joules_per_output_token);
+        cJSON_AddNumberToObject(energy, "tokens_per_kwh", e->tokens_per_kwh);
+    } else {
+        cJSON_AddNullToObject(energy, "joules_per_output_token");
+        cJSON_AddNullToObject(energy, "tokens_per_kwh");
+    }
+    if (e->known)
+        cJSON_AddNumberToObject(energy, "power_w", e->power_w);
+    else
+        cJSON_AddNullToObject(energy, "power_w");
+    cJSON_AddNumberToObject(energy, "pue", e->pue);
+    cJSON_AddStringToObject(energy, "power_source", e->power_source);
+}
+
 static cJSON *json_report(const struct scenario *s, const struct analysis *a)
 {
     const struct model_shape *m = &s->model;
@@ -725,6 +792,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     json_measured(cJSON_AddObjectToObject(root, "prefill"), "mfu", a->prefill_mfu);
     cJSON *decode = cJSON_AddObjectToObject(root, "decode");
     json_measured(decode, "mbu", a->decode_mbu);
+    cJSON_AddNumberToObject(decode, "memory_step_s", a->decode_memory_step_s);
     const struct speculative_figures *sp = &a->speculative;
     if (sp->enabled) {
         cJSON *spec = cJSON_AddObjectToObject(decode, "speculative");
@@ -783,6 +851,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddBoolToObject(serve, "ttft_ok", sv->ttft_ok);
     cJSON_AddBoolToObject(serve, "tpot_ok", sv->tpot_ok);
     cJSON_AddBoolToObject(serve, "ok", sv->ok);
+    json_cost_energy(root, a);
 
     cJSON *mem = cJSON_AddObjectToObject(root, "memory");
     cJSON_AddNumberToObject(mem, "weights_bytes", mv->weights_bytes);

@@ -193,7 +193,11 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_real("--ep-imbalance", s->ep_imbalance, 1.0, false, 64.0, err, errsize) ||
         check_given("--spec-draft", s->spec_draft_params, 1.0, RT_MAX_PARAMS, "parameters", err, errsize) ||
         check_given("--ttft-target", s->ttft_target_s, RT_MIN_SECONDS, 1e9, "s", err, errsize) ||
-        check_given("--tpot-target", s->tpot_target_s, RT_MIN_SECONDS, 1e9, "s", err, errsize))
+        check_given("--tpot-target", s->tpot_target_s, RT_MIN_SECONDS, 1e9, "s", err, errsize) ||
+        check_given("--price-per-chip-hour", s->price_usd_per_chip_hour, 1e-3, RT_MAX_PRICE_USD_PER_CHIP_HOUR, "USD",
+                    err, errsize) ||
+        check_given("--power-w", s->power_w, 1.0, 1e6, "W", err, errsize) ||
+        check_given("--pue", s->pue, 1.0, 3.0, "(power usage effectiveness)", err, errsize))
         return -1;
     char v1[32], v2[32];
     if (!(s->spec_accept >= 0.0 && s->spec_accept < 1.0)) {

@@ -105,6 +105,12 @@ struct scenario {
     double measured_train_tokens_per_s; /* all replicas together */
     double measured_ttft_s;           /* time to first token of one prefill of the batch */
     double measured_tpot_s;           /* time per output token (one decode step) */
+
+    /* Cost and energy per output token (analysis.h cost_figures,
+     * energy_figures); 0 = the chip's own figure, or none. */
+    double price_usd_per_chip_hour;   /* USD per chip-hour, (0, 1e4]; 0 = the chip's listed price */
+    double power_w;                   /* W drawn per chip, [1, 1e6]; 0 = the chip's TDP */
+    double pue;                       /* data-centre power usage effectiveness, [1, 3]; 0 = 1.0 (the chip alone) */
 };
 
 /* Fills *s with the built-in default scenario, the guide's napkin (ch. 6),

@@ -49,6 +49,9 @@ static const struct int_field scenario_reals[] = {
     {"spec_draft_params", SFIELD(spec_draft_params)},
     {"ttft_target_s", SFIELD(ttft_target_s)},
     {"tpot_target_s", SFIELD(tpot_target_s)},
+    {"price_usd_per_chip_hour", SFIELD(price_usd_per_chip_hour)},
+    {"power_w", SFIELD(power_w)},
+    {"pue", SFIELD(pue)},
 };
 #undef SFIELD
 
@@ -460,7 +463,8 @@ static const struct {
     {"--measured-train-tokens-per-s", "measured_train_tokens_per_s"}, {"--measured-ttft-s", "measured_ttft_s"},
     {"--measured-tpot-s", "measured_tpot_s"}, {"--ep-imbalance", "ep_imbalance"}, {"--spec-accept", "spec_accept"},
     {"--spec-draft", "spec_draft_params"}, {"--ttft-target", "ttft_target_s"}, {"--tpot-target", "tpot_target_s"},
-    {"--step-times", "step_times_s"},
+    {"--step-times", "step_times_s"}, {"--price-per-chip-hour", "price_usd_per_chip_hour"}, {"--power-w", "power_w"},
+    {"--pue", "pue"},
 };
 
 /* Writes scenario_check's message why as "PATH: 'key' (--flag) ..." when it

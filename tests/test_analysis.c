@@ -384,6 +384,91 @@ static void test_palm_mfu_above_100_is_explained(void **state)
     }
 }
 
+/* Cost and energy per output token from the steady-state throughput:
+ * $/Mtok = price / 3600 / (tokens/s per chip) x 1e6, J/token = power x PUE
+ * / (tokens/s per chip), tokens/kWh = 3.6e6 / J. Eight H100s serving
+ * llama-3.1-70b at batch 64, at the built-in AWS price (98.32 / 8 =
+ * 12.29 USD per chip-hour), its 700 W TDP and a PUE of 1.2. */
+static void test_cost_and_energy_per_token(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    scenario_set_model(&s, model_find("llama-3.1-70b"));
+    s.chips = 8;
+    s.batch = 64;
+    s.pue = 1.2;
+    struct analysis a = must_analyze(&s);
+    double t = a.serving.tokens_per_s_per_chip;
+    assert_true(t > 0.0);
+    assert_true(a.cost.known && a.cost.priced);
+    ASSERT_NEAR(a.cost.usd_per_chip_hour, 12.29, 1e-12);
+    ASSERT_NEAR(a.cost.usd_per_million_output_tokens, 12.29 / 3600.0 / t * 1e6, 1e-9);
+    ASSERT_NEAR(a.cost.usd_per_million_output_tokens * t, 12.29 / 3600.0 * 1e6, 1e-6); /* 3413.888... */
+    assert_non_null(strstr(a.cost.source, "p5.48xlarge"));
+    assert_true(a.energy.known && a.energy.measured);
+    ASSERT_NEAR(a.energy.power_w, 700.0, 0);
+    ASSERT_NEAR(a.energy.pue, 1.2, 0);
+    ASSERT_NEAR(a.energy.joules_per_output_token * t, 840.0, 1e-9);
+    ASSERT_NEAR(a.energy.tokens_per_kwh, 3.6e6 * t / 840.0, 1e-6);
+    assert_string_equal(a.energy.power_source, "the chip's TDP");
+
+    /* Overrides: $2 per chip-hour and 500 W at 1000 tokens/s would be
+     * $0.5556 and 0.5 J; here scaled by the read-back throughput. */
+    s.price_usd_per_chip_hour = 2.0;
+    s.power_w = 500.0;
+    s.pue = 0.0; /* unset: 1.0 */
+    a = must_analyze(&s);
+    t = a.serving.tokens_per_s_per_chip;
+    ASSERT_NEAR(a.cost.usd_per_million_output_tokens, 2.0 / 3600.0 / t * 1e6, 1e-9);
+    assert_string_equal(a.cost.source, "--price-per-chip-hour");
+    ASSERT_NEAR(a.energy.pue, 1.0, 0);
+    ASSERT_NEAR(a.energy.joules_per_output_token, 500.0 / t, 1e-12);
+    assert_string_equal(a.energy.power_source, "--power-w");
+
+    /* Unpublished: the v5e lists a price but no power, the B200 a power
+     * but no price; either is "not known", never 0 as if free. */
+    scenario_default(&s);
+    a = must_analyze(&s);
+    assert_true(a.cost.known);
+    ASSERT_NEAR(a.cost.usd_per_chip_hour, 1.20, 0);
+    assert_false(a.energy.known);
+    assert_false(a.energy.measured);
+    assert_string_equal(a.energy.power_source, "unpublished");
+    s.chip = *chip_find("b200");
+    a = must_analyze(&s);
+    assert_false(a.cost.known);
+    assert_false(a.cost.priced);
+    assert_string_equal(a.cost.source, "unpublished");
+    assert_true(a.energy.known); /* 1000 W TDP */
+    /* No output tokens: a price, but nothing to price. */
+    s.chip = *chip_find("h100");
+    s.decode_tokens = 0;
+    a = must_analyze(&s);
+    assert_true(a.cost.known);
+    assert_false(a.cost.priced);
+    assert_false(a.energy.measured);
+}
+
+/* The textbook memory-bound decode step of the guide's scenario (70B, bf16,
+ * one TPU v5e, batch 1, 8192-token context): weights 70e9 x 2 = 140e9 bytes,
+ * KV 80 layers x 8 kv heads x 128 x 2 (K, V) x 2 bytes = 327,680 bytes a
+ * token x 8192 = 2,684,354,560 bytes; (140e9 + 2,684,354,560) / 819e9 =
+ * 0.174218 s. Sixteen chips: a sixteenth. */
+static void test_decode_memory_step(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    struct analysis a = must_analyze(&s);
+    ASSERT_NEAR(a.decode_memory_step_s, 142684354560.0 / 819e9, 1e-15);
+    ASSERT_NEAR(a.decode_memory_step_s, 0.174218, 5e-7);
+    s.chips = 16;
+    a = must_analyze(&s);
+    ASSERT_NEAR(a.decode_memory_step_s, 142684354560.0 / (16.0 * 819e9), 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -401,6 +486,8 @@ int main(void)
         cmocka_unit_test(test_invalid_scenarios_name_the_knob),
         cmocka_unit_test(test_builtin_chips),
         cmocka_unit_test(test_palm_mfu_above_100_is_explained),
+        cmocka_unit_test(test_cost_and_energy_per_token),
+        cmocka_unit_test(test_decode_memory_step),
     };
     return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }

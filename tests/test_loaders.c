@@ -298,6 +298,27 @@ static void test_chip_files(void **state)
                           "\"hbm_bw_bytes_per_s\": 2e12}";
     assert_int_equal(chips_from_text(old_bw, strlen(old_bw), "x.json", chips, 4, &n, &w, err, sizeof err), 0);
     ASSERT_NEAR(chips[0].hbm_bytes_per_s, 2e12, 0);
+    /* A price per chip-hour and its source are read, saved and read back;
+     * none is 0 on load and null (with "unpublished") when saved. */
+    const char priced[] = "{\"name\": \"p\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 1e9, "
+                          "\"hbm_bytes_per_s\": 1e12, \"price_usd_per_chip_hour\": 2.5, "
+                          "\"price_source\": \"a quote, 2026-01\"}";
+    assert_int_equal(chips_from_text(priced, strlen(priced), "p.json", chips, 4, &n, &w, err, sizeof err), 0);
+    ASSERT_NEAR(chips[0].price_usd_per_chip_hour, 2.5, 0);
+    assert_string_equal(chips[0].price_source, "a quote, 2026-01");
+    cJSON *saved = cJSON_CreateObject();
+    chip_to_json(saved, &chips[0]);
+    assert_int_equal(chip_from_json(saved, "saved.json", "", &again, &w, err, sizeof err), 0);
+    ASSERT_NEAR(again.price_usd_per_chip_hour, 2.5, 0);
+    assert_string_equal(again.price_source, "a quote, 2026-01");
+    cJSON_Delete(saved);
+    chips[0].price_usd_per_chip_hour = 0.0;
+    chips[0].price_source[0] = '\0';
+    saved = cJSON_CreateObject();
+    chip_to_json(saved, &chips[0]);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(saved, "price_usd_per_chip_hour")));
+    assert_string_equal(cJSON_GetObjectItem(saved, "price_source")->valuestring, "unpublished");
+    cJSON_Delete(saved);
     const char negative[] = "[{\"name\": \"x\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": -1, "
                             "\"hbm_bytes_per_s\": 1e12}]";
     assert_int_equal(chips_from_text(negative, strlen(negative), "x.json", chips, 4, &n, &w, err, sizeof err), -1);
@@ -311,6 +332,7 @@ static void test_chip_files(void **state)
         {"\"interconnect_bytes_per_s\": 1e-300", "x.json: 'interconnect_bytes_per_s' must be 0 (unpublished)"},
         {"\"scale_out_bytes_per_s\": 1e30", "x.json: 'scale_out_bytes_per_s' must be 0 (unpublished)"},
         {"\"tdp_w\": 1e-300", "x.json: 'tdp_w' must be 0 (unpublished)"},
+        {"\"price_usd_per_chip_hour\": 1e5", "x.json: 'price_usd_per_chip_hour' must be 0 (unpublished) or from"},
         {"\"hbm_bytes\": 1e-320", "x.json: 'hbm_bytes' must be from 1000000 to 1e+15"},
         {"\"hbm_bytes_per_s\": 1e30", "x.json: 'hbm_bytes_per_s' must be from 1000000 to 1e+17"},
         {"\"peak_flops_per_s\": {\"bf16\": 1e-300}", "x.json: 'peak_flops_per_s.bf16' must be from 1000000000"},

@@ -104,6 +104,9 @@ static const char usage_text[] =
     "  --measured-train-tokens-per-s X  a real run's rate: its MFU and HFU\n"
     "  --measured-ttft-s S a real time to first token: the prefill's MFU\n"
     "  --measured-tpot-s S a real time per output token: the decode's MBU\n"
+    "  --price-per-chip-hour USD  for $ per million output tokens  [the chip's]\n"
+    "  --power-w W         power per chip, for joules per token   [the chip's TDP]\n"
+    "  --pue F             data-centre power usage effectiveness, [1, 3]    [1.0]\n"
     "Explorer flags:\n"
     "  --ascii             no braille or line drawing, even in a UTF-8 locale\n"
     "  --no-color          monochrome (also when NO_COLOR is set)\n"
@@ -129,7 +132,7 @@ enum {
     OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE, OPT_ESTIMATE,
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
-    OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_COUNT
+    OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -208,6 +211,9 @@ static const struct option long_options[] = {
     {"tpot-target", required_argument, NULL, OPT_TPOT_TARGET},
     {"disagg", required_argument, NULL, OPT_DISAGG},
     {"search", no_argument, NULL, OPT_SEARCH},
+    {"price-per-chip-hour", required_argument, NULL, OPT_PRICE},
+    {"power-w", required_argument, NULL, OPT_POWER_W},
+    {"pue", required_argument, NULL, OPT_PUE},
     {NULL, 0, NULL, 0},
 };
 
@@ -648,6 +654,9 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_MEASURED_TRAIN: real = &s->measured_train_tokens_per_s; break;
     case OPT_MEASURED_TTFT: real = &s->measured_ttft_s; break;
     case OPT_MEASURED_TPOT: real = &s->measured_tpot_s; break;
+    case OPT_PRICE: real = &s->price_usd_per_chip_hour; break;
+    case OPT_POWER_W: real = &s->power_w; break;
+    case OPT_PUE: real = &s->pue; break;
     case OPT_CHIPS: whole = &s->chips; break;
     case OPT_LAYERS:
     case OPT_WINDOW:
@@ -706,7 +715,8 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     if (parse_real(id, text, real, err, errsize) != 0)
         return 2;
     if ((id == OPT_PEAK || id == OPT_HBM_BW || id == OPT_HBM_BYTES || id == OPT_MEASURED_TRAIN ||
-         id == OPT_MEASURED_TTFT || id == OPT_MEASURED_TPOT || id == OPT_TTFT_TARGET || id == OPT_TPOT_TARGET) &&
+         id == OPT_MEASURED_TTFT || id == OPT_MEASURED_TPOT || id == OPT_TTFT_TARGET || id == OPT_TPOT_TARGET ||
+         id == OPT_PRICE || id == OPT_POWER_W || id == OPT_PUE) &&
         !(*real > 0.0)) {
         snprintf(err, errsize, "--%s '%s': give a number above 0", flag_name(id), text);
         return 2;
@@ -727,7 +737,7 @@ static const int apply_order[] = {
     OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
-    OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET};
+    OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE};
 
 /* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
  * number as the scenario holds it (1e-320 reads back as
