@@ -533,9 +533,10 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     const struct training_figures *run = &a->training;
     if (run->totals)
         sb_printf(sb, "Training run: %.4g tokens, %.4g model FLOPs (%s); at MFU %.1f%%, %.4g chip-hours, %.1f days "
-                      "on %lld chips.\n\n",
+                      "on %lld chip%s.\n\n",
                   s->train_tokens, run->total_flops, flops_convention_name(run->convention), run->totals_mfu * 100.0,
-                  run->chip_hours, run->days, (long long)(s->chips * s->data_parallel));
+                  run->chip_hours, run->days, (long long)(s->chips * s->data_parallel),
+                  s->chips * s->data_parallel == 1 ? "" : "s");
     if (run->implied_mfu > 0.0)
         sb_printf(sb, "Published %.4g chip-hours imply MFU **%.1f%%**.\n\n", s->train_chip_hours,
                   run->implied_mfu * 100.0);
