@@ -884,6 +884,61 @@ static int place_operations(struct analysis *a)
 
 /* Training: PaLM model FLOPs, recompute, and the MFU budget from the shape
  * unless step times were given. */
+double training_flops_per_token(const struct model_shape *m, double active, double seq_len,
+                                enum rt_flops_convention c)
+{
+    double attention = palm_attention_flops_per_token(m, seq_len); /* forward and backward, layer by layer */
+    switch (c) {
+    case RT_FLOPS_MEGATRON: {
+        double d = (double)m->d_model, input = (double)m->position_rows * d;
+        if (!m->tied_embeddings)
+            input += (double)m->vocab * d;
+        return 6.0 * fmax(0.0, active - input) + attention;
+    }
+    case RT_FLOPS_6N:
+        return 6.0 * active;
+    case RT_FLOPS_CAUSAL:
+        return 6.0 * active + attention / 2.0;
+    default:
+        return 6.0 * active + attention;
+    }
+}
+
+const char *flops_convention_label(enum rt_flops_convention c)
+{
+    static const char *const labels[] = {"PaLM", "Megatron", "6N", "causal"};
+    return (int)c >= 0 && c < RT_FLOPS_CONVENTION_COUNT ? labels[c] : labels[0];
+}
+
+const char *flops_convention_formula(enum rt_flops_convention c)
+{
+    static const char *const formulas[] = {
+        "6N + 12 L H Q T, PaLM app. B",
+        "6N + 12 L H Q T, N without the input embedding, Megatron",
+        "6N, attention not counted",
+        "6N + 6 L H Q T, attention halved for the causal mask",
+    };
+    return (int)c >= 0 && c < RT_FLOPS_CONVENTION_COUNT ? formulas[c] : formulas[0];
+}
+
+/* Totals over the run's tokens (scenario.h train_*): FLOPs, chip-hours and
+ * days at --train-mfu or the step's MFU, and the MFU a published chip-hours
+ * figure implies. peak is one chip's FLOP/s. */
+static void training_totals(const struct scenario *s, double peak, struct training_figures *tr)
+{
+    if (!(s->train_tokens > 0.0))
+        return;
+    tr->totals = true;
+    tr->total_flops = tr->model_flops_per_token * s->train_tokens;
+    tr->totals_mfu = s->train_mfu > 0.0 ? s->train_mfu : tr->mfu;
+    if (tr->totals_mfu > 0.0) {
+        tr->chip_hours = tr->total_flops / (peak * tr->totals_mfu) / 3600.0;
+        tr->days = tr->chip_hours / ((double)s->chips * (double)s->data_parallel) / 24.0;
+    }
+    if (s->train_chip_hours > 0.0)
+        tr->implied_mfu = tr->total_flops / (s->train_chip_hours * 3600.0 * peak);
+}
+
 static int analyze_training(const struct scenario *s, struct analysis *a)
 {
     const struct model_shape *m = &s->model;
@@ -891,8 +946,12 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
     const struct hw_rates *hw = &a->hw;
     double S = (double)s->context_tokens;
     tr->tokens_per_step = (double)s->batch * S;
-    double attention = palm_attention_flops_per_token(m, S); /* forward and backward, layer by layer */
-    tr->model_flops_per_token = 6.0 * a->active_params + attention;
+    tr->convention = s->flops_convention;
+    tr->model_flops_per_token = training_flops_per_token(m, a->active_params, S, s->flops_convention);
+    /* the convention's attention part, forward only: what selective recompute redoes */
+    double attention = s->flops_convention == RT_FLOPS_6N       ? 0.0
+                       : s->flops_convention == RT_FLOPS_CAUSAL ? palm_attention_flops_per_token(m, S) / 2.0
+                                                                : palm_attention_flops_per_token(m, S);
     double forward = tr->model_flops_per_token / 3.0, attention_forward = attention / 3.0;
     double extra = 0.0;
     switch (s->recompute) {
@@ -970,9 +1029,12 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
         tr->hfu = step_hfu;
     }
 
+    training_totals(s, hw->peak_flops_per_s, tr);
+
     /* PaLM's 12 L H Q T counts attention over the whole context; the step runs causal attention,
      * about half of it, so at long context the PaLM figures can pass 100%. Say so, not silently. */
-    if (tr->mfu > 1.0 || step_mfu > 1.0)
+    bool whole_attention = s->flops_convention == RT_FLOPS_PALM || s->flops_convention == RT_FLOPS_MEGATRON;
+    if (whole_attention && (tr->mfu > 1.0 || step_mfu > 1.0))
         add_note(a, "MFU and HFU above 100%%: PaLM's model FLOPs (6N + 12 L H Q T) count attention over the whole "
                     "%lld-token context, while the step runs causal attention, about half of it; compare the "
                     "figures with other PaLM MFUs, not with the chip's peak.",
@@ -1003,7 +1065,8 @@ static bool all_finite(const struct analysis *a)
                         a->decode_batch_intensity_flop_per_byte, a->gqa_saving, a->tile_efficiency_d_model,
                         a->tile_efficiency_d_ff, a->tile_efficiency_d_head, a->hfu, a->mfu_budget.mfu,
                         a->detailed.prefill_s, a->detailed.decode_s, a->detailed.total_s, a->training.mfu,
-                        a->training.hfu, a->training.step_s, a->training.model_flops_per_token, a->prefill_mfu,
+                        a->training.hfu, a->training.step_s, a->training.model_flops_per_token,
+                        a->training.total_flops, a->training.chip_hours, a->training.days, a->training.implied_mfu, a->prefill_mfu,
                         a->decode_mbu, a->recompute_factor, a->mfu_budget.total_s, a->realistic.prefill_s,
                         a->realistic.decode_s, a->realistic.total_s, a->cost.usd_per_million_output_tokens,
                         a->energy.joules_per_output_token, a->energy.tokens_per_kwh, a->decode_memory_step_s};
@@ -1166,7 +1229,11 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
              a->realistic.chip_calibrated ? "the chip's calibrated" : "the generic, uncalibrated (GPU-fitted)",
              s->engine.name, a->realistic.engine_calibrated ? "" : " (uncalibrated)",
              latency_model_name(s->latency_model));
-    if (a->mfu_budget_source == RT_BUDGET_SHAPE)
+    if (a->mfu_budget_source == RT_BUDGET_SHAPE && s->flops_convention != RT_FLOPS_PALM)
+        add_note(a, "MFU counts %s per token (--flops-convention %s), not PaLM's 6N + 12 L H Q T; compare it with "
+                    "MFUs counted the same way.",
+                 flops_convention_formula(s->flops_convention), flops_convention_name(s->flops_convention));
+    else if (a->mfu_budget_source == RT_BUDGET_SHAPE)
         add_note(a, "MFU counts PaLM's 6N + 12 L H Q T per token (attention not halved, embeddings in; a windowed "
                     "layer counts its window, a linear one none); the step times what a causal kernel runs, so MFU "
                     "can exceed the matmul share%s.",

@@ -82,15 +82,46 @@ struct realistic_latency {
     bool engine_calibrated;   /* the engine's profile was fitted to measurements of it */
 };
 
-/* A training step, by the PaLM convention (Chowdhery et al. 2022, app. B). */
+/* A training step, by the scenario's FLOP convention (PaLM's by default:
+ * Chowdhery et al. 2022, app. B), and the run's totals over --train-tokens. */
 struct training_figures {
     double tokens_per_step;          /* batch x context, per replica */
-    double model_flops_per_token;    /* 6N + 12 L H Q T (attention not halved) */
+    enum rt_flops_convention convention; /* how model_flops_per_token counts */
+    double model_flops_per_token;    /* PaLM: 6N + 12 L H Q T (attention not halved); see training_flops_per_token */
     double hardware_flops_per_token; /* plus recomputed forward work */
     double step_s;                   /* the step the shape implies (the MFU budget's total) */
     double mfu, hfu;                 /* measured when a rate is given, else from step_s */
     bool measured;                   /* mfu and hfu come from --measured-train-tokens-per-s */
+    /* Totals over s->train_tokens; all 0 (and totals false) when it is 0. */
+    bool totals;
+    double total_flops;              /* model_flops_per_token x train_tokens, FLOPs */
+    double totals_mfu;               /* the MFU they assume: --train-mfu, else mfu above */
+    double chip_hours;               /* total_flops / (peak per chip x totals_mfu) / 3600 */
+    double days;                     /* chip_hours / (chips x data_parallel) / 24: wall clock */
+    double implied_mfu;              /* total_flops / (train_chip_hours x 3600 x peak); 0 when not given */
 };
+
+/* Model FLOPs per training token of shape m under convention c. active is
+ * the active parameter count N (>= 0; --params or a stated count may
+ * replace the shape's); seq_len the context T (>= 1). Sources:
+ *   palm:     6N + A, A = palm_attention_flops_per_token (12 L H Q T for full
+ *             attention; Chowdhery et al. 2022, app. B);
+ *   megatron: 6(N - E) + A, E the shape's input embedding (vocab x d_model
+ *             when untied, plus learned positions; a tied matrix is the LM
+ *             head and stays): Narayanan et al. 2021, eq. 3, counts the
+ *             logits but not the embedding lookup;
+ *   6n:       6N (Kaplan et al. 2020, C = 6N per token);
+ *   causal:   6N + A / 2 (6 L H Q T: the causal mask skips half the scores).
+ * N - E is floored at 0. An out-of-range c counts as palm. */
+double training_flops_per_token(const struct model_shape *m, double active, double seq_len,
+                                enum rt_flops_convention c);
+
+/* The convention's short label for reports: "PaLM", "Megatron", "6N",
+ * "causal" (palm for an out-of-range c). */
+const char *flops_convention_label(enum rt_flops_convention c);
+
+/* The convention's formula in words, e.g. "6N + 12 L H Q T, PaLM app. B". */
+const char *flops_convention_formula(enum rt_flops_convention c);
 
 /* Where the MFU budget came from. */
 enum rt_budget_source { RT_BUDGET_NONE = 0, RT_BUDGET_STEP_TIMES, RT_BUDGET_SHAPE };

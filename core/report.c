@@ -328,12 +328,25 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
     sb_printf(sb, "  %-19s %5.1f%%\n", shape ? "matmul" : "MFU (matmul busy)", b->fraction[RT_PART_MATMUL] * 100.0);
     for (int i = 1; i < RT_PART_COUNT; i++)
         sb_printf(sb, "  lost to %-10s  %5.1f%%\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
+    char label[24];
+    snprintf(label, sizeof label, "MFU (%s)", flops_convention_label(tr->convention));
     if (shape)
-        sb_printf(sb, "  MFU (PaLM)          %5.1f%%\n", b->mfu * 100.0);
+        sb_printf(sb, "  %-19s %5.1f%%\n", label, b->mfu * 100.0);
     sb_printf(sb, "  HFU                 %5.1f%% (recompute factor %.3g)\n", a->hfu * 100.0, a->recompute_factor);
     sb_printf(sb, "  -> biggest lever: %s\n", step_part_name(b->biggest_lever));
-    sb_printf(sb, "  model FLOPs per token %.4g (6N + 12 L H Q T, PaLM app. B); hardware %.4g\n",
-              tr->model_flops_per_token, tr->hardware_flops_per_token);
+    sb_printf(sb, "  model FLOPs per token %.4g (%s); hardware %.4g\n", tr->model_flops_per_token,
+              flops_convention_formula(tr->convention), tr->hardware_flops_per_token);
+    long long all_chips = (long long)(s->chips * s->data_parallel);
+    if (tr->totals) {
+        sb_printf(sb, "  training run: %.4g tokens x %.4g = %.4g model FLOPs (%s)\n", s->train_tokens,
+                  tr->model_flops_per_token, tr->total_flops, flops_convention_name(tr->convention));
+        sb_printf(sb, "    at MFU %.1f%% (%s): %.4g chip-hours, %.1f days on %lld chip%s\n", tr->totals_mfu * 100.0,
+                  s->train_mfu > 0.0 ? "--train-mfu" : tr->measured ? "measured" : "the step's",
+                  tr->chip_hours, tr->days, all_chips, all_chips == 1 ? "" : "s");
+    }
+    if (tr->implied_mfu > 0.0)
+        sb_printf(sb, "    %.4g chip-hours given -> implied MFU %.1f%%\n", s->train_chip_hours,
+                  tr->implied_mfu * 100.0);
     if (tr->measured)
         sb_printf(sb, "  measured: %.4g tokens/s -> MFU %.1f%%, HFU %.1f%% on %lld chip%s\n",
                   s->measured_train_tokens_per_s, tr->mfu * 100.0, tr->hfu * 100.0,
@@ -548,8 +561,19 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               a->mfu_budget_source == RT_BUDGET_SHAPE ? "training step from the shape" : "from --step-times");
     for (int i = 0; i < RT_PART_COUNT; i++)
         sb_printf(sb, "| %s | %.1f%% |\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
-    sb_printf(sb, "\nMFU **%.1f%%**, HFU %.1f%%; biggest lever: **%s**.\n\n", b->mfu * 100.0, a->hfu * 100.0,
+    sb_printf(sb, "\nMFU (%s) **%.1f%%**, HFU %.1f%%; biggest lever: **%s**.\n\n",
+              flops_convention_label(a->training.convention), b->mfu * 100.0, a->hfu * 100.0,
               step_part_name(b->biggest_lever));
+    const struct training_figures *run = &a->training;
+    if (run->totals)
+        sb_printf(sb, "Training run: %.4g tokens, %.4g model FLOPs (%s); at MFU %.1f%%, %.4g chip-hours, %.1f days "
+                      "on %lld chip%s.\n\n",
+                  s->train_tokens, run->total_flops, flops_convention_name(run->convention), run->totals_mfu * 100.0,
+                  run->chip_hours, run->days, (long long)(s->chips * s->data_parallel),
+                  s->chips * s->data_parallel == 1 ? "" : "s");
+    if (run->implied_mfu > 0.0)
+        sb_printf(sb, "Published %.4g chip-hours imply MFU **%.1f%%**.\n\n", s->train_chip_hours,
+                  run->implied_mfu * 100.0);
     if (a->training.measured)
         sb_printf(sb, "Measured training: MFU **%.1f%%**, HFU %.1f%%.\n\n", a->training.mfu * 100.0,
                   a->training.hfu * 100.0);
@@ -789,6 +813,12 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(train, "hfu", tr->hfu);
     cJSON_AddStringToObject(train, "source", tr->measured ? "measured" : "shape");
     cJSON_AddNumberToObject(train, "data_parallel", (double)s->data_parallel);
+    cJSON_AddStringToObject(train, "flops_convention", flops_convention_name(tr->convention));
+    json_measured(train, "total_flops", tr->total_flops);
+    json_measured(train, "totals_mfu", tr->totals ? tr->totals_mfu : 0.0);
+    json_measured(train, "chip_hours", tr->chip_hours);
+    json_measured(train, "days", tr->days);
+    json_measured(train, "implied_mfu", tr->implied_mfu);
     json_measured(cJSON_AddObjectToObject(root, "prefill"), "mfu", a->prefill_mfu);
     cJSON *decode = cJSON_AddObjectToObject(root, "decode");
     json_measured(decode, "mbu", a->decode_mbu);

@@ -38,6 +38,12 @@ int64_t scenario_tp(const struct scenario *s)
     return rest >= 1 && s->chips % rest == 0 ? s->chips / rest : 0;
 }
 
+const char *flops_convention_name(enum rt_flops_convention c)
+{
+    static const char *const names[] = {"palm", "megatron", "6n", "causal"};
+    return (int)c >= 0 && c < RT_FLOPS_CONVENTION_COUNT ? names[c] : "?";
+}
+
 const char *latency_model_name(enum rt_latency_model m)
 {
     static const char *const names[RT_LATENCY_COUNT] = {"napkin", "floor", "realistic"};
@@ -190,6 +196,9 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
                     errsize) ||
         check_given("--measured-ttft-s", s->measured_ttft_s, RT_MIN_SECONDS, 1e6, "s", err, errsize) ||
         check_given("--measured-tpot-s", s->measured_tpot_s, RT_MIN_SECONDS, 1e6, "s", err, errsize) ||
+        check_given("--train-tokens", s->train_tokens, 1.0, 1e16, "tokens", err, errsize) ||
+        check_given("--train-mfu", s->train_mfu, RT_MIN_MFU, 1.0, "(a fraction of peak)", err, errsize) ||
+        check_given("--train-chip-hours", s->train_chip_hours, 1e-3, 1e12, "chip-hours", err, errsize) ||
         check_real("--ep-imbalance", s->ep_imbalance, 1.0, false, 64.0, err, errsize) ||
         check_given("--spec-draft", s->spec_draft_params, 1.0, RT_MAX_PARAMS, "parameters", err, errsize) ||
         check_given("--ttft-target", s->ttft_target_s, RT_MIN_SECONDS, 1e9, "s", err, errsize) ||
@@ -217,6 +226,15 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
     }
     if (s->chip.efficiency.present && efficiency_check(&s->chip.efficiency, why, sizeof why) != 0) {
         snprintf(err, errsize, "chip %s: %s", s->chip.key, why);
+        return -1;
+    }
+    if (s->train_tokens == 0.0 && (s->train_mfu != 0.0 || s->train_chip_hours != 0.0)) {
+        snprintf(err, errsize, "%s needs --train-tokens: the totals are counted over the run's tokens",
+                 s->train_chip_hours != 0.0 ? "--train-chip-hours" : "--train-mfu");
+        return -1;
+    }
+    if ((int)s->flops_convention < 0 || s->flops_convention >= RT_FLOPS_CONVENTION_COUNT) {
+        snprintf(err, errsize, "--flops-convention must be palm, megatron, 6n or causal");
         return -1;
     }
     if ((int)s->recompute < 0 || s->recompute > RT_RECOMPUTE_FRACTION || (int)s->latency_model < 0 ||

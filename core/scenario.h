@@ -29,6 +29,24 @@ const char *latency_model_name(enum rt_latency_model m);
 /* Activation recomputation in training (Korthikanti et al. 2022). */
 enum rt_recompute { RT_RECOMPUTE_NONE = 0, RT_RECOMPUTE_SELECTIVE, RT_RECOMPUTE_FULL, RT_RECOMPUTE_FRACTION };
 
+/* How model FLOPs per training token are counted for MFU; published MFUs
+ * differ. PaLM (Chowdhery et al. 2022, app. B): 6N + 12 L H Q T, every
+ * parameter in N, attention over the whole context (the default). Megatron
+ * (Narayanan et al. 2021, eq. 3; NeMo): the same without the input
+ * embedding in N (a tied matrix stays, as the LM head). 6N: parameters
+ * alone (Kaplan et al. 2020). Causal: 6N + 6 L H Q T, attention halved for
+ * the causal mask. */
+enum rt_flops_convention {
+    RT_FLOPS_PALM = 0,
+    RT_FLOPS_MEGATRON,
+    RT_FLOPS_6N,
+    RT_FLOPS_CAUSAL,
+    RT_FLOPS_CONVENTION_COUNT
+};
+
+/* "palm", "megatron", "6n", "causal"; "?" out of range. */
+const char *flops_convention_name(enum rt_flops_convention c);
+
 /* Largest values a scenario accepts; each limit keeps every product finite. */
 #define RT_MAX_CHIPS ((int64_t)1 << 24)
 #define RT_MAX_BATCH ((int64_t)1 << 24)
@@ -111,6 +129,11 @@ struct scenario {
     double price_usd_per_chip_hour;   /* USD per chip-hour, (0, 1e4]; 0 = the chip's listed price */
     double power_w;                   /* W drawn per chip, [1, 1e6]; 0 = the chip's TDP */
     double pue;                       /* data-centre power usage effectiveness, [1, 3]; 0 = 1.0 (the chip alone) */
+    /* Training totals (analysis.h training_figures); 0 = not asked. */
+    enum rt_flops_convention flops_convention; /* model FLOPs per token for MFU: --flops-convention */
+    double train_tokens;              /* tokens of the whole run: --train-tokens, [1, 1e16] */
+    double train_mfu;                 /* MFU the totals assume, (0, 1]; 0 = the analysis's training MFU */
+    double train_chip_hours;          /* a published chip-hours figure: the MFU it implies; needs train_tokens */
 };
 
 /* Fills *s with the built-in default scenario, the guide's napkin (ch. 6),

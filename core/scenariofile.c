@@ -52,6 +52,9 @@ static const struct int_field scenario_reals[] = {
     {"price_usd_per_chip_hour", SFIELD(price_usd_per_chip_hour)},
     {"power_w", SFIELD(power_w)},
     {"pue", SFIELD(pue)},
+    {"train_tokens", SFIELD(train_tokens)},
+    {"train_mfu", SFIELD(train_mfu)},
+    {"train_chip_hours", SFIELD(train_chip_hours)},
 };
 #undef SFIELD
 
@@ -148,6 +151,7 @@ char *scenario_to_json(const struct scenario *s)
     cJSON_AddStringToObject(root, "latency_model", latency_names[s->latency_model]);
     engine_to_json(cJSON_AddObjectToObject(root, "engine"), &s->engine);
     cJSON_AddStringToObject(root, "recompute", recompute_names[s->recompute]);
+    cJSON_AddStringToObject(root, "flops_convention", flops_convention_name(s->flops_convention));
     cJSON_AddBoolToObject(root, "unfused_attention", s->unfused_attention);
     cJSON_AddStringToObject(root, "spec_draft", s->spec_draft_name);
     cJSON *model = cJSON_AddObjectToObject(root, "model");
@@ -465,6 +469,8 @@ static const struct {
     {"--spec-draft", "spec_draft_params"}, {"--ttft-target", "ttft_target_s"}, {"--tpot-target", "tpot_target_s"},
     {"--step-times", "step_times_s"}, {"--price-per-chip-hour", "price_usd_per_chip_hour"}, {"--power-w", "power_w"},
     {"--pue", "pue"},
+    {"--train-tokens", "train_tokens"}, {"--train-mfu", "train_mfu"},
+    {"--train-chip-hours", "train_chip_hours"}, {"--flops-convention", "flops_convention"},
 };
 
 /* Writes scenario_check's message why as "PATH: 'key' (--flag) ..." when it
@@ -568,9 +574,10 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         }
         s.has_step_times = true;
     }
-    char latency[16] = "", recompute[16] = "";
+    char latency[16] = "", recompute[16] = "", convention[16] = "";
     if (json_string(root, "latency_model", path, false, latency, sizeof latency, err, errsize) == JSON_BAD ||
         json_string(root, "recompute", path, false, recompute, sizeof recompute, err, errsize) == JSON_BAD ||
+        json_string(root, "flops_convention", path, false, convention, sizeof convention, err, errsize) == JSON_BAD ||
         json_bool(root, "unfused_attention", path, false, &s.unfused_attention, err, errsize) == JSON_BAD ||
         json_string(root, "spec_draft", path, false, s.spec_draft_name, sizeof s.spec_draft_name, err, errsize) ==
             JSON_BAD)
@@ -610,6 +617,17 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         }
         s.recompute = (enum rt_recompute)i;
     }
+    if (convention[0]) {
+        int i = 0;
+        while (i < RT_FLOPS_CONVENTION_COUNT && strcmp(convention, flops_convention_name((enum rt_flops_convention)i)))
+            i++;
+        if (i == RT_FLOPS_CONVENTION_COUNT) {
+            snprintf(err, errsize, "%s: 'flops_convention' must be palm, megatron, 6n or causal (got \"%s\")", path,
+                     convention);
+            goto done;
+        }
+        s.flops_convention = (enum rt_flops_convention)i;
+    }
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
     if (cJSON_IsString(model)) { /* "model": "llama-3.1-70b" names a preset */
         const struct model_shape *named = model_find(model->valuestring);
@@ -639,7 +657,7 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
     }
     const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "engine", "model",
                            "spec_draft",
-                           "recompute", "unfused_attention", NULL};
+                           "recompute", "flops_convention", "unfused_attention", NULL};
     for (const cJSON *c = root->child; c; c = c->next)
         if (!in_names(c->string, known) && !in_fields(c->string, scenario_ints, COUNT(scenario_ints)) &&
             !in_fields(c->string, scenario_reals, COUNT(scenario_reals)))

@@ -24,6 +24,19 @@ expect() {
 
 expect 0 "report" -- --report
 grep -q "27.952 s" "$tmp/out" && ok || bad "report lacks the guide's 27.952 s total"
+# Training totals: Meta's Llama 3.1 405B card (15.6T tokens, 30.84M H100-hours) implies
+# 6 x 405e9 x 15.6e12 / (30.84e6 x 3600 x 989.4e12) = 34.5% MFU by 6N (worked in test_detailed.c).
+expect 0 "train chip-hours" -- --report --model llama-3.1-405b --params 405e9 --chip h100 \
+    --flops-convention 6n --train-tokens 15.6T --train-chip-hours 30.84M
+grep -q "implied MFU 34.5%" "$tmp/out" && ok || bad "--train-chip-hours did not imply 34.5% MFU"
+grep -q "MFU (6N)" "$tmp/out" && ok || bad "the MFU budget does not name the 6N convention"
+expect 0 "json without totals" -- --report --format json
+grep -q '"flops_convention":[[:space:]]*"palm"' "$tmp/out" && grep -q '"implied_mfu":[[:space:]]*null' "$tmp/out" &&
+    ok || bad "JSON training lacks flops_convention palm or a null implied_mfu"
+expect 2 "bad convention" -- --report --flops-convention kaplan
+grep -q "palm, megatron, 6n or causal" "$tmp/err" && ok || bad "--flops-convention kaplan: $(cat "$tmp/err")"
+expect 2 "chip-hours without tokens" -- --report --train-chip-hours 1M
+grep -q "needs --train-tokens" "$tmp/err" && ok || bad "--train-chip-hours alone: $(cat "$tmp/err")"
 expect 0 "no mode, not a terminal: the report" --
 grep -q "Ridge point  241 FLOP/byte" "$tmp/out" && ok || bad "plain run without a terminal did not print the report"
 expect 0 "help" -- --help

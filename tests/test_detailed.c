@@ -155,6 +155,98 @@ static void test_palm_mfu(void **state)
     ASSERT_NEAR(a.training.hfu, a.training.mfu * 4 / 3, 1e-12);
 }
 
+/* Each FLOP convention's model FLOPs per token for Llama 3.1 8B at an
+ * 8192-token context, worked by hand from its config.json (32 layers, d
+ * 4096, 32 heads of 128, 8 KV heads, gated MLP 14336, vocabulary 128256,
+ * untied):
+ *   embedding E = 128256 x 4096 = 525,336,576 (the LM head the same);
+ *   a layer: Q, O 2 x 4096^2 = 33,554,432; K, V 2 x 4096 x 1024 = 8,388,608;
+ *     MLP 3 x 4096 x 14336 = 176,160,768; two norms 8192: 218,112,000;
+ *   N = 32 x 218,112,000 + 2E + 4096 (final norm) = 8,030,261,248 (Meta: 8.03B);
+ *   attention 12 L H Q T = 12 x 32 x 32 x 128 x 8192 = 12,884,901,888.
+ * palm     6N + 12LHQT      = 48,181,567,488 + 12,884,901,888 = 61,066,469,376
+ * megatron 6(N - E) + 12LHQT = 45,029,548,032 + 12,884,901,888 = 57,914,449,920
+ * 6n       6N               = 48,181,567,488
+ * causal   6N + 6LHQT       = 48,181,567,488 + 6,442,450,944 = 54,624,018,432
+ * (Chowdhery et al. 2022, app. B; Narayanan et al. 2021, eq. 3; Kaplan et al. 2020.) */
+static void test_flops_conventions_llama3_8b(void **state)
+{
+    (void)state;
+    const double want[RT_FLOPS_CONVENTION_COUNT] = {61066469376.0, 57914449920.0, 48181567488.0, 54624018432.0};
+    struct scenario s;
+    scenario_default(&s);
+    scenario_set_model(&s, model_find("llama-3.1-8b"));
+    s.chip = *chip_find("h100");
+    s.context_tokens = 8192;
+    for (int c = 0; c < RT_FLOPS_CONVENTION_COUNT; c++) {
+        s.flops_convention = (enum rt_flops_convention)c;
+        struct analysis a = must_analyze(&s);
+        ASSERT_NEAR(a.training.model_flops_per_token, want[c], 1.0);
+        assert_int_equal(a.training.convention, c);
+    }
+    assert_string_equal(flops_convention_name(RT_FLOPS_CAUSAL), "causal");
+}
+
+/* Training totals against published runs.
+ * Llama 3.1 405B (Meta's model card: 15.6T tokens, 30.84M H100-80GB hours):
+ *   6N x tokens = 6 x 405e9 x 15.6e12 = 3.7908e25 FLOPs (the paper's 3.8e25);
+ *   implied MFU = 3.7908e25 / (30.84e6 x 3600 s x 989.4e12 FLOP/s) = 34.5%
+ *   (the paper reports 38-43% while running; the card's hours include the rest).
+ *   At MFU 40% on 16384 GPUs (8 x 2048): 3.7908e25 / (989.4e12 x 0.4) / 3600
+ *   = 26.607M chip-hours, / 16384 / 24 = 67.67 days.
+ * PaLM 540B (Chowdhery et al. 2022: 780B tokens at 238.3k tokens/s on 6144
+ *   TPU v4): at the measured MFU the totals reduce to tokens / rate:
+ *   780e9 / 238.3e3 / 86400 = 37.88 days, x 6144 chips x 24 = 5.586M chip-hours. */
+static void test_training_totals_published(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    scenario_set_model(&s, model_find("llama-3.1-405b"));
+    s.params = 405e9;
+    s.chip = *chip_find("h100");
+    s.flops_convention = RT_FLOPS_6N;
+    s.chips = 8;
+    s.data_parallel = 2048;
+    s.train_tokens = 15.6e12;
+    s.train_mfu = 0.4;
+    s.train_chip_hours = 30.84e6;
+    struct analysis a = must_analyze(&s);
+    assert_true(a.training.totals);
+    ASSERT_NEAR(a.training.total_flops, 3.7908e25, 1e10);
+    ASSERT_PRINTED("%.1f", a.training.implied_mfu * 100, "34.5");
+    ASSERT_PRINTED("%.4g", a.training.chip_hours, "2.661e+07");
+    ASSERT_PRINTED("%.2f", a.training.days, "67.67");
+
+    scenario_default(&s);
+    s.chip = *chip_find("tpu-v4");
+    s.chips = 6144;
+    s.params = 540e9;
+    assert_int_equal(model_set_layers(&s.model, 118), 0);
+    s.model.heads = 48;
+    s.model.kv_heads = 1;
+    s.model.d_head = 256;
+    s.model.d_model = 18432;
+    s.model.d_ff = 73728;
+    s.context_tokens = 2048;
+    s.measured_train_tokens_per_s = 238.3e3;
+    s.train_tokens = 780e9;
+    a = must_analyze(&s);
+    ASSERT_NEAR(a.training.totals_mfu, a.training.mfu, 0.0);
+    ASSERT_PRINTED("%.2f", a.training.days, "37.88");
+    ASSERT_PRINTED("%.4g", a.training.chip_hours, "5.586e+06");
+    assert_true(a.training.implied_mfu == 0.0);
+
+    /* Not asked: no totals; a chip-hours figure without tokens is refused, naming the flag. */
+    s.train_tokens = 0;
+    a = must_analyze(&s);
+    assert_false(a.training.totals);
+    s.train_chip_hours = 1e6;
+    char err[256];
+    assert_int_equal(scenario_check(&s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--train-chip-hours needs --train-tokens"));
+}
+
 /* The terms explain the difference exactly, in many scenarios. */
 static void test_terms_add_up(void **state)
 {
@@ -456,6 +548,8 @@ int main(void)
         cmocka_unit_test(test_realistic_monotone),
         cmocka_unit_test(test_phase_rows_are_the_floor),
         cmocka_unit_test(test_measured_mbu_and_prefill_mfu),
+        cmocka_unit_test(test_flops_conventions_llama3_8b),
+        cmocka_unit_test(test_training_totals_published),
     };
     return cmocka_run_group_tests_name("detailed", tests, NULL, NULL);
 }

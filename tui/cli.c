@@ -107,6 +107,10 @@ static const char usage_text[] =
     "  --price-per-chip-hour USD  for $ per million output tokens  [the chip's]\n"
     "  --power-w W         power per chip, for joules per token   [the chip's TDP]\n"
     "  --pue F             data-centre power usage effectiveness, [1, 3]    [1.0]\n"
+    "  --train-tokens N    a whole run: its FLOPs, chip-hours and days, at\n"
+    "                      --train-mfu F, else the step's (or measured) MFU\n"
+    "  --train-chip-hours H  a published run's chip-hours: the MFU they imply\n"
+    "  --flops-convention palm|megatron|6n|causal  model FLOPs for MFU  [palm]\n"
     "Explorer flags:\n"
     "  --ascii             no braille or line drawing, even in a UTF-8 locale\n"
     "  --no-color          monochrome (also when NO_COLOR is set)\n"
@@ -132,7 +136,8 @@ enum {
     OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE, OPT_ESTIMATE,
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
-    OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_COUNT
+    OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
+    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -185,6 +190,10 @@ static const struct option long_options[] = {
     {"comm-overlap", required_argument, NULL, OPT_COMM_OVERLAP},
     {"measured-train-tokens-per-s", required_argument, NULL, OPT_MEASURED_TRAIN},
     {"measured-ttft-s", required_argument, NULL, OPT_MEASURED_TTFT},
+    {"train-tokens", required_argument, NULL, OPT_TRAIN_TOKENS},
+    {"train-mfu", required_argument, NULL, OPT_TRAIN_MFU},
+    {"train-chip-hours", required_argument, NULL, OPT_TRAIN_CHIP_HOURS},
+    {"flops-convention", required_argument, NULL, OPT_FLOPS_CONVENTION},
     {"measured-tpot-s", required_argument, NULL, OPT_MEASURED_TPOT},
     {"gated", no_argument, NULL, OPT_GATED},
     {"plain-mlp", no_argument, NULL, OPT_PLAIN_MLP},
@@ -653,6 +662,18 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_COMM_OVERLAP: real = &s->comm_overlap; break;
     case OPT_MEASURED_TRAIN: real = &s->measured_train_tokens_per_s; break;
     case OPT_MEASURED_TTFT: real = &s->measured_ttft_s; break;
+    case OPT_TRAIN_TOKENS: real = &s->train_tokens; break;
+    case OPT_TRAIN_MFU: real = &s->train_mfu; break;
+    case OPT_TRAIN_CHIP_HOURS: real = &s->train_chip_hours; break;
+    case OPT_FLOPS_CONVENTION:
+        for (int i = 0; i < RT_FLOPS_CONVENTION_COUNT; i++) {
+            if (strcmp(text, flops_convention_name((enum rt_flops_convention)i)) == 0) {
+                s->flops_convention = (enum rt_flops_convention)i;
+                return 0;
+            }
+        }
+        snprintf(err, errsize, "--flops-convention '%s': give palm, megatron, 6n or causal", text);
+        return 2;
     case OPT_MEASURED_TPOT: real = &s->measured_tpot_s; break;
     case OPT_PRICE: real = &s->price_usd_per_chip_hour; break;
     case OPT_POWER_W: real = &s->power_w; break;
@@ -716,7 +737,8 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         return 2;
     if ((id == OPT_PEAK || id == OPT_HBM_BW || id == OPT_HBM_BYTES || id == OPT_MEASURED_TRAIN ||
          id == OPT_MEASURED_TTFT || id == OPT_MEASURED_TPOT || id == OPT_TTFT_TARGET || id == OPT_TPOT_TARGET ||
-         id == OPT_PRICE || id == OPT_POWER_W || id == OPT_PUE) &&
+         id == OPT_PRICE || id == OPT_POWER_W || id == OPT_PUE || id == OPT_TRAIN_TOKENS || id == OPT_TRAIN_MFU ||
+         id == OPT_TRAIN_CHIP_HOURS) &&
         !(*real > 0.0)) {
         snprintf(err, errsize, "--%s '%s': give a number above 0", flag_name(id), text);
         return 2;
@@ -737,7 +759,8 @@ static const int apply_order[] = {
     OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
-    OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE};
+    OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE,
+    OPT_TRAIN_TOKENS, OPT_TRAIN_MFU, OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION};
 
 /* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
  * number as the scenario holds it (1e-320 reads back as
