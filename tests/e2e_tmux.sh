@@ -293,6 +293,35 @@ t send-keys -t "$s" q
 wait_for "$s" 'EXIT=0' >/dev/null || fail "q after the chips story" "$s"
 t kill-session -t "$s" 2>/dev/null
 
+# ---- a design review: b pins the baseline, a step shows the change, b clears ----
+s=baseline
+start "$s" 80 24 "$UTF8_ENV" "--chips 16"
+if wait_for "$s" 'total 1.981 s'; then
+    t send-keys -t "$s" b
+    if wait_for "$s" 'baseline pinned'; then
+        t send-keys -t "$s" Down Down Down
+        wait_for "$s" '▸chips' >/dev/null
+        t send-keys -t "$s" Right
+        if wait_for "$s" '32 × tpu-v5e' && wait_for "$s" 'baseline 1.981 s  Δ -'; then
+            t send-keys -t "$s" b
+            if wait_for "$s" 'baseline cleared' && wait_gone "$s" 'baseline 1.981 s'; then
+                pass "b pins 16 chips; at 32 the latency panel shows the baseline 1.981 s and a Δ; b clears it"
+            else
+                fail "b did not clear the baseline" "$s"
+            fi
+        else
+            fail "a step after b showed no baseline and Δ in the latency panel" "$s"
+        fi
+    else
+        fail "b did not say the baseline is pinned" "$s"
+    fi
+else
+    fail "--chips 16 did not show 1.981 s" "$s"
+fi
+t send-keys -t "$s" q
+wait_for "$s" 'EXIT=0' >/dev/null && sane "$s" || fail "q after the baseline case" "$s"
+t kill-session -t "$s" 2>/dev/null
+
 # ---- the Pareto view at 80x24: p searches, the arrows walk the frontier, Enter loads a design ----
 s=pareto
 start "$s" 80 24 "$UTF8_ENV" "--model llama-3.1-70b --chip h100 --chips 8 --decode-tokens 256 --ttft-target 1 --tpot-target 0.05"

@@ -176,6 +176,33 @@ static void test_chips_story(void **state)
     check_frame("chips64_120x40_utf8");
 }
 
+/* A design review: 16 chips pinned with b, then two steps to 64 and a
+ * batch of 4; every panel shows the baseline and the change, the plot
+ * where the decode point was. */
+static void test_baseline_frames(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chips = 16;
+    for (int ascii = 0; ascii < 2; ascii++) {
+        start(&s, ascii, 80, 24);
+        ui_key(u, 'b');
+        for (int i = 0; i < SLIDER_CHIPS; i++)
+            ui_key(u, UI_KEY_DOWN);
+        ui_key(u, UI_KEY_RIGHT);
+        ui_key(u, UI_KEY_RIGHT);
+        u->selected = SLIDER_BATCH;
+        ui_key(u, UI_KEY_RIGHT);
+        ui_key(u, UI_KEY_RIGHT);
+        check_frame(ascii ? "baseline_80x24_ascii" : "baseline_80x24_utf8");
+        ui_resize(u, 120, 40);
+        if (!ascii)
+            check_frame("baseline_120x40_utf8");
+        ui_free(u);
+    }
+}
+
 /* A100 with H100's roof overlaid: the ridge moves right (153 -> 295). */
 static void test_compare_frame(void **state)
 {
@@ -414,6 +441,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chips_story, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_baseline_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mfu_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_overlays_and_states, setup, teardown),

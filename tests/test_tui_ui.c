@@ -78,6 +78,34 @@ static void test_chips_16_to_64_turns_miss_into_ok(void **state)
     assert_int_equal(u->analysis.latency.chips_for_budget, 64);
 }
 
+/* b pins the scenario as a baseline; a knob step then shows the baseline's
+ * total and the change in the latency panel; b again clears it. */
+static void test_baseline_pin_step_clear(void **state)
+{
+    (void)state;
+    assert_false(u->has_baseline);
+    assert_null(strstr(frame(), "baseline 1.981 s"));
+    assert_true(ui_key(u, 'b') & UI_REDRAW);
+    assert_true(u->has_baseline);
+    assert_int_equal(u->baseline.chips, 16);
+    assert_non_null(strstr(frame(), "baseline pinned"));
+    for (int i = 0; i < SLIDER_CHIPS; i++)
+        ui_key(u, UI_KEY_DOWN);
+    ui_key(u, UI_KEY_RIGHT);
+    assert_int_equal(u->scenario.chips, 32);
+    const char *t = frame();
+    char want[128];
+    snprintf(want, sizeof want, "baseline 1.981 s  \xce\x94 %+.3f s", u->analysis.latency.total_s - u->baseline_analysis.latency.total_s);
+    assert_non_null(strstr(t, want)); /* the latency panel: the baseline's total and the change */
+    assert_true(u->analysis.latency.total_s < u->baseline_analysis.latency.total_s);
+    assert_true(ui_key(u, 'b') & UI_REDRAW);
+    assert_false(u->has_baseline);
+    t = frame();
+    assert_non_null(strstr(t, "baseline cleared"));
+    assert_null(strstr(t, "baseline 1.981 s"));
+    assert_null(strstr(t, "\xce\x94"));
+}
+
 /* Measured kernels are placed on the scenario's roof when it changes, not
  * per frame: stepping the chip knob from tpu-v5e moves their roof. A
  * 1.1 TFLOP, 0.4 GB kernel (2750 FLOP/byte, compute-bound on every chip
@@ -506,6 +534,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_chips_16_to_64_turns_miss_into_ok, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_baseline_pin_step_clear, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),

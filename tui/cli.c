@@ -49,6 +49,7 @@ static const char usage_text[] =
     "                                                                   [tpu-v5e]\n"
     "  --scenario FILE     start from a saved scenario (flags still override it)\n"
     "  --write-scenario FILE  save the scenario, then run the mode (if any)\n"
+    "  --baseline FILE     explorer: pin a saved scenario to compare against (b)\n"
     "  --chips N           chips serving one replica                          [1]\n"
     "  --peak-flops F      override the chip's peak at the compute precision\n"
     "  --hbm-bw B          override the chip's memory bandwidth, bytes/s\n"
@@ -132,7 +133,7 @@ enum {
     OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_MODEL, OPT_PARAMS, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL,
     OPT_D_HEAD, OPT_D_FF, OPT_VOCAB, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION, OPT_CONTEXT, OPT_PREFILL,
     OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE, OPT_STEP_TIMES,
-    OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_THEME, OPT_LIST_THEMES, OPT_DETAILED, OPT_ATTENTION,
+    OPT_RECOMPUTE, OPT_NAPKIN, OPT_ASCII, OPT_NO_COLOR, OPT_SCENARIO, OPT_WRITE_SCENARIO, OPT_BASELINE, OPT_THEME, OPT_LIST_THEMES, OPT_DETAILED, OPT_ATTENTION,
     OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE, OPT_ESTIMATE,
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
@@ -182,6 +183,7 @@ static const struct option long_options[] = {
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"scenario", required_argument, NULL, OPT_SCENARIO},
     {"write-scenario", required_argument, NULL, OPT_WRITE_SCENARIO},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
     {"theme", required_argument, NULL, OPT_THEME},
     {"list-themes", no_argument, NULL, OPT_LIST_THEMES},
     {"detailed", no_argument, NULL, OPT_DETAILED},
@@ -1112,6 +1114,21 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_NO_COLOR:
             out->explorer.no_color = true;
             break;
+        case OPT_BASELINE: {
+            char *text;
+            size_t len;
+            if (read_flag_file(OPT_BASELINE, optarg, &text, &len, err, errsize) != 0)
+                return 2;
+            char shown[200];
+            scenario_default(&out->explorer.baseline);
+            int rc = scenario_from_json(text, len, path_shown(shown, sizeof shown, optarg), &out->explorer.baseline,
+                                        &out->warnings, err, errsize);
+            free(text);
+            if (rc != 0)
+                return 2;
+            out->explorer.has_baseline = true;
+            break;
+        }
         case OPT_WRITE_SCENARIO:
             out->write_scenario = optarg;
             if (!optarg[0]) {

@@ -519,6 +519,13 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     if (opts) {
         ui_set_chips(u, opts->chips);
         ui_set_points(u, opts->points, opts->point_count);
+        if (opts->has_baseline) {
+            char err[256];
+            if (ui_set_baseline(u, &opts->baseline, err, sizeof err) == 0)
+                ui_set_message(u, false, "baseline pinned from --baseline (b clears)");
+            else
+                ui_set_message(u, true, err);
+        }
     }
     if (opts && opts->save_path[0])
         snprintf(u->save_path, sizeof u->save_path, "%s", opts->save_path);

@@ -18,6 +18,8 @@ struct explorer_options {
     char save_path[1024]; /* where 's' saves the scenario first (the last --write-scenario), or "" */
     const struct measured_point *points; /* --points: measured kernels on the plot (borrowed) */
     size_t point_count;
+    bool has_baseline;  /* --baseline FILE: a saved scenario pinned as the baseline ('b') */
+    struct scenario baseline;
 };
 
 /* Runs the explorer on *initial until the user quits. Returns the process

@@ -15,6 +15,7 @@ static const struct glyphs unicode_glyphs = {
     0x2500, 0x2502, 0x250C, 0x2510, 0x2514, 0x2518,
     "\xe2\x89\xa0",
     "\xe2\x86\x91", "\xe2\x86\x93",
+    "\xce\x94",
 };
 static const struct glyphs ascii_glyphs = {
     " | ", "x", "j/k", "h/l",
@@ -24,6 +25,7 @@ static const struct glyphs ascii_glyphs = {
     '-', '|', '+', '+', '+', '+',
     "vs",
     "^", "v",
+    "d",
 };
 
 const struct glyphs *glyphs_for(bool ascii)
@@ -58,6 +60,39 @@ static void intensity(char *buf, size_t size, double ai)
         snprintf(buf, size, "%.2g", ai);
 }
 
+/* A change in seconds with its sign: "+0.123 s", "-2.151 s". */
+static void delta_secs(char *buf, size_t size, double now, double base)
+{
+    snprintf(buf, size, "%+.3f s", now - base);
+}
+
+/* A change in percent of the baseline: "+12.3%"; "" when the baseline is 0. */
+static void delta_pct(char *buf, size_t size, double now, double base)
+{
+    if (base > 0.0 && isfinite(now / base))
+        snprintf(buf, size, "%+.1f%%", (now - base) / base * 100.0);
+    else
+        buf[0] = '\0';
+}
+
+/* A change of a size in bytes with its sign: "+70.0 GB" (format_si of the
+ * difference's magnitude). */
+static void delta_bytes(char *buf, size_t size, double now, double base)
+{
+    char t[24];
+    format_si(t, sizeof t, fabs(now - base), "B");
+    snprintf(buf, size, "%s%s", now < base ? "-" : "+", t);
+}
+
+/* The role of a change by its meaning: more is better (more_is_better) or
+ * worse; no change is dim. */
+static enum role change_role(double now, double base, bool more_is_better)
+{
+    if (now == base)
+        return ROLE_DIM;
+    return (now > base) == more_is_better ? ROLE_OK : ROLE_MISS;
+}
+
 /* The verdict (when verdict), total and name (when name) of estimate m,
  * as the title shows them. */
 static void estimate_text(const struct analysis *a, enum rt_latency_model m, bool verdict, bool name, char *buf,
@@ -73,6 +108,12 @@ static void estimate_text(const struct analysis *a, enum rt_latency_model m, boo
 }
 
 void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
+{
+    panel_title_vs(v, s, a, NULL, g);
+}
+
+void panel_title_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+                    const struct glyphs *g)
 {
     char model[96], mine[48], named[64], other[48], other_short[48], t1[24];
     view_fill(v, 0, 0, v.r.w, 1, ' ', ROLE_TITLE);
@@ -122,16 +163,42 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
      * headline's verdict, then that another estimate disagrees, then the
      * headline's name, then the chip count and chip, then the word rooftop. */
     static const int order[][2] = {{0, 0}, {1, 0}, {1, 1}, {1, 2}, {2, 2}, {2, 3}, {3, 2}, {3, 3}, {4, 2}};
+    /* With a baseline, the headline's change sits left of the right part,
+     * its longest form that leaves the verdict and the chip in place. */
+    char vs[3][96] = {"", "", ""};
+    int vi = 3;
+    if (base) {
+        char bt[24], dt[24], dp[24];
+        secs(bt, sizeof bt, base->latency.total_s);
+        delta_secs(dt, sizeof dt, a->latency.total_s, base->latency.total_s);
+        delta_pct(dp, sizeof dp, a->latency.total_s, base->latency.total_s);
+        snprintf(vs[0], sizeof vs[0], "base %s %s %s %s ", bt, g->delta, dt, dp);
+        snprintf(vs[1], sizeof vs[1], "%s %s %s ", g->delta, dt, dp);
+        snprintf(vs[2], sizeof vs[2], "%s %s ", g->delta, dt);
+    }
     int ri = 4, li = 3;
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        if (text_width(right[order[k][0]]) + text_width(left[order[k][1]]) + 1 <= v.r.w) {
-            ri = order[k][0];
-            li = order[k][1];
-            break;
+    for (int f = base ? 0 : 3; f <= 3; f++) {
+        int extra = f < 3 ? text_width(vs[f]) : 0;
+        size_t last = f < 3 ? 7 : sizeof order / sizeof order[0]; /* keep the chip, never cut the change */
+        for (size_t k = 0; k < last; k++) {
+            if (text_width(right[order[k][0]]) + text_width(left[order[k][1]]) + 1 + extra <= v.r.w) {
+                ri = order[k][0];
+                li = order[k][1];
+                vi = f;
+                break;
+            }
         }
+        if (vi == f)
+            break;
     }
     int rw = text_width(right[ri]);
     int room = v.r.w - rw - 1;
+    if (vi < 3) {
+        int vw = text_width(vs[vi]);
+        view_text_right(v, v.r.w - rw, 0, vs[vi],
+                        change_role(base->latency.total_s, a->latency.total_s, true)); /* less time is better */
+        room -= vw;
+    }
     view_text(v, 0, 0, room > 0 ? room : v.r.w, left[li], ROLE_TITLE);
     if (room > 0) {
         int x = view_text_right(v, v.r.w, 0, right[ri], ROLE_TITLE);
@@ -203,6 +270,20 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, struct
 
 void panel_placement(struct view v, const struct analysis *a)
 {
+    panel_placement_vs(v, a, NULL);
+}
+
+/* The baseline's placement of phase, or NULL. */
+static const struct placement *base_phase(const struct analysis *base, const char *phase)
+{
+    for (int i = 0; base && i < base->placement_count && i < RT_MAX_PLACEMENTS; i++)
+        if (!base->placements[i].operation && strcmp(base->placements[i].phase, phase) == 0)
+            return &base->placements[i];
+    return NULL;
+}
+
+void panel_placement_vs(struct view v, const struct analysis *a, const struct analysis *base)
+{
     /* Columns: phase 8, intensity 7, bound 8, %% of peak 6, lever 10, then
      * attainable FLOP/s when the panel is wide enough. */
     bool wide = v.r.w >= 52;
@@ -227,14 +308,36 @@ void panel_placement(struct view v, const struct analysis *a)
         x += view_printf(v, x, row, -1, mem ? ROLE_MEMORY : ROLE_COMPUTE, " %-7s", bound_name(p->roof.bound));
         x += view_printf(v, x, row, -1, ROLE_ACCENT, "%6s", pc);
         x += view_printf(v, x, row, -1, ROLE_TEXT, " %-9s", p->roof.lever ? p->roof.lever : "");
-        if (wide)
-            view_printf(v, x, row, -1, ROLE_DIM, " %s", format_si(at, sizeof at, p->roof.attainable_flops_per_s,
-                                                                  "FLOP/s"));
+        const struct placement *bp = base_phase(base, p->phase);
+        bool row_wide = wide;
+        format_si(at, sizeof at, p->roof.attainable_flops_per_s, "FLOP/s");
+        if (bp && bp->roof.fraction_of_peak != p->roof.fraction_of_peak) {
+            /* The baseline's % of peak, before the FLOP/s: more of the peak is better. */
+            char was[32], bpc[16];
+            pct(bpc, sizeof bpc, bp->roof.fraction_of_peak);
+            snprintf(was, sizeof was, " was %s", bpc);
+            if (x + text_width(was) > v.r.w)
+                snprintf(was, sizeof was, " %s", bpc);
+            row_wide = false;
+            if (x + text_width(was) <= v.r.w) {
+                x += view_text(v, x, row, -1, was,
+                               change_role(p->roof.fraction_of_peak, bp->roof.fraction_of_peak, true));
+                row_wide = wide && x + 1 + text_width(at) <= v.r.w;
+            }
+        }
+        if (row_wide)
+            view_printf(v, x, row, -1, ROLE_DIM, " %s", at);
         row++;
     }
 }
 
 void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
+{
+    panel_mfu_vs(v, s, a, NULL, g);
+}
+
+void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+                  const struct glyphs *g)
 {
     char m[16], h[16];
     view_text(v, 0, 0, -1, "MFU budget", ROLE_HEADER);
@@ -271,9 +374,29 @@ void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a
     }
     int x2 = view_text(v, 0, 2, -1, "MFU ", ROLE_TEXT);
     x2 += view_text(v, x2, 2, -1, m, ROLE_ACCENT);
-    x2 += view_text(v, x2, 2, -1, "  HFU ", ROLE_TEXT);
-    x2 += view_text(v, x2, 2, -1, h, ROLE_ACCENT);
-    view_printf(v, x2, 2, -1, ROLE_DIM, "  (recompute x%.2f)", a->recompute_factor);
+    if (base && base->has_mfu_budget && base->mfu_budget.mfu != b->mfu) {
+        /* The baseline's MFU beside this one, the recompute factor's place when short of room. */
+        char bm[16], was[40];
+        pct(bm, sizeof bm, base->mfu_budget.mfu);
+        snprintf(was, sizeof was, " (was %s)", bm);
+        if (x2 + text_width(was) + 6 + text_width(h) > v.r.w)
+            snprintf(was, sizeof was, " was %s", bm);
+        if (x2 + text_width(was) <= v.r.w)
+            x2 += view_text(v, x2, 2, -1, was, change_role(b->mfu, base->mfu_budget.mfu, true));
+        char rest[48];
+        snprintf(rest, sizeof rest, "  HFU %s", h);
+        if (x2 + text_width(rest) <= v.r.w) {
+            x2 += view_text(v, x2, 2, -1, "  HFU ", ROLE_TEXT);
+            x2 += view_text(v, x2, 2, -1, h, ROLE_ACCENT);
+        }
+        snprintf(rest, sizeof rest, "  (recompute x%.2f)", a->recompute_factor);
+        if (x2 + text_width(rest) <= v.r.w)
+            view_text(v, x2, 2, -1, rest, ROLE_DIM);
+    } else {
+        x2 += view_text(v, x2, 2, -1, "  HFU ", ROLE_TEXT);
+        x2 += view_text(v, x2, 2, -1, h, ROLE_ACCENT);
+        view_printf(v, x2, 2, -1, ROLE_DIM, "  (recompute x%.2f)", a->recompute_factor);
+    }
     int row = 3;
     int lx = 0;
     for (int p = 0; p < RT_PART_COUNT; p++) {
@@ -330,6 +453,46 @@ static int wrap_text(struct view v, int y, const char *text, enum role role, boo
 
 void panel_latency(struct view v, const struct analysis *a, const struct glyphs *g)
 {
+    panel_latency_vs(v, a, NULL, g);
+}
+
+/* The latency panel's baseline line at row y: the baseline's total and the
+ * change, in seconds and percent; words go first, then the percentage. */
+static void latency_baseline_line(struct view v, int y, const struct analysis *a, const struct analysis *base,
+                                  const struct glyphs *g)
+{
+    char bt[24], dt[24], dp[24];
+    double now = a->latency.total_s, was = base->latency.total_s;
+    secs(bt, sizeof bt, was);
+    delta_secs(dt, sizeof dt, now, was);
+    delta_pct(dp, sizeof dp, now, was);
+    enum role r = change_role(was, now, true); /* less time is better */
+    /* Forms: word, baseline total, Δ seconds, percent. */
+    static const struct {
+        const char *word;
+        bool total, pct;
+    } forms[] = {{"baseline ", true, true}, {"base ", true, true}, {"base ", true, false}, {"", false, true},
+                 {"", false, false}};
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+        char line[128];
+        snprintf(line, sizeof line, "%s%s%s%s %s%s%s", forms[f].word, forms[f].total ? bt : "",
+                 forms[f].total ? "  " : "", g->delta, dt, forms[f].pct && dp[0] ? " " : "", forms[f].pct ? dp : "");
+        if (text_width(line) > v.r.w)
+            continue;
+        int x = view_text(v, 0, y, -1, forms[f].word, ROLE_TEXT);
+        if (forms[f].total) {
+            x += view_text(v, x, y, -1, bt, ROLE_ACCENT);
+            x += view_text(v, x, y, -1, "  ", ROLE_TEXT);
+        }
+        x += view_printf(v, x, y, -1, r, "%s %s", g->delta, dt);
+        if (forms[f].pct && dp[0])
+            view_printf(v, x, y, -1, r, " %s", dp);
+        return;
+    }
+}
+
+void panel_latency_vs(struct view v, const struct analysis *a, const struct analysis *base, const struct glyphs *g)
+{
     const struct latency_verdict *l = &a->latency;
     char t[24], b[24], p[24], d[24], o[24];
     secs(t, sizeof t, l->total_s);
@@ -376,9 +539,28 @@ void panel_latency(struct view v, const struct analysis *a, const struct glyphs 
     const char *vals[3] = {p, d, o};
     for (int i = 0; i < 3; i++) {
         view_put(v, 9, 2 + i, g->bar[i], (enum role)(ROLE_BAR1 + i));
-        view_printf(v, 11, 2 + i, -1, ROLE_TEXT, "%s %10s", labels[i], vals[i]);
+        int x3 = 11 + view_printf(v, 11, 2 + i, -1, ROLE_TEXT, "%s %10s", labels[i], vals[i]);
+        if (base && i < 2) { /* prefill and decode against the baseline's */
+            double now = i == 0 ? l->prefill_s : l->decode_s;
+            double was = i == 0 ? base->latency.prefill_s : base->latency.decode_s;
+            char dt[24], dp[24], both[56];
+            delta_secs(dt, sizeof dt, now, was);
+            delta_pct(dp, sizeof dp, now, was);
+            snprintf(both, sizeof both, " %s %s", dt, dp);
+            const char *shown = x3 + text_width(both) <= v.r.w ? both : NULL;
+            char only[32];
+            snprintf(only, sizeof only, " %s", dp[0] ? dp : dt);
+            if (!shown && x3 + text_width(only) <= v.r.w)
+                shown = only;
+            if (shown)
+                view_text(v, x3, 2 + i, -1, shown, change_role(was, now, true));
+        }
     }
     int row = 5;
+    if (base) { /* the baseline's total takes the row under the banner */
+        latency_baseline_line(v, row, a, base, g);
+        row++;
+    }
     x = view_text(v, 0, row, -1, "chips for budget ", ROLE_TEXT);
     if (l->chips_for_budget > 0)
         x += view_printf(v, x, row, -1, ROLE_ACCENT, "%lld", (long long)l->chips_for_budget);
@@ -392,7 +574,7 @@ void panel_latency(struct view v, const struct analysis *a, const struct glyphs 
         view_printf(v, x, row, -1, ROLE_ACCENT, "%lld", (long long)a->memory.weights_fit_chips);
     }
 
-    row = 6;
+    row++;
     if (row < v.r.h) {
         /* The other two estimates, each with its verdict. */
         x = view_printf(v, 0, row, -1, ROLE_TEXT, "%s; ", latency_model_name(a->latency_model));
@@ -421,6 +603,28 @@ void panel_latency(struct view v, const struct analysis *a, const struct glyphs 
 
 void panel_memory(struct view v, const struct scenario *s, const struct analysis *a, int64_t largest_ok_batch)
 {
+    panel_memory_vs(v, s, a, NULL, largest_ok_batch);
+}
+
+/* Appends at (x, y) the change of a byte size from the baseline's, " was W
+ * +D", else " +D", where it fits whole; less memory is better. */
+static void memory_change(struct view v, int x, int y, double now, double was)
+{
+    if (now == was)
+        return;
+    char d[32], w[24], text[72];
+    delta_bytes(d, sizeof d, now, was);
+    format_si(w, sizeof w, was, "B");
+    snprintf(text, sizeof text, " was %s %s", w, d);
+    if (x + text_width(text) > v.r.w)
+        snprintf(text, sizeof text, " %s", d);
+    if (x + text_width(text) <= v.r.w)
+        view_text(v, x, y, -1, text, change_role(was, now, true));
+}
+
+void panel_memory_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+                     int64_t largest_ok_batch)
+{
     const struct memory_verdict *m = &a->memory;
     char w[24], r[24], k[24], f[24], h[24], t[24];
     format_si(w, sizeof w, m->weights_bytes, "B");
@@ -432,8 +636,15 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     int x = view_text(v, 0, 0, -1, "Memory", ROLE_HEADER);
     x += view_text(v, x, 0, -1, "  weights ", ROLE_TEXT);
     x += view_text(v, x, 0, -1, w, ROLE_ACCENT);
-    view_printf(v, x, 0, -1, ROLE_TEXT, ", needs %lld chip%s", (long long)m->weights_fit_chips,
-                m->weights_fit_chips == 1 ? "" : "s");
+    char needs[48];
+    snprintf(needs, sizeof needs, ", needs %lld chip%s", (long long)m->weights_fit_chips,
+             m->weights_fit_chips == 1 ? "" : "s");
+    if (base && m->weights_bytes != base->memory.weights_bytes) {
+        /* The change before the chip count: the count is on the latency panel too. */
+        memory_change(v, x, 0, m->weights_bytes, base->memory.weights_bytes);
+    } else {
+        view_text(v, x, 0, -1, needs, ROLE_TEXT);
+    }
     x = view_text(v, 0, 1, -1, "KV ", ROLE_TEXT);
     x += view_text(v, x, 1, -1, r, ROLE_ACCENT);
     x += view_text(v, x, 1, -1, "/request, ", ROLE_TEXT);
@@ -441,7 +652,9 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     /* The batch whole, or not at all: a cut number would be a wrong one. */
     char batch[48];
     snprintf(batch, sizeof batch, " for batch %lld", (long long)s->batch);
-    if (x + text_width(batch) <= v.r.w)
+    if (base && m->kv_cache_bytes != base->memory.kv_cache_bytes)
+        memory_change(v, x, 1, m->kv_cache_bytes, base->memory.kv_cache_bytes);
+    else if (x + text_width(batch) <= v.r.w)
         view_text(v, x, 1, -1, batch, ROLE_TEXT);
     if (!m->weights_fit) {
         x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s: ", h);
@@ -458,9 +671,25 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
             snprintf(lead, sizeof lead, "HBM %s: ", h);
         if (text_width(lead) + text_width(count) + 9 > v.r.w)
             lead[0] = '\0';
+        /* With a baseline, its count and the change take the place of "free". */
+        char was[64] = "";
+        const struct memory_verdict *bm = base ? &base->memory : NULL;
+        bool changed = bm && bm->max_concurrent_requests != m->max_concurrent_requests;
+        if (changed) {
+            snprintf(was, sizeof was, " was %lld, %+lld", (long long)bm->max_concurrent_requests,
+                     (long long)(m->max_concurrent_requests - bm->max_concurrent_requests));
+            for (int drop = 0; drop < 2 && text_width(lead) + text_width(count) + 9 + text_width(was) > v.r.w; drop++)
+                snprintf(lead, sizeof lead, drop == 0 ? "HBM %s: " : "%s", drop == 0 ? h : "");
+            if (text_width(lead) + text_width(count) + 9 + text_width(was) > v.r.w)
+                snprintf(was, sizeof was, " %+lld",
+                         (long long)(m->max_concurrent_requests - bm->max_concurrent_requests));
+        }
         x = view_text(v, 0, 2, -1, lead, ROLE_TEXT);
         x += view_text(v, x, 2, -1, count, ROLE_ACCENT);
-        view_text(v, x, 2, -1, " req. fit", ROLE_TEXT);
+        x += view_text(v, x, 2, -1, " req. fit", ROLE_TEXT);
+        if (changed && x + text_width(was) <= v.r.w)
+            view_text(v, x, 2, -1, was,
+                      change_role((double)m->max_concurrent_requests, (double)bm->max_concurrent_requests, true));
     }
     int row = 3;
     if (row < v.r.h) {
@@ -586,6 +815,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"u", "undo the last change"},
         {"r", "reset to the starting scenario"},
         {"c / C", "overlay the next / previous chip's roof"},
+        {"b", "pin/clear a baseline: panels show changes"},
         {"m", "verdict: napkin, roofline floor, realistic"},
         {"o / O", "a phase's operations on the plot (cycles)"},
         {"w", "show your work: formulas with the numbers"},

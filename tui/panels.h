@@ -31,6 +31,7 @@ struct glyphs {
     uint32_t box_h, box_v, box_tl, box_tr, box_bl, box_br;
     const char *unequal;    /* between estimates that disagree: "≠" or "vs" */
     const char *arrow_up, *arrow_down; /* more knobs above or below: "↑" "↓" or "^" "v" */
+    const char *delta;      /* a change from the pinned baseline: "Δ" or "d" */
 };
 
 /* The glyph set for ascii (true: 7-bit ASCII only) or Unicode. Never NULL. */
@@ -95,5 +96,23 @@ void panel_ops(struct view v, const struct analysis *a, const char *phase);
  * 24 x 5). The bottom border says how to scroll and which lines are shown. */
 void panel_work(struct view v, const struct explanation *e, const char *title, int *scroll, int *page,
                 const struct glyphs *g);
+
+/* The panels above with a pinned baseline (ui's 'b'): base is its analysis,
+ * or NULL for none (then each draws exactly as the plain one). Each shows the
+ * baseline's figure and the change where it has room, words dropped before
+ * numbers; a change is coloured by meaning, not sign: faster, less memory,
+ * more requests or more of the peak in the ok role, the opposite in miss.
+ * The title puts the headline total's change beside the verdict; the
+ * latency panel gives a line to the baseline's total (the chips for the
+ * budget move one row down) and the change of prefill and decode on their
+ * rows; memory, placement and MFU append theirs where a row has room. */
+void panel_title_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+                    const struct glyphs *g);
+void panel_placement_vs(struct view v, const struct analysis *a, const struct analysis *base);
+void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+                  const struct glyphs *g);
+void panel_latency_vs(struct view v, const struct analysis *a, const struct analysis *base, const struct glyphs *g);
+void panel_memory_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+                     int64_t largest_ok_batch);
 
 #endif

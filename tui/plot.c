@@ -2,6 +2,7 @@
 #include "plot.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,9 +13,10 @@ struct plot_glyphs {
     uint32_t vline, hline, corner, ytick, xtick, point;
     uint32_t realistic; /* where the realistic estimate puts a phase, below its roof point */
     uint32_t measured;  /* a measured kernel (--points) */
+    uint32_t baseline;  /* where a phase point was in the pinned baseline */
 };
-static const struct plot_glyphs utf8_glyphs = {0x2502, 0x2500, 0x2514, 0x2524, 0x252C, 0x25CF, 0x25CB, 0x00D7};
-static const struct plot_glyphs ascii_glyphs = {'|', '-', '+', '+', '+', 'o', '*', 'x'};
+static const struct plot_glyphs utf8_glyphs = {0x2502, 0x2500, 0x2514, 0x2524, 0x252C, 0x25CF, 0x25CB, 0x00D7, 0x25C7};
+static const struct plot_glyphs ascii_glyphs = {'|', '-', '+', '+', '+', 'o', '*', 'x', '#'};
 
 /* The axes' decade ranges and the canvas's pixel geometry. */
 struct plot_frame {
@@ -357,8 +359,64 @@ static void draw_measured(struct view area, struct taken *t, const struct plot_f
     }
 }
 
+/* The baseline's placement of a's phase placement p, or NULL. */
+static const struct placement *base_of(const struct analysis *base, const struct placement *p)
+{
+    for (int i = 0; base && i < base->placement_count && i < RT_MAX_PLACEMENTS; i++)
+        if (!base->placements[i].operation && strcmp(base->placements[i].phase, p->phase) == 0)
+            return &base->placements[i];
+    return NULL;
+}
+
+/* Draws on the canvas a dotted line from each shown phase point's baseline
+ * position to its current one. */
+static void draw_moves(struct canvas *c, const struct plot_frame *f, const struct analysis *a,
+                       const struct analysis *base, const char *ops_phase)
+{
+    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        const struct placement *p = &a->placements[i];
+        const struct placement *bp = phase_shown(p, ops_phase) ? base_of(base, p) : NULL;
+        if (!bp)
+            continue;
+        int x0 = px_of(f, bp->roof.intensity_flop_per_byte), y0 = py_of(f, bp->roof.attainable_flops_per_s);
+        int x1 = px_of(f, p->roof.intensity_flop_per_byte), y1 = py_of(f, p->roof.attainable_flops_per_s);
+        if (x0 == x1 && y0 == y1)
+            continue;
+        /* Every other pixel, so that the line reads as a path, not a roof. */
+        int n = abs(x1 - x0) > abs(y1 - y0) ? abs(x1 - x0) : abs(y1 - y0);
+        for (int k = 0; k <= n && n <= 100000; k += 2)
+            canvas_set(c, x0 + (int)lround((double)(x1 - x0) * k / n), y0 + (int)lround((double)(y1 - y0) * k / n),
+                       ROLE_DIM, '.');
+    }
+}
+
+/* Draws the baseline's phase points as hollow markers where no current point is. */
+static void draw_base_points(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
+                             const struct analysis *base, const char *ops_phase, const struct plot_glyphs *gl)
+{
+    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        const struct placement *p = &a->placements[i];
+        const struct placement *bp = phase_shown(p, ops_phase) ? base_of(base, p) : NULL;
+        if (!bp)
+            continue;
+        int cx = px_of(f, bp->roof.intensity_flop_per_byte) / f->sx;
+        int cy = py_of(f, bp->roof.attainable_flops_per_s) / f->sy;
+        if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
+            continue;
+        view_put(area, cx, cy, gl->baseline, phase_role(p));
+        taken_mark(t, cx, cy, 1);
+    }
+}
+
 void plot_draw_points(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
                       const struct plot_points *pts, bool ascii, struct plot_scratch *ps)
+{
+    plot_draw_base(v, a, NULL, cmp, ops_phase, pts, ascii, ps);
+}
+
+void plot_draw_base(struct view v, const struct analysis *a, const struct analysis *base,
+                    const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
+                    struct plot_scratch *ps)
 {
     struct canvas *scratch = &ps->canvas;
     const struct plot_glyphs *gl = ascii ? &ascii_glyphs : &utf8_glyphs;
@@ -389,6 +447,11 @@ void plot_draw_points(struct view v, const struct analysis *a, const struct plot
     widen(&x_lo, &x_hi, a->ridge_flop_per_byte * 4.0);
     for (size_t i = 0; pts && i < pts->count; i++)
         widen(&x_lo, &x_hi, pts->items[i].at.intensity_flop_per_byte);
+    for (int i = 0; base && i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        const struct placement *bp = phase_shown(&a->placements[i], ops_phase) ? base_of(base, &a->placements[i]) : NULL;
+        if (bp)
+            widen(&x_lo, &x_hi, bp->roof.intensity_flop_per_byte);
+    }
     if (b) {
         widen(&x_lo, &x_hi, b->ridge_flop_per_byte);
         widen(&x_lo, &x_hi, b->ridge_flop_per_byte * 4.0);
@@ -405,6 +468,11 @@ void plot_draw_points(struct view v, const struct analysis *a, const struct plot
             widen(&y_lo, &y_hi, a->placements[i].roof.attainable_flops_per_s);
         if (phase_shown(&a->placements[i], ops_phase))
             widen(&y_lo, &y_hi, a->placements[i].realistic_flops_per_s);
+    }
+    for (int i = 0; base && i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        const struct placement *bp = phase_shown(&a->placements[i], ops_phase) ? base_of(base, &a->placements[i]) : NULL;
+        if (bp)
+            widen(&y_lo, &y_hi, bp->roof.attainable_flops_per_s);
     }
     if (ops_phase)
         widen(&y_lo, &y_hi, a->hw.vector_flops_per_s);
@@ -482,6 +550,8 @@ void plot_draw_points(struct view v, const struct analysis *a, const struct plot
     int roof_py = py_of(&f, a->peak_flops_per_s);
     for (int py = roof_py + 2; py < f.ph; py += 2)
         canvas_set(scratch, ridge_px, py, ROLE_RIDGE, ':');
+    if (base) /* under the roof, which keeps its colour where a point moved along it */
+        draw_moves(scratch, &f, a, base, ops_phase);
     draw_roof(scratch, &f, a->peak_flops_per_s, a->hbm_bytes_per_s, ROLE_ROOF, false, false);
     canvas_blit(scratch, area, 0, 0);
 
@@ -491,6 +561,8 @@ void plot_draw_points(struct view v, const struct analysis *a, const struct plot
     if (ops_phase)
         draw_ops(area, &t, &f, a, ops_phase);
     draw_points(area, &t, &f, a, ops_phase, gl);
+    if (base)
+        draw_base_points(area, &t, &f, a, base, ops_phase, gl);
     draw_measured(area, &t, &f, pts, gl);
     char ridge_s[32];
     format_ridge(ridge_s, sizeof ridge_s, a->ridge_flop_per_byte);

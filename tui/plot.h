@@ -63,6 +63,13 @@ struct plot_points {
 void plot_draw_points(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
                       const struct plot_points *pts, bool ascii, struct plot_scratch *scratch);
 
+/* plot_draw_points with a pinned baseline: base's phase points drawn as
+ * hollow markers (◇, ASCII '#') with a dotted line to where each point
+ * moved; the axes take them in. base NULL draws as plot_draw_points. */
+void plot_draw_base(struct view v, const struct analysis *a, const struct analysis *base,
+                    const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
+                    struct plot_scratch *scratch);
+
 /* Number of operation placements of phase name in a (0 when phase is NULL
  * or unknown). The k-th of them, in placement order, is drawn and listed as
  * plot_op_marker(k). */

@@ -83,6 +83,21 @@ static void place_points(struct ui *u)
     }
 }
 
+int ui_set_baseline(struct ui *u, const struct scenario *s, char *err, size_t errsize)
+{
+    if (!s) {
+        u->has_baseline = false;
+        return 0;
+    }
+    struct analysis a;
+    if (analyze(s, &a, err, errsize) != 0)
+        return -1;
+    u->baseline = *s;
+    u->baseline_analysis = a;
+    u->has_baseline = true;
+    return 0;
+}
+
 void ui_set_points(struct ui *u, const struct measured_point *points, size_t count)
 {
     u->points = points;
@@ -339,6 +354,18 @@ static unsigned knobs_key(struct ui *u, int key)
     case 'r':
         if (commit(u, &u->initial, true))
             say(u, false, "reset to the starting scenario (u undoes)");
+        return UI_REDRAW;
+    case 'b':
+        if (u->has_baseline) {
+            ui_set_baseline(u, NULL, NULL, 0);
+            say(u, false, "baseline cleared");
+        } else {
+            char err[256];
+            if (ui_set_baseline(u, &u->scenario, err, sizeof err) == 0)
+                say(u, false, "baseline pinned: every panel shows the change from here (b clears)");
+            else
+                say(u, true, "%s", err);
+        }
         return UI_REDRAW;
     case 'c':
         cycle_compare(u, 1);
@@ -644,7 +671,7 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
     /* In order of importance: what does not fit is left out ("= type" is in the knobs' heading). */
     const struct hint h[] = {
         {g->up_down, "select"}, {g->left_right, "step"}, {"?", "help"},  {"q", "quit"},  {"o", "ops"},
-        {"w", "work"},          {"m", "verdict"},        {"p", "pareto"}, {"c", "compare"}, {"u", "undo"},
+        {"w", "work"},          {"m", "verdict"},        {"p", "pareto"}, {"c", "compare"}, {"b", "baseline"}, {"u", "undo"},
         {"r", "reset"},         {"=", "type"},           {"PgUp/Dn", "coarse"}, {"t", "theme"}, {"s", "save"},
     };
     draw_hints(v, 0, h, (int)(sizeof h / sizeof h[0]));
@@ -664,7 +691,8 @@ int ui_render(struct ui *u, struct grid *g)
         panel_too_small(view_make(g, l->whole), u->cols, u->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
         return 0;
     }
-    panel_title(view_make(g, l->title), &u->scenario, &u->analysis, gl);
+    const struct analysis *base = u->has_baseline ? &u->baseline_analysis : NULL;
+    panel_title_vs(view_make(g, l->title), &u->scenario, &u->analysis, base, gl);
     struct plot_compare cmp = {
         u->compare_chip >= 0 ? (&u->chips.items[u->compare_chip])->key : NULL,
         &u->compare,
@@ -675,8 +703,8 @@ int ui_render(struct ui *u, struct grid *g)
         pareto_draw(view_make(g, l->plot), &u->pareto, u->pareto_order, u->pareto_n, u->pareto_pick, &u->analysis,
                     u->ascii, &u->scratch.canvas);
     else
-        plot_draw_points(view_make(g, l->plot), &u->analysis, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
-                         &u->scratch);
+        plot_draw_base(view_make(g, l->plot), &u->analysis, base, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
+                       &u->scratch);
     panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, u->chips, gl);
     if (ops) {
         /* The legend takes the placement and MFU panels' place, stacked below the plot. */
@@ -684,11 +712,11 @@ int ui_render(struct ui *u, struct grid *g)
         r.h = l->mfu.y + l->mfu.h - r.y;
         panel_ops(view_make(g, r), &u->analysis, ops);
     } else {
-        panel_placement(view_make(g, l->placement), &u->analysis);
-        panel_mfu(view_make(g, l->mfu), &u->scenario, &u->analysis, gl);
+        panel_placement_vs(view_make(g, l->placement), &u->analysis, base);
+        panel_mfu_vs(view_make(g, l->mfu), &u->scenario, &u->analysis, base, gl);
     }
-    panel_latency(view_make(g, l->latency), &u->analysis, gl);
-    panel_memory(view_make(g, l->memory), &u->scenario, &u->analysis, u->largest_ok_batch);
+    panel_latency_vs(view_make(g, l->latency), &u->analysis, base, gl);
+    panel_memory_vs(view_make(g, l->memory), &u->scenario, &u->analysis, base, u->largest_ok_batch);
     draw_status(u, view_make(g, l->status), gl);
     if (u->mode == UI_MODE_HELP)
         panel_help(view_make(g, l->whole), gl);

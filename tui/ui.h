@@ -80,6 +80,9 @@ struct ui {
     int compare_chip;                /* index in chips whose roof is overlaid, -1 none */
     bool has_compare;                /* compare analysis is valid */
     struct analysis compare;         /* analyze(scenario with the compare chip) */
+    bool has_baseline;               /* 'b' pinned a baseline: panels show deltas against it */
+    struct scenario baseline;        /* the pinned scenario */
+    struct analysis baseline_analysis; /* analyze(baseline) */
 
     struct scenario undo[UI_UNDO_DEPTH]; /* ring of earlier scenarios */
     int undo_top, undo_count;
@@ -128,6 +131,12 @@ int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, 
  * built-ins and the user's chip files) instead of the built-ins alone.
  * chips is borrowed and must outlive *u; an empty list changes nothing. */
 void ui_set_chips(struct ui *u, struct chip_list chips);
+
+/* Pins *s as the baseline every panel compares against (what 'b' does
+ * with the current scenario, and --baseline with a saved one); NULL clears
+ * it. Returns 0, or -1 with the reason in err when analyze() refuses *s
+ * (the pin is then unchanged). */
+int ui_set_baseline(struct ui *u, const struct scenario *s, char *err, size_t errsize);
 
 /* Measured kernels to draw on the plot (borrowed: they must outlive u). */
 void ui_set_points(struct ui *u, const struct measured_point *points, size_t count);
