@@ -1294,6 +1294,32 @@ static void test_diff_of_two_saved_scenarios(void **state)
     assert_usage_error(RUN("--diff", "tests/fixtures/no-such.json", b), "--diff: ");
 }
 
+/* --report=markdown --plot: the report, then the roofline as text in a
+ * fenced block with its axis labels; --plot with other modes refused. */
+static void test_report_markdown_plot(void **state)
+{
+    (void)state;
+    struct run plain = RUN("--report=markdown");
+    struct run r = RUN("--report=markdown", "--plot");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(strncmp(r.out, plain.out, strlen(plain.out)), 0); /* the report first, unchanged */
+    const char *pic = strstr(r.out, "\n## Roofline\n\n```text\nRoofline  FLOP/s (bf16) vs FLOP/byte");
+    assert_non_null(pic);
+    static const char *const labels[] = {"\n  1P+", "\n100T+", "\n 10T+", "\n  1T+", "\n100G+", "\n    0.1 ",
+                                         " 1k ", " 10k\n```\n", "ridge 241", "decode"};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (!strstr(pic, labels[i]))
+            fail_msg("the plot lacks '%s':\n%s", labels[i], pic);
+    run_free(&plain);
+    run_free(&r);
+    r = RUN("--report", "--plot");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nRoofline  FLOP/s (bf16) vs FLOP/byte"));
+    run_free(&r);
+    assert_usage_error(RUN("--report=json", "--plot"), "--plot goes with --report=markdown");
+    assert_usage_error(RUN("--sweep=chips", "--plot"), "--plot goes with");
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -1322,6 +1348,7 @@ int main(void)
         cmocka_unit_test(test_empty_paths_name_the_flag),
         cmocka_unit_test(test_model_names_from_paths),
         cmocka_unit_test(test_diff_of_two_saved_scenarios),
+        cmocka_unit_test(test_report_markdown_plot),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

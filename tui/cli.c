@@ -18,6 +18,7 @@
 #include "scenariofile.h"
 #include "searchreport.h"
 #include "diff.h"
+#include "export.h"
 #include "textsafe.h"
 #include "version.h"
 
@@ -31,7 +32,7 @@ static const char usage_text[] =
     "Modes:\n"
     "  (none)              the explorer (the text report when not on a terminal)\n"
     "  --report[=text|json|markdown|csv]  print the analysis (csv: the placement\n"
-    "                      table)\n"
+    "                      table); --plot adds the roofline as text (text, markdown)\n"
     "  --sweep=chips|params|batch|kv-heads  vary one knob over --values\n"
     "      --values LIST   comma-separated, e.g. 1,4,16,64 or 70B,35B,17B,8B\n"
     "      --format=text|csv|json|markdown  sweep output format         [text]\n"
@@ -133,7 +134,7 @@ enum {
     OPT_DATA_PARALLEL, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN, OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE, OPT_ESTIMATE,
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
-    OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_DIFF, OPT_BASELINE, OPT_COUNT
+    OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_DIFF, OPT_BASELINE, OPT_PLOT, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -214,6 +215,7 @@ static const struct option long_options[] = {
     {"search", no_argument, NULL, OPT_SEARCH},
     {"diff", required_argument, NULL, OPT_DIFF},
     {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"plot", no_argument, NULL, OPT_PLOT},
     {NULL, 0, NULL, 0},
 };
 
@@ -1108,6 +1110,9 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_SEARCH:
             out->mode = CLI_SEARCH, modes++;
             break;
+        case OPT_PLOT:
+            out->plot = true;
+            break;
         case OPT_DIFF:
         case OPT_BASELINE:
             out->mode = CLI_DIFF, modes++;
@@ -1204,6 +1209,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     if (fmt && out->mode == CLI_LIST_CHIPS && out->format != RT_FORMAT_TEXT && out->format != RT_FORMAT_JSON) {
         snprintf(err, errsize, "--list-chips --format=%s: give text or json", fmt);
+        return 2;
+    }
+    if (out->plot && !(out->mode == CLI_REPORT && (out->format == RT_FORMAT_TEXT || out->format == RT_FORMAT_MARKDOWN))) {
+        snprintf(err, errsize, "--plot goes with --report=markdown or --report=text");
         return 2;
     }
     if (fmt && out->mode == CLI_DIFF && out->format == RT_FORMAT_CSV) {
@@ -1406,6 +1415,8 @@ static int run_report(const struct cli_options *o, enum rt_format f, FILE *out, 
         cli_say(errout, "%s", err);
         return 2;
     }
+    if (o->plot)
+        return emit(out, errout, export_report(f, &o->scenario, &a, true));
     return emit(out, errout, report_render_points(f, &o->scenario, &a, o->points, o->point_count));
 }
 

@@ -39,7 +39,8 @@ struct cli_options {
     bool precision_given;         /* --precision on the line: --search tries only it */
     const char *diff_a;           /* --diff A (or --baseline FILE): the first side */
     const char *diff_b;           /* --diff A B: the second side (NULL with --baseline: the flags') */
-    bool diff_baseline;           /* --baseline FILE: compare FILE with the flags' scenario */
+    bool diff_baseline;
+    bool plot;                    /* --plot: --report=markdown|text with the roofline as text */           /* --baseline FILE: compare FILE with the flags' scenario */
     bool max_chips_given;         /* --max-chips on the line: --search goes that far (else 1024) */
 };
 
