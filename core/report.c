@@ -986,6 +986,11 @@ char *report_take(struct strbuf *sb, enum rt_format f)
     return f == RT_FORMAT_JSON ? json_safe_take(text) : text_safe_take(text);
 }
 
+cJSON *report_json_tree(const struct scenario *s, const struct analysis *a)
+{
+    return json_report(s, a);
+}
+
 char *report_render(enum rt_format f, const struct scenario *s, const struct analysis *a)
 {
     return report_render_points(f, s, a, NULL, 0);

@@ -16,6 +16,8 @@
 #include "calibrate.h"
 #include "sweep.h"
 
+struct cJSON;
+
 enum rt_format { RT_FORMAT_TEXT = 0, RT_FORMAT_MARKDOWN, RT_FORMAT_JSON, RT_FORMAT_CSV };
 
 /* Parses "text", "markdown" (or "md"), "json", "csv". Returns 0 or -1. */
@@ -34,6 +36,11 @@ char *report_render(enum rt_format f, const struct scenario *s, const struct ana
 char *report_render_points(enum rt_format f, const struct scenario *s, const struct analysis *a,
                            const struct measured_point *pts, size_t n);
 
+/* The JSON report's tree (what --report=json prints, before its numbers are
+ * made exact), for callers that compare reports (diff.h); the caller frees
+ * it with cJSON_Delete. NULL when memory runs out. */
+struct cJSON *report_json_tree(const struct scenario *s, const struct analysis *a);
+
 /* A sweep's rows in format f (text in the guide's layout, csv, json list,
  * markdown table). values[i] is the swept value of rows[i]; base is the
  * scenario the sweep started from. */
@@ -43,7 +50,6 @@ char *sweep_render(enum rt_format f, enum rt_sweep_kind k, const struct scenario
 /* "OK" when the turn meets its budget, else "MISS". */
 const char *verdict_name(const struct latency_verdict *l);
 
-struct cJSON;
 struct strbuf;
 
 /* Hands sb's text to the caller (who frees it) made safe for a terminal

@@ -322,6 +322,18 @@ t send-keys -t "$s" q
 wait_for "$s" 'EXIT=0' >/dev/null && sane "$s" || fail "q after the baseline case" "$s"
 t kill-session -t "$s" 2>/dev/null
 
+# ---- --baseline FILE opens with a saved scenario pinned ----
+s=baseline-file
+start "$s" 80 24 "$UTF8_ENV" "--baseline tests/fixtures/scenarios/review-b.json"
+if wait_for "$s" 'baseline pinned from --baseline' && wait_for "$s" 'baseline 100.861 s  Δ -'; then
+    pass "--baseline FILE opens pinned: the latency panel shows the file's 100.861 s and the change"
+else
+    fail "--baseline FILE did not open with the file pinned" "$s"
+fi
+t send-keys -t "$s" q
+wait_for "$s" 'EXIT=0' >/dev/null && sane "$s" || fail "q after --baseline FILE" "$s"
+t kill-session -t "$s" 2>/dev/null
+
 # ---- the Pareto view at 80x24: p searches, the arrows walk the frontier, Enter loads a design ----
 s=pareto
 start "$s" 80 24 "$UTF8_ENV" "--model llama-3.1-70b --chip h100 --chips 8 --decode-tokens 256 --ttft-target 1 --tpot-target 0.05"

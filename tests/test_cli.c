@@ -1253,6 +1253,97 @@ static void test_model_names_from_paths(void **state)
     assert_int_equal(chdir(here), 0);
 }
 
+/* --diff of two saved scenarios (tests/fixtures/scenarios): the head and the
+ * inputs exactly, figures as lines of their own; --baseline FILE with flags;
+ * the usage errors. */
+static void test_diff_of_two_saved_scenarios(void **state)
+{
+    (void)state;
+    const char *a = "tests/fixtures/scenarios/review-a.json", *b = "tests/fixtures/scenarios/review-b.json";
+    struct run r = RUN("--diff", a, b);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    const char *want_inputs = "\n\nInputs that differ\n"
+                              "  batch: 1 -> 8  (+7, +700.0%)\n"
+                              "  budget_s: 1 -> 2  (+1, +100.0%)\n"
+                              "\nFigures that differ\n"
+                              "  latency.estimates_disagree: false -> true\n";
+    assert_int_equal(strncmp(r.out, "rooftop diff: A tests/fixtures/scenarios/review-a.json, B "
+                                    "tests/fixtures/scenarios/review-b.json; 2 inputs and ", 106), 0);
+    assert_non_null(strstr(r.out, want_inputs));
+    assert_non_null(strstr(r.out, "\n  latency.total_s: 34.4575 -> 100.861  (+66.4031, +192.7%)\n"));
+    assert_non_null(strstr(r.out, "\n  latency.budget_s: 1 -> 2  (+1, +100.0%)\n"));
+    assert_null(strstr(r.out, "workload.")); /* the report's echo of the inputs is not a figure */
+    run_free(&r);
+
+    r = RUN("--diff", a, b, "--format=json");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    assert_non_null(root);
+    const cJSON *in = cJSON_GetObjectItemCaseSensitive(root, "inputs");
+    assert_int_equal(cJSON_GetArraySize(in), 2);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(in, 1), "key")->valuestring, "budget_s");
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "figures")) > 10);
+    cJSON_Delete(root);
+    run_free(&r);
+
+    /* --baseline FILE: FILE against the flags' scenario, the same figures. */
+    r = RUN("--baseline", a, "--batch", "8", "--budget", "2", "--format", "markdown");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "A: `tests/fixtures/scenarios/review-a.json`, B: `the flags`; 2 inputs and "));
+    assert_non_null(strstr(r.out, "| batch | 1 | 8 | +7 (+700.0%) |\n| budget_s | 1 | 2 | +1 (+100.0%) |\n"));
+    run_free(&r);
+
+    /* Without a terminal the explorer would fall back to text: with a
+     * baseline pinned, that text is the diff. */
+    r = RUN("--baseline", a, "--batch", "8", "--budget", "2");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "B the flags; 2 inputs and "));
+    assert_non_null(strstr(r.out, "\n  batch: 1 -> 8  (+7, +700.0%)\n"));
+    run_free(&r);
+    assert_usage_error(RUN("--baseline", a, "--report"), "--baseline goes with the explorer, or with --format");
+    assert_usage_error(RUN("--baseline", a, "--sweep=batch"), "--baseline goes with the explorer");
+    assert_usage_error(RUN("--baseline", a, "--diff", a, b), "give one of them");
+
+    /* The same file twice: nothing differs. */
+    r = RUN("--diff", a, a);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "0 inputs and 0 figures differ"));
+    run_free(&r);
+
+    assert_usage_error(RUN("--diff", a), "needs a second scenario file");
+    assert_usage_error(RUN("--diff", a, b, "--batch", "4"), "drop --batch");
+    assert_usage_error(RUN("--diff", a, b, "--format=csv"), "give text, markdown or json");
+    assert_usage_error(RUN("--diff", a, b, "--report"), "choose one of");
+    assert_usage_error(RUN("--diff", "tests/fixtures/no-such.json", b), "--diff: ");
+}
+
+/* --report=markdown --plot: the report, then the roofline as text in a
+ * fenced block with its axis labels; --plot with other modes refused. */
+static void test_report_markdown_plot(void **state)
+{
+    (void)state;
+    struct run plain = RUN("--report=markdown");
+    struct run r = RUN("--report=markdown", "--plot");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(strncmp(r.out, plain.out, strlen(plain.out)), 0); /* the report first, unchanged */
+    const char *pic = strstr(r.out, "\n## Roofline\n\n```text\nRoofline  FLOP/s (bf16) vs FLOP/byte");
+    assert_non_null(pic);
+    static const char *const labels[] = {"\n  1P+", "\n100T+", "\n 10T+", "\n  1T+", "\n100G+", "\n    0.1 ",
+                                         " 1k ", " 10k\n```\n", "ridge 241", "decode"};
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+        if (!strstr(pic, labels[i]))
+            fail_msg("the plot lacks '%s':\n%s", labels[i], pic);
+    run_free(&plain);
+    run_free(&r);
+    r = RUN("--report", "--plot");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\nRoofline  FLOP/s (bf16) vs FLOP/byte"));
+    run_free(&r);
+    assert_usage_error(RUN("--report=json", "--plot"), "--plot goes with --report=markdown");
+    assert_usage_error(RUN("--sweep=chips", "--plot"), "--plot goes with");
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -1280,6 +1371,8 @@ int main(void)
         cmocka_unit_test(test_too_long_paths),
         cmocka_unit_test(test_empty_paths_name_the_flag),
         cmocka_unit_test(test_model_names_from_paths),
+        cmocka_unit_test(test_diff_of_two_saved_scenarios),
+        cmocka_unit_test(test_report_markdown_plot),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -530,6 +530,63 @@ static void test_control_bytes_are_drawn_visibly(void **state)
     }
 }
 
+/* e asks where to export the markdown report, like s; a path that exists
+ * asks y/n before it is overwritten (n, or any other key, keeps it); y
+ * hands the clipboard copy to the terminal layer. */
+static void test_export_asks_before_overwriting(void **state)
+{
+    (void)state;
+    assert_int_equal(ui_key(u, 'e') & UI_EXPORT, 0);
+    assert_int_equal(u->mode, UI_MODE_EDIT);
+    assert_non_null(strstr(frame(), "export to: rooftop-report.md"));
+    assert_int_equal(ui_key(u, UI_KEY_ESC) & UI_EXPORT, 0);
+    assert_non_null(strstr(u->message, "not exported"));
+
+    /* A new file: exported at once. */
+    ui_key(u, 'e');
+    ui_key(u, 21); /* Ctrl-U */
+    const char *fresh = "tests/fixtures/no-such-dir/report.md";
+    for (const char *c = fresh; *c; c++)
+        ui_key(u, *c);
+    assert_true(ui_key(u, UI_KEY_ENTER) & UI_EXPORT);
+    assert_string_equal(u->export_path, fresh);
+    assert_false(u->confirm_overwrite);
+
+    /* A file that exists: asked first; n keeps it. */
+    ui_key(u, 'e');
+    assert_string_equal(u->edit, fresh); /* the last path is offered */
+    ui_key(u, 21);
+    const char *existing = "tests/fixtures/README.md";
+    for (const char *c = existing; *c; c++)
+        ui_key(u, *c);
+    assert_int_equal(ui_key(u, UI_KEY_ENTER) & UI_EXPORT, 0);
+    assert_true(u->confirm_overwrite);
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    assert_non_null(strstr(u->message, "tests/fixtures/README.md exists: overwrite it? y/n"));
+    assert_non_null(strstr(frame(), "overwrite it? y/n"));
+    assert_int_equal(ui_mouse(u, UI_MOUSE_PRESS, 1, 1), 0); /* the mouse cannot answer */
+    assert_int_equal(ui_key(u, 'n') & UI_EXPORT, 0);
+    assert_false(u->confirm_overwrite);
+    assert_non_null(strstr(u->message, "not exported"));
+    /* Any key other than y keeps it, and is not taken as a command. */
+    ui_key(u, 'e');
+    ui_key(u, UI_KEY_ENTER);
+    assert_true(u->confirm_overwrite);
+    assert_int_equal(ui_key(u, 'q') & (UI_EXPORT | UI_QUIT), 0);
+    /* y overwrites. */
+    ui_key(u, 'e');
+    ui_key(u, UI_KEY_ENTER);
+    assert_true(ui_key(u, 'y') & UI_EXPORT);
+    assert_false(u->confirm_overwrite);
+    /* An empty path is refused. */
+    ui_key(u, 'e');
+    ui_key(u, 21);
+    assert_int_equal(ui_key(u, UI_KEY_ENTER) & UI_EXPORT, 0);
+    assert_non_null(strstr(u->message, "not exported"));
+    /* y in the knobs: the terminal layer copies. */
+    assert_true(ui_key(u, 'y') & UI_COPY);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -548,6 +605,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_user_chips_reach_the_explorer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),
         cmocka_unit_test_setup_teardown(test_control_bytes_are_drawn_visibly, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_export_asks_before_overwriting, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,8 @@
 #include "hfconfig.h"
 #include "scenariofile.h"
 #include "searchreport.h"
+#include "diff.h"
+#include "export.h"
 #include "textsafe.h"
 #include "version.h"
 
@@ -30,10 +32,13 @@ static const char usage_text[] =
     "Modes:\n"
     "  (none)              the explorer (the text report when not on a terminal)\n"
     "  --report[=text|json|markdown|csv]  print the analysis (csv: the placement\n"
-    "                      table)\n"
+    "                      table); --plot adds the roofline as text (text, markdown)\n"
     "  --sweep=chips|params|batch|kv-heads  vary one knob over --values\n"
     "      --values LIST   comma-separated, e.g. 1,4,16,64 or 70B,35B,17B,8B\n"
     "      --format=text|csv|json|markdown  sweep output format         [text]\n"
+    "  --diff A.json B.json  every input and figure that differs between two\n"
+    "                      saved scenarios (--format=text|markdown|json)\n"
+    "  --baseline FILE --format=F  the same, FILE against the flags' scenario\n"
     "  --list-chips        known chips with dense peaks (--format=json adds\n"
     "                      sources); files in $XDG_CONFIG_HOME/rooftop/chips/ join\n"
     "  --list-models       built-in model shapes and parameter counts\n"
@@ -138,7 +143,7 @@ enum {
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
-    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_COUNT
+    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -225,6 +230,8 @@ static const struct option long_options[] = {
     {"price-per-chip-hour", required_argument, NULL, OPT_PRICE},
     {"power-w", required_argument, NULL, OPT_POWER_W},
     {"pue", required_argument, NULL, OPT_PUE},
+    {"diff", required_argument, NULL, OPT_DIFF},
+    {"plot", no_argument, NULL, OPT_PLOT},
     {NULL, 0, NULL, 0},
 };
 
@@ -1127,6 +1134,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             if (rc != 0)
                 return 2;
             out->explorer.has_baseline = true;
+            out->baseline_path = optarg;
             break;
         }
         case OPT_WRITE_SCENARIO:
@@ -1152,6 +1160,17 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_SEARCH:
             out->mode = CLI_SEARCH, modes++;
             break;
+        case OPT_PLOT:
+            out->plot = true;
+            break;
+        case OPT_DIFF:
+            out->mode = CLI_DIFF, modes++;
+            out->diff_a = optarg;
+            if (!optarg[0]) {
+                snprintf(err, errsize, "--diff: no file named (the path is empty)");
+                return 2;
+            }
+            break;
         case ':':
             snprintf(err, errsize, "%s needs a value (rooftop --help)", argv[optind - 1]);
             return 2;
@@ -1164,6 +1183,22 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             break;
         }
     }
+    if (out->mode == CLI_DIFF && !out->diff_baseline) {
+        /* --diff A.json B.json: B is the one argument that is not a flag. */
+        if (optind >= argc || !argv[optind][0]) {
+            snprintf(err, errsize, "--diff %s needs a second scenario file: rooftop --diff A.json B.json",
+                     out->diff_a);
+            return 2;
+        }
+        out->diff_b = argv[optind++];
+        for (int id = OPT_REPORT + 1; id < OPT_COUNT; id++)
+            if (pend.text[id]) {
+                snprintf(err, errsize, "--diff compares two saved scenarios as they are: drop --%s (--baseline FILE "
+                                       "compares FILE with the scenario the flags give)",
+                         flag_name(id));
+                return 2;
+            }
+    }
     if (optind < argc) {
         snprintf(err, errsize, "unexpected argument '%s' (flags take the form --name VALUE; rooftop --help)",
                  argv[optind]);
@@ -1174,7 +1209,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     load_user_chips(out);
     if (modes > 1) {
         snprintf(err, errsize,
-                 "choose one of --report, --sweep, --search, --calibrate, --list-chips, --list-models, --list-themes");
+                 "choose one of --report, --sweep, --search, --diff, --calibrate, --list-chips, "
+                 "--list-models, --list-themes");
         return 2;
     }
     if (pend.text[OPT_GATED] && pend.text[OPT_PLAIN_MLP]) {
@@ -1209,8 +1245,27 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "--report=%s and --format=%s: give the format once", report_text, format_text);
         return 2;
     }
-    if (format_text && !(sweep || report || out->mode == CLI_LIST_CHIPS || out->mode == CLI_SEARCH)) {
-        snprintf(err, errsize, "--format goes with --sweep, --search, --report or --list-chips");
+    /* --baseline FILE pins FILE in the explorer; with --format (no other
+     * mode) it prints the diff of FILE against the flags' scenario instead,
+     * and so it does where the explorer would fall back to text. */
+    if (out->baseline_path && (report || sweep || (out->mode != CLI_EXPLORE && out->mode != CLI_DIFF))) {
+        snprintf(err, errsize, "--baseline goes with the explorer, or with --format=text|markdown|json for the "
+                               "diff of FILE against the flags");
+        return 2;
+    }
+    if (out->baseline_path && out->mode == CLI_DIFF) {
+        snprintf(err, errsize, "--diff A B compares two saved scenarios; --baseline FILE compares FILE with the "
+                               "flags: give one of them");
+        return 2;
+    }
+    if (out->baseline_path && format_text) {
+        out->mode = CLI_DIFF;
+        out->diff_baseline = true;
+        out->diff_a = out->baseline_path;
+    }
+    if (format_text &&
+        !(sweep || report || out->mode == CLI_LIST_CHIPS || out->mode == CLI_SEARCH || out->mode == CLI_DIFF)) {
+        snprintf(err, errsize, "--format goes with --sweep, --search, --report, --diff, --baseline or --list-chips");
         return 2;
     }
     const char *fmt = report_text ? report_text : format_text;
@@ -1220,6 +1275,14 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     if (fmt && out->mode == CLI_LIST_CHIPS && out->format != RT_FORMAT_TEXT && out->format != RT_FORMAT_JSON) {
         snprintf(err, errsize, "--list-chips --format=%s: give text or json", fmt);
+        return 2;
+    }
+    if (out->plot && !(out->mode == CLI_REPORT && (out->format == RT_FORMAT_TEXT || out->format == RT_FORMAT_MARKDOWN))) {
+        snprintf(err, errsize, "--plot goes with --report=markdown or --report=text");
+        return 2;
+    }
+    if (fmt && out->mode == CLI_DIFF && out->format == RT_FORMAT_CSV) {
+        snprintf(err, errsize, "--%s --format=csv: give text, markdown or json", out->diff_baseline ? "baseline" : "diff");
         return 2;
     }
     for (size_t i = 0; i < sizeof apply_order / sizeof apply_order[0]; i++) {
@@ -1418,7 +1481,48 @@ static int run_report(const struct cli_options *o, enum rt_format f, FILE *out, 
         cli_say(errout, "%s", err);
         return 2;
     }
+    if (o->plot)
+        return emit(out, errout, export_report(f, &o->scenario, &a, true));
     return emit(out, errout, report_render_points(f, &o->scenario, &a, o->points, o->point_count));
+}
+
+/* Loads the saved scenario at path the way --scenario does (the user's chip
+ * files included) into *s. Returns 0, or the exit status after saying why. */
+static int load_side(const char *flag, const char *path, struct scenario *s, FILE *errout)
+{
+    struct cli_options side;
+    char err[600];
+    char *argv[] = {(char *)"rooftop", (char *)"--scenario", (char *)path, NULL};
+    int status = cli_parse(3, argv, &side, err, sizeof err);
+    cli_print_warnings(errout, &side.warnings);
+    if (status != 0)
+        cli_say(errout, "--%s: %s", flag, err);
+    else
+        *s = side.scenario;
+    cli_options_free(&side);
+    return status;
+}
+
+/* --diff A B, or --baseline FILE (A) against the scenario of the flags (B):
+ * every input and every figure that differs (diff.h). */
+static int run_diff(const struct cli_options *o, FILE *out, FILE *errout)
+{
+    const char *flag = o->diff_baseline ? "baseline" : "diff";
+    struct scenario sa, sb = o->scenario;
+    int status = load_side(flag, o->diff_a, &sa, errout);
+    if (status == 0 && !o->diff_baseline)
+        status = load_side(flag, o->diff_b, &sb, errout);
+    if (status != 0)
+        return status;
+    struct analysis aa, ab;
+    char err[300];
+    if (analyze(&sa, &aa, err, sizeof err) != 0 || analyze(&sb, &ab, err, sizeof err) != 0) {
+        cli_say(errout, "%s", err);
+        return 2;
+    }
+    char la[200], lb[200];
+    const char *label_b = o->diff_baseline ? "the flags" : path_shown(lb, sizeof lb, o->diff_b);
+    return emit(out, errout, diff_render(o->format, path_shown(la, sizeof la, o->diff_a), &sa, &aa, label_b, &sb, &ab));
 }
 
 /* Runs the sweep and prints it. */
@@ -1563,13 +1667,22 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         return run_report(o, o->format, out, errout);
     case CLI_SEARCH:
         return run_search(o, out, errout);
+    case CLI_DIFF:
+        return run_diff(o, out, errout);
     case CLI_EXPLORE:
     default:
         break;
     }
     if (o->write_scenario)
         return 0; /* saving was the job */
-    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+    bool interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+    if (!interactive && o->baseline_path) {
+        /* No terminal for the pinned baseline: say what changed instead. */
+        o->diff_baseline = true;
+        o->diff_a = o->baseline_path;
+        return run_diff(o, out, errout);
+    }
+    if (interactive) {
         if (getenv("NO_COLOR") && getenv("NO_COLOR")[0] != '\0')
             o->explorer.no_color = true;
         struct analysis a;

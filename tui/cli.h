@@ -17,7 +17,7 @@
 #include "sweep.h"
 
 enum cli_mode { CLI_EXPLORE = 0, CLI_REPORT, CLI_SWEEP, CLI_LIST_CHIPS, CLI_LIST_MODELS, CLI_LIST_THEMES, CLI_HELP,
-                CLI_VERSION, CLI_CALIBRATE, CLI_SEARCH };
+                CLI_VERSION, CLI_CALIBRATE, CLI_SEARCH, CLI_DIFF };
 
 struct cli_options {
     enum cli_mode mode;
@@ -37,6 +37,11 @@ struct cli_options {
     struct measured_point points[RT_MAX_POINTS]; /* --points FILE: measured kernels to place */
     size_t point_count;
     bool precision_given;         /* --precision on the line: --search tries only it */
+    const char *diff_a;           /* --diff A (or --baseline FILE): the first side */
+    const char *diff_b;           /* --diff A B: the second side (NULL with --baseline: the flags') */
+    bool diff_baseline;           /* the diff is --baseline FILE against the flags' scenario */
+    const char *baseline_path;    /* --baseline FILE (pinned in the explorer), or NULL */
+    bool plot;                    /* --plot: --report=markdown|text with the roofline as text */
     bool max_chips_given;         /* --max-chips on the line: --search goes that far (else 1024) */
 };
 

@@ -9,6 +9,7 @@
  * 256 -> 8 colours -> monochrome attributes.
  */
 #include "explorer.h"
+#include "export.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -492,6 +493,67 @@ static void save_scenario(struct ui *u, const char *path)
     free(json);
 }
 
+/* Writes the markdown report with its plot to path ('e', overwriting
+ * confirmed), ~/ expanded as save_scenario does; says how it went. */
+static void export_to_file(struct ui *u, const char *path)
+{
+    char msg[UI_MESSAGE_MAX], err[600], expanded[UI_EDIT_MAX + 256];
+    const char *home = getenv("HOME");
+    if (path[0] == '~' && path[1] == '/' && home && home[0]) {
+        int n = snprintf(expanded, sizeof expanded, "%s%s", home, path + 1);
+        if (n < 0 || (size_t)n >= sizeof expanded) {
+            ui_set_message(u, true, "not exported: the path with $HOME expanded is too long");
+            return;
+        }
+        path = expanded;
+    }
+    char *md = export_report(RT_FORMAT_MARKDOWN, &u->scenario, &u->analysis, true);
+    if (!md) {
+        ui_set_message(u, true, "out of memory writing the report");
+        return;
+    }
+    if (write_file_atomic(path, md, strlen(md), err, sizeof err) != 0) {
+        ui_set_message(u, true, err);
+    } else {
+        char shown[200];
+        snprintf(msg, sizeof msg, "exported the report to %s", path_shown(shown, sizeof shown, path));
+        ui_set_message(u, false, msg);
+    }
+    free(md);
+}
+
+/* Puts the markdown report with its plot on the clipboard of the terminal
+ * the user sits at ('y'): OSC 52, which crosses SSH and, with tmux's
+ * set-clipboard on, tmux. Text over EXPORT_OSC52_MAX bytes of base64 is not
+ * sent (terminals drop or cut it); the status line says so. */
+static void copy_to_clipboard(struct ui *u)
+{
+    char msg[UI_MESSAGE_MAX];
+    char *md = export_report(RT_FORMAT_MARKDOWN, &u->scenario, &u->analysis, true);
+    bool too_long = false;
+    char *seq = md ? export_osc52(md, EXPORT_OSC52_MAX, &too_long) : NULL;
+    if (too_long) {
+        snprintf(msg, sizeof msg, "not copied: the report is %zu KB, over the %d KB of base64 a terminal takes; "
+                 "e exports it to a file", strlen(md) / 1000, EXPORT_OSC52_MAX / 1000);
+        ui_set_message(u, true, msg);
+    } else if (!seq) {
+        ui_set_message(u, true, "out of memory copying the report");
+    } else {
+        fflush(stdout); /* after what curses has queued, never inside it */
+        size_t n = strlen(seq), done = 0;
+        while (done < n) {
+            ssize_t w = write(STDOUT_FILENO, seq + done, n - done);
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
+        snprintf(msg, sizeof msg, "copied the report (%zu bytes of markdown) to the clipboard with OSC 52", strlen(md));
+        ui_set_message(u, done != n, done == n ? msg : "not copied: writing to the terminal failed");
+    }
+    free(seq);
+    free(md);
+}
+
 /* ---- the entry point ---- */
 
 int explorer_run(const struct scenario *initial, const struct explorer_options *opts, char *why, size_t whysize)
@@ -679,6 +741,10 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
             next_theme(u, &pal, themes, &theme_at, no_color);
         if (flags & UI_SAVE)
             save_scenario(u, u->save_path);
+        if (flags & UI_EXPORT)
+            export_to_file(u, u->export_path);
+        if (flags & UI_COPY)
+            copy_to_clipboard(u);
         if (flags & UI_REDRAW) {
             if (ui_render(u, &g) == 0)
                 paint(&g, &pal, (flags & UI_REPAINT) != 0);

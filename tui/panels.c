@@ -822,6 +822,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"p", "Pareto view: search layouts; Enter loads one"},
         {"t", "next colour theme (--theme, --list-themes)"},
         {"s", "save the scenario to a file (asks where)"},
+        {"e / y", "markdown report to a file / the clipboard"},
         {"Ctrl-L", "repaint the screen"},
         {"?", "this help (any key closes it)"},
         {"q or Esc", "quit"},

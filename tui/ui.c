@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "panels.h"
 #include "pareto.h"
@@ -403,8 +404,17 @@ static unsigned knobs_key(struct ui *u, int key)
     case 's': /* ask where, offering the last path used */
         u->mode = UI_MODE_EDIT;
         u->edit_is_path = true;
+        u->edit_is_export = false;
         snprintf(u->edit, sizeof u->edit, "%s", u->save_path[0] ? u->save_path : "scenario.json");
         return UI_REDRAW;
+    case 'e': /* export the markdown report with its plot: ask where, like 's' */
+        u->mode = UI_MODE_EDIT;
+        u->edit_is_path = true;
+        u->edit_is_export = true;
+        snprintf(u->edit, sizeof u->edit, "%s", u->export_path[0] ? u->export_path : "rooftop-report.md");
+        return UI_REDRAW;
+    case 'y': /* the same report to the clipboard (the terminal layer writes OSC 52) */
+        return UI_REDRAW | UI_COPY;
     case UI_KEY_REPAINT:
     case 12: /* Ctrl-L */
         return UI_REDRAW | UI_REPAINT;
@@ -460,13 +470,22 @@ static unsigned edit_key(struct ui *u, int key)
     switch (key) {
     case UI_KEY_ESC:
         u->mode = UI_MODE_KNOBS;
-        say(u, false, u->edit_is_path ? "not saved" : "not changed");
+        say(u, false, u->edit_is_path ? (u->edit_is_export ? "not exported" : "not saved") : "not changed");
         return UI_REDRAW;
     case UI_KEY_ENTER: {
         u->mode = UI_MODE_KNOBS;
         if (u->edit_is_path) {
             if (u->edit[0] == '\0') {
-                say(u, true, "no file named: not saved");
+                say(u, true, "no file named: not %s", u->edit_is_export ? "exported" : "saved");
+                return UI_REDRAW;
+            }
+            if (u->edit_is_export) {
+                snprintf(u->export_path, sizeof u->export_path, "%s", u->edit);
+                struct stat st;
+                if (stat(u->export_path, &st) != 0)
+                    return UI_REDRAW | UI_EXPORT;
+                u->confirm_overwrite = true; /* never overwrite a file without asking */
+                say(u, false, "%s exists: overwrite it? y/n", u->export_path);
                 return UI_REDRAW;
             }
             snprintf(u->save_path, sizeof u->save_path, "%s", u->edit);
@@ -524,6 +543,13 @@ unsigned ui_key(struct ui *u, int key)
     if (u->mode == UI_MODE_EDIT)
         return edit_key(u, key);
     u->message[0] = '\0';
+    if (u->confirm_overwrite) {
+        u->confirm_overwrite = false;
+        if (key == 'y' || key == 'Y')
+            return UI_REDRAW | UI_EXPORT;
+        say(u, false, "not exported: %s kept", u->export_path);
+        return UI_REDRAW;
+    }
     if (u->mode == UI_MODE_HELP) {
         u->mode = UI_MODE_KNOBS;
         return key == 12 || key == UI_KEY_REPAINT ? UI_REDRAW | UI_REPAINT : UI_REDRAW;
@@ -537,7 +563,7 @@ unsigned ui_key(struct ui *u, int key)
 
 unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
 {
-    if (u->layout.too_small || u->mode == UI_MODE_EDIT || u->mode == UI_MODE_PARETO)
+    if (u->layout.too_small || u->mode == UI_MODE_EDIT || u->mode == UI_MODE_PARETO || u->confirm_overwrite)
         return 0;
     if (u->mode == UI_MODE_HELP || u->mode == UI_MODE_WORK) {
         if (u->mode == UI_MODE_WORK && (kind == UI_MOUSE_WHEEL_UP || kind == UI_MOUSE_WHEEL_DOWN))
@@ -633,11 +659,11 @@ static void elide_middle(char *out, size_t size, const char *in, int width, cons
 static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
 {
     if (u->mode == UI_MODE_EDIT && u->edit_is_path) {
-        int x = view_text(v, 0, 0, -1, "save to: ", ROLE_ACCENT);
+        int x = view_text(v, 0, 0, -1, u->edit_is_export ? "export to: " : "save to: ", ROLE_ACCENT);
         x += view_text(v, x, 0, -1, u->edit, ROLE_TEXT);
         view_put(v, x, 0, '_', ROLE_KNOB);
         x += 2;
-        const struct hint h[] = {{"Enter", "save"}, {"Esc", "cancel"}, {"^U", "clear"}};
+        const struct hint h[] = {{"Enter", u->edit_is_export ? "export" : "save"}, {"Esc", "cancel"}, {"^U", "clear"}};
         draw_hints(v, x, h, 3);
         return;
     }
@@ -673,6 +699,7 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         {g->up_down, "select"}, {g->left_right, "step"}, {"?", "help"},  {"q", "quit"},  {"o", "ops"},
         {"w", "work"},          {"m", "verdict"},        {"p", "pareto"}, {"c", "compare"}, {"b", "baseline"}, {"u", "undo"},
         {"r", "reset"},         {"=", "type"},           {"PgUp/Dn", "coarse"}, {"t", "theme"}, {"s", "save"},
+        {"e", "export"},        {"y", "copy"},
     };
     draw_hints(v, 0, h, (int)(sizeof h / sizeof h[0]));
 }

@@ -53,7 +53,9 @@ enum {
     UI_REPAINT = 2, /* also repaint the whole terminal (clear): Ctrl-L only */
     UI_QUIT = 4,    /* leave the explorer */
     UI_NEXT_THEME = 8, /* switch to the next colour theme (the terminal layer owns themes) */
-    UI_SAVE = 16    /* save the scenario to save_path (the user just confirmed it) */
+    UI_SAVE = 16,   /* save the scenario to save_path (the user just confirmed it) */
+    UI_EXPORT = 32, /* write the markdown report with its plot to export_path ('e', confirmed) */
+    UI_COPY = 64    /* put that report on the clipboard with OSC 52 ('y') */
 };
 
 /* Mouse events, in screen cells. */
@@ -92,6 +94,9 @@ struct ui {
     char edit[UI_EDIT_MAX];          /* the value being typed (UTF-8) */
     bool edit_is_path;               /* typing where to save ('s'), not a knob's value */
     char save_path[UI_EDIT_MAX];     /* where 's' saves; the last path used, or a default */
+    bool edit_is_export;             /* with edit_is_path: where 'e' exports the report, not 's' */
+    bool confirm_overwrite;          /* export_path exists: y overwrites it, any other key keeps it */
+    char export_path[UI_EDIT_MAX];   /* where 'e' exports; the last path used, or a default */
     char message[UI_MESSAGE_MAX];    /* status-line message; "" none */
     bool message_is_error;
     int drag_slider;                 /* slider being dragged, -1 none */

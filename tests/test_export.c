@@ -1,0 +1,107 @@
+/* test_export.c — the report with its plot, and OSC 52 (export.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "export.h"
+
+/* Decodes padded base64 text into a new string (NULL on a bad character). */
+static char *unbase64(const char *text, size_t len)
+{
+    char *out = malloc(len / 4 * 3 + 1);
+    size_t o = 0;
+    unsigned v = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len && text[i] != '='; i++) {
+        const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        const char *p = strchr(alphabet, text[i]);
+        if (!p || !*p) {
+            free(out);
+            return NULL;
+        }
+        v = (v << 6) | (unsigned)(p - alphabet);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (char)((v >> bits) & 0xff);
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static void test_base64_known_values(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {{"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"},
+                                           {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *b = export_base64((const unsigned char *)cases[i][0], strlen(cases[i][0]));
+        assert_string_equal(b, cases[i][1]);
+        free(b);
+    }
+}
+
+/* The OSC 52 bytes decode back to exactly the markdown the explorer exports. */
+static void test_osc52_decodes_to_the_markdown(void **state)
+{
+    (void)state;
+    struct scenario s;
+    struct analysis a;
+    char err[256];
+    scenario_default(&s);
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    char *md = export_report(RT_FORMAT_MARKDOWN, &s, &a, true);
+    assert_non_null(md);
+    assert_non_null(strstr(md, "## Roofline"));
+    bool too_long = true;
+    char *seq = export_osc52(md, EXPORT_OSC52_MAX, &too_long);
+    assert_non_null(seq);
+    assert_false(too_long);
+    size_t n = strlen(seq);
+    assert_memory_equal(seq, "\033]52;c;", 7);
+    assert_int_equal(seq[n - 1], '\a');
+    char *back = unbase64(seq + 7, n - 8);
+    assert_non_null(back);
+    assert_string_equal(back, md);
+    free(back);
+    free(seq);
+
+    /* Over the limit: refused, and said so, never cut. */
+    seq = export_osc52(md, strlen(md) / 2, &too_long);
+    assert_null(seq);
+    assert_true(too_long);
+    free(md);
+}
+
+static void test_plot_text_is_ascii(void **state)
+{
+    (void)state;
+    struct scenario s;
+    struct analysis a;
+    char err[256];
+    scenario_default(&s);
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    char *pic = export_plot_text(&a, 72, 20);
+    assert_non_null(pic);
+    int lines = 0;
+    for (const char *p = pic; *p; p++) {
+        if ((unsigned char)*p >= 0x80)
+            fail_msg("a non-ASCII byte in the plot:\n%s", pic);
+        lines += *p == '\n';
+    }
+    assert_int_equal(lines, 20);
+    assert_non_null(strstr(pic, "FLOP/byte"));
+    free(pic);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_base64_known_values),
+        cmocka_unit_test(test_osc52_decodes_to_the_markdown),
+        cmocka_unit_test(test_plot_text_is_ascii),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
