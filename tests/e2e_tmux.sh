@@ -322,6 +322,32 @@ t send-keys -t "$s" q
 wait_for "$s" 'EXIT=0' >/dev/null && sane "$s" || fail "q after the baseline case" "$s"
 t kill-session -t "$s" 2>/dev/null
 
+# ---- y copies the markdown report through OSC 52: with tmux's set-clipboard
+# on, tmux decodes it into its paste buffer, which must be exactly the
+# report --report=markdown --plot prints ----
+s=clipboard
+t set -g set-clipboard on
+t delete-buffer >/dev/null 2>&1
+start_raw "$s" 80 24 "$UTF8_ENV" ""
+if wait_for "$s" '? help'; then
+    t send-keys -t "$s" y
+    if wait_for "$s" 'to the clipboard with OSC 52'; then
+        t show-buffer >"$WORK/clip.md" 2>/dev/null
+        "$ROOFTOP" --report=markdown --plot >"$WORK/report.md"
+        if [ -s "$WORK/clip.md" ] && cmp -s "$WORK/clip.md" "$WORK/report.md"; then
+            pass "y puts the markdown report with its plot on tmux's clipboard ($(wc -c <"$WORK/clip.md") bytes, as --report=markdown --plot)"
+        else
+            fail "tmux's buffer after y is not the markdown report" "$s"
+        fi
+    else
+        fail "y did not say it copied the report" "$s"
+    fi
+fi
+t set -g set-clipboard external
+t send-keys -t "$s" q
+wait_for "$s" 'EXIT=0' >/dev/null && sane "$s" || fail "q after y" "$s"
+t kill-session -t "$s" 2>/dev/null
+
 # ---- --baseline FILE opens with a saved scenario pinned ----
 s=baseline-file
 start "$s" 80 24 "$UTF8_ENV" "--baseline tests/fixtures/scenarios/review-b.json"
