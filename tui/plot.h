@@ -2,7 +2,9 @@
  * memory slope and flat compute roof, the ridge point with its value, the
  * operating points (prefill, decode, training step) with labels, an optional
  * second chip's roof for comparison, and optionally every operation of one
- * phase as a lettered point with the vector unit's lower roof.
+ * phase as a lettered point with the vector unit's lower roof. The explorer
+ * keeps the axes steady between frames and the points' trails in a
+ * struct plot_state (plot_draw_state).
  *
  * Decorations (axes, labels, legend) live here; pixels and their encoding
  * live in canvas.h. Every figure drawn comes from a struct analysis.
@@ -38,8 +40,10 @@ struct plot_scratch {
  * "training") shows that phase's point and each of its operations as the
  * letter plot_op_marker() gives it, with the vector unit's flat roof
  * (a->hw.vector_flops_per_s) dashed and labelled under the tensor peak;
- * operations with no FLOPs (intensity 0) have no place on a log axis and are
- * left out. ascii selects ASCII characters only (no braille, no box drawing).
+ * operations with no place on a log axis (no FLOPs, or no HBM bytes) are
+ * pinned to the left or right edge beside an arrow. Decades are spaced
+ * evenly: ticks every y_step (x_step) decades on rows (columns) a constant
+ * distance apart (log_axis_ticks). ascii selects ASCII characters only (no braille, no box drawing).
  * scratch is working memory (its contents are replaced). A view too small for
  * axes (under 12 x 5 cells) gets only the heading. */
 void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
