@@ -729,23 +729,24 @@ static void draw_axes(struct view v, const struct plot_frame *f, int ylw, const 
 }
 
 /* Places text in the first of a list of wordings that fits on a row just
- * above (then below) cell row cy, centred on cx; else the last wording
- * anywhere near. */
+ * above (then just below) cell row cy: centred on cx, else starting right
+ * of it, else ending left of it; else the last wording anywhere near. */
 static void place_ridge_label(struct view area, struct taken *t, int cx, int cy, const char *const *texts, int n,
                               enum role role)
 {
+    const int rows[] = {-1, -2, 1, 2};
     for (int k = 0; k < n; k++) {
         int w = text_width(texts[k]);
-        int x = cx - w / 2;
-        if (x + w > t->cols)
-            x = t->cols - w;
-        if (x < 0)
-            x = 0;
-        for (int dy = 1; dy <= 2; dy++) {
-            if (label_free(t, x, cy - dy, w)) {
-                view_text(area, x, cy - dy, w, texts[k], role);
-                taken_set(t, x, cy - dy, w, TAKEN_LABEL);
-                return;
+        const int xs[] = {cx - w / 2, cx + 2, cx - 1 - w};
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+                int x = xs[i] + w > t->cols ? t->cols - w : xs[i];
+                x = x < 0 ? 0 : x;
+                if (label_free(t, x, cy + rows[r], w)) {
+                    view_text(area, x, cy + rows[r], w, texts[k], role);
+                    taken_set(t, x, cy + rows[r], w, TAKEN_LABEL);
+                    return;
+                }
             }
         }
     }
