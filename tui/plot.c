@@ -411,13 +411,41 @@ static void draw_trails(struct view area, struct taken *t, const struct plot_fra
     }
 }
 
+/* The baseline's placement of a's phase placement p, or NULL. */
+static const struct placement *base_of(const struct analysis *base, const struct placement *p)
+{
+    for (int i = 0; base && i < base->placement_count && i < RT_MAX_PLACEMENTS; i++)
+        if (!base->placements[i].operation && strcmp(base->placements[i].phase, p->phase) == 0)
+            return &base->placements[i];
+    return NULL;
+}
+
+/* Draws the baseline's phase points as hollow markers where no current point is. */
+static void draw_base_points(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
+                             const struct analysis *base, const char *ops_phase, const struct plot_glyphs *gl)
+{
+    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        const struct placement *p = &a->placements[i];
+        const struct placement *bp = phase_shown(p, ops_phase) ? base_of(base, p) : NULL;
+        if (!bp)
+            continue;
+        int cx = floor_div(px_of(f, bp->roof.intensity_flop_per_byte), f->sx);
+        int cy = floor_div(py_of(f, bp->roof.attainable_flops_per_s), f->sy);
+        if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
+            continue;
+        view_put(area, cx, cy, gl->baseline, phase_role(p));
+        taken_mark(t, cx, cy, 1);
+    }
+}
+
 /* Draws the phase points, pinned to the edge with an arrow when beyond the
- * axes, then the trails, then one label per group of points in one cell or
+ * axes, then base's (may be NULL) hollow markers, then the trails, then one label per group of points in one cell or
  * side by side on a row ("prefill/training"), with the value of a pinned
  * point ("prefill 8.4M"). With ops_phase, only that phase's point, where
  * the operations' letters left its cell free. */
 static void draw_points(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
-                        const char *ops_phase, const struct plot_state *st, const struct plot_glyphs *gl)
+                        const struct analysis *base, const char *ops_phase, const struct plot_state *st,
+                        const struct plot_glyphs *gl)
 {
     int n = a->placement_count < RT_MAX_PLACEMENTS ? a->placement_count : RT_MAX_PLACEMENTS;
     int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS], pins[RT_MAX_PLACEMENTS];
@@ -447,6 +475,8 @@ static void draw_points(struct view area, struct taken *t, const struct plot_fra
         view_put(area, cxs[i], ry, gl->realistic, phase_role(p));
         taken_mark(t, cxs[i], ry, 1);
     }
+    if (base) /* where the baseline had them, before the trails */
+        draw_base_points(area, t, f, a, base, ops_phase, gl);
     draw_trails(area, t, f, a, ops_phase, st, gl);
     int lead[RT_MAX_PLACEMENTS];
     for (int i = 0; i < n; i++) {
@@ -515,15 +545,6 @@ static void draw_measured(struct view area, struct taken *t, const struct plot_f
     }
 }
 
-/* The baseline's placement of a's phase placement p, or NULL. */
-static const struct placement *base_of(const struct analysis *base, const struct placement *p)
-{
-    for (int i = 0; base && i < base->placement_count && i < RT_MAX_PLACEMENTS; i++)
-        if (!base->placements[i].operation && strcmp(base->placements[i].phase, p->phase) == 0)
-            return &base->placements[i];
-    return NULL;
-}
-
 /* Draws on the canvas a dotted line from each shown phase point's baseline
  * position to its current one. */
 static void draw_moves(struct canvas *c, const struct plot_frame *f, const struct analysis *a,
@@ -546,23 +567,6 @@ static void draw_moves(struct canvas *c, const struct plot_frame *f, const struc
     }
 }
 
-/* Draws the baseline's phase points as hollow markers where no current point is. */
-static void draw_base_points(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
-                             const struct analysis *base, const char *ops_phase, const struct plot_glyphs *gl)
-{
-    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
-        const struct placement *p = &a->placements[i];
-        const struct placement *bp = phase_shown(p, ops_phase) ? base_of(base, p) : NULL;
-        if (!bp)
-            continue;
-        int cx = floor_div(px_of(f, bp->roof.intensity_flop_per_byte), f->sx);
-        int cy = floor_div(py_of(f, bp->roof.attainable_flops_per_s), f->sy);
-        if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
-            continue;
-        view_put(area, cx, cy, gl->baseline, phase_role(p));
-        taken_mark(t, cx, cy, 1);
-    }
-}
 
 void plot_draw_points(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
                       const struct plot_points *pts, bool ascii, struct plot_scratch *ps)
@@ -882,11 +886,9 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
     memset(t.cell, 0, (size_t)cw * (size_t)ch);
     if (ops_phase)
         draw_ops(area, &t, &f, a, ops_phase, gl);
-    draw_points(area, &t, &f, a, ops_phase, st, gl);
+    draw_points(area, &t, &f, a, base, ops_phase, st, gl);
     if (ops_phase)
         draw_op_groups(area, &t, &f, a, ops_phase);
-    if (base)
-        draw_base_points(area, &t, &f, a, base, ops_phase, gl);
     draw_measured(area, &t, &f, pts, gl);
     draw_ridge_label(area, &t, floor_div(ridge_px, f.sx), floor_div(roof_py, f.sy), "", a->ridge_flop_per_byte,
                      ROLE_RIDGE);
