@@ -839,7 +839,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"PgUp/PgDn, H/L", "coarse step (also Shift-Left/Right)"},
         {"Enter or =", "type an exact value (Esc cancels)"},
         {"u", "undo the last change"},
-        {"r", "reset to the starting scenario"},
+        {"r / a", "reset the scenario / re-fit the plot's axes"},
         {"c / C", "overlay the next / previous chip's roof"},
         {"b", "pin/clear a baseline: panels show changes"},
         {"m", "verdict: napkin, roofline floor, realistic"},
