@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "chips.h"
 #include "plot.h"
 #include "plotmath.h"
 
@@ -310,6 +311,21 @@ static void test_steady_axes_pin(void **state)
     t = render_state(&a2, NULL, &st, 70, 24, false);
     assert_null(strstr(t, "\xe2\x86\x92"));
     assert_string_not_equal(line_of(t, 23), xl1);
+
+    /* The roof is never hidden: from TPU v5e (197 TFLOP/s) to a B200
+     * (2.25 PFLOP/s dense bf16) the peak leaves the fitted top decade, so
+     * the axes re-fit and the peak's decade is on the axis. */
+    s.batch = 1;
+    assert_int_equal(analyze(&s, &a1, err, sizeof err), 0);
+    memset(&st, 0, sizeof st);
+    render_state(&a1, NULL, &st, 70, 24, false);
+    int top = st.y_hi;
+    assert_true(top < 16); /* 1P: 197 TFLOP/s fits under it */
+    s.chip = *chip_find("b200");
+    assert_int_equal(analyze(&s, &a2, err, sizeof err), 0);
+    assert_true(log10(a2.peak_flops_per_s) > top);
+    render_state(&a2, NULL, &st, 70, 24, false);
+    assert_true(st.y_hi >= log10(a2.peak_flops_per_s));
 }
 
 /* A step leaves the old position in the trail (newest first, at most

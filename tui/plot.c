@@ -801,6 +801,13 @@ static int frame_setup(struct plot_frame *f, int *ylw, struct view v, const stru
                        const struct analysis *base, const struct analysis *b, const char *ops_phase,
                        const struct plot_points *pts, bool ascii, struct plot_state *st, struct canvas *scratch)
 {
+    /* Steady axes keep still while the points move, but never hide the
+     * roof: a chip or precision whose peak or ridge leaves them re-fits. */
+    if (st && st->fitted && a->peak_flops_per_s > 0.0 && a->ridge_flop_per_byte > 0.0) {
+        double peak = log10(a->peak_flops_per_s), ridge = log10(a->ridge_flop_per_byte);
+        if (peak > st->y_hi || peak <= st->y_lo || ridge < st->x_lo || ridge > st->x_hi)
+            st->fitted = false;
+    }
     if (st && st->fitted) {
         f->x_lo = st->x_lo;
         f->x_hi = st->x_hi;
