@@ -113,8 +113,9 @@ test: $(TESTS) $(BUILD)/rooftop | test-deps
 
 # Rewrites the explorer's golden frames (tests/golden/) from the current code;
 # review the change with git diff before committing it.
-golden: $(BUILD)/tests/test_tui_frames
+golden: $(BUILD)/tests/test_tui_frames $(BUILD)/tests/test_cli
 	ROOFTOP_UPDATE_GOLDEN=1 $(BUILD)/tests/test_tui_frames
+	ROOFTOP_UPDATE_GOLDEN=1 $(BUILD)/tests/test_cli
 
 # Rewrites the README's 80x24 capture from its golden frame and each
 # "$ rooftop" transcript from the program (scripts/readme-sync.sh); after

@@ -9,108 +9,15 @@
 
 #include "scenariofile.h"
 #include "strbuf.h"
-
-/* One leaf of a flattened tree: its dotted key and its value (borrowed). */
-struct leaf {
-    char *key;
-    const cJSON *value;
-    size_t order; /* position in the walk */
-};
-
-struct leaves {
-    struct leaf *items;
-    size_t n, cap;
-    bool failed;
-};
-
-static void leaves_free(struct leaves *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->items[i].key);
-    free(l->items);
-}
-
-static void leaves_add(struct leaves *l, const char *key, const cJSON *value)
-{
-    if (l->failed)
-        return;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 64;
-        struct leaf *grown = realloc(l->items, cap * sizeof *grown);
-        if (!grown) {
-            l->failed = true;
-            return;
-        }
-        l->items = grown, l->cap = cap;
-    }
-    char *copy = strdup(key);
-    if (!copy) {
-        l->failed = true;
-        return;
-    }
-    l->items[l->n] = (struct leaf){copy, value, l->n};
-    l->n++;
-}
-
-/* Walks item under the dotted key prefix (empty at the root). */
-static void flatten(struct leaves *l, const char *prefix, const cJSON *item)
-{
-    bool container = cJSON_IsObject(item) || cJSON_IsArray(item);
-    if (!container || !item->child) {
-        if (prefix[0])
-            leaves_add(l, prefix, item);
-        return;
-    }
-    size_t index = 0;
-    for (const cJSON *c = item->child; c && !l->failed; c = c->next, index++) {
-        char key[512];
-        int n = cJSON_IsArray(item) ? snprintf(key, sizeof key, "%s[%zu]", prefix, index)
-                                    : snprintf(key, sizeof key, "%s%s%s", prefix, prefix[0] ? "." : "",
-                                               c->string ? c->string : "");
-        if (n < 0 || (size_t)n >= sizeof key) {
-            l->failed = true; /* a key this deep never comes from rooftop's own trees */
-            return;
-        }
-        flatten(l, key, c);
-    }
-}
-
-static int by_key(const void *x, const void *y)
-{
-    const struct leaf *a = x, *b = y;
-    int c = strcmp(a->key, b->key);
-    return c ? c : (a->order > b->order) - (a->order < b->order);
-}
-
-static int by_order(const void *x, const void *y)
-{
-    const struct leaf *a = x, *b = y;
-    return (a->order > b->order) - (a->order < b->order);
-}
-
-/* The leaf of sorted l with key, or NULL. */
-static const struct leaf *find(const struct leaves *l, const char *key)
-{
-    size_t lo = 0, hi = l->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(l->items[mid].key, key);
-        if (c == 0)
-            return &l->items[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
+#include "units.h"
 
 static cJSON *copy_or_null(const cJSON *v)
 {
     return v ? cJSON_Duplicate(v, true) : cJSON_CreateNull();
 }
 
-/* Appends one {key, a, b, change, relative} entry to list. */
+/* Appends one {key, a, b, change, relative} entry to list (a or b NULL:
+ * that side lacks the key). Returns false when memory runs out. */
 static bool add_entry(cJSON *list, const char *key, const cJSON *a, const cJSON *b)
 {
     cJSON *e = cJSON_CreateObject();
@@ -136,38 +43,157 @@ static bool add_entry(cJSON *list, const char *key, const cJSON *a, const cJSON 
     return cJSON_GetObjectItemCaseSensitive(e, "relative") != NULL;
 }
 
+/* The name an array element goes by: its "name", as "phase:name" when it
+ * has a "phase" too (placements), written to buf; false when it has none. */
+static bool element_name(const cJSON *e, char *buf, size_t size)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+    const cJSON *phase = cJSON_GetObjectItemCaseSensitive(e, "phase");
+    if (!cJSON_IsString(name))
+        return false;
+    int n = cJSON_IsString(phase) ? snprintf(buf, size, "%s:%s", phase->valuestring, name->valuestring)
+                                  : snprintf(buf, size, "%s", name->valuestring);
+    return n >= 0 && (size_t)n < size;
+}
+
+/* True when every element of arr is an object with a name no other element
+ * has: such arrays are matched by name, so one row added does not shift
+ * every later row. */
+static bool named_elements(const cJSON *arr)
+{
+    char x[256], y[256];
+    for (const cJSON *e = arr ? arr->child : NULL; e; e = e->next) {
+        if (!element_name(e, x, sizeof x))
+            return false;
+        for (const cJSON *f = e->next; f; f = f->next)
+            if (element_name(f, y, sizeof y) && strcmp(x, y) == 0)
+                return false;
+    }
+    return true;
+}
+
+/* True when every element of arr is a string (notes): compared as a set. */
+static bool string_elements(const cJSON *arr)
+{
+    for (const cJSON *e = arr ? arr->child : NULL; e; e = e->next)
+        if (!cJSON_IsString(e))
+            return false;
+    return true;
+}
+
+static const cJSON *named_element(const cJSON *arr, const char *name)
+{
+    char buf[256];
+    for (const cJSON *e = arr ? arr->child : NULL; e; e = e->next)
+        if (element_name(e, buf, sizeof buf) && strcmp(buf, name) == 0)
+            return e;
+    return NULL;
+}
+
+static bool has_string(const cJSON *arr, const char *text)
+{
+    for (const cJSON *e = arr ? arr->child : NULL; e; e = e->next)
+        if (strcmp(e->valuestring, text) == 0)
+            return true;
+    return false;
+}
+
+static bool walk(cJSON *list, const char *key, const cJSON *a, const cJSON *b);
+
+/* The child key of prefix: "prefix.name", "prefix[3]" or "prefix[name]". */
+static bool child_key(char *out, size_t size, const char *prefix, const char *name, long index, bool array)
+{
+    int n = !array ? snprintf(out, size, "%s%s%s", prefix, prefix[0] ? "." : "", name)
+            : name ? snprintf(out, size, "%s[%s]", prefix, name)
+                   : snprintf(out, size, "%s[%ld]", prefix, index);
+    return n >= 0 && (size_t)n < size; /* a key this deep never comes from rooftop's own trees */
+}
+
+/* Objects: a's keys in a's order, then the keys only b has. */
+static bool walk_objects(cJSON *list, const char *prefix, const cJSON *a, const cJSON *b)
+{
+    char key[512];
+    for (const cJSON *c = a->child; c; c = c->next)
+        if (!child_key(key, sizeof key, prefix, c->string ? c->string : "", 0, false) ||
+            !walk(list, key, c, cJSON_GetObjectItemCaseSensitive(b, c->string)))
+            return false;
+    for (const cJSON *d = b->child; d; d = d->next)
+        if (!cJSON_GetObjectItemCaseSensitive(a, d->string) &&
+            (!child_key(key, sizeof key, prefix, d->string ? d->string : "", 0, false) || !walk(list, key, NULL, d)))
+            return false;
+    return true;
+}
+
+/* Arrays: named rows by name, strings as a set ("notes[]": a line only one
+ * side has), anything else by index. */
+static bool walk_arrays(cJSON *list, const char *prefix, const cJSON *a, const cJSON *b)
+{
+    char key[512], name[256];
+    if (string_elements(a) && string_elements(b)) {
+        if (!child_key(key, sizeof key, prefix, "", 0, true))
+            return false;
+        for (const cJSON *e = a->child; e; e = e->next)
+            if (!has_string(b, e->valuestring) && !add_entry(list, key, e, NULL))
+                return false;
+        for (const cJSON *e = b->child; e; e = e->next)
+            if (!has_string(a, e->valuestring) && !add_entry(list, key, NULL, e))
+                return false;
+        return true;
+    }
+    if (named_elements(a) && named_elements(b)) {
+        for (const cJSON *e = a->child; e; e = e->next) {
+            element_name(e, name, sizeof name);
+            if (!child_key(key, sizeof key, prefix, name, 0, true) || !walk(list, key, e, named_element(b, name)))
+                return false;
+        }
+        for (const cJSON *e = b->child; e; e = e->next) {
+            element_name(e, name, sizeof name);
+            if (!named_element(a, name) &&
+                (!child_key(key, sizeof key, prefix, name, 0, true) || !walk(list, key, NULL, e)))
+                return false;
+        }
+        return true;
+    }
+    long i = 0;
+    const cJSON *e = a->child, *f = b->child;
+    for (; e || f; i++, e = e ? e->next : NULL, f = f ? f->next : NULL)
+        if (!child_key(key, sizeof key, prefix, NULL, i, true) || !walk(list, key, e, f))
+            return false;
+    return true;
+}
+
+/* Compares a and b (either NULL: absent on that side) under key: the leaves
+ * that differ become entries. A container against a missing side gives its
+ * leaves, each absent on that side; a container against a value (an object
+ * against null) gives one entry with both whole. */
+static bool walk(cJSON *list, const char *key, const cJSON *a, const cJSON *b)
+{
+    static const cJSON no_object = {.type = cJSON_Object}, no_array = {.type = cJSON_Array};
+    bool a_box = a && (cJSON_IsObject(a) || cJSON_IsArray(a));
+    bool b_box = b && (cJSON_IsObject(b) || cJSON_IsArray(b));
+    if (a && b && cJSON_Compare(a, b, true))
+        return true;
+    if (a_box && b_box && cJSON_IsObject(a) == cJSON_IsObject(b))
+        return cJSON_IsObject(a) ? walk_objects(list, key, a, b) : walk_arrays(list, key, a, b);
+    if (a_box && !b && a->child)
+        return cJSON_IsObject(a) ? walk_objects(list, key, a, &no_object) : walk_arrays(list, key, a, &no_array);
+    if (b_box && !a && b->child)
+        return cJSON_IsObject(b) ? walk_objects(list, key, &no_object, b) : walk_arrays(list, key, &no_array, b);
+    return add_entry(list, key, a, b);
+}
+
 cJSON *diff_trees(const cJSON *a, const cJSON *b)
 {
-    struct leaves la = {0}, lb = {0};
-    if (a)
-        flatten(&la, "", a);
-    if (b)
-        flatten(&lb, "", b);
-    cJSON *list = la.failed || lb.failed ? NULL : cJSON_CreateArray();
+    cJSON *list = cJSON_CreateArray();
     if (!list)
-        goto done;
-    /* b sorted by key to look its leaves up; a walked in its own order. */
-    qsort(lb.items, lb.n, sizeof *lb.items, by_key);
-    bool ok = true;
-    for (size_t i = 0; i < la.n && ok; i++) {
-        const struct leaf *other = find(&lb, la.items[i].key);
-        const cJSON *bv = other ? other->value : NULL;
-        if (!bv || !cJSON_Compare(la.items[i].value, bv, true))
-            ok = add_entry(list, la.items[i].key, la.items[i].value, bv);
-    }
-    /* The keys only b has, in b's order. */
-    qsort(la.items, la.n, sizeof *la.items, by_key);
-    qsort(lb.items, lb.n, sizeof *lb.items, by_order);
-    for (size_t i = 0; i < lb.n && ok; i++)
-        if (!find(&la, lb.items[i].key))
-            ok = add_entry(list, lb.items[i].key, NULL, lb.items[i].value);
-    if (!ok) {
+        return NULL;
+    static const cJSON empty = {.type = cJSON_Object};
+    a = cJSON_IsObject(a) ? a : &empty;
+    b = cJSON_IsObject(b) ? b : &empty;
+    if (!walk_objects(list, "", a, b)) {
         cJSON_Delete(list);
-        list = NULL;
+        return NULL;
     }
-done:
-    leaves_free(&la);
-    leaves_free(&lb);
     return list;
 }
 
@@ -187,7 +213,13 @@ static cJSON *inputs_tree(const struct scenario *s)
 /* The report's figures as a tree, without "version" and the "workload" echo. */
 static cJSON *figures_tree(const struct scenario *s, const struct analysis *a)
 {
-    cJSON *t = report_json_tree(s, a);
+    /* Printed and read back: exact integers are raw JSON in the report's
+     * tree, numbers once parsed, so that they compare and subtract. */
+    cJSON *raw = report_json_tree(s, a);
+    char *text = raw ? cJSON_PrintUnformatted(raw) : NULL;
+    cJSON_Delete(raw);
+    cJSON *t = text ? cJSON_Parse(text) : NULL;
+    cJSON_free(text);
     if (t) {
         cJSON_DeleteItemFromObjectCaseSensitive(t, "version");
         cJSON_DeleteItemFromObjectCaseSensitive(t, "workload");
@@ -195,8 +227,82 @@ static cJSON *figures_tree(const struct scenario *s, const struct analysis *a)
     return t;
 }
 
-/* Writes side ("a" or "b") of entry e for text or markdown: numbers in 6
- * significant digits, "(absent)" when that side lacks the key. */
+enum unit_kind { UNIT_NONE, UNIT_SECONDS, UNIT_BYTES, UNIT_BYTES_PER_S, UNIT_FLOPS, UNIT_FLOPS_PER_S, UNIT_COUNT };
+
+static bool ends_with(const char *s, size_t n, const char *tail)
+{
+    size_t t = strlen(tail);
+    return n >= t && strncmp(s + n - t, tail, t) == 0;
+}
+
+/* The unit a figure's key names by the house convention (README: names carry
+ * their units): "..._s" seconds, "...bytes" bytes, "..._per_s" a rate,
+ * "...flops" FLOPs, "params" a count. The last dotted segment decides, or
+ * the one before it for a precision ("peak_flops_per_s.bf16"). */
+static enum unit_kind unit_of(const char *key)
+{
+    const char *seg = strrchr(key, '.');
+    seg = seg ? seg + 1 : key;
+    size_t n = strcspn(seg, "[");
+    static const char *const precisions[] = {"bf16", "fp8", "int8", "int4"};
+    for (size_t i = 0; i < sizeof precisions / sizeof precisions[0]; i++)
+        if (n == strlen(precisions[i]) && strncmp(seg, precisions[i], n) == 0 && seg > key) {
+            const char *end = seg - 1, *start = end;
+            while (start > key && start[-1] != '.')
+                start--;
+            seg = start, n = (size_t)(end - start);
+        }
+    bool flops = ends_with(seg, n, "flops") || ends_with(seg, n, "flops_per_token");
+    if (ends_with(seg, n, "_per_s"))
+        return strstr(seg, "bytes") && (size_t)(strstr(seg, "bytes") - seg) < n ? UNIT_BYTES_PER_S
+               : strstr(seg, "flops") && (size_t)(strstr(seg, "flops") - seg) < n ? UNIT_FLOPS_PER_S
+                                                                                  : UNIT_NONE;
+    if (ends_with(seg, n, "_s"))
+        return UNIT_SECONDS;
+    if (ends_with(seg, n, "bytes") || ends_with(seg, n, "bytes_per_token") || ends_with(seg, n, "bytes_per_request"))
+        return UNIT_BYTES;
+    if (flops)
+        return UNIT_FLOPS;
+    if (ends_with(seg, n, "params"))
+        return UNIT_COUNT;
+    return UNIT_NONE;
+}
+
+/* A number in the unit its key names ("140 GB", "5.822 s"); signed when
+ * sign is set ("+1.11 GB"); plain 6 significant digits otherwise. */
+static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
+{
+    char buf[48];
+    const char *sym = sign ? (v < 0.0 ? "-" : "+") : (v < 0.0 ? "-" : "");
+    double m = fabs(v);
+    switch (unit_of(key)) {
+    case UNIT_SECONDS:
+        sb_printf(sb, "%s%s", sym, format_seconds(buf, sizeof buf, m));
+        return;
+    case UNIT_BYTES:
+        sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "B"));
+        return;
+    case UNIT_BYTES_PER_S:
+        sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "B/s"));
+        return;
+    case UNIT_FLOPS:
+        sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "FLOP"));
+        return;
+    case UNIT_FLOPS_PER_S:
+        sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "FLOP/s"));
+        return;
+    case UNIT_COUNT:
+        sb_printf(sb, "%s%s", sym, format_count(buf, sizeof buf, m));
+        return;
+    case UNIT_NONE:
+        break;
+    }
+    sb_printf(sb, sign ? "%+.6g" : "%.6g", v);
+}
+
+/* Writes side ("a" or "b") of entry e for text or markdown: numbers in the
+ * unit their key names, else 6 significant digits, "(absent)" when that side lacks the key, an object or
+ * array by its size ("{9 keys}"; JSON carries it whole). */
 static void value_text(struct strbuf *sb, const cJSON *e, const char *side, bool markdown)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, side);
@@ -206,7 +312,7 @@ static void value_text(struct strbuf *sb, const cJSON *e, const char *side, bool
     else if (!v || cJSON_IsNull(v))
         sb_puts(sb, "null");
     else if (cJSON_IsNumber(v))
-        sb_printf(sb, "%.6g", v->valuedouble);
+        number_text(sb, cJSON_GetObjectItemCaseSensitive(e, "key")->valuestring, v->valuedouble, false);
     else if (cJSON_IsBool(v))
         sb_puts(sb, cJSON_IsTrue(v) ? "true" : "false");
     else if (cJSON_IsString(v) && !markdown)
@@ -214,8 +320,13 @@ static void value_text(struct strbuf *sb, const cJSON *e, const char *side, bool
     else if (cJSON_IsString(v)) {
         for (const char *p = v->valuestring; *p; p++) /* a '|' would end the cell */
             sb_puts(sb, *p == '|' ? "\\|" : (char[2]){*p, 0});
-    } else
-        sb_puts(sb, cJSON_IsArray(v) ? "[]" : "{}");
+    } else {
+        int n = cJSON_GetArraySize(v);
+        if (cJSON_IsArray(v))
+            sb_printf(sb, "[%d item%s]", n, n == 1 ? "" : "s");
+        else
+            sb_printf(sb, "{%d key%s}", n, n == 1 ? "" : "s");
+    }
 }
 
 /* Writes the change of entry e: "+7 (+700.0%)" (markdown) or "+7, +700.0%"
@@ -226,7 +337,7 @@ static void change_text(struct strbuf *sb, const cJSON *e, bool markdown)
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(e, "relative");
     if (!cJSON_IsNumber(c))
         return;
-    sb_printf(sb, "%+.6g", c->valuedouble);
+    number_text(sb, cJSON_GetObjectItemCaseSensitive(e, "key")->valuestring, c->valuedouble, true);
     if (cJSON_IsNumber(r))
         sb_printf(sb, markdown ? " (%+.1f%%)" : ", %+.1f%%", r->valuedouble * 100.0);
 }
@@ -304,12 +415,13 @@ char *diff_render(enum rt_format f, const char *label_a, const struct scenario *
         return report_take(&sb, f);
     }
     bool md = f == RT_FORMAT_MARKDOWN;
+    int ni = cJSON_GetArraySize(inputs), nf = cJSON_GetArraySize(figures);
     if (md)
-        sb_printf(&sb, "# rooftop diff\n\nA: `%s`, B: `%s`; %d inputs and %d figures differ.\n",
-                  label_a, label_b, cJSON_GetArraySize(inputs), cJSON_GetArraySize(figures));
+        sb_printf(&sb, "# rooftop diff\n\nA: `%s`, B: `%s`; %d input%s and %d figure%s differ.\n", label_a, label_b,
+                  ni, ni == 1 ? "" : "s", nf, nf == 1 ? "" : "s");
     else
-        sb_printf(&sb, "rooftop diff: A %s, B %s; %d inputs and %d figures differ\n", label_a, label_b,
-                  cJSON_GetArraySize(inputs), cJSON_GetArraySize(figures));
+        sb_printf(&sb, "rooftop diff: A %s, B %s; %d input%s and %d figure%s differ\n", label_a, label_b, ni,
+                  ni == 1 ? "" : "s", nf, nf == 1 ? "" : "s");
     section(&sb, "Inputs", inputs, md);
     section(&sb, "Figures", figures, md);
     cJSON_Delete(inputs);

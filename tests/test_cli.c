@@ -1265,14 +1265,14 @@ static void test_diff_of_two_saved_scenarios(void **state)
     assert_string_equal(r.err, "");
     const char *want_inputs = "\n\nInputs that differ\n"
                               "  batch: 1 -> 8  (+7, +700.0%)\n"
-                              "  budget_s: 1 -> 2  (+1, +100.0%)\n"
+                              "  budget_s: 1.000 s -> 2.000 s  (+1.000 s, +100.0%)\n"
                               "\nFigures that differ\n"
                               "  latency.estimates_disagree: false -> true\n";
     assert_int_equal(strncmp(r.out, "rooftop diff: A tests/fixtures/scenarios/review-a.json, B "
                                     "tests/fixtures/scenarios/review-b.json; 2 inputs and ", 106), 0);
     assert_non_null(strstr(r.out, want_inputs));
-    assert_non_null(strstr(r.out, "\n  latency.total_s: 34.4575 -> 100.861  (+66.4031, +192.7%)\n"));
-    assert_non_null(strstr(r.out, "\n  latency.budget_s: 1 -> 2  (+1, +100.0%)\n"));
+    assert_non_null(strstr(r.out, "\n  latency.total_s: 34.458 s -> 100.861 s  (+66.403 s, +192.7%)\n"));
+    assert_non_null(strstr(r.out, "\n  latency.budget_s: 1.000 s -> 2.000 s  (+1.000 s, +100.0%)\n"));
     assert_null(strstr(r.out, "workload.")); /* the report's echo of the inputs is not a figure */
     run_free(&r);
 
@@ -1291,7 +1291,7 @@ static void test_diff_of_two_saved_scenarios(void **state)
     r = RUN("--baseline", a, "--batch", "8", "--budget", "2", "--format", "markdown");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "A: `tests/fixtures/scenarios/review-a.json`, B: `the flags`; 2 inputs and "));
-    assert_non_null(strstr(r.out, "| batch | 1 | 8 | +7 (+700.0%) |\n| budget_s | 1 | 2 | +1 (+100.0%) |\n"));
+    assert_non_null(strstr(r.out, "| batch | 1 | 8 | +7 (+700.0%) |\n| budget_s | 1.000 s | 2.000 s | +1.000 s (+100.0%) |\n"));
     run_free(&r);
 
     /* Without a terminal the explorer would fall back to text: with a
@@ -1300,6 +1300,13 @@ static void test_diff_of_two_saved_scenarios(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "B the flags; 2 inputs and "));
     assert_non_null(strstr(r.out, "\n  batch: 1 -> 8  (+7, +700.0%)\n"));
+    run_free(&r);
+    /* The flags start from the baseline: B is review-b at batch 16, one
+     * input apart, not the default scenario at batch 16. */
+    r = RUN("--baseline", b, "--batch", "16", "--format=text");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "; 1 input and "));
+    assert_non_null(strstr(r.out, "\nInputs that differ\n  batch: 8 -> 16  (+8, +100.0%)\n\nFigures"));
     run_free(&r);
     assert_usage_error(RUN("--baseline", a, "--report"), "--baseline goes with the explorer, or with --format");
     assert_usage_error(RUN("--baseline", a, "--sweep=batch"), "--baseline goes with the explorer");
@@ -1316,6 +1323,39 @@ static void test_diff_of_two_saved_scenarios(void **state)
     assert_usage_error(RUN("--diff", a, b, "--format=csv"), "give text, markdown or json");
     assert_usage_error(RUN("--diff", a, b, "--report"), "choose one of");
     assert_usage_error(RUN("--diff", "tests/fixtures/no-such.json", b), "--diff: ");
+}
+
+/* The markdown diff of the two saved review scenarios against its golden
+ * file, whole (tests/golden/diff_review.md; `make golden` rewrites it with
+ * ROOFTOP_UPDATE_GOLDEN=1; review it with git diff). */
+static void test_diff_golden(void **state)
+{
+    (void)state;
+    struct run r = RUN("--diff", "tests/fixtures/scenarios/review-a.json", "tests/fixtures/scenarios/review-b.json",
+                       "--format=markdown");
+    assert_int_equal(r.status, 0);
+    const char *path = "tests/golden/diff_review.md";
+    char err[300];
+    const char *update = getenv("ROOFTOP_UPDATE_GOLDEN");
+    if (update && strcmp(update, "1") == 0) {
+        assert_int_equal(write_file_atomic(path, r.out, strlen(r.out), err, sizeof err), 0);
+        printf("wrote %s\n", path);
+    } else {
+        char *want;
+        size_t len;
+        if (read_file(path, &want, &len, err, sizeof err) != 0)
+            fail_msg("no golden %s (%s): run `make golden` and review it", path, err);
+        if (strcmp(want, r.out) != 0) {
+            size_t i = 0;
+            int line = 1;
+            for (; want[i] && want[i] == r.out[i]; i++)
+                line += want[i] == '\n';
+            free(want);
+            fail_msg("the diff differs from %s from line %d (`make golden` accepts it)", path, line);
+        }
+        free(want);
+    }
+    run_free(&r);
 }
 
 /* --report=markdown --plot: the report, then the roofline as text in a
@@ -1373,6 +1413,7 @@ int main(void)
         cmocka_unit_test(test_model_names_from_paths),
         cmocka_unit_test(test_diff_of_two_saved_scenarios),
         cmocka_unit_test(test_report_markdown_plot),
+        cmocka_unit_test(test_diff_golden),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

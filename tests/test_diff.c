@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include "diff.h"
+#include "units.h"
 
 /* The entry of list with key, or a failure. */
 static const cJSON *entry(const cJSON *list, const char *key)
@@ -99,11 +100,73 @@ static void test_render_names_inputs_and_figures(void **state)
     assert_null(diff_render(RT_FORMAT_CSV, NULL, &sa, &aa, NULL, &sb, &ab));
 }
 
+/* Rows are matched by name, notes as a set, an object against null is one
+ * entry, and text shows numbers in the unit their key names. Speculative
+ * decoding on in B only: B gains decode.speculative (an object where A has
+ * null) and notes; the placements keep their names ("decode:decode"). */
+static void test_named_rows_sets_and_units(void **state)
+{
+    (void)state;
+    struct scenario sa, sb;
+    struct analysis aa, ab;
+    char err[300];
+    scenario_default(&sa);
+    sb = sa;
+    sb.spec_tokens = 4;
+    sb.spec_accept = 0.7;
+    assert_int_equal(analyze(&sa, &aa, err, sizeof err), 0);
+    assert_int_equal(analyze(&sb, &ab, err, sizeof err), 0);
+    char *json = diff_render(RT_FORMAT_JSON, NULL, &sa, &aa, NULL, &sb, &ab);
+    cJSON *root = cJSON_Parse(json);
+    assert_non_null(root);
+    const cJSON *figures = cJSON_GetObjectItemCaseSensitive(root, "figures");
+    const cJSON *spec = entry(figures, "decode.speculative");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(spec, "a")));
+    assert_true(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(spec, "b")));
+    assert_null(cJSON_GetObjectItemCaseSensitive(spec, "absent")); /* both sides have the key */
+    int added_notes = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, figures)
+    {
+        const char *key = cJSON_GetObjectItemCaseSensitive(e, "key")->valuestring;
+        assert_null(strstr(key, "notes[0]")); /* never by position */
+        if (strcmp(key, "notes[]") == 0) {
+            assert_string_equal(cJSON_GetObjectItemCaseSensitive(e, "absent")->valuestring, "a");
+            added_notes++;
+        }
+        assert_null(strstr(key, "placement[1]"));
+    }
+    assert_int_equal(added_notes, ab.note_count - aa.note_count);
+    cJSON_Delete(root);
+    free(json);
+
+    char *text = diff_render(RT_FORMAT_TEXT, NULL, &sa, &aa, NULL, &sb, &ab);
+    assert_non_null(strstr(text, "\n  decode.speculative: null -> {"));
+    char want[200], t1[32], t2[32], t3[32];
+    snprintf(want, sizeof want, "\n  latency.decode_s: %s -> %s  (-%s, ", format_seconds(t1, sizeof t1, aa.latency.decode_s),
+             format_seconds(t2, sizeof t2, ab.latency.decode_s),
+             format_seconds(t3, sizeof t3, aa.latency.decode_s - ab.latency.decode_s));
+    assert_true(ab.latency.decode_s < aa.latency.decode_s);
+    if (!strstr(text, want))
+        fail_msg("no '%s' in the text diff", want + 1);
+    free(text);
+
+    /* One input: singular. */
+    sb = sa;
+    sb.batch = 2;
+    assert_int_equal(analyze(&sb, &ab, err, sizeof err), 0);
+    text = diff_render(RT_FORMAT_TEXT, NULL, &sa, &aa, NULL, &sb, &ab);
+    assert_non_null(strstr(text, "; 1 input and "));
+    assert_non_null(strstr(text, "\n  placement[decode:decode].intensity_flop_per_byte: "));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trees_flatten_and_compare),
         cmocka_unit_test(test_render_names_inputs_and_figures),
+        cmocka_unit_test(test_named_rows_sets_and_units),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

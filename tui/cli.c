@@ -1285,6 +1285,11 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "--%s --format=csv: give text, markdown or json", out->diff_baseline ? "baseline" : "diff");
         return 2;
     }
+    /* A design review changes the baseline: without --scenario, the flags
+     * start from FILE, so "--baseline before.json --batch 64" is before.json
+     * at batch 64, not the default scenario at batch 64. */
+    if (out->baseline_path && !pend.text[OPT_SCENARIO])
+        out->scenario = out->explorer.baseline;
     for (size_t i = 0; i < sizeof apply_order / sizeof apply_order[0]; i++) {
         int id = apply_order[i];
         if (pend.text[id] && apply_flag(id, pend.text[id], out, err, errsize) != 0)
@@ -1297,7 +1302,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     if (apply_layout(&pend, &out->scenario, err, errsize) != 0)
         return 2;
     if (pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_tokens > 0 && !pend.text[OPT_SPEC_ACCEPT] &&
-        !pend.text[OPT_SCENARIO]) {
+        !pend.text[OPT_SCENARIO] && !out->baseline_path) {
         snprintf(err, errsize, "--spec-tokens %lld needs --spec-accept A: the chance each draft token is accepted, "
                                "from 0 up to 1",
                  (long long)out->scenario.spec_tokens);
