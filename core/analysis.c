@@ -673,7 +673,8 @@ static void analyze_cost_energy(const struct scenario *s, struct analysis *a)
     c->usd_per_chip_hour = s->price_usd_per_chip_hour > 0.0 ? s->price_usd_per_chip_hour
                                                               : s->chip.price_usd_per_chip_hour;
     c->known = c->usd_per_chip_hour > 0.0;
-    c->priced = c->known && tps > 0.0;
+    c->fits = a->memory.batch_fits;
+    c->priced = c->known && tps > 0.0 && c->fits;
     c->usd_per_million_output_tokens = c->priced ? c->usd_per_chip_hour / 3600.0 / tps * 1e6 : 0.0;
     snprintf(c->source, sizeof c->source, "%s",
              s->price_usd_per_chip_hour > 0.0 ? "--price-per-chip-hour"
@@ -684,7 +685,7 @@ static void analyze_cost_energy(const struct scenario *s, struct analysis *a)
     e->power_w = s->power_w > 0.0 ? s->power_w : s->chip.tdp_w;
     e->pue = s->pue > 0.0 ? s->pue : 1.0;
     e->known = e->power_w > 0.0;
-    e->measured = e->known && tps > 0.0;
+    e->measured = e->known && tps > 0.0 && c->fits;
     e->joules_per_output_token = e->measured ? e->power_w * e->pue / tps : 0.0;
     e->tokens_per_kwh = e->measured ? 3.6e6 / e->joules_per_output_token : 0.0;
     snprintf(e->power_source, sizeof e->power_source, "%s",
@@ -1030,6 +1031,14 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
     }
 
     training_totals(s, hw->peak_flops_per_s, tr);
+    if (tr->implied_mfu > 1.0)
+        add_note(a, "%.4g chip-hours imply an MFU of %.0f%%, above 100%%: no chip runs faster than its peak, so the "
+                    "chip-hours are too few for %.3g FLOPs (check the unit: k, M or B) or the chip's peak is too low.",
+                 s->train_chip_hours, tr->implied_mfu * 100.0, tr->total_flops);
+    else if (tr->totals && s->train_mfu <= 0.0 && tr->totals_mfu > 1.0)
+        add_note(a, "The training totals use the step's MFU of %.0f%%, above 100%% (see the MFU note): give "
+                    "--train-mfu for realistic chip-hours and days.",
+                 tr->totals_mfu * 100.0);
 
     /* PaLM's 12 L H Q T counts attention over the whole context; the step runs causal attention,
      * about half of it, so at long context the PaLM figures can pass 100%. Say so, not silently. */

@@ -216,11 +216,13 @@ struct serving_figures {
  * The price is --price-per-chip-hour, else the chip's listed one (chips.h:
  * a cloud's on-demand list price and its date). known is false when neither
  * exists (source "unpublished"; a report writes null, never 0 as if free);
- * priced is false when there is a price but no output token (the figure
- * is then 0 and a report writes null). */
+ * priced is false when there is a price but no output token, or when the
+ * batch does not fit in memory (a design that cannot run has no cost per
+ * token: the figure is then 0 and a report writes null). */
 struct cost_figures {
     bool known;                           /* a price per chip-hour was given or listed */
-    bool priced;                          /* ... and the scenario produces output tokens */
+    bool priced;                          /* ... the scenario produces output tokens, and the batch fits */
+    bool fits;                            /* the batch fits in memory (memory_verdict.batch_fits) */
     double usd_per_chip_hour;             /* USD; 0 when not known */
     double usd_per_million_output_tokens; /* USD; 0 when not priced */
     char source[RT_CHIP_PRICE_SOURCE_MAX]; /* "--price-per-chip-hour", the chip's price_source, or "unpublished" */
@@ -236,7 +238,7 @@ struct cost_figures {
  * output tokens (the figures are then 0 and a report writes null). */
 struct energy_figures {
     bool known;                      /* a power per chip was given or published */
-    bool measured;                   /* ... and the scenario produces output tokens */
+    bool measured;                   /* ... the scenario produces output tokens, and the batch fits */
     double power_w;                  /* W per chip; 0 when not known */
     double pue;                      /* >= 1 */
     double joules_per_output_token;  /* J; 0 when not measured */

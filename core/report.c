@@ -156,7 +156,8 @@ static void cost_energy_lines(struct strbuf *sb, const struct analysis *a, bool 
     if (!c->known)
         sb_printf(sb, "%sunpublished: no price for this chip (--price-per-chip-hour USD)%s", cost, tail);
     else if (!c->priced)
-        sb_printf(sb, "%s$%.2f per chip-hour; no output tokens to price%s", cost, c->usd_per_chip_hour, tail);
+        sb_printf(sb, "%s$%.2f per chip-hour; %s%s", cost, c->usd_per_chip_hour,
+                  c->fits ? "no output tokens to price" : "the batch does not fit in memory: nothing to price", tail);
     else
         sb_printf(sb, "%s$%.3g per million output tokens at $%.2f per chip-hour%s", cost,
                   c->usd_per_million_output_tokens, c->usd_per_chip_hour, tail);
@@ -165,8 +166,8 @@ static void cost_energy_lines(struct strbuf *sb, const struct analysis *a, bool 
     if (!e->known)
         sb_printf(sb, "%sunpublished: no power for this chip (--power-w W)%s", energy, tail);
     else if (!e->measured)
-        sb_printf(sb, "%s%.0f W per chip x PUE %.2f (%s); no output tokens%s", energy, e->power_w, e->pue,
-                  e->power_source, tail);
+        sb_printf(sb, "%s%.0f W per chip x PUE %.2f (%s); %s%s", energy, e->power_w, e->pue, e->power_source,
+                  c->fits ? "no output tokens" : "the batch does not fit in memory", tail);
     else
         sb_printf(sb, "%s%.3g J per output token, %.3g tokens per kWh (%.0f W per chip x PUE %.2f, %s)%s", energy,
                   e->joules_per_output_token, e->tokens_per_kwh, e->power_w, e->pue, e->power_source, tail);

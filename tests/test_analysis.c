@@ -433,6 +433,18 @@ static void test_cost_and_energy_per_token(void **state)
     a = must_analyze(&s);
     assert_true(a.cost.known);
     ASSERT_NEAR(a.cost.usd_per_chip_hour, 1.20, 0);
+    /* 140 GB of weights on one 16 GB v5e: a design that cannot run has no
+     * cost per token; 16 chips hold it and are priced. */
+    assert_false(a.memory.batch_fits);
+    assert_false(a.cost.fits);
+    assert_false(a.cost.priced);
+    ASSERT_NEAR(a.cost.usd_per_million_output_tokens, 0.0, 0);
+    s.chips = 16;
+    a = must_analyze(&s);
+    assert_true(a.cost.fits && a.cost.priced);
+    ASSERT_NEAR(a.cost.usd_per_million_output_tokens, 1.20 / 3600.0 / a.serving.tokens_per_s_per_chip * 1e6, 1e-9);
+    s.chips = 1;
+    a = must_analyze(&s);
     assert_false(a.energy.known);
     assert_false(a.energy.measured);
     assert_string_equal(a.energy.power_source, "unpublished");

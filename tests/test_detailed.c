@@ -217,6 +217,16 @@ static void test_training_totals_published(void **state)
     ASSERT_PRINTED("%.1f", a.training.implied_mfu * 100, "34.5");
     ASSERT_PRINTED("%.4g", a.training.chip_hours, "2.661e+07");
     ASSERT_PRINTED("%.2f", a.training.days, "67.67");
+    for (int i = 0; i < a.note_count; i++)
+        assert_null(strstr(a.notes[i], "above 100%"));
+    /* 30.84k typed for 30.84M: an MFU of 34,510% is no MFU; a note says why. */
+    s.train_chip_hours = 30.84e3;
+    a = must_analyze(&s);
+    ASSERT_PRINTED("%.0f", a.training.implied_mfu * 100, "34510");
+    bool flagged = false;
+    for (int i = 0; i < a.note_count; i++)
+        flagged |= strstr(a.notes[i], "3.084e+04 chip-hours imply an MFU of 34510%, above 100%") != NULL;
+    assert_true(flagged);
 
     scenario_default(&s);
     s.chip = *chip_find("tpu-v4");
