@@ -75,6 +75,34 @@ static void test_osc52_decodes_to_the_markdown(void **state)
     free(md);
 }
 
+/* With a baseline pinned, the export carries the comparison: the report,
+ * then every input and figure that differs with the baseline as A. */
+static void test_review_carries_the_baseline(void **state)
+{
+    (void)state;
+    struct scenario s, base;
+    struct analysis a, ab;
+    char err[256];
+    scenario_default(&base);
+    s = base;
+    s.batch = 8;
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    assert_int_equal(analyze(&base, &ab, err, sizeof err), 0);
+    char *plain = export_report(RT_FORMAT_MARKDOWN, &s, &a, true);
+    char *alone = export_review(&s, &a, NULL, NULL);
+    assert_string_equal(alone, plain); /* nothing pinned: the report with its plot */
+    char *review = export_review(&s, &a, &base, &ab);
+    assert_int_equal(strncmp(review, plain, strlen(plain)), 0);
+    const char *tail = review + strlen(plain);
+    assert_int_equal(strncmp(tail, "\n## Against the pinned baseline\n\nA: `the baseline`, B: `this scenario`; 1 input and ",
+                             84), 0);
+    assert_non_null(strstr(tail, "\n| batch | 1 | 8 | +7 (+700.0%) |\n"));
+    assert_null(strstr(tail, "# rooftop diff"));
+    free(plain);
+    free(alone);
+    free(review);
+}
+
 static void test_plot_text_is_ascii(void **state)
 {
     (void)state;
@@ -102,6 +130,7 @@ int main(void)
         cmocka_unit_test(test_base64_known_values),
         cmocka_unit_test(test_osc52_decodes_to_the_markdown),
         cmocka_unit_test(test_plot_text_is_ascii),
+        cmocka_unit_test(test_review_carries_the_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -507,7 +507,8 @@ static void export_to_file(struct ui *u, const char *path)
         }
         path = expanded;
     }
-    char *md = export_report(RT_FORMAT_MARKDOWN, &u->scenario, &u->analysis, true);
+    char *md = export_review(&u->scenario, &u->analysis, u->has_baseline ? &u->baseline : NULL,
+                             u->has_baseline ? &u->baseline_analysis : NULL);
     if (!md) {
         ui_set_message(u, true, "out of memory writing the report");
         return;
@@ -529,7 +530,8 @@ static void export_to_file(struct ui *u, const char *path)
 static void copy_to_clipboard(struct ui *u)
 {
     char msg[UI_MESSAGE_MAX];
-    char *md = export_report(RT_FORMAT_MARKDOWN, &u->scenario, &u->analysis, true);
+    char *md = export_review(&u->scenario, &u->analysis, u->has_baseline ? &u->baseline : NULL,
+                             u->has_baseline ? &u->baseline_analysis : NULL);
     bool too_long = false;
     char *seq = md ? export_osc52(md, EXPORT_OSC52_MAX, &too_long) : NULL;
     if (too_long) {

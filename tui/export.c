@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "grid.h"
 #include "plot.h"
 #include "strbuf.h"
@@ -46,6 +47,28 @@ char *export_report(enum rt_format f, const struct scenario *s, const struct ana
     }
     free(report);
     free(pic);
+    return sb_take(&sb);
+}
+
+char *export_review(const struct scenario *s, const struct analysis *a, const struct scenario *base_s,
+                    const struct analysis *base_a)
+{
+    char *report = export_report(RT_FORMAT_MARKDOWN, s, a, true);
+    if (!report || !base_s || !base_a)
+        return report;
+    char *diff = diff_render(RT_FORMAT_MARKDOWN, "the baseline", base_s, base_a, "this scenario", s, a);
+    struct strbuf sb = {0};
+    if (diff) {
+        /* The diff's own title gives way to a section of the report. */
+        const char *body = strncmp(diff, "# rooftop diff\n\n", 16) == 0 ? diff + 16 : diff;
+        sb_puts(&sb, report);
+        sb_puts(&sb, "\n## Against the pinned baseline\n\n");
+        sb_puts(&sb, body);
+    } else {
+        sb.failed = true;
+    }
+    free(report);
+    free(diff);
     return sb_take(&sb);
 }
 

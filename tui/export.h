@@ -34,6 +34,14 @@ char *export_plot_text(const struct analysis *a, int cols, int rows);
  * report alone. Returns a new string, or NULL when memory runs out. */
 char *export_report(enum rt_format f, const struct scenario *s, const struct analysis *a, bool plot);
 
+/* What 'e' and 'y' export: the markdown report of s (analyzed into a) with
+ * its plot, and, when a baseline is pinned (base_s and base_a not NULL), a
+ * section "## Against the pinned baseline" with every input and figure that
+ * differs (diff.h, the baseline as A). Returns a new string, or NULL when
+ * memory runs out. */
+char *export_review(const struct scenario *s, const struct analysis *a, const struct scenario *base_s,
+                    const struct analysis *base_a);
+
 /* Base64 (RFC 4648, padded) of len bytes of data: a new NUL-terminated
  * string, or NULL when memory runs out. */
 char *export_base64(const unsigned char *data, size_t len);
