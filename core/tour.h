@@ -55,7 +55,7 @@ struct tour {
 const char *tour_builtin_text(void);
 
 /* Parses tour text (len bytes, named path in messages) into *out (large:
- * about 200 KB; allocate it). knobs is the NULL-terminated list of knob
+ * about 300 KB; allocate it). knobs is the NULL-terminated list of knob
  * names a step may name (the explorer's); NULL accepts any. Every step's
  * scenario is analysed and its figure looked up, so a tour that loads can
  * be shown. Returns 0; or -1 with one line in err naming the file and the
