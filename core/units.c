@@ -163,6 +163,40 @@ char *format_count(char *buf, size_t size, double value)
     return buf;
 }
 
+/* Copies text into out (size bytes) without its leading and trailing blanks. */
+static void trim_blanks(char *out, size_t size, const char *text)
+{
+    while (*text == ' ' || *text == '\t')
+        text++;
+    snprintf(out, size, "%s", text);
+    size_t n = strlen(out);
+    while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\t'))
+        out[--n] = '\0';
+}
+
+int parse_seconds(const char *text, double *out)
+{
+    char buf[64];
+    if (!text || strlen(text) >= sizeof buf)
+        return -1;
+    trim_blanks(buf, sizeof buf, text);
+    size_t n = strlen(buf);
+    double scale = 1.0;
+    if (n >= 2 && strcmp(buf + n - 2, "ms") == 0) {
+        scale = 1e-3;
+        buf[n - 2] = '\0';
+    } else if (n >= 1 && buf[n - 1] == 's') {
+        buf[n - 1] = '\0';
+    }
+    char num[64];
+    trim_blanks(num, sizeof num, buf);
+    double v;
+    if (parse_number(num, &v) != 0)
+        return -1;
+    *out = v * scale;
+    return 0;
+}
+
 char *format_seconds(char *buf, size_t size, double seconds)
 {
     if (!isfinite(seconds)) {

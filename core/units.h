@@ -30,6 +30,12 @@ int precision_parse(const char *text, enum rt_precision *out);
  * empty text, trailing garbage, hex, inf/nan, or a result that is not finite. */
 int parse_number(const char *text, double *out);
 
+/* Parses seconds: a number as parse_number reads it, with an optional
+ * unit "s" or "ms" ("0.5", "0.5 s", "500ms"); blanks around the number and
+ * the unit are skipped. Returns 0 and sets *out; -1 (and *out untouched)
+ * otherwise. */
+int parse_seconds(const char *text, double *out);
+
 /* Writes value with 3 significant figures and an SI prefix (k M G T P E) and
  * the unit, e.g. format_si(140e9, "B") -> "140 GB", format_si(1.97e14,
  * "FLOP/s") -> "197 TFLOP/s". Non-finite values print as "n/a". Returns buf. */

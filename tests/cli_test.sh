@@ -137,5 +137,25 @@ for flag in --model --chip --scenario --theme --engine --points --calibrate; do
 done
 rm -f "$tmp/pipe.json"
 
+# --tour: a tour file that is malformed is one line naming the file and the
+# key; a name is looked up in $XDG_DATA_HOME/rooftop/tours/NAME.json.
+export XDG_DATA_HOME="$tmp/data"
+mkdir -p "$tmp/data/rooftop/tours"
+printf '{"title": "t", "steps": [{"title": "s", "question": "q?", "figure": "latency.total_s", "answer": "figure", "set": {"bach": 2}}]}\n' >"$tmp/data/rooftop/tours/typo.json"
+expect 2 "tour with an unknown set key" -- --tour typo
+[ "$(cat "$tmp/err")" = "rooftop: $tmp/data/rooftop/tours/typo.json: 'steps[0].set.bach' is not a scenario key (see a file rooftop --write-scenario writes)" ] &&
+    ok || bad "--tour typo: $(cat "$tmp/err")"
+printf '{"title": "t", "steps": [{"title": "s", "question": "q?", "figure": "latency.total_s",' >"$tmp/cut.json"
+expect 2 "tour cut short" -- --tour "$tmp/cut.json"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "cut.json:1:" "$tmp/err" && ok || bad "--tour cut.json: $(cat "$tmp/err")"
+expect 2 "no such tour" -- --tour nosuch
+grep -q "no such tour (the built-in one is 'guide'; yours go in $tmp/data/rooftop/tours/)" "$tmp/err" &&
+    ok || bad "--tour nosuch: $(cat "$tmp/err")"
+expect 2 "tour with a report" -- --tour --report
+grep -q "^rooftop: --tour opens the explorer" "$tmp/err" && ok || bad "--tour --report: $(cat "$tmp/err")"
+printf '{"title": "t", "steps": [{"title": "s", "question": "q?", "figure": "memory.max_concurrent_requests", "answer": "figure", "set": {"chip": "h100", "chips": 8}}]}\n' >"$tmp/data/rooftop/tours/mine.json"
+expect 0 "a user's tour, no terminal: the report" -- --tour mine
+grep -q "Ridge point" "$tmp/out" && ok || bad "--tour mine without a terminal did not print the report"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -812,6 +812,39 @@ if command -v bash >/dev/null 2>&1; then
     t kill-session -t "$s" 2>/dev/null
 fi
 
+# ---- the guided tour at 80x24: --tour opens it, a guess is scored, the next step sets its scenario ----
+s=tour
+start_raw "$s" 80 24 "$UTF8_ENV" "--tour"
+if wait_for "$s" 'Tour 1/14 · The ridge point' && wait_for "$s" '▸chip *h100'; then
+    t send-keys -t "$s" 3 0 Enter
+    if wait_for "$s" 'you said 30; it is 295.5: 9.9× low'; then
+        t send-keys -t "$s" n
+        if wait_for "$s" 'Tour 2/14 · Prefill is compute-bound' && wait_for "$s" 'chip *tpu-v5e' &&
+            wait_for "$s" '▸prefill'; then
+            t send-keys -t "$s" c o m p u t e Enter
+            if wait_for "$s" 'you said compute; it is compute-bound:' && wait_for "$s" ' right$'; then
+                t send-keys -t "$s" Escape
+                if wait_for "$s" 'left the tour at step 2 of 14'; then
+                    pass "tour: --tour opens at 80x24, a guess is scored, n sets the next step's chip, Esc leaves"
+                else
+                    fail "Esc did not leave the tour" "$s"
+                fi
+            else
+                fail "the bound guess was not scored" "$s"
+            fi
+        else
+            fail "n did not set the next step's scenario (chip tpu-v5e, prefill selected)" "$s"
+        fi
+    else
+        fail "the guess 30 was not scored against the ridge" "$s"
+    fi
+    t send-keys -t "$s" q
+    if wait_for "$s" 'EXIT=0' && sane "$s"; then :; else fail "q after the tour" "$s"; fi
+else
+    fail "--tour did not open on its first step" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 # ---- a terminal that cannot address the cursor, or an unknown one, gets the report ----
 for term in dumb no-such-terminal; do
     s=report-$term

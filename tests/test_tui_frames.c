@@ -436,6 +436,71 @@ static void test_pareto_view(void **state)
     assert_int_equal(u->mode, UI_MODE_KNOBS);
 }
 
+/* The guided tour ('T'): each step sets its scenario and selects its knob;
+ * a guess is scored against analyze() and the panel moves off the figure. */
+static void test_tour_frames(void **state)
+{
+    (void)state;
+    struct scenario s;
+    guide_napkin(&s);
+    start(&s, false, 80, 24);
+    assert_int_equal(ui_key(u, 'T'), UI_REDRAW);
+    assert_int_equal(u->mode, UI_MODE_TOUR);
+    assert_int_equal(u->tour_step, 0);
+    assert_int_equal(u->selected, SLIDER_CHIP);
+    assert_string_equal(u->scenario.chip.key, "h100");
+    while (strcmp(u->tour->steps[u->tour_step].title, "Chips against the budget") != 0) {
+        size_t at = u->tour_step;
+        ui_key(u, UI_KEY_RIGHT);
+        assert_int_equal(u->tour_step, at + 1);
+    }
+    assert_int_equal(u->scenario.chips, 16);
+    assert_string_equal(u->scenario.chip.key, "tpu-v5e");
+    assert_int_equal(u->selected, SLIDER_CHIPS);
+    ui_key(u, 'n'); /* nothing typed: n and p move */
+    ui_key(u, 'p');
+    assert_string_equal(u->tour->steps[u->tour_step].title, "Chips against the budget");
+    for (const char *k = "0.5"; *k; k++)
+        ui_key(u, *k);
+    assert_string_equal(u->tour_guess, "0.5");
+    ui_key(u, UI_KEY_ENTER);
+    assert_true(u->tour_revealed);
+    assert_string_equal(u->tour_result, "you said 0.5 s; it is 1.981 s: 4.0\u00d7 low");
+    check_frame("tour_80x24_utf8");
+    /* Esc leaves on the step's scenario; T comes back to the same step. */
+    ui_key(u, UI_KEY_ESC);
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    assert_int_equal(u->scenario.chips, 16);
+    ui_key(u, 'T');
+    assert_string_equal(u->tour->steps[u->tour_step].title, "Chips against the budget");
+    /* Typed letters that are also keys go into the guess once it has begun. */
+    ui_key(u, UI_KEY_LEFT);
+    ui_key(u, UI_KEY_LEFT);
+    ui_key(u, UI_KEY_LEFT);
+    ui_key(u, UI_KEY_LEFT);
+    ui_key(u, UI_KEY_LEFT);
+    ui_key(u, UI_KEY_LEFT);
+    assert_string_equal(u->tour->steps[u->tour_step].title, "Decode is memory-bound");
+    for (const char *k = "comp"; *k; k++)
+        ui_key(u, *k);
+    assert_string_equal(u->tour_guess, "comp");
+    ui_key(u, UI_KEY_ENTER);
+    assert_string_equal(u->tour_result, "you said compute; it is memory-bound: wrong");
+    assert_false(u->tour_right);
+    for (const char *k = "fast"; *k; k++)
+        ui_key(u, *k);
+    ui_key(u, UI_KEY_ENTER);
+    assert_true(u->message_is_error);
+    assert_string_equal(u->message, "'fast': answer memory or compute");
+    assert_int_equal(ui_key(u, 'q'), UI_QUIT);
+    ui_free(u);
+    start(&s, true, 80, 24);
+    ui_key(u, 'T');
+    ui_key(u, UI_KEY_RIGHT);
+    ui_key(u, 'm');
+    check_frame("tour_80x24_ascii");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +515,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_honest_headline, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memory_miss_said_plainly, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pareto_view, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tour_frames, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

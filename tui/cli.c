@@ -20,6 +20,7 @@
 #include "diff.h"
 #include "export.h"
 #include "textsafe.h"
+#include "tourview.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -55,6 +56,8 @@ static const char usage_text[] =
     "  --scenario FILE     start from a saved scenario (flags still override it)\n"
     "  --write-scenario FILE  save the scenario, then run the mode (if any)\n"
     "  --baseline FILE     explorer: pin a saved scenario to compare against (b)\n"
+    "  --tour [NAME|PATH]  explorer: a guided tour, guess then see (T); alone the\n"
+    "                      built-in one, else $XDG_DATA_HOME/rooftop/tours/NAME.json\n"
     "  --chips N           chips serving one replica                          [1]\n"
     "  --peak-flops F      override the chip's peak at the compute precision\n"
     "  --hbm-bw B          override the chip's memory bandwidth, bytes/s\n"
@@ -143,7 +146,7 @@ enum {
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
-    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_COUNT
+    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -231,6 +234,7 @@ static const struct option long_options[] = {
     {"power-w", required_argument, NULL, OPT_POWER_W},
     {"pue", required_argument, NULL, OPT_PUE},
     {"diff", required_argument, NULL, OPT_DIFF},
+    {"tour", optional_argument, NULL, OPT_TOUR},
     {"plot", no_argument, NULL, OPT_PLOT},
     {NULL, 0, NULL, 0},
 };
@@ -877,15 +881,18 @@ static int apply_layout(const struct pending *pend, struct scenario *s, char *er
     return 0;
 }
 
-char *cli_config_dir(char *out, size_t size, const char *kind)
+/* $ENV/rooftop/KIND when ENV holds an absolute path, else
+ * $HOME/UNDER_HOME/rooftop/KIND, into out; NULL when neither is set or the
+ * path does not fit (out is then ""). */
+static char *xdg_dir(char *out, size_t size, const char *env, const char *under_home, const char *kind)
 {
-    const char *xdg = getenv("XDG_CONFIG_HOME");
+    const char *xdg = getenv(env);
     const char *home = getenv("HOME");
     int n;
     if (xdg && xdg[0] == '/')
         n = snprintf(out, size, "%s/rooftop/%s", xdg, kind);
     else if (home && home[0])
-        n = snprintf(out, size, "%s/.config/rooftop/%s", home, kind);
+        n = snprintf(out, size, "%s/%s/rooftop/%s", home, under_home, kind);
     else
         return NULL;
     if (n < 0 || (size_t)n >= size) { /* cut short, it would name another folder */
@@ -894,6 +901,11 @@ char *cli_config_dir(char *out, size_t size, const char *kind)
         return NULL;
     }
     return out;
+}
+
+char *cli_config_dir(char *out, size_t size, const char *kind)
+{
+    return xdg_dir(out, size, "XDG_CONFIG_HOME", ".config", kind);
 }
 
 /* The user's folder of one kind (cli_config_dir) into out, or NULL; a
@@ -1007,6 +1019,61 @@ void cli_options_free(struct cli_options *o)
     chip_db_free(&o->chips);
     free(o->themes);
     o->themes = NULL;
+    free(o->tour);
+    o->tour = NULL;
+}
+
+char *cli_data_dir(char *out, size_t size, const char *kind)
+{
+    return xdg_dir(out, size, "XDG_DATA_HOME", ".local/share", kind);
+}
+
+/* Loads --tour's tour: "" or "guide" the built-in one, a path a file, any
+ * other name NAME.json in the user's tours folder. Returns 0 or 2 with err. */
+static int load_tour(struct cli_options *o, const char *wanted, char *err, size_t errsize)
+{
+    char *text = NULL, path[4200];
+    size_t len = 0;
+    const char *shown = "built-in tour";
+    char shown_buf[200];
+    if (wanted[0] && strcmp(wanted, "guide") != 0) {
+        if (looks_like_path(wanted)) {
+            if (read_flag_file(OPT_TOUR, wanted, &text, &len, err, errsize) != 0)
+                return 2;
+            shown = path_shown(shown_buf, sizeof shown_buf, wanted);
+        } else {
+            char dir[4096];
+            if (!cli_data_dir(dir, sizeof dir, "tours") ||
+                snprintf(path, sizeof path, "%s/%s.json", dir, wanted) >= (int)sizeof path) {
+                snprintf(err, errsize, "--tour '%s': no tours folder (set HOME or XDG_DATA_HOME), and not a file",
+                         wanted);
+                return 2;
+            }
+            struct stat st;
+            if (stat(path, &st) != 0) {
+                snprintf(err, errsize, "--tour '%s': no such tour (the built-in one is 'guide'; yours go in %s/)",
+                         wanted, dir);
+                return 2;
+            }
+            if (read_file(path, &text, &len, err, errsize) != 0)
+                return 2;
+            shown = path_shown(shown_buf, sizeof shown_buf, path);
+        }
+    }
+    o->tour = malloc(sizeof *o->tour);
+    const char *knobs[SLIDER_COUNT + 1];
+    int rc = -1;
+    if (!o->tour)
+        snprintf(err, errsize, "out of memory for the tour");
+    else
+        rc = tour_parse(text ? text : tour_builtin_text(), text ? len : strlen(tour_builtin_text()), shown,
+                        tour_knob_names(knobs), o->tour, &o->warnings, err, errsize);
+    free(text);
+    if (rc != 0)
+        return 2;
+    o->explorer.tour = o->tour;
+    o->explorer.start_tour = true;
+    return 0;
 }
 
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize)
@@ -1019,7 +1086,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     out->mode = CLI_EXPLORE;
     struct pending pend = {0};
-    const char *format_text = NULL, *report_text = NULL, *theme_text = NULL;
+    const char *format_text = NULL, *report_text = NULL, *theme_text = NULL, *tour_text = NULL;
     enum rt_latency_model latency_model = RT_LATENCY_NAPKIN;
     int latency_flags = 0;
     bool report = false, sweep = false;
@@ -1163,6 +1230,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_PLOT:
             out->plot = true;
             break;
+        case OPT_TOUR:
+            /* --tour, --tour=NAME or --tour NAME: the next argument when it is not a flag. */
+            tour_text = optarg ? optarg : optind < argc && argv[optind][0] != '-' ? argv[optind++] : "";
+            break;
         case OPT_DIFF:
             out->mode = CLI_DIFF, modes++;
             out->diff_a = optarg;
@@ -1253,6 +1324,12 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                                "diff of FILE against the flags");
         return 2;
     }
+    if (tour_text && (report || sweep || out->mode != CLI_EXPLORE)) {
+        snprintf(err, errsize, "--tour opens the explorer: give it without --report, --sweep, --diff or a list");
+        return 2;
+    }
+    if (tour_text && load_tour(out, tour_text, err, errsize) != 0)
+        return 2;
     if (out->baseline_path && out->mode == CLI_DIFF) {
         snprintf(err, errsize, "--diff A B compares two saved scenarios; --baseline FILE compares FILE with the "
                                "flags: give one of them");

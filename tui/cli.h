@@ -15,6 +15,7 @@
 #include "scenario.h"
 #include "search.h"
 #include "sweep.h"
+#include "tour.h"
 
 enum cli_mode { CLI_EXPLORE = 0, CLI_REPORT, CLI_SWEEP, CLI_LIST_CHIPS, CLI_LIST_MODELS, CLI_LIST_THEMES, CLI_HELP,
                 CLI_VERSION, CLI_CALIBRATE, CLI_SEARCH, CLI_DIFF };
@@ -43,6 +44,7 @@ struct cli_options {
     const char *baseline_path;    /* --baseline FILE (pinned in the explorer), or NULL */
     bool plot;                    /* --plot: --report=markdown|text with the roofline as text */
     bool max_chips_given;         /* --max-chips on the line: --search goes that far (else 1024) */
+    struct tour *tour;            /* --tour: the tour the explorer opens on (owned); NULL otherwise */
 };
 
 /* Frees what cli_parse allocated in *o (safe on a zeroed or failed parse). */
@@ -54,6 +56,11 @@ void cli_options_free(struct cli_options *o);
  * is set, or when the folder's path does not fit in size bytes (out is then
  * "": a path cut short would name another folder). */
 char *cli_config_dir(char *out, size_t size, const char *kind);
+
+/* The folder rooftop reads user data of one kind from ("tours"):
+ * $XDG_DATA_HOME/rooftop/KIND, or $HOME/.local/share/rooftop/KIND; as
+ * cli_config_dir (NULL when neither is set or the path does not fit). */
+char *cli_data_dir(char *out, size_t size, const char *kind);
 
 /* Parses argv into *out (free it with cli_options_free, also on failure).
  * Reads the flags, then the user's chip files (not for --help or --version,

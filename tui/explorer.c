@@ -590,6 +590,10 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
             else
                 ui_set_message(u, true, err);
         }
+        if (opts->tour)
+            ui_set_tour(u, opts->tour);
+        if (opts->start_tour)
+            ui_open_tour(u);
     }
     if (opts && opts->save_path[0])
         snprintf(u->save_path, sizeof u->save_path, "%s", opts->save_path);

@@ -7,6 +7,7 @@
 #include "calibrate.h"
 #include "scenario.h"
 #include "themefile.h"
+#include "tour.h"
 
 /* Options the command line passes to the explorer. */
 struct explorer_options {
@@ -20,6 +21,8 @@ struct explorer_options {
     size_t point_count;
     bool has_baseline;  /* --baseline FILE: a saved scenario pinned as the baseline ('b') */
     struct scenario baseline;
+    const struct tour *tour; /* --tour NAME|PATH: the tour 'T' runs (borrowed); NULL = the built-in one */
+    bool start_tour;    /* --tour: open on the tour's first step */
 };
 
 /* Runs the explorer on *initial until the user quits. Returns the process

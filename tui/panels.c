@@ -422,9 +422,7 @@ static void banner(struct view v, int x, int y, bool ok)
     view_text(v, x + (ok ? 3 : 2), y + 1, -1, ok ? "OK" : "MISS", r);
 }
 
-/* Writes text from row y wrapped at blanks to v's width, each line
- * left-aligned or centred; returns the row after the last one written. */
-static int wrap_text(struct view v, int y, const char *text, enum role role, bool centre)
+int wrap_text(struct view v, int y, const char *text, enum role role, bool centre)
 {
     int w = v.r.w;
     const char *p = text;
@@ -846,6 +844,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"o / O", "a phase's operations on the plot (cycles)"},
         {"w", "show your work: formulas with the numbers"},
         {"p", "Pareto view: search layouts; Enter loads one"},
+        {"T", "guided tour: guess a figure, then see it"},
         {"t", "next colour theme (--theme, --list-themes)"},
         {"s", "save the scenario to a file (asks where)"},
         {"e / y", "markdown report to a file / the clipboard"},

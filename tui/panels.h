@@ -74,6 +74,11 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
  * the terminal is, and that q quits. Any size, even 1 x 1, is safe. */
 void panel_too_small(struct view v, int cols, int rows, int min_cols, int min_rows);
 
+/* Writes text from row y wrapped at blanks to v's width, each line
+ * left-aligned or centred, in role; returns the row after the last one
+ * written (rows past v's height are not written). */
+int wrap_text(struct view v, int y, const char *text, enum role role, bool centre);
+
 /* The help overlay, centred in v: every key and mouse action. */
 void panel_help(struct view v, const struct glyphs *g);
 

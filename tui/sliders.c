@@ -490,28 +490,6 @@ static int parse_whole(const char *text, int64_t lo, int64_t hi, const char *wha
     return 0;
 }
 
-/* Parses seconds: a number with an optional "s" or "ms" unit. */
-static int parse_seconds(const char *text, double *out)
-{
-    char buf[64];
-    trim(buf, sizeof buf, text);
-    size_t n = strlen(buf);
-    double scale = 1.0;
-    if (n >= 2 && strcmp(buf + n - 2, "ms") == 0) {
-        scale = 1e-3;
-        buf[n - 2] = '\0';
-    } else if (n >= 1 && buf[n - 1] == 's') {
-        buf[n - 1] = '\0';
-    }
-    char num[64];
-    trim(num, sizeof num, buf);
-    double v;
-    if (parse_number(num, &v) != 0)
-        return -1;
-    *out = v * scale;
-    return 0;
-}
-
 int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize,
                        struct chip_list chips)
 {

@@ -10,6 +10,7 @@
 
 #include "panels.h"
 #include "pareto.h"
+#include "tourview.h"
 
 /* Sets the status-line message (printf style); error selects its colour. */
 static void say(struct ui *u, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -207,11 +208,21 @@ static void cycle_ops(struct ui *u, int dir)
         n, plot_op_marker(0), plot_op_marker(n - 1));
 }
 
-void ui_free(struct ui *u)
+/* Frees the Pareto view's candidates (it is closed). */
+static void pareto_free(struct ui *u)
 {
     free(u->pareto.candidates);
     u->pareto.candidates = NULL;
     u->pareto.count = 0;
+}
+
+void ui_free(struct ui *u)
+{
+    pareto_free(u);
+    if (u->tour == u->tour_owned)
+        u->tour = NULL;
+    free(u->tour_owned);
+    u->tour_owned = NULL;
 }
 
 /* Says which frontier point is picked. */
@@ -226,7 +237,7 @@ static void say_pick(struct ui *u, const char *verb)
  * pools from the current scenario (its model, chip, tokens and targets). */
 static void open_pareto(struct ui *u)
 {
-    ui_free(u);
+    pareto_free(u);
     u->pareto.capacity = UI_PARETO_CAPACITY;
     u->pareto.candidates = calloc(u->pareto.capacity, sizeof *u->pareto.candidates);
     if (!u->pareto.candidates) {
@@ -237,7 +248,7 @@ static void open_pareto(struct ui *u)
     u->pareto_opt.disaggregate = true;
     char err[256];
     if (search_run(&u->scenario, &u->pareto_opt, &u->pareto, err, sizeof err) != 0) {
-        ui_free(u);
+        pareto_free(u);
         say(u, true, "%s", err);
         return;
     }
@@ -284,7 +295,7 @@ static unsigned pareto_key(struct ui *u, int key)
     }
     case 'p':
     case UI_KEY_ESC:
-        ui_free(u);
+        pareto_free(u);
         u->mode = UI_MODE_KNOBS;
         say(u, false, "Pareto view closed");
         return UI_REDRAW;
@@ -296,6 +307,128 @@ static unsigned pareto_key(struct ui *u, int key)
         return UI_REDRAW | UI_REPAINT;
     default:
         say(u, false, "Pareto view: %s pick a frontier point, Enter loads it, p closes", glyphs_for(u->ascii)->left_right);
+        return UI_REDRAW;
+    }
+}
+
+void ui_set_tour(struct ui *u, const struct tour *t)
+{
+    u->tour = t ? t : u->tour_owned;
+    u->tour_step = 0;
+    u->tour_guess[0] = '\0';
+    u->tour_revealed = false;
+}
+
+/* Shows tour step i: sets its scenario (u undoes it), selects its knob and
+ * clears the guess. */
+static void tour_show(struct ui *u, size_t i)
+{
+    u->tour_step = i;
+    u->tour_guess[0] = '\0';
+    u->tour_revealed = false;
+    const struct tour_step *st = &u->tour->steps[i];
+    if (!commit(u, &st->scenario, true))
+        return;
+    int k = tour_knob_slider(st->knob);
+    if (k >= 0)
+        u->selected = k;
+}
+
+unsigned ui_open_tour(struct ui *u)
+{
+    if (!u->tour) {
+        char err[512] = "out of memory for the tour";
+        const char *knobs[SLIDER_COUNT + 1];
+        const char *text = tour_builtin_text();
+        u->tour_owned = malloc(sizeof *u->tour_owned);
+        if (!u->tour_owned || tour_parse(text, strlen(text), "built-in tour", tour_knob_names(knobs), u->tour_owned,
+                                         NULL, err, sizeof err) != 0) {
+            free(u->tour_owned);
+            u->tour_owned = NULL;
+            say(u, true, "%s", err);
+            return UI_REDRAW;
+        }
+        u->tour = u->tour_owned;
+        u->tour_step = 0;
+    }
+    u->mode = UI_MODE_TOUR;
+    u->ops_phase = -1; /* the placement and MFU panels are what the tour points at */
+    tour_show(u, u->tour_step < u->tour->count ? u->tour_step : 0);
+    return UI_REDRAW;
+}
+
+/* Scores the guess typed for the tour's step and reveals the answer. */
+static void tour_check(struct ui *u)
+{
+    struct tour_score sc;
+    char err[256];
+    if (tour_score(&u->tour->steps[u->tour_step], u->tour_guess, u->ascii, &sc, err, sizeof err) != 0) {
+        say(u, true, "%s", err);
+        return;
+    }
+    snprintf(u->tour_result, sizeof u->tour_result, "%s", sc.line);
+    u->tour_right = sc.right;
+    u->tour_revealed = true;
+    u->tour_guess[0] = '\0';
+}
+
+/* Moves the tour dir steps (+1 next, -1 back), saying so at either end. */
+static void tour_move(struct ui *u, int dir)
+{
+    if (dir > 0 && u->tour_step + 1 >= u->tour->count)
+        say(u, false, "that was the last step: Esc returns to the explorer");
+    else if (dir < 0 && u->tour_step == 0)
+        say(u, false, "this is the first step");
+    else
+        tour_show(u, dir > 0 ? u->tour_step + 1 : u->tour_step - 1);
+}
+
+/* Keys while the tour is open: typing a guess, Enter checks it, arrows (or
+ * n and p while nothing is typed) move between steps, Esc leaves. */
+static unsigned tour_key(struct ui *u, int key)
+{
+    size_t n = strlen(u->tour_guess);
+    switch (key) {
+    case UI_KEY_ENTER:
+        tour_check(u);
+        return UI_REDRAW;
+    case UI_KEY_RIGHT:
+    case UI_KEY_PGDN:
+        tour_move(u, 1);
+        return UI_REDRAW;
+    case UI_KEY_LEFT:
+    case UI_KEY_PGUP:
+        tour_move(u, -1);
+        return UI_REDRAW;
+    case UI_KEY_ESC:
+        u->mode = UI_MODE_KNOBS;
+        say(u, false, "left the tour at step %zu of %zu (T goes back to it)", u->tour_step + 1, u->tour->count);
+        return UI_REDRAW;
+    case UI_KEY_BACKSPACE:
+    case 127:
+    case 8:
+        if (n > 0)
+            u->tour_guess[n - 1] = '\0';
+        return UI_REDRAW;
+    case 21: /* Ctrl-U: clear */
+        u->tour_guess[0] = '\0';
+        return UI_REDRAW;
+    case UI_KEY_REPAINT:
+    case 12:
+        return UI_REDRAW | UI_REPAINT;
+    case 'q':
+    case 'Q':
+        return UI_QUIT;
+    default:
+        if (n == 0 && (key == 'n' || key == 'p')) {
+            tour_move(u, key == 'n' ? 1 : -1);
+            return UI_REDRAW;
+        }
+        if (key >= 0x20 && key < 0x7F && n + 1 < sizeof u->tour_guess) { /* guesses are ASCII: 0.5 s, memory */
+            u->tour_guess[n] = (char)key;
+            u->tour_guess[n + 1] = '\0';
+            u->tour_revealed = false;
+        }
         return UI_REDRAW;
     }
 }
@@ -391,6 +524,8 @@ static unsigned knobs_key(struct ui *u, int key)
     case 'p':
         open_pareto(u);
         return UI_REDRAW;
+    case 'T':
+        return ui_open_tour(u);
     case 'o':
         cycle_ops(u, 1);
         return UI_REDRAW;
@@ -569,12 +704,15 @@ unsigned ui_key(struct ui *u, int key)
         return work_key(u, key);
     if (u->mode == UI_MODE_PARETO)
         return pareto_key(u, key);
+    if (u->mode == UI_MODE_TOUR)
+        return tour_key(u, key);
     return knobs_key(u, key);
 }
 
 unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
 {
-    if (u->layout.too_small || u->mode == UI_MODE_EDIT || u->mode == UI_MODE_PARETO || u->confirm_overwrite)
+    if (u->layout.too_small || u->mode == UI_MODE_EDIT || u->mode == UI_MODE_PARETO || u->mode == UI_MODE_TOUR ||
+        u->confirm_overwrite)
         return 0;
     if (u->mode == UI_MODE_HELP || u->mode == UI_MODE_WORK) {
         if (u->mode == UI_MODE_WORK && (kind == UI_MOUSE_WHEEL_UP || kind == UI_MOUSE_WHEEL_DOWN))
@@ -705,6 +843,12 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         }
         return;
     }
+    if (u->mode == UI_MODE_TOUR) {
+        const struct hint h[] = {{"Enter", "check the guess"}, {u->ascii ? "n/Right" : "n/\u2192", "next"},
+                                 {u->ascii ? "p/Left" : "p/\u2190", "back"}, {"Esc", "explorer"}, {"q", "quit"}};
+        draw_hints(v, 0, h, 5);
+        return;
+    }
     /* In order of importance: what does not fit is left out ("= type" is in the knobs' heading). */
     const struct hint h[] = {
         {g->up_down, "select"}, {g->left_right, "step"}, {"?", "help"},  {"q", "quit"},  {"o", "ops"},
@@ -713,6 +857,18 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         {"e", "export"},        {"y", "copy"},
     };
     draw_hints(v, 0, h, (int)(sizeof h / sizeof h[0]));
+}
+
+/* The tour's panel over one bottom half, and the figure it asks about
+ * highlighted where a panel shows it. */
+static void draw_tour(struct ui *u, struct grid *g, const struct glyphs *gl)
+{
+    const struct tour_step *st = &u->tour->steps[u->tour_step];
+    struct rect fr = tour_figure_rect(&u->layout, st->figure);
+    view_recolor(view_make(g, fr), 0, 0, fr.w, fr.h, ROLE_SELECTED);
+    struct tour_view_state ts = {u->tour, u->tour_step, u->tour_guess, u->tour_revealed, u->tour_result,
+                                 u->tour_right};
+    tour_panel_draw(view_make(g, tour_panel_rect(&u->layout, st->figure, u->tour_revealed)), &ts, gl);
 }
 
 int ui_render(struct ui *u, struct grid *g)
@@ -755,6 +911,8 @@ int ui_render(struct ui *u, struct grid *g)
     }
     panel_latency_vs(view_make(g, l->latency), &u->analysis, base, gl);
     panel_memory_vs(view_make(g, l->memory), &u->scenario, &u->analysis, base, u->largest_ok_batch);
+    if (u->mode == UI_MODE_TOUR && u->tour)
+        draw_tour(u, g, gl);
     draw_status(u, view_make(g, l->status), gl);
     if (u->mode == UI_MODE_HELP)
         panel_help(view_make(g, l->whole), gl);

@@ -24,6 +24,7 @@
 #include "search.h"
 #include "scenario.h"
 #include "sliders.h"
+#include "tour.h"
 
 /* Keys that are not characters, numbered above every Unicode code point.
  * Characters (including control characters such as 12 for Ctrl-L) are
@@ -62,7 +63,8 @@ enum {
 enum ui_mouse_kind { UI_MOUSE_PRESS, UI_MOUSE_DRAG, UI_MOUSE_RELEASE, UI_MOUSE_WHEEL_UP, UI_MOUSE_WHEEL_DOWN };
 
 enum ui_mode { UI_MODE_KNOBS = 0, UI_MODE_EDIT, UI_MODE_HELP, UI_MODE_WORK /* "show your work" */,
-               UI_MODE_PARETO /* the design search's frontier in the plot's place */ };
+               UI_MODE_PARETO /* the design search's frontier in the plot's place */,
+               UI_MODE_TOUR /* the guided tour: a step's scenario, its question, the guess */ };
 
 /* Most candidates the Pareto view's search keeps (about 3 MB while open). */
 #define UI_PARETO_CAPACITY 16384
@@ -121,9 +123,21 @@ struct ui {
     struct search_result pareto;     /* .candidates NULL while closed */
     size_t pareto_order[UI_PARETO_MAX_FRONTIER]; /* frontier, by tokens/s per user */
     size_t pareto_n, pareto_pick;
+
+    /* The guided tour ('T', --tour): the tour (borrowed from ui_set_tour,
+     * or the built-in one, parsed on first use and owned), the step shown
+     * and the guess typed for it. */
+    const struct tour *tour;
+    struct tour *tour_owned;
+    size_t tour_step;
+    char tour_guess[64];
+    bool tour_revealed;              /* the guess was scored: tour_result holds the line */
+    bool tour_right;
+    char tour_result[256];
 };
 
-/* Frees what *u allocated (the Pareto view's candidates); *u stays usable. */
+/* Frees what *u allocated (the Pareto view's candidates, the built-in
+ * tour once 'T' parsed it); *u stays usable. */
 void ui_free(struct ui *u);
 
 /* Sets up *u on scenario *initial for a cols x rows screen. Returns 0, or
@@ -146,6 +160,17 @@ int ui_set_baseline(struct ui *u, const struct scenario *s, char *err, size_t er
 
 /* Measured kernels to draw on the plot (borrowed: they must outlive u). */
 void ui_set_points(struct ui *u, const struct measured_point *points, size_t count);
+
+/* Makes 'T' run tour t (borrowed: it must outlive u) instead of the
+ * built-in one, from its first step; NULL goes back to the built-in. */
+void ui_set_tour(struct ui *u, const struct tour *t);
+
+/* Opens the tour ('T'): the built-in one unless ui_set_tour gave another,
+ * at the step it was left on (the first, the first time), setting that
+ * step's scenario and selecting its knob. Returns UI_REDRAW; a built-in
+ * tour that does not load (it always does; tests say so) puts the reason
+ * in the status line and stays in the knobs. */
+unsigned ui_open_tour(struct ui *u);
 
 /* Records a new screen size (negative counts as 0) and recomputes the layout. */
 void ui_resize(struct ui *u, int cols, int rows);
