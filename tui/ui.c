@@ -329,6 +329,8 @@ static void tour_show(struct ui *u, size_t i)
     const struct tour_step *st = &u->tour->steps[i];
     if (!commit(u, &st->scenario, true))
         return;
+    /* A new step is a new picture: its own axes, no trail from the last. */
+    plot_state_clear(&u->plot, true);
     int k = tour_knob_slider(st->knob);
     if (k >= 0)
         u->selected = k;
