@@ -77,7 +77,7 @@ static void test_bad_input_is_one_clear_line_and_exit_2(void **state)
     assert_usage_error(RUN("--report", "--params", "abc"), "--params 'abc'");
     assert_usage_error(RUN("--report", "--chip", "h1000"), "--chip 'h1000'");
     assert_usage_error(RUN("--report", "--model", "gpt-9"), "--model 'gpt-9'");
-    assert_usage_error(RUN("--report", "--kv-heads", "3"), "kv_heads");
+    assert_usage_error(RUN("--report", "--kv-heads", "3"), "--kv-heads 3: kv heads must divide 64 heads: 1, 2, 4, 8, 16, 32, 64");
     assert_usage_error(RUN("--report", "--budget", "0.2"), "--overhead");
     assert_usage_error(RUN("--report", "--budget", "0.25"), "--budget");
     assert_usage_error(RUN("--report", "--precision", "fp16"), "--precision 'fp16'");

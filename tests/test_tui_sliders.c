@@ -20,8 +20,8 @@ static void test_order_and_names(void **state)
 {
     (void)state;
     const char *want[] = {"batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-                          "context", "prefill", "decode", "budget", "overhead", "MFU"};
-    assert_int_equal(SLIDER_COUNT, 14);
+                          "context", "prefill", "decode", "budget", "overhead", "MFU", "kv precision", "reserve"};
+    assert_int_equal(SLIDER_COUNT, 16);
     for (int i = 0; i < SLIDER_COUNT; i++) {
         assert_string_equal(slider_name((enum slider_id)i), want[i]);
         assert_true(strlen(slider_hint((enum slider_id)i)) > 0);
@@ -205,7 +205,7 @@ static void test_typed_values(void **state)
     } bad[] = {
         {SLIDER_CHIPS, "abc", "not a number"},      {SLIDER_CHIPS, "1.5", "not a whole number"},
         {SLIDER_CHIPS, "-3", "out of range"},        {SLIDER_CHIPS, "1e300", "out of range"},
-        {SLIDER_BATCH, "", "nothing typed"},         {SLIDER_KV_HEADS, "7", "does not divide"},
+        {SLIDER_BATCH, "", "nothing typed"},         {SLIDER_KV_HEADS, "7", "kv heads 7: kv heads must divide 64 heads: 1, 2, 4, 8, 16, 32, 64"},
         {SLIDER_PRECISION, "fp16", "bf16, fp8"},     {SLIDER_CHIP, "tpu-v9z", "no chip 'tpu-v9z'"},
         {SLIDER_MODEL, "gpt-17", "no preset"},       {SLIDER_BUDGET, "soon", "not a time"},
         {SLIDER_BUDGET, "0", "out of range"},        {SLIDER_MFU, "150%", "out of range"},
