@@ -755,8 +755,7 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
     }
     if (u->analysis.prompt_exceeds_context) { /* until the context holds the prompt: the figures undercount */
         char warn[UI_MESSAGE_MAX], shown[UI_MESSAGE_MAX + 8];
-        snprintf(warn, sizeof warn, "prompt %lld tokens > context %lld: KV cache and decode sized for the context "
-                                    "(w: notes)",
+        snprintf(warn, sizeof warn, "prompt %lld > context %lld tokens: KV and decode undercounted; raise context",
                  (long long)u->scenario.prefill_tokens, (long long)u->scenario.context_tokens);
         elide_middle(shown, sizeof shown, warn, v.r.w, u->ascii ? "~" : "\u2026");
         view_text(v, 0, 0, -1, shown, ROLE_MISS);
