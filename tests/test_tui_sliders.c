@@ -20,7 +20,7 @@ static void test_order_and_names(void **state)
 {
     (void)state;
     const char *want[] = {"batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-                          "context", "prefill", "decode", "budget", "overhead", "MFU", "kv precision", "reserve"};
+                          "context", "prefill", "decode", "budget", "overhead", "MFU", "kv prec", "reserve"};
     assert_int_equal(SLIDER_COUNT, 16);
     for (int i = 0; i < SLIDER_COUNT; i++) {
         assert_string_equal(slider_name((enum slider_id)i), want[i]);
@@ -121,7 +121,7 @@ static void test_messages_in_knob_names(void **state)
     assert_string_equal(slider_message("--prefill-tokens 5 and --decode-tokens 0 and --mfu 2", out, sizeof out),
                         "prefill 5 and decode 0 and MFU 2");
     assert_string_equal(slider_message("--reserve 1e22 or --kv-precision x", out, sizeof out),
-                        "reserve 1e22 or kv precision x");
+                        "reserve 1e22 or kv prec x");
     /* No knob: kept; a flag inside a word or a longer flag: kept. */
     assert_string_equal(slider_message("--spec-accept 2; x--batch; --batches; chip h100 needs --peak-flops", out,
                                        sizeof out),
@@ -161,7 +161,7 @@ static void test_kv_precision_and_reserve(void **state)
     assert_int_equal(slider_set_text(&s, SLIDER_KV_PRECISION, "fp8", err, sizeof err), 0);
     assert_int_equal(s.kv_precision, RT_FP8);
     assert_int_equal(slider_set_text(&s, SLIDER_KV_PRECISION, "fp16", err, sizeof err), -1);
-    assert_string_equal(err, "kv precision: 'fp16' is not bf16, fp8, int8 or int4");
+    assert_string_equal(err, "kv prec: 'fp16' is not bf16, fp8, int8 or int4");
 }
 
 /* Precision walks bf16, fp8, int8, int4 and stops at the ends. */

@@ -11,7 +11,7 @@
 
 static const char *const names[SLIDER_COUNT] = {
     "batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-    "context", "prefill", "decode", "budget", "overhead", "MFU", "kv precision", "reserve",
+    "context", "prefill", "decode", "budget", "overhead", "MFU", "kv prec", "reserve",
 };
 
 /* Each knob's command-line flag, for slider_message; NULL: none. */
@@ -756,7 +756,7 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
     case SLIDER_KV_PRECISION: {
         enum rt_precision p;
         if (precision_parse(t, &p) != 0) {
-            snprintf(err, errsize, "kv precision: '%s' is not bf16, fp8, int8 or int4", t);
+            snprintf(err, errsize, "kv prec: '%s' is not bf16, fp8, int8 or int4", t);
             return -1;
         }
         s->kv_precision = p;
