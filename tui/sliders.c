@@ -684,7 +684,7 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
             for (size_t i = 0; i < chips.count; i++)
                 suggest_offer(&sg, chips.items[i].key);
             suggest_text(&sg, "", hint, sizeof hint);
-            snprintf(err, errsize, "chip: no chip '%s'%s%s (a chip file's path also works; rooftop --list-chips)", t,
+            snprintf(err, errsize, "chip: no chip '%s'%s%s (or a chip file's path)", t,
                      hint[0] ? "; " : "", hint[0] ? hint : "");
             return -1;
         }
@@ -704,8 +704,8 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
             for (size_t i = 0; i < model_builtin_count(); i++)
                 suggest_offer(&sg, model_builtin(i)->name);
             suggest_text(&sg, "", hint, sizeof hint);
-            snprintf(err, errsize, "model: no preset '%s'%s%s; give a preset, a size like 35B or a config.json's path",
-                     t, hint[0] ? "; " : "", hint);
+            snprintf(err, errsize, "model: no preset '%s'%s%s (or a size like 35B, or a config.json's path)", t,
+                     hint[0] ? "; " : "", hint);
             return -1;
         }
         if (!(v >= 1.0 && v <= RT_MAX_PARAMS)) {
