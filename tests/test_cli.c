@@ -1085,6 +1085,9 @@ static void test_did_you_mean(void **state)
     assert_usage_line(RUN("--report", "--engine", "vlm"),
                       "--engine 'vlm': unknown engine; did you mean vllm? give vllm, trtllm, sglang, lmdeploy, "
                       "llama.cpp, nim, pytorch, generic, or an engine JSON file");
+    assert_usage_line(RUN("--report", "--spec-tokens", "2", "--spec-accept", "0.5", "--spec-draft", "llama-3.1-7b"),
+                      "--spec-draft 'llama-3.1-7b'; did you mean llama-3.1-70b, llama-3.1-8b? give a built-in model "
+                      "(rooftop --list-models), a config.json, or the draft's parameter count (e.g. 1B)");
     assert_usage_line(RUN("--sweep=chip"), "--sweep 'chip': unknown sweep; did you mean chips? give chips, params, "
                                            "batch or kv-heads");
     /* How many themes are known depends on where the binary runs from. */

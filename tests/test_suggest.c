@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "scenariofile.h"
 #include "suggest.h"
 
 static void test_distance_by_hand(void **state)
@@ -62,11 +63,24 @@ static void test_which_names_are_offered(void **state)
     assert_string_equal(suggest_text(&sg, "--", small, sizeof small), "did you mea"); /* cut, terminated */
 }
 
+/* A scenario file's chip name is matched too. */
+static void test_scenario_file_chip(void **state)
+{
+    (void)state;
+    struct scenario s;
+    char err[300];
+    const char *text = "{\"version\": 1, \"chip\": \"h10\"}";
+    assert_int_equal(scenario_from_json(text, strlen(text), "s.json", &s, NULL, err, sizeof err), -1);
+    assert_string_equal(err, "s.json: 'chip' \"h10\" is not a built-in chip (did you mean h100, h200?); write the chip "
+                             "out as an object");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_distance_by_hand),
         cmocka_unit_test(test_which_names_are_offered),
+        cmocka_unit_test(test_scenario_file_chip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

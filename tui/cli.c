@@ -631,9 +631,14 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         } else if (parse_number(text, &n) == 0 && n >= 1.0) {
             snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "a %s-parameter draft", text);
         } else {
-            snprintf(err, errsize, "--spec-draft '%s': give a built-in model (rooftop --list-models), a config.json, "
+            const char *names[64];
+            size_t count = 0;
+            for (size_t i = 0; i < model_builtin_count() && count < 64; i++)
+                names[count++] = model_builtin(i)->name;
+            char hint[300];
+            snprintf(err, errsize, "--spec-draft '%s'%sgive a built-in model (rooftop --list-models), a config.json, "
                                    "or the draft's parameter count (e.g. 1B)",
-                     text);
+                     text, did_you_mean(text, names, count, "", hint, sizeof hint));
             return 2;
         }
         s->spec_draft_params = n;
