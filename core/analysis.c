@@ -1269,6 +1269,14 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     if (s->pp > 1 || s->ep > 1 || s->spec_tokens > 0)
         add_note(a, "Chips for the budget are searched over tensor parallelism alone, without speculative decoding; "
                     "rooftop --search tries layouts.");
+    a->prompt_exceeds_context = s->prefill_tokens > s->context_tokens;
+    if (a->prompt_exceeds_context)
+        add_note(a, "The prompt (%lld tokens) is longer than the context (%lld tokens): the KV cache, the requests "
+                    "that fit and each decode step's KV read are sized for the %lld-token context, while prefill "
+                    "computes over all %lld prompt tokens; memory and decode time are under-counted for this prompt "
+                    "(a server would cut or refuse it). Give a context of at least the prompt.",
+                 (long long)s->prefill_tokens, (long long)s->context_tokens, (long long)s->context_tokens,
+                 (long long)s->prefill_tokens);
     if (!a->memory.batch_fits)
         add_note(a, "The weights, the reserve, a %.0f-token activation workspace and the batch's KV cache do not "
                     "fit in %lld x %s of HBM, chip by chip: the turn cannot run, so the verdict is MISS; chips for "

@@ -325,6 +325,11 @@ struct analysis {
     double hfu;                       /* step times: mfu x recompute_factor; shape: hardware FLOPs / (step x chips x peak) */
     double recompute_factor;          /* hardware / model FLOPs per token: 1 none, 8/6 full, from the shape if selective */
 
+    /* The prompt (prefill tokens) is longer than the context: the KV cache,
+     * the requests that fit and the decode's KV reads are sized for the
+     * context while prefill computes over the whole prompt (a note says so). */
+    bool prompt_exceeds_context;
+
     /* Assumptions a reader must know, one sentence each. */
     int note_count;                   /* rows of notes[] in use */
 

@@ -397,6 +397,39 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
     return 0;
 }
 
+char *kv_heads_choices(int64_t heads, char *buf, size_t size)
+{
+    if (size == 0)
+        return buf;
+    buf[0] = '\0';
+    size_t used = 0;
+    int listed = 0;
+    /* Divisors come in pairs (d, heads / d): walk d up to sqrt(heads) twice,
+     * once for the small ones, then back down for their partners. */
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t root = 1;
+        while ((root + 1) <= heads / (root + 1))
+            root++;
+        for (int64_t k = 1; k <= root && heads >= 1; k++) {
+            int64_t d = pass == 0 ? k : root + 1 - k;
+            if (heads % d != 0 || (pass == 1 && d * d == heads))
+                continue;
+            int64_t v = pass == 0 ? d : heads / d;
+            if (listed == RT_KV_CHOICES_SHOWN) {
+                if (used < size)
+                    snprintf(buf + used, size - used, ", ...");
+                return buf;
+            }
+            if (used >= size)
+                return buf;
+            int n = snprintf(buf + used, size - used, "%s%lld", listed ? ", " : "", (long long)v);
+            used += n > 0 ? (size_t)n : 0;
+            listed++;
+        }
+    }
+    return buf;
+}
+
 int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
 {
     const int64_t wide = RT_MAX_WIDTH, ff = RT_MAX_FF;
@@ -439,8 +472,9 @@ int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
         check_range("mamba state bytes", m->ssm_state_bytes, 0, 16, err, errsize))
         return -1;
     if (m->heads % m->kv_heads != 0) {
-        snprintf(err, errsize, "kv_heads must divide heads (%lld): %lld does not", (long long)m->heads,
-                 (long long)m->kv_heads);
+        char choices[160];
+        snprintf(err, errsize, "kv_heads must divide heads (%lld): %lld does not; give %s", (long long)m->heads,
+                 (long long)m->kv_heads, kv_heads_choices(m->heads, choices, sizeof choices));
         return -1;
     }
     if (m->kv_lora_rank > 0 && (m->qk_nope_head_dim + m->qk_rope_head_dim < 1 || m->v_head_dim < 1)) {

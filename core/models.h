@@ -244,6 +244,16 @@ struct param_count model_param_count(const struct model_shape *m);
  * parameters (each dimension within its range can still multiply past it). */
 int model_shape_check(const struct model_shape *m, char *err, size_t errsize);
 
+/* Most divisors kv_heads_choices lists before "...". */
+#define RT_KV_CHOICES_SHOWN 24
+
+/* Writes the kv-head counts a model with `heads` query heads can take (the
+ * divisors of heads, ascending: GQA groups must be whole; Ainslie et al.,
+ * "GQA", 2023) as "1, 2, 4, 8, 16, 32, 64" into buf (size bytes), at most
+ * RT_KV_CHOICES_SHOWN of them and then ", ..."; heads < 1 gives "". Returns
+ * buf (cut short, still terminated, when size is too small). */
+char *kv_heads_choices(int64_t heads, char *buf, size_t size);
+
 /* Makes the schedule explicit: with kind_count 0, one kind (full attention,
  * MoE when experts > 1) for every layer; otherwise recounts each kind from
  * layer_kind[] and drops kinds no layer uses. Call after editing

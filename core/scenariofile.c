@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "suggest.h"
 #include "chipfile.h"
 #include "modeljson.h"
 
@@ -513,8 +514,15 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
     if (cJSON_IsString(chip)) { /* "chip": "h100" names a built-in chip */
         const struct chip_spec *named = chip_find(chip->valuestring);
         if (!named) {
-            snprintf(err, errsize, "%s: 'chip' \"%s\" is not a built-in chip; write the chip out as an object", path,
-                     chip->valuestring);
+            struct suggestions sg;
+            char hint[200];
+            struct chip_list all = chip_builtin_list();
+            suggest_init(&sg, chip->valuestring);
+            for (size_t i = 0; i < all.count; i++)
+                suggest_offer(&sg, all.items[i].key);
+            suggest_text(&sg, "", hint, sizeof hint);
+            snprintf(err, errsize, "%s: 'chip' \"%s\" is not a built-in chip%s%s%s; write the chip out as an object",
+                     path, chip->valuestring, hint[0] ? " (" : "", hint, hint[0] ? ")" : "");
             goto done;
         }
         s.chip = *named;

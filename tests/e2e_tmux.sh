@@ -563,6 +563,30 @@ else
 fi
 t kill-session -t "$s" 2>/dev/null
 
+# ---- a chip file's path typed into the chip knob, as --chip PATH takes it ----
+s=chippath
+start "$s" 80 24 "$UTF8_ENV" ""
+if wait_for "$s" 'Knobs'; then
+    t send-keys -t "$s" j j j j j j j =
+    t send-keys -t "$s" -l "$(pwd)/tests/fixtures/chips/lab-chip.json"
+    t send-keys -t "$s" Enter
+    if wait_for "$s" 'chip set to lab-chip from' && wait_for "$s" 'chip  *lab-chip'; then
+        t send-keys -t "$s" = h 1 0 Enter
+        if wait_for "$s" 'did you mean h100, h200'; then
+            pass "a chip file's path typed into the chip knob loads it; a near name is suggested"
+        else
+            fail "no suggestion for a mistyped chip name" "$s"
+        fi
+    else
+        fail "typing a chip file's path into the chip knob" "$s"
+    fi
+    t send-keys -t "$s" q
+    wait_for "$s" 'EXIT=0' >/dev/null || fail "q after the chip path test" "$s"
+else
+    fail "explorer did not open for the chip path test" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 # ---- a storm of resizes ----
 s=storm
 start "$s" 80 24 "$UTF8_ENV" ""

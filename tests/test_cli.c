@@ -77,7 +77,7 @@ static void test_bad_input_is_one_clear_line_and_exit_2(void **state)
     assert_usage_error(RUN("--report", "--params", "abc"), "--params 'abc'");
     assert_usage_error(RUN("--report", "--chip", "h1000"), "--chip 'h1000'");
     assert_usage_error(RUN("--report", "--model", "gpt-9"), "--model 'gpt-9'");
-    assert_usage_error(RUN("--report", "--kv-heads", "3"), "kv_heads");
+    assert_usage_error(RUN("--report", "--kv-heads", "3"), "--kv-heads 3: kv heads must divide 64 heads: 1, 2, 4, 8, 16, 32, 64");
     assert_usage_error(RUN("--report", "--budget", "0.2"), "--overhead");
     assert_usage_error(RUN("--report", "--budget", "0.25"), "--budget");
     assert_usage_error(RUN("--report", "--precision", "fp16"), "--precision 'fp16'");
@@ -1063,6 +1063,78 @@ static void assert_usage_line(struct run r, const char *want)
     run_free(&r);
 }
 
+/* Every name the command line matches offers the nearest known names
+ * (suggest.h) when it matches none: flags, chips, models, themes, engines,
+ * sweep kinds; a prefix of two flags is ambiguous and lists them. */
+static void test_did_you_mean(void **state)
+{
+    (void)state;
+    assert_usage_line(RUN("--report", "--chps", "3"),
+                      "unknown option '--chps'; did you mean --chips? (rooftop --help lists them)");
+    assert_usage_line(RUN("--report", "--kvheads=4"),
+                      "unknown option '--kvheads=4'; did you mean --kv-heads? (rooftop --help lists them)");
+    assert_usage_line(RUN("--report", "--zzz"), "unknown option '--zzz' (rooftop --help lists them)");
+    assert_usage_line(RUN("--report", "--pre", "8"),
+                      "ambiguous option '--pre' (it begins --precision, --prefill-tokens) (rooftop --help lists them)");
+    assert_usage_line(RUN("--report", "--chip", "h10"),
+                      "--chip 'h10': unknown chip; did you mean h100, h200? rooftop --list-chips shows the 22 known");
+    assert_usage_line(RUN("--report", "--chip", "zzz"), "--chip 'zzz': unknown chip; rooftop --list-chips shows the 22 known");
+    assert_usage_line(RUN("--report", "--model", "lama-3.1-8b"),
+                      "--model 'lama-3.1-8b': unknown model; did you mean llama-3.1-8b? rooftop --list-models shows "
+                      "the 8 built in, or give a config.json");
+    assert_usage_line(RUN("--report", "--engine", "vlm"),
+                      "--engine 'vlm': unknown engine; did you mean vllm? give vllm, trtllm, sglang, lmdeploy, "
+                      "llama.cpp, nim, pytorch, generic, or an engine JSON file");
+    assert_usage_line(RUN("--report", "--spec-tokens", "2", "--spec-accept", "0.5", "--spec-draft", "llama-3.1-7b"),
+                      "--spec-draft 'llama-3.1-7b'; did you mean llama-3.1-70b, llama-3.1-8b? give a built-in model "
+                      "(rooftop --list-models), a config.json, or the draft's parameter count (e.g. 1B)");
+    assert_usage_line(RUN("--sweep=chip"), "--sweep 'chip': unknown sweep; did you mean chips? give chips, params, "
+                                           "batch or kv-heads");
+    /* How many themes are known depends on where the binary runs from. */
+    assert_usage_error(RUN("--report", "--theme", "drak"), "--theme 'drak': unknown theme; did you mean dark? rooftop");
+}
+
+/* --kv-heads that do not divide the heads lists the ones that do. */
+static void test_kv_heads_lists_the_divisors(void **state)
+{
+    (void)state;
+    assert_usage_line(RUN("--report", "--kv-heads", "7"), "--kv-heads 7: kv heads must divide 64 heads: 1, 2, 4, 8, 16, "
+                                                          "32, 64");
+    assert_usage_line(RUN("--report", "--heads", "48", "--kv-heads", "7"),
+                      "--kv-heads 7: kv heads must divide 48 heads: 1, 2, 3, 4, 6, 8, 12, 16, 24, 48");
+    assert_usage_line(RUN("--report", "--heads", "60"),
+                      "--heads 60: model guide-70b: kv_heads must divide heads (60): 8 does not; give 1, 2, 3, 4, 5, "
+                      "6, 10, 12, 15, 20, 30, 60");
+}
+
+/* A prompt longer than the context: analyze() sizes the KV cache and the
+ * decode's reads for the context and prefills the whole prompt; the text
+ * and JSON reports say so in their notes, and only then. */
+static void test_prompt_longer_than_the_context(void **state)
+{
+    (void)state;
+    const char *note = "The prompt (8192 tokens) is longer than the context (4096 tokens): the KV cache, the requests "
+                       "that fit and each decode step's KV read are sized for the 4096-token context, while prefill "
+                       "computes over all 8192 prompt tokens; memory and decode time are under-counted for this "
+                       "prompt (a server would cut or refuse it). Give a context of at least the prompt.";
+    struct run r = RUN("--report", "--context", "4096");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, note));
+    run_free(&r);
+    r = RUN("--report=json", "--context", "4096");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    const cJSON *notes = json_path(root, "notes"), *n;
+    int found = 0;
+    cJSON_ArrayForEach(n, notes) found += cJSON_IsString(n) && strcmp(n->valuestring, note) == 0;
+    assert_int_equal(found, 1);
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report", "--context", "8192");
+    assert_null(strstr(r.out, "longer than the context"));
+    run_free(&r);
+}
+
 /* The model's name in --report=json for --model path. */
 static void assert_model_name(const char *path, const char *want)
 {
@@ -1414,6 +1486,9 @@ int main(void)
         cmocka_unit_test(test_diff_of_two_saved_scenarios),
         cmocka_unit_test(test_report_markdown_plot),
         cmocka_unit_test(test_diff_golden),
+        cmocka_unit_test(test_did_you_mean),
+        cmocka_unit_test(test_kv_heads_lists_the_divisors),
+        cmocka_unit_test(test_prompt_longer_than_the_context),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

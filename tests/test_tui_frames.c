@@ -258,6 +258,27 @@ static void test_overlays_and_states(void **state)
     check_frame("too_small_40x10_utf8");
 }
 
+/* The last knobs (kv precision at fp8, reserve at 1 GB) scrolled into
+ * view; a prompt longer than the context warns in the status line. */
+static void test_last_knobs_and_prompt_warning(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    start(&s, false, 80, 24);
+    ui_key(u, 'G');
+    ui_key(u, UI_KEY_UP);
+    ui_key(u, UI_KEY_RIGHT);
+    ui_key(u, UI_KEY_DOWN);
+    ui_key(u, UI_KEY_RIGHT);
+    check_frame("last_knobs_80x24_utf8");
+    start(&s, true, 80, 24);
+    u->selected = SLIDER_CONTEXT;
+    ui_key(u, UI_KEY_LEFT);
+    ui_key(u, UI_KEY_DOWN); /* clears the step's message: the warning stays */
+    check_frame("prompt_over_context_80x24_ascii");
+}
+
 /* Each operation of a phase as a lettered point, the vector roof and the
  * legend in place of the placement and MFU panels: prefill at 80x24 (two
  * legend columns), decode in ASCII, training at 120x40 (one row per
@@ -510,6 +531,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compare_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mfu_frame, setup, teardown),
         cmocka_unit_test_setup_teardown(test_overlays_and_states, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_last_knobs_and_prompt_warning, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operations_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_work_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_honest_headline, setup, teardown),

@@ -20,8 +20,8 @@ static void test_order_and_names(void **state)
 {
     (void)state;
     const char *want[] = {"batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-                          "context", "prefill", "decode", "budget", "overhead", "MFU"};
-    assert_int_equal(SLIDER_COUNT, 14);
+                          "context", "prefill", "decode", "budget", "overhead", "MFU", "kv prec", "reserve"};
+    assert_int_equal(SLIDER_COUNT, 16);
     for (int i = 0; i < SLIDER_COUNT; i++) {
         assert_string_equal(slider_name((enum slider_id)i), want[i]);
         assert_true(strlen(slider_hint((enum slider_id)i)) > 0);
@@ -80,6 +80,88 @@ static void test_kv_heads_divisors(void **state)
     assert_int_equal(s.model.kv_heads, 12);
     assert_false(slider_step(&s, SLIDER_KV_HEADS, 1, false));
     assert_string_equal(shown(&s, SLIDER_KV_HEADS), "12 of 12");
+}
+
+/* The kv-heads knob of a model without attention layers (state space)
+ * shows why it does nothing and does not move; ep of a dense model too. */
+static void test_inert_knobs(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    char why[300];
+    assert_null(slider_inert(&s, SLIDER_KV_HEADS, why, sizeof why));
+    assert_string_equal(slider_inert(&s, SLIDER_EP, why, sizeof why),
+                        "ep: guide-70b is dense; expert parallelism needs a mixture-of-experts model");
+    model_schedule_fix(&s.model);
+    s.model.kinds[0].mixer = RT_MIXER_MAMBA; /* every layer state space */
+    assert_string_equal(shown(&s, SLIDER_KV_HEADS), "state space");
+    assert_string_equal(slider_inert(&s, SLIDER_KV_HEADS, why, sizeof why),
+                        "kv heads: guide-70b has no attention layers: its state-space layers keep a fixed state per "
+                        "request, not a KV cache, so this knob changes nothing");
+    struct scenario before = s;
+    assert_false(slider_step(&s, SLIDER_KV_HEADS, 1, false));
+    assert_false(slider_set_fraction(&s, SLIDER_KV_HEADS, 1.0));
+    char err[300];
+    assert_int_equal(slider_set_text(&s, SLIDER_KV_HEADS, "4", err, sizeof err), -1);
+    assert_string_equal(err, why);
+    assert_memory_equal(&s, &before, sizeof s);
+}
+
+/* The core's messages, in the knobs' names: every flag that has a knob is
+ * renamed, as a whole word; others are kept. */
+static void test_messages_in_knob_names(void **state)
+{
+    (void)state;
+    char out[300];
+    assert_string_equal(slider_message("--chips 6 is not a multiple of --pp 4 x --ep 1: a replica is tp x pp x ep "
+                                       "chips", out, sizeof out),
+                        "chips 6 is not a multiple of pp 4 x ep 1: a replica is tp x pp x ep chips");
+    assert_string_equal(slider_message("--batch 2 is below --ep 4", out, sizeof out), "batch 2 is below ep 4");
+    assert_string_equal(slider_message("--prefill-tokens 5 and --decode-tokens 0 and --mfu 2", out, sizeof out),
+                        "prefill 5 and decode 0 and MFU 2");
+    assert_string_equal(slider_message("--reserve 1e22 or --kv-precision x", out, sizeof out),
+                        "reserve 1e22 or kv prec x");
+    /* No knob: kept; a flag inside a word or a longer flag: kept. */
+    assert_string_equal(slider_message("--spec-accept 2; x--batch; --batches; chip h100 needs --peak-flops", out,
+                                       sizeof out),
+                        "--spec-accept 2; x--batch; --batches; chip h100 needs --peak-flops");
+    char small[8];
+    assert_string_equal(slider_message("--budget 0.2 s", small, sizeof small), "budget ");
+}
+
+/* kv precision walks bf16, fp8, int8, int4; the reserve 0, 1 GB, 2 GB, 5 GB,
+ * 10 GB ... and back to 0; both take typed values as the flags do. */
+static void test_kv_precision_and_reserve(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    assert_string_equal(shown(&s, SLIDER_KV_PRECISION), "bf16");
+    assert_true(slider_step(&s, SLIDER_KV_PRECISION, 1, true));
+    assert_string_equal(shown(&s, SLIDER_KV_PRECISION), "int4");
+    assert_false(slider_step(&s, SLIDER_KV_PRECISION, 1, false));
+    assert_string_equal(shown(&s, SLIDER_RESERVE), "none");
+    const double up[] = {1e9, 2e9, 5e9, 10e9};
+    for (int i = 0; i < 4; i++) {
+        assert_true(slider_step(&s, SLIDER_RESERVE, 1, false));
+        assert_true(s.reserve_bytes == up[i]);
+    }
+    assert_string_equal(shown(&s, SLIDER_RESERVE), "10.0 GB");
+    assert_true(slider_step(&s, SLIDER_RESERVE, -1, true)); /* three notches: 10 -> 5 -> 2 -> 1 GB */
+    assert_true(s.reserve_bytes == 1e9);
+    assert_true(slider_step(&s, SLIDER_RESERVE, -1, false));
+    assert_true(s.reserve_bytes == 0.0);
+    assert_false(slider_step(&s, SLIDER_RESERVE, -1, false));
+    char err[200];
+    assert_int_equal(slider_set_text(&s, SLIDER_RESERVE, "10GB", err, sizeof err), 0);
+    assert_true(s.reserve_bytes == 10e9);
+    assert_int_equal(slider_set_text(&s, SLIDER_RESERVE, "2e21", err, sizeof err), -1);
+    assert_string_equal(err, "reserve: 2e21 is out of range: give 0 to 1e21 bytes");
+    assert_int_equal(slider_set_text(&s, SLIDER_KV_PRECISION, "fp8", err, sizeof err), 0);
+    assert_int_equal(s.kv_precision, RT_FP8);
+    assert_int_equal(slider_set_text(&s, SLIDER_KV_PRECISION, "fp16", err, sizeof err), -1);
+    assert_string_equal(err, "kv prec: 'fp16' is not bf16, fp8, int8 or int4");
 }
 
 /* Precision walks bf16, fp8, int8, int4 and stops at the ends. */
@@ -205,7 +287,7 @@ static void test_typed_values(void **state)
     } bad[] = {
         {SLIDER_CHIPS, "abc", "not a number"},      {SLIDER_CHIPS, "1.5", "not a whole number"},
         {SLIDER_CHIPS, "-3", "out of range"},        {SLIDER_CHIPS, "1e300", "out of range"},
-        {SLIDER_BATCH, "", "nothing typed"},         {SLIDER_KV_HEADS, "7", "does not divide"},
+        {SLIDER_BATCH, "", "nothing typed"},         {SLIDER_KV_HEADS, "7", "kv heads 7: kv heads must divide 32 heads: 1, 2, 4, 8, 16, 32"},
         {SLIDER_PRECISION, "fp16", "bf16, fp8"},     {SLIDER_CHIP, "tpu-v9z", "no chip 'tpu-v9z'"},
         {SLIDER_MODEL, "gpt-17", "no preset"},       {SLIDER_BUDGET, "soon", "not a time"},
         {SLIDER_BUDGET, "0", "out of range"},        {SLIDER_MFU, "150%", "out of range"},
@@ -300,6 +382,9 @@ int main(void)
         cmocka_unit_test(test_powers_of_two),
         cmocka_unit_test(test_kv_heads_divisors),
         cmocka_unit_test(test_precision_list),
+        cmocka_unit_test(test_inert_knobs),
+        cmocka_unit_test(test_messages_in_knob_names),
+        cmocka_unit_test(test_kv_precision_and_reserve),
         cmocka_unit_test(test_model_list),
         cmocka_unit_test(test_chip_change_clears_overrides),
         cmocka_unit_test(test_times_and_mfu),

@@ -193,6 +193,112 @@ static void test_refused_by_analyze(void **state)
     assert_string_equal(u->message, "");
 }
 
+/* A path typed into the chip or model knob is read as --chip PATH and
+ * --model PATH read it; a name that matches nothing gets suggestions. */
+static void test_typed_paths_and_suggestions(void **state)
+{
+    (void)state;
+    u->selected = SLIDER_CHIP;
+    type("=tests/fixtures/chips/lab-chip.json\n");
+    assert_false(u->message_is_error);
+    assert_string_equal(u->message, "chip set to lab-chip from tests/fixtures/chips/lab-chip.json");
+    assert_string_equal(u->scenario.chip.key, "lab-chip");
+    assert_true(u->scenario.chip.peak_flops_per_s[RT_BF16] == 400e12);
+    type("=tests/fixtures/chips/absent.json\n");
+    assert_true(u->message_is_error);
+    assert_non_null(strstr(u->message, "tests/fixtures/chips/absent.json: "));
+    assert_string_equal(u->scenario.chip.key, "lab-chip");
+    type("=h10\n");
+    assert_true(u->message_is_error);
+    assert_string_equal(u->message, "chip: no chip 'h10'; did you mean h100, h200? (or a chip file's path)");
+    u->selected = SLIDER_MODEL;
+    type("=tests/fixtures/hf/llama-3.1-8b\n");
+    assert_false(u->message_is_error);
+    assert_string_equal(u->message, "model set to llama-3.1-8b from tests/fixtures/hf/llama-3.1-8b");
+    assert_string_equal(u->scenario.model.name, "llama-3.1-8b");
+    assert_int_equal(u->scenario.model.layers, 32);
+    type("=lama-3.1-70b\n");
+    assert_true(u->message_is_error);
+    assert_string_equal(u->message, "model: no preset 'lama-3.1-70b'; did you mean llama-3.1-70b? (or a size like 35B, "
+                                    "or a config.json's path)");
+}
+
+/* The core's refusals name the explorer's knobs, not the command line's
+ * flags (which the same messages name on the command line). */
+static void test_messages_name_the_knobs(void **state)
+{
+    (void)state;
+    u->selected = SLIDER_BUDGET;
+    type("=0.2\n");
+    assert_string_equal(u->message, "budget 0.2 s must exceed the overhead of 0.25 s: no hardware can meet it");
+    u->selected = SLIDER_DECODE;
+    type("=0\n");
+    ui_key(u, 'p');
+    assert_true(u->message_is_error);
+    assert_string_equal(u->message, "the design search (p) needs decode above 0: designs are ranked by the output "
+                                    "tokens they serve");
+    u->selected = SLIDER_KV_HEADS;
+    type("=7\n");
+    assert_string_equal(u->message, "kv heads 7: kv heads must divide 64 heads: 1, 2, 4, 8, 16, 32, 64");
+}
+
+/* The kv-heads knob of a model with latent attention says why it does nothing. */
+static void test_kv_heads_knob_under_mla(void **state)
+{
+    (void)state;
+    u->selected = SLIDER_MODEL;
+    type("=deepseek-v3\n");
+    assert_string_equal(u->scenario.model.name, "deepseek-v3");
+    u->selected = SLIDER_KV_HEADS;
+    assert_non_null(strstr(frame(), "latent (MLA)"));
+    const char *why = "kv heads: deepseek-v3 uses latent attention (MLA): each layer caches one compressed latent "
+                      "per token, not kv heads, so this knob changes nothing";
+    ui_key(u, UI_KEY_RIGHT);
+    assert_string_equal(u->message, why);
+    assert_false(u->message_is_error);
+    type("=8\n");
+    assert_string_equal(u->message, why);
+    assert_true(u->message_is_error);
+}
+
+/* The kv-precision and reserve knobs step through what --kv-precision and
+ * --reserve take, and the analysis follows. */
+static void test_kv_precision_and_reserve_knobs(void **state)
+{
+    (void)state;
+    double kv = u->analysis.memory.kv_cache_bytes_per_request;
+    u->selected = SLIDER_KV_PRECISION;
+    ui_key(u, UI_KEY_RIGHT);
+    assert_int_equal(u->scenario.kv_precision, RT_FP8);
+    ASSERT_NEAR(u->analysis.memory.kv_cache_bytes_per_request, kv / 2.0, 1.0);
+    u->selected = SLIDER_RESERVE;
+    ui_key(u, UI_KEY_RIGHT);
+    assert_true(u->scenario.reserve_bytes == 1e9);
+    ui_key(u, UI_KEY_RIGHT);
+    assert_true(u->scenario.reserve_bytes == 2e9);
+    type("=16GiB\n");
+    assert_true(u->scenario.reserve_bytes == 16.0 * 1024 * 1024 * 1024);
+    assert_non_null(strstr(frame(), "reserve"));
+}
+
+/* A prompt longer than the context puts a warning in the status line
+ * while it lasts. */
+static void test_prompt_longer_than_the_context_warns(void **state)
+{
+    (void)state;
+    const char *warn = "prompt 8192 > context 4096 tokens: KV and decode undercounted; raise context";
+    assert_null(strstr(frame(), "undercounted"));
+    u->selected = SLIDER_CONTEXT;
+    type("=4096\n");
+    assert_true(u->analysis.prompt_exceeds_context);
+    ui_key(u, UI_KEY_UP); /* clears the "set to" message */
+    assert_non_null(strstr(frame(), warn));
+    u->selected = SLIDER_CONTEXT;
+    ui_key(u, UI_KEY_RIGHT);
+    ui_key(u, UI_KEY_UP);
+    assert_null(strstr(frame(), "undercounted"));
+}
+
 /* Undo walks back, reset returns to the start (and can be undone). */
 static void test_undo_and_reset(void **state)
 {
@@ -634,6 +740,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),
         cmocka_unit_test_setup_teardown(test_control_bytes_are_drawn_visibly, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_asks_before_overwriting, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_typed_paths_and_suggestions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_messages_name_the_knobs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kv_heads_knob_under_mla, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kv_precision_and_reserve_knobs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prompt_longer_than_the_context_warns, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,11 +16,13 @@
 #include "fileio.h"
 #include "hfconfig.h"
 #include "scenariofile.h"
+#include "suggest.h"
 #include "searchreport.h"
 #include "diff.h"
 #include "export.h"
 #include "textsafe.h"
 #include "tourview.h"
+#include "userfiles.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -248,6 +250,21 @@ static const char *flag_name(int id)
     return "?";
 }
 
+/* "; did you mean A, B? " for the names nearest given (suggest.h), each
+ * after prefix, into out; "; " when none is near. Returns out. */
+static char *did_you_mean(const char *given, const char *const *names, size_t n, const char *prefix, char *out,
+                          size_t size)
+{
+    struct suggestions sg;
+    char text[200];
+    suggest_init(&sg, given);
+    for (size_t i = 0; i < n; i++)
+        suggest_offer(&sg, names[i]);
+    suggest_text(&sg, prefix, text, sizeof text);
+    snprintf(out, size, "; %s%s", text, text[0] ? " " : "");
+    return out;
+}
+
 /* Parses a real flag value; writes a message naming the flag on failure. */
 static int parse_real(int id, const char *text, double *out, char *err, size_t errsize)
 {
@@ -309,6 +326,41 @@ static int parse_list(int id, const char *text, double *values, size_t max, size
     }
 }
 
+/* The message for an option getopt_long did not take: a long one that
+ * begins two or more flags is ambiguous and lists them; any other
+ * suggests the nearest flags (suggest.h). */
+static void unknown_option(const char *arg, char *err, size_t errsize)
+{
+    char name[RT_SUGGEST_NAME_MAX + 1], hint[300] = "";
+    const char *names[OPT_COUNT - OPT_REPORT + 8];
+    size_t n = 0, begins = 0;
+    if (strncmp(arg, "--", 2) == 0) {
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+        size_t len = strlen(name);
+        for (const struct option *o = long_options; o->name && n < sizeof names / sizeof names[0]; o++)
+            if (len > 0 && strncmp(o->name, name, len) == 0)
+                names[n++] = o->name;
+        begins = n;
+        if (begins < 2) {
+            n = 0;
+            for (const struct option *o = long_options; o->name && n < sizeof names / sizeof names[0]; o++)
+                names[n++] = o->name;
+        }
+        if (begins >= 2) {
+            size_t used = (size_t)snprintf(hint, sizeof hint, " (it begins ");
+            for (size_t i = 0; i < n && used < sizeof hint; i++)
+                used += (size_t)snprintf(hint + used, sizeof hint - used, "%s--%s", i ? ", " : "", names[i]);
+            if (used < sizeof hint)
+                snprintf(hint + used, sizeof hint - used, ")");
+            snprintf(err, errsize, "ambiguous option '%s'%s (rooftop --help lists them)", arg, hint);
+            return;
+        }
+        if (strcmp(did_you_mean(name, names, n, "--", hint, sizeof hint), "; ") == 0)
+            hint[0] = '\0';
+    }
+    snprintf(err, errsize, "unknown option '%s'%s(rooftop --help lists them)", arg, hint[0] ? hint : " ");
+}
+
 /* Flag values seen, applied in a fixed order after parsing (chip, then model,
  * then shape edits, then the rest) so that the order on the line never
  * matters. */
@@ -316,132 +368,36 @@ struct pending {
     const char *text[OPT_COUNT];
 };
 
-/* True when text names a file or folder rather than a built-in name: it has
- * a slash, ends in .json, or exists. */
+/* True when text names a file or folder rather than a built-in name. */
 static bool looks_like_path(const char *text)
 {
-    size_t n = strlen(text);
-    struct stat st;
-    return strchr(text, '/') || (n > 5 && strcmp(text + n - 5, ".json") == 0) || stat(text, &st) == 0;
+    return userfile_looks_like_path(text);
 }
 
 /* Reads the file that flag id names (--scenario, --points ...) into a new
- * buffer (free it). Returns 0; or 2 with one line in err: "--FLAG: no file
- * named (the path is empty)", or read_file's "PATH: reason" (no such file,
- * not a regular file such as a fifo, larger than 16 MiB ...). */
+ * buffer (free it). Returns 0, or 2 with userfile_read's message. */
 static int read_flag_file(int id, const char *path, char **text, size_t *len, char *err, size_t errsize)
 {
-    *text = NULL;
-    *len = 0;
-    if (!path[0]) {
-        snprintf(err, errsize, "--%s: no file named (the path is empty)", flag_name(id));
-        return 2;
-    }
-    return read_file(path, text, len, err, errsize) == 0 ? 0 : 2;
+    char what[64];
+    snprintf(what, sizeof what, "--%s", flag_name(id));
+    return userfile_read(what, path, text, len, err, errsize) == 0 ? 0 : 2;
 }
 
 /* --chip PATH: the first chip of a chip file. */
 static int load_chip_file(const char *path, struct cli_options *o, char *err, size_t errsize)
 {
-    char *text;
-    size_t len, count = 0;
-    struct chip_spec chips[16];
-    if (read_flag_file(OPT_CHIP, path, &text, &len, err, errsize) != 0)
-        return 2;
-    char shown[200];
-    int st = chips_from_text(text, len, path_shown(shown, sizeof shown, path), chips, 16, &count, &o->warnings, err,
-                             errsize);
-    free(text);
-    if (st != 0)
-        return 2;
-    if (count > 1)
-        warn_add(&o->warnings, "%s: holds %zu chips; --chip uses the first, '%s' (put the file in the chips folder "
-                               "to use the others by name)",
-                 path, count, chips[0].key);
-    o->scenario.chip = chips[0];
-    return 0;
-}
-
-/* Cuts p (a path) to its last component's start, after dropping trailing
- * slashes and "/." components ("a/b/./" -> "a/b", leaf "b"); p = "/" keeps
- * its slash and has the leaf "". Returns the leaf, inside p. */
-static char *path_leaf(char *p)
-{
-    for (;;) {
-        size_t n = strlen(p);
-        if (n > 1 && p[n - 1] == '/')
-            p[n - 1] = '\0';
-        else if (n >= 2 && p[n - 1] == '.' && p[n - 2] == '/')
-            p[n - 1] = '\0';
-        else
-            break;
-    }
-    char *slash = strrchr(p, '/');
-    return slash ? slash + 1 : p;
-}
-
-/* The model's name from where its config came from: a folder, or the
- * config.json in it, names the model after the folder
- * (.../Llama-3.1-8B/config.json -> Llama-3.1-8B; ".", "./" or
- * "./config.json" -> the current folder's own name); any other file after
- * its name less ".json" (configs/gpt-j-6b.json -> gpt-j-6b). Long names are
- * cut to size; when no name can be told ("/", a current folder that cannot
- * be resolved) name is "" and the config's model_type names the model.
- * Returns 0, or -1 when path is longer than 4095 bytes (name is then ""). */
-static int model_name_from_path(const char *path, bool dir, char *name, size_t size)
-{
-    char p[4096], real[PATH_MAX];
-    name[0] = '\0';
-    if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p)
-        return -1;
-    char *leaf = path_leaf(p);
-    if (!dir && strcmp(leaf, "config.json") != 0) {
-        snprintf(name, size, "%.*s", (int)size - 1, leaf);
-        size_t n = strlen(leaf);
-        if (n > 5 && strcmp(leaf + n - 5, ".json") == 0 && n - 5 < size)
-            name[n - 5] = '\0';
-        return 0;
-    }
-    if (!dir) { /* config.json: the folder it is in */
-        *leaf = '\0';
-        leaf = path_leaf(p);
-    }
-    if (leaf[0] == '\0' || strcmp(leaf, ".") == 0 || strcmp(leaf, "..") == 0) {
-        /* "", ".", "..", "/": only the file system knows the folder's name. */
-        if (!realpath(p[0] ? p : ".", real))
-            return 0;
-        char *slash = strrchr(real, '/');
-        leaf = slash ? slash + 1 : real;
-    }
-    snprintf(name, size, "%.*s", (int)size - 1, leaf);
-    return 0;
+    return userfile_chip("--chip", path, &o->scenario.chip, &o->warnings, err, errsize) == 0 ? 0 : 2;
 }
 
 /* Reads a HuggingFace config.json (or the folder holding it) that flag id
- * (--model, --spec-draft) names into *m; returns 0 or 2 with err set: "--FLAG:
- * the path is too long ..." when path (with "/config.json" for a folder) is
- * longer than 4095 bytes (never cut short: a shorter path names another file),
- * or the read's or the config's message. */
+ * (--model, --spec-draft) names into *m; returns 0 or 2 with err set
+ * (userfile_model). */
 static int read_model_file(int id, const char *path, struct cli_options *o, struct model_shape *m, char *err,
                            size_t errsize)
 {
-    char file[4096], name[RT_MODEL_NAME_MAX];
-    struct stat st;
-    bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-    int n = snprintf(file, sizeof file, "%s%s", path, dir ? "/config.json" : "");
-    if (n >= (int)sizeof file || model_name_from_path(path, dir, name, sizeof name) != 0) {
-        snprintf(err, errsize, "--%s: the path is too long (%d bytes%s; at most %zu)", flag_name(id), n,
-                 dir ? " with /config.json" : "", sizeof file - 1);
-        return 2;
-    }
-    char *text;
-    size_t len;
-    if (read_flag_file(id, file, &text, &len, err, errsize) != 0)
-        return 2;
-    char shown[200];
-    int rc = model_from_hf_config(text, len, path_shown(shown, sizeof shown, file), name, m, &o->warnings, err, errsize);
-    free(text);
-    return rc != 0 ? 2 : 0;
+    char what[64];
+    snprintf(what, sizeof what, "--%s", flag_name(id));
+    return userfile_model(what, path, m, &o->warnings, err, errsize) == 0 ? 0 : 2;
 }
 
 /* --model PATH: a HuggingFace config.json, or a folder holding one, becomes
@@ -553,8 +509,13 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         }
         if (looks_like_path(text))
             return load_chip_file(text, o, err, errsize);
-        snprintf(err, errsize, "--chip '%s': unknown chip; rooftop --list-chips shows the %zu known", text,
-                 o->chips.count);
+        const char *keys[256];
+        size_t n = 0;
+        for (size_t i = 0; i < o->chips.count && n < 256; i++)
+            keys[n++] = o->chips.chips[i].key;
+        char hint[300];
+        snprintf(err, errsize, "--chip '%s': unknown chip%srooftop --list-chips shows the %zu known", text,
+                 did_you_mean(text, keys, n, "", hint, sizeof hint), o->chips.count);
         return 2;
     }
     case OPT_MODEL: {
@@ -565,9 +526,14 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         }
         if (looks_like_path(text))
             return load_model_file(text, o, err, errsize);
+        const char *names[64];
+        size_t n = 0;
+        for (size_t i = 0; i < model_builtin_count() && n < 64; i++)
+            names[n++] = model_builtin(i)->name;
+        char hint[300];
         snprintf(err, errsize,
-                 "--model '%s': unknown model; rooftop --list-models shows the %zu built in, or give a config.json",
-                 text, model_builtin_count());
+                 "--model '%s': unknown model%srooftop --list-models shows the %zu built in, or give a config.json",
+                 text, did_you_mean(text, names, n, "", hint, sizeof hint), model_builtin_count());
         return 2;
     }
     case OPT_ENGINE: {
@@ -587,9 +553,14 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
             free(file);
             return rc == 0 ? 0 : 2;
         }
-        snprintf(err, errsize, "--engine '%s': give vllm, trtllm, sglang, lmdeploy, llama.cpp, nim, pytorch, "
+        const char *names[32];
+        size_t n = 0;
+        for (size_t i = 0; i < engine_builtin_count() && n < 32; i++)
+            names[n++] = engine_builtin(i)->name;
+        char hint[300];
+        snprintf(err, errsize, "--engine '%s': unknown engine%sgive vllm, trtllm, sglang, lmdeploy, llama.cpp, nim, pytorch, "
                                "generic, or an engine JSON file",
-                 text);
+                 text, did_you_mean(text, names, n, "", hint, sizeof hint));
         return 2;
     }
     case OPT_PRECISION:
@@ -664,9 +635,14 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         } else if (parse_number(text, &n) == 0 && n >= 1.0) {
             snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "a %s-parameter draft", text);
         } else {
-            snprintf(err, errsize, "--spec-draft '%s': give a built-in model (rooftop --list-models), a config.json, "
+            const char *names[64];
+            size_t count = 0;
+            for (size_t i = 0; i < model_builtin_count() && count < 64; i++)
+                names[count++] = model_builtin(i)->name;
+            char hint[300];
+            snprintf(err, errsize, "--spec-draft '%s'%sgive a built-in model (rooftop --list-models), a config.json, "
                                    "or the draft's parameter count (e.g. 1B)",
-                     text);
+                     text, did_you_mean(text, names, count, "", hint, sizeof hint));
             return 2;
         }
         s->spec_draft_params = n;
@@ -738,6 +714,12 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         if (id == OPT_KV_HEADS && s->model.kv_lora_rank > 0) {
             snprintf(err, errsize, "--kv-heads: %s uses latent attention; its KV cache does not depend on kv heads",
                      s->model.name);
+            return 2;
+        }
+        if (id == OPT_KV_HEADS && s->model.heads % *whole != 0) {
+            char choices[160];
+            snprintf(err, errsize, "--kv-heads %s: kv heads must divide %lld heads: %s", text,
+                     (long long)s->model.heads, kv_heads_choices(s->model.heads, choices, sizeof choices));
             return 2;
         }
         if (id == OPT_KV_HEADS)
@@ -1006,7 +988,13 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
             return 2;
     }
     if (at < 0) {
-        snprintf(err, errsize, "--theme '%s': unknown theme; rooftop --list-themes shows the %zu known", wanted,
+        const char *names[RT_MAX_THEMES];
+        for (size_t i = 0; i < o->themes->count && i < RT_MAX_THEMES; i++)
+            names[i] = o->themes->names[i];
+        char hint[300];
+        snprintf(err, errsize, "--theme '%s': unknown theme%srooftop --list-themes shows the %zu known", wanted,
+                 did_you_mean(wanted, names, o->themes->count < RT_MAX_THEMES ? o->themes->count : RT_MAX_THEMES, "",
+                              hint, sizeof hint),
                  o->themes->count);
         return 2;
     }
@@ -1110,7 +1098,12 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_SWEEP:
             sweep = true, modes++;
             if (sweep_kind_parse(optarg, &out->sweep) != 0) {
-                snprintf(err, errsize, "--sweep '%s': give chips, params, batch or kv-heads", optarg);
+                const char *kinds[RT_SWEEP_COUNT];
+                for (int k = 0; k < RT_SWEEP_COUNT; k++)
+                    kinds[k] = sweep_kind_name((enum rt_sweep_kind)k);
+                char hint[300];
+                snprintf(err, errsize, "--sweep '%s': unknown sweep%sgive chips, params, batch or kv-heads", optarg,
+                         did_you_mean(optarg, kinds, RT_SWEEP_COUNT, "", hint, sizeof hint));
                 return 2;
             }
             break;
@@ -1246,7 +1239,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             snprintf(err, errsize, "%s needs a value (rooftop --help)", argv[optind - 1]);
             return 2;
         case '?':
-            snprintf(err, errsize, "unknown option '%s' (rooftop --help lists them)", argv[optind - 1]);
+            unknown_option(argv[optind - 1], err, errsize);
             return 2;
         default:
             if (c > OPT_REPORT && c < OPT_COUNT)

@@ -1,14 +1,24 @@
 /* sliders.c — the knobs: names, values, steps, typed values, track positions. */
 #include "sliders.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "suggest.h"
+
 static const char *const names[SLIDER_COUNT] = {
     "batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-    "context", "prefill", "decode", "budget", "overhead", "MFU",
+    "context", "prefill", "decode", "budget", "overhead", "MFU", "kv prec", "reserve",
+};
+
+/* Each knob's command-line flag, for slider_message; NULL: none. */
+static const char *const flags[SLIDER_COUNT] = {
+    "--batch", NULL, "--kv-heads", "--chips", "--pp", "--ep", "--precision", "--chip",
+    "--context", "--prefill-tokens", "--decode-tokens", "--budget", "--overhead", "--mfu", "--kv-precision",
+    "--reserve",
 };
 
 static const char *const hints[SLIDER_COUNT] = {
@@ -26,6 +36,8 @@ static const char *const hints[SLIDER_COUNT] = {
     "seconds, e.g. 1, 0.5 or 500ms",
     "seconds, e.g. 0.25 or 250ms",
     "a fraction or percentage, e.g. 0.4 or 40%",
+    "bf16, fp8, int8 or int4",
+    "bytes, all chips together, e.g. 10GB or 16GiB",
 };
 
 int slider_first_visible(int selected, int rows)
@@ -244,6 +256,34 @@ static int step_index(int i, int n, int dir, int notches)
     return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
 
+/* True when some layer of m attends with softmax attention, so that kv
+ * heads shape its KV cache (a shape without a schedule is all attention). */
+static bool has_attention(const struct model_shape *m)
+{
+    if (m->kind_count == 0)
+        return true;
+    for (int k = 0; k < m->kind_count; k++)
+        if (m->kinds[k].count > 0 && mixer_is_attention(m->kinds[k].mixer))
+            return true;
+    return false;
+}
+
+/* The reserve's notches: 0, then the 1-2-5 series from 1 GB up to the
+ * 1e21 bytes --reserve accepts. */
+#define RESERVE_LOW 1e9
+#define RESERVE_HIGH 1e21
+
+/* The next reserve notch above (dir > 0) or below v. */
+static double step_reserve(double v, int dir)
+{
+    if (dir > 0)
+        return v < RESERVE_LOW ? RESERVE_LOW : step_125(v, 1);
+    if (v <= RESERVE_LOW)
+        return 0.0;
+    double down = step_125(v, -1);
+    return down < RESERVE_LOW ? 0.0 : down;
+}
+
 /* ---- values ---- */
 
 char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, size_t size)
@@ -262,6 +302,8 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
     case SLIDER_KV_HEADS:
         if (s->model.kv_lora_rank > 0)
             snprintf(buf, size, "latent (MLA)");
+        else if (!has_attention(&s->model))
+            snprintf(buf, size, "state space");
         else
             snprintf(buf, size, "%lld of %lld", (long long)s->model.kv_heads, (long long)s->model.heads);
         break;
@@ -304,6 +346,15 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
     case SLIDER_MFU:
         snprintf(buf, size, "%.0f%%", s->mfu * 100.0);
         break;
+    case SLIDER_KV_PRECISION:
+        snprintf(buf, size, "%s", precision_name(s->kv_precision));
+        break;
+    case SLIDER_RESERVE:
+        if (s->reserve_bytes > 0.0)
+            format_si(buf, size, s->reserve_bytes, "B");
+        else
+            snprintf(buf, size, "none");
+        break;
     default:
         snprintf(buf, size, "?");
         break;
@@ -315,7 +366,8 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
 
 bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse, struct chip_list chips)
 {
-    if (dir == 0)
+    char why[8];
+    if (dir == 0 || slider_inert(s, id, why, sizeof why))
         return false;
     struct scenario before = *s;
     switch (id) {
@@ -449,6 +501,18 @@ bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse,
         s->mfu = v;
         break;
     }
+    case SLIDER_KV_PRECISION:
+        s->kv_precision = (enum rt_precision)step_index((int)s->kv_precision, RT_PRECISION_COUNT, dir, coarse ? 3 : 1);
+        break;
+    case SLIDER_RESERVE: {
+        double v = s->reserve_bytes;
+        for (int k = 0; k < (coarse ? 3 : 1); k++)
+            v = step_reserve(v, dir);
+        if (!(v <= RESERVE_HIGH))
+            return false;
+        s->reserve_bytes = v;
+        break;
+    }
     default:
         return false;
     }
@@ -563,21 +627,23 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
             return -1;
         s->decode_tokens = iv;
         return 0;
-    case SLIDER_KV_HEADS:
-        if (s->model.kv_lora_rank > 0) {
-            snprintf(err, errsize, "kv heads: %s uses latent attention; its KV cache does not depend on kv heads",
-                     s->model.name);
+    case SLIDER_KV_HEADS: {
+        char why[200];
+        if (slider_inert(s, id, why, sizeof why)) {
+            snprintf(err, errsize, "%s", why);
             return -1;
         }
         if (parse_whole(t, 1, s->model.heads, what, &iv, err, errsize))
             return -1;
         if (s->model.heads % iv != 0) {
-            snprintf(err, errsize, "kv heads: %lld does not divide the %lld query heads", (long long)iv,
-                     (long long)s->model.heads);
+            char choices[160];
+            snprintf(err, errsize, "kv heads %lld: kv heads must divide %lld heads: %s", (long long)iv,
+                     (long long)s->model.heads, kv_heads_choices(s->model.heads, choices, sizeof choices));
             return -1;
         }
         s->model.kv_heads = iv;
         return 0;
+    }
     case SLIDER_PRECISION: {
         enum rt_precision p;
         if (precision_parse(t, &p) != 0) {
@@ -590,7 +656,14 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
     case SLIDER_CHIP: {
         const struct chip_spec *c = chip_list_find(chips, t);
         if (!c) {
-            snprintf(err, errsize, "chip: no chip '%s' (e.g. h100, a100-80, tpu-v5e; rooftop --list-chips)", t);
+            struct suggestions sg;
+            char hint[200];
+            suggest_init(&sg, t);
+            for (size_t i = 0; i < chips.count; i++)
+                suggest_offer(&sg, chips.items[i].key);
+            suggest_text(&sg, "", hint, sizeof hint);
+            snprintf(err, errsize, "chip: no chip '%s'%s%s (or a chip file's path)", t,
+                     hint[0] ? "; " : "", hint[0] ? hint : "");
             return -1;
         }
         apply_chip(s, c);
@@ -603,7 +676,14 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
             return 0;
         }
         if (parse_number(t, &v) != 0) {
-            snprintf(err, errsize, "model: no preset '%s'; give a preset name or a size like 35B", t);
+            struct suggestions sg;
+            char hint[200];
+            suggest_init(&sg, t);
+            for (size_t i = 0; i < model_builtin_count(); i++)
+                suggest_offer(&sg, model_builtin(i)->name);
+            suggest_text(&sg, "", hint, sizeof hint);
+            snprintf(err, errsize, "model: no preset '%s'%s%s (or a size like 35B, or a config.json's path)", t,
+                     hint[0] ? "; " : "", hint);
             return -1;
         }
         if (!(v >= 1.0 && v <= RT_MAX_PARAMS)) {
@@ -651,10 +731,110 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
         s->mfu = v;
         return 0;
     }
+    case SLIDER_KV_PRECISION: {
+        enum rt_precision p;
+        if (precision_parse(t, &p) != 0) {
+            snprintf(err, errsize, "kv prec: '%s' is not bf16, fp8, int8 or int4", t);
+            return -1;
+        }
+        s->kv_precision = p;
+        return 0;
+    }
+    case SLIDER_RESERVE:
+        if (parse_number(t, &v) != 0) {
+            snprintf(err, errsize, "reserve: '%s' is not a size (give bytes, e.g. 10GB, 16GiB or 0)", t);
+            return -1;
+        }
+        if (!(v >= 0.0 && v <= RESERVE_HIGH)) {
+            snprintf(err, errsize, "reserve: %s is out of range: give 0 to 1e21 bytes", t);
+            return -1;
+        }
+        s->reserve_bytes = v;
+        return 0;
     default:
         snprintf(err, errsize, "no such slider");
         return -1;
     }
+}
+
+void slider_use_chip(struct scenario *s, const struct chip_spec *c)
+{
+    apply_chip(s, c);
+}
+
+void slider_use_model(struct scenario *s, const struct model_shape *m)
+{
+    int64_t tp = tp_of(s);
+    scenario_set_model(s, m);
+    fit_layout(s, tp);
+}
+
+/* ---- knobs that do nothing, and messages in the knobs' names ---- */
+
+const char *slider_inert(const struct scenario *s, enum slider_id id, char *buf, size_t size)
+{
+    if (id == SLIDER_KV_HEADS && s->model.kv_lora_rank > 0) {
+        snprintf(buf, size, "kv heads: %s uses latent attention (MLA): each layer caches one compressed latent per "
+                            "token, not kv heads, so this knob changes nothing", s->model.name);
+        return buf;
+    }
+    if (id == SLIDER_KV_HEADS && !has_attention(&s->model)) {
+        snprintf(buf, size, "kv heads: %s has no attention layers: its state-space layers keep a fixed state per "
+                            "request, not a KV cache, so this knob changes nothing", s->model.name);
+        return buf;
+    }
+    if (id == SLIDER_EP && s->model.experts <= 1) {
+        snprintf(buf, size, "ep: %s is dense; expert parallelism needs a mixture-of-experts model", s->model.name);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Flags of the core's messages that have no knob, and what the explorer calls them. */
+static const struct {
+    const char *flag, *name;
+} other_names[] = {
+    {"--search", "the design search (p)"},
+};
+
+/* The explorer's name for the flag at text (len bytes), or NULL. */
+static const char *knob_for_flag(const char *text, size_t len)
+{
+    for (int i = 0; i < SLIDER_COUNT; i++)
+        if (flags[i] && strlen(flags[i]) == len && strncmp(text, flags[i], len) == 0)
+            return names[i];
+    for (size_t i = 0; i < sizeof other_names / sizeof other_names[0]; i++)
+        if (strlen(other_names[i].flag) == len && strncmp(text, other_names[i].flag, len) == 0)
+            return other_names[i].name;
+    return NULL;
+}
+
+char *slider_message(const char *msg, char *out, size_t size)
+{
+    if (size == 0)
+        return out;
+    size_t used = 0;
+    const char *p = msg ? msg : "";
+    while (*p && used + 1 < size) {
+        /* A flag: "--" at the start of a word, then letters, digits and dashes. */
+        if (p[0] == '-' && p[1] == '-' && isalpha((unsigned char)p[2]) && (p == msg || !isalnum((unsigned char)p[-1]))) {
+            size_t len = 2;
+            while (isalnum((unsigned char)p[len]) || p[len] == '-')
+                len++;
+            const char *name = knob_for_flag(p, len);
+            if (name) {
+                int n = snprintf(out + used, size - used, "%s", name);
+                used += n > 0 ? (size_t)n : 0;
+                if (used >= size)
+                    used = size - 1;
+                p += len;
+                continue;
+            }
+        }
+        out[used++] = *p++;
+    }
+    out[used] = '\0';
+    return out;
 }
 
 /* ---- track positions ---- */
@@ -734,6 +914,10 @@ double slider_fraction_in(const struct scenario *s, enum slider_id id, struct ch
         return clamp01(s->overhead_s);
     case SLIDER_MFU:
         return clamp01(s->mfu);
+    case SLIDER_KV_PRECISION:
+        return (double)s->kv_precision / (RT_PRECISION_COUNT - 1);
+    case SLIDER_RESERVE: /* 0 at the left end, then 1 GB to 1 PB on a log scale */
+        return s->reserve_bytes < RESERVE_LOW ? 0.0 : clamp01(0.1 + 0.9 * log10(s->reserve_bytes / RESERVE_LOW) / 6.0);
     default:
         return 0.0;
     }
@@ -742,6 +926,9 @@ double slider_fraction_in(const struct scenario *s, enum slider_id id, struct ch
 bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, struct chip_list chips)
 {
     frac = clamp01(frac);
+    char why[8];
+    if (slider_inert(s, id, why, sizeof why))
+        return false;
     struct scenario before = *s;
     switch (id) {
     case SLIDER_BATCH:
@@ -822,6 +1009,23 @@ bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, 
     case SLIDER_MFU: {
         double v = round(frac * 20.0) * 0.05;
         s->mfu = v < 0.05 ? 0.05 : v;
+        break;
+    }
+    case SLIDER_KV_PRECISION:
+        s->kv_precision = (enum rt_precision)lround(frac * (RT_PRECISION_COUNT - 1));
+        break;
+    case SLIDER_RESERVE: {
+        if (frac < 0.05) {
+            s->reserve_bytes = 0.0;
+            break;
+        }
+        double v = RESERVE_LOW * pow(10.0, 6.0 * (frac - 0.1) / 0.9);
+        if (v <= RESERVE_LOW) {
+            s->reserve_bytes = RESERVE_LOW;
+            break;
+        }
+        double up = step_125(v * (1 - 1e-9), 1), down = step_125(v * (1 + 1e-9), -1);
+        s->reserve_bytes = (up / v < v / down) ? up : down;
         break;
     }
     default:

@@ -32,6 +32,8 @@ enum slider_id {
     SLIDER_BUDGET,     /* latency budget, s: 1-2-5 series */
     SLIDER_OVERHEAD,   /* scaffolding time, s: steps of 0.05 s (coarse 0.25 s) */
     SLIDER_MFU,        /* achieved MFU during prefill: steps of 5% (coarse 25%) */
+    SLIDER_KV_PRECISION, /* KV-cache elements: bf16, fp8, int8, int4 (--kv-precision) */
+    SLIDER_RESERVE,    /* HBM held back for the runtime, all chips: 0 and a 1-2-5 series of bytes from 1 GB (--reserve) */
     SLIDER_COUNT
 };
 
@@ -68,6 +70,31 @@ bool slider_step(struct scenario *s, enum slider_id id, int dir, bool coarse);
  * and *s untouched, when the text is not a value of that slider (not a
  * number, not whole, out of range, not a divisor of the heads …). */
 int slider_set_text(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize);
+
+/* Puts chip c in *s as the chip knob does (the chip-figure overrides, which
+ * described the old chip, are dropped). */
+void slider_use_chip(struct scenario *s, const struct chip_spec *c);
+
+/* Puts model m in *s as the model knob does: the shape's own parameter
+ * count, and pipeline stages beyond its layers or expert groups it cannot
+ * take dropped (tensor parallelism kept). */
+void slider_use_model(struct scenario *s, const struct model_shape *m);
+
+/* Why slider id does nothing for *s, or NULL when it acts. The kv-heads
+ * knob of a model with latent attention (MLA: DeepSeek-V2/V3 cache one
+ * compressed latent per token, not kv heads) or without attention layers
+ * (state-space or linear-attention layers keep a fixed state, not a KV
+ * cache), the ep knob of a dense model. The reason, one line naming the
+ * knob and the model, goes into buf (size bytes), which is returned. */
+const char *slider_inert(const struct scenario *s, enum slider_id id, char *buf, size_t size);
+
+/* Rewrites a message from the core (scenario_check, analyze, the design
+ * search), which names knobs by their command-line flags ("--budget 0.2 s
+ * must exceed the --overhead of 0.25 s"), to name the explorer's knobs
+ * instead ("budget 0.2 s must exceed the overhead of 0.25 s"); flags that
+ * have no knob are kept (they came from the command line). Writes into out
+ * (size bytes) and returns it; msg and out may not overlap. */
+char *slider_message(const char *msg, char *out, size_t size);
 
 /* Where the slider's knob sits on its track, in [0, 1]: log scales for
  * counts and the budget, list position for lists, linear for overhead and

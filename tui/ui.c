@@ -11,6 +11,7 @@
 #include "panels.h"
 #include "pareto.h"
 #include "tourview.h"
+#include "userfiles.h"
 
 /* Sets the status-line message (printf style); error selects its colour. */
 static void say(struct ui *u, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -27,6 +28,14 @@ static void say(struct ui *u, bool error, const char *fmt, ...)
 void ui_set_message(struct ui *u, bool error, const char *text)
 {
     say(u, error, "%s", text ? text : "");
+}
+
+/* Shows an error from the core, which names knobs by their flags, in the
+ * knobs' names (slider_message). */
+static void say_core_error(struct ui *u, const char *err)
+{
+    char named[UI_MESSAGE_MAX];
+    say(u, true, "%s", slider_message(err, named, sizeof named));
 }
 
 /* Re-analyses the comparison chip's roof for the current scenario. */
@@ -130,7 +139,7 @@ static bool commit(struct ui *u, const struct scenario *next, bool record_undo)
     struct analysis a;
     char err[256];
     if (analyze(next, &a, err, sizeof err) != 0) {
-        say(u, true, "%s", err);
+        say_core_error(u, err);
         return false;
     }
     if (record_undo)
@@ -148,10 +157,16 @@ static bool commit(struct ui *u, const struct scenario *next, bool record_undo)
     return true;
 }
 
-/* Steps the selected slider; says so at either end of its range. */
+/* Steps the selected slider; says so at either end of its range, or why
+ * the knob does nothing for this model. */
 static unsigned step_selected(struct ui *u, int dir, bool coarse)
 {
     struct scenario next = u->scenario;
+    char why[UI_MESSAGE_MAX];
+    if (slider_inert(&u->scenario, (enum slider_id)u->selected, why, sizeof why)) {
+        say(u, false, "%s", why);
+        return UI_REDRAW;
+    }
     if (!slider_step_in(&next, (enum slider_id)u->selected, dir, coarse, u->chips)) {
         say(u, false, "%s is at its %s", slider_name((enum slider_id)u->selected), dir > 0 ? "largest" : "smallest");
         return UI_REDRAW;
@@ -249,7 +264,7 @@ static void open_pareto(struct ui *u)
     char err[256];
     if (search_run(&u->scenario, &u->pareto_opt, &u->pareto, err, sizeof err) != 0) {
         pareto_free(u);
-        say(u, true, "%s", err);
+        say_core_error(u, err);
         return;
     }
     u->pareto_n = pareto_frontier_order(&u->pareto, u->pareto_order, UI_PARETO_MAX_FRONTIER);
@@ -511,7 +526,7 @@ static unsigned knobs_key(struct ui *u, int key)
             if (ui_set_baseline(u, &u->scenario, err, sizeof err) == 0)
                 say(u, false, "baseline pinned: every panel shows the change from here (b clears)");
             else
-                say(u, true, "%s", err);
+                say_core_error(u, err);
         }
         return UI_REDRAW;
     case 'c':
@@ -611,6 +626,48 @@ static unsigned work_key(struct ui *u, int key)
     }
 }
 
+/* A path typed into the chip or model knob: the chip file or HuggingFace
+ * config.json (or its folder) read as --chip PATH and --model PATH read it
+ * (userfiles.h). Returns false when text names a known chip or model, or
+ * does not look like a path (slider_set_text_in takes it then); true when
+ * it was taken as a path: the file's chip or model committed, or the
+ * reason it was refused in the status line. */
+static bool typed_path(struct ui *u, struct scenario *next)
+{
+    enum slider_id id = (enum slider_id)u->selected;
+    const char *path = u->edit;
+    if ((id != SLIDER_CHIP && id != SLIDER_MODEL) || !userfile_looks_like_path(path) ||
+        (id == SLIDER_CHIP && chip_list_find(u->chips, path)) || (id == SLIDER_MODEL && model_find(path)))
+        return false;
+    struct load_warnings w = {0};
+    char err[600];
+    int rc;
+    if (id == SLIDER_CHIP) {
+        struct chip_spec c;
+        rc = userfile_chip("chip", path, &c, &w, err, sizeof err);
+        if (rc == 0)
+            slider_use_chip(next, &c);
+    } else {
+        struct model_shape m;
+        rc = userfile_model("model", path, &m, &w, err, sizeof err);
+        if (rc == 0)
+            slider_use_model(next, &m);
+    }
+    if (rc != 0) {
+        say(u, true, "%s", err);
+        return true;
+    }
+    if (commit(u, next, true)) {
+        if (w.count > 0)
+            say(u, false, "%s set to %s from %s; warning: %s", slider_name(id),
+                id == SLIDER_CHIP ? next->chip.key : next->model.name, path, w.text[0]);
+        else
+            say(u, false, "%s set to %s from %s", slider_name(id), id == SLIDER_CHIP ? next->chip.key : next->model.name,
+                path);
+    }
+    return true;
+}
+
 /* Keys while a value is being typed. */
 static unsigned edit_key(struct ui *u, int key)
 {
@@ -641,6 +698,8 @@ static unsigned edit_key(struct ui *u, int key)
         }
         struct scenario next = u->scenario;
         char err[256];
+        if (typed_path(u, &next))
+            return UI_REDRAW;
         if (slider_set_text_in(&next, (enum slider_id)u->selected, u->edit, err, sizeof err, u->chips) != 0) {
             say(u, true, "%s", err);
             return UI_REDRAW;
@@ -849,6 +908,14 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         const struct hint h[] = {{"Enter", "check the guess"}, {u->ascii ? "n/Right" : "n/\u2192", "next"},
                                  {u->ascii ? "p/Left" : "p/\u2190", "back"}, {"Esc", "explorer"}, {"q", "quit"}};
         draw_hints(v, 0, h, 5);
+        return;
+    }
+    if (u->analysis.prompt_exceeds_context) { /* until the context holds the prompt: the figures undercount */
+        char warn[UI_MESSAGE_MAX], shown[UI_MESSAGE_MAX + 8];
+        snprintf(warn, sizeof warn, "prompt %lld > context %lld tokens: KV and decode undercounted; raise context",
+                 (long long)u->scenario.prefill_tokens, (long long)u->scenario.context_tokens);
+        elide_middle(shown, sizeof shown, warn, v.r.w, u->ascii ? "~" : "\u2026");
+        view_text(v, 0, 0, -1, shown, ROLE_MISS);
         return;
     }
     /* In order of importance: what does not fit is left out ("= type" is in the knobs' heading). */

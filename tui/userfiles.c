@@ -1,0 +1,130 @@
+/* userfiles.c — chip files and HuggingFace configs named by a path. */
+#include "userfiles.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "chipfile.h"
+#include "fileio.h"
+#include "hfconfig.h"
+
+/* True when text names a file or folder rather than a built-in name: it has
+ * a slash, ends in .json, or exists. */
+bool userfile_looks_like_path(const char *text)
+{
+    size_t n = strlen(text);
+    struct stat st;
+    return strchr(text, '/') || (n > 5 && strcmp(text + n - 5, ".json") == 0) || stat(text, &st) == 0;
+}
+
+int userfile_read(const char *what, const char *path, char **text, size_t *len, char *err, size_t errsize)
+{
+    *text = NULL;
+    *len = 0;
+    if (!path[0]) {
+        snprintf(err, errsize, "%s: no file named (the path is empty)", what);
+        return -1;
+    }
+    return read_file(path, text, len, err, errsize) == 0 ? 0 : -1;
+}
+
+int userfile_chip(const char *what, const char *path, struct chip_spec *out, struct load_warnings *w, char *err,
+                  size_t errsize)
+{
+    char *text;
+    size_t len, count = 0;
+    struct chip_spec chips[16];
+    if (userfile_read(what, path, &text, &len, err, errsize) != 0)
+        return -1;
+    char shown[200];
+    int st = chips_from_text(text, len, path_shown(shown, sizeof shown, path), chips, 16, &count, w, err, errsize);
+    free(text);
+    if (st != 0)
+        return -1;
+    if (count > 1)
+        warn_add(w, "%s: holds %zu chips; %s uses the first, '%s' (put the file in the chips folder to use the "
+                    "others by name)",
+                 path, count, what, chips[0].key);
+    *out = chips[0];
+    return 0;
+}
+
+/* Cuts p (a path) to its last component's start, after dropping trailing
+ * slashes and "/." components ("a/b/./" -> "a/b", leaf "b"); p = "/" keeps
+ * its slash and has the leaf "". Returns the leaf, inside p. */
+static char *path_leaf(char *p)
+{
+    for (;;) {
+        size_t n = strlen(p);
+        if (n > 1 && p[n - 1] == '/')
+            p[n - 1] = '\0';
+        else if (n >= 2 && p[n - 1] == '.' && p[n - 2] == '/')
+            p[n - 1] = '\0';
+        else
+            break;
+    }
+    char *slash = strrchr(p, '/');
+    return slash ? slash + 1 : p;
+}
+
+/* The model's name from where its config came from: a folder, or the
+ * config.json in it, names the model after the folder
+ * (.../Llama-3.1-8B/config.json -> Llama-3.1-8B; ".", "./" or
+ * "./config.json" -> the current folder's own name); any other file after
+ * its name less ".json" (configs/gpt-j-6b.json -> gpt-j-6b). Long names are
+ * cut to size; when no name can be told ("/", a current folder that cannot
+ * be resolved) name is "" and the config's model_type names the model.
+ * Returns 0, or -1 when path is longer than 4095 bytes (name is then ""). */
+static int model_name_from_path(const char *path, bool dir, char *name, size_t size)
+{
+    char p[4096], real[PATH_MAX];
+    name[0] = '\0';
+    if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p)
+        return -1;
+    char *leaf = path_leaf(p);
+    if (!dir && strcmp(leaf, "config.json") != 0) {
+        snprintf(name, size, "%.*s", (int)size - 1, leaf);
+        size_t n = strlen(leaf);
+        if (n > 5 && strcmp(leaf + n - 5, ".json") == 0 && n - 5 < size)
+            name[n - 5] = '\0';
+        return 0;
+    }
+    if (!dir) { /* config.json: the folder it is in */
+        *leaf = '\0';
+        leaf = path_leaf(p);
+    }
+    if (leaf[0] == '\0' || strcmp(leaf, ".") == 0 || strcmp(leaf, "..") == 0) {
+        /* "", ".", "..", "/": only the file system knows the folder's name. */
+        if (!realpath(p[0] ? p : ".", real))
+            return 0;
+        char *slash = strrchr(real, '/');
+        leaf = slash ? slash + 1 : real;
+    }
+    snprintf(name, size, "%.*s", (int)size - 1, leaf);
+    return 0;
+}
+
+int userfile_model(const char *what, const char *path, struct model_shape *out, struct load_warnings *w, char *err,
+                   size_t errsize)
+{
+    char file[4096], name[RT_MODEL_NAME_MAX];
+    struct stat st;
+    bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    int n = snprintf(file, sizeof file, "%s%s", path, dir ? "/config.json" : "");
+    if (n >= (int)sizeof file || model_name_from_path(path, dir, name, sizeof name) != 0) {
+        snprintf(err, errsize, "%s: the path is too long (%d bytes%s; at most %zu)", what, n,
+                 dir ? " with /config.json" : "", sizeof file - 1);
+        return -1;
+    }
+    char *text;
+    size_t len;
+    if (userfile_read(what, file, &text, &len, err, errsize) != 0)
+        return -1;
+    char shown[200];
+    int rc = model_from_hf_config(text, len, path_shown(shown, sizeof shown, file), name, out, w, err, errsize);
+    free(text);
+    return rc != 0 ? -1 : 0;
+}
