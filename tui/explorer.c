@@ -678,6 +678,8 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
                 ui_set_message(u, true, err);
         }
     }
+    if (opts && opts->present)
+        u->mode = UI_MODE_PRESENT;
     if (opts && opts->save_path[0])
         snprintf(u->save_path, sizeof u->save_path, "%s", opts->save_path);
     int pipefd[2];

@@ -820,6 +820,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"o / O", "a phase's operations on the plot (cycles)"},
         {"w", "show your work: formulas with the numbers"},
         {"p", "Pareto view: search layouts; Enter loads one"},
+        {"P", "presentation view (P or Esc returns)"},
         {"t", "next colour theme (--theme, --list-themes)"},
         {"s", "save the scenario to a file (asks where)"},
         {"e / y", "markdown report to a file / the clipboard"},
