@@ -170,6 +170,12 @@ void present_draw(struct view v, const struct analysis *a, const struct present_
         used = draw_big(v, &h, ascii);
     if (used == 0)
         used = draw_line(v, &h);
+    /* What the two kinds of phase marker mean, on the row between. */
+    char key[96];
+    snprintf(key, sizeof key, "%s a phase on its roof   %s where the realistic estimate puts it", ascii ? "o" : "\u25cf",
+             ascii ? "*" : "\u25cb");
+    if (text_width(key) <= v.r.w)
+        view_text(v, v.r.w - text_width(key), used, -1, key, ROLE_DIM);
     struct view plot = view_sub(v, 0, used + 1, v.r.w, v.r.h - used - 1);
     plot_draw_base(plot, a, p ? p->base : NULL, p ? p->cmp : NULL, p ? p->ops_phase : NULL, p ? p->pts : NULL, ascii,
                    scratch);
