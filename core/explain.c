@@ -406,10 +406,19 @@ static void explain_mfu(struct explanation *e, const struct scenario *s, const s
     format_count(nf, sizeof nf, a->active_params);
     format_si(fl, sizeof fl, tr->model_flops_per_token, "FLOP");
     format_si(pk, sizeof pk, a->peak_flops_per_s, "FLOP/s");
-    line(e, RT_EXPLAIN_HEADING, "MFU of a training step from the shape (ch. 4; PaLM, app. B)");
     const struct model_shape *ms = &s->model;
     bool plain = model_all_full_attention(ms) && model_v_head_dim(ms) == ms->d_head;
-    if (plain) {
+    bool palm = tr->convention == RT_FLOPS_PALM;
+    if (palm)
+        line(e, RT_EXPLAIN_HEADING, "MFU of a training step from the shape (ch. 4; PaLM, app. B)");
+    else
+        line(e, RT_EXPLAIN_HEADING, "MFU of a training step from the shape (ch. 4; %s count)",
+             flops_convention_label(tr->convention));
+    if (!palm) {
+        /* --flops-convention: the count the figure was made with, not PaLM's. */
+        line(e, RT_EXPLAIN_FORMULA, "  FLOPs per token = %s", flops_convention_formula(tr->convention));
+        line(e, RT_EXPLAIN_NUMBERS, "                  = %s", fl);
+    } else if (plain) {
         line(e, RT_EXPLAIN_FORMULA, "  FLOPs per token = 6N + 12 x L x H x Q x T");
         line(e, RT_EXPLAIN_NUMBERS, "                  = 6 x %s + 12 x %lld x %lld x %lld x %lld = %s", nf,
              (long long)ms->layers, (long long)ms->heads, (long long)ms->d_head, (long long)s->context_tokens, fl);
@@ -429,7 +438,11 @@ static void explain_mfu(struct explanation *e, const struct scenario *s, const s
         line(e, RT_EXPLAIN_NUMBERS, "  measured: FLOPs per token x %g tokens/s / (all chips x peak) = MFU %s",
              s->measured_train_tokens_per_s, pct(t2, sizeof t2, tr->mfu));
     line(e, RT_EXPLAIN_FORMULA, "  (L layers, H heads, Q = d_head, T = context; step: the MFU bar)");
-    line(e, RT_EXPLAIN_SOURCE, "  PaLM: Chowdhery et al. 2022, app. B (attention FLOPs not halved)");
+    if (palm)
+        line(e, RT_EXPLAIN_SOURCE, "  PaLM: Chowdhery et al. 2022, app. B (attention FLOPs not halved)");
+    else
+        line(e, RT_EXPLAIN_SOURCE, "  --flops-convention %s; PaLM's count is the default",
+             flops_convention_name(tr->convention));
 }
 
 int explain_analysis(const struct scenario *s, const struct analysis *a, struct explanation *out)

@@ -43,6 +43,32 @@ double log_axis_value(double pos, int dec_lo, int dec_hi, double span)
     return pow(10.0, dec_lo + pos / span * (double)(dec_hi - dec_lo));
 }
 
+int log_axis_ticks(int decades, int cells, int min_gap, int *step, int *gap)
+{
+    if (decades < 1 || decades > PLOT_MAX_DECADES || cells < 2 || min_gap < 1)
+        return -1;
+    int best_s = 0, best_k = 0;
+    double best_fill = 0.0;
+    for (int s = 1; s <= decades; s++) {
+        int k = (int)((long)(cells - 1) * s / decades); /* the most cells per step that still fit */
+        if (k < min_gap)
+            continue;
+        double fill = (double)k * decades / ((double)s * (cells - 1));
+        if (fill > best_fill + 1e-12) {
+            best_fill = fill;
+            best_s = s;
+            best_k = k;
+        }
+        if (fill >= 0.75)
+            break;
+    }
+    if (best_s == 0)
+        return -1;
+    *step = best_s;
+    *gap = best_k;
+    return 0;
+}
+
 char *decade_label(char *buf, size_t size, int exponent)
 {
     static const char prefixes[] = "kMGTPEZYRQ";

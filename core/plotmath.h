@@ -32,6 +32,19 @@ double log_axis_position(double value, int dec_lo, int dec_hi, double span);
  * Returns NAN when span <= 0 or dec_hi <= dec_lo. */
 double log_axis_value(double pos, int dec_lo, int dec_hi, double span);
 
+/* Ticks on equal cell intervals for a log axis of `decades` whole decades
+ * drawn over `cells` character cells (ticks on cells 0 .. cells-1): a tick
+ * every *step decades, *gap cells apart, so that a decade always spans
+ * *gap / *step cells and every tick lands on a whole cell (a log axis spaces
+ * decades evenly). *gap >= min_gap and decades x *gap / *step <= cells - 1
+ * (the range fits); among the steps 1 .. decades it takes the smallest whose
+ * ticks fill at least three quarters of the cells, else the one that fills
+ * most. decades in [1, PLOT_MAX_DECADES], cells >= 2, min_gap >= 1; returns
+ * 0, or -1 with the outputs untouched when no step fits (too few cells) or
+ * on invalid input. Example: 5 decades on 10 rows, min_gap 1: step 2, gap 3
+ * (1 decade per row would fill 5 of 9 rows). */
+int log_axis_ticks(int decades, int cells, int min_gap, int *step, int *gap);
+
 /* The tick label of 10^exponent in ASCII SI style, never superscripts:
  * "1", "10", "100", "1k", "10k", "100k", "1M", "1G", "1T", "10T", "1P", "1E";
  * below 1, "0.1", "0.01", "0.001", then "1e-4". exponent in [-30, 30];

@@ -322,6 +322,32 @@ t send-keys -t "$s" q
 wait_for "$s" 'EXIT=0' >/dev/null && sane "$s" || fail "q after the baseline case" "$s"
 t kill-session -t "$s" 2>/dev/null
 
+# ---- y copies the markdown report through OSC 52: with tmux's set-clipboard
+# on, tmux decodes it into its paste buffer, which must be exactly the
+# report --report=markdown --plot prints ----
+s=clipboard
+t set -g set-clipboard on
+t delete-buffer >/dev/null 2>&1
+start_raw "$s" 80 24 "$UTF8_ENV" ""
+if wait_for "$s" '? help'; then
+    t send-keys -t "$s" y
+    if wait_for "$s" 'to the clipboard with OSC 52'; then
+        t show-buffer >"$WORK/clip.md" 2>/dev/null
+        "$ROOFTOP" --report=markdown --plot >"$WORK/report.md"
+        if [ -s "$WORK/clip.md" ] && cmp -s "$WORK/clip.md" "$WORK/report.md"; then
+            pass "y puts the markdown report with its plot on tmux's clipboard ($(wc -c <"$WORK/clip.md") bytes, as --report=markdown --plot)"
+        else
+            fail "tmux's buffer after y is not the markdown report" "$s"
+        fi
+    else
+        fail "y did not say it copied the report" "$s"
+    fi
+fi
+t set -g set-clipboard external
+t send-keys -t "$s" q
+wait_for "$s" 'EXIT=0' >/dev/null && sane "$s" || fail "q after y" "$s"
+t kill-session -t "$s" 2>/dev/null
+
 # ---- --baseline FILE opens with a saved scenario pinned ----
 s=baseline-file
 start "$s" 80 24 "$UTF8_ENV" "--baseline tests/fixtures/scenarios/review-b.json"
@@ -435,6 +461,37 @@ if [ -f "$WORK/saved.json" ] && "$ROOFTOP" --scenario "$WORK/saved.json" --repor
 else
     fail "the saved scenario does not load back"
 fi
+
+# ---- steady axes: batch 1 -> 1024 keeps the x labels, the points beyond are pinned; a re-fits ----
+# x_labels NAME: the plot's x tick labels (row 14 of 80x24, left of the knobs).
+x_labels() {
+    t capture-pane -p -t "$1" 2>/dev/null | sed -n 14p | cut -c1-44
+}
+s=axes
+start "$s" 80 24 "$UTF8_ENV" ""
+if wait_for "$s" 'Knobs' && wait_for "$s" '10k'; then
+    before=$(x_labels "$s")
+    t send-keys -t "$s" = 1024 Enter
+    if wait_for "$s" 'batch set to 1024' && wait_for "$s" 'prefill/training 8.4M' && wait_for "$s" '→'; then
+        after=$(x_labels "$s")
+        if [ "$before" = "$after" ]; then
+            t send-keys -t "$s" a
+            if wait_for "$s" 'axes fitted' && wait_gone "$s" '8.4M' && [ "$(x_labels "$s")" != "$before" ]; then
+                pass "batch 1 -> 1024 keeps the x axis ($after), pins prefill/training at 8.4M with an arrow; a re-fits"
+            else
+                fail "a did not re-fit the axes (x labels: $(x_labels "$s"))" "$s"
+            fi
+        else
+            fail "the x labels moved with the batch: '$before' -> '$after'" "$s"
+        fi
+    else
+        fail "batch 1024 did not pin prefill to the right edge with its value" "$s"
+    fi
+else
+    fail "explorer did not open for the steady-axes case" "$s"
+fi
+t send-keys -t "$s" q
+t kill-session -t "$s" 2>/dev/null
 
 # ---- o: each operation of a phase on the plot; w: show your work ----
 s=keys

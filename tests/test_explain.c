@@ -164,6 +164,18 @@ static void test_default_mfu_palm(void **state)
     assert_string_equal(e.entry[i + 5].text, want);
     assert_string_equal(e.entry[e.count - 1].text, "  PaLM: Chowdhery et al. 2022, app. B (attention FLOPs not halved)");
     assert_int_equal(e.entry[e.count - 1].kind, RT_EXPLAIN_SOURCE);
+
+    /* --flops-convention 6n: the overlay shows the count the MFU was made
+     * with, 6 x 70e9 = 420 GFLOP per token, and names it; never PaLM's. */
+    s.flops_convention = RT_FLOPS_6N;
+    explain_of(&s);
+    i = find("MFU of a training step from the shape (ch. 4; 6N count)");
+    assert_string_equal(e.entry[i + 1].text, "  FLOPs per token = 6N, attention not counted");
+    assert_string_equal(e.entry[i + 2].text, "                  = 420 GFLOP");
+    snprintf(m, sizeof m, "%.1f%%", a.mfu_budget.mfu * 100.0);
+    snprintf(want, sizeof want, "      = 420 GFLOP x 8192 / (%.3f s x 1 x 197 TFLOP/s) = %s", a.training.step_s, m);
+    assert_string_equal(e.entry[i + 4].text, want);
+    assert_string_equal(e.entry[e.count - 1].text, "  --flops-convention 6n; PaLM's count is the default");
 }
 
 /* The guide's MFU budget (ch. 4): 100/45/60/50/25 ms is MFU 35.7%, lever

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "chips.h"
 #include "plot.h"
 #include "plotmath.h"
 
@@ -180,13 +181,254 @@ static void test_small_views(void **state)
             render(&s, "h100", w, h, (w + h) % 2 == 0);
 }
 
+
+/* Ticks on equal cell intervals: five decades on ten rows tick every other
+ * decade three rows apart (one a row would fill 5 of 9 rows); six decades on
+ * 43 columns with labels 6 apart tick every decade 7 columns apart. */
+static void test_even_ticks(void **state)
+{
+    (void)state;
+    int step = 0, gap = 0;
+    assert_int_equal(log_axis_ticks(5, 10, 1, &step, &gap), 0);
+    assert_int_equal(step, 2);
+    assert_int_equal(gap, 3);
+    assert_int_equal(log_axis_ticks(6, 43, 6, &step, &gap), 0);
+    assert_int_equal(step, 1);
+    assert_int_equal(gap, 7);
+    assert_int_equal(log_axis_ticks(4, 33, 1, &step, &gap), 0); /* 8 rows a decade fill 32 of 32 */
+    assert_int_equal(step, 1);
+    assert_int_equal(gap, 8);
+    step = gap = 77;
+    assert_int_equal(log_axis_ticks(5, 4, 4, &step, &gap), -1); /* 3 cells cannot hold a gap of 4 */
+    assert_int_equal(log_axis_ticks(0, 10, 1, &step, &gap), -1);
+    assert_int_equal(log_axis_ticks(3, 1, 1, &step, &gap), -1);
+    assert_int_equal(step, 77);
+}
+
+/* Renders analysis a with view state st (may be NULL) at w x h into g's text. */
+static const char *render_state(const struct analysis *a, const char *ops, struct plot_state *st, int w, int h,
+                                bool ascii)
+{
+    static char text[65536];
+    struct grid g;
+    assert_int_equal(grid_init(&g, w, h), 0);
+    plot_draw_state(view_make(&g, (struct rect){0, 0, w, h}), a, NULL, NULL, ops, NULL, ascii, st, &scratch);
+    grid_to_text(&g, text, sizeof text);
+    grid_free(&g);
+    return text;
+}
+
+/* Line y of text (static copy). */
+static const char *line_of(const char *text, int y)
+{
+    static char line[4096];
+    const char *p = text;
+    for (int i = 0; i < y && p; i++) {
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    if (!p)
+        return "";
+    size_t n = strcspn(p, "\n");
+    n = n < sizeof line - 1 ? n : sizeof line - 1;
+    memcpy(line, p, n);
+    line[n] = '\0';
+    return line;
+}
+
+/* The y ticks ('+' in the axis column) sit on rows a constant distance
+ * apart, and so do the x ticks on the axis line, at 80 x 24 and 120 x 40. */
+static void test_ticks_evenly_spaced(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    static struct analysis a;
+    char err[256];
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    const int sizes[][2] = {{44, 14}, {70, 24}, {120, 40}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        const char *t = render_state(&a, NULL, NULL, w, h, true);
+        int rows[32], nr = 0, axis_col = -1, axis_row = -1;
+        for (int y = 1; y < h; y++) {
+            const char *l = line_of(t, y);
+            if (l[0] == ' ' && strstr(l, "++-")) {
+                axis_row = y;
+                axis_col = (int)(strstr(l, "++-") - l);
+            }
+        }
+        assert_true(axis_row > 0);
+        for (int y = 1; y < axis_row; y++)
+            if ((int)strlen(line_of(t, y)) > axis_col && line_of(t, y)[axis_col] == '+')
+                rows[nr++] = y;
+        if (nr < 3)
+            fail_msg("%dx%d: %d y ticks:\n%s", w, h, nr, t);
+        for (int i = 2; i < nr; i++)
+            if (rows[i] - rows[i - 1] != rows[1] - rows[0])
+                fail_msg("%dx%d: y tick rows %d %d %d not evenly spaced:\n%s", w, h, rows[i - 2], rows[i - 1], rows[i], t);
+        const char *axis = line_of(t, axis_row);
+        int cols[64], nc = 0;
+        for (int x = axis_col + 1; axis[x]; x++)
+            if (axis[x] == '+')
+                cols[nc++] = x;
+        assert_true(nc >= 3);
+        for (int i = 2; i < nc; i++)
+            if (cols[i] - cols[i - 1] != cols[1] - cols[0])
+                fail_msg("%dx%d: x ticks at %d %d %d not evenly spaced:\n%s", w, h, cols[i - 2], cols[i - 1], cols[i], t);
+    }
+}
+
+/* Axes fitted at batch 1 stay put at batch 1024: the x labels line is the
+ * same, and prefill and training (8192 x 1024 = 8.4M FLOP/byte, beyond the
+ * last decade) are pinned to the right edge with an arrow and their value.
+ * A cleared state re-fits. */
+static void test_steady_axes_pin(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    static struct analysis a1, a2;
+    static struct plot_state st;
+    char err[256], xl1[4096];
+    assert_int_equal(analyze(&s, &a1, err, sizeof err), 0);
+    s.batch = 1024;
+    assert_int_equal(analyze(&s, &a2, err, sizeof err), 0);
+    memset(&st, 0, sizeof st);
+    const char *t = render_state(&a1, NULL, &st, 70, 24, false);
+    assert_true(st.fitted);
+    snprintf(xl1, sizeof xl1, "%s", line_of(t, 23));
+    t = render_state(&a2, NULL, &st, 70, 24, false);
+    assert_string_equal(line_of(t, 23), xl1);
+    /* Training's tokens grow with the batch too: both pinned, one label. */
+    if (!strstr(t, "prefill/training 8.4M"))
+        fail_msg("no pinned prefill:\n%s", t);
+    assert_non_null(strstr(t, "\xe2\x86\x92\n")); /* the arrow on the right edge */
+    t = render_state(&a2, NULL, &st, 70, 24, true); /* ASCII: '>' */
+    assert_non_null(strstr(t, ">\n"));
+    assert_non_null(strstr(t, "prefill/training 8.4M"));
+    plot_state_clear(&st, true);
+    t = render_state(&a2, NULL, &st, 70, 24, false);
+    assert_null(strstr(t, "\xe2\x86\x92"));
+    assert_string_not_equal(line_of(t, 23), xl1);
+
+    /* The roof is never hidden: from TPU v5e (197 TFLOP/s) to a B200
+     * (2.25 PFLOP/s dense bf16) the peak leaves the fitted top decade, so
+     * the axes re-fit and the peak's decade is on the axis. */
+    s.batch = 1;
+    assert_int_equal(analyze(&s, &a1, err, sizeof err), 0);
+    memset(&st, 0, sizeof st);
+    render_state(&a1, NULL, &st, 70, 24, false);
+    int top = st.y_hi;
+    assert_true(top < 16); /* 1P: 197 TFLOP/s fits under it */
+    s.chip = *chip_find("b200");
+    assert_int_equal(analyze(&s, &a2, err, sizeof err), 0);
+    assert_true(log10(a2.peak_flops_per_s) > top);
+    render_state(&a2, NULL, &st, 70, 24, false);
+    assert_true(st.y_hi >= log10(a2.peak_flops_per_s));
+}
+
+/* A step leaves the old position in the trail (newest first, at most
+ * PLOT_TRAIL_LEN); the dots show where decode was. Another set of
+ * placements clears the trails. */
+static void test_trails(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    static struct analysis a[5];
+    static struct plot_state st;
+    char err[256];
+    memset(&st, 0, sizeof st);
+    const int64_t batches[] = {1, 8, 64, 256, 1024};
+    for (int i = 0; i < 5; i++) {
+        s.batch = batches[i];
+        assert_int_equal(analyze(&s, &a[i], err, sizeof err), 0);
+        if (i > 0)
+            plot_state_step(&st, &a[i - 1], &a[i]);
+    }
+    int d = -1;
+    for (int i = 0; i < a[4].placement_count; i++)
+        if (strcmp(a[4].placements[i].name, "decode") == 0)
+            d = i;
+    assert_true(d >= 0);
+    assert_int_equal(st.trail[d].count, PLOT_TRAIL_LEN);
+    ASSERT_NEAR(st.trail[d].intensity_flop_per_byte[0], a[3].placements[d].roof.intensity_flop_per_byte, 1e-9);
+    ASSERT_NEAR(st.trail[d].intensity_flop_per_byte[2], a[1].placements[d].roof.intensity_flop_per_byte, 1e-9);
+    const char *t = render_state(&a[4], NULL, &st, 70, 24, true);
+    int dots = 0;
+    for (int y = 1; y < 21; y++)
+        for (const char *p = line_of(t, y); *p; p++)
+            dots += *p == '.';
+    if (dots < 2)
+        fail_msg("%d trail dots:\n%s", dots, t);
+    static struct analysis other;
+    other = a[4];
+    other.placement_count--;
+    plot_state_step(&st, &a[4], &other);
+    assert_int_equal(st.trail[d].count, 0);
+}
+
+/* Points in one cell share one label ("prefill/training"), and no two
+ * labels run together. */
+static void test_labels_merge(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    static struct analysis a;
+    char err[256];
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    for (int w = 40; w <= 120; w += 8) {
+        const char *t = render_state(&a, NULL, NULL, w, 24, false);
+        assert_non_null(strstr(t, "prefill/training"));
+        assert_null(strstr(t, "trainingprefill"));
+        assert_null(strstr(t, "prefilltraining"));
+        assert_null(strstr(t, "decodeprefill"));
+        assert_null(strstr(t, "241ridge"));
+    }
+    const char *t = render_state(&a, NULL, NULL, 120, 40, false);
+    assert_non_null(strstr(t, "ridge 241 FLOP/B"));
+}
+
+/* The operations view shows every operation of the phase, a to k: the
+ * embedding (no FLOPs) pinned left, softmax (on chip) pinned right. */
+static void test_ops_all_letters(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    static struct analysis a;
+    char err[256];
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    const char *phases[] = {"prefill", "decode", "training"};
+    for (int k = 0; k < 3; k++) {
+        const char *t = render_state(&a, phases[k], NULL, 44, 14, true);
+        int n = plot_op_count(&a, phases[k]);
+        assert_int_equal(n, 11);
+        char plotted[4096] = "";
+        for (int y = 1; y < 12; y++) { /* the canvas rows, after the y labels */
+            const char *l = line_of(t, y);
+            strncat(plotted, strlen(l) > 5 ? l + 5 : "", sizeof plotted - strlen(plotted) - 1);
+        }
+        for (int i = 0; i < n; i++)
+            if (!strchr(plotted, plot_op_marker(i)))
+                fail_msg("%s: no '%c':\n%s", phases[k], plot_op_marker(i), t);
+        assert_non_null(strstr(t, "<j"));
+        assert_non_null(strstr(t, "c>"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decades),       cmocka_unit_test(test_positions),
         cmocka_unit_test(test_decade_labels), cmocka_unit_test(test_plot_content),
         cmocka_unit_test(test_plot_ascii_only), cmocka_unit_test(test_plot_measured_points), cmocka_unit_test(test_compare_overlay),
-        cmocka_unit_test(test_small_views),
+        cmocka_unit_test(test_small_views),   cmocka_unit_test(test_even_ticks),
+        cmocka_unit_test(test_ticks_evenly_spaced), cmocka_unit_test(test_steady_axes_pin),
+        cmocka_unit_test(test_trails),        cmocka_unit_test(test_labels_merge),
+        cmocka_unit_test(test_ops_all_letters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,6 +55,33 @@ static unsigned type(const char *keys)
     return f;
 }
 
+/* The memory panel's cost line at 120x40: dollars per million output
+ * tokens and joules per token from a stated price and power, worked from
+ * the panel's own serving throughput: $2/chip-hour at t tokens/s/chip is
+ * 2 / 3600 / t x 1e6 dollars per million; 400 W at PUE 1 is 400 / t J. */
+static void test_cost_line(void **state)
+{
+    (void)state;
+    struct scenario s = u->scenario;
+    s.price_usd_per_chip_hour = 2.0;
+    s.power_w = 400.0;
+    char err[256];
+    ui_free(u);
+    assert_int_equal(ui_init(u, &s, false, 120, 40, err, sizeof err), 0);
+    double t = u->analysis.serving.tokens_per_s_per_chip;
+    assert_true(t > 0.0);
+    char want[160];
+    snprintf(want, sizeof want, "$%.3g/M tok; %.3g J/token, ", 2.0 / 3600.0 / t * 1e6, 400.0 / t);
+    assert_non_null(strstr(frame(), want)); /* the panel's middle form at this width */
+    /* Without a price or a power figure the line says so; no $0. */
+    s.price_usd_per_chip_hour = 0.0;
+    s.power_w = 0.0;
+    ui_free(u);
+    assert_int_equal(ui_init(u, &s, false, 120, 40, err, sizeof err), 0);
+    assert_non_null(strstr(frame(), " per M output tokens; no power figure")); /* v5e: a listed price, no TDP */
+    assert_null(strstr(frame(), "$0 "));
+}
+
 /* The guide's sweep: chips 16 -> 32 -> 64 turns MISS (1.981 s) into OK (0.683 s). */
 static void test_chips_16_to_64_turns_miss_into_ok(void **state)
 {
@@ -592,6 +619,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_chips_16_to_64_turns_miss_into_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_baseline_pin_step_clear, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cost_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),

@@ -742,6 +742,32 @@ void panel_memory_vs(struct view v, const struct scenario *s, const struct analy
             view_text(v, 0, row, -1, line[pick], sv->ok ? ROLE_TEXT : ROLE_MISS);
         row++;
     }
+    if (row < v.r.h && (a->cost.priced || a->energy.measured)) {
+        /* What an output token costs, at the serving throughput above;
+         * a figure the chip data lacks is named as missing, never 0. */
+        const struct cost_figures *c = &a->cost;
+        const struct energy_figures *e = &a->energy;
+        char usd[2][48] = {"no price", "no price"}, energy[2][64] = {"no power figure", "no power"}, kwh[24];
+        if (c->priced) {
+            snprintf(usd[0], sizeof usd[0], "$%.3g per M output tokens", c->usd_per_million_output_tokens);
+            snprintf(usd[1], sizeof usd[1], "$%.3g/M tok", c->usd_per_million_output_tokens);
+        }
+        if (e->measured) {
+            format_count(kwh, sizeof kwh, e->tokens_per_kwh);
+            snprintf(energy[0], sizeof energy[0], "%.3g J/token, %s tokens/kWh", e->joules_per_output_token, kwh);
+            snprintf(energy[1], sizeof energy[1], "%.3g J/tok", e->joules_per_output_token);
+        }
+        char line[3][200];
+        snprintf(line[0], sizeof line[0], "cost: %s; %s", usd[0], energy[0]);
+        snprintf(line[1], sizeof line[1], "%s; %s", usd[1], energy[0]);
+        snprintf(line[2], sizeof line[2], "%s; %s", usd[1], energy[1]);
+        int pick = 0;
+        while (pick < 2 && text_width(line[pick]) > v.r.w)
+            pick++;
+        if (text_width(line[pick]) <= v.r.w)
+            view_text(v, 0, row, -1, line[pick], ROLE_DIM);
+        row++;
+    }
     if (row < v.r.h && m->state_bytes_per_request > 0.0) {
         char st[24];
         view_printf(v, 0, row++, -1, ROLE_TEXT, "+ fixed state %s/request (linear/Mamba)",
@@ -813,7 +839,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"PgUp/PgDn, H/L", "coarse step (also Shift-Left/Right)"},
         {"Enter or =", "type an exact value (Esc cancels)"},
         {"u", "undo the last change"},
-        {"r", "reset to the starting scenario"},
+        {"r / a", "reset the scenario / re-fit the plot's axes"},
         {"c / C", "overlay the next / previous chip's roof"},
         {"b", "pin/clear a baseline: panels show changes"},
         {"m", "verdict: napkin, roofline floor, realistic"},

@@ -14,29 +14,119 @@ struct plot_glyphs {
     uint32_t realistic; /* where the realistic estimate puts a phase, below its roof point */
     uint32_t measured;  /* a measured kernel (--points) */
     uint32_t baseline;  /* where a phase point was in the pinned baseline */
+    uint32_t left, right, up, down; /* a point beyond the axes, pinned to their edge */
+    uint32_t trail;     /* where a moving point was a step or three ago */
 };
-static const struct plot_glyphs utf8_glyphs = {0x2502, 0x2500, 0x2514, 0x2524, 0x252C, 0x25CF, 0x25CB, 0x00D7, 0x25C7};
-static const struct plot_glyphs ascii_glyphs = {'|', '-', '+', '+', '+', 'o', '*', 'x', '#'};
+static const struct plot_glyphs utf8_glyphs = {0x2502, 0x2500, 0x2514, 0x2524, 0x252C, 0x25CF, 0x25CB,
+                                               0x00D7, 0x25C7, 0x2190, 0x2192, 0x2191, 0x2193, 0x00B7};
+static const struct plot_glyphs ascii_glyphs = {'|', '-', '+', '+', '+', 'o', '*', 'x', '#', '<', '>', '^', 'v', '.'};
 
-/* The axes' decade ranges and the canvas's pixel geometry. */
+/* The axes' decade ranges and the canvas's pixel geometry. The top decade
+ * y_hi sits on the first row and x_lo on the first column; every decade
+ * spans kx (ky) pixels, so that ticks land on whole cells, evenly. */
 struct plot_frame {
     int x_lo, x_hi, y_lo, y_hi; /* decades */
     int pw, ph;                 /* canvas pixels */
     int sx, sy;                 /* pixels per cell */
+    int cw, ch;                 /* canvas cells */
+    int x_step, x_gap, y_step, y_gap; /* a tick every *_step decades, *_gap cells apart */
 };
+
+/* Pixels the x axis's fitted decades span. */
+static double x_span(const struct plot_frame *f)
+{
+    return (double)(f->x_hi - f->x_lo) * f->x_gap * f->sx / f->x_step;
+}
+
+/* Pixels the y axis's fitted decades span. */
+static double y_span(const struct plot_frame *f)
+{
+    return (double)(f->y_hi - f->y_lo) * f->y_gap * f->sy / f->y_step;
+}
 
 /* Pixel column of intensity i (FLOP/byte); may fall outside the canvas. */
 static int px_of(const struct plot_frame *f, double intensity)
 {
-    double p = log_axis_position(intensity, f->x_lo, f->x_hi, f->pw - 1);
+    double p = log_axis_position(intensity, f->x_lo, f->x_hi, x_span(f));
     return isfinite(p) ? (int)lround(fmax(fmin(p, 1e6), -1e6)) : -1;
 }
 
 /* Pixel row of throughput t (FLOP/s), 0 at the top; may fall outside. */
 static int py_of(const struct plot_frame *f, double flops_per_s)
 {
-    double p = log_axis_position(flops_per_s, f->y_lo, f->y_hi, f->ph - 1);
-    return isfinite(p) ? f->ph - 1 - (int)lround(fmax(fmin(p, 1e6), -1e6)) : f->ph;
+    double p = log_axis_position(flops_per_s, f->y_lo, f->y_hi, y_span(f));
+    return isfinite(p) ? (int)lround(fmax(fmin(y_span(f) - p, 1e6), -1e6)) : f->ph;
+}
+
+/* a / b rounded toward minus infinity (b > 0): the cell of a pixel. */
+static int floor_div(int a, int b)
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* Sides a point lies beyond the axes on. */
+enum { PIN_LEFT = 1, PIN_RIGHT = 2, PIN_UP = 4, PIN_DOWN = 8 };
+
+/* The cell of a point at intensity (FLOP/byte) and flops_per_s, pinned to
+ * the canvas's edge when it lies beyond: returns the PIN_* sides it was
+ * pinned on (0 inside). No intensity (<= 0) pins left, on_chip (no HBM
+ * bytes: intensity without bound) right, no FLOP/s bottom. */
+static int cell_of(const struct plot_frame *f, double intensity, double flops_per_s, bool on_chip, int *cx, int *cy)
+{
+    int pin = 0;
+    int x = on_chip ? f->cw : intensity > 0.0 && isfinite(intensity) ? floor_div(px_of(f, intensity), f->sx) : -1;
+    int y = flops_per_s > 0.0 && isfinite(flops_per_s) ? floor_div(py_of(f, flops_per_s), f->sy) : f->ch;
+    if (x < 0) {
+        pin |= PIN_LEFT;
+        x = 0;
+    } else if (x >= f->cw) {
+        pin |= PIN_RIGHT;
+        x = f->cw - 1;
+    }
+    if (y < 0) {
+        pin |= PIN_UP;
+        y = 0;
+    } else if (y >= f->ch) {
+        pin |= PIN_DOWN;
+        y = f->ch - 1;
+    }
+    *cx = x;
+    *cy = y;
+    return pin;
+}
+
+/* The arrow of a pinned point: left or right first, else up or down. */
+static uint32_t pin_arrow(const struct plot_glyphs *gl, int pin)
+{
+    return pin & PIN_LEFT ? gl->left : pin & PIN_RIGHT ? gl->right : pin & PIN_UP ? gl->up : gl->down;
+}
+
+/* Formats an axis value in two or three figures with an SI prefix and no
+ * unit: "0.05", "2.5", "131", "8.4M", "2P". */
+static void format_short(char *buf, size_t size, double v)
+{
+    static const char prefixes[] = " kMGTPE";
+    int g = 0;
+    while (g < 6 && fabs(v) >= 999.5) {
+        v /= 1000.0;
+        g++;
+    }
+    int digits = fabs(v) < 0.095 ? 2 : fabs(v) < 9.95 ? 1 : 0;
+    snprintf(buf, size, "%.*f%.*s", digits, v, g > 0 ? 1 : 0, prefixes + g);
+}
+
+/* The value a pinned point's label carries: its intensity when pinned left
+ * or right ("on chip" without one), else its FLOP/s. */
+static void pin_value(char *buf, size_t size, const struct placement *p, int pin)
+{
+    if (pin & (PIN_LEFT | PIN_RIGHT)) {
+        if (p->on_chip)
+            snprintf(buf, size, "on chip");
+        else
+            format_short(buf, size, p->roof.intensity_flop_per_byte);
+    } else {
+        format_short(buf, size, p->roof.attainable_flops_per_s);
+    }
 }
 
 /* Draws one chip's roof across the canvas: the sloped memory roof and the
@@ -48,7 +138,7 @@ static int draw_roof(struct canvas *c, const struct plot_frame *f, double peak, 
 {
     int prev_y = 0, prev_cell_row = -1, flat_from = -1;
     for (int px = 0; px < f->pw; px++) {
-        double intensity = log_axis_value(px, f->x_lo, f->x_hi, f->pw - 1);
+        double intensity = log_axis_value(px, f->x_lo, f->x_hi, x_span(f));
         double t = roofline_throughput(peak, bw, intensity);
         if (!isfinite(t))
             continue;
@@ -78,7 +168,7 @@ static int draw_roof(struct canvas *c, const struct plot_frame *f, double peak, 
     return flat_from;
 }
 
-/* Formats a ridge value: "241", "1.5k". */
+/* Formats a ridge value: "241", "15k". */
 static void format_ridge(char *buf, size_t size, double ridge)
 {
     if (ridge < 10.0)
@@ -111,19 +201,36 @@ static bool taken_free(const struct taken *t, int x, int y, int w)
     return true;
 }
 
-/* Marks cells [x, x+w) of row y as taken. */
-static void taken_mark(struct taken *t, int x, int y, int w)
-{
-    for (int i = 0; i < w; i++)
-        if (y >= 0 && y < t->rows && x + i >= 0 && x + i < t->cols)
-            t->cell[(size_t)y * (size_t)t->cols + (size_t)(x + i)] = 1;
-}
-
 /* True when cell (x, y) lies inside and a label or marker has taken it. */
 static bool cell_marked(const struct taken *t, int x, int y)
 {
     return x >= 0 && y >= 0 && x < t->cols && y < t->rows && t->cell[(size_t)y * (size_t)t->cols + (size_t)x];
 }
+
+/* What took a cell: a marker (point, letter, trail dot) or a label's text. */
+enum { TAKEN_MARK = 1, TAKEN_LABEL = 2 };
+
+/* Marks cells [x, x+w) of row y as taken by what (TAKEN_*). */
+static void taken_set(struct taken *t, int x, int y, int w, unsigned char what)
+{
+    for (int i = 0; i < w; i++)
+        if (y >= 0 && y < t->rows && x + i >= 0 && x + i < t->cols)
+            t->cell[(size_t)y * (size_t)t->cols + (size_t)(x + i)] = what;
+}
+
+/* Marks cells [x, x+w) of row y as taken by a marker. */
+static void taken_mark(struct taken *t, int x, int y, int w)
+{
+    taken_set(t, x, y, w, TAKEN_MARK);
+}
+
+/* taken_free, and nothing taken touches [x, x+w) on its row, so that a
+ * label never runs into another ("trainingprefill") or into a marker. */
+static bool label_free(const struct taken *t, int x, int y, int w)
+{
+    return taken_free(t, x, y, w) && !cell_marked(t, x - 1, y) && !cell_marked(t, x + w, y);
+}
+
 
 /* Places text near cell (cx, cy) of the canvas area: right of it, left of
  * it, then on the rows above and below, first where it hides no pixel of the
@@ -137,9 +244,9 @@ static bool place_label(struct view area, struct taken *t, int cx, int cy, const
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
             int x = cx + tries[i][0], y = cy + tries[i][1];
-            if (taken_free(t, x, y, w)) {
+            if (label_free(t, x, y, w)) {
                 view_text(area, x, y, w, text, role);
-                taken_mark(t, x, y, w);
+                taken_set(t, x, y, w, TAKEN_LABEL);
                 t->canvas = saved;
                 return true;
             }
@@ -189,135 +296,214 @@ static bool phase_shown(const struct placement *p, const char *ops_phase)
     return !p->operation && (!ops_phase || strcmp(p->phase, ops_phase) == 0);
 }
 
-/* Draws ops_phase's operations as letters at their cells; operations sharing
- * a cell show their letters side by side ("ad"), beside the first. */
-static void draw_ops(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
-                     const char *ops_phase)
+/* The cells of ops_phase's operations and their letters: every one of them
+ * has a cell (cx >= 0); one beyond the axes (no FLOPs, or no HBM bytes) sits
+ * one cell in from the edge, where its arrow is (pin != 0). */
+static void op_cells(const struct plot_frame *f, const struct analysis *a, const char *ops_phase, int *cxs, int *cys,
+                     int *pins, char *marks)
 {
-    int n = a->placement_count < RT_MAX_PLACEMENTS ? a->placement_count : RT_MAX_PLACEMENTS;
-    int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS];
-    char marks[RT_MAX_PLACEMENTS];
     int k = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
         const struct placement *p = &a->placements[i];
         cxs[i] = cys[i] = -1;
+        pins[i] = 0;
         marks[i] = '?';
         if (!(p->operation && ops_phase && strcmp(p->phase, ops_phase) == 0))
             continue;
         marks[i] = plot_op_marker(k++);
-        if (!op_shown(p, ops_phase))
-            continue;
-        int cx = px_of(f, p->roof.intensity_flop_per_byte) / f->sx;
-        int cy = py_of(f, p->roof.attainable_flops_per_s) / f->sy;
-        if (cx >= 0 && cy >= 0 && cx < t->cols && cy < t->rows) {
-            cxs[i] = cx;
-            cys[i] = cy;
-        }
+        pins[i] = cell_of(f, p->roof.intensity_flop_per_byte, p->roof.attainable_flops_per_s, p->on_chip, &cxs[i],
+                          &cys[i]);
+        if (pins[i]) /* the letter one cell in from its arrow */
+            cxs[i] += pins[i] & PIN_RIGHT ? -1 : 1;
     }
-    enum role role = ROLE_TRAIN;
-    if (strcmp(ops_phase, "prefill") == 0)
-        role = ROLE_PREFILL;
-    else if (strcmp(ops_phase, "decode") == 0)
-        role = ROLE_DECODE;
-    /* The first letter of each cell on its point, before any label. */
-    for (int i = 0; i < n; i++) {
-        if (cxs[i] < 0)
+}
+
+/* True when operation i is the first (in placement order) in its cell. */
+static bool op_first(const int *cxs, const int *cys, int i)
+{
+    for (int j = 0; j < i && cxs[i] >= 0; j++)
+        if (cxs[j] == cxs[i] && cys[j] == cys[i])
+            return false;
+    return cxs[i] >= 0;
+}
+
+/* The role of ops_phase's letters. */
+static enum role ops_role(const char *ops_phase)
+{
+    return strcmp(ops_phase, "prefill") == 0 ? ROLE_PREFILL : strcmp(ops_phase, "decode") == 0 ? ROLE_DECODE
+                                                                                               : ROLE_TRAIN;
+}
+
+/* Draws ops_phase's operations as letters, the first of each cell on it
+ * (with its arrow when pinned to an edge). */
+static void draw_ops(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
+                     const char *ops_phase, const struct plot_glyphs *gl)
+{
+    int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS], pins[RT_MAX_PLACEMENTS];
+    char marks[RT_MAX_PLACEMENTS];
+    op_cells(f, a, ops_phase, cxs, cys, pins, marks);
+    enum role role = ops_role(ops_phase);
+    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        if (!op_first(cxs, cys, i))
             continue;
-        bool first = true;
-        for (int j = 0; j < i; j++)
-            if (cxs[j] == cxs[i] && cys[j] == cys[i])
-                first = false;
-        if (!first)
-            continue;
+        if (pins[i]) {
+            int ax = cxs[i] + (pins[i] & PIN_RIGHT ? 1 : -1);
+            view_put(area, ax, cys[i], pin_arrow(gl, pins[i]), role);
+            taken_mark(t, ax, cys[i], 1);
+        }
         view_put(area, cxs[i], cys[i], (uint32_t)(unsigned char)marks[i], role);
         taken_mark(t, cxs[i], cys[i], 1);
     }
-    /* The others of a shared cell, right or left of it, else wherever free. */
+}
+
+/* Labels each cell several operations share with the letters of the others
+ * ("+de"): joined to the first's letter where free ("a+de"), else near it,
+ * so that letters never overlap and a run of them is not read as points. */
+static void draw_op_groups(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
+                           const char *ops_phase)
+{
+    int n = a->placement_count < RT_MAX_PLACEMENTS ? a->placement_count : RT_MAX_PLACEMENTS;
+    int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS], pins[RT_MAX_PLACEMENTS];
+    char marks[RT_MAX_PLACEMENTS];
+    op_cells(f, a, ops_phase, cxs, cys, pins, marks);
+    enum role role = ops_role(ops_phase);
     for (int i = 0; i < n; i++) {
-        if (cxs[i] < 0)
+        if (!op_first(cxs, cys, i))
             continue;
-        char more[RT_MAX_PLACEMENTS + 1];
-        int m = 0;
-        bool first = true;
-        for (int j = 0; j < i; j++)
-            if (cxs[j] == cxs[i] && cys[j] == cys[i])
-                first = false;
-        if (!first)
-            continue;
+        char more[RT_MAX_PLACEMENTS + 2] = "+";
+        int m = 1;
         for (int j = i + 1; j < n; j++)
             if (cxs[j] == cxs[i] && cys[j] == cys[i])
                 more[m++] = marks[j];
         more[m] = '\0';
-        if (m == 0)
+        if (m == 1)
             continue;
         const struct canvas *saved = t->canvas;
         t->canvas = NULL; /* beside a point on a roof, covering the roof is fine */
-        if (taken_free(t, cxs[i] + 1, cys[i], m)) {
+        bool joined = taken_free(t, cxs[i] + 1, cys[i], m) && !cell_marked(t, cxs[i] + 1 + m, cys[i]);
+        t->canvas = saved;
+        if (joined) {
             view_text(area, cxs[i] + 1, cys[i], m, more, role);
-            taken_mark(t, cxs[i] + 1, cys[i], m);
-        } else if (taken_free(t, cxs[i] - m, cys[i], m)) {
-            view_text(area, cxs[i] - m, cys[i], m, more, role);
-            taken_mark(t, cxs[i] - m, cys[i], m);
+            taken_set(t, cxs[i] + 1, cys[i], m, TAKEN_LABEL);
         } else {
-            t->canvas = saved;
             place_label(area, t, cxs[i], cys[i], more, role);
         }
-        t->canvas = saved;
     }
 }
 
-/* Draws the phase points, merging those that land in one cell
- * ("prefill/training"); with ops_phase, only that phase's, where the
- * operations' letters left its cell free. */
+/* Draws, in cells no marker or label has taken, a faint dot where each
+ * shown point was in its last PLOT_TRAIL_LEN steps (phases, and ops_phase's
+ * operations when shown); positions beyond the axes leave no dot. */
+static void draw_trails(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
+                        const char *ops_phase, const struct plot_state *st, const struct plot_glyphs *gl)
+{
+    for (int i = 0; st && i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        const struct placement *p = &a->placements[i];
+        bool shown = phase_shown(p, ops_phase) || (p->operation && ops_phase && strcmp(p->phase, ops_phase) == 0);
+        for (int k = 0; shown && k < st->trail[i].count && k < PLOT_TRAIL_LEN; k++) {
+            int cx, cy;
+            if (cell_of(f, st->trail[i].intensity_flop_per_byte[k], st->trail[i].flops_per_s[k], false, &cx, &cy) ||
+                cell_marked(t, cx, cy))
+                continue;
+            view_put(area, cx, cy, gl->trail, ROLE_DIM);
+            taken_mark(t, cx, cy, 1);
+        }
+    }
+}
+
+/* The baseline's placement of a's phase placement p, or NULL. */
+static const struct placement *base_of(const struct analysis *base, const struct placement *p)
+{
+    for (int i = 0; base && i < base->placement_count && i < RT_MAX_PLACEMENTS; i++)
+        if (!base->placements[i].operation && strcmp(base->placements[i].phase, p->phase) == 0)
+            return &base->placements[i];
+    return NULL;
+}
+
+/* Draws the baseline's phase points as hollow markers where no current point is. */
+static void draw_base_points(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
+                             const struct analysis *base, const char *ops_phase, const struct plot_glyphs *gl)
+{
+    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        const struct placement *p = &a->placements[i];
+        const struct placement *bp = phase_shown(p, ops_phase) ? base_of(base, p) : NULL;
+        if (!bp)
+            continue;
+        int cx = floor_div(px_of(f, bp->roof.intensity_flop_per_byte), f->sx);
+        int cy = floor_div(py_of(f, bp->roof.attainable_flops_per_s), f->sy);
+        if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
+            continue;
+        view_put(area, cx, cy, gl->baseline, phase_role(p));
+        taken_mark(t, cx, cy, 1);
+    }
+}
+
+/* Draws the phase points, pinned to the edge with an arrow when beyond the
+ * axes, then base's (may be NULL) hollow markers, then the trails, then one label per group of points in one cell or
+ * side by side on a row ("prefill/training"), with the value of a pinned
+ * point ("prefill 8.4M"). With ops_phase, only that phase's point, where
+ * the operations' letters left its cell free. */
 static void draw_points(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
-                        const char *ops_phase, const struct plot_glyphs *gl)
+                        const struct analysis *base, const char *ops_phase, const struct plot_state *st,
+                        const struct plot_glyphs *gl)
 {
     int n = a->placement_count < RT_MAX_PLACEMENTS ? a->placement_count : RT_MAX_PLACEMENTS;
-    int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS];
+    int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS], pins[RT_MAX_PLACEMENTS];
+    bool on[RT_MAX_PLACEMENTS];
     for (int i = 0; i < n; i++) {
         const struct placement *p = &a->placements[i];
-        cxs[i] = px_of(f, p->roof.intensity_flop_per_byte) / f->sx;
-        cys[i] = py_of(f, p->roof.attainable_flops_per_s) / f->sy;
-        if (!phase_shown(p, ops_phase) || (ops_phase && cell_marked(t, cxs[i], cys[i])))
-            cxs[i] = cys[i] = -1;
+        pins[i] = cell_of(f, p->roof.intensity_flop_per_byte, p->roof.attainable_flops_per_s, p->on_chip, &cxs[i],
+                          &cys[i]);
+        on[i] = phase_shown(p, ops_phase) && !(ops_phase && cell_marked(t, cxs[i], cys[i]));
     }
     /* Markers first, so that no label covers a point. */
     for (int i = 0; i < n; i++) {
-        if (cxs[i] < 0 || cys[i] < 0 || cxs[i] >= t->cols || cys[i] >= t->rows)
+        if (!on[i])
             continue;
-        view_put(area, cxs[i], cys[i], gl->point, phase_role(&a->placements[i]));
+        view_put(area, cxs[i], cys[i], pins[i] ? pin_arrow(gl, pins[i]) : gl->point, phase_role(&a->placements[i]));
         taken_mark(t, cxs[i], cys[i], 1);
     }
     /* Below each phase's roof point, where the realistic estimate puts it
      * (the FLOP/s its realistic time achieves), when that is another cell. */
     for (int i = 0; i < n; i++) {
         const struct placement *p = &a->placements[i];
-        if (cxs[i] < 0 || !(p->realistic_flops_per_s > 0.0))
+        if (!on[i] || pins[i] || !(p->realistic_flops_per_s > 0.0))
             continue;
-        int ry = py_of(f, p->realistic_flops_per_s) / f->sy;
+        int ry = floor_div(py_of(f, p->realistic_flops_per_s), f->sy);
         if (ry == cys[i] || ry < 0 || ry >= t->rows || cell_marked(t, cxs[i], ry))
             continue;
         view_put(area, cxs[i], ry, gl->realistic, phase_role(p));
         taken_mark(t, cxs[i], ry, 1);
     }
+    if (base) /* where the baseline had them, before the trails */
+        draw_base_points(area, t, f, a, base, ops_phase, gl);
+    draw_trails(area, t, f, a, ops_phase, st, gl);
+    int lead[RT_MAX_PLACEMENTS];
     for (int i = 0; i < n; i++) {
-        bool first = true;
-        for (int j = 0; j < i; j++)
-            if (cxs[j] == cxs[i] && cys[j] == cys[i])
-                first = false;
-        if (!first || cxs[i] < 0 || cys[i] < 0 || cxs[i] >= t->cols || cys[i] >= t->rows)
+        lead[i] = i;
+        for (int j = 0; j < i && lead[i] == i; j++)
+            if (on[j] && cys[j] == cys[i] && abs(cxs[j] - cxs[i]) <= 1)
+                lead[i] = lead[j];
+    }
+    for (int i = 0; i < n; i++) {
+        if (!on[i] || lead[i] != i)
             continue;
         char label[96] = "";
         size_t used = 0;
-        for (int j = i; j < n && used + 1 < sizeof label; j++) {
-            if (cxs[j] != cxs[i] || cys[j] != cys[i])
+        for (int j = i; j < n; j++) {
+            if (!on[j] || lead[j] != i)
                 continue;
-            int k = snprintf(label + used, sizeof label - used, "%s%s", used ? "/" : "", a->placements[j].phase);
-            if (k < 0)
-                break;
-            used += (size_t)k;
-            if (used >= sizeof label)
-                used = sizeof label - 1;
+            bool again = false; /* a phase named twice (never today) is named once */
+            for (int k = i; k < j; k++)
+                again = again || (on[k] && lead[k] == i && strcmp(a->placements[k].phase, a->placements[j].phase) == 0);
+            if (!again && used + 1 < sizeof label) {
+                int w = snprintf(label + used, sizeof label - used, "%s%s", used ? "/" : "", a->placements[j].phase);
+                used = w < 0 ? used : used + (size_t)w < sizeof label ? used + (size_t)w : sizeof label - 1;
+            }
+        }
+        if (pins[i] && used + 1 < sizeof label) {
+            label[used++] = ' ';
+            pin_value(label + used, sizeof label - used, &a->placements[i], pins[i]);
         }
         place_label(area, t, cxs[i], cys[i], label, phase_role(&a->placements[i]));
     }
@@ -348,8 +534,8 @@ static void draw_measured(struct view area, struct taken *t, const struct plot_f
         const struct point_placement pp = pts->items[i].at;
         if (!(pp.achieved_flops_per_s > 0.0))
             continue;
-        int cx = px_of(f, pp.intensity_flop_per_byte) / f->sx;
-        int cy = py_of(f, pp.achieved_flops_per_s) / f->sy;
+        int cx = floor_div(px_of(f, pp.intensity_flop_per_byte), f->sx);
+        int cy = floor_div(py_of(f, pp.achieved_flops_per_s), f->sy);
         if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
             continue;
         enum role role = pp.above_roof ? ROLE_MISS : ROLE_ACCENT;
@@ -357,15 +543,6 @@ static void draw_measured(struct view area, struct taken *t, const struct plot_f
         taken_mark(t, cx, cy, 1);
         place_label(area, t, cx, cy, pts->items[i].label, role);
     }
-}
-
-/* The baseline's placement of a's phase placement p, or NULL. */
-static const struct placement *base_of(const struct analysis *base, const struct placement *p)
-{
-    for (int i = 0; base && i < base->placement_count && i < RT_MAX_PLACEMENTS; i++)
-        if (!base->placements[i].operation && strcmp(base->placements[i].phase, p->phase) == 0)
-            return &base->placements[i];
-    return NULL;
 }
 
 /* Draws on the canvas a dotted line from each shown phase point's baseline
@@ -390,23 +567,6 @@ static void draw_moves(struct canvas *c, const struct plot_frame *f, const struc
     }
 }
 
-/* Draws the baseline's phase points as hollow markers where no current point is. */
-static void draw_base_points(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
-                             const struct analysis *base, const char *ops_phase, const struct plot_glyphs *gl)
-{
-    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
-        const struct placement *p = &a->placements[i];
-        const struct placement *bp = phase_shown(p, ops_phase) ? base_of(base, p) : NULL;
-        if (!bp)
-            continue;
-        int cx = px_of(f, bp->roof.intensity_flop_per_byte) / f->sx;
-        int cy = py_of(f, bp->roof.attainable_flops_per_s) / f->sy;
-        if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
-            continue;
-        view_put(area, cx, cy, gl->baseline, phase_role(p));
-        taken_mark(t, cx, cy, 1);
-    }
-}
 
 void plot_draw_points(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
                       const struct plot_points *pts, bool ascii, struct plot_scratch *ps)
@@ -418,16 +578,66 @@ void plot_draw_base(struct view v, const struct analysis *a, const struct analys
                     const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
                     struct plot_scratch *ps)
 {
-    struct canvas *scratch = &ps->canvas;
-    const struct plot_glyphs *gl = ascii ? &ascii_glyphs : &utf8_glyphs;
-    const struct analysis *b = cmp && cmp->a ? cmp->a : NULL;
-    char buf[160], peak_s[32], bw_s[32];
+    plot_draw_state(v, a, base, cmp, ops_phase, pts, ascii, NULL, ps);
+}
 
+void plot_state_clear(struct plot_state *st, bool refit)
+{
+    for (int i = 0; i < RT_MAX_PLACEMENTS; i++)
+        st->trail[i].count = 0;
+    if (refit)
+        st->fitted = false;
+}
+
+/* True when two analyses place the same things at each index. */
+static bool same_points(const struct analysis *x, const struct analysis *y)
+{
+    if (x->placement_count != y->placement_count)
+        return false;
+    for (int i = 0; i < x->placement_count && i < RT_MAX_PLACEMENTS; i++)
+        if (strcmp(x->placements[i].name, y->placements[i].name) != 0 ||
+            strcmp(x->placements[i].phase, y->placements[i].phase) != 0 ||
+            x->placements[i].operation != y->placements[i].operation)
+            return false;
+    return true;
+}
+
+/* True when a and b differ by more than rounding (relative 1e-9). */
+static bool moved(double a, double b)
+{
+    return fabs(a - b) > 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+void plot_state_step(struct plot_state *st, const struct analysis *from, const struct analysis *to)
+{
+    if (!same_points(from, to)) {
+        plot_state_clear(st, false);
+        return;
+    }
+    for (int i = 0; i < from->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        const struct placement *p = &from->placements[i], *q = &to->placements[i];
+        if (!moved(p->roof.intensity_flop_per_byte, q->roof.intensity_flop_per_byte) &&
+            !moved(p->roof.attainable_flops_per_s, q->roof.attainable_flops_per_s))
+            continue;
+        struct plot_trail *tr = &st->trail[i];
+        for (int k = PLOT_TRAIL_LEN - 1; k > 0; k--) {
+            tr->intensity_flop_per_byte[k] = tr->intensity_flop_per_byte[k - 1];
+            tr->flops_per_s[k] = tr->flops_per_s[k - 1];
+        }
+        tr->intensity_flop_per_byte[0] = p->roof.intensity_flop_per_byte;
+        tr->flops_per_s[0] = p->roof.attainable_flops_per_s;
+        if (tr->count < PLOT_TRAIL_LEN)
+            tr->count++;
+    }
+}
+
+/* The heading: "Roofline", what the axes are (or which operations), and
+ * the chip's peak and bandwidth at the right where they fit. */
+static void draw_heading(struct view v, const struct analysis *a, const char *ops_phase, int n_ops)
+{
+    char buf[160], peak_s[32], bw_s[32];
     format_si(peak_s, sizeof peak_s, a->peak_flops_per_s, "FLOP/s");
     format_si(bw_s, sizeof bw_s, a->hbm_bytes_per_s, "B/s");
-    int n_ops = plot_op_count(a, ops_phase);
-    if (n_ops == 0)
-        ops_phase = NULL;
     int hx = view_printf(v, 0, 0, -1, ROLE_HEADER, "Roofline");
     if (ops_phase)
         hx += view_printf(v, hx, 0, -1, ROLE_DIM, "  %s ops %c-%c (o: next)", ops_phase,
@@ -437,8 +647,15 @@ void plot_draw_base(struct view v, const struct analysis *a, const struct analys
     snprintf(buf, sizeof buf, "peak %s  %s", peak_s, bw_s);
     if (hx + 3 + text_width(buf) <= v.r.w)
         view_text_right(v, v.r.w - 1, 0, buf, ROLE_DIM);
+}
 
-    /* Axis ranges: every point, both ridges with room right of them, the roofs. */
+/* Fits the axes' decades to what the frame shows: every point (the shown
+ * operations, the baseline's and the measured ones), both ridges with room
+ * right of them, the roofs down to the left edge. Returns 0, or -1 when
+ * nothing has a place on a log axis. */
+static int fit_axes(struct plot_frame *f, const struct analysis *a, const struct analysis *base,
+                    const struct analysis *b, const char *ops_phase, const struct plot_points *pts)
+{
     double x_lo = INFINITY, x_hi = 0.0;
     for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
         if (phase_shown(&a->placements[i], ops_phase) || op_shown(&a->placements[i], ops_phase))
@@ -456,11 +673,10 @@ void plot_draw_base(struct view v, const struct analysis *a, const struct analys
         widen(&x_lo, &x_hi, b->ridge_flop_per_byte);
         widen(&x_lo, &x_hi, b->ridge_flop_per_byte * 4.0);
     }
-    struct plot_frame f;
-    if (log_axis_decades(x_lo, x_hi, 3, &f.x_lo, &f.x_hi) != 0)
-        return;
+    if (log_axis_decades(x_lo, x_hi, 3, &f->x_lo, &f->x_hi) != 0)
+        return -1;
     double y_lo = INFINITY, y_hi = 0.0;
-    double edge = pow(10.0, f.x_lo);
+    double edge = pow(10.0, f->x_lo);
     widen(&y_lo, &y_hi, a->peak_flops_per_s);
     widen(&y_lo, &y_hi, roofline_throughput(a->peak_flops_per_s, a->hbm_bytes_per_s, edge));
     for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
@@ -482,54 +698,29 @@ void plot_draw_base(struct view v, const struct analysis *a, const struct analys
         widen(&y_lo, &y_hi, b->peak_flops_per_s);
         widen(&y_lo, &y_hi, roofline_throughput(b->peak_flops_per_s, b->hbm_bytes_per_s, edge));
     }
-    if (log_axis_decades(y_lo, y_hi, 2, &f.y_lo, &f.y_hi) != 0)
-        return;
+    return log_axis_decades(y_lo, y_hi, 2, &f->y_lo, &f->y_hi);
+}
 
-    /* Geometry: y labels, the axis column, the canvas, the x axis and labels. */
-    int ylw = 0;
-    for (int d = f.y_lo; d <= f.y_hi; d++) {
-        int w = text_width(decade_label(buf, sizeof buf, d));
-        if (w > ylw)
-            ylw = w;
-    }
-    int cw = v.r.w - ylw - 1 - 1, ch = v.r.h - 3;
-    if (v.r.w < 12 || v.r.h < 5 || cw < 4 || ch < 2)
-        return;
-    canvas_init(scratch, cw, ch, ascii);
-    cw = scratch->cols; /* a huge view is capped to the canvas's capacity */
-    ch = scratch->rows;
-    struct view area = view_sub(v, ylw + 1, 1, cw, ch);
-    f.pw = scratch->px_w;
-    f.ph = scratch->px_h;
-    f.sx = ascii ? 1 : 2;
-    f.sy = ascii ? 1 : 4;
-
-    /* Axes. */
+/* Draws the axis lines, the ticks on equal cell intervals and their decade
+ * labels: y from the top decade down, x from the left decade right. */
+static void draw_axes(struct view v, const struct plot_frame *f, int ylw, const struct plot_glyphs *gl)
+{
+    char buf[32];
+    int cw = f->cw, ch = f->ch;
     for (int y = 1; y <= ch; y++)
         view_put(v, ylw, y, gl->vline, ROLE_AXIS);
     view_put(v, ylw, ch + 1, gl->corner, ROLE_AXIS);
     view_fill(v, ylw + 1, ch + 1, cw + 1, 1, gl->hline, ROLE_AXIS);
-    int y_step = 1;
-    while (y_step < PLOT_MAX_DECADES && (double)ch / (f.y_hi - f.y_lo) * y_step < 1.5)
-        y_step++;
-    for (int d = f.y_lo; d <= f.y_hi; d += y_step) {
-        int row = py_of(&f, pow(10.0, d)) / f.sy;
-        if (row < 0 || row >= ch)
-            continue;
+    for (int j = 0; j * f->y_gap < ch; j++) {
+        int row = j * f->y_gap;
         view_put(v, ylw, 1 + row, gl->ytick, ROLE_AXIS);
-        view_text_right(v, ylw, 1 + row, decade_label(buf, sizeof buf, d), ROLE_AXIS);
+        view_text_right(v, ylw, 1 + row, decade_label(buf, sizeof buf, f->y_hi - j * f->y_step), ROLE_AXIS);
     }
-    int lab_w = 4;
-    int x_step = 1;
-    while (x_step < PLOT_MAX_DECADES && (double)cw / (f.x_hi - f.x_lo) * x_step < lab_w + 2)
-        x_step++;
     int last_label_end = -1;
-    for (int d = f.x_lo; d <= f.x_hi; d += x_step) {
-        int col = px_of(&f, pow(10.0, d)) / f.sx;
-        if (col < 0 || col > cw)
-            continue;
+    for (int j = 0; j * f->x_gap <= cw; j++) {
+        int col = j * f->x_gap;
         view_put(v, ylw + 1 + col, ch + 1, gl->xtick, ROLE_AXIS);
-        decade_label(buf, sizeof buf, d);
+        decade_label(buf, sizeof buf, f->x_lo + j * f->x_step);
         int w = text_width(buf);
         int x = ylw + 1 + col - w / 2;
         if (x + w > v.r.w)
@@ -539,6 +730,148 @@ void plot_draw_base(struct view v, const struct analysis *a, const struct analys
         view_text(v, x, ch + 2, w, buf, ROLE_AXIS);
         last_label_end = x + w;
     }
+}
+
+/* Places text in the first of a list of wordings that fits on a row just
+ * above (then just below) cell row cy: centred on cx, else starting right
+ * of it, else ending left of it; else the last wording anywhere near. */
+static void place_ridge_label(struct view area, struct taken *t, int cx, int cy, const char *const *texts, int n,
+                              enum role role)
+{
+    const int rows[] = {-1, -2, 1, 2};
+    for (int k = 0; k < n; k++) {
+        int w = text_width(texts[k]);
+        const int xs[] = {cx - w / 2, cx + 2, cx - 1 - w};
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+                int x = xs[i] + w > t->cols ? t->cols - w : xs[i];
+                x = x < 0 ? 0 : x;
+                if (label_free(t, x, cy + rows[r], w)) {
+                    view_text(area, x, cy + rows[r], w, texts[k], role);
+                    taken_set(t, x, cy + rows[r], w, TAKEN_LABEL);
+                    return;
+                }
+            }
+        }
+    }
+    place_label(area, t, cx, cy + 1, texts[n - 1], role);
+}
+
+/* Labels the vector roof above its right end, where the operations are
+ * fewest: "vector 3.94 TFLOP/s", else "vector". */
+static void draw_vector_label(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
+                              int vector_px)
+{
+    char buf[64], vs[32];
+    snprintf(buf, sizeof buf, "vector %s", format_si(vs, sizeof vs, a->hw.vector_flops_per_s, "FLOP/s"));
+    int vy = floor_div(py_of(f, a->hw.vector_flops_per_s), f->sy), x0 = vector_px / f->sx;
+    for (int pass = 0; pass < 2; pass++) { /* the full label, else "vector" */
+        if (pass == 1)
+            snprintf(buf, sizeof buf, "vector");
+        int vw = text_width(buf);
+        for (int dy = -1; dy <= 1; dy += 2) /* just above the line, else just below */
+            for (int x = f->cw - vw; x >= x0; x--)
+                if (label_free(t, x, vy + dy, vw)) {
+                    view_text(area, x, vy + dy, vw, buf, ROLE_ROOF);
+                    taken_set(t, x, vy + dy, vw, TAKEN_LABEL);
+                    return;
+                }
+    }
+    place_label(area, t, f->cw - 4, vy, "vector", ROLE_ROOF);
+}
+
+/* Labels a chip's ridge near cell (cx, cy) with its value and unit where
+ * they fit: "<prefix>ridge 241 FLOP/B", else "<prefix>ridge 241". */
+static void draw_ridge_label(struct view area, struct taken *t, int cx, int cy, const char *prefix, double ridge,
+                             enum role role)
+{
+    char ridge_s[32], full[96], bare[96];
+    format_ridge(ridge_s, sizeof ridge_s, ridge);
+    snprintf(full, sizeof full, "%sridge %s FLOP/B", prefix, ridge_s);
+    snprintf(bare, sizeof bare, "%sridge %s", prefix, ridge_s);
+    const char *texts[] = {full, bare};
+    place_ridge_label(area, t, cx, cy, texts, 2, role);
+}
+
+/* The axes' geometry on view v: decades from st (fitting and storing them
+ * first when st is NULL or not fitted), even ticks for the view's rows and
+ * columns, the y labels' width in *ylw. Returns 0, or -1 when the view is
+ * too small for axes or nothing can be plotted. */
+static int frame_setup(struct plot_frame *f, int *ylw, struct view v, const struct analysis *a,
+                       const struct analysis *base, const struct analysis *b, const char *ops_phase,
+                       const struct plot_points *pts, bool ascii, struct plot_state *st, struct canvas *scratch)
+{
+    /* Steady axes keep still while the points move, but never hide the
+     * roof: a chip or precision whose peak or ridge leaves them re-fits. */
+    if (st && st->fitted && a->peak_flops_per_s > 0.0 && a->ridge_flop_per_byte > 0.0) {
+        double peak = log10(a->peak_flops_per_s), ridge = log10(a->ridge_flop_per_byte);
+        if (peak > st->y_hi || peak <= st->y_lo || ridge < st->x_lo || ridge > st->x_hi)
+            st->fitted = false;
+    }
+    if (st && st->fitted) {
+        f->x_lo = st->x_lo;
+        f->x_hi = st->x_hi;
+        f->y_lo = st->y_lo;
+        f->y_hi = st->y_hi;
+    } else {
+        if (fit_axes(f, a, base, b, ops_phase, pts) != 0)
+            return -1;
+        if (st) {
+            st->x_lo = f->x_lo;
+            st->x_hi = f->x_hi;
+            st->y_lo = f->y_lo;
+            st->y_hi = f->y_hi;
+            st->fitted = true;
+        }
+    }
+    char buf[32];
+    f->sx = ascii ? 1 : 2;
+    f->sy = ascii ? 1 : 4;
+    int ch = v.r.h - 3;
+    if (v.r.w < 12 || v.r.h < 5 || ch < 2 || log_axis_ticks(f->y_hi - f->y_lo, ch, 1, &f->y_step, &f->y_gap) != 0)
+        return -1;
+    *ylw = 0;
+    for (int j = 0; j * f->y_gap < ch; j++) {
+        int w = text_width(decade_label(buf, sizeof buf, f->y_hi - j * f->y_step));
+        if (w > *ylw)
+            *ylw = w;
+    }
+    int cw = v.r.w - *ylw - 1 - 1;
+    if (cw < 4)
+        return -1;
+    canvas_init(scratch, cw, ch, ascii);
+    f->cw = scratch->cols; /* a huge view is capped to the canvas's capacity */
+    f->ch = scratch->rows;
+    f->pw = scratch->px_w;
+    f->ph = scratch->px_h;
+    if (f->ch < 2 || (f->ch != ch && log_axis_ticks(f->y_hi - f->y_lo, f->ch, 1, &f->y_step, &f->y_gap) != 0))
+        return -1;
+    const int lab_w = 4; /* an x label and its gap: "100k" */
+    if (log_axis_ticks(f->x_hi - f->x_lo, f->cw, lab_w + 2, &f->x_step, &f->x_gap) != 0 &&
+        log_axis_ticks(f->x_hi - f->x_lo, f->cw, 1, &f->x_step, &f->x_gap) != 0)
+        return -1;
+    return 0;
+}
+
+void plot_draw_state(struct view v, const struct analysis *a, const struct analysis *base,
+                     const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
+                     struct plot_state *st, struct plot_scratch *ps)
+{
+    struct canvas *scratch = &ps->canvas;
+    const struct plot_glyphs *gl = ascii ? &ascii_glyphs : &utf8_glyphs;
+    const struct analysis *b = cmp && cmp->a ? cmp->a : NULL;
+
+    int n_ops = plot_op_count(a, ops_phase);
+    if (n_ops == 0)
+        ops_phase = NULL;
+    draw_heading(v, a, ops_phase, n_ops);
+    struct plot_frame f;
+    int ylw;
+    if (frame_setup(&f, &ylw, v, a, base, b, ops_phase, pts, ascii, st, scratch) != 0)
+        return;
+    int cw = f.cw, ch = f.ch;
+    struct view area = view_sub(v, ylw + 1, 1, cw, ch);
+    draw_axes(v, &f, ylw, gl);
 
     /* Roofs: the comparison chip under the current one. */
     if (b)
@@ -559,57 +892,19 @@ void plot_draw_base(struct view v, const struct analysis *a, const struct analys
     struct taken t = {cw, ch, ps->taken, scratch};
     memset(t.cell, 0, (size_t)cw * (size_t)ch);
     if (ops_phase)
-        draw_ops(area, &t, &f, a, ops_phase);
-    draw_points(area, &t, &f, a, ops_phase, gl);
-    if (base)
-        draw_base_points(area, &t, &f, a, base, ops_phase, gl);
+        draw_ops(area, &t, &f, a, ops_phase, gl);
+    draw_points(area, &t, &f, a, base, ops_phase, st, gl);
+    if (ops_phase)
+        draw_op_groups(area, &t, &f, a, ops_phase);
     draw_measured(area, &t, &f, pts, gl);
-    char ridge_s[32];
-    format_ridge(ridge_s, sizeof ridge_s, a->ridge_flop_per_byte);
-    snprintf(buf, sizeof buf, "ridge %s", ridge_s);
-    int rcx = ridge_px / f.sx, rcy = roof_py / f.sy;
-    int rw = text_width(buf);
-    int rx = rcx - rw / 2;
-    if (rx + rw > cw)
-        rx = cw - rw;
-    if (rx < 0)
-        rx = 0;
-    bool placed = false;
-    for (int dy = 1; dy <= 2 && !placed; dy++) {
-        if (taken_free(&t, rx, rcy - dy, rw)) {
-            view_text(area, rx, rcy - dy, rw, buf, ROLE_RIDGE);
-            taken_mark(&t, rx, rcy - dy, rw);
-            placed = true;
-        }
-    }
-    if (!placed)
-        place_label(area, &t, rcx, rcy + 1, buf, ROLE_RIDGE);
-    if (vector_px >= 0) {
-        /* The vector roof's label, above its right end where the operations are fewest. */
-        char vs[32];
-        snprintf(buf, sizeof buf, "vector %s", format_si(vs, sizeof vs, a->hw.vector_flops_per_s, "FLOP/s"));
-        int vy = py_of(&f, a->hw.vector_flops_per_s) / f.sy, x0 = vector_px / f.sx;
-        bool done = false;
-        for (int pass = 0; pass < 2 && !done; pass++) { /* the full label, else "vector" */
-            if (pass == 1)
-                snprintf(buf, sizeof buf, "vector");
-            int vw = text_width(buf);
-            for (int dy = -1; dy <= 1 && !done; dy += 2) /* just above the line, else just below */
-                for (int x = cw - vw; x >= x0 && !done; x--)
-                    if (taken_free(&t, x, vy + dy, vw)) {
-                        view_text(area, x, vy + dy, vw, buf, ROLE_ROOF);
-                        taken_mark(&t, x, vy + dy, vw);
-                        done = true;
-                    }
-        }
-        if (!done)
-            place_label(area, &t, cw - 4, vy, "vector", ROLE_ROOF);
-    }
+    draw_ridge_label(area, &t, floor_div(ridge_px, f.sx), floor_div(roof_py, f.sy), "", a->ridge_flop_per_byte,
+                     ROLE_RIDGE);
+    if (vector_px >= 0)
+        draw_vector_label(area, &t, &f, a, vector_px);
     if (b) {
-        format_ridge(ridge_s, sizeof ridge_s, b->ridge_flop_per_byte);
-        snprintf(buf, sizeof buf, "%s ridge %s", cmp->chip_key ? cmp->chip_key : "other", ridge_s);
-        int bcx = px_of(&f, b->ridge_flop_per_byte) / f.sx, bcy = py_of(&f, b->peak_flops_per_s) / f.sy;
-        if (!place_label(area, &t, bcx, bcy - 1, buf, ROLE_ROOF2))
-            place_label(area, &t, bcx, bcy + 1, buf, ROLE_ROOF2);
+        char prefix[48];
+        snprintf(prefix, sizeof prefix, "%s ", cmp->chip_key ? cmp->chip_key : "other");
+        draw_ridge_label(area, &t, floor_div(px_of(&f, b->ridge_flop_per_byte), f.sx),
+                         floor_div(py_of(&f, b->peak_flops_per_s), f.sy), prefix, b->ridge_flop_per_byte, ROLE_ROOF2);
     }
 }

@@ -2,7 +2,9 @@
  * memory slope and flat compute roof, the ridge point with its value, the
  * operating points (prefill, decode, training step) with labels, an optional
  * second chip's roof for comparison, and optionally every operation of one
- * phase as a lettered point with the vector unit's lower roof.
+ * phase as a lettered point with the vector unit's lower roof. The explorer
+ * keeps the axes steady between frames and the points' trails in a
+ * struct plot_state (plot_draw_state).
  *
  * Decorations (axes, labels, legend) live here; pixels and their encoding
  * live in canvas.h. Every figure drawn comes from a struct analysis.
@@ -38,8 +40,10 @@ struct plot_scratch {
  * "training") shows that phase's point and each of its operations as the
  * letter plot_op_marker() gives it, with the vector unit's flat roof
  * (a->hw.vector_flops_per_s) dashed and labelled under the tensor peak;
- * operations with no FLOPs (intensity 0) have no place on a log axis and are
- * left out. ascii selects ASCII characters only (no braille, no box drawing).
+ * operations with no place on a log axis (no FLOPs, or no HBM bytes) are
+ * pinned to the left or right edge beside an arrow. Decades are spaced
+ * evenly: ticks every y_step (x_step) decades on rows (columns) a constant
+ * distance apart (log_axis_ticks). ascii selects ASCII characters only (no braille, no box drawing).
  * scratch is working memory (its contents are replaced). A view too small for
  * axes (under 12 x 5 cells) gets only the heading. */
 void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
@@ -69,6 +73,44 @@ void plot_draw_points(struct view v, const struct analysis *a, const struct plot
 void plot_draw_base(struct view v, const struct analysis *a, const struct analysis *base,
                     const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
                     struct plot_scratch *scratch);
+
+/* How many earlier positions a moving point leaves behind as a trail. */
+#define PLOT_TRAIL_LEN 3
+
+/* Where one point was, newest first. */
+struct plot_trail {
+    int count;                                /* positions held, [0, PLOT_TRAIL_LEN] */
+    double intensity_flop_per_byte[PLOT_TRAIL_LEN];
+    double flops_per_s[PLOT_TRAIL_LEN];
+};
+
+/* The plot's view state, kept by the explorer between frames: the axes'
+ * decade ranges (fitted once, then steady while knobs move, so that a point
+ * that moves is seen to move) and each placement's trail. */
+struct plot_state {
+    bool fitted;                /* false: the next plot_draw_state fits the axes and sets it */
+    int x_lo, x_hi, y_lo, y_hi; /* decades of FLOP/byte and FLOP/s */
+    struct plot_trail trail[RT_MAX_PLACEMENTS]; /* by placement index */
+};
+
+/* Clears every trail; refit also makes the next draw fit the axes again. */
+void plot_state_clear(struct plot_state *st, bool refit);
+
+/* Records a step from analysis from to analysis to: each placement that
+ * moved (intensity or attainable FLOP/s) gets from's position at the head of
+ * its trail (the oldest beyond PLOT_TRAIL_LEN is dropped). When to's
+ * placements are not the same things as from's (another count, or another
+ * name or phase at some index) the trails are cleared instead. */
+void plot_state_step(struct plot_state *st, const struct analysis *from, const struct analysis *to);
+
+/* plot_draw_base on the explorer's view state st: the axes are st's (fitted
+ * to this frame's points and stored when !st->fitted), points beyond them
+ * are pinned to the edge with an arrow (-> <- ^ v in ASCII) and their value,
+ * and each shown point's trail is drawn as faint dots. st NULL fits the axes
+ * to this frame alone, as plot_draw_base. */
+void plot_draw_state(struct view v, const struct analysis *a, const struct analysis *base,
+                     const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
+                     struct plot_state *st, struct plot_scratch *scratch);
 
 /* Number of operation placements of phase name in a (0 when phase is NULL
  * or unknown). The k-th of them, in placement order, is drawn and listed as

@@ -177,6 +177,6 @@ void present_draw(struct view v, const struct analysis *a, const struct present_
     if (text_width(key) <= v.r.w)
         view_text(v, v.r.w - text_width(key), used, -1, key, ROLE_DIM);
     struct view plot = view_sub(v, 0, used + 1, v.r.w, v.r.h - used - 1);
-    plot_draw_base(plot, a, p ? p->base : NULL, p ? p->cmp : NULL, p ? p->ops_phase : NULL, p ? p->pts : NULL, ascii,
-                   scratch);
+    plot_draw_state(plot, a, p ? p->base : NULL, p ? p->cmp : NULL, p ? p->ops_phase : NULL, p ? p->pts : NULL, ascii,
+                    p ? p->state : NULL, scratch);
 }

@@ -33,12 +33,13 @@ int big_text_rows(bool ascii);
  * itself on the middle row. Returns the columns taken (big_text_width). */
 int big_text_draw(struct view v, int x, int y, const char *text, enum role role, bool ascii);
 
-/* The plot and what it draws: present_draw passes them to plot_draw_base. */
+/* The plot and what it draws: present_draw passes them to plot_draw_state. */
 struct present_plot {
     const struct analysis *base;      /* pinned baseline, or NULL */
     const struct plot_compare *cmp;   /* comparison roof, or NULL */
     const char *ops_phase;            /* a phase's operations, or NULL */
     const struct plot_points *pts;    /* measured kernels, or NULL */
+    struct plot_state *state;         /* the explorer's steady axes and trails, or NULL */
 };
 
 /* Draws the headline and, under it, the roofline filling the rest of v. The

@@ -135,6 +135,11 @@ static bool commit(struct ui *u, const struct scenario *next, bool record_undo)
     }
     if (record_undo)
         push_undo(u);
+    /* Another model places other workloads: its points leave no trail behind. */
+    if (strcmp(next->model.name, u->scenario.model.name) != 0)
+        plot_state_clear(&u->plot, false);
+    else
+        plot_state_step(&u->plot, &u->analysis, &a);
     u->scenario = *next;
     u->analysis = a;
     u->largest_ok_batch = analysis_largest_ok_batch(&u->scenario);
@@ -354,8 +359,14 @@ static unsigned knobs_key(struct ui *u, int key)
         }
         return UI_REDRAW;
     case 'r':
-        if (commit(u, &u->initial, true))
+        if (commit(u, &u->initial, true)) {
+            plot_state_clear(&u->plot, false);
             say(u, false, "reset to the starting scenario (u undoes)");
+        }
+        return UI_REDRAW;
+    case 'a':
+        plot_state_clear(&u->plot, true);
+        say(u, false, "axes fitted to the points shown; they stay put while knobs move");
         return UI_REDRAW;
     case 'b':
         if (u->has_baseline) {
@@ -766,7 +777,7 @@ int ui_render(struct ui *u, struct grid *g)
     const char *ops = u->ops_phase >= 0 ? phase_name((enum rt_phase)u->ops_phase) : NULL;
     struct plot_points pts = {u->placed, u->placed_count};
     if (u->mode == UI_MODE_PRESENT) { /* the plot fills what the title and status line leave */
-        struct present_plot pp = {base, u->has_compare ? &cmp : NULL, ops, &pts};
+        struct present_plot pp = {base, u->has_compare ? &cmp : NULL, ops, &pts, &u->plot};
         present_draw(view_make(g, (struct rect){0, 1, u->cols, u->rows - 2}), &u->analysis, &pp, u->ascii,
                      &u->scratch);
         draw_status(u, view_make(g, l->status), gl);
@@ -776,8 +787,8 @@ int ui_render(struct ui *u, struct grid *g)
         pareto_draw(view_make(g, l->plot), &u->pareto, u->pareto_order, u->pareto_n, u->pareto_pick, &u->analysis,
                     u->ascii, &u->scratch.canvas);
     else
-        plot_draw_base(view_make(g, l->plot), &u->analysis, base, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
-                       &u->scratch);
+        plot_draw_state(view_make(g, l->plot), &u->analysis, base, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
+                        &u->plot, &u->scratch);
     panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, u->chips, gl);
     if (ops) {
         /* The legend takes the placement and MFU panels' place, stacked below the plot. */

@@ -110,6 +110,7 @@ struct ui {
     int cols, rows;                  /* screen size */
     struct layout layout;            /* layout_compute(cols, rows) */
     struct plot_scratch scratch;     /* plot working memory */
+    struct plot_state plot;          /* the plot's steady axes and the points' trails ('a' re-fits) */
     const struct measured_point *points; /* measured kernels on the plot (--points; borrowed) */
     size_t point_count;
     struct plot_point placed[RT_MAX_POINTS]; /* those of points[] on the scenario's roof, as it changes */
