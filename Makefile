@@ -49,7 +49,10 @@ CORE_SRC := $(wildcard core/*.c)
 TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
 TEST_SRC := $(wildcard tests/test_*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
-TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o)
+# The shipped themes, compiled in (scripts/embed-themes.sh writes the C file).
+THEME_FILES := $(sort $(wildcard themes/*.json))
+THEMES_OBJ := $(BUILD)/gen/themes_builtin.o
+TUI_OBJ  := $(TUI_SRC:%.c=$(BUILD)/%.o) $(THEMES_OBJ)
 TESTS    := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCHES  := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
@@ -87,6 +90,15 @@ $(BUILD)/tests/test_%.o: tests/test_%.c | test-deps
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(STD_FLAGS) $(CFLAGS) $(SAN_FLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) -c $< -o $@
+
+$(BUILD)/gen/themes_builtin.c: $(THEME_FILES) scripts/embed-themes.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)sh scripts/embed-themes.sh $(THEME_FILES) >$@.tmp && mv $@.tmp $@
+
+$(THEMES_OBJ): $(BUILD)/gen/themes_builtin.c | deps
+	@echo "  CC      $<"
+	$(Q)$(CC) $(STD_FLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
 
 $(BUILD)/rooftop: $(CORE_OBJ) $(TUI_OBJ) $(BUILD)/tui/main.o
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ $(PKG_LIBS) -o $@

@@ -112,8 +112,23 @@ printf 'label,flops,bytes,seconds\na,1e12,1e9,0.001689523\nb,4e12,2e9,0.00674309
 mkdir -p "$tmp/prefix/bin" "$tmp/prefix/share/rooftop/themes"
 cp "$bin" "$tmp/prefix/bin/rooftop"
 cp "$(dirname "$0")/../themes/"*.json "$tmp/prefix/share/rooftop/themes/"
+shipped=$(ls "$(dirname "$0")/../themes/"*.json | wc -l)
 n=$("$tmp/prefix/bin/rooftop" --list-themes | grep -c "$tmp/prefix/bin/../share/rooftop/themes\|$tmp/prefix/share/rooftop/themes")
-[ "$n" -eq 4 ] && ok || bad "an installed rooftop found $n of its 4 theme files"
+[ "$n" -eq "$shipped" ] && ok || bad "an installed rooftop found $n of its $shipped theme files"
+
+# Every shipped theme is compiled in: a binary copied alone lists them all,
+# each with the background it is drawn for.
+mkdir -p "$tmp/alone"
+cp "$bin" "$tmp/alone/rooftop"
+(cd "$tmp/alone" && ./rooftop --list-themes) >"$tmp/out" 2>"$tmp/err"
+for f in "$(dirname "$0")/../themes/"*.json; do
+    name=$(sed -n 's/^ *"name": *"\([^"]*\)".*/\1/p' "$f" | head -n 1)
+    bg=$(sed -n 's/^ *"background": *"\([^"]*\)".*/\1/p' "$f" | head -n 1)
+    grep -q "^$name  *$bg  *built-in\$" "$tmp/out" && ok || bad "a copied binary does not list $name ($bg, built-in): $(cat "$tmp/out")"
+done
+[ "$(wc -l <"$tmp/out")" -eq $((shipped + 1)) ] && ok || bad "a copied binary lists $(wc -l <"$tmp/out") themes, not dark + $shipped"
+expect 2 "bad --background" -- --background blue
+[ "$(cat "$tmp/err")" = "rooftop: --background 'blue': must be light or dark" ] && ok || bad "--background blue: $(cat "$tmp/err")"
 
 # Hostile files: a fifo is never waited on. In the user's chips folder it
 # cannot stop --version (which reads no user folder) nor a report (it is

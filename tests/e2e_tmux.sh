@@ -882,5 +882,83 @@ for term in dumb no-such-terminal; do
     t kill-session -t "$s" 2>/dev/null
 done
 
+# ---- the presentation view: P opens it, P or Esc returns, at both sizes ----
+s=present80
+start "$s" 80 24 "$UTF8_ENV" ""
+if wait_for "$s" 'Knobs' && { t send-keys -t "$s" P; wait_for "$s" 'P/Esc back'; } &&
+    wait_for "$s" 'MISS 27.952 s of 1 s   decode 0.4% of peak   MFU' && ! wait_for "$s" 'Knobs' 1 &&
+    { t send-keys -t "$s" Right; wait_for "$s" '^batch 2  P/Esc back'; } && ! wait_for "$s" 'MISS 27.952 s' 1 &&
+    { t send-keys -t "$s" P; wait_for "$s" 'Knobs'; } && { t send-keys -t "$s" P; wait_for "$s" 'P/Esc back'; } &&
+    { t send-keys -t "$s" Escape; wait_for "$s" 'Knobs'; } && { t send-keys -t "$s" q; wait_for "$s" 'EXIT=0'; } &&
+    sane "$s"; then
+    pass "80x24: P shows the headline in one line over the plot; a knob still steps; P and Esc return"
+else
+    fail "the presentation view at 80x24" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+s=present200
+start "$s" 200 60 "$UTF8_ENV" "--present"
+if wait_for "$s" 'the turn (napkin estimate), budget 1 s' && wait_for "$s" 'decode: memory-bound, % of peak' &&
+    wait_for "$s" '█▄█ ▀█▀ ▄▀▀ ▄▀▀' && wait_for "$s" 'prefill/training' && wait_for "$s" 'decode' &&
+    { t send-keys -t "$s" Escape; wait_for "$s" 'Knobs'; } && { t send-keys -t "$s" P; wait_for "$s" 'P/Esc back'; } &&
+    { t send-keys -t "$s" q; wait_for "$s" 'EXIT=0'; } && sane "$s"; then
+    pass "200x60 --present: the verdict in block letters, captions, labelled points; Esc and P toggle"
+else
+    fail "the presentation view at 200x60" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
+# ---- the Linux console: no braille, said once in the status line ----
+if infocmp linux >/dev/null 2>&1; then
+    s=console
+    start "$s" 80 24 "TERM=linux LANG=$UTF8_LOCALE LC_ALL=$UTF8_LOCALE" ""
+    if wait_for "$s" 'TERM=linux cannot show braille: drawing in ASCII, as --ascii does' && wait_for "$s" 'ridge 241'; then
+        t capture-pane -p -t "$s" >"$WORK/console.txt"
+        bytes=$(LC_ALL=C tr -d '\000-\177' <"$WORK/console.txt" | wc -c)
+        t send-keys -t "$s" Right
+        if [ "$bytes" -eq 0 ] && wait_gone "$s" 'cannot show braille'; then
+            pass "TERM=linux in a UTF-8 locale: the plot is ASCII and the status line says why, once"
+        else
+            fail "TERM=linux showed $bytes non-ASCII bytes, or the notice stayed" "$s"
+        fi
+    else
+        fail "TERM=linux did not say it draws in ASCII" "$s"
+    fi
+    t send-keys -t "$s" q
+    t kill-session -t "$s" 2>/dev/null
+else
+    echo "skip TERM=linux (no terminfo entry here)"
+fi
+
+# ---- the background: COLORFGBG or --background light picks the light theme ----
+s=lightbg
+start "$s" 80 24 "$UTF8_ENV COLORFGBG='0;15'" ""
+if wait_for "$s" 'light background (from COLORFGBG): theme light'; then
+    pass "COLORFGBG=0;15 starts the light theme and says so"
+else
+    fail "COLORFGBG=0;15 did not choose the light theme" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+s=lightflag
+start "$s" 80 24 "$UTF8_ENV COLORFGBG='15;0'" "--background light"
+# The roof in the light theme's 130 (256 colours): tmux keeps colours with -e.
+if wait_for "$s" 'light background (from --background): theme light' &&
+    t capture-pane -e -p -t "$s" | grep -q '38;5;130m'; then
+    pass "--background light wins over COLORFGBG and draws in the light theme's colours"
+else
+    fail "--background light" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+# With neither, the terminal is asked (OSC 11): its answer never shows.
+s=osc11
+start "$s" 80 24 "$UTF8_ENV" ""
+if wait_for "$s" 'Knobs' && wait_for "$s" 'select' && ! t capture-pane -p -t "$s" | grep -q 'rgb:\|11;\|\[?' &&
+    { t send-keys -t "$s" q; wait_for "$s" 'EXIT=0'; } && sane "$s"; then
+    pass "the background query leaves nothing on screen; q exits 0"
+else
+    fail "the background query left its answer on screen" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

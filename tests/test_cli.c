@@ -1075,7 +1075,7 @@ static void test_did_you_mean(void **state)
                       "unknown option '--kvheads=4'; did you mean --kv-heads? (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--zzz"), "unknown option '--zzz' (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--pre", "8"),
-                      "ambiguous option '--pre' (it begins --precision, --prefill-tokens) (rooftop --help lists them)");
+                      "ambiguous option '--pre' (it begins --precision, --prefill-tokens, --present) (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--chip", "h10"),
                       "--chip 'h10': unknown chip; did you mean h100, h200? rooftop --list-chips shows the 22 known");
     assert_usage_line(RUN("--report", "--chip", "zzz"), "--chip 'zzz': unknown chip; rooftop --list-chips shows the 22 known");

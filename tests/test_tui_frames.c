@@ -522,6 +522,45 @@ static void test_tour_frames(void **state)
     check_frame("tour_80x24_ascii");
 }
 
+/* The presentation view ('P'): the issue's 64-chip OK at 80 x 24 (one bold
+ * headline line) and 200 x 60 (block letters); P and Esc return, the arrows
+ * still step the knob and the headline follows. */
+static void test_present_frames(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chips = 64;
+    start(&s, false, 80, 24);
+    assert_int_equal(ui_key(u, 'P') & UI_REDRAW, UI_REDRAW);
+    assert_int_equal(u->mode, UI_MODE_PRESENT);
+    check_frame("present_80x24_utf8");
+    assert_int_equal(ui_key(u, 'P') & UI_REDRAW, UI_REDRAW);
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    start(&s, false, 200, 60);
+    ui_key(u, 'P');
+    check_frame("present_200x60_utf8");
+    /* Knob keys act on the scenario without leaving the view; others do nothing. */
+    for (int i = 0; i < SLIDER_CHIPS; i++)
+        ui_key(u, UI_KEY_DOWN);
+    ui_key(u, UI_KEY_LEFT);
+    assert_int_equal(u->scenario.chips, 32);
+    assert_int_equal(u->mode, UI_MODE_PRESENT);
+    assert_int_equal(ui_key(u, 'p'), 0);
+    assert_int_equal(ui_key(u, 'w'), 0);
+    assert_int_equal(u->mode, UI_MODE_PRESENT);
+    assert_int_equal(ui_mouse(u, UI_MOUSE_PRESS, 150, 10), 0);
+    ui_key(u, UI_KEY_ESC);
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    assert_int_equal(ui_key(u, 'P') & UI_QUIT, 0);
+    assert_int_equal(ui_key(u, 'q'), UI_QUIT);
+    start(&s, true, 80, 24);
+    ui_key(u, 'P');
+    check_frame("present_80x24_ascii");
+    ui_resize(u, 200, 60);
+    check_frame("present_200x60_ascii");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -538,6 +577,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_memory_miss_said_plainly, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pareto_view, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tour_frames, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_present_frames, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 #include "textsafe.h"
 #include "tourview.h"
 #include "userfiles.h"
+#include "themes_builtin.h"
 #include "version.h"
 
 static const char usage_text[] =
@@ -125,7 +126,11 @@ static const char usage_text[] =
     "Explorer flags:\n"
     "  --ascii             no braille or line drawing, even in a UTF-8 locale\n"
     "  --no-color          monochrome (also when NO_COLOR is set)\n"
-    "  --theme NAME|PATH   colour theme (--list-themes; 't' cycles them)    [dark]\n"
+    "  --theme NAME|PATH   colour theme (--list-themes; 't' cycles them)\n"
+    "                      [dark, or light on a light background]\n"
+    "  --background light|dark  the terminal's background, for the theme\n"
+    "                      [asked of the terminal: COLORFGBG, OSC 11]\n"
+    "  --present           start in the presentation view (P toggles it)\n"
     "\n"
     "Examples:\n"
     "  rooftop --napkin --sweep=chips        the guide's napkin, 70B on TPU v5e\n"
@@ -148,7 +153,7 @@ enum {
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
-    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_COUNT
+    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -196,6 +201,8 @@ static const struct option long_options[] = {
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"theme", required_argument, NULL, OPT_THEME},
     {"list-themes", no_argument, NULL, OPT_LIST_THEMES},
+    {"background", required_argument, NULL, OPT_BACKGROUND},
+    {"present", no_argument, NULL, OPT_PRESENT},
     {"detailed", no_argument, NULL, OPT_DETAILED},
     {"attention", required_argument, NULL, OPT_ATTENTION},
     {"data-parallel", required_argument, NULL, OPT_DATA_PARALLEL},
@@ -954,6 +961,11 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
         return 2;
     }
     theme_set_init(o->themes);
+    for (size_t i = 0; i < builtin_theme_count; i++) { /* compiled in: a shipped file cannot fail */
+        char e[256];
+        theme_set_add_text(o->themes, builtin_themes[i].text, builtin_themes[i].len, "built-in", &o->warnings, e,
+                           sizeof e);
+    }
     char dir[4096], here[4000];
     theme_set_add_dir(o->themes, ROOFTOP_DATADIR "/themes", &o->warnings);
     exe_dir(here, sizeof here);
@@ -999,6 +1011,7 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
         return 2;
     }
     o->explorer.theme_index = at;
+    o->explorer.theme_named = true;
     return 0;
 }
 
@@ -1213,6 +1226,16 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             break;
         case OPT_THEME:
             theme_text = optarg;
+            break;
+        case OPT_BACKGROUND:
+            if (strcmp(optarg, "light") != 0 && strcmp(optarg, "dark") != 0) {
+                snprintf(err, errsize, "--background '%s': must be light or dark", optarg);
+                return 2;
+            }
+            out->explorer.background = strcmp(optarg, "light") == 0 ? EXPLORER_BG_LIGHT : EXPLORER_BG_DARK;
+            break;
+        case OPT_PRESENT:
+            out->explorer.present = true;
             break;
         case OPT_LIST_THEMES:
             out->mode = CLI_LIST_THEMES, modes++;
@@ -1702,7 +1725,8 @@ static int run_buffered(struct cli_options *o, FILE *out, FILE *errout)
         break;
     case CLI_LIST_THEMES:
         for (size_t i = 0; i < o->themes->count; i++)
-            fprintf(mem, "%-16s %s\n", o->themes->names[i], o->themes->origins[i]);
+            fprintf(mem, "%-16s %-6s %s\n", o->themes->names[i],
+                    o->themes->items[i].background == THEME_BG_LIGHT ? "light" : "dark", o->themes->origins[i]);
         break;
     default:
         status = run_calibrate(o, mem, errout);

@@ -23,11 +23,13 @@
 #include <string.h>
 #include <term.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fileio.h"
 #include "scenariofile.h"
 #include "sigexit.h"
+#include "termbg.h"
 #include "theme.h"
 #include "themefile.h"
 #include "ui.h"
@@ -365,6 +367,16 @@ static bool swallow_escape_sequence(void)
     int st = wget_wch(stdscr, &wch);
     if (st == ERR)
         return false;
+    if (st == OK && wch == ']') {
+        /* OSC (a late answer to the background query): to BEL or ST. */
+        bool esc = false;
+        for (int i = 0; i < 256 && (st = wget_wch(stdscr, &wch)) != ERR; i++) {
+            if (st == OK && (wch == '\a' || (esc && wch == '\\')))
+                break;
+            esc = st == OK && wch == 27;
+        }
+        return true;
+    }
     if (st == OK && (wch == '[' || wch == 'O')) {
         /* CSI / SS3: parameters, then one final byte in 0x40-0x7E. */
         for (int i = 0; i < 64 && (st = wget_wch(stdscr, &wch)) != ERR; i++)
@@ -440,6 +452,77 @@ static void retake_terminal(bool drag_reports)
     refresh();
     if (drag_reports)
         drag_reporting(true);
+}
+
+/* ---- the terminal's background ---- */
+
+/* Asks the terminal for its background colour (OSC 11), then for its
+ * device attributes (DA1), which every terminal answers: the wait ends with
+ * that answer, or after 100 ms. Echo is off meanwhile, so no answer reaches
+ * the screen; whatever arrives later is read by curses as an escape
+ * sequence and dropped (see swallow_escape_sequence). Only on a terminal;
+ * EXPLORER_BG_AUTO when there is no answer. */
+static enum explorer_background ask_background(void)
+{
+    struct termios saved, quiet;
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || tcgetattr(STDIN_FILENO, &saved) != 0)
+        return EXPLORER_BG_AUTO;
+    quiet = saved;
+    quiet.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+    quiet.c_cc[VMIN] = 0;
+    quiet.c_cc[VTIME] = 0;
+    if (tcsetattr(STDIN_FILENO, TCSANOW, &quiet) != 0)
+        return EXPLORER_BG_AUTO;
+    static const char ask[] = "\033]11;?\033\\\033[c";
+    char reply[512];
+    size_t n = 0;
+    if (write(STDOUT_FILENO, ask, sizeof ask - 1) == (ssize_t)(sizeof ask - 1)) {
+        struct timespec t0, now;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        for (;;) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            long left_ms = 100 - ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000);
+            struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
+            if (left_ms <= 0 || poll(&pfd, 1, (int)left_ms) <= 0)
+                break;
+            ssize_t got = read(STDIN_FILENO, reply + n, sizeof reply - 1 - n);
+            if (got <= 0)
+                break;
+            n += (size_t)got;
+            if (reply_has_device_attributes(reply, n) || n + 1 >= sizeof reply)
+                break;
+        }
+    }
+    tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+    return background_from_osc11(reply, n);
+}
+
+/* The theme to start with: the one named (--theme), else one drawn for the
+ * background --background names, COLORFGBG says or the terminal answers.
+ * Says in note (notesize bytes) when a light background chose the theme. */
+static size_t starting_theme(const struct explorer_options *opts, bool no_color, char *note, size_t notesize)
+{
+    const struct theme_set *themes = opts ? opts->themes : NULL;
+    size_t at = themes && opts->theme_index >= 0 && (size_t)opts->theme_index < themes->count
+                    ? (size_t)opts->theme_index
+                    : 0;
+    if (!themes || opts->theme_named || no_color)
+        return at;
+    enum explorer_background bg = opts->background;
+    const char *how = "--background";
+    if (bg == EXPLORER_BG_AUTO) {
+        bg = background_from_colorfgbg(getenv("COLORFGBG"));
+        how = "COLORFGBG";
+    }
+    if (bg == EXPLORER_BG_AUTO) {
+        bg = ask_background();
+        how = "the terminal";
+    }
+    size_t chosen = (size_t)theme_for_background(themes, bg, (int)at);
+    if (chosen != at)
+        snprintf(note, notesize, "light background (from %s): theme %s; t cycles themes", how,
+                 themes->names[chosen]);
+    return chosen;
 }
 
 /* ---- the terminal layer's own keys: themes and saving ---- */
@@ -565,6 +648,12 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     setlocale(LC_ALL, "");
     setlocale(LC_NUMERIC, "C");
     bool ascii = (opts && opts->force_ascii) || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
+    char note[UI_MESSAGE_MAX] = "";
+    if (!ascii && term_lacks_braille(getenv("TERM"))) { /* the Linux console's font has no braille */
+        ascii = true;
+        snprintf(note, sizeof note, "TERM=%.40s cannot show braille: drawing in ASCII, as --ascii does",
+                 getenv("TERM"));
+    }
     const char *nc = getenv("NO_COLOR");
     bool no_color = (opts && opts->no_color) || (nc != NULL && nc[0] != '\0');
 
@@ -595,6 +684,8 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
         if (opts->start_tour)
             ui_open_tour(u);
     }
+    if (opts && opts->present)
+        u->mode = UI_MODE_PRESENT;
     if (opts && opts->save_path[0])
         snprintf(u->save_path, sizeof u->save_path, "%s", opts->save_path);
     int pipefd[2];
@@ -618,6 +709,14 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
         atexit_done = atexit(restore_at_exit) == 0;
 
     have_saved_termios = tcgetattr(STDIN_FILENO, &saved_termios) == 0;
+    char bg_note[UI_MESSAGE_MAX] = "";
+    size_t theme_at = starting_theme(opts, no_color, bg_note, sizeof bg_note);
+    if (bg_note[0]) {
+        size_t used = strlen(note);
+        snprintf(note + used, sizeof note - used, "%s%s", used ? "; " : "", bg_note);
+    }
+    if (note[0])
+        ui_set_message(u, false, note);
     SCREEN *screen = newterm(NULL, stdout, stdin);
     if (screen == NULL) {
         snprintf(why, whysize, "cannot start curses on TERM=%s; showing the report", getenv("TERM"));
@@ -651,9 +750,6 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     typeahead(-1);
     struct palette pal;
     const struct theme_set *themes = opts ? opts->themes : NULL;
-    size_t theme_at = themes && opts->theme_index >= 0 && (size_t)opts->theme_index < themes->count
-                          ? (size_t)opts->theme_index
-                          : 0;
     setup_palette(&pal, themes && themes->count ? &themes->items[theme_at] : theme_default(), no_color);
     mmask_t want = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | REPORT_MOUSE_POSITION;
 #ifdef BUTTON5_PRESSED

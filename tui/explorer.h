@@ -9,6 +9,10 @@
 #include "themefile.h"
 #include "tour.h"
 
+/* The terminal's background, for choosing a theme: asked of the terminal
+ * (COLORFGBG, then an OSC 11 query), or named with --background. */
+enum explorer_background { EXPLORER_BG_AUTO = 0, EXPLORER_BG_DARK, EXPLORER_BG_LIGHT };
+
 /* Options the command line passes to the explorer. */
 struct explorer_options {
     bool force_ascii;   /* --ascii: no braille or box drawing even in a UTF-8 locale */
@@ -16,6 +20,9 @@ struct explorer_options {
     const struct theme_set *themes; /* themes 't' cycles through; NULL = the built-in one only */
     struct chip_list chips; /* chips the chip knob and 'c' run through; empty = the built-ins */
     int theme_index;    /* the theme to start with, an index into themes */
+    bool theme_named;   /* --theme given: used whatever the background */
+    enum explorer_background background; /* --background, or AUTO: detect it */
+    bool present;       /* --present: start in the presentation view */
     char save_path[1024]; /* where 's' saves the scenario first (the last --write-scenario), or "" */
     const struct measured_point *points; /* --points: measured kernels on the plot (borrowed) */
     size_t point_count;

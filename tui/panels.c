@@ -845,6 +845,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"w", "show your work: formulas with the numbers"},
         {"p", "Pareto view: search layouts; Enter loads one"},
         {"T", "guided tour: guess a figure, then see it"},
+        {"P", "presentation view (P or Esc returns)"},
         {"t", "next colour theme (--theme, --list-themes)"},
         {"s", "save the scenario to a file (asks where)"},
         {"e / y", "markdown report to a file / the clipboard"},

@@ -52,6 +52,7 @@ static const struct theme default_theme = {
         [ROLE_BAR4] = {214, -1, YELLOW, -1, 0, 0},
         [ROLE_BAR5] = {120, -1, GREEN, -1, 0, 0},
     },
+    THEME_BG_DARK,
 };
 
 const struct theme *theme_default(void)

@@ -64,9 +64,14 @@ struct theme_style {
     unsigned mono;      /* THEME_* bits when there is no colour at all */
 };
 
+/* The terminal background a theme is drawn for (its colours are chosen to
+ * stand out against it). */
+enum theme_background { THEME_BG_DARK = 0, THEME_BG_LIGHT };
+
 struct theme {
     const char *name;
     struct theme_style style[ROLE_COUNT];
+    enum theme_background background; /* "background" in a theme file; dark when absent */
 };
 
 /* The built-in default theme: readable on dark and light backgrounds, and

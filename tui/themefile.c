@@ -2,6 +2,7 @@
 #include "themefile.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,60 @@ static void palette_rgb(int idx, int rgb[3])
     } else {
         rgb[0] = rgb[1] = rgb[2] = 8 + 10 * (idx - 232);
     }
+}
+
+void theme_color_rgb(short idx, int rgb[3])
+{
+    palette_rgb(idx >= 0 && idx <= 255 ? idx : 0, rgb);
+}
+
+/* One sRGB component (0-255) linearised, as WCAG 2 defines it. */
+static double linear(int c)
+{
+    double v = (c < 0 ? 0 : c > 255 ? 255 : c) / 255.0;
+    return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+}
+
+double wcag_luminance(const int rgb[3])
+{
+    return 0.2126 * linear(rgb[0]) + 0.7152 * linear(rgb[1]) + 0.0722 * linear(rgb[2]);
+}
+
+double wcag_contrast(const int a[3], const int b[3])
+{
+    double la = wcag_luminance(a), lb = wcag_luminance(b);
+    return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+double theme_plot_contrast(const struct theme *t, bool eight, enum role *worst)
+{
+    static const enum role plot_roles[] = {ROLE_AXIS,    ROLE_ROOF,   ROLE_ROOF2,  ROLE_RIDGE,
+                                           ROLE_PREFILL, ROLE_DECODE, ROLE_TRAIN,  ROLE_ACCENT,
+                                           ROLE_MISS,    ROLE_DIM,    ROLE_HEADER};
+    bool light = t->background == THEME_BG_LIGHT;
+    const int paper[3] = {light ? 255 : 0, light ? 255 : 0, light ? 255 : 0};
+    const int ink[3] = {255 - paper[0], 255 - paper[1], 255 - paper[2]};
+    double lowest = HUGE_VAL; /* the first role sets *worst */
+    for (size_t i = 0; i < sizeof plot_roles / sizeof plot_roles[0]; i++) {
+        const struct theme_style *st = &t->style[plot_roles[i]];
+        short fg = eight ? st->fg8 : st->fg256, bg = eight ? st->bg8 : st->bg256;
+        int f[3], b[3];
+        if (fg < 0)
+            memcpy(f, ink, sizeof f);
+        else
+            theme_color_rgb(fg, f);
+        if (bg < 0)
+            memcpy(b, paper, sizeof b);
+        else
+            theme_color_rgb(bg, b);
+        double c = wcag_contrast(f, b);
+        if (c < lowest) {
+            lowest = c;
+            if (worst)
+                *worst = plot_roles[i];
+        }
+    }
+    return lowest;
 }
 
 /* Squared distance between two RGB colours. */
@@ -257,7 +312,16 @@ int theme_set_add_text(struct theme_set *set, const char *text, size_t len, cons
         if (read_role(r, path, r->string, &t.style[role], w, err, errsize) != 0)
             goto done;
     }
-    const char *const known[] = {"name", "description", "roles", NULL};
+    const cJSON *bg = cJSON_GetObjectItemCaseSensitive(root, "background");
+    if (bg && !cJSON_IsNull(bg)) {
+        if (!cJSON_IsString(bg) || (strcmp(bg->valuestring, "dark") != 0 && strcmp(bg->valuestring, "light") != 0)) {
+            snprintf(err, errsize, "%s: 'background' must be \"dark\" or \"light\" (the background it is drawn for)",
+                     path);
+            goto done;
+        }
+        t.background = strcmp(bg->valuestring, "light") == 0 ? THEME_BG_LIGHT : THEME_BG_DARK;
+    }
+    const char *const known[] = {"name", "description", "background", "roles", NULL};
     json_warn_unknown_keys(root, known, path, "", w);
     int at = theme_set_find(set, name);
     if (at < 0) {

@@ -12,6 +12,7 @@
 #include "pareto.h"
 #include "tourview.h"
 #include "userfiles.h"
+#include "present.h"
 
 /* Sets the status-line message (printf style); error selects its colour. */
 static void say(struct ui *u, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -553,6 +554,9 @@ static unsigned knobs_key(struct ui *u, int key)
         u->mode = UI_MODE_WORK;
         u->work_scroll = 0;
         return UI_REDRAW;
+    case 'P':
+        u->mode = UI_MODE_PRESENT;
+        return UI_REDRAW | UI_REPAINT;
     case 'm': {
         struct scenario next = u->scenario;
         /* napkin -> floor -> realistic -> napkin */
@@ -585,6 +589,28 @@ static unsigned knobs_key(struct ui *u, int key)
     case 'Q':
     case UI_KEY_ESC:
         return UI_QUIT;
+    default:
+        return 0;
+    }
+}
+
+/* Keys in the presentation view: P or Esc returns to the explorer, q
+ * quits; the keys that change the scenario without opening anything (select
+ * and step a knob, undo, reset, the verdict's estimate, the comparison roof,
+ * the operations, the theme) work as in the explorer, so that a talk can
+ * move the point on the plot; the others are ignored. */
+static unsigned present_key(struct ui *u, int key)
+{
+    switch (key) {
+    case 'P':
+    case UI_KEY_ESC:
+        u->mode = UI_MODE_KNOBS;
+        return UI_REDRAW | UI_REPAINT;
+    case UI_KEY_UP: case UI_KEY_DOWN: case UI_KEY_LEFT: case UI_KEY_RIGHT: case UI_KEY_SLEFT: case UI_KEY_SRIGHT:
+    case UI_KEY_PGUP: case UI_KEY_PGDN: case 'h': case 'j': case 'k': case 'l': case 'H': case 'L':
+    case 'u': case 'r': case 'm': case 'c': case 'C': case 'o': case 'O': case 't': case 'q': case 'Q':
+    case 12: case UI_KEY_REPAINT:
+        return knobs_key(u, key);
     default:
         return 0;
     }
@@ -767,12 +793,15 @@ unsigned ui_key(struct ui *u, int key)
         return pareto_key(u, key);
     if (u->mode == UI_MODE_TOUR)
         return tour_key(u, key);
+    if (u->mode == UI_MODE_PRESENT)
+        return present_key(u, key);
     return knobs_key(u, key);
 }
 
 unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
 {
     if (u->layout.too_small || u->mode == UI_MODE_EDIT || u->mode == UI_MODE_PARETO || u->mode == UI_MODE_TOUR ||
+        u->mode == UI_MODE_PRESENT ||
         u->confirm_overwrite)
         return 0;
     if (u->mode == UI_MODE_HELP || u->mode == UI_MODE_WORK) {
@@ -887,6 +916,16 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         draw_hints(v, x, h, 2);
         return;
     }
+    if (u->mode == UI_MODE_PRESENT && !u->message[0]) {
+        char knob[96], value[64];
+        snprintf(knob, sizeof knob, "%s %s", slider_name((enum slider_id)u->selected),
+                 slider_value_text(&u->scenario, (enum slider_id)u->selected, value, sizeof value));
+        int x = view_text(v, 0, 0, -1, knob, ROLE_ACCENT) + 2;
+        const struct hint h[] = {{"P/Esc", "back"}, {g->left_right, "step"}, {g->up_down, "knob"}, {"q", "quit"},
+                                 {"u", "undo"}, {"t", "theme"}};
+        draw_hints(v, x, h, 6);
+        return;
+    }
     if (u->mode == UI_MODE_WORK) {
         const struct hint h[] = {{g->up_down, "scroll"}, {"PgUp/PgDn", "page"}, {"Home/End", "ends"},
                                  {"any other key", "closes"}};
@@ -962,6 +1001,13 @@ int ui_render(struct ui *u, struct grid *g)
     };
     const char *ops = u->ops_phase >= 0 ? phase_name((enum rt_phase)u->ops_phase) : NULL;
     struct plot_points pts = {u->placed, u->placed_count};
+    if (u->mode == UI_MODE_PRESENT) { /* the plot fills what the title and status line leave */
+        struct present_plot pp = {base, u->has_compare ? &cmp : NULL, ops, &pts, &u->plot};
+        present_draw(view_make(g, (struct rect){0, 1, u->cols, u->rows - 2}), &u->analysis, &pp, u->ascii,
+                     &u->scratch);
+        draw_status(u, view_make(g, l->status), gl);
+        return 0;
+    }
     if (u->mode == UI_MODE_PARETO && u->pareto.candidates)
         pareto_draw(view_make(g, l->plot), &u->pareto, u->pareto_order, u->pareto_n, u->pareto_pick, &u->analysis,
                     u->ascii, &u->scratch.canvas);

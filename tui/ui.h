@@ -64,7 +64,8 @@ enum ui_mouse_kind { UI_MOUSE_PRESS, UI_MOUSE_DRAG, UI_MOUSE_RELEASE, UI_MOUSE_W
 
 enum ui_mode { UI_MODE_KNOBS = 0, UI_MODE_EDIT, UI_MODE_HELP, UI_MODE_WORK /* "show your work" */,
                UI_MODE_PARETO /* the design search's frontier in the plot's place */,
-               UI_MODE_TOUR /* the guided tour: a step's scenario, its question, the guess */ };
+               UI_MODE_TOUR, /* the guided tour: a step's scenario, its question, the guess */
+               UI_MODE_PRESENT /* the presentation view ('P'): headline and a full-screen plot */ };
 
 /* Most candidates the Pareto view's search keeps (about 3 MB while open). */
 #define UI_PARETO_CAPACITY 16384
