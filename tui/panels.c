@@ -825,7 +825,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"e / y", "markdown report to a file / the clipboard"},
         {"Ctrl-L", "repaint the screen"},
         {"?", "this help (any key closes it)"},
-        {"q or Esc", "quit"},
+        {"q", "quit (Esc only closes or cancels)"},
         {"mouse", "click or drag a knob's track; wheel steps"},
         {"dots", "filled: a phase on its roof; hollow: realistic"},
         {"realistic?", "the chip's profile is not calibrated (GPU fit)"},
