@@ -910,6 +910,16 @@ const char *flops_convention_label(enum rt_flops_convention c)
     return (int)c >= 0 && c < RT_FLOPS_CONVENTION_COUNT ? labels[c] : labels[0];
 }
 
+const char *mfu_over_peak_reason(enum rt_flops_convention c, bool brief)
+{
+    bool whole = (int)c < 0 || c >= RT_FLOPS_CONVENTION_COUNT || c == RT_FLOPS_PALM || c == RT_FLOPS_MEGATRON;
+    if (brief)
+        return whole ? "non-causal attn" : "check figures";
+    if (!whole)
+        return "over the peak: check the figures";
+    return c == RT_FLOPS_MEGATRON ? "Megatron counts non-causal attention" : "PaLM counts non-causal attention";
+}
+
 const char *flops_convention_formula(enum rt_flops_convention c)
 {
     static const char *const formulas[] = {

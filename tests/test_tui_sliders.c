@@ -20,7 +20,7 @@ static void test_order_and_names(void **state)
 {
     (void)state;
     const char *want[] = {"batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-                          "context", "prefill", "decode", "budget", "overhead", "MFU"};
+                          "context", "prefill", "decode", "budget", "overhead", "prefl MFU"};
     assert_int_equal(SLIDER_COUNT, 14);
     for (int i = 0; i < SLIDER_COUNT; i++) {
         assert_string_equal(slider_name((enum slider_id)i), want[i]);

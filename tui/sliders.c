@@ -8,7 +8,7 @@
 
 static const char *const names[SLIDER_COUNT] = {
     "batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-    "context", "prefill", "decode", "budget", "overhead", "MFU",
+    "context", "prefill", "decode", "budget", "overhead", "prefl MFU",
 };
 
 static const char *const hints[SLIDER_COUNT] = {
@@ -251,7 +251,7 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
     char tmp[32];
     switch (id) {
     case SLIDER_BATCH:
-        snprintf(buf, size, "%lld", (long long)s->batch);
+        format_number(buf, size, (double)s->batch, 0);
         break;
     case SLIDER_MODEL:
         if (s->params > 0.0)
@@ -266,7 +266,7 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
             snprintf(buf, size, "%lld of %lld", (long long)s->model.kv_heads, (long long)s->model.heads);
         break;
     case SLIDER_CHIPS:
-        snprintf(buf, size, "%lld", (long long)s->chips);
+        format_number(buf, size, (double)s->chips, 0);
         break;
     case SLIDER_PP:
         snprintf(buf, size, "%lld", (long long)s->pp);
@@ -284,13 +284,13 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
         snprintf(buf, size, "%s", s->chip.key);
         break;
     case SLIDER_CONTEXT:
-        snprintf(buf, size, "%lld", (long long)s->context_tokens);
+        format_number(buf, size, (double)s->context_tokens, 0);
         break;
     case SLIDER_PREFILL:
-        snprintf(buf, size, "%lld", (long long)s->prefill_tokens);
+        format_number(buf, size, (double)s->prefill_tokens, 0);
         break;
     case SLIDER_DECODE:
-        snprintf(buf, size, "%lld", (long long)s->decode_tokens);
+        format_number(buf, size, (double)s->decode_tokens, 0);
         break;
     case SLIDER_BUDGET:
     case SLIDER_OVERHEAD: {
