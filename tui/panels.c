@@ -210,8 +210,11 @@ void panel_title_vs(struct view v, const struct scenario *s, const struct analys
 
 void slider_track_geometry(int panel_w, int *track_x, int *track_w)
 {
-    /* marker(1) name(9) gap(1) value(14 at most) gap(1) track */
-    int value_w = panel_w - 1 - 9 - 1 - 1 - 8;
+    /* marker(1) name(9) gap(1) value(8 to 15) gap(1) track: the value
+     * gives way first, down to 10 columns, so that a narrow panel keeps a
+     * track of 11 cells or more (17 notches of chips: the thumb moves at
+     * least every second step) */
+    int value_w = panel_w - 1 - 9 - 1 - 1 - 12;
     value_w = value_w > 15 ? 15 : value_w < 8 ? 8 : value_w;
     *track_x = 1 + 9 + 1 + value_w + 1;
     *track_w = panel_w - *track_x - 1;
@@ -259,7 +262,7 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, struct
             view_text(v, 11 + value_w - w, y, value_w, val, sel ? ROLE_SELECTED : ROLE_ACCENT);
         if (track_w > 0) {
             double f = slider_fraction_in(s, (enum slider_id)i, chips);
-            int knob = (int)lround(f * (track_w - 1));
+            int knob = slider_thumb_column(f, track_w);
             for (int k = 0; k < track_w; k++) {
                 uint32_t ch = k < knob ? g->track_full : g->track_empty;
                 view_put(v, track_x + k, y, ch, k < knob ? ROLE_TRACK : (sel ? ROLE_SELECTED : ROLE_DIM));
