@@ -395,7 +395,7 @@ if wait_for "$s" 'Knobs'; then
         t send-keys -t "$s" -l "${esc}[<32;70;9M"
         t send-keys -t "$s" -l "${esc}[<32;79;9M"
         t send-keys -t "$s" -l "${esc}[<0;79;9m"
-        if wait_for "$s" 'precision           int4'; then
+        if wait_for "$s" 'precision       int4'; then
             pass "mouse: a click on a track sets the knob, a drag moves it"
         else
             fail "mouse drag did not move the precision knob" "$s"
