@@ -911,6 +911,16 @@ const char *flops_convention_label(enum rt_flops_convention c)
     return (int)c >= 0 && c < RT_FLOPS_CONVENTION_COUNT ? labels[c] : labels[0];
 }
 
+const char *mfu_over_peak_reason(enum rt_flops_convention c, bool brief)
+{
+    bool whole = (int)c < 0 || c >= RT_FLOPS_CONVENTION_COUNT || c == RT_FLOPS_PALM || c == RT_FLOPS_MEGATRON;
+    if (brief)
+        return whole ? "non-causal attn" : "check figures";
+    if (!whole)
+        return "over the peak: check the figures";
+    return c == RT_FLOPS_MEGATRON ? "Megatron counts non-causal attention" : "PaLM counts non-causal attention";
+}
+
 const char *flops_convention_formula(enum rt_flops_convention c)
 {
     static const char *const formulas[] = {
@@ -1213,6 +1223,25 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         } else if (strcmp(pl->phase, "decode") == 0) {
             pl->time_s = a->detailed.decode_step_s;
             pl->realistic_time_s = a->realistic.decode_step_s;
+            const struct phase_cost *dec = &a->phases[RT_PHASE_DECODE];
+            if (s->model.experts > 1 && dec->count > 0) {
+                /* A mixture of experts reads only the experts its batch
+                 * routes to: the row places the FLOPs and bytes of the
+                 * step whose time it shows, or its points would sit above
+                 * their own roof (DeepSeek-V3 at batch 1 reads 5% of it). */
+                double flops = 0.0, bytes = 0.0;
+                for (int k = 0; k < dec->count; k++) {
+                    flops += dec->ops[k].flops;
+                    bytes += dec->ops[k].weight_bytes + dec->ops[k].kv_bytes + dec->ops[k].act_bytes;
+                }
+                flops *= (double)s->chips;
+                bytes *= (double)s->chips;
+                if (flops > 0.0 && bytes > 0.0 &&
+                    roofline_report(flops, bytes, a->peak_flops_per_s, a->hbm_bytes_per_s, &pl->roof) == 0) {
+                    pl->flops = flops;
+                    pl->bytes = bytes;
+                }
+            }
         } else {
             pl->time_s = pl->realistic_time_s = a->training.step_s;
         }

@@ -120,6 +120,14 @@ double training_flops_per_token(const struct model_shape *m, double active, doub
  * "causal" (palm for an out-of-range c). */
 const char *flops_convention_label(enum rt_flops_convention c);
 
+/* Why an MFU or HFU under convention c can read above 100%, short enough
+ * for a panel: "PaLM counts non-causal attention" for palm and megatron
+ * (their 12 L H Q T counts attention over the whole context while the step
+ * runs causal attention, about half of it: PaLM app. B), else "over the
+ * peak: check the figures" (palm for an out-of-range c). brief gives the
+ * shortest form ("non-causal attn", "check figures", 15 columns at most). */
+const char *mfu_over_peak_reason(enum rt_flops_convention c, bool brief);
+
 /* The convention's formula in words, e.g. "6N + 12 L H Q T, PaLM app. B". */
 const char *flops_convention_formula(enum rt_flops_convention c);
 

@@ -51,11 +51,11 @@ static const char *ascii_text(char *buf, size_t size, const char *text)
     return buf;
 }
 
-/* Seconds of a turn as the guide prints them: "5.822 s", "0.683 s". */
+/* Seconds of a turn as the guide prints them: "5.822 s", "0.683 s"; under
+ * 0.01 s in ms or us, never "0.000 s". */
 static const char *turn_s(char *buf, size_t size, double s)
 {
-    snprintf(buf, size, "%.3f s", s);
-    return buf;
+    return format_turn_seconds(buf, size, s);
 }
 
 /* Seconds with a sign, for a term added to the napkin: "+317.7 ms", "-1.2 ms";
@@ -89,11 +89,10 @@ static const char *pct(char *buf, size_t size, double fraction)
     return buf;
 }
 
-/* An arithmetic intensity as the panels show it: "1.0", "241", "8192". */
+/* An arithmetic intensity as the panels show it: "1.0", "241", "8192", "1.20M". */
 static const char *ai(char *buf, size_t size, double v)
 {
-    snprintf(buf, size, v < 100.0 ? "%.1f" : v < 1e6 ? "%.0f" : "%.2g", v);
-    return buf;
+    return format_number(buf, size, v, 1);
 }
 
 /* Bytes of one element: "2 B", "0.5 B". */
@@ -176,7 +175,7 @@ static void explain_napkin(struct explanation *e, const struct scenario *s, cons
         line(e, RT_EXPLAIN_SOURCE, "  %s = %s of %s (MoE: FLOPs pay the active experts only)", nf,
              na, np);
     else
-        line(e, RT_EXPLAIN_SOURCE, "  N = %s: %s; MFU: the MFU knob (--mfu)", np,
+        line(e, RT_EXPLAIN_SOURCE, "  N = %s: %s; MFU: the prefl MFU knob (--mfu)", np,
              params_origin(s, a, origin, sizeof origin));
 
     line(e, RT_EXPLAIN_HEADING, "Napkin decode (the guide, ch. 5: every token re-reads every weight)");

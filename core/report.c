@@ -57,8 +57,31 @@ static void disagreement(struct strbuf *sb, const struct analysis *a, const char
     if (a->verdicts_split)
         sb_printf(sb, "%sThe three estimates disagree on the verdict: read the table.", lead);
     else if (a->estimates_disagree)
-        sb_printf(sb, "%sThe three estimates agree on the verdict but differ %.1fx (%.3f to %.3f s): read the table.",
-                  lead, a->estimate_max_s / a->estimate_min_s, a->estimate_min_s, a->estimate_max_s);
+    {
+        char lo[24], hi[24];
+        sb_printf(sb, "%sThe three estimates agree on the verdict but differ %.1fx (%s to %s): read the table.", lead,
+                  a->estimate_max_s / a->estimate_min_s, format_turn_seconds(lo, sizeof lo, a->estimate_min_s),
+                  format_turn_seconds(hi, sizeof hi, a->estimate_max_s));
+    }
+}
+
+/* One row of the text report's latency table: the name and the three
+ * estimates' times, 11 columns each ("    5.822 s", "    45.3 ms"), no newline. */
+static void latency_row(struct strbuf *sb, const char *name, double napkin, double floor_s, double realistic)
+{
+    char x[24], y[24], z[24];
+    sb_printf(sb, "  %-10s %11s %11s %11s", name, format_turn_seconds(x, sizeof x, napkin),
+              format_turn_seconds(y, sizeof y, floor_s), format_turn_seconds(z, sizeof z, realistic));
+}
+
+/* One row of the markdown report's latency table, the times in bold when bold. */
+static void md_latency_row(struct strbuf *sb, const char *name, const double t[3], bool bold)
+{
+    char x[3][24];
+    const char *b = bold ? "**" : "";
+    for (int i = 0; i < 3; i++)
+        format_turn_seconds(x[i], sizeof x[i], t[i]);
+    sb_printf(sb, "| %s | %s%s%s | %s%s%s | %s%s%s |\n", name, b, x[0], b, b, x[1], b, b, x[2], b);
 }
 
 
@@ -256,14 +279,15 @@ static void text_latency(struct strbuf *sb, const struct scenario *s, const stru
     sb_printf(sb, "\nLatency (%lld prefill + %lld decode tokens per request; the verdict is the %s estimate's)\n",
               (long long)s->prefill_tokens, (long long)s->decode_tokens, latency_model_name(a->latency_model));
     sb_printf(sb, "  %-10s %11s %11s %11s\n", "", "napkin", "floor", "realistic");
-    sb_printf(sb, "  %-10s %9.3f s %9.3f s %9.3f s   (time to first token)\n", "prefill", n->prefill_s, d->prefill_s,
-              r->prefill_s);
-    sb_printf(sb, "  %-10s %9.3f s %9.3f s %9.3f s   (%lld x %s floor, %s realistic per output token)\n", "decode",
-              n->decode_s, d->decode_s, r->decode_s, (long long)s->decode_tokens,
+    latency_row(sb, "prefill", n->prefill_s, d->prefill_s, r->prefill_s);
+    sb_printf(sb, "   (time to first token)\n");
+    latency_row(sb, "decode", n->decode_s, d->decode_s, r->decode_s);
+    sb_printf(sb, "   (%lld x %s floor, %s realistic per output token)\n", (long long)s->decode_tokens,
               format_seconds(x, sizeof x, d->tpot_s), format_seconds(y, sizeof y, r->tpot_s));
-    sb_printf(sb, "  %-10s %9.3f s %9.3f s %9.3f s\n", "overhead", n->overhead_s, d->overhead_s, r->overhead_s);
-    sb_printf(sb, "  %-10s %9.3f s %9.3f s %9.3f s   budget %.3f s\n", "total", n->total_s, d->total_s, r->total_s,
-              n->budget_s);
+    latency_row(sb, "overhead", n->overhead_s, d->overhead_s, r->overhead_s);
+    sb_printf(sb, "\n");
+    latency_row(sb, "total", n->total_s, d->total_s, r->total_s);
+    sb_printf(sb, "   budget %s\n", format_turn_seconds(x, sizeof x, n->budget_s));
     sb_printf(sb, "  %-10s %11s %11s %11s\n", "verdict", verdict_name(n), ok_text(d->ok), ok_text(r->ok));
     if (a->estimates_disagree) {
         disagreement(sb, a, "  ");
@@ -331,9 +355,13 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
         sb_printf(sb, "  lost to %-10s  %5.1f%%\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
     char label[24];
     snprintf(label, sizeof label, "MFU (%s)", flops_convention_label(tr->convention));
+    /* A figure above 100% says so, and why, on its own line (the note below explains more). */
+    char over[96];
+    snprintf(over, sizeof over, "  above 100%%: %s (see the notes)", mfu_over_peak_reason(tr->convention, false));
     if (shape)
-        sb_printf(sb, "  %-19s %5.1f%%\n", label, b->mfu * 100.0);
-    sb_printf(sb, "  HFU                 %5.1f%% (recompute factor %.3g)\n", a->hfu * 100.0, a->recompute_factor);
+        sb_printf(sb, "  %-19s %5.1f%%%s\n", label, b->mfu * 100.0, b->mfu > 1.0 ? over : "");
+    sb_printf(sb, "  HFU                 %5.1f%% (recompute factor %.3g)%s\n", a->hfu * 100.0, a->recompute_factor,
+              a->hfu > 1.0 ? over : "");
     sb_printf(sb, "  -> biggest lever: %s\n", step_part_name(b->biggest_lever));
     sb_printf(sb, "  model FLOPs per token %.4g (%s); hardware %.4g\n", tr->model_flops_per_token,
               flops_convention_formula(tr->convention), tr->hardware_flops_per_token);
@@ -474,15 +502,15 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     }
 
     const struct realistic_latency *r = &a->realistic;
-    sb_printf(sb, "\n| latency | napkin | floor | realistic |\n| --- | ---: | ---: | ---: |\n"
-                  "| prefill (TTFT) | %.3f s | %.3f s | %.3f s |\n"
-                  "| decode (%lld tokens) | %.3f s | %.3f s | %.3f s |\n"
-                  "| overhead | %.3f s | %.3f s | %.3f s |\n"
-                  "| **total** | **%.3f s** | **%.3f s** | **%.3f s** |\n| budget | %.3f s | %.3f s | %.3f s |\n"
-                  "| verdict | %s | %s | %s |\n",
-              n->prefill_s, d->prefill_s, r->prefill_s, (long long)s->decode_tokens, n->decode_s, d->decode_s,
-              r->decode_s, n->overhead_s, d->overhead_s, r->overhead_s, n->total_s, d->total_s, r->total_s,
-              n->budget_s, d->budget_s, r->budget_s, verdict_name(n), ok_text(d->ok), ok_text(r->ok));
+    sb_printf(sb, "\n| latency | napkin | floor | realistic |\n| --- | ---: | ---: | ---: |\n");
+    char decode_name[48];
+    snprintf(decode_name, sizeof decode_name, "decode (%lld tokens)", (long long)s->decode_tokens);
+    md_latency_row(sb, "prefill (TTFT)", (const double[3]){n->prefill_s, d->prefill_s, r->prefill_s}, false);
+    md_latency_row(sb, decode_name, (const double[3]){n->decode_s, d->decode_s, r->decode_s}, false);
+    md_latency_row(sb, "overhead", (const double[3]){n->overhead_s, d->overhead_s, r->overhead_s}, false);
+    md_latency_row(sb, "**total**", (const double[3]){n->total_s, d->total_s, r->total_s}, true);
+    md_latency_row(sb, "budget", (const double[3]){n->budget_s, d->budget_s, r->budget_s}, false);
+    sb_printf(sb, "| verdict | %s | %s | %s |\n", verdict_name(n), ok_text(d->ok), ok_text(r->ok));
     sb_printf(sb, "| chips for the budget | %s | %s | %s |\n\n",
               chips_for_budget_text(x, sizeof x, n->chips_for_budget, n->max_chips),
               chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips),
@@ -562,9 +590,11 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               a->mfu_budget_source == RT_BUDGET_SHAPE ? "training step from the shape" : "from --step-times");
     for (int i = 0; i < RT_PART_COUNT; i++)
         sb_printf(sb, "| %s | %.1f%% |\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
-    sb_printf(sb, "\nMFU (%s) **%.1f%%**, HFU %.1f%%; biggest lever: **%s**.\n\n",
+    sb_printf(sb, "\nMFU (%s) **%.1f%%**, HFU %.1f%%%s%s%s; biggest lever: **%s**.\n\n",
               flops_convention_label(a->training.convention), b->mfu * 100.0, a->hfu * 100.0,
-              step_part_name(b->biggest_lever));
+              b->mfu > 1.0 || a->hfu > 1.0 ? " (above 100%: " : "",
+              b->mfu > 1.0 || a->hfu > 1.0 ? mfu_over_peak_reason(a->training.convention, false) : "",
+              b->mfu > 1.0 || a->hfu > 1.0 ? ")" : "", step_part_name(b->biggest_lever));
     const struct training_figures *run = &a->training;
     if (run->totals)
         sb_printf(sb, "Training run: %.4g tokens, %.4g model FLOPs (%s); at MFU %.1f%%, %.4g chip-hours, %.1f days "

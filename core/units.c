@@ -215,6 +215,42 @@ char *format_seconds(char *buf, size_t size, double seconds)
     return buf;
 }
 
+char *format_turn_seconds(char *buf, size_t size, double seconds)
+{
+    if (isfinite(seconds) && fabs(seconds) < 1e6 && (fabs(seconds) >= 0.01 || seconds == 0.0)) {
+        snprintf(buf, size, "%.3f s", seconds == 0.0 ? 0.0 : seconds);
+        return buf;
+    }
+    if (isfinite(seconds) && fabs(seconds) >= 1e6) { /* the one number style: "161M s", never "1.61e+08 s" */
+        char n[24];
+        snprintf(buf, size, "%s s", format_number(n, sizeof n, seconds, 0));
+        return buf;
+    }
+    return format_seconds(buf, size, seconds);
+}
+
+char *format_number(char *buf, size_t size, double value, int decimals)
+{
+    static const char prefixes[] = "kMGTPE";
+    if (!isfinite(value)) {
+        snprintf(buf, size, "n/a");
+        return buf;
+    }
+    double mag = fabs(value);
+    if (mag < 99999.5) {
+        snprintf(buf, size, "%.*f", decimals > 0 && mag < 99.95 ? decimals : 0, value);
+        return buf;
+    }
+    int idx = -1;
+    while (mag >= 999.5 && idx < 5) {
+        mag /= 1000.0;
+        value /= 1000.0;
+        idx++;
+    }
+    snprintf(buf, size, "%.*f%c", mag >= 99.95 ? 0 : mag >= 9.995 ? 1 : 2, value, prefixes[idx]);
+    return buf;
+}
+
 char *name_normalize(char *out, size_t size, const char *text)
 {
     size_t n = 0;

@@ -49,6 +49,23 @@ char *format_count(char *buf, size_t size, double value);
  * more as "1.15e+15 s". Non-finite values print as "n/a". Returns buf. */
 char *format_seconds(char *buf, size_t size, double seconds);
 
+/* Writes a turn's time as the guide prints it from 0.01 s up: "27.952 s",
+ * "0.683 s", "0.091 s" (two significant figures at least); a million
+ * seconds or more in format_number's style ("161M s"). Shorter times go to
+ * milliseconds or microseconds as format_seconds writes them ("4.5 ms",
+ * "12.5 us"), so that no time reads "0.000 s"; exactly zero is "0.000 s".
+ * A negative time keeps its sign ("-4.5 ms"). Non-finite values print as
+ * "n/a". Returns buf. The one time style of the panels and the reports'
+ * text. */
+char *format_turn_seconds(char *buf, size_t size, double seconds);
+
+/* Writes a count or a ratio (tokens, batch, chips, FLOP/byte) in the
+ * screen's one number style: whole up to 99999 ("16384"), then three
+ * significant figures with k M G T P E ("131k", "1.05M", "9.30M"), never
+ * an exponent. Fractions below 100 keep one decimal when decimals is set
+ * ("1.2", "49.6"). Non-finite values print as "n/a". Returns buf. */
+char *format_number(char *buf, size_t size, double value, int decimals);
+
 /* Writes value with the fewest significant digits (15 to 17) that read back
  * as exactly the same double, e.g. 0.25 -> "0.25", 5.821725888324873 ->
  * "5.821725888324873". For CSV and other machine-read text, and for numbers

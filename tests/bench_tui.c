@@ -9,6 +9,8 @@
  *   - first frame: from fork to the last byte of the first screen;
  *   - per slider step (chips 16 <-> 32, alternating): the time from writing
  *     the key to the last byte of the screen update, and the bytes written;
+ *   - for each knob, the bytes of its largest step (KNOB_STEPS steps right
+ *     and left from the starting scenario);
  *   - the child's peak resident set size.
  * "Last byte" means the last byte before the pty stays quiet for QUIET_MS;
  * that quiet wait is not counted. A benchmark, not a test: it prints figures,
@@ -36,12 +38,14 @@
 #include "../bench/benchutil.h"
 #include "explorer.h"
 #include "scenario.h"
+#include "sliders.h"
 
 #define QUIET_MS 40
 #define COLS 120
 #define ROWS 40
 #define STEPS 200
 #define QUICK_STEPS 20
+#define KNOB_STEPS 8
 
 /* Reads from fd until it has been quiet for QUIET_MS (or limit_s passed).
  * Returns the bytes read; *last_s gets the time of the last byte (0 if none). */
@@ -135,6 +139,27 @@ int main(int argc, char **argv)
         lat[i] = n > 0 ? (last - sent) * 1e3 : 1e9;
         bytes[i] = (double)n;
     }
+    /* Each knob in turn: select it from the top (g, then j), step it right
+     * and left KNOB_STEPS times, and keep the median bytes of its steps. */
+    int knob_steps = bench_quick() ? 4 : KNOB_STEPS;
+    double knob_bytes[SLIDER_COUNT], kb[2 * KNOB_STEPS];
+    for (int k = 0; k < SLIDER_COUNT; k++) {
+        if (write(master, "g", 1) != 1)
+            return 1;
+        drain(master, &last, 2.0);
+        for (int j = 0; j < k; j++) {
+            if (write(master, "j", 1) != 1)
+                return 1;
+            drain(master, &last, 2.0);
+        }
+        for (int i = 0; i < knob_steps; i++) {
+            if (write(master, i % 2 == 0 ? "l" : "h", 1) != 1)
+                return 1;
+            kb[i] = (double)drain(master, &last, 2.0);
+        }
+        qsort(kb, (size_t)knob_steps, sizeof *kb, compare_doubles);
+        knob_bytes[k] = kb[knob_steps - 1]; /* the worst step of the knob */
+    }
     if (write(master, "q", 1) != 1)
         return 1;
     drain(master, &last, 2.0);
@@ -156,6 +181,9 @@ int main(int argc, char **argv)
            target_met(med_ms < 1.0));
     printf("  bytes per step       %8.0f median (min %.0f, max %.0f)  target < 2048: %s\n", med_bytes, bytes[0],
            bytes[steps - 1], target_met(med_bytes < 2048));
+    printf("  bytes per step, each knob (the largest of %d steps right and left; target < 2048):\n", knob_steps);
+    for (int k = 0; k < SLIDER_COUNT; k++)
+        printf("    %-10s %6.0f  %s\n", slider_name((enum slider_id)k), knob_bytes[k], target_met(knob_bytes[k] < 2048));
     printf("  peak RSS             %8.2f MB                    target < 8 MB: %s\n", rss_mb,
            target_met(rss_mb < 8));
     int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -256,6 +256,26 @@ else
 fi
 t kill-session -t "$s" 2>/dev/null
 
+# ---- Esc in the main view keeps the explorer open and says which key quits ----
+s=esc
+start "$s" 80 24 "$UTF8_ENV" "--chips 16"
+if wait_for "$s" 'Knobs'; then
+    t send-keys -t "$s" Escape
+    if wait_for "$s" 'q quits' && ! t capture-pane -p -t "$s" | grep -q 'EXIT='; then
+        t send-keys -t "$s" q
+        if wait_for "$s" 'EXIT=0' && sane "$s"; then
+            pass "Esc in the main view does not quit (it says q quits); q does"
+        else
+            fail "q after Esc did not quit" "$s"
+        fi
+    else
+        fail "Esc in the main view quit or said nothing" "$s"
+    fi
+else
+    fail "explorer did not open for the Esc test" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 # ---- the guide's story: chips 16 -> 64 turns MISS (1.981 s) into OK (0.683 s) ----
 s=chips
 start "$s" 80 24 "$UTF8_ENV" "--chips 16"
@@ -401,7 +421,7 @@ if wait_for "$s" 'Knobs'; then
         t send-keys -t "$s" -l "${esc}[<32;70;9M"
         t send-keys -t "$s" -l "${esc}[<32;79;9M"
         t send-keys -t "$s" -l "${esc}[<0;79;9m"
-        if wait_for "$s" 'precision           int4'; then
+        if wait_for "$s" 'precision         int4'; then
             pass "mouse: a click on a track sets the knob, a drag moves it"
         else
             fail "mouse drag did not move the precision knob" "$s"

@@ -340,6 +340,41 @@ static void test_parse_number(void **state)
 }
 
 /* Precision widths: bf16 2, fp8 1, int8 1, int4 0.5 bytes. */
+/* One time style: the guide's "0.683 s" from 0.01 s, ms and us below it,
+ * never "0.000 s" for a time that is not zero. */
+static void test_format_turn_seconds(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(format_turn_seconds(b, sizeof b, 27.952), "27.952 s");
+    assert_string_equal(format_turn_seconds(b, sizeof b, 0.683), "0.683 s");
+    assert_string_equal(format_turn_seconds(b, sizeof b, 0.091), "0.091 s");
+    assert_string_equal(format_turn_seconds(b, sizeof b, 0.01), "0.010 s");
+    assert_string_equal(format_turn_seconds(b, sizeof b, 0.00453), "4.5 ms");
+    assert_string_equal(format_turn_seconds(b, sizeof b, 0.0004), "400.0 us");
+    assert_string_equal(format_turn_seconds(b, sizeof b, 1.25e-5), "12.5 us");
+    assert_string_equal(format_turn_seconds(b, sizeof b, -0.00453), "-4.5 ms");
+    assert_string_equal(format_turn_seconds(b, sizeof b, 0.0), "0.000 s");
+    assert_string_equal(format_turn_seconds(b, sizeof b, 1.61e8), "161M s");
+}
+
+/* One number style for counts and ratios: whole to 99999, then k M G with
+ * three figures, never an exponent. */
+static void test_format_number(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(format_number(b, sizeof b, 16384, 0), "16384");
+    assert_string_equal(format_number(b, sizeof b, 99999, 0), "99999");
+    assert_string_equal(format_number(b, sizeof b, 131072, 0), "131k");
+    assert_string_equal(format_number(b, sizeof b, 1048576, 0), "1.05M");
+    assert_string_equal(format_number(b, sizeof b, 9.3e6, 0), "9.30M");
+    assert_string_equal(format_number(b, sizeof b, 16777216, 0), "16.8M");
+    assert_string_equal(format_number(b, sizeof b, 1.2, 1), "1.2");
+    assert_string_equal(format_number(b, sizeof b, 241.3, 1), "241");
+    assert_string_equal(format_number(b, sizeof b, 1.0 / 0.0, 0), "n/a");
+}
+
 static void test_precisions(void **state)
 {
     (void)state;
@@ -375,6 +410,8 @@ int main(void)
         cmocka_unit_test(test_decode_stays_memory_bound_even_at_huge_batch),
         cmocka_unit_test(test_depth_vs_width),
         cmocka_unit_test(test_parse_number),
+        cmocka_unit_test(test_format_turn_seconds),
+        cmocka_unit_test(test_format_number),
         cmocka_unit_test(test_precisions),
     };
     return cmocka_run_group_tests_name("roofline", tests, NULL, NULL);

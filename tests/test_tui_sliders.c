@@ -20,7 +20,7 @@ static void test_order_and_names(void **state)
 {
     (void)state;
     const char *want[] = {"batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-                          "context", "prefill", "decode", "budget", "overhead", "MFU", "kv prec", "reserve"};
+                          "context", "prefill", "decode", "budget", "overhead", "prefl MFU", "kv prec", "reserve"};
     assert_int_equal(SLIDER_COUNT, 16);
     for (int i = 0; i < SLIDER_COUNT; i++) {
         assert_string_equal(slider_name((enum slider_id)i), want[i]);
@@ -119,7 +119,7 @@ static void test_messages_in_knob_names(void **state)
                         "chips 6 is not a multiple of pp 4 x ep 1: a replica is tp x pp x ep chips");
     assert_string_equal(slider_message("--batch 2 is below --ep 4", out, sizeof out), "batch 2 is below ep 4");
     assert_string_equal(slider_message("--prefill-tokens 5 and --decode-tokens 0 and --mfu 2", out, sizeof out),
-                        "prefill 5 and decode 0 and MFU 2");
+                        "prefill 5 and decode 0 and prefl MFU 2");
     assert_string_equal(slider_message("--reserve 1e22 or --kv-precision x", out, sizeof out),
                         "reserve 1e22 or kv prec x");
     /* No knob: kept; a flag inside a word or a longer flag: kept. */
@@ -375,6 +375,80 @@ static void test_layout_knobs(void **state)
     assert_int_equal(slider_first_visible(13, 1), 13);
 }
 
+/* Walks knob id of *s from its smallest value up, one fine step at a time,
+ * while its knob is inside the track (fraction < 1, and the step reaching
+ * 1); stores each notch's column on a track of w cells in cols[] and
+ * returns the notch count. */
+static int walk_columns(struct scenario *s, enum slider_id id, int w, int *cols, int max)
+{
+    while (slider_step(s, id, -1, true))
+        ;
+    int n = 0;
+    cols[n++] = slider_thumb_column(slider_fraction(s, id), w);
+    while (n < max && slider_fraction(s, id) < 1.0 && slider_step(s, id, 1, false))
+        cols[n++] = slider_thumb_column(slider_fraction(s, id), w);
+    return n;
+}
+
+/* The thumb moves on every step: on a track of w cells, a knob of n <= w
+ * notches changes column at every step; one of more notches than cells
+ * changes column at least every ceil((n - 1) / (w - 1)) steps, and never
+ * goes back. Chips 16 and 64 sit on different columns of the 80x24 track
+ * (7 cells) and the 120x40 one. */
+static void test_thumb_moves_on_every_step(void **state)
+{
+    (void)state;
+    static const int widths[] = {7, 12, 19, 40};
+    const struct model_shape *moe = NULL;
+    for (size_t i = 0; i < model_builtin_count() && !moe; i++)
+        if (model_builtin(i)->experts > 1)
+            moe = model_builtin(i);
+    assert_non_null(moe);
+    for (int id = 0; id < SLIDER_COUNT; id++) {
+        for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+            int w = widths[k], cols[256];
+            struct scenario s;
+            scenario_default(&s);
+            if (id == SLIDER_EP)
+                scenario_set_model(&s, moe);
+            int n = walk_columns(&s, (enum slider_id)id, w, cols, 256);
+            if (n < 2 || cols[0] != 0)
+                fail_msg("%s: %d notches, the smallest on column %d", slider_name((enum slider_id)id), n, cols[0]);
+            int most = n <= w ? 1 : (n - 1 + w - 2) / (w - 1); /* ceil((n - 1) / (w - 1)) */
+            int run = 1;
+            for (int j = 1; j < n; j++) {
+                if (cols[j] < cols[j - 1])
+                    fail_msg("%s: the thumb went back at step %d (w %d)", slider_name((enum slider_id)id), j, w);
+                run = cols[j] == cols[j - 1] ? run + 1 : 1;
+                if (run > most)
+                    fail_msg("%s: %d notches on %d cells, the thumb stayed on column %d for %d steps (at most %d)",
+                             slider_name((enum slider_id)id), n, w, cols[j], run, most);
+            }
+        }
+    }
+    /* The newcomer's case: chips 16 and 64. */
+    struct scenario a, b;
+    scenario_default(&a);
+    scenario_default(&b);
+    a.chips = 16;
+    b.chips = 64;
+    /* 17 notches (1 to 65536) on 7 cells may share a column for up to 3
+     * steps, and 16 -> 64 is two: they must differ at 19 cells and more. */
+    for (int w = 19; w <= 60; w++)
+        assert_true(slider_thumb_column(slider_fraction(&a, SLIDER_CHIPS), w) !=
+                    slider_thumb_column(slider_fraction(&b, SLIDER_CHIPS), w));
+    /* 0 and 1 prompt tokens, and pipeline 64 and 80 on an 80-layer model, are different notches. */
+    a.prefill_tokens = 0;
+    b.prefill_tokens = 1;
+    assert_true(slider_fraction(&a, SLIDER_PREFILL) < slider_fraction(&b, SLIDER_PREFILL));
+    a.pp = 64;
+    b.pp = 80;
+    assert_int_equal(a.model.layers, 80);
+    assert_true(slider_fraction(&a, SLIDER_PP) < slider_fraction(&b, SLIDER_PP));
+    assert_int_equal(slider_thumb_column(1.0, 7), 6);
+    assert_int_equal(slider_thumb_column(-1.0, 7), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -391,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_typed_values),
         cmocka_unit_test(test_fractions_round_trip),
         cmocka_unit_test(test_layout_knobs),
+        cmocka_unit_test(test_thumb_moves_on_every_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

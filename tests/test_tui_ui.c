@@ -335,7 +335,9 @@ static void test_help_quit_repaint(void **state)
     assert_int_equal(u->mode, UI_MODE_KNOBS);
     assert_true(ui_key(u, 12) & UI_REPAINT);
     assert_true(ui_key(u, 'q') & UI_QUIT);
-    assert_true(ui_key(u, UI_KEY_ESC) & UI_QUIT);
+    /* Esc never quits: in the main view it says which key does. */
+    assert_int_equal(ui_key(u, UI_KEY_ESC), UI_REDRAW);
+    assert_string_equal(u->message, "q quits");
     assert_int_equal(ui_key(u, 0x1F600), 0); /* unknown keys do nothing */
     /* m cycles the verdict: napkin -> floor -> realistic -> napkin. */
     assert_int_equal(u->scenario.latency_model, RT_LATENCY_NAPKIN);
@@ -356,14 +358,14 @@ static void test_help_quit_repaint(void **state)
     assert_int_equal(u->mode, UI_MODE_EDIT);
     assert_non_null(strstr(frame(), "save to: scenario.json"));
     ui_key(u, 21); /* Ctrl-U */
-    const char *path = "/tmp/x.json";
+    const char *path = "tests/fixtures/no-such-dir/x.json";
     for (const char *c = path; *c; c++)
         ui_key(u, *c);
     assert_true(ui_key(u, UI_KEY_ENTER) & UI_SAVE);
-    assert_string_equal(u->save_path, "/tmp/x.json");
+    assert_string_equal(u->save_path, "tests/fixtures/no-such-dir/x.json");
     assert_int_equal(u->mode, UI_MODE_KNOBS);
     ui_key(u, 's');
-    assert_string_equal(u->edit, "/tmp/x.json");
+    assert_string_equal(u->edit, "tests/fixtures/no-such-dir/x.json");
     assert_int_equal(ui_key(u, UI_KEY_ESC) & UI_SAVE, 0);
     ui_key(u, 's');
     ui_key(u, 21);
@@ -389,6 +391,7 @@ static void test_too_small(void **state)
     assert_non_null(strstr(t, "Make it larger"));
     assert_non_null(strstr(t, "40x10"));
     assert_true(ui_key(u, 'j') & UI_REDRAW);
+    assert_int_equal(ui_key(u, UI_KEY_ESC) & UI_QUIT, 0); /* Esc never quits */
     assert_true(ui_key(u, 'q') & UI_QUIT);
     ui_resize(u, 80, 24);
     assert_non_null(strstr(frame(), "Knobs"));
@@ -663,6 +666,28 @@ static void test_control_bytes_are_drawn_visibly(void **state)
     }
 }
 
+/* s, like e, asks y/n before overwriting a file that exists: n keeps it,
+ * y hands the save to the terminal layer. */
+static void test_save_asks_before_overwriting(void **state)
+{
+    (void)state;
+    ui_key(u, 's');
+    ui_key(u, 21); /* Ctrl-U */
+    const char *existing = "tests/fixtures/README.md";
+    for (const char *c = existing; *c; c++)
+        ui_key(u, *c);
+    assert_int_equal(ui_key(u, UI_KEY_ENTER) & UI_SAVE, 0);
+    assert_true(u->confirm_overwrite);
+    assert_string_equal(u->message, "tests/fixtures/README.md exists: overwrite it? y/n");
+    assert_int_equal(ui_key(u, 'n') & UI_SAVE, 0);
+    assert_string_equal(u->message, "not saved: tests/fixtures/README.md kept");
+    ui_key(u, 's');
+    assert_string_equal(u->edit, existing);
+    ui_key(u, UI_KEY_ENTER);
+    assert_int_equal(ui_key(u, 'y') & (UI_SAVE | UI_EXPORT), UI_SAVE);
+    assert_false(u->confirm_overwrite);
+}
+
 /* e asks where to export the markdown report, like s; a path that exists
  * asks y/n before it is overwritten (n, or any other key, keeps it); y
  * hands the clipboard copy to the terminal layer. */
@@ -739,6 +764,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_user_chips_reach_the_explorer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),
         cmocka_unit_test_setup_teardown(test_control_bytes_are_drawn_visibly, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_asks_before_overwriting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_export_asks_before_overwriting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_paths_and_suggestions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_messages_name_the_knobs, setup, teardown),

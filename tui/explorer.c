@@ -246,6 +246,8 @@ static int check_terminal(char *why, size_t whysize)
 struct palette {
     attr_t attr[ROLE_COUNT];
     short pair[ROLE_COUNT];
+    bool plain_blank[ROLE_COUNT]; /* a blank in this role looks like any blank: default background,
+                                     no reverse or underline */
 };
 
 /* Converts THEME_* bits into curses attributes. */
@@ -272,12 +274,15 @@ static void setup_palette(struct palette *p, const struct theme *t, bool no_colo
     bool c256 = color && COLORS >= 256;
     for (int r = 0; r < ROLE_COUNT; r++) {
         const struct theme_style *st = &t->style[r];
+        unsigned shows = THEME_REVERSE | THEME_UNDERLINE; /* what a blank shows */
         if (!color) {
             p->attr[r] = curses_attr(st->mono);
             p->pair[r] = 0;
+            p->plain_blank[r] = !(st->mono & shows);
             continue;
         }
         short fg = c256 ? st->fg256 : st->fg8, bg = c256 ? st->bg256 : st->bg8;
+        p->plain_blank[r] = defaults && bg < 0 && !(st->attr & shows);
         if (!defaults) {
             if (fg < 0)
                 fg = COLOR_WHITE;
@@ -292,6 +297,28 @@ static void setup_palette(struct palette *p, const struct theme *t, bool no_colo
 
 /* ---- drawing ---- */
 
+/* Longest gap of blanks between two runs of one role that is drawn in that
+ * role, so that the terminal is not told to switch attributes off and on
+ * again for it (about 30 bytes each time on xterm). */
+#define PAINT_GAP_MAX 16
+
+/* The role blank cell (x, y) of g is drawn in: its own, or, when it lies in
+ * a short gap between two cells of the same role whose blanks look like any
+ * blank, that role (which then looks the same on screen). */
+static int blank_role(const struct grid *g, const struct palette *p, int x, int y, int left)
+{
+    const struct cell *c = grid_cell(g, x, y);
+    int role = c->role < ROLE_COUNT ? c->role : ROLE_TEXT;
+    if (left < 0 || left == role || !p->plain_blank[left] || !p->plain_blank[role])
+        return role;
+    for (int k = x + 1; k < g->cols && k < COLS && k <= x + PAINT_GAP_MAX; k++) {
+        const struct cell *n = grid_cell(g, k, y);
+        if (n->ch != ' ')
+            return n->role == left ? left : role;
+    }
+    return role;
+}
+
 /* Copies grid g to the screen: one erase(), every non-blank cell, one
  * refresh(). ncurses sends only the cells that changed since the last frame;
  * repaint (Ctrl-L) makes it resend everything. */
@@ -299,11 +326,16 @@ static void paint(const struct grid *g, const struct palette *p, bool repaint)
 {
     erase();
     for (int y = 0; y < g->rows && y < LINES; y++) {
+        int left = -1; /* the role of the last non-blank cell of the row */
         for (int x = 0; x < g->cols && x < COLS; x++) {
             const struct cell *c = grid_cell(g, x, y);
-            if (c->ch == ' ' && c->role == ROLE_TEXT)
-                continue;
             int role = c->role < ROLE_COUNT ? c->role : ROLE_TEXT;
+            if (c->ch == ' ')
+                role = blank_role(g, p, x, y, left);
+            else
+                left = role;
+            if (c->ch == ' ' && role == ROLE_TEXT)
+                continue;
             if (c->ch < 0x80) { /* the common case: no wide-character conversion */
                 mvaddch(y, x, (chtype)c->ch | p->attr[role] | COLOR_PAIR(p->pair[role]));
                 continue;

@@ -33,10 +33,11 @@ const struct glyphs *glyphs_for(bool ascii)
     return ascii ? &ascii_glyphs : &unicode_glyphs;
 }
 
-/* Seconds as the guide prints them: "1.981 s", "0.683 s", "27.952 s". */
+/* Seconds as the guide prints them: "1.981 s", "0.683 s", "27.952 s"; under
+ * 0.01 s in ms or us ("4.5 ms"), never "0.000 s". */
 static void secs(char *buf, size_t size, double s)
 {
-    snprintf(buf, size, "%.3f s", s);
+    format_turn_seconds(buf, size, s);
 }
 
 /* A percentage with sensible precision: "100%", "35.7%", "0.3%". */
@@ -49,21 +50,19 @@ static void pct(char *buf, size_t size, double fraction)
         snprintf(buf, size, "%.1f%%", p);
 }
 
-/* An arithmetic intensity: "1.0", "241", "8192", "1.2e+06". */
+/* An arithmetic intensity in the screen's number style: "1.0", "241",
+ * "8192", "1.20M". */
 static void intensity(char *buf, size_t size, double ai)
 {
-    if (ai < 100.0)
-        snprintf(buf, size, "%.1f", ai);
-    else if (ai < 1e6)
-        snprintf(buf, size, "%.0f", ai);
-    else
-        snprintf(buf, size, "%.2g", ai);
+    format_number(buf, size, ai, 1);
 }
 
-/* A change in seconds with its sign: "+0.123 s", "-2.151 s". */
+/* A change in seconds with its sign: "+0.123 s", "-2.151 s", "+45.3 ms". */
 static void delta_secs(char *buf, size_t size, double now, double base)
 {
-    snprintf(buf, size, "%+.3f s", now - base);
+    char t[20];
+    format_turn_seconds(t, sizeof t, now - base);
+    snprintf(buf, size, "%s%s", now - base >= 0.0 ? "+" : "", t);
 }
 
 /* A change in percent of the baseline: "+12.3%"; "" when the baseline is 0. */
@@ -123,14 +122,16 @@ void panel_title_vs(struct view v, const struct scenario *s, const struct analys
         snprintf(model, sizeof model, "%s", s->model.name);
     /* Left: fullest first; precision and batch are on the knobs too. A
      * disaggregated prefill pool counts beside the replica: "2+4 x h100". */
-    char chips[48];
+    char chips[48], n1[16], n2[16], nb[16];
+    format_number(n1, sizeof n1, (double)s->chips, 0);
+    format_number(nb, sizeof nb, (double)s->batch, 0);
     if (s->disagg_prefill_chips > 0)
-        snprintf(chips, sizeof chips, "%lld+%lld", (long long)s->chips, (long long)s->disagg_prefill_chips);
+        snprintf(chips, sizeof chips, "%s+%s", n1, format_number(n2, sizeof n2, (double)s->disagg_prefill_chips, 0));
     else
-        snprintf(chips, sizeof chips, "%lld", (long long)s->chips);
+        snprintf(chips, sizeof chips, "%s", n1);
     char left[4][320];
-    snprintf(left[0], sizeof left[0], " rooftop%s%s%s%s %s %s%s%s%sbatch %lld", g->sep, model, g->sep, chips, g->times,
-             s->chip.key, g->sep, precision_name(s->precision), g->sep, (long long)s->batch);
+    snprintf(left[0], sizeof left[0], " rooftop%s%s%s%s %s %s%s%s%sbatch %s", g->sep, model, g->sep, chips, g->times,
+             s->chip.key, g->sep, precision_name(s->precision), g->sep, nb);
     snprintf(left[1], sizeof left[1], " rooftop%s%s%s%s %s %s%s%s", g->sep, model, g->sep, chips, g->times,
              s->chip.key, g->sep, precision_name(s->precision));
     snprintf(left[2], sizeof left[2], " rooftop%s%s%s%s %s %s", g->sep, model, g->sep, chips, g->times, s->chip.key);
@@ -209,8 +210,12 @@ void panel_title_vs(struct view v, const struct scenario *s, const struct analys
 
 void slider_track_geometry(int panel_w, int *track_x, int *track_w)
 {
-    /* marker(1) name(9) gap(1) value(14 at most) gap(1) track */
-    int value_w = panel_w - 1 - 9 - 1 - 1 - 8;
+    /* marker(1) name(9) gap(1) value(8 to 15) gap(1) track: the value
+     * gives way first, so that a narrow panel keeps a track of 9 cells or
+     * more (17 notches of chips: the thumb moves at least every second
+     * step), and 80 columns keep 12 for the value ("latent (MLA)",
+     * "deepseek-v3" whole) */
+    int value_w = panel_w - 1 - 9 - 1 - 1 - 10;
     value_w = value_w > 15 ? 15 : value_w < 8 ? 8 : value_w;
     *track_x = 1 + 9 + 1 + value_w + 1;
     *track_w = panel_w - *track_x - 1;
@@ -258,7 +263,7 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, struct
             view_text(v, 11 + value_w - w, y, value_w, val, sel ? ROLE_SELECTED : ROLE_ACCENT);
         if (track_w > 0) {
             double f = slider_fraction_in(s, (enum slider_id)i, chips);
-            int knob = (int)lround(f * (track_w - 1));
+            int knob = slider_thumb_column(f, track_w);
             for (int k = 0; k < track_w; k++) {
                 uint32_t ch = k < knob ? g->track_full : g->track_empty;
                 view_put(v, track_x + k, y, ch, k < knob ? ROLE_TRACK : (sel ? ROLE_SELECTED : ROLE_DIM));
@@ -284,11 +289,12 @@ static const struct placement *base_phase(const struct analysis *base, const cha
 
 void panel_placement_vs(struct view v, const struct analysis *a, const struct analysis *base)
 {
-    /* Columns: phase 8, intensity 7, bound 8, %% of peak 6, lever 10, then
-     * attainable FLOP/s when the panel is wide enough. */
+    /* Columns: phase 8, intensity 7, bound 8, the roof at that intensity
+     * in %% of peak 6 ("roof": not an MFU), lever 10, then attainable
+     * FLOP/s when the panel is wide enough. */
     bool wide = v.r.w >= 52;
     view_text(v, 0, 0, -1, "Placement", ROLE_HEADER);
-    view_text(v, 9, 0, -1, "    AI bound     peak lever", ROLE_DIM);
+    view_text(v, 9, 0, -1, "    AI bound     roof lever", ROLE_DIM);
     if (wide)
         view_text(v, 39, 0, -1, "  attains", ROLE_DIM);
     int row = 1;
@@ -346,7 +352,7 @@ void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis
         view_text(v, 0, 2, -1, "split of a training step's time into", ROLE_DIM);
         view_text(v, 0, 3, -1, "matmul/vector/memory/comms/optimizer.", ROLE_DIM);
         pct(m, sizeof m, s->mfu);
-        view_printf(v, 0, 4, -1, ROLE_TEXT, "Prefill assumes MFU %s (MFU knob).", m);
+        view_printf(v, 0, 4, -1, ROLE_TEXT, "Prefill assumes MFU %s (prefl MFU knob).", m);
         return;
     }
     const struct mfu_budget *b = &a->mfu_budget;
@@ -373,8 +379,19 @@ void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis
             view_put(v, x, 1, g->bar[p], (enum role)(ROLE_BAR1 + p));
     }
     int x2 = view_text(v, 0, 2, -1, "MFU ", ROLE_TEXT);
-    x2 += view_text(v, x2, 2, -1, m, ROLE_ACCENT);
-    if (base && base->has_mfu_budget && base->mfu_budget.mfu != b->mfu) {
+    x2 += view_text(v, x2, 2, -1, m, b->mfu > 1.0 ? ROLE_MISS : ROLE_ACCENT);
+    if (b->mfu > 1.0 || a->hfu > 1.0) {
+        /* Above 100% is no achievement: say why it can happen, in the recompute factor's place. */
+        char why[64];
+        x2 += view_text(v, x2, 2, -1, "!", ROLE_MISS);
+        snprintf(why, sizeof why, "  HFU %s!  %s", h, mfu_over_peak_reason(a->training.convention, false));
+        if (x2 + text_width(why) > v.r.w)
+            snprintf(why, sizeof why, "  %s", mfu_over_peak_reason(a->training.convention, false));
+        if (x2 + text_width(why) > v.r.w)
+            snprintf(why, sizeof why, "  %s", mfu_over_peak_reason(a->training.convention, true));
+        if (x2 + text_width(why) <= v.r.w)
+            view_text(v, x2, 2, -1, why, ROLE_MISS);
+    } else if (base && base->has_mfu_budget && base->mfu_budget.mfu != b->mfu) {
         /* The baseline's MFU beside this one, the recompute factor's place when short of room. */
         char bm[16], was[40];
         pct(bm, sizeof bm, base->mfu_budget.mfu);
@@ -581,9 +598,12 @@ void panel_latency_vs(struct view v, const struct analysis *a, const struct anal
         for (int m = 0; m < RT_LATENCY_COUNT; m++) {
             if (m == (int)a->latency_model)
                 continue;
-            char os[24];
+            char os[24], item[64];
             secs(os, sizeof os, totals[m]);
-            x += view_printf(v, x, row, -1, ROLE_DIM, "%s %s ", latency_model_name((enum rt_latency_model)m), os);
+            snprintf(item, sizeof item, "%s %s ", latency_model_name((enum rt_latency_model)m), os);
+            if (x + text_width(item) + 4 > v.r.w)
+                break; /* an estimate whole or not at all: never a cut figure */
+            x += view_text(v, x, row, -1, item, ROLE_DIM);
             x += view_text(v, x, row, -1, oks[m] ? "OK" : "MISS", oks[m] ? ROLE_OK : ROLE_MISS);
             x += view_text(v, x, row, -1, " ", ROLE_DIM);
         }
@@ -649,7 +669,8 @@ void panel_memory_vs(struct view v, const struct scenario *s, const struct analy
     x += view_text(v, x, 1, -1, k, ROLE_ACCENT);
     /* The batch whole, or not at all: a cut number would be a wrong one. */
     char batch[48];
-    snprintf(batch, sizeof batch, " for batch %lld", (long long)s->batch);
+    char nb[16];
+    snprintf(batch, sizeof batch, " for batch %s", format_number(nb, sizeof nb, (double)s->batch, 0));
     if (base && m->kv_cache_bytes != base->memory.kv_cache_bytes)
         memory_change(v, x, 1, m->kv_cache_bytes, base->memory.kv_cache_bytes);
     else if (x + text_width(batch) <= v.r.w)
@@ -772,17 +793,18 @@ void panel_memory_vs(struct view v, const struct scenario *s, const struct analy
                     format_si(st, sizeof st, m->state_bytes_per_request, "B"));
     }
     if (row < v.r.h)
-        view_printf(v, 0, row++, -1, ROLE_TEXT, "batch of %lld %s", (long long)s->batch,
+        view_printf(v, 0, row++, -1, ROLE_TEXT, "batch of %s %s", nb,
                     m->batch_fits ? "fits beside the weights" : "does not fit");
+    char nc[16];
     if (row < v.r.h)
-        view_printf(v, 0, row++, -1, ROLE_DIM, "KV per token %s; context %lld tokens", t,
-                    (long long)s->context_tokens);
+        view_printf(v, 0, row++, -1, ROLE_DIM, "KV per token %s; context %s tokens", t,
+                    format_number(nc, sizeof nc, (double)s->context_tokens, 0));
     if (row < v.r.h)
         view_printf(v, 0, row++, -1, ROLE_DIM, "GQA: %lld kv heads of %lld, %.1fx smaller KV than MHA",
                     (long long)s->model.kv_heads, (long long)s->model.heads, a->gqa_saving);
     if (row < v.r.h)
-        view_printf(v, 0, row++, -1, ROLE_DIM, "decode AI at batch %lld: %.1f FLOP/B; ridge %.0f",
-                    (long long)s->batch, a->decode_batch_intensity_flop_per_byte, a->ridge_flop_per_byte);
+        view_printf(v, 0, row++, -1, ROLE_DIM, "decode AI at batch %s: %.1f FLOP/B; ridge %.0f", nb,
+                    a->decode_batch_intensity_flop_per_byte, a->ridge_flop_per_byte);
     if (row < v.r.h) {
         char pa[24], ac[24];
         format_count(pa, sizeof pa, a->params);
@@ -851,7 +873,7 @@ void panel_help(struct view v, const struct glyphs *g)
         {"e / y", "markdown report to a file / the clipboard"},
         {"Ctrl-L", "repaint the screen"},
         {"?", "this help (any key closes it)"},
-        {"q or Esc", "quit"},
+        {"q", "quit (Esc only closes or cancels)"},
         {"mouse", "click or drag a knob's track; wheel steps"},
         {"dots", "filled: a phase on its roof; hollow: realistic"},
         {"realistic?", "the chip's profile is not calibrated (GPU fit)"},

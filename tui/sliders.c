@@ -11,7 +11,7 @@
 
 static const char *const names[SLIDER_COUNT] = {
     "batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-    "context", "prefill", "decode", "budget", "overhead", "MFU", "kv prec", "reserve",
+    "context", "prefill", "decode", "budget", "overhead", "prefl MFU", "kv prec", "reserve",
 };
 
 /* Each knob's command-line flag, for slider_message; NULL: none. */
@@ -291,7 +291,7 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
     char tmp[32];
     switch (id) {
     case SLIDER_BATCH:
-        snprintf(buf, size, "%lld", (long long)s->batch);
+        format_number(buf, size, (double)s->batch, 0);
         break;
     case SLIDER_MODEL:
         if (s->params > 0.0)
@@ -308,7 +308,7 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
             snprintf(buf, size, "%lld of %lld", (long long)s->model.kv_heads, (long long)s->model.heads);
         break;
     case SLIDER_CHIPS:
-        snprintf(buf, size, "%lld", (long long)s->chips);
+        format_number(buf, size, (double)s->chips, 0);
         break;
     case SLIDER_PP:
         snprintf(buf, size, "%lld", (long long)s->pp);
@@ -326,13 +326,13 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
         snprintf(buf, size, "%s", s->chip.key);
         break;
     case SLIDER_CONTEXT:
-        snprintf(buf, size, "%lld", (long long)s->context_tokens);
+        format_number(buf, size, (double)s->context_tokens, 0);
         break;
     case SLIDER_PREFILL:
-        snprintf(buf, size, "%lld", (long long)s->prefill_tokens);
+        format_number(buf, size, (double)s->prefill_tokens, 0);
         break;
     case SLIDER_DECODE:
-        snprintf(buf, size, "%lld", (long long)s->decode_tokens);
+        format_number(buf, size, (double)s->decode_tokens, 0);
         break;
     case SLIDER_BUDGET:
     case SLIDER_OVERHEAD: {
@@ -861,6 +861,46 @@ static double clamp01(double f)
     return f > 0.0 ? (f < 1.0 ? f : 1.0) : 0.0;
 }
 
+/* Token counts on a track of the notches 0, 1, 2, 4 ... 2^hi_exp: each
+ * notch one step of the track, 0 included (0 and 1 tokens apart). */
+static double tokens_frac(int64_t v, int hi_exp)
+{
+    return v <= 0 ? 0.0 : clamp01((log2((double)v) + 1.0) / (hi_exp + 1.0));
+}
+
+/* The token count at track position f of tokens_frac's notches. */
+static int64_t tokens_at(double f, int hi_exp)
+{
+    int i = (int)lround(clamp01(f) * (hi_exp + 1));
+    return i <= 0 ? 0 : (int64_t)1 << (i - 1);
+}
+
+/* The pipeline depths a model of `layers` layers steps through: the powers
+ * of two below it, and the layer count itself (slider_step's clamp). Their
+ * count; *top is the largest power of two among them. */
+static int pp_notches(int64_t layers, int64_t *top)
+{
+    int n = 1;
+    int64_t p = 1;
+    while (p * 2 <= layers) {
+        p *= 2;
+        n++;
+    }
+    *top = p;
+    return p < layers ? n + 1 : n;
+}
+
+/* The 1-2-5 series from 1 ms to 100 s as a track of 16 even notches;
+ * a value between two notches sits between them (log scale). */
+static double budget_frac(double v)
+{
+    if (!(v > 0.0))
+        return 0.0;
+    double d = floor(log10(v) + 1e-9), m = v / pow(10.0, d);
+    double pos = m < 2.0 ? m - 1.0 : m < 5.0 ? 1.0 + (m - 2.0) / 3.0 : 2.0 + (m - 5.0) / 5.0;
+    return clamp01((3.0 * (d + 3.0) + pos) / 15.0);
+}
+
 double slider_fraction_in(const struct scenario *s, enum slider_id id, struct chip_list chips)
 {
     switch (id) {
@@ -868,10 +908,19 @@ double slider_fraction_in(const struct scenario *s, enum slider_id id, struct ch
         return log2_frac((double)s->batch, 0, 16);
     case SLIDER_CHIPS:
         return log2_frac((double)s->chips, 0, 16);
-    case SLIDER_PP:
-        return log2_frac((double)s->pp, 0, 6);
-    case SLIDER_EP:
-        return s->model.experts > 1 ? log2_frac((double)s->ep, 0, log2((double)s->model.experts)) : 0.0;
+    case SLIDER_PP: {
+        int64_t top;
+        int n = pp_notches(s->model.layers, &top);
+        if (n < 2)
+            return 0.0;
+        return s->pp > top ? 1.0 : clamp01(log2((double)s->pp) / (n - 1));
+    }
+    case SLIDER_EP: {
+        int n = 1; /* 1, 2, 4 ... while they divide the experts */
+        for (int64_t e = 2; s->model.experts > 1 && s->model.experts % e == 0; e *= 2)
+            n++;
+        return n > 1 ? clamp01(log2((double)s->ep) / (n - 1)) : 0.0;
+    }
     case SLIDER_MODEL: {
         struct model_entry e[MAX_MODEL_ENTRIES];
         int n = model_entries(e);
@@ -903,17 +952,17 @@ double slider_fraction_in(const struct scenario *s, enum slider_id id, struct ch
         return n < 2 || i < 0 ? 0.0 : (double)i / (n - 1);
     }
     case SLIDER_CONTEXT:
-        return log2_frac((double)s->context_tokens, 7, 20);
+        return log2_frac((double)s->context_tokens, 0, 20);
     case SLIDER_PREFILL:
-        return log2_frac((double)s->prefill_tokens, 0, 20);
+        return tokens_frac(s->prefill_tokens, 20);
     case SLIDER_DECODE:
-        return log2_frac((double)s->decode_tokens, 0, 14);
+        return tokens_frac(s->decode_tokens, 14);
     case SLIDER_BUDGET:
-        return clamp01((log10(s->budget_s) + 2.0) / 4.0);
+        return budget_frac(s->budget_s);
     case SLIDER_OVERHEAD:
         return clamp01(s->overhead_s);
-    case SLIDER_MFU:
-        return clamp01(s->mfu);
+    case SLIDER_MFU: /* 5% to 100% */
+        return clamp01((s->mfu - 0.05) / 0.95);
     case SLIDER_KV_PRECISION:
         return (double)s->kv_precision / (RT_PRECISION_COUNT - 1);
     case SLIDER_RESERVE: /* 0 at the left end, then 1 GB to 1 PB on a log scale */
@@ -940,18 +989,22 @@ bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, 
         break;
     }
     case SLIDER_PP: {
-        int64_t pp = pow2_at(frac, 0, 6);
-        while (pp > 1 && pp > s->model.layers)
-            pp /= 2;
+        int64_t top;
+        int n = pp_notches(s->model.layers, &top);
+        int i = (int)lround(frac * (n - 1));
+        int64_t pp = (int64_t)1 << i;
+        if (pp > top)
+            pp = s->model.layers;
         set_layout(s, tp_of(s), pp, s->ep);
         break;
     }
     case SLIDER_EP: {
         if (s->model.experts <= 1)
             return false;
-        int64_t ep = pow2_at(frac, 0, (int)floor(log2((double)s->model.experts)));
-        while (ep > 1 && s->model.experts % ep != 0)
-            ep /= 2;
+        int n = 1;
+        for (int64_t e = 2; s->model.experts % e == 0; e *= 2)
+            n++;
+        int64_t ep = (int64_t)1 << (int)lround(frac * (n - 1));
         set_layout(s, tp_of(s), s->pp, ep);
         break;
     }
@@ -988,26 +1041,25 @@ bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, 
         break;
     }
     case SLIDER_CONTEXT:
-        s->context_tokens = pow2_at(frac, 7, 20);
+        s->context_tokens = pow2_at(frac, 0, 20);
         break;
     case SLIDER_PREFILL:
-        s->prefill_tokens = frac <= 0.0 ? 0 : pow2_at(frac, 0, 20);
+        s->prefill_tokens = tokens_at(frac, 20);
         break;
     case SLIDER_DECODE:
-        s->decode_tokens = frac <= 0.0 ? 0 : pow2_at(frac, 0, 14);
+        s->decode_tokens = tokens_at(frac, 14);
         break;
-    case SLIDER_BUDGET: {
-        double v = pow(10.0, frac * 4.0 - 2.0);
-        /* Snap to the nearest 1-2-5 value. */
-        double up = step_125(v * (1 - 1e-9), 1), down = step_125(v * (1 + 1e-9), -1);
-        s->budget_s = (up / v < v / down) ? up : down;
+    case SLIDER_BUDGET: { /* the 1-2-5 notch at that place of budget_frac's track */
+        static const double mant[3] = {1.0, 2.0, 5.0};
+        int i = (int)lround(frac * 15.0);
+        s->budget_s = mant[i % 3] * pow(10.0, i / 3 - 3);
         break;
     }
     case SLIDER_OVERHEAD:
         s->overhead_s = round(frac * 20.0) * 0.05;
         break;
     case SLIDER_MFU: {
-        double v = round(frac * 20.0) * 0.05;
+        double v = 0.05 + round(frac * 19.0) * 0.05;
         s->mfu = v < 0.05 ? 0.05 : v;
         break;
     }
@@ -1054,4 +1106,11 @@ double slider_fraction(const struct scenario *s, enum slider_id id)
 bool slider_set_fraction(struct scenario *s, enum slider_id id, double frac)
 {
     return slider_set_fraction_in(s, id, frac, chip_builtin_list());
+}
+
+int slider_thumb_column(double frac, int track_w)
+{
+    if (track_w <= 1)
+        return 0;
+    return (int)lround(clamp01(frac) * (track_w - 1));
 }

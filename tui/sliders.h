@@ -96,14 +96,25 @@ const char *slider_inert(const struct scenario *s, enum slider_id id, char *buf,
  * (size bytes) and returns it; msg and out may not overlap. */
 char *slider_message(const char *msg, char *out, size_t size);
 
-/* Where the slider's knob sits on its track, in [0, 1]: log scales for
- * counts and the budget, list position for lists, linear for overhead and
- * MFU. Values beyond the track's ends clamp to 0 or 1. */
+/* Where the slider's knob sits on its track, in [0, 1], by its notch: the
+ * notches a step walks through sit evenly on the track (powers of two,
+ * 0 and the powers of two for prompt and output tokens, a model's pipeline
+ * depths up to its layer count, the 1-2-5 budgets from 1 ms to 100 s, list
+ * entries, 0.05 s of overhead, 5% of MFU), so every step moves it. Values
+ * beyond the track's ends (a batch over 65536, an overhead over 1 s) clamp
+ * to 0 or 1. */
 double slider_fraction(const struct scenario *s, enum slider_id id);
 
 /* Sets slider id from a track position frac (clamped to [0, 1]), snapped to
  * the slider's notches. Returns true when *s changed. */
 bool slider_set_fraction(struct scenario *s, enum slider_id id, double frac);
+
+/* The column of the knob on a track of track_w cells: frac (clamped to
+ * [0, 1]) of the way from the first cell to the last, rounded; 0 when the
+ * track has one cell or none. A track of n notches on w >= n cells moves
+ * the knob at least one column per step; with more notches than cells,
+ * at least every ceil((n - 1) / (w - 1)) steps. */
+int slider_thumb_column(double frac, int track_w);
 
 /* The four above with the chips the chip slider runs through given
  * explicitly (the explorer passes the built-ins and the user's chip files);

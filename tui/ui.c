@@ -587,8 +587,10 @@ static unsigned knobs_key(struct ui *u, int key)
         return UI_REDRAW | UI_REPAINT;
     case 'q':
     case 'Q':
-    case UI_KEY_ESC:
         return UI_QUIT;
+    case UI_KEY_ESC: /* Esc closes and cancels; it never quits (what is on screen would be lost) */
+        say(u, false, "q quits");
+        return UI_REDRAW;
     default:
         return 0;
     }
@@ -694,6 +696,21 @@ static bool typed_path(struct ui *u, struct scenario *next)
     return true;
 }
 
+/* Enter on a path prompt ('s' or 'e'): remembers the path and hands the
+ * write to the terminal layer, or, when the file exists, asks y/n first
+ * (never overwrite a file without asking). */
+static unsigned write_or_ask(struct ui *u)
+{
+    char *path = u->edit_is_export ? u->export_path : u->save_path;
+    snprintf(path, UI_EDIT_MAX, "%s", u->edit);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return UI_REDRAW | (u->edit_is_export ? UI_EXPORT : UI_SAVE);
+    u->confirm_overwrite = true;
+    say(u, false, "%s exists: overwrite it? y/n", path);
+    return UI_REDRAW;
+}
+
 /* Keys while a value is being typed. */
 static unsigned edit_key(struct ui *u, int key)
 {
@@ -710,17 +727,7 @@ static unsigned edit_key(struct ui *u, int key)
                 say(u, true, "no file named: not %s", u->edit_is_export ? "exported" : "saved");
                 return UI_REDRAW;
             }
-            if (u->edit_is_export) {
-                snprintf(u->export_path, sizeof u->export_path, "%s", u->edit);
-                struct stat st;
-                if (stat(u->export_path, &st) != 0)
-                    return UI_REDRAW | UI_EXPORT;
-                u->confirm_overwrite = true; /* never overwrite a file without asking */
-                say(u, false, "%s exists: overwrite it? y/n", u->export_path);
-                return UI_REDRAW;
-            }
-            snprintf(u->save_path, sizeof u->save_path, "%s", u->edit);
-            return UI_REDRAW | UI_SAVE;
+            return write_or_ask(u);
         }
         struct scenario next = u->scenario;
         char err[256];
@@ -767,7 +774,7 @@ unsigned ui_key(struct ui *u, int key)
 {
     if (u->layout.too_small) {
         /* Only quitting and repainting make sense until the screen grows. */
-        if (key == 'q' || key == 'Q' || key == UI_KEY_ESC)
+        if (key == 'q' || key == 'Q')
             return UI_QUIT;
         if (key == 12 || key == UI_KEY_REPAINT)
             return UI_REDRAW | UI_REPAINT;
@@ -779,8 +786,9 @@ unsigned ui_key(struct ui *u, int key)
     if (u->confirm_overwrite) {
         u->confirm_overwrite = false;
         if (key == 'y' || key == 'Y')
-            return UI_REDRAW | UI_EXPORT;
-        say(u, false, "not exported: %s kept", u->export_path);
+            return UI_REDRAW | (u->edit_is_export ? UI_EXPORT : UI_SAVE);
+        say(u, false, "not %s: %s kept", u->edit_is_export ? "exported" : "saved",
+            u->edit_is_export ? u->export_path : u->save_path);
         return UI_REDRAW;
     }
     if (u->mode == UI_MODE_HELP) {

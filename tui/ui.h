@@ -98,7 +98,8 @@ struct ui {
     bool edit_is_path;               /* typing where to save ('s'), not a knob's value */
     char save_path[UI_EDIT_MAX];     /* where 's' saves; the last path used, or a default */
     bool edit_is_export;             /* with edit_is_path: where 'e' exports the report, not 's' */
-    bool confirm_overwrite;          /* export_path exists: y overwrites it, any other key keeps it */
+    bool confirm_overwrite;          /* the path just typed for s or e (edit_is_export) exists: y overwrites it,
+                                        any other key keeps it */
     char export_path[UI_EDIT_MAX];   /* where 'e' exports; the last path used, or a default */
     char message[UI_MESSAGE_MAX];    /* status-line message; "" none */
     bool message_is_error;
