@@ -1397,6 +1397,33 @@ static void test_diff_of_two_saved_scenarios(void **state)
     assert_usage_error(RUN("--diff", "tests/fixtures/no-such.json", b), "--diff: ");
 }
 
+/* An explorer's flag given to a mode that prints does nothing there: a
+ * warning says so, once, and the output is the same as without it. */
+static void test_explorer_flags_in_reports_are_named(void **state)
+{
+    (void)state;
+    struct run plain = RUN("--report");
+    struct run r = RUN("--report", "--theme", "projector", "--ascii");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, plain.out);
+    assert_string_equal(r.err, "rooftop: warning: --theme is for the explorer; --report ignores it\n");
+    run_free(&r);
+    r = RUN("--sweep=chips", "--present");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "rooftop: warning: --present is for the explorer; --sweep ignores it\n");
+    run_free(&r);
+    /* Without a terminal the explorer falls back to the text report. */
+    r = RUN("--background", "light");
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, plain.out);
+    assert_non_null(strstr(r.err, "--background is for the explorer; the text report printed without a terminal"));
+    run_free(&r);
+    r = RUN("--list-themes", "--theme", "projector"); /* themes are what it lists */
+    assert_string_equal(r.err, "");
+    run_free(&r);
+    run_free(&plain);
+}
+
 /* The markdown diff of the two saved review scenarios against its golden
  * file, whole (tests/golden/diff_review.md; `make golden` rewrites it with
  * ROOFTOP_UPDATE_GOLDEN=1; review it with git diff). */
@@ -1486,6 +1513,7 @@ int main(void)
         cmocka_unit_test(test_diff_of_two_saved_scenarios),
         cmocka_unit_test(test_report_markdown_plot),
         cmocka_unit_test(test_diff_golden),
+        cmocka_unit_test(test_explorer_flags_in_reports_are_named),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_kv_heads_lists_the_divisors),
         cmocka_unit_test(test_prompt_longer_than_the_context),

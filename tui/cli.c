@@ -1189,9 +1189,13 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             break;
         }
         case OPT_ASCII:
+            if (!out->explorer_only)
+                out->explorer_only = "--ascii";
             out->explorer.force_ascii = true;
             break;
         case OPT_NO_COLOR:
+            if (!out->explorer_only)
+                out->explorer_only = "--no-color";
             out->explorer.no_color = true;
             break;
         case OPT_BASELINE: {
@@ -1225,9 +1229,13 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             }
             break;
         case OPT_THEME:
+            if (!out->explorer_only)
+                out->explorer_only = "--theme";
             theme_text = optarg;
             break;
         case OPT_BACKGROUND:
+            if (!out->explorer_only)
+                out->explorer_only = "--background";
             if (strcmp(optarg, "light") != 0 && strcmp(optarg, "dark") != 0) {
                 snprintf(err, errsize, "--background '%s': must be light or dark", optarg);
                 return 2;
@@ -1235,6 +1243,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             out->explorer.background = strcmp(optarg, "light") == 0 ? EXPLORER_BG_LIGHT : EXPLORER_BG_DARK;
             break;
         case OPT_PRESENT:
+            if (!out->explorer_only)
+                out->explorer_only = "--present";
             out->explorer.present = true;
             break;
         case OPT_LIST_THEMES:
@@ -1247,6 +1257,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             out->plot = true;
             break;
         case OPT_TOUR:
+            if (!out->explorer_only)
+                out->explorer_only = "--tour";
             /* --tour, --tour=NAME or --tour NAME: the next argument when it is not a flag. */
             tour_text = optarg ? optarg : optind < argc && argv[optind][0] != '-' ? argv[optind++] : "";
             break;
@@ -1745,9 +1757,26 @@ static int run_buffered(struct cli_options *o, FILE *out, FILE *errout)
 }
 
 /* Runs the mode the options chose. */
+/* An explorer's flag (--theme, --ascii ...) given to a mode that prints:
+ * said once on stderr, so that a script learns it did nothing. */
+static void say_explorer_only(const struct cli_options *o, FILE *errout, const char *what)
+{
+    if (o->explorer_only)
+        cli_say(errout, "warning: %s is for the explorer; %s ignores it", o->explorer_only, what);
+}
+
 static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
 {
     char err[300];
+    static const struct {
+        enum cli_mode mode;
+        const char *flag;
+    } printing[] = {{CLI_REPORT, "--report"},         {CLI_SWEEP, "--sweep"},           {CLI_SEARCH, "--search"},
+                    {CLI_DIFF, "--diff"},             {CLI_LIST_CHIPS, "--list-chips"}, {CLI_LIST_MODELS, "--list-models"},
+                    {CLI_CALIBRATE, "--calibrate"}};
+    for (size_t i = 0; i < sizeof printing / sizeof printing[0]; i++)
+        if (o->mode == printing[i].mode)
+            say_explorer_only(o, errout, o->mode == CLI_DIFF && o->diff_baseline ? "--baseline --format" : printing[i].flag);
     switch (o->mode) {
     case CLI_HELP:
         fputs(usage_text, out);
@@ -1775,6 +1804,8 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
     if (o->write_scenario)
         return 0; /* saving was the job */
     bool interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+    if (!interactive && !o->write_scenario)
+        say_explorer_only(o, errout, "the text report printed without a terminal");
     if (!interactive && o->baseline_path) {
         /* No terminal for the pinned baseline: say what changed instead. */
         o->diff_baseline = true;

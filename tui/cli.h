@@ -42,6 +42,7 @@ struct cli_options {
     const char *diff_b;           /* --diff A B: the second side (NULL with --baseline: the flags') */
     bool diff_baseline;           /* the diff is --baseline FILE against the flags' scenario */
     const char *baseline_path;    /* --baseline FILE (pinned in the explorer), or NULL */
+    const char *explorer_only;    /* the first explorer-only flag given ("--theme"), or NULL */
     bool plot;                    /* --plot: --report=markdown|text with the roofline as text */
     bool max_chips_given;         /* --max-chips on the line: --search goes that far (else 1024) */
     struct tour *tour;            /* --tour: the tour the explorer opens on (owned); NULL otherwise */
