@@ -291,6 +291,11 @@ static void explain_decode_intensity(struct explanation *e, const struct scenari
              w, (long long)s->batch, pr, ai(v, sizeof v, a->decode_batch_intensity_flop_per_byte));
     }
     const struct placement *p = phase_placement(a, "decode");
+    if (p && fabs(p->roof.intensity_flop_per_byte - a->decode_batch_intensity_flop_per_byte) >
+                 1e-9 * a->decode_batch_intensity_flop_per_byte)
+        line(e, RT_EXPLAIN_FORMULA, "  the decode row counts the floor step's FLOPs and the bytes of the experts "
+                                    "it reads: %s FLOP/byte",
+             ai(v, sizeof v, p->roof.intensity_flop_per_byte));
     if (p)
         line(e, RT_EXPLAIN_FORMULA, "  attains min(peak, bw x AI) = %s, %s of peak: %s-bound",
              format_si(at, sizeof at, p->roof.attainable_flops_per_s, "FLOP/s"),

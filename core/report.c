@@ -449,8 +449,24 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
     sb_printf(sb, "  decode batch intensity  %.1f FLOP/byte at batch %lld (%.1f%% of the way to the ridge)\n",
               a->decode_batch_intensity_flop_per_byte, (long long)s->batch,
               100.0 * a->decode_batch_intensity_flop_per_byte / a->ridge_flop_per_byte);
-    sb_printf(sb, "  GQA saving              %.1fx (%lld heads / %lld kv heads)\n", a->gqa_saving,
-              (long long)m->heads, (long long)m->kv_heads);
+    for (int i = 0; i < a->placement_count; i++) {
+        const struct placement *p = &a->placements[i];
+        if (!p->operation && strcmp(p->phase, "decode") == 0 &&
+            fabs(p->roof.intensity_flop_per_byte - a->decode_batch_intensity_flop_per_byte) >
+                1e-9 * a->decode_batch_intensity_flop_per_byte)
+            sb_printf(sb, "                          (the guide's count, over every weight; the decode row counts the "
+                          "floor step's FLOPs and the bytes of the experts it reads: %.1f FLOP/byte)\n",
+                      p->roof.intensity_flop_per_byte);
+    }
+    if (m->kv_lora_rank > 0)
+        sb_printf(sb, "  latent KV saving        %.1fx (MLA: a %lld-wide latent per token and layer, against %lld heads "
+                      "of K and V)\n",
+                  (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) /
+                      (double)(m->kv_lora_rank + m->qk_rope_head_dim),
+                  (long long)(m->kv_lora_rank + m->qk_rope_head_dim), (long long)m->heads);
+    else
+        sb_printf(sb, "  GQA saving              %.1fx (%lld heads / %lld kv heads)\n", a->gqa_saving,
+                  (long long)m->heads, (long long)m->kv_heads);
     sb_printf(sb, "  tile efficiency         d_model %.1f%%, d_ff %.1f%%, d_head %.1f%% (tile %lld; whole widths, before "
                   "tensor-parallel sharding: the floor's tile padding is per chip)\n",
               a->tile_efficiency_d_model * 100.0, a->tile_efficiency_d_ff * 100.0,

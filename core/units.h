@@ -50,7 +50,7 @@ char *format_count(char *buf, size_t size, double value);
 char *format_seconds(char *buf, size_t size, double seconds);
 
 /* Writes a turn's time as the guide prints it from 0.01 s up: "27.952 s",
- * "0.683 s", "0.091 s" (two significant figures at least); a million
+ * "0.683 s", "0.091 s" (the guide's tables, two significant figures at least); a million
  * seconds or more in format_number's style ("161M s"). Shorter times go to
  * milliseconds or microseconds as format_seconds writes them ("4.5 ms",
  * "12.5 us"), so that no time reads "0.000 s"; exactly zero is "0.000 s".

@@ -1424,6 +1424,26 @@ static void test_explorer_flags_in_reports_are_named(void **state)
     run_free(&plain);
 }
 
+/* Latent attention is not GQA: DeepSeek-V3 caches a 512 + 64 = 576-wide
+ * latent per token and layer against MHA's 128 heads x (192 + 128), so
+ * 40960 / 576 = 71.1x; and a mixture of experts' decode row, which counts
+ * the experts a step reads, is named beside the guide's count. */
+static void test_latent_attention_and_moe_shape_lines(void **state)
+{
+    (void)state;
+    struct run r = RUN("--model", "deepseek-v3", "--chip", "h100", "--batch", "1024", "--report");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\n  latent KV saving        71.1x (MLA: a 576-wide latent per token and layer, "
+                                  "against 128 heads of K and V)\n"));
+    assert_null(strstr(r.out, "GQA saving"));
+    assert_non_null(strstr(r.out, "the decode row counts the floor step's FLOPs and the bytes of the experts it reads: "));
+    run_free(&r);
+    r = RUN("--report");
+    assert_non_null(strstr(r.out, "\n  GQA saving              8.0x (64 heads / 8 kv heads)\n"));
+    assert_null(strstr(r.out, "the decode row counts")); /* dense: one count */
+    run_free(&r);
+}
+
 /* The markdown diff of the two saved review scenarios against its golden
  * file, whole (tests/golden/diff_review.md; `make golden` rewrites it with
  * ROOFTOP_UPDATE_GOLDEN=1; review it with git diff). */
@@ -1513,6 +1533,7 @@ int main(void)
         cmocka_unit_test(test_diff_of_two_saved_scenarios),
         cmocka_unit_test(test_report_markdown_plot),
         cmocka_unit_test(test_diff_golden),
+        cmocka_unit_test(test_latent_attention_and_moe_shape_lines),
         cmocka_unit_test(test_explorer_flags_in_reports_are_named),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_kv_heads_lists_the_divisors),

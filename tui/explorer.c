@@ -745,7 +745,8 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     size_t theme_at = starting_theme(opts, no_color, bg_note, sizeof bg_note);
     if (bg_note[0]) {
         size_t used = strlen(note);
-        snprintf(note + used, sizeof note - used, "%s%s", used ? "; " : "", bg_note);
+        if (snprintf(note + used, sizeof note - used, "%s%s", used ? "; " : "", bg_note) < 0)
+            note[used] = '\0'; /* a note too long for the line is cut, never garbled */
     }
     if (note[0])
         ui_set_message(u, false, note);

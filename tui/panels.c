@@ -799,12 +799,28 @@ void panel_memory_vs(struct view v, const struct scenario *s, const struct analy
     if (row < v.r.h)
         view_printf(v, 0, row++, -1, ROLE_DIM, "KV per token %s; context %s tokens", t,
                     format_number(nc, sizeof nc, (double)s->context_tokens, 0));
-    if (row < v.r.h)
+    const struct model_shape *ms = &s->model;
+    if (row < v.r.h && ms->kv_lora_rank > 0) {
+        /* Latent attention caches one latent and a rotary key per token and
+         * layer, against MHA's K (qk width) and V (v width) for every head. */
+        double mha = (double)ms->heads * (double)(ms->d_head + model_v_head_dim(ms));
+        double mla = (double)(ms->kv_lora_rank + ms->qk_rope_head_dim);
+        view_printf(v, 0, row++, -1, ROLE_DIM, "MLA: a %lld-wide latent per token, %.0fx smaller KV than MHA",
+                    (long long)(ms->kv_lora_rank + ms->qk_rope_head_dim), mha / mla);
+    } else if (row < v.r.h && model_attention_layers(ms) > 0.0) {
         view_printf(v, 0, row++, -1, ROLE_DIM, "GQA: %lld kv heads of %lld, %.1fx smaller KV than MHA",
-                    (long long)s->model.kv_heads, (long long)s->model.heads, a->gqa_saving);
-    if (row < v.r.h)
-        view_printf(v, 0, row++, -1, ROLE_DIM, "decode AI at batch %s: %.1f FLOP/B; ridge %.0f", nb,
-                    a->decode_batch_intensity_flop_per_byte, a->ridge_flop_per_byte);
+                    (long long)ms->kv_heads, (long long)ms->heads, a->gqa_saving);
+    }
+    if (row < v.r.h) {
+        /* The decode row's intensity, as the placement table shows it (a
+         * mixture of experts' row counts the experts a step reads). */
+        double ai = a->decode_batch_intensity_flop_per_byte;
+        for (int i = 0; i < a->placement_count; i++)
+            if (!a->placements[i].operation && strcmp(a->placements[i].phase, "decode") == 0)
+                ai = a->placements[i].roof.intensity_flop_per_byte;
+        view_printf(v, 0, row++, -1, ROLE_DIM, "decode AI at batch %s: %.1f FLOP/B; ridge %.0f", nb, ai,
+                    a->ridge_flop_per_byte);
+    }
     if (row < v.r.h) {
         char pa[24], ac[24];
         format_count(pa, sizeof pa, a->params);

@@ -82,13 +82,19 @@ struct headline {
 static void headline_of(const struct analysis *a, struct headline *h)
 {
     h->count = 0;
-    snprintf(h->figure[0], sizeof h->figure[0], "%s %.3f s", a->latency.ok ? "OK" : "MISS", a->latency.total_s);
-    snprintf(h->caption[0], sizeof h->caption[0], "the turn (%s estimate), budget %g s",
-             latency_model_name(a->latency_model), a->latency.budget_s);
+    /* The panels' time style: "2.831 s", "10.6 ms"; the budget as its knob writes it. */
+    char total[24], budget[24];
+    format_turn_seconds(total, sizeof total, a->latency.total_s);
+    if (a->latency.budget_s >= 0.1)
+        snprintf(budget, sizeof budget, "%g s", a->latency.budget_s);
+    else
+        format_seconds(budget, sizeof budget, a->latency.budget_s);
+    snprintf(h->figure[0], sizeof h->figure[0], "%s %s", a->latency.ok ? "OK" : "MISS", total);
+    snprintf(h->caption[0], sizeof h->caption[0], "the turn (%s estimate), budget %s",
+             latency_model_name(a->latency_model), budget);
     h->before[0][0] = '\0';
-    snprintf(h->after[0][0], sizeof h->after[0][0], " (%s), budget %g s", latency_model_name(a->latency_model),
-             a->latency.budget_s);
-    snprintf(h->after[1][0], sizeof h->after[1][0], " of %g s", a->latency.budget_s);
+    snprintf(h->after[0][0], sizeof h->after[0][0], " (%s), budget %s", latency_model_name(a->latency_model), budget);
+    snprintf(h->after[1][0], sizeof h->after[1][0], " of %s", budget);
     h->role[0] = a->latency.ok ? ROLE_OK : ROLE_MISS;
     h->count = 1;
     for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {

@@ -339,8 +339,10 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
         double v = id == SLIDER_BUDGET ? s->budget_s : s->overhead_s;
         if (v >= 1000.0)
             snprintf(buf, size, "%.0f s", v);
-        else
+        else if (v >= 0.1 || v == 0.0)
             snprintf(buf, size, "%.3g s", v);
+        else
+            format_seconds(buf, size, v); /* "50.0 ms", as the panels write it */
         break;
     }
     case SLIDER_MFU:
