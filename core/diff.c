@@ -227,47 +227,6 @@ static cJSON *figures_tree(const struct scenario *s, const struct analysis *a)
     return t;
 }
 
-enum unit_kind { UNIT_NONE, UNIT_SECONDS, UNIT_BYTES, UNIT_BYTES_PER_S, UNIT_FLOPS, UNIT_FLOPS_PER_S, UNIT_COUNT };
-
-static bool ends_with(const char *s, size_t n, const char *tail)
-{
-    size_t t = strlen(tail);
-    return n >= t && strncmp(s + n - t, tail, t) == 0;
-}
-
-/* The unit a figure's key names by the house convention (README: names carry
- * their units): "..._s" seconds, "...bytes" bytes, "..._per_s" a rate,
- * "...flops" FLOPs, "params" a count. The last dotted segment decides, or
- * the one before it for a precision ("peak_flops_per_s.bf16"). */
-static enum unit_kind unit_of(const char *key)
-{
-    const char *seg = strrchr(key, '.');
-    seg = seg ? seg + 1 : key;
-    size_t n = strcspn(seg, "[");
-    static const char *const precisions[] = {"bf16", "fp8", "int8", "int4"};
-    for (size_t i = 0; i < sizeof precisions / sizeof precisions[0]; i++)
-        if (n == strlen(precisions[i]) && strncmp(seg, precisions[i], n) == 0 && seg > key) {
-            const char *end = seg - 1, *start = end;
-            while (start > key && start[-1] != '.')
-                start--;
-            seg = start, n = (size_t)(end - start);
-        }
-    bool flops = ends_with(seg, n, "flops") || ends_with(seg, n, "flops_per_token");
-    if (ends_with(seg, n, "_per_s"))
-        return strstr(seg, "bytes") && (size_t)(strstr(seg, "bytes") - seg) < n ? UNIT_BYTES_PER_S
-               : strstr(seg, "flops") && (size_t)(strstr(seg, "flops") - seg) < n ? UNIT_FLOPS_PER_S
-                                                                                  : UNIT_NONE;
-    if (ends_with(seg, n, "_s"))
-        return UNIT_SECONDS;
-    if (ends_with(seg, n, "bytes") || ends_with(seg, n, "bytes_per_token") || ends_with(seg, n, "bytes_per_request"))
-        return UNIT_BYTES;
-    if (flops)
-        return UNIT_FLOPS;
-    if (ends_with(seg, n, "params"))
-        return UNIT_COUNT;
-    return UNIT_NONE;
-}
-
 /* A number in the unit its key names ("140 GB", "5.822 s"); signed when
  * sign is set ("+1.11 GB"); plain 6 significant digits otherwise. */
 static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
@@ -275,26 +234,27 @@ static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
     char buf[48];
     const char *sym = sign ? (v < 0.0 ? "-" : "+") : (v < 0.0 ? "-" : "");
     double m = fabs(v);
-    switch (unit_of(key)) {
-    case UNIT_SECONDS:
+    switch (key_unit(key)) {
+    case RT_KEY_SECONDS:
         sb_printf(sb, "%s%s", sym, format_seconds(buf, sizeof buf, m));
         return;
-    case UNIT_BYTES:
+    case RT_KEY_BYTES:
         sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "B"));
         return;
-    case UNIT_BYTES_PER_S:
+    case RT_KEY_BYTES_PER_S:
         sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "B/s"));
         return;
-    case UNIT_FLOPS:
+    case RT_KEY_FLOPS:
         sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "FLOP"));
         return;
-    case UNIT_FLOPS_PER_S:
+    case RT_KEY_FLOPS_PER_S:
         sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "FLOP/s"));
         return;
-    case UNIT_COUNT:
+    case RT_KEY_PARAMS:
         sb_printf(sb, "%s%s", sym, format_count(buf, sizeof buf, m));
         return;
-    case UNIT_NONE:
+    case RT_KEY_PLAIN:
+    case RT_KEY_FRACTION: /* a share's change is already read as a percentage beside it */
         break;
     }
     sb_printf(sb, sign ? "%+.6g" : "%.6g", v);

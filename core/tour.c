@@ -10,6 +10,7 @@
 
 #include "report.h"
 #include "scenariofile.h"
+#include "suggest.h"
 
 /* Overlays the keys of set onto base (the default scenario as a scenario
  * file's JSON): an object given where base has an object is overlaid key by
@@ -22,8 +23,17 @@ static int overlay(cJSON *base, const cJSON *set, const char *path, const char *
     for (const cJSON *c = set->child; c; c = c->next) {
         cJSON *old = cJSON_GetObjectItemCaseSensitive(base, c->string);
         if (!old) {
-            snprintf(err, errsize, "%s: '%s.%s' is not a scenario key (see a file rooftop --write-scenario writes)",
-                     path, keys, c->string);
+            struct suggestions sg;
+            char hint[160];
+            suggest_init(&sg, c->string);
+            for (const cJSON *k = base->child; k; k = k->next)
+                suggest_offer(&sg, k->string);
+            suggest_text(&sg, "", hint, sizeof hint);
+            if (hint[0])
+                snprintf(err, errsize, "%s: '%s.%s' is not a scenario key; %s", path, keys, c->string, hint);
+            else
+                snprintf(err, errsize, "%s: '%s.%s' is not a scenario key (see a file rooftop --write-scenario writes)",
+                         path, keys, c->string);
             return -1;
         }
         if (cJSON_IsObject(old) && cJSON_IsObject(c)) {
@@ -273,14 +283,16 @@ static bool ends_with(const char *key, const char *suffix)
 
 static enum figure_unit figure_unit(const char *key)
 {
-    if (ends_with(key, "_s"))
+    switch (key_unit(key)) {
+    case RT_KEY_SECONDS:
         return UNIT_SECONDS;
-    if (ends_with(key, "_bytes"))
+    case RT_KEY_BYTES:
         return UNIT_BYTES;
-    if (ends_with(key, "mfu") || ends_with(key, "hfu") || ends_with(key, "_fraction") ||
-        strncmp(key, "tile_efficiency.", 16) == 0 || ends_with(key, "fraction_of_peak"))
+    case RT_KEY_FRACTION:
         return UNIT_FRACTION;
-    return UNIT_PLAIN;
+    default:
+        return UNIT_PLAIN;
+    }
 }
 
 /* Writes a figure in its unit: "1.981 s", "85.9 GB", "35.7%", "28.7", "64". */

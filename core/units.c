@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,4 +277,52 @@ char *format_exact(char *buf, size_t size, double value)
             break;
     }
     return buf;
+}
+
+static bool tail_is(const char *s, size_t n, const char *tail)
+{
+    size_t t = strlen(tail);
+    return n >= t && strncmp(s + n - t, tail, t) == 0;
+}
+
+/* True when the first n bytes of s contain word. */
+static bool has_word(const char *s, size_t n, const char *word)
+{
+    const char *w = strstr(s, word);
+    return w && (size_t)(w - s) + strlen(word) <= n;
+}
+
+enum rt_key_unit key_unit(const char *key)
+{
+    if (!key)
+        return RT_KEY_PLAIN;
+    if (strncmp(key, "tile_efficiency.", 16) == 0)
+        return RT_KEY_FRACTION;
+    const char *seg = strrchr(key, '.');
+    seg = seg ? seg + 1 : key;
+    size_t n = strcspn(seg, "[");
+    static const char *const precisions[] = {"bf16", "fp8", "int8", "int4"};
+    for (size_t i = 0; i < sizeof precisions / sizeof precisions[0]; i++)
+        if (n == strlen(precisions[i]) && strncmp(seg, precisions[i], n) == 0 && seg > key) {
+            const char *end = seg - 1, *start = end;
+            while (start > key && start[-1] != '.')
+                start--;
+            seg = start, n = (size_t)(end - start);
+            break;
+        }
+    if (tail_is(seg, n, "_per_s"))
+        return has_word(seg, n, "bytes") ? RT_KEY_BYTES_PER_S : has_word(seg, n, "flops") ? RT_KEY_FLOPS_PER_S
+                                                                                           : RT_KEY_PLAIN;
+    if (tail_is(seg, n, "_s"))
+        return RT_KEY_SECONDS;
+    if (tail_is(seg, n, "bytes") || tail_is(seg, n, "bytes_per_token") || tail_is(seg, n, "bytes_per_request"))
+        return RT_KEY_BYTES;
+    if (tail_is(seg, n, "flops") || tail_is(seg, n, "flops_per_token"))
+        return RT_KEY_FLOPS;
+    if (tail_is(seg, n, "params"))
+        return RT_KEY_PARAMS;
+    if (tail_is(seg, n, "mfu") || tail_is(seg, n, "hfu") || tail_is(seg, n, "_fraction") ||
+        tail_is(seg, n, "fraction_of_peak"))
+        return RT_KEY_FRACTION;
+    return RT_KEY_PLAIN;
 }

@@ -73,6 +73,26 @@ char *format_number(char *buf, size_t size, double value, int decimals);
  * as "null". Returns buf. */
 char *format_exact(char *buf, size_t size, double value);
 
+/* The unit a JSON figure's key names, by the house convention that names
+ * carry their units (README, "JSON keys"). */
+enum rt_key_unit {
+    RT_KEY_PLAIN,        /* a count or ratio without a unit */
+    RT_KEY_SECONDS,      /* "..._s" */
+    RT_KEY_BYTES,        /* "...bytes", "...bytes_per_token", "...bytes_per_request" */
+    RT_KEY_BYTES_PER_S,  /* "...bytes_per_s" */
+    RT_KEY_FLOPS,        /* "...flops", "...flops_per_token" */
+    RT_KEY_FLOPS_PER_S,  /* "...flops_per_s" */
+    RT_KEY_PARAMS,       /* "...params": a parameter count */
+    RT_KEY_FRACTION,     /* "mfu", "hfu", "..._fraction", "fraction_of_peak", "tile_efficiency.*": 0..1 */
+};
+
+/* The unit of a dotted --report=json key ("latency.total_s",
+ * "placement[decode:decode].bytes", "chip.peak_flops_per_s.bf16"): its
+ * last segment decides (an index in brackets is ignored), or the one before
+ * it when the last is a precision name. Never fails: an unknown key is
+ * RT_KEY_PLAIN. */
+enum rt_key_unit key_unit(const char *key);
+
 /* Lower-cases text and drops every non-alphanumeric character into out
  * (size bytes, always NUL-terminated). Returns out. Used for name matching. */
 char *name_normalize(char *out, size_t size, const char *text);

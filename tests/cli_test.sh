@@ -158,7 +158,7 @@ export XDG_DATA_HOME="$tmp/data"
 mkdir -p "$tmp/data/rooftop/tours"
 printf '{"title": "t", "steps": [{"title": "s", "question": "q?", "figure": "latency.total_s", "answer": "figure", "set": {"bach": 2}}]}\n' >"$tmp/data/rooftop/tours/typo.json"
 expect 2 "tour with an unknown set key" -- --tour typo
-[ "$(cat "$tmp/err")" = "rooftop: $tmp/data/rooftop/tours/typo.json: 'steps[0].set.bach' is not a scenario key (see a file rooftop --write-scenario writes)" ] &&
+[ "$(cat "$tmp/err")" = "rooftop: $tmp/data/rooftop/tours/typo.json: 'steps[0].set.bach' is not a scenario key; did you mean batch?" ] &&
     ok || bad "--tour typo: $(cat "$tmp/err")"
 printf '{"title": "t", "steps": [{"title": "s", "question": "q?", "figure": "latency.total_s",' >"$tmp/cut.json"
 expect 2 "tour cut short" -- --tour "$tmp/cut.json"

@@ -863,7 +863,7 @@ if wait_for "$s" 'Tour 1/14 · The ridge point' && wait_for "$s" '▸chip *h100'
     t send-keys -t "$s" 3 0 Enter
     if wait_for "$s" 'you said 30; it is 295.5: 9.9× low'; then
         t send-keys -t "$s" n
-        if wait_for "$s" 'Tour 2/14 · Prefill is compute-bound' && wait_for "$s" 'chip *tpu-v5e' &&
+        if wait_for "$s" 'Tour 2/14 · Where prefill sits' && wait_for "$s" 'chip *tpu-v5e' &&
             wait_for "$s" '▸prefill'; then
             t send-keys -t "$s" c o m p u t e Enter
             if wait_for "$s" 'you said compute; it is compute-bound:' && wait_for "$s" ' right$'; then
@@ -967,6 +967,15 @@ if wait_for "$s" 'light background (from --background): theme light' &&
     pass "--background light wins over COLORFGBG and draws in the light theme's colours"
 else
     fail "--background light" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+# A theme named for the other background stands, and says so.
+s=darkprojector
+start "$s" 100 24 "$UTF8_ENV COLORFGBG='15;0'" "--theme projector"
+if wait_for "$s" 'theme projector is drawn for a light background, this terminal.s is dark (from COLORFGBG)'; then
+    pass "--theme projector on a dark terminal (COLORFGBG=15;0) keeps the theme and says it is for light backgrounds"
+else
+    fail "--theme projector on a dark terminal said nothing" "$s"
 fi
 t kill-session -t "$s" 2>/dev/null
 # With neither, the terminal is asked (OSC 11): its answer never shows.

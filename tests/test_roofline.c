@@ -358,6 +358,25 @@ static void test_format_turn_seconds(void **state)
     assert_string_equal(format_turn_seconds(b, sizeof b, 1.61e8), "161M s");
 }
 
+/* The unit a figure's key names: the last segment decides, a precision
+ * defers to the one before it, an index is ignored. */
+static void test_key_unit(void **state)
+{
+    (void)state;
+    assert_int_equal(key_unit("latency.total_s"), RT_KEY_SECONDS);
+    assert_int_equal(key_unit("memory.kv_cache_bytes_per_request"), RT_KEY_BYTES);
+    assert_int_equal(key_unit("placement[decode:decode].bytes"), RT_KEY_BYTES);
+    assert_int_equal(key_unit("chip.hbm_bytes_per_s"), RT_KEY_BYTES_PER_S);
+    assert_int_equal(key_unit("chip.peak_flops_per_s.bf16"), RT_KEY_FLOPS_PER_S);
+    assert_int_equal(key_unit("training.model_flops_per_token"), RT_KEY_FLOPS);
+    assert_int_equal(key_unit("active_params"), RT_KEY_PARAMS);
+    assert_int_equal(key_unit("mfu_budget.mfu"), RT_KEY_FRACTION);
+    assert_int_equal(key_unit("tile_efficiency.d_ff"), RT_KEY_FRACTION);
+    assert_int_equal(key_unit("serving.tokens_per_s_per_chip"), RT_KEY_PLAIN); /* a rate of tokens */
+    assert_int_equal(key_unit("memory.max_concurrent_requests"), RT_KEY_PLAIN);
+    assert_int_equal(key_unit(NULL), RT_KEY_PLAIN);
+}
+
 /* One number style for counts and ratios: whole to 99999, then k M G with
  * three figures, never an exponent. */
 static void test_format_number(void **state)
@@ -411,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_depth_vs_width),
         cmocka_unit_test(test_parse_number),
         cmocka_unit_test(test_format_turn_seconds),
+        cmocka_unit_test(test_key_unit),
         cmocka_unit_test(test_format_number),
         cmocka_unit_test(test_precisions),
     };

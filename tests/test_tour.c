@@ -90,13 +90,13 @@ static void test_a_bound_guess_is_right_or_wrong(void **state)
     (void)state;
     struct tour *t = builtin();
     struct tour_score sc;
-    const struct tour_step *decode = step(t, "Decode is memory-bound");
+    const struct tour_step *decode = step(t, "Where decode sits");
     assert_string_equal(scored(decode, "memory", &sc), "you said memory; it is memory-bound: right");
     assert_true(sc.right);
     assert_string_equal(scored(decode, " Compute ", &sc), "you said compute; it is memory-bound: wrong");
     assert_false(sc.right);
     assert_string_equal(scored(decode, "mem", &sc), "you said memory; it is memory-bound: right");
-    assert_string_equal(scored(step(t, "Prefill is compute-bound"), "c", &sc),
+    assert_string_equal(scored(step(t, "Where prefill sits"), "c", &sc),
                         "you said compute; it is compute-bound: right");
     assert_string_equal(scored(step(t, "The decode wall"), "compute", &sc),
                         "you said compute; it is memory-bound: wrong");
@@ -166,11 +166,13 @@ static void test_bad_tours_are_refused_with_the_key_named(void **state)
     assert_string_equal(refused(STEP("\"figure\": \"latency.total_s\", \"answer\": \"bound\"")),
                         "my.json: steps[0]: 'figure' 'latency.total_s' is a number, not a bound");
     assert_string_equal(refused(STEP("\"figure\": \"latency.total_s\", \"answer\": \"figure\", \"set\": {\"bach\": 4}")),
-                        "my.json: 'steps[0].set.bach' is not a scenario key (see a file rooftop --write-scenario "
+                        "my.json: 'steps[0].set.bach' is not a scenario key; did you mean batch?");
+    assert_string_equal(refused(STEP("\"figure\": \"latency.total_s\", \"answer\": \"figure\", \"set\": {\"zzzz\": 4}")),
+                        "my.json: 'steps[0].set.zzzz' is not a scenario key (see a file rooftop --write-scenario "
                         "writes)");
     assert_string_equal(
         refused(STEP("\"figure\": \"latency.total_s\", \"answer\": \"figure\", \"set\": {\"model\": {\"kv_head\": 4}}")),
-        "my.json: 'steps[0].set.model.kv_head' is not a scenario key (see a file rooftop --write-scenario writes)");
+        "my.json: 'steps[0].set.model.kv_head' is not a scenario key; did you mean kv_heads?");
     assert_string_equal(refused(STEP("\"figure\": \"latency.total_s\", \"answer\": \"figure\", \"set\": {\"batch\": \"x\"}")),
                         "my.json: steps[0].set: 'batch' must be a number (got a string)");
     assert_string_equal(refused(STEP("\"figure\": \"latency.total_s\", \"answer\": \"figure\", \"set\": 4")),
@@ -179,6 +181,20 @@ static void test_bad_tours_are_refused_with_the_key_named(void **state)
                         "my.json: steps[0]: 'knob' \"bach\" is not a knob of the explorer (batch, chips, kv heads ...)");
     assert_string_equal(refused(STEP("\"figure\": \"latency.total_s\", \"answer\": \"figure\", \"title\": 3")),
                         "my.json: steps[0]: 'title' must be a string (got a number)");
+}
+
+/* A figure in bytes is answered in bytes: "2.68 GB", not 2684354560. */
+static void test_a_bytes_figure_is_written_in_bytes(void **state)
+{
+    (void)state;
+    const char *text = STEP("\"figure\": \"memory.kv_cache_bytes_per_request\", \"answer\": \"figure\"");
+    struct tour *t = malloc(sizeof *t);
+    assert_non_null(t);
+    char err[256];
+    assert_int_equal(tour_parse(text, strlen(text), "my.json", knobs, t, NULL, err, sizeof err), 0);
+    struct tour_score sc;
+    assert_string_equal(scored(&t->steps[0], "1GB", &sc), "you said 1GB; it is 2.68 GB: 2.7\u00d7 low");
+    free(t);
 }
 
 static void test_a_user_tour_loads_with_array_selectors(void **state)
@@ -209,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_a_number_is_scored_by_its_ratio),
         cmocka_unit_test(test_bad_tours_are_refused_with_the_key_named),
         cmocka_unit_test(test_a_user_tour_loads_with_array_selectors),
+        cmocka_unit_test(test_a_bytes_figure_is_written_in_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

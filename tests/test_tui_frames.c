@@ -501,7 +501,7 @@ static void test_tour_frames(void **state)
     ui_key(u, UI_KEY_LEFT);
     ui_key(u, UI_KEY_LEFT);
     ui_key(u, UI_KEY_LEFT);
-    assert_string_equal(u->tour->steps[u->tour_step].title, "Decode is memory-bound");
+    assert_string_equal(u->tour->steps[u->tour_step].title, "Where decode sits");
     for (const char *k = "comp"; *k; k++)
         ui_key(u, *k);
     assert_string_equal(u->tour_guess, "comp");

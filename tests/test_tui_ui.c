@@ -331,6 +331,22 @@ static void test_help_quit_repaint(void **state)
     ui_key(u, '?');
     assert_int_equal(u->mode, UI_MODE_HELP);
     assert_non_null(strstr(frame(), "rooftop keys"));
+    /* At 80x24 the help does not fit: its edge says so, and the arrows
+     * scroll to the last line (the key that quits) without closing it. */
+    const char *t = frame();
+    assert_non_null(strstr(t, "\xe2\x86\x93 more: "));
+    assert_null(strstr(t, "quit (Esc only closes or cancels)"));
+    for (int i = 0; i < 20; i++)
+        assert_int_equal(ui_key(u, UI_KEY_DOWN), UI_REDRAW);
+    assert_int_equal(u->mode, UI_MODE_HELP);
+    t = frame();
+    assert_non_null(strstr(t, "quit (Esc only closes or cancels)"));
+    assert_non_null(strstr(t, "chip profile not calibrated (generic fit)"));
+    assert_non_null(strstr(t, "\xe2\x86\x91 more: ")); /* only the lines above are hidden now */
+    assert_int_equal(u->help_scroll, u->help_max_scroll);
+    assert_true(u->help_max_scroll > 0);
+    ui_key(u, UI_KEY_HOME);
+    assert_int_equal(u->help_scroll, 0);
     assert_int_equal(ui_key(u, 'q') & UI_QUIT, 0); /* q closes the help first */
     assert_int_equal(u->mode, UI_MODE_KNOBS);
     assert_true(ui_key(u, 12) & UI_REPAINT);
@@ -736,6 +752,15 @@ static void test_export_asks_before_overwriting(void **state)
     ui_key(u, UI_KEY_ENTER);
     assert_true(ui_key(u, 'y') & UI_EXPORT);
     assert_false(u->confirm_overwrite);
+    /* A folder is not a file to overwrite: no y/n, a request for a name. */
+    ui_key(u, 'e');
+    ui_key(u, 21);
+    for (const char *c = "tests/fixtures"; *c; c++)
+        ui_key(u, *c);
+    assert_int_equal(ui_key(u, UI_KEY_ENTER) & UI_EXPORT, 0);
+    assert_false(u->confirm_overwrite);
+    assert_true(u->message_is_error);
+    assert_string_equal(u->message, "tests/fixtures is a folder: give a file name in it");
     /* An empty path is refused. */
     ui_key(u, 'e');
     ui_key(u, 21);

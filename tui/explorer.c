@@ -538,8 +538,23 @@ static size_t starting_theme(const struct explorer_options *opts, bool no_color,
     size_t at = themes && opts->theme_index >= 0 && (size_t)opts->theme_index < themes->count
                     ? (size_t)opts->theme_index
                     : 0;
-    if (!themes || opts->theme_named || no_color)
+    if (!themes || no_color)
         return at;
+    if (opts->theme_named) {
+        /* The user's choice stands, but a theme drawn for the other
+         * background is said to be (e.g. projector, black axes, on a dark
+         * terminal); the terminal is not asked, only what is known. */
+        enum explorer_background known = opts->background != EXPLORER_BG_AUTO
+                                             ? opts->background
+                                             : background_from_colorfgbg(getenv("COLORFGBG"));
+        bool theme_light = themes->items[at].background == THEME_BG_LIGHT;
+        if (known != EXPLORER_BG_AUTO && theme_light != (known == EXPLORER_BG_LIGHT))
+            snprintf(note, notesize, "theme %s is drawn for a %s background, this terminal's is %s (from %s); t "
+                     "cycles themes",
+                     themes->names[at], theme_light ? "light" : "dark", theme_light ? "dark" : "light",
+                     opts->background != EXPLORER_BG_AUTO ? "--background" : "COLORFGBG");
+        return at;
+    }
     enum explorer_background bg = opts->background;
     const char *how = "--background";
     if (bg == EXPLORER_BG_AUTO) {

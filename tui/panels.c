@@ -865,7 +865,7 @@ static struct view draw_box(struct view v, int bw, int bh, const char *title, co
     return box;
 }
 
-void panel_help(struct view v, const struct glyphs *g)
+int panel_help(struct view v, const struct glyphs *g, int scroll)
 {
     static const char *const lines[][2] = {
         {"", "Select a knob, then step it; every figure is recomputed."},
@@ -888,23 +888,33 @@ void panel_help(struct view v, const struct glyphs *g)
         {"s", "save the scenario to a file (asks where)"},
         {"e / y", "markdown report to a file / the clipboard"},
         {"Ctrl-L", "repaint the screen"},
-        {"?", "this help (any key closes it)"},
+        {"?", "this help (arrows scroll; other keys close)"},
         {"q", "quit (Esc only closes or cancels)"},
         {"mouse", "click or drag a knob's track; wheel steps"},
-        {"dots", "filled: a phase on its roof; hollow: realistic"},
-        {"realistic?", "the chip's profile is not calibrated (GPU fit)"},
+        {"dots", "filled: on the roof; hollow: realistic"},
+        {"realistic?", "chip profile not calibrated (generic fit)"},
     };
     int n = (int)(sizeof lines / sizeof lines[0]);
     int bw = v.r.w - 4 < 66 ? v.r.w - 4 : 66;
     int bh = v.r.h - 2 < n + 4 ? v.r.h - 2 : n + 4;
     if (bw < 20 || bh < 5)
-        return;
+        return 0;
     struct view box = draw_box(v, bw, bh, " rooftop keys ", g);
     struct view in = view_sub(box, 2, 2, bw - 4, bh - 3);
-    for (int i = 0; i < n && i < in.r.h; i++) {
-        view_text(in, 0, i, 17, lines[i][0], ROLE_KEY);
-        view_text(in, i < 2 ? 0 : 18, i, -1, lines[i][1], ROLE_TEXT);
+    int max_scroll = n > in.r.h ? n - in.r.h : 0;
+    scroll = scroll < 0 ? 0 : scroll > max_scroll ? max_scroll : scroll;
+    for (int k = 0; k < in.r.h && scroll + k < n; k++) {
+        int i = scroll + k;
+        view_text(in, 0, k, 17, lines[i][0], ROLE_KEY);
+        view_text(in, i < 2 ? 0 : 18, k, -1, lines[i][1], ROLE_TEXT);
     }
+    if (max_scroll > 0) { /* what is hidden, on the box's bottom edge */
+        char more[48];
+        snprintf(more, sizeof more, " %s%s more: %s ", scroll > 0 ? g->arrow_up : "",
+                 scroll < max_scroll ? g->arrow_down : "", g->up_down);
+        view_text(box, bw - 2 - text_width(more), bh - 1, -1, more, ROLE_DIM);
+    }
+    return max_scroll;
 }
 
 /* A short name for an operation, for the narrow legend: "qkv proj". */

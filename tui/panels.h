@@ -79,8 +79,11 @@ void panel_too_small(struct view v, int cols, int rows, int min_cols, int min_ro
  * written (rows past v's height are not written). */
 int wrap_text(struct view v, int y, const char *text, enum role role, bool centre);
 
-/* The help overlay, centred in v: every key and mouse action. */
-void panel_help(struct view v, const struct glyphs *g);
+/* The help overlay, centred in v: every key and mouse action, from line
+ * scroll (clamped to [0, the lines that do not fit]); when some do not fit,
+ * the box's bottom edge says so ("↓ more: ↑↓"). Returns the largest scroll
+ * (0 when everything fits). */
+int panel_help(struct view v, const struct glyphs *g, int scroll);
 
 /* The legend of the operations the plot shows for phase ("prefill",
  * "decode", "training"): each operation's letter (plot_op_marker, in the

@@ -897,8 +897,9 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
     if (ops_phase)
         draw_op_groups(area, &t, &f, a, ops_phase);
     draw_measured(area, &t, &f, pts, gl);
-    draw_ridge_label(area, &t, floor_div(ridge_px, f.sx), floor_div(roof_py, f.sy), "", a->ridge_flop_per_byte,
-                     ROLE_RIDGE);
+    if (!(st && st->hide_ridge_value))
+        draw_ridge_label(area, &t, floor_div(ridge_px, f.sx), floor_div(roof_py, f.sy), "", a->ridge_flop_per_byte,
+                         ROLE_RIDGE);
     if (vector_px >= 0)
         draw_vector_label(area, &t, &f, a, vector_px);
     if (b) {

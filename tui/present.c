@@ -112,11 +112,19 @@ static void headline_of(const struct analysis *a, struct headline *h)
         break;
     }
     double m = a->mfu_budget.mfu * 100.0;
-    snprintf(h->figure[h->count], sizeof h->figure[0], m >= 99.95 ? "%.0f%%" : "%.1f%%", m);
-    snprintf(h->caption[h->count], sizeof h->caption[0], "MFU of a training step");
+    bool over = m >= 100.05; /* flagged with its reason, as the MFU panel does */
+    snprintf(h->figure[h->count], sizeof h->figure[0], m >= 99.95 ? "%.0f%%%s" : "%.1f%%", m, over ? "!" : "");
+    if (over) {
+        snprintf(h->caption[h->count], sizeof h->caption[0], "MFU: %s",
+                 mfu_over_peak_reason(a->training.convention, false));
+        snprintf(h->after[0][h->count], sizeof h->after[0][0], " (%s)", mfu_over_peak_reason(a->training.convention, false));
+        snprintf(h->after[1][h->count], sizeof h->after[1][0], " (%s)", mfu_over_peak_reason(a->training.convention, true));
+    } else {
+        snprintf(h->caption[h->count], sizeof h->caption[0], "MFU of a training step");
+        snprintf(h->after[0][h->count], sizeof h->after[0][0], " (training step)");
+        h->after[1][h->count][0] = '\0';
+    }
     snprintf(h->before[h->count], sizeof h->before[0], "MFU ");
-    snprintf(h->after[0][h->count], sizeof h->after[0][0], " (training step)");
-    h->after[1][h->count][0] = '\0';
     h->role[h->count] = ROLE_ACCENT;
     h->count++;
 }

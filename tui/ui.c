@@ -538,6 +538,7 @@ static unsigned knobs_key(struct ui *u, int key)
         return UI_REDRAW;
     case '?':
         u->mode = UI_MODE_HELP;
+        u->help_scroll = 0;
         return UI_REDRAW;
     case 'p':
         open_pareto(u);
@@ -706,6 +707,10 @@ static unsigned write_or_ask(struct ui *u)
     struct stat st;
     if (stat(path, &st) != 0)
         return UI_REDRAW | (u->edit_is_export ? UI_EXPORT : UI_SAVE);
+    if (S_ISDIR(st.st_mode)) { /* nothing to overwrite: ask for a file, not a y/n */
+        say(u, true, "%s is a folder: give a file name in it", path);
+        return UI_REDRAW;
+    }
     u->confirm_overwrite = true;
     say(u, false, "%s exists: overwrite it? y/n", path);
     return UI_REDRAW;
@@ -792,8 +797,33 @@ unsigned ui_key(struct ui *u, int key)
         return UI_REDRAW;
     }
     if (u->mode == UI_MODE_HELP) {
-        u->mode = UI_MODE_KNOBS;
-        return key == 12 || key == UI_KEY_REPAINT ? UI_REDRAW | UI_REPAINT : UI_REDRAW;
+        /* The arrows scroll what does not fit (80x24); any other key closes. */
+        int page = u->layout.whole.h > 8 ? u->layout.whole.h - 8 : 1;
+        switch (key) {
+        case UI_KEY_UP:
+        case 'k':
+            u->help_scroll = u->help_scroll > 0 ? u->help_scroll - 1 : 0;
+            return UI_REDRAW;
+        case UI_KEY_DOWN:
+        case 'j':
+            u->help_scroll = u->help_scroll < u->help_max_scroll ? u->help_scroll + 1 : u->help_max_scroll;
+            return UI_REDRAW;
+        case UI_KEY_PGUP:
+            u->help_scroll = u->help_scroll > page ? u->help_scroll - page : 0;
+            return UI_REDRAW;
+        case UI_KEY_PGDN:
+            u->help_scroll = u->help_scroll + page < u->help_max_scroll ? u->help_scroll + page : u->help_max_scroll;
+            return UI_REDRAW;
+        case UI_KEY_HOME:
+            u->help_scroll = 0;
+            return UI_REDRAW;
+        case UI_KEY_END:
+            u->help_scroll = u->help_max_scroll;
+            return UI_REDRAW;
+        default:
+            u->mode = UI_MODE_KNOBS;
+            return key == 12 || key == UI_KEY_REPAINT ? UI_REDRAW | UI_REPAINT : UI_REDRAW;
+        }
     }
     if (u->mode == UI_MODE_WORK)
         return work_key(u, key);
@@ -813,8 +843,9 @@ unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
         u->confirm_overwrite)
         return 0;
     if (u->mode == UI_MODE_HELP || u->mode == UI_MODE_WORK) {
-        if (u->mode == UI_MODE_WORK && (kind == UI_MOUSE_WHEEL_UP || kind == UI_MOUSE_WHEEL_DOWN))
-            return work_key(u, kind == UI_MOUSE_WHEEL_UP ? UI_KEY_UP : UI_KEY_DOWN);
+        if (kind == UI_MOUSE_WHEEL_UP || kind == UI_MOUSE_WHEEL_DOWN)
+            return u->mode == UI_MODE_WORK ? work_key(u, kind == UI_MOUSE_WHEEL_UP ? UI_KEY_UP : UI_KEY_DOWN)
+                                           : ui_key(u, kind == UI_MOUSE_WHEEL_UP ? UI_KEY_UP : UI_KEY_DOWN);
         if (kind == UI_MOUSE_PRESS) {
             u->mode = UI_MODE_KNOBS;
             return UI_REDRAW;
@@ -1019,9 +1050,13 @@ int ui_render(struct ui *u, struct grid *g)
     if (u->mode == UI_MODE_PARETO && u->pareto.candidates)
         pareto_draw(view_make(g, l->plot), &u->pareto, u->pareto_order, u->pareto_n, u->pareto_pick, &u->analysis,
                     u->ascii, &u->scratch.canvas);
-    else
+    else {
+        /* A tour question about the ridge is not answered by its label. */
+        u->plot.hide_ridge_value = u->mode == UI_MODE_TOUR && !u->tour_revealed &&
+                                   strcmp(u->tour->steps[u->tour_step].figure, "ridge_flop_per_byte") == 0;
         plot_draw_state(view_make(g, l->plot), &u->analysis, base, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
                         &u->plot, &u->scratch);
+    }
     panel_sliders(view_make(g, l->sliders), &u->scenario, u->selected, u->chips, gl);
     if (ops) {
         /* The legend takes the placement and MFU panels' place, stacked below the plot. */
@@ -1038,7 +1073,7 @@ int ui_render(struct ui *u, struct grid *g)
         draw_tour(u, g, gl);
     draw_status(u, view_make(g, l->status), gl);
     if (u->mode == UI_MODE_HELP)
-        panel_help(view_make(g, l->whole), gl);
+        u->help_max_scroll = panel_help(view_make(g, l->whole), gl, u->help_scroll);
     if (u->mode == UI_MODE_WORK) {
         char title[160];
         snprintf(title, sizeof title, " show your work: %s on %lld %s %s ", u->scenario.model.name,

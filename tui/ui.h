@@ -106,6 +106,7 @@ struct ui {
     int drag_slider;                 /* slider being dragged, -1 none */
     int ops_phase;                   /* enum rt_phase whose operations the plot shows, -1 none */
     int work_scroll;                 /* first line of the "show your work" overlay shown */
+    int help_scroll, help_max_scroll; /* the help overlay's first line shown, and its last possible */
     int work_page;                   /* lines it showed last frame (a page for PgUp/PgDn) */
     struct explanation work;         /* its lines: explain_analysis(scenario, analysis) */
 
