@@ -619,40 +619,49 @@ static unsigned present_key(struct ui *u, int key)
     }
 }
 
-/* Keys while the "show your work" overlay is open: scrolling keys scroll it
- * (the frame clamps the position), any other key closes it. */
-static unsigned work_key(struct ui *u, int key)
+/* Keys while an overlay that scrolls is open (the help, "show your work"):
+ * the scrolling keys move *scroll within [0, max] by a line or a page of
+ * page lines; any other key closes the overlay. */
+static unsigned overlay_scroll_key(struct ui *u, int key, int *scroll, int max, int page)
 {
-    int page = u->work_page > 1 ? u->work_page - 1 : 1;
     switch (key) {
     case UI_KEY_UP:
     case 'k':
-        u->work_scroll = u->work_scroll > 0 ? u->work_scroll - 1 : 0;
-        return UI_REDRAW;
+        *scroll -= 1;
+        break;
     case UI_KEY_DOWN:
     case 'j':
-        u->work_scroll++;
-        return UI_REDRAW;
+        *scroll += 1;
+        break;
     case UI_KEY_PGUP:
     case 'b':
-        u->work_scroll = u->work_scroll > page ? u->work_scroll - page : 0;
-        return UI_REDRAW;
+        *scroll -= page;
+        break;
     case UI_KEY_PGDN:
     case ' ':
-        u->work_scroll += page;
-        return UI_REDRAW;
+        *scroll += page;
+        break;
     case UI_KEY_HOME:
     case 'g':
-        u->work_scroll = 0;
-        return UI_REDRAW;
+        *scroll = 0;
+        break;
     case UI_KEY_END:
     case 'G':
-        u->work_scroll = RT_EXPLAIN_MAX_LINES * 8; /* past the end: clamped when drawn */
-        return UI_REDRAW;
+        *scroll = max;
+        break;
     default:
         u->mode = UI_MODE_KNOBS;
         return key == 12 || key == UI_KEY_REPAINT ? UI_REDRAW | UI_REPAINT : UI_REDRAW;
     }
+    *scroll = *scroll < 0 ? 0 : *scroll > max ? max : *scroll;
+    return UI_REDRAW;
+}
+
+/* "Show your work": its end is clamped when drawn, so its bound here is loose. */
+static unsigned work_key(struct ui *u, int key)
+{
+    return overlay_scroll_key(u, key, &u->work_scroll, RT_EXPLAIN_MAX_LINES * 8,
+                              u->work_page > 1 ? u->work_page - 1 : 1);
 }
 
 /* A path typed into the chip or model knob: the chip file or HuggingFace
@@ -796,35 +805,9 @@ unsigned ui_key(struct ui *u, int key)
             u->edit_is_export ? u->export_path : u->save_path);
         return UI_REDRAW;
     }
-    if (u->mode == UI_MODE_HELP) {
-        /* The arrows scroll what does not fit (80x24); any other key closes. */
-        int page = u->layout.whole.h > 8 ? u->layout.whole.h - 8 : 1;
-        switch (key) {
-        case UI_KEY_UP:
-        case 'k':
-            u->help_scroll = u->help_scroll > 0 ? u->help_scroll - 1 : 0;
-            return UI_REDRAW;
-        case UI_KEY_DOWN:
-        case 'j':
-            u->help_scroll = u->help_scroll < u->help_max_scroll ? u->help_scroll + 1 : u->help_max_scroll;
-            return UI_REDRAW;
-        case UI_KEY_PGUP:
-            u->help_scroll = u->help_scroll > page ? u->help_scroll - page : 0;
-            return UI_REDRAW;
-        case UI_KEY_PGDN:
-            u->help_scroll = u->help_scroll + page < u->help_max_scroll ? u->help_scroll + page : u->help_max_scroll;
-            return UI_REDRAW;
-        case UI_KEY_HOME:
-            u->help_scroll = 0;
-            return UI_REDRAW;
-        case UI_KEY_END:
-            u->help_scroll = u->help_max_scroll;
-            return UI_REDRAW;
-        default:
-            u->mode = UI_MODE_KNOBS;
-            return key == 12 || key == UI_KEY_REPAINT ? UI_REDRAW | UI_REPAINT : UI_REDRAW;
-        }
-    }
+    if (u->mode == UI_MODE_HELP) /* the arrows scroll what does not fit (80x24) */
+        return overlay_scroll_key(u, key, &u->help_scroll, u->help_max_scroll,
+                                  u->layout.whole.h > 8 ? u->layout.whole.h - 8 : 1);
     if (u->mode == UI_MODE_WORK)
         return work_key(u, key);
     if (u->mode == UI_MODE_PARETO)
