@@ -362,6 +362,22 @@ static void test_trails(void **state)
             dots += *p == '.';
     if (dots < 2)
         fail_msg("%d trail dots:\n%s", dots, t);
+    /* The newest dot in the decode point's colour, the older ones dim. */
+    struct grid g;
+    assert_int_equal(grid_init(&g, 70, 24), 0);
+    plot_draw_state(view_make(&g, (struct rect){0, 0, 70, 24}), &a[4], NULL, NULL, NULL, NULL, true, &st, &scratch);
+    int decode_dots = 0, dim_dots = 0;
+    for (int y = 0; y < 24; y++)
+        for (int x = 0; x < 70; x++) {
+            const struct cell *c = grid_cell(&g, x, y);
+            if (c->ch == '.') {
+                decode_dots += c->role == ROLE_DECODE;
+                dim_dots += c->role == ROLE_DIM;
+            }
+        }
+    grid_free(&g);
+    assert_true(decode_dots >= 1);
+    assert_true(dim_dots >= 1);
     static struct analysis other;
     other = a[4];
     other.placement_count--;

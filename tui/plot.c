@@ -393,7 +393,8 @@ static void draw_op_groups(struct view area, struct taken *t, const struct plot_
 
 /* Draws, in cells no marker or label has taken, a faint dot where each
  * shown point was in its last PLOT_TRAIL_LEN steps (phases, and ops_phase's
- * operations when shown); positions beyond the axes leave no dot. */
+ * operations when shown), the newest in the point's colour and the older
+ * dim; positions beyond the axes leave no dot. */
 static void draw_trails(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
                         const char *ops_phase, const struct plot_state *st, const struct plot_glyphs *gl)
 {
@@ -405,7 +406,9 @@ static void draw_trails(struct view area, struct taken *t, const struct plot_fra
             if (cell_of(f, st->trail[i].intensity_flop_per_byte[k], st->trail[i].flops_per_s[k], false, &cx, &cy) ||
                 cell_marked(t, cx, cy))
                 continue;
-            view_put(area, cx, cy, gl->trail, ROLE_DIM);
+            /* The last step's dot in the point's colour, older ones dim:
+             * the order of the dots reads as the direction of travel. */
+            view_put(area, cx, cy, gl->trail, k == 0 ? phase_role(p) : ROLE_DIM);
             taken_mark(t, cx, cy, 1);
         }
     }
