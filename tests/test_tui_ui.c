@@ -82,6 +82,25 @@ static void test_cost_line(void **state)
     assert_null(strstr(frame(), "$0 "));
 }
 
+/* With the operations on the plot (o), the presentation view names their
+ * letters where the marker key was: nothing on the projector is unexplained. */
+static void test_present_names_the_operation_letters(void **state)
+{
+    (void)state;
+    ui_key(u, 'o');
+    ui_key(u, 'P');
+    assert_int_equal(u->mode, UI_MODE_PRESENT);
+    const char *t = frame();
+    assert_non_null(strstr(t, "a qkv proj  b attn score  c softmax"));
+    assert_null(strstr(t, "a phase on its roof"));
+    ui_key(u, 'P');
+    ui_key(u, 'o'); /* the next phase ... */
+    ui_key(u, 'o');
+    ui_key(u, 'o'); /* ... and off */
+    ui_key(u, 'P');
+    assert_non_null(strstr(frame(), "a phase on its roof"));
+}
+
 /* The guide's sweep: chips 16 -> 32 -> 64 turns MISS (1.981 s) into OK (0.683 s). */
 static void test_chips_16_to_64_turns_miss_into_ok(void **state)
 {
@@ -776,6 +795,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_chips_16_to_64_turns_miss_into_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_baseline_pin_step_clear, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cost_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_present_names_the_operation_letters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),

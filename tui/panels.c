@@ -950,6 +950,32 @@ static void ops_notes(struct view v, int y, const struct analysis *a, bool wide)
         view_text(v, 0, y++, -1, "o: next phase (off: the MFU budget)", ROLE_DIM);
 }
 
+int panel_ops_legend(struct view v, int y, const struct analysis *a, const char *phase, int max_rows)
+{
+    if (!phase || max_rows < 1 || v.r.w < 12)
+        return 0;
+    enum role pr = phase_role_of(phase);
+    int k = 0, x = 0, rows = 1;
+    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
+        const struct placement *p = &a->placements[i];
+        if (!p->operation || strcmp(p->phase, phase) != 0)
+            continue;
+        const char *name = op_short_name(p->name);
+        int w = 2 + text_width(name);
+        if (x > 0 && x + 2 + w > v.r.w) { /* the next row, or stop */
+            if (rows == max_rows)
+                break;
+            rows++, x = 0;
+        }
+        x += x > 0 ? 2 : 0;
+        view_put(v, x, y + rows - 1, (uint32_t)(unsigned char)plot_op_marker(k), pr);
+        view_text(v, x + 2, y + rows - 1, v.r.w - x - 2, name, ROLE_DIM);
+        x += w;
+        k++;
+    }
+    return k > 0 ? rows : 0;
+}
+
 void panel_ops(struct view v, const struct analysis *a, const char *phase)
 {
     const struct placement *ops[RT_MAX_PLACEMENTS];

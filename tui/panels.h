@@ -95,6 +95,12 @@ int panel_help(struct view v, const struct glyphs *g, int scroll);
  * operations gets a line saying so. Figures come from a's placements. */
 void panel_ops(struct view v, const struct analysis *a, const char *phase);
 
+/* The letters of phase's operations on the plot with their short names
+ * ("a qkv proj  b attn score ..."), from row y of v, wrapping to at most
+ * max_rows rows (what does not fit is left out). Returns the rows used (0
+ * when phase is NULL or has no operations). */
+int panel_ops_legend(struct view v, int y, const struct analysis *a, const char *phase, int max_rows);
+
 /* The "show your work" overlay, centred in v: a box titled title holding the
  * lines of e, headings, formulas, numbers, sources and verdicts each in their
  * role. Long lines wrap under their indent; source lines are shortened to one

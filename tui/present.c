@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "panels.h"
+
 /* A 3 x 5 pixel glyph: five rows of three bits, the high bit on the left. */
 struct big_glyph {
     char ch;
@@ -184,13 +186,18 @@ void present_draw(struct view v, const struct analysis *a, const struct present_
         used = draw_big(v, &h, ascii);
     if (used == 0)
         used = draw_line(v, &h);
-    /* What the two kinds of phase marker mean, on the row between. */
-    char key[96];
-    snprintf(key, sizeof key, "%s a phase on its roof   %s where the realistic estimate puts it", ascii ? "o" : "\u25cf",
-             ascii ? "*" : "\u25cb");
-    if (text_width(key) <= v.r.w)
-        view_text(v, v.r.w - text_width(key), used, -1, key, ROLE_DIM);
-    struct view plot = view_sub(v, 0, used + 1, v.r.w, v.r.h - used - 1);
+    /* What the markers mean, on the row between: the operations' letters
+     * when they are on the plot (o), else the two kinds of phase marker. */
+    int key_rows = p && p->ops_phase ? panel_ops_legend(v, used, a, p->ops_phase, 2) : 0;
+    if (key_rows == 0) {
+        char key[96];
+        snprintf(key, sizeof key, "%s a phase on its roof   %s where the realistic estimate puts it",
+                 ascii ? "o" : "\u25cf", ascii ? "*" : "\u25cb");
+        if (text_width(key) <= v.r.w)
+            view_text(v, v.r.w - text_width(key), used, -1, key, ROLE_DIM);
+        key_rows = 1;
+    }
+    struct view plot = view_sub(v, 0, used + key_rows, v.r.w, v.r.h - used - key_rows);
     plot_draw_state(plot, a, p ? p->base : NULL, p ? p->cmp : NULL, p ? p->ops_phase : NULL, p ? p->pts : NULL, ascii,
                     p ? p->state : NULL, scratch);
 }
