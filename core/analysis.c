@@ -1262,10 +1262,10 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     add_note(a, "Floor (the detailed model): each operation at max(FLOPs / its unit's peak, bytes / bandwidth), %s "
                 "attention, KV-cache reads, tensor-parallel all-reduces (bandwidth only); no real run beats it.",
              s->unfused_attention ? "unfused" : "fused");
-    add_note(a, "Realistic estimate: the floor through %s profile and the %s engine's%s (launches, all-reduce steps, "
-                "per-pass times); the %s estimate gives the verdict.",
+    add_note(a, "Realistic estimate: the floor through %s profile and the %s engine's%s launches, all-reduce steps "
+                "and per-pass times; the %s estimate gives the verdict.",
              a->realistic.chip_calibrated ? "the chip's calibrated" : "the generic, uncalibrated (GPU-fitted)",
-             s->engine.name, a->realistic.engine_calibrated ? "" : " (uncalibrated)",
+             s->engine.name, a->realistic.engine_calibrated ? "" : " uncalibrated",
              latency_model_name(s->latency_model));
     if (a->mfu_budget_source == RT_BUDGET_SHAPE && s->flops_convention != RT_FLOPS_PALM)
         add_note(a, "MFU counts %s per token (--flops-convention %s), not PaLM's 6N + 12 L H Q T; compare it with "
@@ -1285,10 +1285,12 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         add_note(a, "The measured time per output token implies MBU above 100%%: the time or the chip figures are off.");
     if (s->pp > 1)
         add_note(a, "Pipeline: %lld stages of at most %.0f layers (the embedding on the first, the LM head on the "
-                    "last); the prefill's %.0f micro-batches pay a bubble of (pp - 1) / m = %.1f%%, and a decode step "
-                    "carries one of min(pp, sequences) micro-batches through every stage, plus the sends.",
+                    "last); the prefill's %.0f micro-batch%s pay%s a bubble of (pp - 1) / m = %.2fx the ideal time "
+                    "(Megatron-LM; --microbatches raises m), and a decode step carries one of min(pp, sequences) "
+                    "micro-batches through every stage, plus the sends.",
                  (long long)s->pp, a->parallel.stage_layers, a->parallel.microbatches,
-                 a->parallel.bubble_fraction * 100.0);
+                 a->parallel.microbatches == 1.0 ? "" : "es", a->parallel.microbatches == 1.0 ? "s" : "",
+                 a->parallel.bubble_fraction);
     if (a->speculative.enabled)
         add_note(a, "Speculative decoding: %lld drafts from %s (%s parameters, its weights beside the target's on the "
                     "same chips; its KV cache not counted) run at that share of a decode step plus the engine's "

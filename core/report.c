@@ -166,12 +166,24 @@ static void text_chip_memory(struct strbuf *sb, const struct scenario *s, const 
     sb_puts(sb, "\n");
 }
 
+/* A figure in the text's one number style: three significant figures below
+ * 1000 ("89.1", "0.556"), then format_number's ("27.6k", "3.04M"), never
+ * an exponent. Returns buf. */
+static char *num3(char *buf, size_t size, double v)
+{
+    if (fabs(v) >= 1000.0)
+        return format_number(buf, size, v, 0);
+    snprintf(buf, size, "%.3g", v);
+    return buf;
+}
+
 /* Cost and energy per output token: text lines (markdown false) or
  * markdown table rows; "unpublished" where no price or power is known. */
 static void cost_energy_lines(struct strbuf *sb, const struct analysis *a, bool markdown)
 {
     const struct cost_figures *c = &a->cost;
     const struct energy_figures *e = &a->energy;
+    char n1[24], n2[24];
     const char *cost = markdown ? "| cost | " : "  cost               ";
     const char *energy = markdown ? "| energy | " : "  energy             ";
     const char *price = markdown ? "| price source | " : "  price source       ";
@@ -182,8 +194,8 @@ static void cost_energy_lines(struct strbuf *sb, const struct analysis *a, bool 
         sb_printf(sb, "%s$%.2f per chip-hour; %s%s", cost, c->usd_per_chip_hour,
                   c->fits ? "no output tokens to price" : "the batch does not fit in memory: nothing to price", tail);
     else
-        sb_printf(sb, "%s$%.3g per million output tokens at $%.2f per chip-hour%s", cost,
-                  c->usd_per_million_output_tokens, c->usd_per_chip_hour, tail);
+        sb_printf(sb, "%s$%s per million output tokens at $%.2f per chip-hour%s", cost,
+                  num3(n1, sizeof n1, c->usd_per_million_output_tokens), c->usd_per_chip_hour, tail);
     if (c->known)
         sb_printf(sb, "%s%s%s", price, c->source, tail);
     if (!e->known)
@@ -192,8 +204,9 @@ static void cost_energy_lines(struct strbuf *sb, const struct analysis *a, bool 
         sb_printf(sb, "%s%.0f W per chip x PUE %.2f (%s); %s%s", energy, e->power_w, e->pue, e->power_source,
                   c->fits ? "no output tokens" : "the batch does not fit in memory", tail);
     else
-        sb_printf(sb, "%s%.3g J per output token, %.3g tokens per kWh (%.0f W per chip x PUE %.2f, %s)%s", energy,
-                  e->joules_per_output_token, e->tokens_per_kwh, e->power_w, e->pue, e->power_source, tail);
+        sb_printf(sb, "%s%s J per output token, %s tokens per kWh (%.0f W per chip x PUE %.2f, %s)%s", energy,
+                  num3(n1, sizeof n1, e->joules_per_output_token), format_number(n2, sizeof n2, e->tokens_per_kwh, 0),
+                  e->power_w, e->pue, e->power_source, tail);
 }
 
 /* The layout and steady-state serving: time to first token, time per output token, throughputs. */
@@ -367,18 +380,22 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
               flops_convention_formula(tr->convention), tr->hardware_flops_per_token);
     long long all_chips = (long long)(s->chips * s->data_parallel);
     if (tr->totals) {
-        sb_printf(sb, "  training run: %.4g tokens x %.4g = %.4g model FLOPs (%s)\n", s->train_tokens,
-                  tr->model_flops_per_token, tr->total_flops, flops_convention_name(tr->convention));
-        sb_printf(sb, "    at MFU %.1f%% (%s): %.4g chip-hours, %.1f days on %lld chip%s\n", tr->totals_mfu * 100.0,
+        char nt[24], nh[24], nd[24];
+        sb_printf(sb, "  training run: %s tokens x %.4g = %.4g model FLOPs (%s)\n",
+                  format_number(nt, sizeof nt, s->train_tokens, 0), tr->model_flops_per_token, tr->total_flops,
+                  flops_convention_name(tr->convention));
+        sb_printf(sb, "    at MFU %.1f%% (%s): %s chip-hours, %s days on %lld chip%s\n", tr->totals_mfu * 100.0,
                   s->train_mfu > 0.0 ? "--train-mfu" : tr->measured ? "measured" : "the step's",
-                  tr->chip_hours, tr->days, all_chips, all_chips == 1 ? "" : "s");
+                  format_number(nh, sizeof nh, tr->chip_hours, 0), num3(nd, sizeof nd, tr->days), all_chips,
+                  all_chips == 1 ? "" : "s");
     }
+    char ng[24];
     if (tr->implied_mfu > 0.0)
-        sb_printf(sb, "    %.4g chip-hours given -> implied MFU %.1f%%\n", s->train_chip_hours,
-                  tr->implied_mfu * 100.0);
+        sb_printf(sb, "    %s chip-hours given -> implied MFU %.1f%%\n",
+                  format_number(ng, sizeof ng, s->train_chip_hours, 0), tr->implied_mfu * 100.0);
     if (tr->measured)
-        sb_printf(sb, "  measured: %.4g tokens/s -> MFU %.1f%%, HFU %.1f%% on %lld chip%s\n",
-                  s->measured_train_tokens_per_s, tr->mfu * 100.0, tr->hfu * 100.0,
+        sb_printf(sb, "  measured: %s tokens/s -> MFU %.1f%%, HFU %.1f%% on %lld chip%s\n",
+                  format_number(ng, sizeof ng, s->measured_train_tokens_per_s, 0), tr->mfu * 100.0, tr->hfu * 100.0,
                   (long long)(s->chips * s->data_parallel), s->chips * s->data_parallel == 1 ? "" : "s");
     if (a->prefill_mfu > 0.0)
         sb_printf(sb, "  measured prefill: TTFT %s -> MFU %.1f%%\n", format_seconds(x, sizeof x, s->measured_ttft_s),
@@ -612,15 +629,17 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               b->mfu > 1.0 || a->hfu > 1.0 ? mfu_over_peak_reason(a->training.convention, false) : "",
               b->mfu > 1.0 || a->hfu > 1.0 ? ")" : "", step_part_name(b->biggest_lever));
     const struct training_figures *run = &a->training;
+    char mt[24], mh[24], md[24];
     if (run->totals)
-        sb_printf(sb, "Training run: %.4g tokens, %.4g model FLOPs (%s); at MFU %.1f%%, %.4g chip-hours, %.1f days "
+        sb_printf(sb, "Training run: %s tokens, %.4g model FLOPs (%s); at MFU %.1f%%, %s chip-hours, %s days "
                       "on %lld chip%s.\n\n",
-                  s->train_tokens, run->total_flops, flops_convention_name(run->convention), run->totals_mfu * 100.0,
-                  run->chip_hours, run->days, (long long)(s->chips * s->data_parallel),
-                  s->chips * s->data_parallel == 1 ? "" : "s");
+                  format_number(mt, sizeof mt, s->train_tokens, 0), run->total_flops,
+                  flops_convention_name(run->convention), run->totals_mfu * 100.0,
+                  format_number(mh, sizeof mh, run->chip_hours, 0), num3(md, sizeof md, run->days),
+                  (long long)(s->chips * s->data_parallel), s->chips * s->data_parallel == 1 ? "" : "s");
     if (run->implied_mfu > 0.0)
-        sb_printf(sb, "Published %.4g chip-hours imply MFU **%.1f%%**.\n\n", s->train_chip_hours,
-                  run->implied_mfu * 100.0);
+        sb_printf(sb, "Published %s chip-hours imply MFU **%.1f%%**.\n\n",
+                  format_number(mh, sizeof mh, s->train_chip_hours, 0), run->implied_mfu * 100.0);
     if (a->training.measured)
         sb_printf(sb, "Measured training: MFU **%.1f%%**, HFU %.1f%%.\n\n", a->training.mfu * 100.0,
                   a->training.hfu * 100.0);

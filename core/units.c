@@ -205,9 +205,10 @@ char *format_seconds(char *buf, size_t size, double seconds)
         return buf;
     }
     double a = fabs(seconds);
-    if (a >= 1e6)
-        snprintf(buf, size, "%.3g s", seconds);
-    else if (a >= 1.0 || a == 0.0)
+    if (a >= 1e6) { /* the one number style: "14.7M s", never "1.47e+07 s" */
+        char n[24];
+        snprintf(buf, size, "%s s", format_number(n, sizeof n, seconds, 0));
+    } else if (a >= 1.0 || a == 0.0)
         snprintf(buf, size, "%.3f s", seconds);
     else if (a >= 1e-3)
         snprintf(buf, size, "%.1f ms", seconds * 1e3);

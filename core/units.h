@@ -46,7 +46,8 @@ char *format_si(char *buf, size_t size, double value, const char *unit);
 char *format_count(char *buf, size_t size, double value);
 
 /* Writes seconds as "5.822 s", "683.0 ms", "12.5 us"; a million seconds or
- * more as "1.15e+15 s". Non-finite values print as "n/a". Returns buf. */
+ * more in format_number's style ("14.7M s", never an exponent). Non-finite
+ * values print as "n/a". Returns buf. */
 char *format_seconds(char *buf, size_t size, double seconds);
 
 /* Writes a turn's time as the guide prints it from 0.01 s up: "27.952 s",

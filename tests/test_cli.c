@@ -1444,6 +1444,41 @@ static void test_latent_attention_and_moe_shape_lines(void **state)
     run_free(&r);
 }
 
+/* The text report writes large figures in the screen's one number style,
+ * never an exponent: 15T tokens at the step's MFU on 8 H100s are millions of
+ * chip-hours ("3.04M"), thousands of days; a million-second time is "M s";
+ * a training rate of 162 thousand tokens per kWh is "162k". Training FLOPs
+ * keep the papers' exponent form (3.8e25). */
+static void test_report_numbers_without_exponents(void **state)
+{
+    (void)state;
+    struct run r = RUN("--chip", "h100", "--chips", "8", "--model", "llama-3.1-70b", "--batch", "64", "--pue", "1.2",
+                       "--train-tokens", "15T", "--report");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " tokens per kWh (700 W per chip x PUE 1.20"));
+    assert_non_null(strstr(r.out, "k tokens per kWh"));
+    assert_non_null(strstr(r.out, "  training run: 15.0T tokens x "));
+    assert_non_null(strstr(r.out, "M chip-hours, "));
+    /* Line by line: an exponent only on a line about FLOPs. */
+    for (const char *line = r.out; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        char copy[1024];
+        snprintf(copy, sizeof copy, "%.*s", (int)(n < sizeof copy - 1 ? n : sizeof copy - 1), line);
+        if (strstr(copy, "e+") && !strstr(copy, "FLOP"))
+            fail_msg("an exponent outside a FLOP count: %s", copy);
+        line += n + (end ? 1 : 0);
+    }
+    run_free(&r);
+    r = RUN("--batch", "1024", "--prefill-tokens", "1000000", "--context", "1000000", "--report");
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "e+0 s"));
+    assert_null(strstr(r.out, "e+06 s"));
+    assert_null(strstr(r.out, "e+07 s"));
+    assert_non_null(strstr(r.out, "M s"));
+    run_free(&r);
+}
+
 /* The markdown diff of the two saved review scenarios against its golden
  * file, whole (tests/golden/diff_review.md; `make golden` rewrites it with
  * ROOFTOP_UPDATE_GOLDEN=1; review it with git diff). */
@@ -1533,6 +1568,7 @@ int main(void)
         cmocka_unit_test(test_diff_of_two_saved_scenarios),
         cmocka_unit_test(test_report_markdown_plot),
         cmocka_unit_test(test_diff_golden),
+        cmocka_unit_test(test_report_numbers_without_exponents),
         cmocka_unit_test(test_latent_attention_and_moe_shape_lines),
         cmocka_unit_test(test_explorer_flags_in_reports_are_named),
         cmocka_unit_test(test_did_you_mean),
