@@ -1014,7 +1014,7 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
      * a pipeline of m micro-batches adds the bubble (pp - 1) / m of it
      * (Narayanan et al. 2021). */
     double pp = (double)s->pp, micro = s->microbatches > 0 ? (double)s->microbatches : (double)s->batch;
-    double share = (1.0 + pipeline_bubble_fraction(pp, micro)) / (pp * (double)s->ep);
+    double share = 1.0 / (pp * (double)s->ep);
     double parts[RT_PART_COUNT];
     parts[RT_PART_MATMUL] = share * (3.0 * matmul + redo_matmul); /* forward, and twice that backward */
     parts[RT_PART_VECTOR] = share * (3.0 * vector + redo_vector);
@@ -1023,6 +1023,10 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
     /* Mixed-precision Adam: read fp32 master, m, v and a bf16 gradient (14
      * bytes), write master, m, v and the bf16 weight (14 bytes) per parameter. */
     parts[RT_PART_OPTIMIZER] = 28.0 * (a->params / chips) / hw->hbm_bytes_per_s;
+    /* The stage idles (pp - 1) / m of its compute while the pipeline fills
+     * and drains: a part of its own, not hidden in the others. */
+    parts[RT_PART_BUBBLE] = pipeline_bubble_fraction(pp, micro) *
+                            (parts[RT_PART_MATMUL] + parts[RT_PART_VECTOR] + parts[RT_PART_MEMORY]);
     struct mfu_budget shape_budget;
     if (mfu_budget(parts, &shape_budget) != 0)
         return -1;

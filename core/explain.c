@@ -388,6 +388,8 @@ static void explain_mfu(struct explanation *e, const struct scenario *s, const s
     size_t used = 0;
     lost[0] = '\0';
     for (int p = RT_PART_VECTOR; p < RT_PART_COUNT && used < sizeof lost; p++) {
+        if (p == RT_PART_BUBBLE && !(mb->seconds[p] > 0.0))
+            continue;
         int k = snprintf(lost + used, sizeof lost - used, "%s%s %s", p == RT_PART_VECTOR ? "" : ", ",
                          step_part_name((enum rt_step_part)p), pct(t1, sizeof t1, mb->fraction[p]));
         if (k < 0)

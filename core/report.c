@@ -365,7 +365,8 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
                   format_seconds(x, sizeof x, tr->step_s), tr->tokens_per_step);
     sb_printf(sb, "  %-19s %5.1f%%\n", shape ? "matmul" : "MFU (matmul busy)", b->fraction[RT_PART_MATMUL] * 100.0);
     for (int i = 1; i < RT_PART_COUNT; i++)
-        sb_printf(sb, "  lost to %-10s  %5.1f%%\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
+        if (i != RT_PART_BUBBLE || b->seconds[i] > 0.0) /* a bubble only with pipeline stages */
+            sb_printf(sb, "  lost to %-10s  %5.1f%%\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
     char label[24];
     snprintf(label, sizeof label, "MFU (%s)", flops_convention_label(tr->convention));
     /* A figure above 100% says so, and why, on its own line (the note below explains more). */
@@ -622,7 +623,8 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     sb_printf(sb, "| MFU budget (%s) | share |\n| --- | ---: |\n",
               a->mfu_budget_source == RT_BUDGET_SHAPE ? "training step from the shape" : "from --step-times");
     for (int i = 0; i < RT_PART_COUNT; i++)
-        sb_printf(sb, "| %s | %.1f%% |\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
+        if (i != RT_PART_BUBBLE || b->seconds[i] > 0.0)
+            sb_printf(sb, "| %s | %.1f%% |\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
     sb_printf(sb, "\nMFU (%s) **%.1f%%**, HFU %.1f%%%s%s%s; biggest lever: **%s**.\n\n",
               flops_convention_label(a->training.convention), b->mfu * 100.0, a->hfu * 100.0,
               b->mfu > 1.0 || a->hfu > 1.0 ? " (above 100%: " : "",

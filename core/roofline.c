@@ -84,7 +84,7 @@ double hfu(double model_flops, double seconds, double peak_flops_per_s, double n
 
 const char *step_part_name(enum rt_step_part p)
 {
-    static const char *const names[RT_PART_COUNT] = {"matmul", "vector", "memory", "comms", "optimizer"};
+    static const char *const names[RT_PART_COUNT] = {"matmul", "vector", "memory", "comms", "optimizer", "bubble"};
     return ((int)p >= 0 && p < RT_PART_COUNT) ? names[p] : "?";
 }
 

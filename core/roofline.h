@@ -66,11 +66,17 @@ double mfu(double model_flops, double seconds, double peak_flops_per_s, double n
  * recompute_factor >= 1 (so HFU >= MFU always); NAN otherwise. */
 double hfu(double model_flops, double seconds, double peak_flops_per_s, double n_chips, double recompute_factor);
 
-/* The five places a training step's time goes, in this order. Ch. 4. */
+/* The places a training step's time goes, in this order: the guide's five
+ * (ch. 4), which --step-times measures, and the pipeline bubble, the time a
+ * stage idles while the pipeline fills and drains ((pp - 1) / m of its
+ * work, Narayanan et al. 2021; 0 without pipeline stages). */
 enum rt_step_part { RT_PART_MATMUL = 0, RT_PART_VECTOR, RT_PART_MEMORY, RT_PART_COMMS, RT_PART_OPTIMIZER,
-                    RT_PART_COUNT };
+                    RT_PART_BUBBLE, RT_PART_COUNT };
 
-/* Name of a step part: "matmul", "vector", "memory", "comms", "optimizer". */
+/* The parts --step-times and a scenario's step_times_s give: the guide's five. */
+#define RT_STEP_TIME_PARTS 5
+
+/* Name of a step part: "matmul", "vector", "memory", "comms", "optimizer", "bubble". */
 const char *step_part_name(enum rt_step_part p);
 
 /* The MFU budget: each part's share of the step, and the biggest loss. */
@@ -83,7 +89,7 @@ struct mfu_budget {
 };
 
 /* Builds the MFU budget from the seconds spent in each part (matmul, vector,
- * memory, comms, optimizer). Ch. 4's mfu_budget: 100/45/60/50/25 ms gives MFU
+ * memory, comms, optimizer, bubble). Ch. 4's mfu_budget: 100/45/60/50/25 ms gives MFU
  * 35.7% and lever "memory". Each part >= 0 and finite, total > 0; returns -1
  * otherwise (out zeroed), 0 on success. */
 int mfu_budget(const double seconds[RT_PART_COUNT], struct mfu_budget *out);

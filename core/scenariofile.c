@@ -141,7 +141,7 @@ char *scenario_to_json(const struct scenario *s)
     cJSON_AddStringToObject(root, "kv_precision", precision_name(s->kv_precision));
     if (s->has_step_times) {
         cJSON *times = cJSON_AddArrayToObject(root, "step_times_s");
-        for (int i = 0; i < RT_PART_COUNT; i++)
+        for (int i = 0; i < RT_STEP_TIME_PARTS; i++)
         {
             char num[40];
             cJSON_AddItemToArray(times, cJSON_CreateRaw(format_exact(num, sizeof num, s->step_times_s[i])));
@@ -566,13 +566,13 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
     }
     const cJSON *times = cJSON_GetObjectItemCaseSensitive(root, "step_times_s");
     if (times && !cJSON_IsNull(times)) {
-        if (!cJSON_IsArray(times) || cJSON_GetArraySize(times) != RT_PART_COUNT) {
+        if (!cJSON_IsArray(times) || cJSON_GetArraySize(times) != RT_STEP_TIME_PARTS) {
             snprintf(err, errsize, "%s: 'step_times_s' must be null or five seconds [matmul, vector, memory, comms, "
                                    "optimizer]",
                      path);
             goto done;
         }
-        for (int i = 0; i < RT_PART_COUNT; i++) {
+        for (int i = 0; i < RT_STEP_TIME_PARTS; i++) {
             const cJSON *t = cJSON_GetArrayItem(times, i);
             if (!cJSON_IsNumber(t)) {
                 snprintf(err, errsize, "%s: 'step_times_s[%d]' must be a number", path, i);

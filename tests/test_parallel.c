@@ -159,6 +159,27 @@ static void test_pipeline(void **state)
     ASSERT_NEAR(a.detailed.decode_step_s, two.detailed.decode_step_s + 3 * 2.0 * 8192 * 2 / 50e9, 1e-9);
     /* Each chip holds a quarter of the layers' weights (plus the LM head or embedding on an end stage). */
     assert_true(a.memory.per_chip.weights_bytes < flat.memory.per_chip.weights_bytes / 3.0);
+    /* The training step's bubble is a part of the MFU budget of its own:
+     * (pp - 1) / m of the stage's compute (matmul, vector, memory), here
+     * m = the batch of 8: 3/8; the parts still sum to the step. Without
+     * stages it is 0. */
+    const struct mfu_budget *b = &a.mfu_budget;
+    ASSERT_NEAR(b->seconds[RT_PART_BUBBLE],
+                0.375 * (b->seconds[RT_PART_MATMUL] + b->seconds[RT_PART_VECTOR] + b->seconds[RT_PART_MEMORY]), 1e-12);
+    double sum = 0.0;
+    for (int i = 0; i < RT_PART_COUNT; i++)
+        sum += b->fraction[i];
+    ASSERT_NEAR(sum, 1.0, 1e-12);
+    ASSERT_NEAR(flat.mfu_budget.seconds[RT_PART_BUBBLE], 0.0, 0);
+    /* One micro-batch through 16 stages idles 15/16 of the compute: the
+     * bubble is the biggest lever and MFU falls with the matmul share. */
+    s.batch = 1;
+    s.pp = 16;
+    s.chips = 128;
+    struct analysis deep = must_analyze(&s);
+    assert_int_equal(deep.mfu_budget.biggest_lever, RT_PART_BUBBLE);
+    assert_true(deep.mfu_budget.fraction[RT_PART_BUBBLE] > 0.8);
+    assert_true(deep.mfu_budget.mfu < 2.0 * deep.mfu_budget.fraction[RT_PART_MATMUL]);
     /* --pp above the layers, a chip count that is not tp x pp x ep: refused, naming the flag. */
     char err[256];
     struct analysis bad;

@@ -579,14 +579,15 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         return 0;
     case OPT_STEP_TIMES: {
         size_t n = 0;
-        double v[RT_PART_COUNT + 1];
-        if (parse_list(id, text, v, RT_PART_COUNT + 1, &n, err, errsize) != 0)
+        double v[RT_STEP_TIME_PARTS + 1];
+        if (parse_list(id, text, v, RT_STEP_TIME_PARTS + 1, &n, err, errsize) != 0)
             return 2;
-        if (n != RT_PART_COUNT) {
+        if (n != RT_STEP_TIME_PARTS) {
             snprintf(err, errsize, "--step-times '%s': give five seconds MATMUL,VECTOR,MEMORY,COMMS,OPTIMIZER", text);
             return 2;
         }
-        memcpy(s->step_times_s, v, sizeof s->step_times_s);
+        memset(s->step_times_s, 0, sizeof s->step_times_s); /* no pipeline bubble measured */
+        memcpy(s->step_times_s, v, RT_STEP_TIME_PARTS * sizeof v[0]);
         s->has_step_times = true;
         return 0;
     }

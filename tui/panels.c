@@ -10,7 +10,7 @@
 static const struct glyphs unicode_glyphs = {
     " \xc2\xb7 ", "\xc3\x97", "\xe2\x86\x91\xe2\x86\x93", "\xe2\x86\x90\xe2\x86\x92",
     0x25B8, 0x2501, 0x2500, 0x25CF, 0x2026,
-    {0x2588, 0x2593, 0x2592, 0x2591, 0x2584},
+    {0x2588, 0x2593, 0x2592, 0x2591, 0x2584, 0x00B7},
     0x2503,
     0x2500, 0x2502, 0x250C, 0x2510, 0x2514, 0x2518,
     "\xe2\x89\xa0",
@@ -20,7 +20,7 @@ static const struct glyphs unicode_glyphs = {
 static const struct glyphs ascii_glyphs = {
     " | ", "x", "j/k", "h/l",
     '>', '=', '-', 'O', '~',
-    {'#', '=', ':', '.', '+'},
+    {'#', '=', ':', '.', '+', '_'},
     '|',
     '-', '|', '+', '+', '+', '+',
     "vs",
@@ -337,6 +337,13 @@ void panel_placement_vs(struct view v, const struct analysis *a, const struct an
     }
 }
 
+/* The colour of a step part's fill: the theme's five bar roles, the
+ * pipeline bubble (idle time) dim. */
+static enum role step_part_role(int p)
+{
+    return p < RT_PART_BUBBLE ? (enum role)(ROLE_BAR1 + p) : ROLE_DIM;
+}
+
 void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
 {
     panel_mfu_vs(v, s, a, NULL, g);
@@ -376,7 +383,7 @@ void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis
         if (p == RT_PART_COUNT - 1)
             end = w;
         for (; x < end; x++)
-            view_put(v, x, 1, g->bar[p], (enum role)(ROLE_BAR1 + p));
+            view_put(v, x, 1, g->bar[p], step_part_role(p));
     }
     int x2 = view_text(v, 0, 2, -1, "MFU ", ROLE_TEXT);
     x2 += view_text(v, x2, 2, -1, m, b->mfu > 1.0 ? ROLE_MISS : ROLE_ACCENT);
@@ -417,7 +424,10 @@ void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis
     int row = 3;
     int lx = 0;
     for (int p = 0; p < RT_PART_COUNT; p++) {
-        /* Legend: the fill, the part, its share of the step in percent. */
+        /* Legend: the fill, the part, its share of the step in percent (a
+         * bubble only where there are pipeline stages). */
+        if (p == RT_PART_BUBBLE && !(b->seconds[p] > 0.0))
+            continue;
         char item[48];
         snprintf(item, sizeof item, "%s %.1f", step_part_name((enum rt_step_part)p), b->fraction[p] * 100.0);
         int iw = text_width(item) + 1;
@@ -425,7 +435,7 @@ void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis
             row++;
             lx = 0;
         }
-        view_put(v, lx, row, g->bar[p], (enum role)(ROLE_BAR1 + p));
+        view_put(v, lx, row, g->bar[p], step_part_role(p));
         view_text(v, lx + 1, row, -1, item, ROLE_TEXT);
         lx += iw + 1;
     }

@@ -26,7 +26,7 @@ struct glyphs {
     uint32_t selected;      /* marker of the selected slider: '▸' or '>' */
     uint32_t track_full, track_empty, knob;
     uint32_t ellipsis;      /* marks a value cut at the start: '…' or '~' */
-    uint32_t bar[5];        /* stacked bar fills, parts 1-5 */
+    uint32_t bar[6];        /* stacked bar fills, parts 1-5, and the pipeline bubble's */
     uint32_t budget_mark;   /* the budget line on the latency bar */
     uint32_t box_h, box_v, box_tl, box_tr, box_bl, box_br;
     const char *unequal;    /* between estimates that disagree: "≠" or "vs" */
