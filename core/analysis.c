@@ -637,13 +637,15 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
                     a->memory.state_bytes_per_request;
         sv->kv_transfer_s = kv_transfer_s(kv, l.one_way_bytes_per_s * pool_tp, a->hw.eff.allreduce_step_s + l.extra_step_s);
         /* Requests per second this replica finishes, each one prompt on one
-         * instance; a pool that cannot keep up is counted as the pools it
-         * would take (load x its chips), and fails the serving verdict. */
+         * instance. The design's chips are the pool's and the replica's, all
+         * of them, idle or not (a search must not find a bigger pool free); a
+         * pool that cannot keep up is counted as the pools it would take
+         * (load x its chips), and fails the serving verdict. */
         double rate = tpot > 0.0 && s->decode_tokens > 0 ? (double)s->batch / (tpot * (double)s->decode_tokens) : 0.0;
         sv->prefill_pool_tp = (int64_t)pool_tp;
         sv->prefill_pool_load = rate * prompt_s / instances;
         sv->prefill_pool_share = sv->prefill_pool_load * (double)s->disagg_prefill_chips;
-        chips += sv->prefill_pool_share;
+        chips += fmax((double)s->disagg_prefill_chips, sv->prefill_pool_share);
         const struct chip_memory *cm = &a->memory.per_chip;
         double act = cm->activation_tokens *
                      layer_activation_width(&s->model, &a->shape_count, pool_tp) * cm->activation_bytes_per_element;

@@ -250,8 +250,8 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
         sb_printf(sb, " %s target %s", sv->tpot_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->tpot_target_s));
     sb_puts(sb, "\n");
     if (s->disagg_prefill_chips > 0)
-        sb_printf(sb, "  prefill pool       %lld chip%s as %lld instance%s of tp %lld, load %.2f (%s)%s; counts as "
-                      "%.2f chips of this replica\n",
+        sb_printf(sb, "  prefill pool       %lld chip%s as %lld instance%s of tp %lld, load %.2f (%s)%s; busy "
+                      "%.2f chips' worth\n",
                   (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s",
                   (long long)(s->disagg_prefill_chips / (sv->prefill_pool_tp > 0 ? sv->prefill_pool_tp : 1)),
                   s->disagg_prefill_chips / (sv->prefill_pool_tp > 0 ? sv->prefill_pool_tp : 1) == 1 ? "" : "s",

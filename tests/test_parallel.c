@@ -281,6 +281,8 @@ static void test_disaggregated(void **state)
     ASSERT_NEAR(a.serving.ttft_s - a.serving.kv_transfer_s, shared.serving.ttft_s, 1e-12); /* same tp 8 prompt */
     assert_true(a.serving.prefill_pool_load > 0.0 && a.serving.prefill_pool_load < 1.0);
     ASSERT_NEAR(a.serving.prefill_pool_share, a.serving.prefill_pool_load * 8.0, 1e-12);
+    /* Per chip counts the design's 8 + 8 chips, the pool's idle share too. */
+    ASSERT_NEAR(a.serving.tokens_per_s_per_chip, 16.0 / a.serving.tpot_s / 16.0, 1e-9);
     assert_true(a.serving.prefill_pool_fits && a.serving.ok);
     /* One chip cannot hold 141 GB of weights; 512 sequences overload a 2-chip pool (found by the search's
      * first user): neither is ok, and the overloaded pool is counted as the pools it would take. */
