@@ -803,14 +803,19 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
                  ps.vector_compute_s);
         add_term(d->prefill_terms, &d->prefill_term_count, "memory-bound time above compute", ps.above_compute_s);
         add_term(d->prefill_terms, &d->prefill_term_count, "tensor-parallel all-reduces", pre->comms_s);
+        /* The napkin spreads 2N per token over all the chips; the terms above
+         * are one tensor-parallel group's, and what stages and expert groups
+         * change is the layout's term below, not the MFU factor's. */
+        double two_n_all_s = 2.0 * a->active_params * pre->tokens / ((double)s->chips * hw->peak_flops_per_s);
         add_term(d->prefill_terms, &d->prefill_term_count, "the napkin's achieved-MFU factor",
-                 two_n_s - a->napkin.prefill_s);
+                 two_n_all_s - a->napkin.prefill_s);
         if (s->pp > 1 || s->ep > 1) {
             double sum = 0.0;
             for (int i = 0; i < d->prefill_term_count; i++)
                 sum += d->prefill_terms[i].seconds;
             add_term(d->prefill_terms, &d->prefill_term_count,
-                     "layout: pipeline stages and bubble, expert groups", d->prefill_s - a->napkin.prefill_s - sum);
+                     "layout: stages share the work (-); bubble, hops (+)",
+                     d->prefill_s - a->napkin.prefill_s - sum);
         }
     }
     struct phase_sums ds = sum_phase(dec);
@@ -1208,6 +1213,13 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     resolve_rates(s, a);
     analyze_detailed(s, a);
     analyze_serving(s, a);
+    if (s->disagg_prefill_chips > 0) {
+        char tt[24];
+        add_note(a, "Disaggregated: the turn's prefill in the latency verdict is still priced on the %lld decode chips, "
+                    "as without --disagg; a prompt on the prefill pool reaches its first token in %s (serving.ttft_s, "
+                    "with the KV's move), the figure the design search ranks.",
+                 (long long)s->chips, format_seconds(tt, sizeof tt, a->serving.ttft_s));
+    }
     analyze_cost_energy(s, a);
     select_verdict(s, a);
     compare_estimates(a);

@@ -156,6 +156,16 @@ static void test_pipeline(void **state)
     double hop = 8192.0 * 8192 * 2 / 50e9;
     ASSERT_NEAR(a.detailed.prefill_s, flat.detailed.prefill_s * 1.375 / 4 + 3 * hop, 1e-9);
     ASSERT_NEAR(a.parallel.decode_seqs_per_pass, 2, 0);
+    /* The floor - napkin terms: at --mfu 1 the MFU factor is 0 whatever the
+     * stages; what the stages change is the layout's term, and the terms
+     * still add up to the difference. */
+    double terms = 0.0;
+    for (int i = 0; i < a.detailed.prefill_term_count; i++) {
+        terms += a.detailed.prefill_terms[i].seconds;
+        if (strcmp(a.detailed.prefill_terms[i].name, "the napkin's achieved-MFU factor") == 0)
+            ASSERT_NEAR(a.detailed.prefill_terms[i].seconds, 0.0, 1e-12);
+    }
+    ASSERT_NEAR(terms, a.detailed.prefill_s - a.napkin.prefill_s, 1e-9);
     ASSERT_NEAR(a.detailed.decode_step_s, two.detailed.decode_step_s + 3 * 2.0 * 8192 * 2 / 50e9, 1e-9);
     /* Each chip holds a quarter of the layers' weights (plus the LM head or embedding on an end stage). */
     assert_true(a.memory.per_chip.weights_bytes < flat.memory.per_chip.weights_bytes / 3.0);
@@ -281,6 +291,10 @@ static void test_disaggregated(void **state)
     ASSERT_NEAR(a.serving.ttft_s - a.serving.kv_transfer_s, shared.serving.ttft_s, 1e-12); /* same tp 8 prompt */
     assert_true(a.serving.prefill_pool_load > 0.0 && a.serving.prefill_pool_load < 1.0);
     ASSERT_NEAR(a.serving.prefill_pool_share, a.serving.prefill_pool_load * 8.0, 1e-12);
+    bool said = false; /* the verdict's prefill is not the pool's: a note says which is which */
+    for (int i = 0; i < a.note_count; i++)
+        said |= strstr(a.notes[i], "Disaggregated: the turn's prefill in the latency verdict is still priced") != NULL;
+    assert_true(said);
     /* Per chip counts the design's 8 + 8 chips, the pool's idle share too. */
     ASSERT_NEAR(a.serving.tokens_per_s_per_chip, 16.0 / a.serving.tpot_s / 16.0, 1e-9);
     assert_true(a.serving.prefill_pool_fits && a.serving.ok);
