@@ -277,7 +277,11 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
         snprintf(why + strlen(why), sizeof why - strlen(why), "%sTTFT misses its target", why[0] ? "; " : "");
     if (!sv->tpot_ok)
         snprintf(why + strlen(why), sizeof why - strlen(why), "%sTPOT misses its target", why[0] ? "; " : "");
-    sb_printf(sb, "  serving verdict    %s%s%s\n", sv->ok ? "OK" : "MISS", why[0] ? ": " : "", why);
+    bool targets = s->ttft_target_s > 0.0 || s->tpot_target_s > 0.0;
+    if (sv->ok && !targets) /* an OK with nothing to meet would read as a verdict on the turn */
+        sb_puts(sb, "  serving verdict    fits; no targets set (--ttft-target, --tpot-target)\n");
+    else
+        sb_printf(sb, "  serving verdict    %s%s%s\n", sv->ok ? "OK" : "MISS", why[0] ? ": " : "", why);
     sb_puts(sb, "\nCost and energy (per output token, from the steady-state throughput per chip)\n");
     cost_energy_lines(sb, a, false);
 }

@@ -1470,6 +1470,13 @@ static void test_report_numbers_without_exponents(void **state)
         line += n + (end ? 1 : 0);
     }
     run_free(&r);
+    /* No targets: the serving line says so rather than 'OK' beside a turn that misses. */
+    r = RUN("--chip", "h100", "--chips", "8", "--report");
+    assert_non_null(strstr(r.out, "\n  serving verdict    fits; no targets set (--ttft-target, --tpot-target)\n"));
+    run_free(&r);
+    r = RUN("--chip", "h100", "--chips", "8", "--ttft-target", "1", "--report");
+    assert_non_null(strstr(r.out, "\n  serving verdict    OK\n"));
+    run_free(&r);
     r = RUN("--batch", "1024", "--prefill-tokens", "1000000", "--context", "1000000", "--report");
     assert_int_equal(r.status, 0);
     assert_null(strstr(r.out, "e+0 s"));
