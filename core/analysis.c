@@ -1335,6 +1335,19 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         snprintf(err, errsize, "the scenario's figures overflow: make the values smaller");
         return -1;
     }
+    /* Mixed-precision Adam keeps 16 bytes a parameter (bf16 weight and
+     * gradient, fp32 master, m and v), sharded over tensor and pipeline
+     * parallelism but copied by data parallelism (no ZeRO): a step whose
+     * state does not fit has an MFU only on paper. Activations come on top. */
+    double train_state = 16.0 * a->params / (double)s->chips;
+    if (train_state > a->hbm_bytes) {
+        char st[24], hb[24];
+        add_note(a, "Training state does not fit: mixed-precision Adam needs 16 bytes a parameter, %s a chip over %lld "
+                    "chip%s (activations on top), against %s of HBM; the MFU budget assumes it fits (shard it: more "
+                    "chips, or ZeRO over data parallelism, which rooftop does not model).",
+                 format_si(st, sizeof st, train_state, "B"), (long long)s->chips, s->chips == 1 ? "" : "s",
+                 format_si(hb, sizeof hb, a->hbm_bytes, "B"));
+    }
     return 0;
 }
 

@@ -583,11 +583,35 @@ static void test_phase_rows_under_their_roof(void **state)
     assert_true(checked > 40);
 }
 
+/* A training step whose Adam state does not fit says so: 70e9 x 16 bytes
+ * = 1.12 TB on one 80 GB H100; over 128 chips (tp 8 x pp 16) 405B needs
+ * 16 x 405.8e9 / 128 = 50.7 GB a chip, which fits. */
+static void test_training_state_that_does_not_fit_is_named(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    struct analysis a = must_analyze(&s);
+    bool said = false;
+    for (int i = 0; i < a.note_count; i++)
+        said |= strstr(a.notes[i], "Training state does not fit: mixed-precision Adam needs 16 bytes a parameter, "
+                                   "1.12 TB a chip over 1 chip (activations on top), against 80.0 GB of HBM") != NULL;
+    assert_true(said);
+    scenario_set_model(&s, model_find("llama-3.1-405b"));
+    s.pp = 16;
+    s.chips = 128;
+    a = must_analyze(&s);
+    for (int i = 0; i < a.note_count; i++)
+        assert_null(strstr(a.notes[i], "Training state does not fit"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prefill_operations_by_hand),
         cmocka_unit_test(test_phase_rows_under_their_roof),
+        cmocka_unit_test(test_training_state_that_does_not_fit_is_named),
         cmocka_unit_test(test_decode_operations_by_hand),
         cmocka_unit_test(test_tensor_parallel),
         cmocka_unit_test(test_experts_touched),
