@@ -253,8 +253,10 @@ static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
     case RT_KEY_PARAMS:
         sb_printf(sb, "%s%s", sym, format_count(buf, sizeof buf, m));
         return;
+    case RT_KEY_FRACTION: /* a share in percent; its change in points ("+8.4 pts") */
+        sb_printf(sb, sign ? "%s%.1f pts" : "%s%.1f%%", sym, m * 100.0);
+        return;
     case RT_KEY_PLAIN:
-    case RT_KEY_FRACTION: /* a share's change is already read as a percentage beside it */
         break;
     }
     sb_printf(sb, sign ? "%+.6g" : "%.6g", v);

@@ -314,7 +314,7 @@ enum rt_key_unit key_unit(const char *key)
     if (tail_is(seg, n, "_per_s"))
         return has_word(seg, n, "bytes") ? RT_KEY_BYTES_PER_S : has_word(seg, n, "flops") ? RT_KEY_FLOPS_PER_S
                                                                                            : RT_KEY_PLAIN;
-    if (tail_is(seg, n, "_s"))
+    if (tail_is(seg, n, "_s") || (n == 7 && strncmp(seg, "seconds", 7) == 0))
         return RT_KEY_SECONDS;
     if (tail_is(seg, n, "bytes") || tail_is(seg, n, "bytes_per_token") || tail_is(seg, n, "bytes_per_request"))
         return RT_KEY_BYTES;

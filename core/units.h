@@ -78,7 +78,7 @@ char *format_exact(char *buf, size_t size, double value);
  * carry their units (README, "JSON keys"). */
 enum rt_key_unit {
     RT_KEY_PLAIN,        /* a count or ratio without a unit */
-    RT_KEY_SECONDS,      /* "..._s" */
+    RT_KEY_SECONDS,      /* "..._s", "seconds" (a latency term's) */
     RT_KEY_BYTES,        /* "...bytes", "...bytes_per_token", "...bytes_per_request" */
     RT_KEY_BYTES_PER_S,  /* "...bytes_per_s" */
     RT_KEY_FLOPS,        /* "...flops", "...flops_per_token" */

@@ -158,6 +158,13 @@ static void test_named_rows_sets_and_units(void **state)
     text = diff_render(RT_FORMAT_TEXT, NULL, &sa, &aa, NULL, &sb, &ab);
     assert_non_null(strstr(text, "; 1 input and "));
     assert_non_null(strstr(text, "\n  placement[decode:decode].intensity_flop_per_byte: "));
+    /* A share in percent, its change in points: MFU a -> b. */
+    char mfu[120];
+    snprintf(mfu, sizeof mfu, "\n  training.mfu: %.1f%% -> %.1f%%  (%+.1f pts, ", aa.training.mfu * 100.0,
+             ab.training.mfu * 100.0, (ab.training.mfu - aa.training.mfu) * 100.0);
+    assert_true(aa.training.mfu != ab.training.mfu);
+    if (!strstr(text, mfu))
+        fail_msg("no '%s' in the diff", mfu + 1);
     free(text);
 }
 

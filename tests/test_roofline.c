@@ -374,6 +374,7 @@ static void test_key_unit(void **state)
     assert_int_equal(key_unit("tile_efficiency.d_ff"), RT_KEY_FRACTION);
     assert_int_equal(key_unit("serving.tokens_per_s_per_chip"), RT_KEY_PLAIN); /* a rate of tokens */
     assert_int_equal(key_unit("memory.max_concurrent_requests"), RT_KEY_PLAIN);
+    assert_int_equal(key_unit("latency.detailed.prefill_terms[tile padding].seconds"), RT_KEY_SECONDS);
     assert_int_equal(key_unit(NULL), RT_KEY_PLAIN);
 }
 
