@@ -1313,9 +1313,13 @@ static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct sce
         for (size_t i = 0; i < n; i++) {
             const struct analysis *a = &rows[i];
             const char *tag = a->gqa_saving == 1.0 ? "  (MHA)" : values[i] == 1.0 ? " smaller (MQA)" : " smaller";
-            sb_printf(sb, "%2.0f kv heads (group %2.0f): %7.1f GB of KV cache %7.1fx%s  %lld concurrent\n", values[i],
-                      a->gqa_saving, a->memory.kv_cache_bytes / 1e9, a->gqa_saving, tag,
-                      (long long)a->memory.max_concurrent_requests);
+            char copied[64] = ""; /* why fewer KV heads can stop helping */
+            if (a->memory.kv_replication > 1.0)
+                snprintf(copied, sizeof copied, " (KV copied %.0fx: tp %lld > kv heads)", a->memory.kv_replication,
+                         (long long)a->parallel.tp);
+            sb_printf(sb, "%2.0f kv heads (group %2.0f): %7.1f GB of KV cache %7.1fx%s  %lld concurrent%s\n",
+                      values[i], a->gqa_saving, a->memory.kv_cache_bytes / 1e9, a->gqa_saving, tag,
+                      (long long)a->memory.max_concurrent_requests, copied);
         }
         break;
     default:

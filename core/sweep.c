@@ -30,7 +30,7 @@ size_t sweep_default_values(enum rt_sweep_kind k, const struct scenario *base, d
     static const double batch[] = {1, 8, 64, 256, 1024};
     const double *src = NULL;
     size_t n = 0;
-    double kv[3];
+    double kv[4];
     switch (k) {
     case RT_SWEEP_CHIPS:
         src = chips, n = sizeof chips / sizeof chips[0];
@@ -42,10 +42,16 @@ size_t sweep_default_values(enum rt_sweep_kind k, const struct scenario *base, d
         src = batch, n = sizeof batch / sizeof batch[0];
         break;
     case RT_SWEEP_KV_HEADS: {
-        int64_t h = base->model.heads;
+        /* The guide's MHA, GQA-8 and MQA, and the model's own count where it
+         * is none of them (Llama 3.1 8B: 32, 8, 4, 1), largest first. */
+        int64_t h = base->model.heads, own = base->model.kv_heads;
         kv[n++] = (double)h;
+        if (own < h && own > 1 && (h % 8 != 0 || own > h / 8))
+            kv[n++] = (double)own;
         if (h % 8 == 0 && h / 8 > 1)
             kv[n++] = (double)(h / 8);
+        if (own < h && own > 1 && h % 8 == 0 && own < h / 8)
+            kv[n++] = (double)own;
         if (h > 1)
             kv[n++] = 1.0;
         src = kv;

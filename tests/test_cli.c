@@ -1486,6 +1486,25 @@ static void test_report_numbers_without_exponents(void **state)
     run_free(&r);
 }
 
+/* The kv-heads sweep includes the model's own count where it is not the
+ * guide's MHA, GQA-8 or MQA (Llama 3.1 8B: 32, 8, 4, 1), and says why MQA
+ * stops helping on 8 chips: tensor parallelism copies the one KV head to
+ * every chip (8x), so 186 requests fit as with 8 heads. */
+static void test_kv_heads_sweep(void **state)
+{
+    (void)state;
+    struct run r = RUN("--sweep=kv-heads", "--model", "llama-3.1-8b", "--format=csv");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(strncmp(r.out, "kv_heads,kv_cache_bytes,gqa_saving,max_concurrent_requests\n32,", 62), 0);
+    assert_non_null(strstr(r.out, "\n8,1073741824,4,"));
+    assert_non_null(strstr(r.out, "\n4,536870912,8,"));
+    run_free(&r);
+    r = RUN("--sweep=kv-heads", "--chip", "h100", "--chips", "8");
+    assert_non_null(strstr(r.out, " 8 kv heads (group  8):     2.7 GB of KV cache     8.0x smaller  186 concurrent\n"));
+    assert_non_null(strstr(r.out, "(MQA)  186 concurrent (KV copied 8x: tp 8 > kv heads)\n"));
+    run_free(&r);
+}
+
 /* The markdown diff of the two saved review scenarios against its golden
  * file, whole (tests/golden/diff_review.md; `make golden` rewrites it with
  * ROOFTOP_UPDATE_GOLDEN=1; review it with git diff). */
@@ -1575,6 +1594,7 @@ int main(void)
         cmocka_unit_test(test_diff_of_two_saved_scenarios),
         cmocka_unit_test(test_report_markdown_plot),
         cmocka_unit_test(test_diff_golden),
+        cmocka_unit_test(test_kv_heads_sweep),
         cmocka_unit_test(test_report_numbers_without_exponents),
         cmocka_unit_test(test_latent_attention_and_moe_shape_lines),
         cmocka_unit_test(test_explorer_flags_in_reports_are_named),
