@@ -38,7 +38,12 @@ static void test_minimum_size_has_every_panel(void **state)
         for (int j = 0; j < i; j++)
             assert_false(overlap(r[i], r[j]));
     }
-    assert_int_equal(l.sliders.h, LAYOUT_SLIDER_ROWS); /* every slider visible at the minimum */
+    assert_int_equal(l.sliders.h, LAYOUT_SLIDER_ROWS); /* twelve knobs at the minimum; the list scrolls */
+    /* A tall screen shows every knob, with ten rows of memory beneath. */
+    struct layout tall = layout_compute(200, 60);
+    assert_int_equal(tall.sliders.h, LAYOUT_SLIDER_ROWS_ALL);
+    assert_true(tall.memory.h >= 10 && tall.memory.y == tall.sliders.y + tall.sliders.h);
+    assert_int_equal(layout_compute(120, 40).sliders.h, LAYOUT_SLIDER_ROWS); /* 40 rows keep the memory panel */
     assert_true(l.latency.h >= 6);                     /* header, bar, banner (3), chips line */
     assert_int_equal(l.status.y, 23);
 }

@@ -44,7 +44,7 @@ struct layout layout_compute(int cols, int rows)
 
     /* One blank column between side-by-side panels keeps them readable. */
     l.plot = mk(0, 1, plot_w - 1, top_h);
-    int slider_h = clampi(LAYOUT_SLIDER_ROWS, 0, top_h);
+    int slider_h = top_h - LAYOUT_SLIDER_ROWS_ALL >= 10 ? LAYOUT_SLIDER_ROWS_ALL : clampi(LAYOUT_SLIDER_ROWS, 0, top_h);
     l.sliders = mk(plot_w, 1, side_w, slider_h);
 
     int bottom_y = 1 + top_h;

@@ -16,8 +16,14 @@
 #define LAYOUT_MIN_COLS 80
 #define LAYOUT_MIN_ROWS 24
 
-/* Rows the slider panel needs: a heading and one row per slider. */
+/* Rows the slider panel takes at 80x24: a heading and twelve knobs (the
+ * list scrolls for the rest). */
 #define LAYOUT_SLIDER_ROWS 13
+
+/* Rows that show every knob: a heading and one row per slider
+ * (SLIDER_COUNT, checked where both are known: tui/ui.c). Taller screens
+ * get them when the memory panel keeps ten rows beneath (43 rows and more). */
+#define LAYOUT_SLIDER_ROWS_ALL 17
 
 struct layout {
     int cols, rows;       /* the size it was computed for, clamped to >= 0 */

@@ -14,6 +14,8 @@
 #include "userfiles.h"
 #include "present.h"
 
+_Static_assert(LAYOUT_SLIDER_ROWS_ALL == 1 + SLIDER_COUNT, "a tall screen shows every knob");
+
 /* Sets the status-line message (printf style); error selects its colour. */
 static void say(struct ui *u, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
