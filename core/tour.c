@@ -1,7 +1,6 @@
 /* tour.c — loading a guided tour, setting its steps' scenarios, scoring guesses. */
 #include "tour.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,17 +343,6 @@ static int parse_guess(const char *text, enum figure_unit u, double *v, char *er
     return 0;
 }
 
-/* Copies text without leading and trailing blanks into out. */
-static void trimmed(char *out, size_t size, const char *text)
-{
-    while (isspace((unsigned char)*text))
-        text++;
-    snprintf(out, size, "%s", text);
-    size_t n = strlen(out);
-    while (n > 0 && isspace((unsigned char)out[n - 1]))
-        out[--n] = '\0';
-}
-
 /* Scores a word guess (a bound) against the figure's word. */
 static int score_bound(const char *g, const struct tour_value *v, struct tour_score *out, char *err, size_t errsize)
 {
@@ -383,7 +371,7 @@ int tour_score(const struct tour_step *st, const char *guess, bool ascii, struct
         snprintf(err, errsize, "a guess is at most %zu characters", sizeof g - 1);
         return -1;
     }
-    trimmed(g, sizeof g, guess ? guess : "");
+    trim_blanks(g, sizeof g, guess);
     if (!g[0]) {
         snprintf(err, errsize, "type a guess first");
         return -1;

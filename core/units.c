@@ -164,15 +164,19 @@ char *format_count(char *buf, size_t size, double value)
     return buf;
 }
 
-/* Copies text into out (size bytes) without its leading and trailing blanks. */
-static void trim_blanks(char *out, size_t size, const char *text)
+char *trim_blanks(char *out, size_t size, const char *text)
 {
+    if (size == 0)
+        return out;
+    if (!text)
+        text = "";
     while (*text == ' ' || *text == '\t')
         text++;
     snprintf(out, size, "%s", text);
     size_t n = strlen(out);
     while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\t'))
         out[--n] = '\0';
+    return out;
 }
 
 int parse_seconds(const char *text, double *out)

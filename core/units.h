@@ -94,6 +94,11 @@ enum rt_key_unit {
  * RT_KEY_PLAIN. */
 enum rt_key_unit key_unit(const char *key);
 
+/* Copies text (NULL reads as "") into out (size bytes, NUL-terminated, cut
+ * to fit) without its leading and trailing spaces and tabs, for typed
+ * values and guesses. Returns out. */
+char *trim_blanks(char *out, size_t size, const char *text);
+
 /* Lower-cases text and drops every non-alphanumeric character into out
  * (size bytes, always NUL-terminated). Returns out. Used for name matching. */
 char *name_normalize(char *out, size_t size, const char *text);

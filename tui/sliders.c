@@ -523,17 +523,6 @@ bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse,
 
 /* ---- typed values ---- */
 
-/* Copies text without surrounding blanks into out (size bytes). */
-static void trim(char *out, size_t size, const char *text)
-{
-    while (*text == ' ' || *text == '\t')
-        text++;
-    snprintf(out, size, "%s", text);
-    size_t n = strlen(out);
-    while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\t'))
-        out[--n] = '\0';
-}
-
 /* Parses a whole number in [lo, hi] for slider `what`. */
 static int parse_whole(const char *text, int64_t lo, int64_t hi, const char *what, int64_t *out, char *err,
                        size_t errsize)
@@ -560,7 +549,7 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
                        struct chip_list chips)
 {
     char t[128];
-    trim(t, sizeof t, text ? text : "");
+    trim_blanks(t, sizeof t, text);
     const char *what = slider_name(id);
     if (t[0] == '\0') {
         snprintf(err, errsize, "%s: nothing typed", what);
@@ -719,7 +708,7 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
         if (percent)
             num[n - 1] = '\0';
         char clean[128];
-        trim(clean, sizeof clean, num);
+        trim_blanks(clean, sizeof clean, num);
         if (parse_number(clean, &v) != 0) {
             snprintf(err, errsize, "MFU: '%s' is not a number (give 0.4 or 40%%)", t);
             return -1;
