@@ -234,37 +234,25 @@ static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
     char buf[48];
     const char *sym = sign ? (v < 0.0 ? "-" : "+") : (v < 0.0 ? "-" : "");
     double m = fabs(v);
-    switch (key_unit(key)) {
-    case RT_KEY_SECONDS:
+    enum rt_key_unit u = key_unit(key);
+    static const char *const si[] = {[RT_KEY_BYTES] = "B", [RT_KEY_BYTES_PER_S] = "B/s", [RT_KEY_FLOPS] = "FLOP",
+                                     [RT_KEY_FLOPS_PER_S] = "FLOP/s", [RT_KEY_FRACTION] = NULL};
+    if (u == RT_KEY_SECONDS)
         sb_printf(sb, "%s%s", sym, format_seconds(buf, sizeof buf, m));
-        return;
-    case RT_KEY_BYTES:
-        sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "B"));
-        return;
-    case RT_KEY_BYTES_PER_S:
-        sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "B/s"));
-        return;
-    case RT_KEY_FLOPS:
-        sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "FLOP"));
-        return;
-    case RT_KEY_FLOPS_PER_S:
-        sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, "FLOP/s"));
-        return;
-    case RT_KEY_PARAMS:
+    else if (u == RT_KEY_PARAMS)
         sb_printf(sb, "%s%s", sym, format_count(buf, sizeof buf, m));
-        return;
-    case RT_KEY_FRACTION: /* a share in percent; its change in points ("+8.4 pts") */
+    else if (u == RT_KEY_FRACTION) /* a share in percent; its change in points ("+8.4 pts") */
         sb_printf(sb, sign ? "%s%.1f pts" : "%s%.1f%%", sym, m * 100.0);
-        return;
-    case RT_KEY_PLAIN:
-        break;
-    }
-    sb_printf(sb, sign ? "%+.6g" : "%.6g", v);
+    else if (si[u])
+        sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, si[u]));
+    else
+        sb_printf(sb, sign ? "%+.6g" : "%.6g", v);
 }
 
 /* Writes side ("a" or "b") of entry e for text or markdown: numbers in the
- * unit their key names, else 6 significant digits, "(absent)" when that side lacks the key, an object or
- * array by its size ("{9 keys}"; JSON carries it whole). */
+ * unit their key names, else 6 significant digits; "(absent)" when that
+ * side lacks the key; an object or array by its size ("{9 keys}"; JSON
+ * carries it whole). */
 static void value_text(struct strbuf *sb, const cJSON *e, const char *side, bool markdown)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, side);
