@@ -12,6 +12,19 @@
 /* Largest pipeline depth tried: deeper pipelines only add bubbles and hops. */
 #define PP_MAX 16
 
+struct scenario search_candidate_scenario(const struct scenario *base, const struct search_candidate *c)
+{
+    struct scenario s = *base;
+    s.chips = c->tp * c->pp * c->ep;
+    s.pp = c->pp;
+    s.ep = c->ep;
+    s.batch = c->batch;
+    s.precision = c->precision;
+    s.disagg_prefill_chips = c->prefill_chips;
+    s.data_parallel = 1;
+    return s;
+}
+
 void search_options_default(const struct scenario *base, struct search_options *opt)
 {
     int64_t max = base->max_chips;

@@ -67,4 +67,11 @@ void search_options_default(const struct scenario *base, struct search_options *
 int search_run(const struct scenario *base, const struct search_options *opt, struct search_result *out, char *err,
                size_t errsize);
 
+/* The scenario candidate c of a search from base stands for: base with c's
+ * layout (chips = tp x pp x ep, pp, ep), batch, precision and prefill pool
+ * (0: none), one replica. What the explorer's Pareto view loads on Enter.
+ * c is one search_run wrote from this base; nothing is checked here
+ * (analyze() checks the result). */
+struct scenario search_candidate_scenario(const struct scenario *base, const struct search_candidate *c);
+
 #endif

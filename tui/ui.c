@@ -300,13 +300,7 @@ static unsigned pareto_key(struct ui *u, int key)
         if (u->pareto_n == 0)
             return UI_REDRAW;
         const struct search_candidate *c = &u->pareto.candidates[u->pareto_order[u->pareto_pick]];
-        struct scenario next = u->scenario;
-        next.chips = c->tp * c->pp * c->ep;
-        next.pp = c->pp;
-        next.ep = c->ep;
-        next.batch = c->batch;
-        next.precision = c->precision;
-        next.disagg_prefill_chips = c->prefill_chips;
+        struct scenario next = search_candidate_scenario(&u->scenario, c);
         if (commit(u, &next, true))
             say_pick(u, "loaded:");
         return UI_REDRAW;
