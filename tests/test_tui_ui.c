@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "panels.h"
 #include "ui.h"
@@ -721,6 +722,28 @@ static void test_save_asks_before_overwriting(void **state)
     ui_key(u, UI_KEY_ENTER);
     assert_int_equal(ui_key(u, 'y') & (UI_SAVE | UI_EXPORT), UI_SAVE);
     assert_false(u->confirm_overwrite);
+    /* "~/README.md" reaches $HOME/README.md when written: it is asked about
+     * too (the check once looked at the text as typed, found no file named
+     * "~", and the write overwrote without a word). */
+    char cwd[4096], home[4200];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(home, sizeof home, "%s/tests/fixtures", cwd);
+    char *old_home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    setenv("HOME", home, 1);
+    ui_key(u, 's');
+    ui_key(u, 21);
+    for (const char *c = "~/README.md"; *c; c++)
+        ui_key(u, *c);
+    assert_int_equal(ui_key(u, UI_KEY_ENTER) & UI_SAVE, 0);
+    assert_true(u->confirm_overwrite);
+    assert_string_equal(u->message, "~/README.md exists: overwrite it? y/n");
+    ui_key(u, 'n');
+    if (old_home) {
+        setenv("HOME", old_home, 1);
+        free(old_home);
+    } else {
+        unsetenv("HOME");
+    }
 }
 
 /* e asks where to export the markdown report, like s; a path that exists

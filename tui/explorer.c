@@ -33,6 +33,7 @@
 #include "theme.h"
 #include "themefile.h"
 #include "ui.h"
+#include "userfiles.h"
 
 /* ---- the only process-wide state: signal flags and terminal restoration ---- */
 
@@ -599,15 +600,11 @@ static void next_theme(struct ui *u, struct palette *pal, const struct theme_set
 static void save_scenario(struct ui *u, const char *path)
 {
     char msg[UI_MESSAGE_MAX], err[600], expanded[UI_EDIT_MAX + 256];
-    const char *home = getenv("HOME");
-    if (path[0] == '~' && path[1] == '/' && home && home[0]) { /* as a shell would */
-        int n = snprintf(expanded, sizeof expanded, "%s%s", home, path + 1);
-        if (n < 0 || (size_t)n >= sizeof expanded) { /* never save to a path cut short */
-            ui_set_message(u, true, "not saved: the path with $HOME expanded is too long");
-            return;
-        }
-        path = expanded;
+    if (userfile_expand_home(path, expanded, sizeof expanded) != 0) {
+        ui_set_message(u, true, "not saved: the path with $HOME expanded is too long");
+        return;
     }
+    path = expanded;
     char *json = scenario_to_json(&u->scenario);
     if (json == NULL) {
         ui_set_message(u, true, "out of memory writing the scenario");
@@ -628,15 +625,11 @@ static void save_scenario(struct ui *u, const char *path)
 static void export_to_file(struct ui *u, const char *path)
 {
     char msg[UI_MESSAGE_MAX], err[600], expanded[UI_EDIT_MAX + 256];
-    const char *home = getenv("HOME");
-    if (path[0] == '~' && path[1] == '/' && home && home[0]) {
-        int n = snprintf(expanded, sizeof expanded, "%s%s", home, path + 1);
-        if (n < 0 || (size_t)n >= sizeof expanded) {
-            ui_set_message(u, true, "not exported: the path with $HOME expanded is too long");
-            return;
-        }
-        path = expanded;
+    if (userfile_expand_home(path, expanded, sizeof expanded) != 0) {
+        ui_set_message(u, true, "not exported: the path with $HOME expanded is too long");
+        return;
     }
+    path = expanded;
     char *md = export_review(&u->scenario, &u->analysis, u->has_baseline ? &u->baseline : NULL,
                              u->has_baseline ? &u->baseline_analysis : NULL);
     if (!md) {

@@ -669,7 +669,8 @@ static unsigned work_key(struct ui *u, int key)
 static bool typed_path(struct ui *u, struct scenario *next)
 {
     enum slider_id id = (enum slider_id)u->selected;
-    const char *path = u->edit;
+    char expanded[UI_EDIT_MAX + 256]; /* "~/chips/x.json" as the shell would read it */
+    const char *path = userfile_expand_home(u->edit, expanded, sizeof expanded) == 0 ? expanded : u->edit;
     if ((id != SLIDER_CHIP && id != SLIDER_MODEL) || !userfile_looks_like_path(path) ||
         (id == SLIDER_CHIP && chip_list_find(u->chips, path)) || (id == SLIDER_MODEL && model_find(path)))
         return false;
@@ -709,8 +710,10 @@ static unsigned write_or_ask(struct ui *u)
 {
     char *path = u->edit_is_export ? u->export_path : u->save_path;
     snprintf(path, UI_EDIT_MAX, "%s", u->edit);
+    /* The file the write will reach: "~/x" is $HOME/x there, so here too. */
+    char target[UI_EDIT_MAX + 256];
     struct stat st;
-    if (stat(path, &st) != 0)
+    if (userfile_expand_home(path, target, sizeof target) != 0 || stat(target, &st) != 0)
         return UI_REDRAW | (u->edit_is_export ? UI_EXPORT : UI_SAVE);
     if (S_ISDIR(st.st_mode)) { /* nothing to overwrite: ask for a file, not a y/n */
         say(u, true, "%s is a folder: give a file name in it", path);

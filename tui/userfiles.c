@@ -13,6 +13,19 @@
 
 /* True when text names a file or folder rather than a built-in name: it has
  * a slash, ends in .json, or exists. */
+int userfile_expand_home(const char *path, char *out, size_t size)
+{
+    const char *home = getenv("HOME");
+    bool tilde = path[0] == '~' && path[1] == '/' && home && home[0];
+    int n = tilde ? snprintf(out, size, "%s%s", home, path + 1) : snprintf(out, size, "%s", path);
+    if (n < 0 || (size_t)n >= size) {
+        if (size > 0)
+            out[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
 bool userfile_looks_like_path(const char *text)
 {
     size_t n = strlen(text);

@@ -16,6 +16,12 @@
 #include "jsonio.h"
 #include "models.h"
 
+/* A path the user typed in the explorer, with a leading "~/" read as a
+ * shell would ($HOME; left as typed when HOME is unset or empty), into out
+ * (size bytes). Returns 0, or -1 when the result would not fit (never a
+ * path cut short: it would name another file); out is then "". */
+int userfile_expand_home(const char *path, char *out, size_t size);
+
 /* True when text names a file or folder rather than a built-in name: it has
  * a slash, ends in .json, or exists. */
 bool userfile_looks_like_path(const char *text);
