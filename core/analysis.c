@@ -1356,8 +1356,6 @@ static int batch_ok(const struct scenario *s, int64_t b, struct analysis *a)
 {
     struct scenario t = *s;
     t.batch = b;
-    if (t.ep > 1 && b < t.ep)
-        return 0; /* each expert group needs a sequence */
     char err[8];
     if (analyze(&t, a, err, sizeof err) != 0)
         return -1;
@@ -1371,7 +1369,13 @@ int64_t analysis_largest_ok_batch(const struct scenario *s)
     if (scenario_check(s, err, sizeof err) != 0)
         return -1;
     struct analysis a;
-    int lo = -1, hi = 25; /* exponents: ok at lo (or none), not ok at hi */
+    /* Each expert group needs a sequence: the batches start at the first
+     * power of two of at least ep, so that OK holds up to a point and
+     * fails beyond it, as halving needs. */
+    int first = 0;
+    while (first < 24 && ((int64_t)1 << first) < s->ep)
+        first++;
+    int lo = first - 1, hi = 25; /* exponents: ok at lo (or none), not ok at hi */
     while (hi - lo > 1) {
         int mid = (lo + hi) / 2;
         if (batch_ok(s, (int64_t)1 << mid, &a) > 0)
@@ -1379,5 +1383,5 @@ int64_t analysis_largest_ok_batch(const struct scenario *s)
         else
             hi = mid;
     }
-    return lo < 0 ? 0 : (int64_t)1 << lo;
+    return lo < first ? 0 : (int64_t)1 << lo;
 }

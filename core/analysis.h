@@ -368,9 +368,11 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
 /* The largest power-of-two batch, up to RT_MAX_BATCH, whose turn meets
  * the budget by s's selected estimate and fits in HBM (analyze()'s
  * latency.ok), searched by halving (a larger batch is never faster nor
- * smaller). Returns it, 0 when not even batch 1 is OK, or -1 when s is
- * invalid. Costs about 25 analyze() calls: the explorer calls it per
- * keystroke; analyze() itself does not, so searches stay fast. */
+ * smaller), from the first power of two that gives each of s's expert
+ * groups a sequence (batch >= ep). Returns it, 0 when none is OK, or -1
+ * when s is invalid. Costs about 5 analyze() calls: the explorer calls it
+ * on each change of scenario; analyze() itself does not, so searches stay
+ * fast. */
 int64_t analysis_largest_ok_batch(const struct scenario *s);
 
 /* Name of a params source: "shape", "stated", "given". */

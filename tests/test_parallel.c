@@ -381,9 +381,42 @@ static void test_serving_targets(void **state)
     assert_false(a.serving.ok);
 }
 
+/* The largest power-of-two batch meeting the budget, as the explorer's
+ * memory panel shows it, is the brute-force answer: for a dense model, and
+ * for DeepSeek-V3 spread over 64 expert groups, where batches below 64
+ * leave a group without a sequence (they are not tried; halving from
+ * batch 1 once answered "none" beside OK batches of 64 and 128). */
+static void test_largest_ok_batch_is_the_brute_force_one(void **state)
+{
+    (void)state;
+    struct scenario cases[2];
+    serving(&cases[0], "llama-3.1-70b", "h100", 8, 8192);
+    cases[0].budget_s = 10.0; /* batch 1 takes 2.67 s here */
+    serving(&cases[1], "deepseek-v3", "h200", 1, 4096);
+    cases[1].chips = 64;
+    cases[1].ep = 64;
+    cases[1].batch = 64; /* a valid scenario: each expert group has a sequence */
+    cases[1].budget_s = 12.0; /* batch 128 takes 11.65 s, 256 16.4 s */
+    for (int k = 0; k < 2; k++) {
+        const struct scenario *s = &cases[k];
+        int64_t want = 0;
+        for (int e = 0; e <= 24; e++) {
+            struct scenario t = *s;
+            t.batch = (int64_t)1 << e;
+            struct analysis a;
+            char err[256];
+            if (analyze(&t, &a, err, sizeof err) == 0 && a.latency.ok)
+                want = t.batch;
+        }
+        assert_true(want >= s->ep && want >= 2); /* each case has an OK batch to find */
+        assert_int_equal(analysis_largest_ok_batch(s), want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_largest_ok_batch_is_the_brute_force_one),
         cmocka_unit_test(test_kv_copied_past_the_kv_heads),
         cmocka_unit_test(test_formulas),
         cmocka_unit_test(test_links),
