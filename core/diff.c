@@ -213,13 +213,7 @@ static cJSON *inputs_tree(const struct scenario *s)
 /* The report's figures as a tree, without "version" and the "workload" echo. */
 static cJSON *figures_tree(const struct scenario *s, const struct analysis *a)
 {
-    /* Printed and read back: exact integers are raw JSON in the report's
-     * tree, numbers once parsed, so that they compare and subtract. */
-    cJSON *raw = report_json_tree(s, a);
-    char *text = raw ? cJSON_PrintUnformatted(raw) : NULL;
-    cJSON_Delete(raw);
-    cJSON *t = text ? cJSON_Parse(text) : NULL;
-    cJSON_free(text);
+    cJSON *t = report_json_tree(s, a);
     if (t) {
         cJSON_DeleteItemFromObjectCaseSensitive(t, "version");
         cJSON_DeleteItemFromObjectCaseSensitive(t, "workload");

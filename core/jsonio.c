@@ -294,17 +294,11 @@ enum json_found json_number(const cJSON *obj, const char *key, const char *path,
     enum json_found f = lookup(obj, key, path, what, required, &v, err, errsize);
     if (f != JSON_FOUND)
         return f;
-    double x;
-    char *end = NULL;
-    if (cJSON_IsNumber(v)) {
-        x = v->valuedouble;
-    } else if (cJSON_IsRaw(v) && v->valuestring && (x = strtod(v->valuestring, &end), end && *end == '\0') &&
-               end != v->valuestring) {
-        /* a number written exactly (json_add_exact), read before printing */
-    } else {
+    if (!cJSON_IsNumber(v)) {
         snprintf(err, errsize, "%s: '%s%s' must be a number (got %s)", path, what, key, type_name(v));
         return JSON_BAD;
     }
+    double x = v->valuedouble;
     if (!isfinite(x)) {
         snprintf(err, errsize, "%s: '%s%s' is not a finite number", path, what, key);
         return JSON_BAD;
@@ -388,9 +382,7 @@ void json_add_exact(cJSON *obj, const char *key, double value)
         cJSON_AddNullToObject(obj, key);
         return;
     }
-    char text[40];
-    format_exact(text, sizeof text, value);
-    cJSON_AddItemToObject(obj, key, cJSON_CreateRaw(text));
+    cJSON_AddNumberToObject(obj, key, value);
 }
 
 int json_make_exact(cJSON *item)

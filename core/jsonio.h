@@ -66,15 +66,17 @@ enum json_found json_bool(const cJSON *obj, const char *key, const char *path, b
 enum json_found json_string(const cJSON *obj, const char *key, const char *path, bool required, char *out,
                             size_t size, char *err, size_t errsize);
 
-/* Adds key: value to obj as a number written in the fewest digits that
- * read back as exactly the same double (cJSON's own printing may settle
- * for 15 digits a unit in the last place away). A non-finite value is
- * written as null. */
+/* Adds key: value to obj as a number, or null when value is not finite.
+ * Printing the tree through json_make_exact (every writer of rooftop's
+ * JSON does) writes it in the fewest digits that read back as exactly the
+ * same double; until then it is an ordinary cJSON number that readers and
+ * --diff compare as one. */
 void json_add_exact(cJSON *obj, const char *key, double value);
 
 /* Rewrites every number in the tree under item (item included) as the
- * fewest digits that read back as exactly the same double, as
- * json_add_exact writes them (non-finite numbers become null), so that a
+ * fewest digits that read back as exactly the same double (non-finite
+ * numbers become null): cJSON's own printing may settle for 15 digits a
+ * unit in the last place away. Call it just before printing, so that a
  * report printed with cJSON agrees to the last digit with its CSV. Returns
  * 0, or -1 when memory runs out (the tree stays valid, partly rewritten). */
 int json_make_exact(cJSON *item);

@@ -183,6 +183,25 @@ static void test_bad_tours_are_refused_with_the_key_named(void **state)
                         "my.json: steps[0]: 'title' must be a string (got a number)");
 }
 
+/* Every number of the report is a figure a tour can ask about, the chip
+ * file's exact ones too: H100's calibrated memory share, 0.907 (its chip
+ * data), was "not a single figure" while the report tree held it as raw
+ * JSON text. */
+static void test_a_chip_figure_can_be_asked(void **state)
+{
+    (void)state;
+    const char *text = STEP("\"figure\": \"chip.efficiency.memory\", \"answer\": \"figure\", "
+                            "\"set\": {\"chip\": \"h100\"}");
+    struct tour *t = malloc(sizeof *t);
+    assert_non_null(t);
+    char err[256];
+    if (tour_parse(text, strlen(text), "my.json", knobs, t, NULL, err, sizeof err) != 0)
+        fail_msg("refused: %s", err);
+    struct tour_score sc;
+    assert_string_equal(scored(&t->steps[0], "0.907", &sc), "you said 0.907; it is 0.9: right");
+    free(t);
+}
+
 /* A figure in bytes is answered in bytes: "2.68 GB", not 2684354560. */
 static void test_a_bytes_figure_is_written_in_bytes(void **state)
 {
@@ -226,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_bad_tours_are_refused_with_the_key_named),
         cmocka_unit_test(test_a_user_tour_loads_with_array_selectors),
         cmocka_unit_test(test_a_bytes_figure_is_written_in_bytes),
+        cmocka_unit_test(test_a_chip_figure_can_be_asked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
