@@ -43,7 +43,8 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags ncursesw libcjson)
 PKG_LIBS   = $(shell pkg-config --libs ncursesw libcjson) -lm
 TEST_CFLAGS = $(shell pkg-config --cflags cmocka)
-TEST_LIBS   = $(shell pkg-config --libs cmocka)
+# -lutil: forkpty (test_pty_osc52) is in libc from glibc 2.34, in libutil before it
+TEST_LIBS   = $(shell pkg-config --libs cmocka) -lutil
 
 CORE_SRC := $(wildcard core/*.c)
 TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))

@@ -648,7 +648,10 @@ if wait_for "$s" 'Knobs' && wait_for "$s" 'MISS'; then
     t send-keys -t "$s" w
     wait_for "$s" 'show your work' >/dev/null
     t capture-pane -p -t "$s" >"$WORK/ascii-work.txt"
-    t send-keys -t "$s" Escape o
+    # Esc and o apart: sent together the terminal reads them as Alt-o.
+    t send-keys -t "$s" Escape
+    wait_gone "$s" 'show your work' >/dev/null
+    t send-keys -t "$s" o
     wait_for "$s" 'Operations prefill' >/dev/null
     t capture-pane -p -t "$s" >"$WORK/ascii-ops.txt"
     t send-keys -t "$s" O
@@ -656,7 +659,11 @@ if wait_for "$s" 'Knobs' && wait_for "$s" 'MISS'; then
     t capture-pane -p -t "$s" >"$WORK/ascii.txt"
     bytes=$(cat "$WORK/ascii.txt" "$WORK/ascii-help.txt" "$WORK/ascii-work.txt" "$WORK/ascii-ops.txt" |
         LC_ALL=C tr -d '\000-\177' | wc -c)
-    if [ "$bytes" -eq 0 ] && grep -q 'ridge 241' "$WORK/ascii.txt"; then
+    # Each capture must be the screen it is named for: a key that stopped
+    # opening its overlay would otherwise leave four copies of the main view.
+    if [ "$bytes" -eq 0 ] && grep -q 'ridge 241' "$WORK/ascii.txt" &&
+        grep -q 'rooftop keys' "$WORK/ascii-help.txt" && grep -q 'show your work' "$WORK/ascii-work.txt" &&
+        grep -q 'Operations prefill' "$WORK/ascii-ops.txt"; then
         pass "LC_ALL=C TERM=vt100: the plot, panels, help, work overlay and operations are pure ASCII"
     else
         fail "LC_ALL=C TERM=vt100 showed $bytes non-ASCII bytes" "$s"
