@@ -81,14 +81,6 @@ static const char *plus_s(char *buf, size_t size, double s)
     return buf;
 }
 
-/* A fraction as a percentage, as the panels show it: "100%", "89.4%". */
-static const char *pct(char *buf, size_t size, double fraction)
-{
-    double p = fraction * 100.0;
-    snprintf(buf, size, p >= 99.95 ? "%.0f%%" : "%.1f%%", p);
-    return buf;
-}
-
 /* An arithmetic intensity as the panels show it: "1.0", "241", "8192", "1.20M". */
 static const char *ai(char *buf, size_t size, double v)
 {
@@ -169,7 +161,7 @@ static void explain_napkin(struct explanation *e, const struct scenario *s, cons
     line(e, RT_EXPLAIN_HEADING, "Napkin prefill (the guide, ch. 5: 2N FLOPs per token)");
     line(e, RT_EXPLAIN_FORMULA, "  prefill = 2 x %s x tokens x batch / (chips x peak x MFU)", nf);
     line(e, RT_EXPLAIN_NUMBERS, "          = 2 x %s x %lld x %lld / (%lld x %s x %s) = %s", na,
-         (long long)s->prefill_tokens, (long long)s->batch, (long long)s->chips, pk, pct(m, sizeof m, s->mfu),
+         (long long)s->prefill_tokens, (long long)s->batch, (long long)s->chips, pk, format_percent(m, sizeof m, s->mfu),
          turn_s(t1, sizeof t1, n->prefill_s));
     if (moe)
         line(e, RT_EXPLAIN_SOURCE, "  %s = %s of %s (MoE: FLOPs pay the active experts only)", nf,
@@ -299,7 +291,7 @@ static void explain_decode_intensity(struct explanation *e, const struct scenari
     if (p)
         line(e, RT_EXPLAIN_FORMULA, "  attains min(peak, bw x AI) = %s, %s of peak: %s-bound",
              format_si(at, sizeof at, p->roof.attainable_flops_per_s, "FLOP/s"),
-             pct(f, sizeof f, p->roof.fraction_of_peak), bound_name(p->roof.bound));
+             format_percent(f, sizeof f, p->roof.fraction_of_peak), bound_name(p->roof.bound));
 }
 
 /* The detailed model: the napkin's times plus named terms. */
@@ -383,15 +375,15 @@ static void explain_mfu(struct explanation *e, const struct scenario *s, const s
     const struct mfu_budget *mb = &a->mfu_budget;
     const struct training_figures *tr = &a->training;
     char m[16], h[16], t1[32], t2[32], pk[32], lost[160];
-    pct(m, sizeof m, mb->mfu);
-    pct(h, sizeof h, a->hfu);
+    format_percent(m, sizeof m, mb->mfu);
+    format_percent(h, sizeof h, a->hfu);
     size_t used = 0;
     lost[0] = '\0';
     for (int p = RT_PART_VECTOR; p < RT_PART_COUNT && used < sizeof lost; p++) {
         if (p == RT_PART_BUBBLE && !(mb->seconds[p] > 0.0))
             continue;
         int k = snprintf(lost + used, sizeof lost - used, "%s%s %s", p == RT_PART_VECTOR ? "" : ", ",
-                         step_part_name((enum rt_step_part)p), pct(t1, sizeof t1, mb->fraction[p]));
+                         step_part_name((enum rt_step_part)p), format_percent(t1, sizeof t1, mb->fraction[p]));
         if (k < 0)
             break;
         used += (size_t)k;
@@ -442,7 +434,7 @@ static void explain_mfu(struct explanation *e, const struct scenario *s, const s
     line(e, RT_EXPLAIN_FORMULA, "  biggest lever: %s", step_part_name(mb->biggest_lever));
     if (tr->measured)
         line(e, RT_EXPLAIN_NUMBERS, "  measured: FLOPs per token x %g tokens/s / (all chips x peak) = MFU %s",
-             s->measured_train_tokens_per_s, pct(t2, sizeof t2, tr->mfu));
+             s->measured_train_tokens_per_s, format_percent(t2, sizeof t2, tr->mfu));
     line(e, RT_EXPLAIN_FORMULA, "  (L layers, H heads, Q = d_head, T = context; step: the MFU bar)");
     if (palm)
         line(e, RT_EXPLAIN_SOURCE, "  PaLM: Chowdhery et al. 2022, app. B (attention FLOPs not halved)");

@@ -331,3 +331,13 @@ enum rt_key_unit key_unit(const char *key)
         return RT_KEY_FRACTION;
     return RT_KEY_PLAIN;
 }
+
+char *format_percent(char *buf, size_t size, double fraction)
+{
+    double p = fraction * 100.0;
+    if (!isfinite(p))
+        snprintf(buf, size, "n/a");
+    else
+        snprintf(buf, size, p >= 99.95 ? "%.0f%%" : "%.1f%%", p);
+    return buf;
+}

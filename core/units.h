@@ -94,6 +94,11 @@ enum rt_key_unit {
  * RT_KEY_PLAIN. */
 enum rt_key_unit key_unit(const char *key);
 
+/* Writes a fraction as a percentage the way every panel and report prints
+ * one: whole from 99.95% up ("100%", "125%"), else one decimal ("35.7%",
+ * "0.3%"). Non-finite values print as "n/a". Returns buf. */
+char *format_percent(char *buf, size_t size, double fraction);
+
 /* Copies text (NULL reads as "") into out (size bytes, NUL-terminated, cut
  * to fit) without its leading and trailing spaces and tabs, for typed
  * values and guesses. Returns out. */

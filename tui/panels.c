@@ -40,16 +40,6 @@ static void secs(char *buf, size_t size, double s)
     format_turn_seconds(buf, size, s);
 }
 
-/* A percentage with sensible precision: "100%", "35.7%", "0.3%". */
-static void pct(char *buf, size_t size, double fraction)
-{
-    double p = fraction * 100.0;
-    if (p >= 99.95)
-        snprintf(buf, size, "%.0f%%", p);
-    else
-        snprintf(buf, size, "%.1f%%", p);
-}
-
 /* An arithmetic intensity in the screen's number style: "1.0", "241",
  * "8192", "1.20M". */
 static void intensity(char *buf, size_t size, double ai)
@@ -304,7 +294,7 @@ void panel_placement_vs(struct view v, const struct analysis *a, const struct an
             continue;
         char ai[24], pc[16], at[32];
         intensity(ai, sizeof ai, p->roof.intensity_flop_per_byte);
-        pct(pc, sizeof pc, p->roof.fraction_of_peak);
+        format_percent(pc, sizeof pc, p->roof.fraction_of_peak);
         bool mem = p->roof.bound == RT_MEMORY_BOUND;
         enum role pr = strcmp(p->phase, "prefill") == 0  ? ROLE_PREFILL
                        : strcmp(p->phase, "decode") == 0 ? ROLE_DECODE
@@ -320,7 +310,7 @@ void panel_placement_vs(struct view v, const struct analysis *a, const struct an
         if (bp && bp->roof.fraction_of_peak != p->roof.fraction_of_peak) {
             /* The baseline's % of peak, before the FLOP/s: more of the peak is better. */
             char was[32], bpc[16];
-            pct(bpc, sizeof bpc, bp->roof.fraction_of_peak);
+            format_percent(bpc, sizeof bpc, bp->roof.fraction_of_peak);
             snprintf(was, sizeof was, " was %s", bpc);
             if (x + text_width(was) > v.r.w)
                 snprintf(was, sizeof was, " %s", bpc);
@@ -358,7 +348,7 @@ void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis
         view_text(v, 0, 1, -1, "No step times given (--step-times): the", ROLE_DIM);
         view_text(v, 0, 2, -1, "split of a training step's time into", ROLE_DIM);
         view_text(v, 0, 3, -1, "matmul/vector/memory/comms/optimizer.", ROLE_DIM);
-        pct(m, sizeof m, s->mfu);
+        format_percent(m, sizeof m, s->mfu);
         view_printf(v, 0, 4, -1, ROLE_TEXT, "Prefill assumes MFU %s (prefl MFU knob).", m);
         return;
     }
@@ -367,8 +357,8 @@ void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis
         view_text(v, 11, 0, -1, "(from the shape)", ROLE_DIM);
     else if (a->mfu_budget_source == RT_BUDGET_STEP_TIMES && 11 + 18 <= v.r.w - 22)
         view_text(v, 11, 0, -1, "(from step times)", ROLE_DIM);
-    pct(m, sizeof m, b->mfu);
-    pct(h, sizeof h, a->hfu);
+    format_percent(m, sizeof m, b->mfu);
+    format_percent(h, sizeof h, a->hfu);
     char lever[48];
     snprintf(lever, sizeof lever, "%% of step; lever: %s", step_part_name(b->biggest_lever));
     if (11 + text_width(lever) <= v.r.w)
@@ -401,7 +391,7 @@ void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis
     } else if (base && base->has_mfu_budget && base->mfu_budget.mfu != b->mfu) {
         /* The baseline's MFU beside this one, the recompute factor's place when short of room. */
         char bm[16], was[40];
-        pct(bm, sizeof bm, base->mfu_budget.mfu);
+        format_percent(bm, sizeof bm, base->mfu_budget.mfu);
         snprintf(was, sizeof was, " (was %s)", bm);
         if (x2 + text_width(was) + 6 + text_width(h) > v.r.w)
             snprintf(was, sizeof was, " was %s", bm);
@@ -1009,7 +999,7 @@ void panel_ops(struct view v, const struct analysis *a, const char *phase)
             const struct placement *p = ops[k];
             char ai[24], pc[16], t[24];
             intensity(ai, sizeof ai, p->roof.intensity_flop_per_byte);
-            pct(pc, sizeof pc, p->share);
+            format_percent(pc, sizeof pc, p->share);
             format_seconds(t, sizeof t, p->time_s);
             bool on_plot = p->roof.intensity_flop_per_byte > 0.0;
             bool mem = p->roof.bound == RT_MEMORY_BOUND;
@@ -1042,7 +1032,7 @@ void panel_ops(struct view v, const struct analysis *a, const char *phase)
             break;
         const struct placement *p = ops[k];
         char pc[16];
-        pct(pc, sizeof pc, p->share);
+        format_percent(pc, sizeof pc, p->share);
         int cx = col * 20;
         bool on_plot = p->roof.intensity_flop_per_byte > 0.0;
         view_put(v, cx, y, (uint32_t)(unsigned char)plot_op_marker(k), on_plot ? pr : ROLE_DIM);

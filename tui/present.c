@@ -103,8 +103,7 @@ static void headline_of(const struct analysis *a, struct headline *h)
         const struct placement *p = &a->placements[i];
         if (p->operation || strcmp(p->phase, "decode") != 0)
             continue;
-        double pc = p->roof.fraction_of_peak * 100.0;
-        snprintf(h->figure[1], sizeof h->figure[1], pc >= 99.95 ? "%.0f%%" : "%.1f%%", pc);
+        format_percent(h->figure[1], sizeof h->figure[1], p->roof.fraction_of_peak);
         snprintf(h->caption[1], sizeof h->caption[1], "decode: %s-bound, %% of peak", bound_name(p->roof.bound));
         snprintf(h->before[1], sizeof h->before[1], "decode ");
         snprintf(h->after[0][1], sizeof h->after[0][1], " of peak, %s-bound", bound_name(p->roof.bound));
@@ -113,9 +112,10 @@ static void headline_of(const struct analysis *a, struct headline *h)
         h->count = 2;
         break;
     }
-    double m = a->mfu_budget.mfu * 100.0;
-    bool over = m >= 100.05; /* flagged with its reason, as the MFU panel does */
-    snprintf(h->figure[h->count], sizeof h->figure[0], m >= 99.95 ? "%.0f%%%s" : "%.1f%%", m, over ? "!" : "");
+    bool over = a->mfu_budget.mfu > 1.0; /* flagged with its reason, as the MFU panel does */
+    format_percent(h->figure[h->count], sizeof h->figure[0], a->mfu_budget.mfu);
+    if (over)
+        strcat(h->figure[h->count], "!");
     if (over) {
         snprintf(h->caption[h->count], sizeof h->caption[0], "MFU: %s",
                  mfu_over_peak_reason(a->training.convention, false));
