@@ -1505,6 +1505,51 @@ static void test_kv_heads_sweep(void **state)
     run_free(&r);
 }
 
+/* A name written as a path is the path: "./llama-3.1-8b" is that folder
+ * (here a 16-layer config), never the built-in llama-3.1-8b it normalises
+ * to; the bare name is the built-in one, with a warning that a folder of
+ * that name is here too. */
+static void test_a_path_is_never_a_builtin_name(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/rooftop-names-XXXXXX", sub[300], cfg[320], cwd[4096];
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/llama-3.1-8b", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    char *text;
+    size_t len;
+    char err[300];
+    assert_int_equal(read_file("tests/fixtures/hf/llama-3.1-8b/config.json", &text, &len, err, sizeof err), 0);
+    cJSON *c = cJSON_Parse(text);
+    free(text);
+    assert_non_null(c);
+    cJSON_ReplaceItemInObject(c, "num_hidden_layers", cJSON_CreateNumber(16));
+    char *printed = cJSON_Print(c);
+    cJSON_Delete(c);
+    snprintf(cfg, sizeof cfg, "%s/config.json", sub);
+    put_file(cfg, printed);
+    free(printed);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    struct run r = RUN("--model", "./llama-3.1-8b", "--report=json");
+    struct run bare = RUN("--model", "llama-3.1-8b", "--report=json");
+    assert_int_equal(chdir(cwd), 0);
+    unlink(cfg);
+    rmdir(sub);
+    rmdir(dir);
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    assert_int_equal(json_path(root, "model.layers")->valueint, 16);
+    cJSON_Delete(root);
+    root = cJSON_Parse(bare.out);
+    assert_int_equal(json_path(root, "model.layers")->valueint, 32);
+    cJSON_Delete(root);
+    assert_string_equal(bare.err, "rooftop: warning: --model 'llama-3.1-8b' is the built-in llama-3.1-8b; a folder "
+                                  "of that name is here too: write ./llama-3.1-8b to read it\n");
+    run_free(&r);
+    run_free(&bare);
+}
+
 /* The markdown diff of the two saved review scenarios against its golden
  * file, whole (tests/golden/diff_review.md; `make golden` rewrites it with
  * ROOFTOP_UPDATE_GOLDEN=1; review it with git diff). */
@@ -1594,6 +1639,7 @@ int main(void)
         cmocka_unit_test(test_diff_of_two_saved_scenarios),
         cmocka_unit_test(test_report_markdown_plot),
         cmocka_unit_test(test_diff_golden),
+        cmocka_unit_test(test_a_path_is_never_a_builtin_name),
         cmocka_unit_test(test_kv_heads_sweep),
         cmocka_unit_test(test_report_numbers_without_exponents),
         cmocka_unit_test(test_latent_attention_and_moe_shape_lines),

@@ -381,6 +381,16 @@ static bool looks_like_path(const char *text)
     return userfile_looks_like_path(text);
 }
 
+/* A bare name that is a built-in one and also a file or folder here: the
+ * built-in wins; say how to read the file instead. */
+static void warn_name_shadows_path(struct cli_options *o, const char *flag, const char *text, const char *builtin)
+{
+    struct stat st;
+    if (stat(text, &st) == 0)
+        warn_add(&o->warnings, "%s '%s' is the built-in %s; a %s of that name is here too: write ./%s to read it",
+                 flag, text, builtin, S_ISDIR(st.st_mode) ? "folder" : "file", text);
+}
+
 /* Reads the file that flag id names (--scenario, --points ...) into a new
  * buffer (free it). Returns 0, or 2 with userfile_read's message. */
 static int read_flag_file(int id, const char *path, char **text, size_t *len, char *err, size_t errsize)
@@ -509,8 +519,9 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         return rc == 0 ? 0 : 2;
     }
     case OPT_CHIP: {
-        const struct chip_spec *c = chip_db_find(&o->chips, text);
+        const struct chip_spec *c = userfile_written_as_path(text) ? NULL : chip_db_find(&o->chips, text);
         if (c) {
+            warn_name_shadows_path(o, "--chip", text, c->key);
             s->chip = *c;
             return 0;
         }
@@ -526,8 +537,9 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         return 2;
     }
     case OPT_MODEL: {
-        const struct model_shape *m = model_find(text);
+        const struct model_shape *m = userfile_written_as_path(text) ? NULL : model_find(text);
         if (m) {
+            warn_name_shadows_path(o, "--model", text, m->name);
             scenario_set_model(s, m);
             return 0;
         }
@@ -544,7 +556,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         return 2;
     }
     case OPT_ENGINE: {
-        const struct engine_profile *e = engine_find(text);
+        const struct engine_profile *e = userfile_written_as_path(text) ? NULL : engine_find(text);
         if (e) {
             s->engine = *e;
             return 0;
@@ -628,7 +640,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_TTFT_TARGET: real = &s->ttft_target_s; break;
     case OPT_TPOT_TARGET: real = &s->tpot_target_s; break;
     case OPT_SPEC_DRAFT: {
-        const struct model_shape *m = model_find(text);
+        const struct model_shape *m = userfile_written_as_path(text) ? NULL : model_find(text);
         struct model_shape loaded;
         double n = 0.0;
         if (!m && parse_number(text, &n) != 0 && looks_like_path(text)) {
@@ -987,7 +999,7 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
     o->explorer.theme_index = 0;
     if (!wanted)
         return 0;
-    int at = theme_set_find(o->themes, wanted);
+    int at = userfile_written_as_path(wanted) ? -1 : theme_set_find(o->themes, wanted);
     if (at < 0 && looks_like_path(wanted)) {
         char *text;
         size_t len;

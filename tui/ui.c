@@ -671,8 +671,10 @@ static bool typed_path(struct ui *u, struct scenario *next)
     enum slider_id id = (enum slider_id)u->selected;
     char expanded[UI_EDIT_MAX + 256]; /* "~/chips/x.json" as the shell would read it */
     const char *path = userfile_expand_home(u->edit, expanded, sizeof expanded) == 0 ? expanded : u->edit;
-    if ((id != SLIDER_CHIP && id != SLIDER_MODEL) || !userfile_looks_like_path(path) ||
-        (id == SLIDER_CHIP && chip_list_find(u->chips, path)) || (id == SLIDER_MODEL && model_find(path)))
+    if ((id != SLIDER_CHIP && id != SLIDER_MODEL) || !userfile_looks_like_path(path))
+        return false;
+    if (!userfile_written_as_path(path) && /* a bare name: the built-in one first */
+        ((id == SLIDER_CHIP && chip_list_find(u->chips, path)) || (id == SLIDER_MODEL && model_find(path))))
         return false;
     struct load_warnings w = {0};
     char err[600];

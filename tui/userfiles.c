@@ -26,11 +26,16 @@ int userfile_expand_home(const char *path, char *out, size_t size)
     return 0;
 }
 
-bool userfile_looks_like_path(const char *text)
+bool userfile_written_as_path(const char *text)
 {
     size_t n = strlen(text);
+    return strchr(text, '/') || (n > 5 && strcmp(text + n - 5, ".json") == 0);
+}
+
+bool userfile_looks_like_path(const char *text)
+{
     struct stat st;
-    return strchr(text, '/') || (n > 5 && strcmp(text + n - 5, ".json") == 0) || stat(text, &st) == 0;
+    return userfile_written_as_path(text) || stat(text, &st) == 0;
 }
 
 int userfile_read(const char *what, const char *path, char **text, size_t *len, char *err, size_t errsize)

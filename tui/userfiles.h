@@ -22,9 +22,14 @@
  * path cut short: it would name another file); out is then "". */
 int userfile_expand_home(const char *path, char *out, size_t size);
 
-/* True when text names a file or folder rather than a built-in name: it has
- * a slash, ends in .json, or exists. */
+/* True when text names a file or folder rather than a built-in name: it is
+ * written as a path (userfile_written_as_path) or exists. */
 bool userfile_looks_like_path(const char *text);
+
+/* True when text is written as a path: it has a slash or ends in ".json".
+ * Such text is never looked up as a built-in name ("./Llama-3.1-8B" is that
+ * folder, not the built-in llama-3.1-8b, whose name it normalises to). */
+bool userfile_written_as_path(const char *text);
 
 /* Reads the file at path into a new buffer (free it). Returns 0; or -1 with
  * one line in err: "WHAT: no file named (the path is empty)", or
