@@ -133,7 +133,7 @@ static void test_plot_measured_points(void **state)
     struct grid g;
     assert_int_equal(grid_init(&g, 80, 24), 0);
     struct rect all = {0, 0, 80, 24};
-    plot_draw_points(view_make(&g, all), &a, NULL, NULL, &pts, true, &scratch);
+    plot_draw_state(view_make(&g, all), &a, NULL, NULL, NULL, &pts, true, NULL, &scratch);
     grid_to_text(&g, text, sizeof text);
     grid_free(&g);
     assert_non_null(strstr(text, "gemm"));

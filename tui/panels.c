@@ -96,12 +96,7 @@ static void estimate_text(const struct analysis *a, enum rt_latency_model m, boo
              name ? latency_model_name(m) : "", name && unsure ? "?" : "");
 }
 
-void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
-{
-    panel_title_vs(v, s, a, NULL, g);
-}
-
-void panel_title_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
                     const struct glyphs *g)
 {
     char model[96], mine[48], named[64], other[48], other_short[48], t1[24];
@@ -263,11 +258,6 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, struct
     }
 }
 
-void panel_placement(struct view v, const struct analysis *a)
-{
-    panel_placement_vs(v, a, NULL);
-}
-
 /* The baseline's placement of phase, or NULL. */
 static const struct placement *base_phase(const struct analysis *base, const char *phase)
 {
@@ -277,7 +267,7 @@ static const struct placement *base_phase(const struct analysis *base, const cha
     return NULL;
 }
 
-void panel_placement_vs(struct view v, const struct analysis *a, const struct analysis *base)
+void panel_placement(struct view v, const struct analysis *a, const struct analysis *base)
 {
     /* Columns: phase 8, intensity 7, bound 8, the roof at that intensity
      * in %% of peak 6 ("roof": not an MFU), lever 10, then attainable
@@ -334,12 +324,7 @@ static enum role step_part_role(int p)
     return p < RT_PART_BUBBLE ? (enum role)(ROLE_BAR1 + p) : ROLE_DIM;
 }
 
-void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g)
-{
-    panel_mfu_vs(v, s, a, NULL, g);
-}
-
-void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
                   const struct glyphs *g)
 {
     char m[16], h[16];
@@ -466,11 +451,6 @@ int wrap_text(struct view v, int y, const char *text, enum role role, bool centr
     return y;
 }
 
-void panel_latency(struct view v, const struct analysis *a, const struct glyphs *g)
-{
-    panel_latency_vs(v, a, NULL, g);
-}
-
 /* The latency panel's baseline line at row y: the baseline's total and the
  * change, in seconds and percent; words go first, then the percentage. */
 static void latency_baseline_line(struct view v, int y, const struct analysis *a, const struct analysis *base,
@@ -506,7 +486,7 @@ static void latency_baseline_line(struct view v, int y, const struct analysis *a
     }
 }
 
-void panel_latency_vs(struct view v, const struct analysis *a, const struct analysis *base, const struct glyphs *g)
+void panel_latency(struct view v, const struct analysis *a, const struct analysis *base, const struct glyphs *g)
 {
     const struct latency_verdict *l = &a->latency;
     char t[24], b[24], p[24], d[24], o[24];
@@ -619,11 +599,6 @@ void panel_latency_vs(struct view v, const struct analysis *a, const struct anal
         row = wrap_text(v, row, a->notes[i], ROLE_DIM, false);
 }
 
-void panel_memory(struct view v, const struct scenario *s, const struct analysis *a, int64_t largest_ok_batch)
-{
-    panel_memory_vs(v, s, a, NULL, largest_ok_batch);
-}
-
 /* Appends at (x, y) the change of a byte size from the baseline's, " was W
  * +D", else " +D", where it fits whole; less memory is better. */
 static void memory_change(struct view v, int x, int y, double now, double was)
@@ -640,7 +615,7 @@ static void memory_change(struct view v, int x, int y, double now, double was)
         view_text(v, x, y, -1, text, change_role(was, now, true));
 }
 
-void panel_memory_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+void panel_memory(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
                      int64_t largest_ok_batch)
 {
     const struct memory_verdict *m = &a->memory;

@@ -38,7 +38,8 @@ struct glyphs {
 const struct glyphs *glyphs_for(bool ascii);
 
 /* Top bar: program, model, chips x chip, precision, batch, the verdict. */
-void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g);
+void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+                 const struct glyphs *g);
 
 /* Where a slider row's track lies for a panel width: *track_x (column within
  * the panel) and *track_w (>= 0; 0 when there is no room for a track). */
@@ -52,23 +53,25 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, struct
                    const struct glyphs *g);
 
 /* Placement: each point's arithmetic intensity, bound, % of peak and lever. */
-void panel_placement(struct view v, const struct analysis *a);
+void panel_placement(struct view v, const struct analysis *a, const struct analysis *base);
 
 /* MFU budget: a stacked bar of matmul / vector / memory / comms / optimizer
  * time, MFU and HFU side by side and the biggest lever, when the scenario
  * gave step times; otherwise how to get it and the MFU prefill assumes. */
-void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a, const struct glyphs *g);
+void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+               const struct glyphs *g);
 
 /* Latency verdict: prefill, decode and overhead against the budget, a large
  * OK / MISS, chips for the budget ("none up to N") and chips to hold the
  * weights. */
-void panel_latency(struct view v, const struct analysis *a, const struct glyphs *g);
+void panel_latency(struct view v, const struct analysis *a, const struct analysis *base, const struct glyphs *g);
 
 /* Memory: weights, KV cache per request and for the batch, free HBM and the
  * concurrent requests that fit; below, where rows allow, the layer pattern,
  * the busiest chip's memory, KV copies past tp > kv heads, and
  * largest_ok_batch (analysis_largest_ok_batch: 0 none, -1 not shown). */
-void panel_memory(struct view v, const struct scenario *s, const struct analysis *a, int64_t largest_ok_batch);
+void panel_memory(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
+                  int64_t largest_ok_batch);
 
 /* The screen shown below the minimum size: what size is needed, what size
  * the terminal is, and that q quits. Any size, even 1 x 1, is safe. */
@@ -111,8 +114,8 @@ int panel_ops_legend(struct view v, int y, const struct analysis *a, const char 
 void panel_work(struct view v, const struct explanation *e, const char *title, int *scroll, int *page,
                 const struct glyphs *g);
 
-/* The panels above with a pinned baseline (ui's 'b'): base is its analysis,
- * or NULL for none (then each draws exactly as the plain one). Each shows the
+/* base, in the title, placement, MFU, latency and memory panels above: the
+ * pinned baseline's analysis (ui's 'b'), or NULL for none. Each shows the
  * baseline's figure and the change where it has room, words dropped before
  * numbers; a change is coloured by meaning, not sign: faster, less memory,
  * more requests or more of the peak in the ok role, the opposite in miss.
@@ -120,13 +123,5 @@ void panel_work(struct view v, const struct explanation *e, const char *title, i
  * latency panel gives a line to the baseline's total (the chips for the
  * budget move one row down) and the change of prefill and decode on their
  * rows; memory, placement and MFU append theirs where a row has room. */
-void panel_title_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
-                    const struct glyphs *g);
-void panel_placement_vs(struct view v, const struct analysis *a, const struct analysis *base);
-void panel_mfu_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
-                  const struct glyphs *g);
-void panel_latency_vs(struct view v, const struct analysis *a, const struct analysis *base, const struct glyphs *g);
-void panel_memory_vs(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
-                     int64_t largest_ok_batch);
 
 #endif

@@ -526,7 +526,7 @@ static void widen(double *lo, double *hi, double v)
 void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
                bool ascii, struct plot_scratch *ps)
 {
-    plot_draw_points(v, a, cmp, ops_phase, NULL, ascii, ps);
+    plot_draw_state(v, a, NULL, cmp, ops_phase, NULL, ascii, NULL, ps);
 }
 
 /* Draws the measured kernels as x, labelled where there is room. */
@@ -570,19 +570,6 @@ static void draw_moves(struct canvas *c, const struct plot_frame *f, const struc
     }
 }
 
-
-void plot_draw_points(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
-                      const struct plot_points *pts, bool ascii, struct plot_scratch *ps)
-{
-    plot_draw_base(v, a, NULL, cmp, ops_phase, pts, ascii, ps);
-}
-
-void plot_draw_base(struct view v, const struct analysis *a, const struct analysis *base,
-                    const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
-                    struct plot_scratch *ps)
-{
-    plot_draw_state(v, a, base, cmp, ops_phase, pts, ascii, NULL, ps);
-}
 
 void plot_state_clear(struct plot_state *st, bool refit)
 {

@@ -61,19 +61,6 @@ struct plot_points {
     size_t count;
 };
 
-/* plot_draw with measured kernels drawn as x at their intensity and
- * achieved FLOP/s (a point above the roof in the miss colour: most likely a
- * units error); pts may be NULL. */
-void plot_draw_points(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
-                      const struct plot_points *pts, bool ascii, struct plot_scratch *scratch);
-
-/* plot_draw_points with a pinned baseline: base's phase points drawn as
- * hollow markers (◇, ASCII '#') with a dotted line to where each point
- * moved; the axes take them in. base NULL draws as plot_draw_points. */
-void plot_draw_base(struct view v, const struct analysis *a, const struct analysis *base,
-                    const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
-                    struct plot_scratch *scratch);
-
 /* How many earlier positions a moving point leaves behind as a trail. */
 #define PLOT_TRAIL_LEN 3
 
@@ -104,11 +91,17 @@ void plot_state_clear(struct plot_state *st, bool refit);
  * name or phase at some index) the trails are cleared instead. */
 void plot_state_step(struct plot_state *st, const struct analysis *from, const struct analysis *to);
 
-/* plot_draw_base on the explorer's view state st: the axes are st's (fitted
- * to this frame's points and stored when !st->fitted), points beyond them
- * are pinned to the edge with an arrow (-> <- ^ v in ASCII) and their value,
- * and each shown point's trail is drawn as faint dots. st NULL fits the axes
- * to this frame alone, as plot_draw_base. */
+/* The plot of plot_draw, with three additions, each optional:
+ * - pts: measured kernels drawn as x at their intensity and achieved
+ *   FLOP/s (a point above the roof in the miss colour: most likely a units
+ *   error); NULL for none;
+ * - base: a pinned baseline's phase points as hollow markers (◇, ASCII '#')
+ *   with a dotted line to where each point moved; NULL for none;
+ * - st: the explorer's view state: the axes are st's (fitted to this
+ *   frame's points and stored when !st->fitted), points beyond them are
+ *   pinned to the edge with an arrow (-> <- ^ v in ASCII) and their value,
+ *   and each shown point's trail is drawn as dots. NULL fits the axes to
+ *   this frame alone. */
 void plot_draw_state(struct view v, const struct analysis *a, const struct analysis *base,
                      const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
                      struct plot_state *st, struct plot_scratch *scratch);

@@ -1017,7 +1017,7 @@ int ui_render(struct ui *u, struct grid *g)
         return 0;
     }
     const struct analysis *base = u->has_baseline ? &u->baseline_analysis : NULL;
-    panel_title_vs(view_make(g, l->title), &u->scenario, &u->analysis, base, gl);
+    panel_title(view_make(g, l->title), &u->scenario, &u->analysis, base, gl);
     struct plot_compare cmp = {
         u->compare_chip >= 0 ? (&u->chips.items[u->compare_chip])->key : NULL,
         &u->compare,
@@ -1048,11 +1048,11 @@ int ui_render(struct ui *u, struct grid *g)
         r.h = l->mfu.y + l->mfu.h - r.y;
         panel_ops(view_make(g, r), &u->analysis, ops);
     } else {
-        panel_placement_vs(view_make(g, l->placement), &u->analysis, base);
-        panel_mfu_vs(view_make(g, l->mfu), &u->scenario, &u->analysis, base, gl);
+        panel_placement(view_make(g, l->placement), &u->analysis, base);
+        panel_mfu(view_make(g, l->mfu), &u->scenario, &u->analysis, base, gl);
     }
-    panel_latency_vs(view_make(g, l->latency), &u->analysis, base, gl);
-    panel_memory_vs(view_make(g, l->memory), &u->scenario, &u->analysis, base, u->largest_ok_batch);
+    panel_latency(view_make(g, l->latency), &u->analysis, base, gl);
+    panel_memory(view_make(g, l->memory), &u->scenario, &u->analysis, base, u->largest_ok_batch);
     if (u->mode == UI_MODE_TOUR && u->tour)
         draw_tour(u, g, gl);
     draw_status(u, view_make(g, l->status), gl);
