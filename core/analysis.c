@@ -1351,6 +1351,14 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     return 0;
 }
 
+const struct placement *analysis_phase_placement(const struct analysis *a, const char *phase)
+{
+    for (int i = 0; a && i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
+        if (!a->placements[i].operation && strcmp(a->placements[i].phase, phase) == 0)
+            return &a->placements[i];
+    return NULL;
+}
+
 /* Whether batch b of s is OK by its selected estimate; -1 when invalid. */
 static int batch_ok(const struct scenario *s, int64_t b, struct analysis *a)
 {

@@ -365,6 +365,10 @@ struct analysis {
  */
 int analyze(const struct scenario *s, struct analysis *out, char *err, size_t errsize);
 
+/* The phase row of a ("prefill", "decode" or "training"), not one of its
+ * operations; NULL when a is NULL or has none (prefill with no prompt). */
+const struct placement *analysis_phase_placement(const struct analysis *a, const char *phase);
+
 /* The largest power-of-two batch, up to RT_MAX_BATCH, whose turn meets
  * the budget by s's selected estimate and fits in HBM (analyze()'s
  * latency.ok), searched by halving (a larger batch is never faster nor

@@ -94,15 +94,6 @@ static const char *elem_bytes(char *buf, size_t size, double b)
     return buf;
 }
 
-/* The phase placement (the napkin's view) of phase name, or NULL. */
-static const struct placement *phase_placement(const struct analysis *a, const char *phase)
-{
-    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
-        if (!a->placements[i].operation && strcmp(a->placements[i].phase, phase) == 0)
-            return &a->placements[i];
-    return NULL;
-}
-
 /* Where N comes from. */
 static const char *params_origin(const struct scenario *s, const struct analysis *a, char *buf, size_t size)
 {
@@ -282,7 +273,7 @@ static void explain_decode_intensity(struct explanation *e, const struct scenari
         line(e, RT_EXPLAIN_NUMBERS, "     = 2 x %s x %lld / (%s + %lld x %s) = %s FLOP/byte", na, (long long)s->batch,
              w, (long long)s->batch, pr, ai(v, sizeof v, a->decode_batch_intensity_flop_per_byte));
     }
-    const struct placement *p = phase_placement(a, "decode");
+    const struct placement *p = analysis_phase_placement(a, "decode");
     if (p && fabs(p->roof.intensity_flop_per_byte - a->decode_batch_intensity_flop_per_byte) >
                  1e-9 * a->decode_batch_intensity_flop_per_byte)
         line(e, RT_EXPLAIN_FORMULA, "  the decode row counts the floor step's FLOPs and the bytes of the experts "

@@ -471,15 +471,12 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
     sb_printf(sb, "  decode batch intensity  %.1f FLOP/byte at batch %lld (%.1f%% of the way to the ridge)\n",
               a->decode_batch_intensity_flop_per_byte, (long long)s->batch,
               100.0 * a->decode_batch_intensity_flop_per_byte / a->ridge_flop_per_byte);
-    for (int i = 0; i < a->placement_count; i++) {
-        const struct placement *p = &a->placements[i];
-        if (!p->operation && strcmp(p->phase, "decode") == 0 &&
-            fabs(p->roof.intensity_flop_per_byte - a->decode_batch_intensity_flop_per_byte) >
-                1e-9 * a->decode_batch_intensity_flop_per_byte)
-            sb_printf(sb, "                          (the guide's count, over every weight; the decode row counts the "
-                          "floor step's FLOPs and the bytes of the experts it reads: %.1f FLOP/byte)\n",
-                      p->roof.intensity_flop_per_byte);
-    }
+    const struct placement *dec = analysis_phase_placement(a, "decode");
+    if (dec && fabs(dec->roof.intensity_flop_per_byte - a->decode_batch_intensity_flop_per_byte) >
+                   1e-9 * a->decode_batch_intensity_flop_per_byte)
+        sb_printf(sb, "                          (the guide's count, over every weight; the decode row counts the "
+                      "floor step's FLOPs and the bytes of the experts it reads: %.1f FLOP/byte)\n",
+                  dec->roof.intensity_flop_per_byte);
     if (m->kv_lora_rank > 0)
         sb_printf(sb, "  latent KV saving        %.1fx (MLA: a %lld-wide latent per token and layer, against %lld heads "
                       "of K and V)\n",
@@ -1188,10 +1185,7 @@ static cJSON *cell_json(enum column c, double value, const struct analysis *a)
     const struct latency_verdict *l = &a->latency;
     /* The decode phase's own row, not one of its operations: the bound of
      * the whole step is the one the text and the intensity columns give. */
-    const struct placement *decode = NULL;
-    for (int i = 0; i < a->placement_count && !decode; i++)
-        if (strcmp(a->placements[i].phase, "decode") == 0 && !a->placements[i].operation)
-            decode = &a->placements[i];
+    const struct placement *decode = analysis_phase_placement(a, "decode");
     switch (c) {
     case COL_ESTIMATE: /* which estimate the latency columns come from */
         return cJSON_CreateString(latency_model_name(a->latency_model));

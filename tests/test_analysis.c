@@ -10,14 +10,14 @@
 #include "chips.h"
 #include "sweep.h"
 
-/* The placement of a phase ("prefill", "decode", "training"). */
+/* The phase row of a phase ("prefill", "decode", "training"): core's
+ * lookup, which must find the phase row, never one of its operations. */
 static const struct placement *phase(const struct analysis *a, const char *name)
 {
-    for (int i = 0; i < a->placement_count; i++)
-        if (strcmp(a->placements[i].phase, name) == 0)
-            return &a->placements[i];
-    fail_msg("no %s placement", name);
-    return NULL;
+    const struct placement *p = analysis_phase_placement(a, name);
+    if (!p || p->operation || strcmp(p->phase, name) != 0)
+        fail_msg("no %s phase row", name);
+    return p;
 }
 
 /* The default scenario is the guide's napkin: 27.952 s on one v5e, 64 chips

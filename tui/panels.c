@@ -258,15 +258,6 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, struct
     }
 }
 
-/* The baseline's placement of phase, or NULL. */
-static const struct placement *base_phase(const struct analysis *base, const char *phase)
-{
-    for (int i = 0; base && i < base->placement_count && i < RT_MAX_PLACEMENTS; i++)
-        if (!base->placements[i].operation && strcmp(base->placements[i].phase, phase) == 0)
-            return &base->placements[i];
-    return NULL;
-}
-
 void panel_placement(struct view v, const struct analysis *a, const struct analysis *base)
 {
     /* Columns: phase 8, intensity 7, bound 8, the roof at that intensity
@@ -294,7 +285,7 @@ void panel_placement(struct view v, const struct analysis *a, const struct analy
         x += view_printf(v, x, row, -1, mem ? ROLE_MEMORY : ROLE_COMPUTE, " %-7s", bound_name(p->roof.bound));
         x += view_printf(v, x, row, -1, ROLE_ACCENT, "%6s", pc);
         x += view_printf(v, x, row, -1, ROLE_TEXT, " %-9s", p->roof.lever ? p->roof.lever : "");
-        const struct placement *bp = base_phase(base, p->phase);
+        const struct placement *bp = analysis_phase_placement(base, p->phase);
         bool row_wide = wide;
         format_si(at, sizeof at, p->roof.attainable_flops_per_s, "FLOP/s");
         if (bp && bp->roof.fraction_of_peak != p->roof.fraction_of_peak) {
@@ -789,10 +780,8 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     if (row < v.r.h) {
         /* The decode row's intensity, as the placement table shows it (a
          * mixture of experts' row counts the experts a step reads). */
-        double ai = a->decode_batch_intensity_flop_per_byte;
-        for (int i = 0; i < a->placement_count; i++)
-            if (!a->placements[i].operation && strcmp(a->placements[i].phase, "decode") == 0)
-                ai = a->placements[i].roof.intensity_flop_per_byte;
+        const struct placement *dec = analysis_phase_placement(a, "decode");
+        double ai = dec ? dec->roof.intensity_flop_per_byte : a->decode_batch_intensity_flop_per_byte;
         view_printf(v, 0, row++, -1, ROLE_DIM, "decode AI at batch %s: %.1f FLOP/B; ridge %.0f", nb, ai,
                     a->ridge_flop_per_byte);
     }

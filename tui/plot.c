@@ -414,22 +414,13 @@ static void draw_trails(struct view area, struct taken *t, const struct plot_fra
     }
 }
 
-/* The baseline's placement of a's phase placement p, or NULL. */
-static const struct placement *base_of(const struct analysis *base, const struct placement *p)
-{
-    for (int i = 0; base && i < base->placement_count && i < RT_MAX_PLACEMENTS; i++)
-        if (!base->placements[i].operation && strcmp(base->placements[i].phase, p->phase) == 0)
-            return &base->placements[i];
-    return NULL;
-}
-
 /* Draws the baseline's phase points as hollow markers where no current point is. */
 static void draw_base_points(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
                              const struct analysis *base, const char *ops_phase, const struct plot_glyphs *gl)
 {
     for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
         const struct placement *p = &a->placements[i];
-        const struct placement *bp = phase_shown(p, ops_phase) ? base_of(base, p) : NULL;
+        const struct placement *bp = phase_shown(p, ops_phase) ? analysis_phase_placement(base, p->phase) : NULL;
         if (!bp)
             continue;
         int cx = floor_div(px_of(f, bp->roof.intensity_flop_per_byte), f->sx);
@@ -555,7 +546,7 @@ static void draw_moves(struct canvas *c, const struct plot_frame *f, const struc
 {
     for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
         const struct placement *p = &a->placements[i];
-        const struct placement *bp = phase_shown(p, ops_phase) ? base_of(base, p) : NULL;
+        const struct placement *bp = phase_shown(p, ops_phase) ? analysis_phase_placement(base, p->phase) : NULL;
         if (!bp)
             continue;
         int x0 = px_of(f, bp->roof.intensity_flop_per_byte), y0 = py_of(f, bp->roof.attainable_flops_per_s);
@@ -655,7 +646,7 @@ static int fit_axes(struct plot_frame *f, const struct analysis *a, const struct
     for (size_t i = 0; pts && i < pts->count; i++)
         widen(&x_lo, &x_hi, pts->items[i].at.intensity_flop_per_byte);
     for (int i = 0; base && i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
-        const struct placement *bp = phase_shown(&a->placements[i], ops_phase) ? base_of(base, &a->placements[i]) : NULL;
+        const struct placement *bp = phase_shown(&a->placements[i], ops_phase) ? analysis_phase_placement(base, a->placements[i].phase) : NULL;
         if (bp)
             widen(&x_lo, &x_hi, bp->roof.intensity_flop_per_byte);
     }
@@ -676,7 +667,7 @@ static int fit_axes(struct plot_frame *f, const struct analysis *a, const struct
             widen(&y_lo, &y_hi, a->placements[i].realistic_flops_per_s);
     }
     for (int i = 0; base && i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
-        const struct placement *bp = phase_shown(&a->placements[i], ops_phase) ? base_of(base, &a->placements[i]) : NULL;
+        const struct placement *bp = phase_shown(&a->placements[i], ops_phase) ? analysis_phase_placement(base, a->placements[i].phase) : NULL;
         if (bp)
             widen(&y_lo, &y_hi, bp->roof.attainable_flops_per_s);
     }

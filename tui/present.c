@@ -99,10 +99,8 @@ static void headline_of(const struct analysis *a, struct headline *h)
     snprintf(h->after[1][0], sizeof h->after[1][0], " of %s", budget);
     h->role[0] = a->latency.ok ? ROLE_OK : ROLE_MISS;
     h->count = 1;
-    for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
-        const struct placement *p = &a->placements[i];
-        if (p->operation || strcmp(p->phase, "decode") != 0)
-            continue;
+    const struct placement *p = analysis_phase_placement(a, "decode");
+    if (p) {
         format_percent(h->figure[1], sizeof h->figure[1], p->roof.fraction_of_peak);
         snprintf(h->caption[1], sizeof h->caption[1], "decode: %s-bound, %% of peak", bound_name(p->roof.bound));
         snprintf(h->before[1], sizeof h->before[1], "decode ");
@@ -110,7 +108,6 @@ static void headline_of(const struct analysis *a, struct headline *h)
         snprintf(h->after[1][1], sizeof h->after[1][1], " of peak");
         h->role[1] = ROLE_DECODE; /* the colour of the decode point on the plot */
         h->count = 2;
-        break;
     }
     bool over = a->mfu_budget.mfu > 1.0; /* flagged with its reason, as the MFU panel does */
     format_percent(h->figure[h->count], sizeof h->figure[0], a->mfu_budget.mfu);
