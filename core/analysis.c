@@ -1270,6 +1270,8 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     const struct model_shape *m = &s->model;
     char count[24];
     a->gqa_saving = gqa_saving((double)m->heads, (double)m->kv_heads);
+    double kv_elements = model_kv_elements_per_token_per_layer(m);
+    a->kv_saving = kv_elements > 0.0 ? (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) / kv_elements : 0.0;
     a->tile_efficiency_d_model = tile_efficiency(m->d_model, s->tile);
     a->tile_efficiency_d_ff = tile_efficiency(m->d_ff, s->tile);
     a->tile_efficiency_d_head = tile_efficiency(m->d_head, s->tile);

@@ -323,6 +323,8 @@ struct analysis {
 
     double decode_batch_intensity_flop_per_byte; /* ch. 8, at the scenario's batch and context */
     double gqa_saving;                /* heads / kv_heads */
+    double kv_saving;                 /* MHA's KV elements per token and layer (every head's K and V) over
+                                         the model's: gqa_saving for GQA, 71.1 for DeepSeek-V3's latent */
     double tile_efficiency_d_model;   /* ch. 7, at the scenario's tile */
     double tile_efficiency_d_ff;
     double tile_efficiency_d_head;

@@ -480,9 +480,7 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
     if (m->kv_lora_rank > 0)
         sb_printf(sb, "  latent KV saving        %.1fx (MLA: a %lld-wide latent per token and layer, against %lld heads "
                       "of K and V)\n",
-                  (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) /
-                      (double)(m->kv_lora_rank + m->qk_rope_head_dim),
-                  (long long)(m->kv_lora_rank + m->qk_rope_head_dim), (long long)m->heads);
+                  a->kv_saving, (long long)(m->kv_lora_rank + m->qk_rope_head_dim), (long long)m->heads);
     else
         sb_printf(sb, "  GQA saving              %.1fx (%lld heads / %lld kv heads)\n", a->gqa_saving,
                   (long long)m->heads, (long long)m->kv_heads);
@@ -981,6 +979,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     json_placements(root, a);
     cJSON_AddNumberToObject(root, "decode_batch_intensity_flop_per_byte", a->decode_batch_intensity_flop_per_byte);
     cJSON_AddNumberToObject(root, "gqa_saving", a->gqa_saving);
+    cJSON_AddNumberToObject(root, "kv_saving", a->kv_saving);
     cJSON *tile = cJSON_AddObjectToObject(root, "tile_efficiency");
     cJSON_AddNumberToObject(tile, "tile", (double)s->tile);
     cJSON_AddNumberToObject(tile, "d_model", a->tile_efficiency_d_model);

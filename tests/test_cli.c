@@ -1438,6 +1438,11 @@ static void test_latent_attention_and_moe_shape_lines(void **state)
     assert_null(strstr(r.out, "GQA saving"));
     assert_non_null(strstr(r.out, "the decode row counts the floor step's FLOPs and the bytes of the experts it reads: "));
     run_free(&r);
+    r = RUN("--model", "deepseek-v3", "--report=json");
+    cJSON *root = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_path(root, "kv_saving")->valuedouble, 40960.0 / 576.0, 1e-12);
+    cJSON_Delete(root);
+    run_free(&r);
     r = RUN("--report");
     assert_non_null(strstr(r.out, "\n  GQA saving              8.0x (64 heads / 8 kv heads)\n"));
     assert_null(strstr(r.out, "the decode row counts")); /* dense: one count */

@@ -767,12 +767,8 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
                     format_number(nc, sizeof nc, (double)s->context_tokens, 0));
     const struct model_shape *ms = &s->model;
     if (row < v.r.h && ms->kv_lora_rank > 0) {
-        /* Latent attention caches one latent and a rotary key per token and
-         * layer, against MHA's K (qk width) and V (v width) for every head. */
-        double mha = (double)ms->heads * (double)(ms->d_head + model_v_head_dim(ms));
-        double mla = (double)(ms->kv_lora_rank + ms->qk_rope_head_dim);
         view_printf(v, 0, row++, -1, ROLE_DIM, "MLA: a %lld-wide latent per token, %.0fx smaller KV than MHA",
-                    (long long)(ms->kv_lora_rank + ms->qk_rope_head_dim), mha / mla);
+                    (long long)(ms->kv_lora_rank + ms->qk_rope_head_dim), a->kv_saving);
     } else if (row < v.r.h && model_attention_layers(ms) > 0.0) {
         view_printf(v, 0, row++, -1, ROLE_DIM, "GQA: %lld kv heads of %lld, %.1fx smaller KV than MHA",
                     (long long)ms->kv_heads, (long long)ms->heads, a->gqa_saving);
