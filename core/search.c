@@ -67,27 +67,38 @@ static void add_reason(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Why a candidate was rejected, from its analysis: every failure, in the
- * order HBM, the prefill pool (too small for the weights, or overloaded),
- * TTFT, TPOT; "" when accepted. */
-static void reject_reason(const struct scenario *s, const struct analysis *a, char *buf, size_t size)
+/* Why a candidate was rejected, from its analysis: every failure as a bit
+ * (returned; 0 when accepted) and in words in buf, in the order HBM, the
+ * prefill pool (too small for the weights, or overloaded), TTFT, TPOT. */
+static unsigned reject_reason(const struct scenario *s, const struct analysis *a, char *buf, size_t size)
 {
     char x[32], y[32];
     const struct serving_figures *sv = &a->serving;
+    unsigned bits = 0;
     buf[0] = '\0';
-    if (!a->memory.batch_fits)
+    if (!a->memory.batch_fits) {
+        bits |= RT_REJECT_HBM;
         add_reason(buf, size, "does not fit in HBM");
-    if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits)
+    }
+    if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits) {
+        bits |= RT_REJECT_POOL;
         add_reason(buf, size, "prefill pool of %lld chips too small for the weights", (long long)s->disagg_prefill_chips);
-    else if (s->disagg_prefill_chips > 0 && sv->prefill_pool_load > 1.0)
+    } else if (s->disagg_prefill_chips > 0 && sv->prefill_pool_load > 1.0) {
+        bits |= RT_REJECT_POOL;
         add_reason(buf, size, "prefill pool of %lld chips overloaded %.1fx", (long long)s->disagg_prefill_chips,
                    sv->prefill_pool_load);
-    if (!sv->ttft_ok)
+    }
+    if (!sv->ttft_ok) {
+        bits |= RT_REJECT_TTFT;
         add_reason(buf, size, "TTFT %s > target %s", format_seconds(x, sizeof x, sv->ttft_s),
                    format_seconds(y, sizeof y, s->ttft_target_s));
-    if (!sv->tpot_ok)
+    }
+    if (!sv->tpot_ok) {
+        bits |= RT_REJECT_TPOT;
         add_reason(buf, size, "TPOT %s > target %s", format_seconds(x, sizeof x, sv->tpot_s),
                    format_seconds(y, sizeof y, s->tpot_target_s));
+    }
+    return bits;
 }
 
 /* Analyzes the candidate in ctx->s and writes it out. Returns 1 when it was
@@ -122,8 +133,8 @@ static int try_candidate(struct search_ctx *ctx, bool *fits)
     c->tokens_per_s_per_user = a->serving.tokens_per_s_per_user;
     c->tokens_per_s_per_chip = a->serving.tokens_per_s_per_chip;
     c->frontier = false;
-    reject_reason(&ctx->s, a, c->rejected_because, sizeof c->rejected_because);
-    c->accepted = c->rejected_because[0] == '\0';
+    c->rejected = reject_reason(&ctx->s, a, c->rejected_because, sizeof c->rejected_because);
+    c->accepted = c->rejected == 0;
     *fits = a->memory.batch_fits;
     return 1;
 }

@@ -19,6 +19,15 @@
 
 #define RT_SEARCH_WHY_MAX 96
 
+/* The ways a candidate fails, as bits of search_candidate.rejected. */
+enum rt_search_reject {
+    RT_REJECT_HBM = 1 << 0,  /* the batch does not fit */
+    RT_REJECT_POOL = 1 << 1, /* the prefill pool is too small for the weights, or overloaded */
+    RT_REJECT_TTFT = 1 << 2, /* misses the TTFT target */
+    RT_REJECT_TPOT = 1 << 3, /* misses the TPOT target */
+    RT_REJECT_KINDS = 4
+};
+
 /* One design the search tried. */
 struct search_candidate {
     int64_t tp, pp, ep, dp;          /* the layout; dp is always 1 (replicas do not change per-chip figures) */
@@ -31,7 +40,8 @@ struct search_candidate {
     bool accepted;                   /* fits, and meets every target */
     bool frontier;                   /* accepted and no other accepted candidate is at least as good on both
                                         throughputs and better on one */
-    char rejected_because[RT_SEARCH_WHY_MAX]; /* "" when accepted */
+    unsigned rejected;               /* enum rt_search_reject bits; 0 when accepted */
+    char rejected_because[RT_SEARCH_WHY_MAX]; /* the same in words, with the figures; "" when accepted */
 };
 
 /* What to enumerate. */

@@ -14,35 +14,21 @@
 
 /* ---- shared ------------------------------------------------------------- */
 
-/* The kinds of rejection, as reject_reason (search.c) words them: the
- * text each reason starts with, and how the summary names it. */
-static const char *const reason_prefix[] = {"does not fit", "prefill pool of", "TTFT", "TPOT"};
+/* How the summary names each kind of rejection (search.h's bits, in order). */
 static const char *const reason_name[] = {"does not fit in HBM", "prefill pool too small or overloaded",
                                           "misses the TTFT target", "misses the TPOT target"};
-enum { NKINDS = sizeof reason_prefix / sizeof reason_prefix[0] };
+enum { NKINDS = RT_REJECT_KINDS };
+_Static_assert(sizeof reason_name / sizeof reason_name[0] == NKINDS, "a name for each kind of rejection");
 
-/* Counts, for each kind, the rejected candidates whose reasons include it
- * (a candidate can fail several ways). */
+/* Counts, for each kind, the rejected candidates that fail that way (a
+ * candidate can fail several ways). */
 static void count_reasons(const struct search_result *r, size_t n[NKINDS])
 {
     for (size_t j = 0; j < NKINDS; j++)
         n[j] = 0;
-    for (size_t i = 0; i < r->count; i++) {
-        const struct search_candidate *c = &r->candidates[i];
-        if (c->accepted)
-            continue;
-        for (size_t j = 0; j < NKINDS; j++) {
-            size_t len = strlen(reason_prefix[j]);
-            for (const char *p = c->rejected_because; p; p = strstr(p, "; ")) {
-                if (p != c->rejected_because)
-                    p += 2;
-                if (strncmp(p, reason_prefix[j], len) == 0) {
-                    n[j]++;
-                    break;
-                }
-            }
-        }
-    }
+    for (size_t i = 0; i < r->count; i++)
+        for (size_t j = 0; j < NKINDS; j++)
+            n[j] += (r->candidates[i].rejected >> j) & 1u;
 }
 
 /* True when candidate a comes before b in the frontier table: more

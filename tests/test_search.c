@@ -120,6 +120,23 @@ static void test_frontier_meets_targets_and_fits(void **state)
     struct search_options opt;
     struct search_result r = rich_search(&s, &opt);
     assert_true(r.frontier >= 2); /* the loop below checks something */
+    /* Every candidate's reasons come as bits and as words; the words may be
+     * cut at RT_SEARCH_WHY_MAX, the bits never are, so a reason in words
+     * has its bit. */
+    size_t rejected = 0;
+    for (size_t i = 0; i < r.count; i++) {
+        const struct search_candidate *c = &r.candidates[i];
+        assert_int_equal(c->rejected == 0, c->accepted);
+        assert_int_equal(c->rejected == 0, c->rejected_because[0] == '\0');
+        if (strstr(c->rejected_because, "does not fit in HBM"))
+            assert_true(c->rejected & RT_REJECT_HBM);
+        if (strstr(c->rejected_because, "TTFT "))
+            assert_true(c->rejected & RT_REJECT_TTFT);
+        if (strstr(c->rejected_because, "TPOT "))
+            assert_true(c->rejected & RT_REJECT_TPOT);
+        rejected += c->rejected != 0;
+    }
+    assert_true(rejected > 0);
     for (size_t i = 0; i < r.count; i++) {
         const struct search_candidate *c = &r.candidates[i];
         if (!c->frontier)
