@@ -12,6 +12,32 @@
 /* Largest pipeline depth tried: deeper pipelines only add bubbles and hops. */
 #define PP_MAX 16
 
+/* True when candidate a comes before b in the frontier's order. */
+static bool shown_before(const struct search_candidate *a, const struct search_candidate *b)
+{
+    if (a->tokens_per_s_per_user != b->tokens_per_s_per_user)
+        return a->tokens_per_s_per_user > b->tokens_per_s_per_user;
+    if (a->tokens_per_s_per_chip != b->tokens_per_s_per_chip)
+        return a->tokens_per_s_per_chip > b->tokens_per_s_per_chip;
+    return a->chips < b->chips;
+}
+
+size_t search_frontier_order(const struct search_result *r, size_t *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->count && n < max; i++)
+        if (r->candidates[i].frontier)
+            out[n++] = i;
+    /* Insertion sort: a frontier is short, and qsort has no context. */
+    for (size_t i = 1; i < n; i++) {
+        size_t v = out[i], j = i;
+        for (; j > 0 && shown_before(&r->candidates[v], &r->candidates[out[j - 1]]); j--)
+            out[j] = out[j - 1];
+        out[j] = v;
+    }
+    return n;
+}
+
 struct scenario search_candidate_scenario(const struct scenario *base, const struct search_candidate *c)
 {
     struct scenario s = *base;

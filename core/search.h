@@ -77,6 +77,11 @@ void search_options_default(const struct scenario *base, struct search_options *
 int search_run(const struct scenario *base, const struct search_options *opt, struct search_result *out, char *err,
                size_t errsize);
 
+/* The frontier of r in display order, highest tokens/s per user first
+ * (ties: more tokens/s per chip, then fewer chips): writes at most max
+ * indices into r->candidates to out and returns how many. */
+size_t search_frontier_order(const struct search_result *r, size_t *out, size_t max);
+
 /* The scenario candidate c of a search from base stands for: base with c's
  * layout (chips = tp x pp x ep, pp, ep), batch, precision and prefill pool
  * (0: none), one replica. What the explorer's Pareto view loads on Enter.

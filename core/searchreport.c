@@ -31,43 +31,19 @@ static void count_reasons(const struct search_result *r, size_t n[NKINDS])
             n[j] += (r->candidates[i].rejected >> j) & 1u;
 }
 
-/* True when candidate a comes before b in the frontier table: more
- * tokens/s per user, then more tokens/s per chip, then fewer chips. */
-static bool shown_before(const struct search_candidate *a, const struct search_candidate *b)
-{
-    if (a->tokens_per_s_per_user != b->tokens_per_s_per_user)
-        return a->tokens_per_s_per_user > b->tokens_per_s_per_user;
-    if (a->tokens_per_s_per_chip != b->tokens_per_s_per_chip)
-        return a->tokens_per_s_per_chip > b->tokens_per_s_per_chip;
-    return a->chips < b->chips;
-}
-
 /* The frontier's indices in display order (malloc'd; *n of them). Returns
  * NULL with *n = 0 when it is empty, or with *failed set on out-of-memory. */
 static size_t *frontier_order(const struct search_result *r, size_t *n, bool *failed)
 {
     *n = 0;
-    for (size_t i = 0; i < r->count; i++)
-        *n += r->candidates[i].frontier;
-    if (*n == 0)
+    if (r->frontier == 0)
         return NULL;
-    size_t *idx = malloc(*n * sizeof *idx);
+    size_t *idx = malloc(r->frontier * sizeof *idx);
     if (!idx) {
         *failed = true;
-        *n = 0;
         return NULL;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < r->count; i++)
-        if (r->candidates[i].frontier)
-            idx[k++] = i;
-    /* Insertion sort: a frontier is short, and qsort has no context. */
-    for (size_t i = 1; i < *n; i++) {
-        size_t v = idx[i], j = i;
-        for (; j > 0 && shown_before(&r->candidates[v], &r->candidates[idx[j - 1]]); j--)
-            idx[j] = idx[j - 1];
-        idx[j] = v;
-    }
+    *n = search_frontier_order(r, idx, r->frontier);
     return idx;
 }
 

@@ -9,18 +9,11 @@
 
 size_t pareto_frontier_order(const struct search_result *r, size_t *out, size_t max)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < r->count && n < max; i++)
-        if (r->candidates[i].frontier)
-            out[n++] = i;
-    for (size_t i = 1; i < n; i++) { /* insertion sort: a frontier has a few dozen points */
-        size_t v = out[i], j = i;
-        double key = r->candidates[v].tokens_per_s_per_user;
-        while (j > 0 && r->candidates[out[j - 1]].tokens_per_s_per_user > key) {
-            out[j] = out[j - 1];
-            j--;
-        }
-        out[j] = v;
+    size_t n = search_frontier_order(r, out, max); /* highest first: the view walks it lowest first */
+    for (size_t i = 0; i < n / 2; i++) {
+        size_t t = out[i];
+        out[i] = out[n - 1 - i];
+        out[n - 1 - i] = t;
     }
     return n;
 }
