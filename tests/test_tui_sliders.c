@@ -360,6 +360,14 @@ static void test_layout_knobs(void **state)
     assert_int_equal(s.chips, 64); /* tp 16 x pp 2 x ep 2 */
     assert_int_equal(slider_set_text(&s, SLIDER_EP, "3", err, sizeof err), -1);
     assert_non_null(strstr(err, "does not divide the 8 experts"));
+    /* What the knobs share with the command line is the core's check, in
+     * the knobs' names: 8 expert groups need 8 sequences. */
+    s.batch = 1;
+    assert_int_equal(slider_set_text(&s, SLIDER_EP, "8", err, sizeof err), -1);
+    assert_int_equal(s.ep, 2); /* refused: the scenario is as it was */
+    if (!strstr(err, "batch 1") || strstr(err, "--"))
+        fail_msg("not the core's check in knob names: %s", err);
+    s.batch = 8;
     assert_int_equal(slider_set_text(&s, SLIDER_EP, "8", err, sizeof err), 0);
     assert_false(slider_step(&s, SLIDER_EP, 1, false)); /* 16 does not divide 8 */
     /* Back to a dense preset: ep drops to 1, tp and pp stay. */

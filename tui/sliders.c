@@ -545,8 +545,10 @@ static int parse_whole(const char *text, int64_t lo, int64_t hi, const char *wha
     return 0;
 }
 
-int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize,
-                       struct chip_list chips)
+/* slider_set_text_in's parsing: the typed value into *s, with the knob's
+ * own range; whether the scenario still holds together is checked after. */
+static int set_text_unchecked(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize,
+                              struct chip_list chips)
 {
     char t[128];
     trim_blanks(t, sizeof t, text);
@@ -566,11 +568,6 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
     case SLIDER_CHIPS:
         if (parse_whole(t, 1, RT_MAX_CHIPS, what, &iv, err, errsize))
             return -1;
-        if (iv % (s->pp * s->ep) != 0) {
-            snprintf(err, errsize, "chips: %lld is not a multiple of pp %lld x ep %lld", (long long)iv,
-                     (long long)s->pp, (long long)s->ep);
-            return -1;
-        }
         s->chips = iv;
         return 0;
     case SLIDER_PP:
@@ -583,19 +580,14 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
         }
         set_layout(s, tp_of(s), iv, s->ep);
         return 0;
-    case SLIDER_EP:
-        if (s->model.experts <= 1) {
-            snprintf(err, errsize, "ep: %s is dense; expert parallelism needs a mixture-of-experts model",
-                     s->model.name);
+    case SLIDER_EP: {
+        char why[200];
+        if (slider_inert(s, id, why, sizeof why)) { /* a dense model */
+            snprintf(err, errsize, "%s", why);
             return -1;
         }
         if (parse_whole(t, 1, s->model.experts, what, &iv, err, errsize))
             return -1;
-        if (s->model.experts % iv != 0) {
-            snprintf(err, errsize, "ep: %lld does not divide the %lld experts", (long long)iv,
-                     (long long)s->model.experts);
-            return -1;
-        }
         if ((double)tp_of(s) * (double)s->pp * (double)iv > (double)RT_MAX_CHIPS) {
             snprintf(err, errsize, "ep: %lld groups would take more than %lld chips", (long long)iv,
                      (long long)RT_MAX_CHIPS);
@@ -603,6 +595,7 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
         }
         set_layout(s, tp_of(s), s->pp, iv);
         return 0;
+    }
     case SLIDER_CONTEXT:
         if (parse_whole(t, 1, RT_MAX_TOKENS, what, &iv, err, errsize))
             return -1;
@@ -746,6 +739,24 @@ int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, 
         snprintf(err, errsize, "no such slider");
         return -1;
     }
+}
+
+int slider_set_text_in(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize,
+                       struct chip_list chips)
+{
+    /* One check for what the knobs share with the command line (a layout
+     * that is not tp x pp x ep chips, ep not dividing the experts ...): the
+     * core's, in the knobs' names; *s stays as it was on any refusal. */
+    struct scenario next = *s;
+    if (set_text_unchecked(&next, id, text, err, errsize, chips) != 0)
+        return -1;
+    char why[300];
+    if (scenario_check(&next, why, sizeof why) != 0) {
+        slider_message(why, err, errsize);
+        return -1;
+    }
+    *s = next;
+    return 0;
 }
 
 void slider_use_chip(struct scenario *s, const struct chip_spec *c)

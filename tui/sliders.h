@@ -68,7 +68,9 @@ bool slider_step(struct scenario *s, enum slider_id id, int dir, bool coarse);
  * the current shape with N given), "500ms" / "0.5 s" for times, "40%" or 0.4
  * for MFU. Returns 0, or -1 with a one-line message in err (errsize bytes)
  * and *s untouched, when the text is not a value of that slider (not a
- * number, not whole, out of range, not a divisor of the heads …). */
+ * number, not whole, out of range, not a divisor of the heads …) or the
+ * scenario it makes does not hold together (scenario_check's message, in
+ * the knobs' names: slider_message). */
 int slider_set_text(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize);
 
 /* Puts chip c in *s as the chip knob does (the chip-figure overrides, which
