@@ -891,12 +891,6 @@ static const char *op_short_name(const char *name)
     return name;
 }
 
-/* Role of a phase's points and letters. */
-static enum role phase_role_of(const char *phase)
-{
-    return strcmp(phase, "prefill") == 0 ? ROLE_PREFILL : strcmp(phase, "decode") == 0 ? ROLE_DECODE : ROLE_TRAIN;
-}
-
 /* The legend's notes, from row y while rows are left. */
 static void ops_notes(struct view v, int y, const struct analysis *a, bool wide)
 {
@@ -914,7 +908,7 @@ int panel_ops_legend(struct view v, int y, const struct analysis *a, const char 
 {
     if (!phase || max_rows < 1 || v.r.w < 12)
         return 0;
-    enum role pr = phase_role_of(phase);
+    enum role pr = phase_role(phase);
     int k = 0, x = 0, rows = 1;
     for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
         const struct placement *p = &a->placements[i];
@@ -943,7 +937,7 @@ void panel_ops(struct view v, const struct analysis *a, const char *phase)
     for (int i = 0; phase && i < a->placement_count && i < RT_MAX_PLACEMENTS; i++)
         if (a->placements[i].operation && strcmp(a->placements[i].phase, phase) == 0)
             ops[n++] = &a->placements[i];
-    enum role pr = phase ? phase_role_of(phase) : ROLE_TEXT;
+    enum role pr = phase ? phase_role(phase) : ROLE_TEXT;
     int x = view_text(v, 0, 0, -1, "Operations ", ROLE_HEADER);
     x += view_text(v, x, 0, -1, phase ? phase : "", pr);
     if (n == 0) {

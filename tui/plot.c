@@ -257,16 +257,6 @@ static bool place_label(struct view area, struct taken *t, int cx, int cy, const
     return false;
 }
 
-/* Role and short name of a placement's phase. */
-static enum role phase_role(const struct placement *p)
-{
-    if (strcmp(p->phase, "prefill") == 0)
-        return ROLE_PREFILL;
-    if (strcmp(p->phase, "decode") == 0)
-        return ROLE_DECODE;
-    return ROLE_TRAIN;
-}
-
 int plot_op_count(const struct analysis *a, const char *phase)
 {
     int n = 0;
@@ -327,13 +317,6 @@ static bool op_first(const int *cxs, const int *cys, int i)
     return cxs[i] >= 0;
 }
 
-/* The role of ops_phase's letters. */
-static enum role ops_role(const char *ops_phase)
-{
-    return strcmp(ops_phase, "prefill") == 0 ? ROLE_PREFILL : strcmp(ops_phase, "decode") == 0 ? ROLE_DECODE
-                                                                                               : ROLE_TRAIN;
-}
-
 /* Draws ops_phase's operations as letters, the first of each cell on it
  * (with its arrow when pinned to an edge). */
 static void draw_ops(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
@@ -342,7 +325,7 @@ static void draw_ops(struct view area, struct taken *t, const struct plot_frame 
     int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS], pins[RT_MAX_PLACEMENTS];
     char marks[RT_MAX_PLACEMENTS];
     op_cells(f, a, ops_phase, cxs, cys, pins, marks);
-    enum role role = ops_role(ops_phase);
+    enum role role = phase_role(ops_phase);
     for (int i = 0; i < a->placement_count && i < RT_MAX_PLACEMENTS; i++) {
         if (!op_first(cxs, cys, i))
             continue;
@@ -366,7 +349,7 @@ static void draw_op_groups(struct view area, struct taken *t, const struct plot_
     int cxs[RT_MAX_PLACEMENTS], cys[RT_MAX_PLACEMENTS], pins[RT_MAX_PLACEMENTS];
     char marks[RT_MAX_PLACEMENTS];
     op_cells(f, a, ops_phase, cxs, cys, pins, marks);
-    enum role role = ops_role(ops_phase);
+    enum role role = phase_role(ops_phase);
     for (int i = 0; i < n; i++) {
         if (!op_first(cxs, cys, i))
             continue;
@@ -408,7 +391,7 @@ static void draw_trails(struct view area, struct taken *t, const struct plot_fra
                 continue;
             /* The last step's dot in the point's colour, older ones dim:
              * the order of the dots reads as the direction of travel. */
-            view_put(area, cx, cy, gl->trail, k == 0 ? phase_role(p) : ROLE_DIM);
+            view_put(area, cx, cy, gl->trail, k == 0 ? phase_role(p->phase) : ROLE_DIM);
             taken_mark(t, cx, cy, 1);
         }
     }
@@ -427,7 +410,7 @@ static void draw_base_points(struct view area, struct taken *t, const struct plo
         int cy = floor_div(py_of(f, bp->roof.attainable_flops_per_s), f->sy);
         if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
             continue;
-        view_put(area, cx, cy, gl->baseline, phase_role(p));
+        view_put(area, cx, cy, gl->baseline, phase_role(p->phase));
         taken_mark(t, cx, cy, 1);
     }
 }
@@ -454,7 +437,7 @@ static void draw_points(struct view area, struct taken *t, const struct plot_fra
     for (int i = 0; i < n; i++) {
         if (!on[i])
             continue;
-        view_put(area, cxs[i], cys[i], pins[i] ? pin_arrow(gl, pins[i]) : gl->point, phase_role(&a->placements[i]));
+        view_put(area, cxs[i], cys[i], pins[i] ? pin_arrow(gl, pins[i]) : gl->point, phase_role(a->placements[i].phase));
         taken_mark(t, cxs[i], cys[i], 1);
     }
     /* Below each phase's roof point, where the realistic estimate puts it
@@ -466,7 +449,7 @@ static void draw_points(struct view area, struct taken *t, const struct plot_fra
         int ry = floor_div(py_of(f, p->realistic_flops_per_s), f->sy);
         if (ry == cys[i] || ry < 0 || ry >= t->rows || cell_marked(t, cxs[i], ry))
             continue;
-        view_put(area, cxs[i], ry, gl->realistic, phase_role(p));
+        view_put(area, cxs[i], ry, gl->realistic, phase_role(p->phase));
         taken_mark(t, cxs[i], ry, 1);
     }
     if (base) /* where the baseline had them, before the trails */
@@ -499,7 +482,7 @@ static void draw_points(struct view area, struct taken *t, const struct plot_fra
             label[used++] = ' ';
             pin_value(label + used, sizeof label - used, &a->placements[i], pins[i]);
         }
-        place_label(area, t, cxs[i], cys[i], label, phase_role(&a->placements[i]));
+        place_label(area, t, cxs[i], cys[i], label, phase_role(a->placements[i].phase));
     }
 }
 

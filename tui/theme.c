@@ -1,6 +1,8 @@
 /* theme.c — the built-in default theme and role names. */
 #include "theme.h"
 
+#include <string.h>
+
 #include <stddef.h>
 
 static const char *const role_names[ROLE_COUNT] = {
@@ -65,4 +67,9 @@ const char *role_name(enum role r)
     if ((int)r < 0 || r >= ROLE_COUNT || role_names[r] == NULL)
         return "?";
     return role_names[r];
+}
+
+enum role phase_role(const char *phase)
+{
+    return strcmp(phase, "prefill") == 0 ? ROLE_PREFILL : strcmp(phase, "decode") == 0 ? ROLE_DECODE : ROLE_TRAIN;
 }

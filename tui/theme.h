@@ -83,4 +83,8 @@ const struct theme *theme_default(void);
  * "?" outside the enum. */
 const char *role_name(enum role r);
 
+/* The role a phase's points, letters and rows are drawn in: "prefill",
+ * "decode", anything else (the training step) ROLE_TRAIN. */
+enum role phase_role(const char *phase);
+
 #endif
