@@ -397,35 +397,37 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
     return 0;
 }
 
+int model_head_divisors(int64_t heads, int64_t *out, int max)
+{
+    /* Divisors come in pairs (d, heads / d): the small ones in order, their
+     * partners kept apart and added largest-pair-last. */
+    int lo_n = 0, hi_n = 0;
+    int64_t hi_part[256];
+    for (int64_t d = 1; heads >= 1 && d <= heads / d && d <= ((int64_t)1 << 20); d++) {
+        if (heads % d != 0)
+            continue;
+        if (lo_n < max)
+            out[lo_n++] = d;
+        if (d != heads / d && hi_n < 256)
+            hi_part[hi_n++] = heads / d;
+    }
+    for (int i = hi_n - 1; i >= 0 && lo_n < max; i--)
+        out[lo_n++] = hi_part[i];
+    return lo_n;
+}
+
 char *kv_heads_choices(int64_t heads, char *buf, size_t size)
 {
     if (size == 0)
         return buf;
     buf[0] = '\0';
+    int64_t d[RT_KV_CHOICES_SHOWN + 1];
+    int n = model_head_divisors(heads, d, RT_KV_CHOICES_SHOWN + 1);
     size_t used = 0;
-    int listed = 0;
-    /* Divisors come in pairs (d, heads / d): walk d up to sqrt(heads) twice,
-     * once for the small ones, then back down for their partners. */
-    for (int pass = 0; pass < 2; pass++) {
-        int64_t root = 1;
-        while ((root + 1) <= heads / (root + 1))
-            root++;
-        for (int64_t k = 1; k <= root && heads >= 1; k++) {
-            int64_t d = pass == 0 ? k : root + 1 - k;
-            if (heads % d != 0 || (pass == 1 && d * d == heads))
-                continue;
-            int64_t v = pass == 0 ? d : heads / d;
-            if (listed == RT_KV_CHOICES_SHOWN) {
-                if (used < size)
-                    snprintf(buf + used, size - used, ", ...");
-                return buf;
-            }
-            if (used >= size)
-                return buf;
-            int n = snprintf(buf + used, size - used, "%s%lld", listed ? ", " : "", (long long)v);
-            used += n > 0 ? (size_t)n : 0;
-            listed++;
-        }
+    for (int i = 0; i < n && used < size; i++) {
+        int k = i == RT_KV_CHOICES_SHOWN ? snprintf(buf + used, size - used, ", ...")
+                                         : snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)d[i]);
+        used += k > 0 ? (size_t)k : 0;
     }
     return buf;
 }

@@ -244,6 +244,11 @@ struct param_count model_param_count(const struct model_shape *m);
  * parameters (each dimension within its range can still multiply past it). */
 int model_shape_check(const struct model_shape *m, char *err, size_t errsize);
 
+/* The divisors of heads in ascending order (the kv-heads counts a model of
+ * heads query heads can take), at most max of them (the smallest); heads
+ * up to 2^40. Returns how many were written (0 when heads < 1). */
+int model_head_divisors(int64_t heads, int64_t *out, int max);
+
 /* Most divisors kv_heads_choices lists before "...". */
 #define RT_KV_CHOICES_SHOWN 24
 

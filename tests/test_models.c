@@ -138,10 +138,35 @@ static void test_shape_check_names_the_field(void **state)
     assert_non_null(strstr(err, "experts_per_token"));
 }
 
+/* The kv-heads counts a model can take: the divisors of its heads, in
+ * order (64: seven of them), listed to RT_KV_CHOICES_SHOWN and then "...";
+ * 720720 = 2^4 x 3^2 x 5 x 7 x 11 x 13 has 240 divisors. */
+static void test_head_divisors(void **state)
+{
+    (void)state;
+    int64_t d[512];
+    assert_int_equal(model_head_divisors(64, d, 512), 7);
+    assert_int_equal(d[0], 1);
+    assert_int_equal(d[6], 64);
+    assert_int_equal(model_head_divisors(36, d, 512), 9); /* 1 2 3 4 6 9 12 18 36: the square root once */
+    assert_int_equal(d[4], 6);
+    assert_int_equal(d[5], 9);
+    assert_int_equal(model_head_divisors(720720, d, 512), 240);
+    for (int i = 1; i < 240; i++)
+        assert_true(d[i - 1] < d[i] && 720720 % d[i] == 0);
+    assert_int_equal(model_head_divisors(0, d, 512), 0);
+    char buf[400];
+    assert_string_equal(kv_heads_choices(64, buf, sizeof buf), "1, 2, 4, 8, 16, 32, 64");
+    kv_heads_choices(720720, buf, sizeof buf);
+    assert_non_null(strstr(buf, ", 28, 30, ...")); /* the 24 smallest: 1 .. 16, 18, 20, 21, 22, 24, 26, 28, 30 */
+    assert_null(strstr(buf, ", 33"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parameter_counts_match_published_figures),
+        cmocka_unit_test(test_head_divisors),
         cmocka_unit_test(test_presets_match_huggingface_configs),
         cmocka_unit_test(test_model_find),
         cmocka_unit_test(test_shape_check_names_the_field),

@@ -222,24 +222,6 @@ static double step_linear(double v, int dir, double step, int notches)
     return k * step;
 }
 
-/* The divisors of h in ascending order (at most max); returns the count. */
-static int divisors(int64_t h, int64_t *out, int max)
-{
-    int lo_n = 0, hi_n = 0;
-    int64_t hi_part[256];
-    for (int64_t d = 1; d <= h / d && d <= ((int64_t)1 << 20); d++) {
-        if (h % d != 0)
-            continue;
-        if (lo_n < max)
-            out[lo_n++] = d;
-        if (d != h / d && hi_n < 256)
-            hi_part[hi_n++] = h / d;
-    }
-    for (int i = hi_n - 1; i >= 0 && lo_n < max; i--)
-        out[lo_n++] = hi_part[i];
-    return lo_n;
-}
-
 /* Puts chip c in *s and drops the overrides that described the old chip. */
 static void apply_chip(struct scenario *s, const struct chip_spec *c)
 {
@@ -429,7 +411,7 @@ bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse,
         if (s->model.kv_lora_rank > 0) /* latent attention: kv heads do not shape the cache */
             return false;
         int64_t d[512];
-        int n = divisors(s->model.heads, d, 512);
+        int n = model_head_divisors(s->model.heads, d, 512);
         int i = 0;
         if (dir > 0) {
             while (i < n && d[i] <= s->model.kv_heads)
@@ -939,7 +921,7 @@ double slider_fraction_in(const struct scenario *s, enum slider_id id, struct ch
     }
     case SLIDER_KV_HEADS: {
         int64_t d[512];
-        int n = divisors(s->model.heads, d, 512);
+        int n = model_head_divisors(s->model.heads, d, 512);
         if (n < 2)
             return 0.0;
         int i = 0;
@@ -1024,7 +1006,7 @@ bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, 
         if (s->model.kv_lora_rank > 0)
             return false;
         int64_t d[512];
-        int n = divisors(s->model.heads, d, 512);
+        int n = model_head_divisors(s->model.heads, d, 512);
         if (n < 1)
             return false;
         s->model.kv_heads = d[lround(frac * (n - 1))];
