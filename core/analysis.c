@@ -360,7 +360,6 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     pf->dp = s->data_parallel;
     pf->chips_per_replica = s->chips;
     pf->chips_total = s->chips * s->data_parallel;
-    pf->kv_replication = a->memory.kv_replication;
     pf->stage_layers = pipeline_stage_layers((double)s->model.layers, (double)s->pp);
     pf->tp_link_bytes_per_s = tp_link.one_way_bytes_per_s;
     pf->tp_crosses_domain = tp_link.crosses_domain;

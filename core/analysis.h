@@ -176,7 +176,6 @@ struct parallel_figures {
     int64_t tp, pp, ep, dp;
     int64_t chips_per_replica;   /* tp x pp x ep */
     int64_t chips_total;         /* x dp */
-    double kv_replication;       /* copies of each KV head over the tp ranks (1: none; tp for a latent cache) */
     double stage_layers;         /* layers on the busiest pipeline stage */
     double microbatches;         /* prefill micro-batches through the pipeline */
     double bubble_fraction;      /* (pp - 1) / microbatches: the prefill's idle share of the ideal */

@@ -15,14 +15,18 @@
 
 struct cJSON;
 
-/* The leaves of a and b (objects and arrays walked to dotted keys; an empty
- * object or array is a leaf) whose values differ, as a new cJSON array the
- * caller frees, in a's key order, then the keys only b has. Each entry is
- * {"key", "a", "b", "change", "relative"}: a and b are the two values (null
- * when that side lacks the key); change is b - a when both are numbers,
- * else null; relative is (b - a) / |a| when both are numbers and a is not
- * 0, else null. Strings and booleans compare as values, numbers exactly.
- * A NULL tree counts as an empty object. Returns NULL when memory runs out. */
+/* The leaves of a and b whose values differ, as a new cJSON array the
+ * caller frees, in a's key order, then the keys only b has. Both trees are
+ * walked together to dotted keys: objects by key, rows with a "name" (and
+ * "phase") by it ("placement[decode:decode]"), lists of strings as sets
+ * ("notes[]": a line one side lacks), other lists by index; an object
+ * against a value (null) is one entry holding both whole. Each entry is
+ * {"key", "a", "b", "change", "relative"}, with "absent": "a" or "b" when
+ * one side lacks the key (its value null); change is b - a when both are
+ * numbers, else null; relative is (b - a) / |a| when both are numbers and a
+ * is not 0, else null. Strings and booleans compare as values, numbers
+ * exactly. A NULL tree counts as an empty object. Returns NULL when memory
+ * runs out. */
 struct cJSON *diff_trees(const struct cJSON *a, const struct cJSON *b);
 
 /* The diff of scenario sa (analyzed into aa) against sb (into ab) in format

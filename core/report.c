@@ -728,7 +728,6 @@ static void json_measured(cJSON *obj, const char *key, double v)
         cJSON_AddNullToObject(obj, key);
 }
 
-/* Builds the report object (the caller owns it). */
 /* cost.{usd_per_million_output_tokens, usd_per_chip_hour, source} and
  * energy.{joules_per_output_token, tokens_per_kwh, power_w, pue}: null
  * where no price or power is known, or no output token is made. */
@@ -762,6 +761,7 @@ static void json_cost_energy(cJSON *root, const struct analysis *a)
     cJSON_AddStringToObject(energy, "power_source", e->power_source);
 }
 
+/* Builds the report object (the caller owns it). */
 static cJSON *json_report(const struct scenario *s, const struct analysis *a)
 {
     const struct model_shape *m = &s->model;

@@ -10,7 +10,6 @@
 #define FRONT_MAX 1024
 
 /* Largest pipeline depth tried: deeper pipelines only add bubbles and hops. */
-#define PP_MAX 16
 
 /* True when candidate a comes before b in the frontier's order. */
 static bool shown_before(const struct search_candidate *a, const struct search_candidate *b)
@@ -71,12 +70,6 @@ struct search_ctx {
     bool stop;                /* the array is full and another candidate came */
 };
 
-/* A disaggregated prefill pool's load: the prompts per second the replica
- * finishes (batch / (TPOT x output tokens)) times one prompt's prefill on
- * the pool (TTFT less the KV's move). Above 1 the pool cannot keep up and
- * no steady state exists; analyze() caps the pool's share of the chips at
- * the whole pool, so its per-chip figure would count it as if it could.
- * 0 when prefill shares the decode chips. */
 /* Appends "; " (after the first) and a formatted reason to buf. */
 static void add_reason(char *buf, size_t size, const char *fmt, ...)
 {
@@ -182,7 +175,9 @@ static void enumerate_batches(struct search_ctx *ctx)
         if (try_candidate(ctx, &fits) <= 0)
             break; /* invalid here is invalid at every batch and pool; or the array is full */
         any_fits = fits;
-        /* analyze() does not ask whether the pool holds the weights: it must. */
+        /* Pools too small for the weights are skipped unanalysed (a speed-up:
+         * analyze() marks them, serving.prefill_pool_fits, and they would be
+         * rejected). */
         const int64_t min_pool = ctx->a.memory.weights_fit_chips;
         for (int64_t pool = 1; opt->disaggregate && pool <= opt->max_chips - decode && heads % pool == 0 &&
                                !ctx->stop;
@@ -204,7 +199,7 @@ static void enumerate_layouts(struct search_ctx *ctx, enum rt_precision p)
 {
     const struct model_shape *m = &ctx->s.model;
     const int64_t max = ctx->opt->max_chips;
-    const int64_t pp_max = m->layers < PP_MAX ? m->layers : PP_MAX;
+    const int64_t pp_max = m->layers < RT_SEARCH_PP_MAX ? m->layers : RT_SEARCH_PP_MAX;
     const int64_t ep_max = m->experts > 1 ? m->experts : 1;
     ctx->s.precision = p;
     for (int64_t tp = 1; tp <= max && m->heads % tp == 0 && !ctx->stop; tp *= 2) {

@@ -19,6 +19,9 @@
 
 #define RT_SEARCH_WHY_MAX 96
 
+/* The most pipeline stages the search tries (powers of two, up to the layers). */
+#define RT_SEARCH_PP_MAX 16
+
 /* The ways a candidate fails, as bits of search_candidate.rejected. */
 enum rt_search_reject {
     RT_REJECT_HBM = 1 << 0,  /* the batch does not fit */

@@ -139,7 +139,7 @@ static void summary(struct strbuf *sb, const struct scenario *base, const struct
               "%sTried:%s tp x pp x ep up to %lld chips (tp dividing the %lld heads, pp up to %lld%s), batch 1 to "
               "%lld in powers of two, %s weights, %s. dp not varied: replicas do not change per-chip figures. "
               "Quality of lower precisions is not modelled.",
-              b, b, (long long)opt->max_chips, (long long)m->heads, (long long)(m->layers < 16 ? m->layers : 16), ep,
+              b, b, (long long)opt->max_chips, (long long)m->heads, (long long)(m->layers < RT_SEARCH_PP_MAX ? m->layers : RT_SEARCH_PP_MAX), ep,
               (long long)opt->max_batch, precisions_text(prec, sizeof prec, base, opt),
               opt->disaggregate ? "prefill on the decode chips and on pools of powers of two beside them (a pool "
                                   "holds the weights and keeps up with the decode chips)"
