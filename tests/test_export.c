@@ -6,31 +6,6 @@
 
 #include "export.h"
 
-/* Decodes padded base64 text into a new string (NULL on a bad character). */
-static char *unbase64(const char *text, size_t len)
-{
-    char *out = malloc(len / 4 * 3 + 1);
-    size_t o = 0;
-    unsigned v = 0;
-    int bits = 0;
-    for (size_t i = 0; i < len && text[i] != '='; i++) {
-        const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        const char *p = strchr(alphabet, text[i]);
-        if (!p || !*p) {
-            free(out);
-            return NULL;
-        }
-        v = (v << 6) | (unsigned)(p - alphabet);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[o++] = (char)((v >> bits) & 0xff);
-        }
-    }
-    out[o] = '\0';
-    return out;
-}
-
 static void test_base64_known_values(void **state)
 {
     (void)state;
@@ -62,7 +37,7 @@ static void test_osc52_decodes_to_the_markdown(void **state)
     size_t n = strlen(seq);
     assert_memory_equal(seq, "\033]52;c;", 7);
     assert_int_equal(seq[n - 1], '\a');
-    char *back = unbase64(seq + 7, n - 8);
+    char *back = test_base64_decode(seq + 7, n - 8);
     assert_non_null(back);
     assert_string_equal(back, md);
     free(back);

@@ -381,13 +381,10 @@ static void test_builtin_chips_match_the_reference(void **state)
     }
 }
 
-/* Analyzes and renders a scenario as --report=json; caller frees. */
+/* Renders a scenario as --report=json; caller frees. */
 static char *report_json(const struct scenario *s)
 {
-    struct analysis a;
-    char err[300];
-    if (analyze(s, &a, err, sizeof err) != 0)
-        fail_msg("%s", err);
+    struct analysis a = must_analyze(s);
     return report_render(RT_FORMAT_JSON, s, &a);
 }
 

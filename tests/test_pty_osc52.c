@@ -23,32 +23,6 @@ static const char *binary(void)
     return b && b[0] ? b : "./rooftop";
 }
 
-/* Decodes RFC 4648 base64 (no line breaks); NULL on a byte outside it. */
-static char *base64_decode(const char *text, size_t len)
-{
-    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *out = malloc(len / 4 * 3 + 1);
-    size_t n = 0;
-    unsigned acc = 0;
-    int bits = 0;
-    for (size_t i = 0; out && i < len && text[i] != '='; i++) {
-        const char *p = strchr(alphabet, text[i]);
-        if (!p || !text[i]) {
-            free(out);
-            return NULL;
-        }
-        acc = acc << 6 | (unsigned)(p - alphabet);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[n++] = (char)(acc >> bits & 0xff);
-        }
-    }
-    if (out)
-        out[n] = '\0';
-    return out;
-}
-
 /* Reads from fd into buf (growing *len, NUL-terminated) until needle is in
  * it from offset `from`, or timeout_ms passes; returns where it starts, or NULL. */
 static char *read_until(int fd, char *buf, size_t cap, size_t *len, size_t from, const char *needle, int timeout_ms)
@@ -126,7 +100,7 @@ static void test_y_emits_osc52_of_the_report(void **state)
     size_t payload = (size_t)(start - buf) + 7;
     char *end = read_until(fd, buf, sizeof buf, &len, payload, "\a", 10000);
     assert_non_null(end);
-    char *got = base64_decode(buf + payload, (size_t)(end - (buf + payload)));
+    char *got = test_base64_decode(buf + payload, (size_t)(end - (buf + payload)));
     assert_non_null(got);
     assert_string_equal(got, want);
     free(got);

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "analysis.h"
@@ -45,6 +47,33 @@ static inline struct analysis must_analyze(const struct scenario *s)
     if (analyze(s, &a, err, sizeof err) != 0)
         fail_msg("analyze refused: %s", err);
     return a;
+}
+
+/* Decodes len bytes of padded RFC 4648 base64 into a new NUL-terminated
+ * string (free it); NULL on a character outside the alphabet. */
+static inline char *test_base64_decode(const char *text, size_t len)
+{
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = malloc(len / 4 * 3 + 1);
+    size_t o = 0;
+    unsigned v = 0;
+    int bits = 0;
+    for (size_t i = 0; out && i < len && text[i] != '='; i++) {
+        const char *p = text[i] ? strchr(alphabet, text[i]) : NULL;
+        if (!p) {
+            free(out);
+            return NULL;
+        }
+        v = (v << 6) | (unsigned)(p - alphabet);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (char)((v >> bits) & 0xff);
+        }
+    }
+    if (out)
+        out[o] = '\0';
+    return out;
 }
 
 #endif
