@@ -227,12 +227,7 @@ char *format_turn_seconds(char *buf, size_t size, double seconds)
         snprintf(buf, size, "%.3f s", seconds == 0.0 ? 0.0 : seconds);
         return buf;
     }
-    if (isfinite(seconds) && fabs(seconds) >= 1e6) { /* the one number style: "161M s", never "1.61e+08 s" */
-        char n[24];
-        snprintf(buf, size, "%s s", format_number(n, sizeof n, seconds, 0));
-        return buf;
-    }
-    return format_seconds(buf, size, seconds);
+    return format_seconds(buf, size, seconds); /* below 10 ms, a million seconds and more, n/a */
 }
 
 char *format_number(char *buf, size_t size, double value, int decimals)
