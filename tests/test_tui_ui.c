@@ -136,6 +136,8 @@ static void test_baseline_pin_step_clear(void **state)
     assert_true(u->has_baseline);
     assert_int_equal(u->baseline.chips, 16);
     assert_non_null(strstr(frame(), "baseline pinned"));
+    assert_null(strstr(frame(), "+0.000 s")); /* nothing has changed yet: the title says so plainly */
+    assert_non_null(strstr(frame(), "= "));
     for (int i = 0; i < SLIDER_CHIPS; i++)
         ui_key(u, UI_KEY_DOWN);
     ui_key(u, UI_KEY_RIGHT);

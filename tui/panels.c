@@ -158,9 +158,15 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
         secs(bt, sizeof bt, base->latency.total_s);
         delta_secs(dt, sizeof dt, a->latency.total_s, base->latency.total_s);
         delta_pct(dp, sizeof dp, a->latency.total_s, base->latency.total_s);
-        snprintf(vs[0], sizeof vs[0], "base %s %s %s %s ", bt, g->delta, dt, dp);
-        snprintf(vs[1], sizeof vs[1], "%s %s %s ", g->delta, dt, dp);
-        snprintf(vs[2], sizeof vs[2], "%s %s ", g->delta, dt);
+        if (a->latency.total_s == base->latency.total_s) { /* just pinned: no "+0.000 s" */
+            snprintf(vs[0], sizeof vs[0], "= base %s ", bt);
+            snprintf(vs[1], sizeof vs[1], "= base ");
+            snprintf(vs[2], sizeof vs[2], "= ");
+        } else {
+            snprintf(vs[0], sizeof vs[0], "base %s %s %s %s ", bt, g->delta, dt, dp);
+            snprintf(vs[1], sizeof vs[1], "%s %s %s ", g->delta, dt, dp);
+            snprintf(vs[2], sizeof vs[2], "%s %s ", g->delta, dt);
+        }
     }
     int ri = 4, li = 3;
     for (int f = base ? 0 : 3; f <= 3; f++) {
