@@ -459,6 +459,18 @@ static void latency_baseline_line(struct view v, int y, const struct analysis *a
     delta_secs(dt, sizeof dt, now, was);
     delta_pct(dp, sizeof dp, now, was);
     enum role r = change_role(was, now, true); /* less time is better */
+    if (now == was) { /* just pinned, or back where it was: no "+0.000 s" */
+        char same[3][64];
+        snprintf(same[0], sizeof same[0], "baseline %s  unchanged", bt);
+        snprintf(same[1], sizeof same[1], "base %s  =", bt);
+        snprintf(same[2], sizeof same[2], "= base");
+        for (int f = 0; f < 3; f++)
+            if (text_width(same[f]) <= v.r.w) {
+                view_text(v, 0, y, -1, same[f], ROLE_TEXT);
+                return;
+            }
+        return;
+    }
     /* Forms: word, baseline total, Δ seconds, percent. */
     static const struct {
         const char *word;
