@@ -243,6 +243,15 @@ static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
         sb_printf(sb, sign ? "%+.6g" : "%.6g", v);
 }
 
+/* number_text's signed form into buf (size bytes). */
+static void number_text_into(char *buf, size_t size, const char *key, double v)
+{
+    struct strbuf t = {0};
+    number_text(&t, key, v, true);
+    snprintf(buf, size, "%s", t.data ? t.data : "");
+    free(t.data);
+}
+
 /* Writes side ("a" or "b") of entry e for text or markdown: numbers in the
  * unit their key names, else 6 significant digits; "(absent)" when that
  * side lacks the key; an object or array by its size ("{9 keys}"; JSON
@@ -287,6 +296,21 @@ static void change_text(struct strbuf *sb, const cJSON *e, bool markdown)
 }
 
 /* One section ("Inputs", "Figures") of a text or markdown diff. */
+/* True when entry e's change prints as zero in its unit ("+0.0 us"): a
+ * difference in floating-point residue, not one a reader can see. */
+static bool change_is_zero(const cJSON *e)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "change");
+    if (!cJSON_IsNumber(c))
+        return false;
+    char buf[64];
+    number_text_into(buf, sizeof buf, cJSON_GetObjectItemCaseSensitive(e, "key")->valuestring, c->valuedouble);
+    for (const char *p = buf; *p; p++)
+        if (*p >= '1' && *p <= '9')
+            return false;
+    return true;
+}
+
 static void section(struct strbuf *sb, const char *title, const cJSON *list, bool markdown)
 {
     if (markdown)
@@ -300,13 +324,26 @@ static void section(struct strbuf *sb, const char *title, const cJSON *list, boo
     if (markdown)
         sb_printf(sb, "| %s | A | B | change |\n| --- | ---: | ---: | ---: |\n", title[0] == 'I' ? "input" : "figure");
     const cJSON *e;
+    int unseen = 0; /* numbers apart only below the printed digits */
     cJSON_ArrayForEach(e, list)
     {
+        struct strbuf av = {0}, bv = {0};
+        value_text(&av, e, "a", markdown);
+        value_text(&bv, e, "b", markdown);
+        bool same = av.data && bv.data && strcmp(av.data, bv.data) == 0 && change_is_zero(e);
         const cJSON *key = cJSON_GetObjectItemCaseSensitive(e, "key");
-        sb_printf(sb, markdown ? "| %s | " : "  %s: ", key->valuestring);
-        value_text(sb, e, "a", markdown);
-        sb_puts(sb, markdown ? " | " : " -> ");
-        value_text(sb, e, "b", markdown);
+        if (!same) {
+            sb_printf(sb, markdown ? "| %s | " : "  %s: ", key->valuestring);
+            sb_puts(sb, av.data ? av.data : "");
+            sb_puts(sb, markdown ? " | " : " -> ");
+            sb_puts(sb, bv.data ? bv.data : "");
+        }
+        free(av.data);
+        free(bv.data);
+        if (same) {
+            unseen++;
+            continue;
+        }
         if (markdown) {
             sb_puts(sb, " | ");
             change_text(sb, e, true);
@@ -321,6 +358,10 @@ static void section(struct strbuf *sb, const char *title, const cJSON *list, boo
             sb_puts(sb, "\n");
         }
     }
+    if (unseen > 0)
+        sb_printf(sb, markdown ? "\n%d more differ only below the digits shown (--format=json lists them).\n"
+                               : "  (%d more differ only below the digits shown; --format=json lists them)\n",
+                  unseen);
 }
 
 char *diff_render(enum rt_format f, const char *label_a, const struct scenario *sa, const struct analysis *aa,

@@ -151,6 +151,18 @@ static void test_named_rows_sets_and_units(void **state)
         fail_msg("no '%s' in the text diff", want + 1);
     free(text);
 
+    /* Text lists no change that prints as nothing ("0.0 us -> 0.0 us
+     * (+0.0 us, +700.0%)": floating-point residue of a zero term); it
+     * counts them, and JSON keeps them. */
+    sb = sa;
+    sb.batch = 8;
+    assert_int_equal(analyze(&sb, &ab, err, sizeof err), 0);
+    text = diff_render(RT_FORMAT_TEXT, NULL, &sa, &aa, NULL, &sb, &ab);
+    assert_null(strstr(text, "(+0.0 us,"));
+    assert_null(strstr(text, "(-0.0 us,"));
+    assert_non_null(strstr(text, " more differ only below the digits shown; --format=json lists them)\n"));
+    free(text);
+
     /* One input: singular. */
     sb = sa;
     sb.batch = 2;
