@@ -1328,7 +1328,7 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                  (long long)s->prefill_tokens, (long long)s->context_tokens, (long long)s->context_tokens,
                  (long long)s->prefill_tokens);
     if (!a->memory.batch_fits)
-        add_note(a, "The weights, the reserve, a %.0f-token activation workspace and the batch's KV cache do not "
+        add_note(a, "The weights, the reserve, an activation workspace of %.0f tokens and the batch's KV cache do not "
                     "fit in %lld x %s of HBM, chip by chip: the turn cannot run, so the verdict is MISS; chips for "
                     "the budget count the memory too.",
                  a->memory.per_chip.activation_tokens, (long long)s->chips, s->chip.key);

@@ -158,7 +158,7 @@ static void explain_napkin(struct explanation *e, const struct scenario *s, cons
         line(e, RT_EXPLAIN_SOURCE, "  %s = %s of %s (MoE: FLOPs pay the active experts only)", nf,
              na, np);
     else
-        line(e, RT_EXPLAIN_SOURCE, "  N = %s: %s; MFU: the prefl MFU knob (--mfu)", np,
+        line(e, RT_EXPLAIN_SOURCE, "  N = %s: %s; MFU: the prefill MFU the napkin assumes (knob prefl MFU, --mfu)", np,
              params_origin(s, a, origin, sizeof origin));
 
     line(e, RT_EXPLAIN_HEADING, "Napkin decode (the guide, ch. 5: every token re-reads every weight)");

@@ -71,7 +71,7 @@ static void test_default_napkin_exact(void **state)
         {RT_EXPLAIN_HEADING, "Napkin prefill (the guide, ch. 5: 2N FLOPs per token)"},
         {RT_EXPLAIN_FORMULA, "  prefill = 2 x N x tokens x batch / (chips x peak x MFU)"},
         {RT_EXPLAIN_NUMBERS, "          = 2 x 70.0B x 8192 x 1 / (1 x 197 TFLOP/s x 100%) = 5.822 s"},
-        {RT_EXPLAIN_SOURCE, "  N = 70.0B: guide-70b's stated count; MFU: the prefl MFU knob (--mfu)"},
+        {RT_EXPLAIN_SOURCE, "  N = 70.0B: guide-70b's stated count; MFU: the prefill MFU the napkin assumes (knob prefl MFU, --mfu)"},
         {RT_EXPLAIN_HEADING, "Napkin decode (the guide, ch. 5: every token re-reads every weight)"},
         {RT_EXPLAIN_FORMULA, "  decode = tokens x N x bytes / (chips x bandwidth)"},
         {RT_EXPLAIN_NUMBERS, "         = 128 x 70.0B x 2 B / (1 x 819 GB/s) = 21.880 s"},
