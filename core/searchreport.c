@@ -235,7 +235,7 @@ static void text_frontier(struct strbuf *sb, const struct search_result *r, cons
     for (size_t k = 0; k < n; k++) {
         const struct search_candidate *c = &r->candidates[idx[k]];
         char x[32], y[32];
-        sb_printf(sb, "  %3lld %3lld %3lld %5lld %-5s %5lld %5lld %9s %9s %10.1f %10.1f\n", (long long)c->tp,
+        sb_printf(sb, "  %3lld %3lld %3lld %5lld %-5s %5lld %5lld %9s %9s %10.2f %10.2f\n", (long long)c->tp,
                   (long long)c->pp, (long long)c->ep, (long long)c->batch, precision_name(c->precision),
                   (long long)c->prefill_chips, (long long)c->chips, format_seconds(x, sizeof x, c->ttft_s),
                   format_seconds(y, sizeof y, c->tpot_s), c->tokens_per_s_per_user, c->tokens_per_s_per_chip);
@@ -276,7 +276,7 @@ static void markdown_search(struct strbuf *sb, const struct scenario *base, cons
         for (size_t k = 0; k < n; k++) {
             const struct search_candidate *c = &r->candidates[idx[k]];
             char x[32], y[32];
-            sb_printf(sb, "| %lld | %lld | %lld | %lld | %s | %lld | %lld | %s | %s | %.1f | %.1f |\n",
+            sb_printf(sb, "| %lld | %lld | %lld | %lld | %s | %lld | %lld | %s | %s | %.2f | %.2f |\n",
                       (long long)c->tp, (long long)c->pp, (long long)c->ep, (long long)c->batch,
                       precision_name(c->precision), (long long)c->prefill_chips, (long long)c->chips,
                       format_seconds(x, sizeof x, c->ttft_s), format_seconds(y, sizeof y, c->tpot_s),
