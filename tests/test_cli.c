@@ -1602,7 +1602,7 @@ static void test_report_markdown_plot(void **state)
     const char *pic = strstr(r.out, "\n## Roofline\n\n```text\nRoofline  FLOP/s (bf16) vs FLOP/byte");
     assert_non_null(pic);
     static const char *const labels[] = {"\n  1P+", "\n100T+", "\n 10T+", "\n  1T+", "\n100G+", "\n    0.1 ",
-                                         " 1k ", " 10k\n```\n", "ridge 241", "decode"};
+                                         " 1k ", " 10k\n```\n\nKey: o a phase", "ridge 241", "decode"};
     for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
         if (!strstr(pic, labels[i]))
             fail_msg("the plot lacks '%s':\n%s", labels[i], pic);

@@ -42,6 +42,9 @@ char *export_report(enum rt_format f, const struct scenario *s, const struct ana
         sb_puts(&sb, pic);
         if (f == RT_FORMAT_MARKDOWN)
             sb_puts(&sb, "```\n");
+        /* The plot's marks, which a reader of the pasted text cannot ask about. */
+        sb_puts(&sb, f == RT_FORMAT_MARKDOWN ? "\n" : "");
+        sb_puts(&sb, EXPORT_PLOT_KEY "\n");
     } else {
         sb.failed = true;
     }

@@ -22,6 +22,11 @@
  * terminals cut near 100 000 bytes). Longer text is refused, not cut. */
 #define EXPORT_OSC52_MAX 100000
 
+/* What the marks of the exported plot mean, printed under it. */
+#define EXPORT_PLOT_KEY                                                                                                \
+    "Key: o a phase (prefill, decode, training) on its roof; * where the realistic estimate puts it; "                \
+    "the dotted column is the ridge."
+
 /* The roofline panel of analysis a drawn off-screen into cols x rows cells
  * (clamped to [12, 200] x [5, 100]) as plain text, one line per row, in
  * ASCII (no braille), so that any viewer aligns it. Returns a new string,
@@ -30,7 +35,8 @@ char *export_plot_text(const struct analysis *a, int cols, int rows);
 
 /* The report of s (analyzed into a) in format f (text or markdown), with
  * the plot appended when plot is true: under "## Roofline" in a fenced
- * block (markdown), or after a blank line (text). Other formats get the
+ * block (markdown), or after a blank line (text), with EXPORT_PLOT_KEY
+ * under it. Other formats get the
  * report alone. Returns a new string, or NULL when memory runs out. */
 char *export_report(enum rt_format f, const struct scenario *s, const struct analysis *a, bool plot);
 
