@@ -265,18 +265,21 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     else
         sb_puts(sb, "  throughput         none: --decode-tokens 0 generates no output tokens\n");
     /* One verdict for serving, with every reason it fails. */
-    char why[256] = "";
+    const char *reasons[4];
+    int nr = 0;
     if (!a->memory.batch_fits)
-        snprintf(why + strlen(why), sizeof why - strlen(why), "%sthe batch does not fit", why[0] ? "; " : "");
+        reasons[nr++] = "the batch does not fit";
     if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits)
-        snprintf(why + strlen(why), sizeof why - strlen(why), "%sthe weights do not fit on the prefill pool",
-                 why[0] ? "; " : "");
+        reasons[nr++] = "the weights do not fit on the prefill pool";
     else if (s->disagg_prefill_chips > 0 && sv->prefill_pool_load > 1.0)
-        snprintf(why + strlen(why), sizeof why - strlen(why), "%sthe prefill pool cannot keep up", why[0] ? "; " : "");
+        reasons[nr++] = "the prefill pool cannot keep up";
     if (!sv->ttft_ok)
-        snprintf(why + strlen(why), sizeof why - strlen(why), "%sTTFT misses its target", why[0] ? "; " : "");
+        reasons[nr++] = "TTFT misses its target";
     if (!sv->tpot_ok)
-        snprintf(why + strlen(why), sizeof why - strlen(why), "%sTPOT misses its target", why[0] ? "; " : "");
+        reasons[nr++] = "TPOT misses its target";
+    char why[256] = "";
+    for (int i = 0, used = 0; i < nr && used >= 0 && (size_t)used < sizeof why; i++)
+        used += snprintf(why + used, sizeof why - (size_t)used, "%s%s", i ? "; " : "", reasons[i]);
     bool targets = s->ttft_target_s > 0.0 || s->tpot_target_s > 0.0;
     if (sv->ok && !targets) /* an OK with nothing to meet would read as a verdict on the turn */
         sb_puts(sb, "  serving verdict    fits; no targets set (--ttft-target, --tpot-target)\n");
