@@ -5,6 +5,9 @@
 #   make test       build and run every test (unit, golden, end-to-end, the
 #                   README's figures); the last line counts the whole run:
 #                   "N passed, M failed"
+#   make profiles   refit the compiled-in kernel models to the measured
+#                   kernel tables (KERNEL_DATA, default ../shared/data/kernels)
+#                   and rewrite core/kernel_profiles.inc (a few minutes)
 #   make readme     rewrite the README's screen capture and transcripts from
 #                   the program (make test fails while they differ)
 #   make sanitize   run the tests under AddressSanitizer + UBSan
@@ -67,7 +70,7 @@ FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -g -O1 -Icore \
 # Keep objects that only pattern rules name, so nothing rebuilds twice.
 .SECONDARY:
 
-.PHONY: all deps test-deps run test unit-tests e2e sanitize bench bench-build bench-quick bench-tui golden readme fuzz fuzz-deps install uninstall clean
+.PHONY: all deps test-deps run test unit-tests e2e sanitize bench bench-build bench-quick bench-tui golden readme profiles fuzz fuzz-deps install uninstall clean
 
 all: rooftop
 
@@ -135,6 +138,14 @@ golden: $(BUILD)/tests/test_tui_frames $(BUILD)/tests/test_cli
 # make golden, or when a figure changes. Review with git diff.
 readme: $(BUILD)/rooftop
 	sh scripts/readme-sync.sh $(BUILD)/rooftop
+
+# Refits the kernel models (core/kernels.c) to the measured tables and
+# rewrites the compiled-in fits; then rebuilds rooftop with them. Review with
+# git diff: each row carries its rows and cross-validated error.
+KERNEL_DATA ?= ../shared/data/kernels
+profiles: $(BUILD)/rooftop
+	$(BUILD)/rooftop --calibrate $(KERNEL_DATA) --write-profiles core/kernel_profiles.inc
+	$(MAKE) rooftop
 
 sanitize:
 	$(MAKE) BUILD=build-san SANITIZE=1 CFLAGS="-O1 -g" test

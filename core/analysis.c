@@ -94,6 +94,90 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
         add_note(a, "Chip figures overridden on the command line: the %s datasheet values are not used.", c->key);
 }
 
+/* The kernel format a scenario's matmuls run in: its weight precision and
+ * whether they run natively or weight-only (bf16 activations). */
+static enum rt_kernel_format scenario_kernel_format(const struct scenario *s, const struct analysis *a)
+{
+    switch (s->precision) {
+    case RT_FP8: return a->weight_only_quantization ? RT_KF_FP8_WO : RT_KF_FP8;
+    case RT_INT8: return a->weight_only_quantization ? RT_KF_INT8_WO : RT_KF_INT8;
+    case RT_INT4: return RT_KF_INT4_WO;
+    default: return RT_KF_BF16;
+    }
+}
+
+/* One operation alone (--op): the spec's shape with the scenario's figures
+ * where it gave none, timed by the kernel models on one chip. */
+static int analyze_operation(const struct scenario *s, struct analysis *a, char *err, size_t errsize)
+{
+    struct operation_figures *o = &a->operation;
+    o->set = true;
+    struct kernel_shape k = s->op.shape;
+    const struct model_shape *m = &s->model;
+    if (!s->op.format_given)
+        k.format = k.kind == RT_KERNEL_GEMM || k.kind == RT_KERNEL_MOE ? scenario_kernel_format(s, a) : RT_KF_BF16;
+    if (!s->op.kv_given)
+        k.kv_fp8 = s->kv_precision == RT_FP8;
+#define FILL(field, value)                                                                                             \
+    do {                                                                                                               \
+        if (!(k.field > 0.0))                                                                                          \
+            k.field = (double)(value);                                                                                 \
+    } while (0)
+    switch (k.kind) {
+    case RT_KERNEL_GEMM: /* the guide's ch. 3 matmul */
+        FILL(m, 8192);
+        FILL(n, 8192);
+        FILL(k, 8192);
+        break;
+    case RT_KERNEL_ATTENTION: case RT_KERNEL_MLA: case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA:
+        FILL(batch, s->batch);
+        FILL(heads, m->heads);
+        FILL(kv_heads, m->kv_lora_rank > 0 ? 1 : m->kv_heads);
+        FILL(head_dim, m->d_head);
+        if (k.kind == RT_KERNEL_ATTENTION || k.kind == RT_KERNEL_MLA)
+            FILL(seq, s->prefill_tokens > 0 ? s->prefill_tokens : s->context_tokens);
+        else
+            FILL(kv_len, s->context_tokens);
+        break;
+    case RT_KERNEL_MOE:
+        FILL(tokens, s->batch);
+        FILL(hidden, m->d_model);
+        FILL(inter, m->moe_d_ff > 0 ? m->moe_d_ff : m->d_ff);
+        FILL(topk, m->experts_per_token > 0 ? m->experts_per_token : 1);
+        FILL(experts, m->experts > 0 ? m->experts : 1);
+        FILL(moe_tp, scenario_tp(s));
+        FILL(moe_ep, s->ep);
+        break;
+    default: /* one decode step's all-reduce of the activations */
+        FILL(gpus, s->chips);
+        FILL(message_bytes, (double)s->batch * (double)m->d_model * 2.0);
+        break;
+    }
+#undef FILL
+    o->shape = k;
+    char why[200];
+    if (kernel_shape_check(&k, why, sizeof why) != 0) {
+        snprintf(err, errsize, "--op: %s", why);
+        return -1;
+    }
+    struct kernel_view view;
+    kernel_view_for(s->chip.key, &s->chip.kernels, &view);
+    kernel_chip_of(&s->chip, &view, &o->chip);
+    if (s->peak_flops_override > 0.0) /* --peak-flops replaces the peak the op's matmuls run at */
+        o->chip.peak_flops_per_s[kernel_format_rate(k.format)] = s->peak_flops_override;
+    if (s->hbm_bytes_per_s_override > 0.0)
+        o->chip.hbm_bytes_per_s = s->hbm_bytes_per_s_override;
+    o->engine = kernel_engine_for(s->engine.name, &o->engine_guessed);
+    kernel_estimate(&k, &o->chip, &view, o->engine, &o->estimate);
+    snprintf(o->profile_from, sizeof o->profile_from, "%s", view.from);
+    o->profile_measured = view.measured;
+    const struct kernel_estimate *e = &o->estimate;
+    o->intensity_flop_per_byte = e->bytes > 0.0 ? e->flops / e->bytes : 0.0;
+    o->realistic_flops_per_s = e->realistic_s > 0.0 ? e->flops / e->realistic_s : 0.0;
+    o->fraction_of_peak = e->peak_flops_per_s > 0.0 ? o->realistic_flops_per_s / e->peak_flops_per_s : 0.0;
+    return 0;
+}
+
 /* Resolves total and active parameters from --params, a stated count or the shape. */
 static void resolve_params(const struct scenario *s, struct analysis *a)
 {
@@ -369,9 +453,11 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     bool w8a8 = (s->precision == RT_FP8 || s->precision == RT_INT8) && !a->weight_only_quantization;
     hw->bytes_per_act = w8a8 ? 1.0 : 2.0;
     hw->n_chips = (double)tp;
-    hw->eff = efficiency_resolve(&s->chip.efficiency);
     hw->engine = s->engine;
     hw->compute_precision = a->compute_precision;
+    hw->kformat = scenario_kernel_format(s, a);
+    hw->kv_fp8 = s->kv_precision == RT_FP8;
+    hw_rates_kernels(hw, s);
     a->efficiency = hw->eff;
     hw->flop_scale = a->active_params / a->shape_count.active;
     hw->weight_scale = a->params / a->shape_count.total;
@@ -1220,6 +1306,8 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                  (long long)s->chips, format_seconds(tt, sizeof tt, a->serving.ttft_s));
     }
     analyze_cost_energy(s, a);
+    if (s->op.set && analyze_operation(s, a, err, errsize) != 0)
+        return -1;
     select_verdict(s, a);
     compare_estimates(a);
     if (place_operations(a) != 0 || analyze_training(s, a) != 0) {

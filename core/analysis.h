@@ -273,6 +273,22 @@ struct memory_verdict {
     struct chip_memory per_chip;       /* the busiest chip of the layout */
 };
 
+/* One operation by its shape (--op), alone on one chip (kernels.h): the
+ * roofline floor and the realistic estimate of the measured kernel models. */
+struct operation_figures {
+    bool set;                         /* the scenario asked for one */
+    struct kernel_shape shape;        /* the spec with the scenario's figures filled in */
+    struct kernel_chip chip;          /* the chip figures the estimate read */
+    struct kernel_estimate estimate;  /* flops, bytes, floor_s, realistic_s, why, source, error_fraction */
+    enum rt_kernel_engine engine;     /* whose kernels */
+    bool engine_guessed;              /* the scenario's engine has no measured kernels: TensorRT-LLM's stand in */
+    char profile_from[RT_KERNEL_FROM_MAX]; /* the chip the constants were measured on ("" = defaults) */
+    bool profile_measured;            /* on this chip itself */
+    double intensity_flop_per_byte;   /* flops / bytes (0 for a collective) */
+    double realistic_flops_per_s;     /* flops / realistic_s */
+    double fraction_of_peak;          /* realistic_flops_per_s / the peak its matmuls run at */
+};
+
 struct analysis {
     /* Resolved hardware, per chip. */
     double peak_flops_per_s;          /* at compute_precision, after --peak-flops */
@@ -319,6 +335,7 @@ struct analysis {
     double prefill_mfu;               /* with --measured-ttft-s: prefill model FLOPs / (ttft x chips x peak); else 0 */
     double decode_mbu;                /* with --measured-tpot-s: step bytes / (tpot x chips x bandwidth); else 0 */
     struct memory_verdict memory;
+    struct operation_figures operation; /* --op: one kernel alone */
 
     double decode_batch_intensity_flop_per_byte; /* ch. 8, at the scenario's batch and context */
     double gqa_saving;                /* heads / kv_heads */

@@ -59,6 +59,7 @@ struct observation {
      * all-reduce of a decode step). */
     struct scenario scenario;
     char metric[RT_OBS_METRIC_MAX];
+    char args[1024];                 /* the row's flags as run ({configs} expanded, --engine added) */
     /* A point: FLOPs and bytes of one kernel at a precision on the
      * scenario's chip. */
     double flops, bytes;

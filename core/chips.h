@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels.h"
 #include "realistic.h"
 #include "units.h"
 
@@ -71,6 +72,11 @@ struct chip_spec {
      * (never "free"). price_source names the offer and its date. */
     double price_usd_per_chip_hour;
     char price_source[RT_CHIP_PRICE_SOURCE_MAX];
+    /* What measured kernels achieve on this chip (kernels.h): empty for a
+     * built-in chip (kernel_view_for finds its measured sibling in the
+     * built-in map); a chip file may name a sibling or carry fits of its
+     * own (--calibrate writes them). */
+    struct kernel_profile kernels;
 };
 
 /* A run of chips to choose from: the built-ins, or the built-ins and the

@@ -102,45 +102,182 @@ static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, dou
     op->realistic_s = (compute > memory ? compute : memory) + kernels * e->kernel_s;
 }
 
-/* The fraction of the chip an M x N x K GEMM keeps busy over whole waves,
- * counting only the useful part of each output tile, as a GEMM library
- * picks its tiling: the best of 128 x 128, 128 x 64 and 64 x 64 tiles, each
- * with split-K into 1, 2 or 4 parts where K allows (at least 512 deep a
- * part) and the tiles fill less than one wave. 1 without a wave model (sm_count 0). A tiling whose useful share
- * cannot beat the best so far is skipped (this runs for every GEMM of every
- * analyze() call and every step of the chips search). */
-/* ceil(a / b) for 1 <= a, b < 2^40, in double arithmetic: exact there (the
- * quotient's fraction, at least 1/b, is far above its rounding), and much
- * cheaper than 64-bit integer division on the hot path of every GEMM. */
-static inline int64_t ceil_div(int64_t a, int64_t b)
+/* ---- the measured kernel models (kernels.h) in a forward pass ---- */
+
+/* The constants of kind k for the scenario's engine, format and KV
+ * precision (family: the engine's usual kernel, or fam); the defaults when
+ * nothing was measured. */
+static enum rt_kernel_source resolve_kind(const struct kernel_view *v, enum rt_kernel_kind k, enum rt_kernel_format f,
+                                          bool kv_fp8, enum rt_kernel_family fam, enum rt_kernel_engine e,
+                                          float out[RT_KERNEL_PARAMS], double *error)
 {
-    return (int64_t)((double)(a + b - 1) / (double)b);
+    struct kernel_shape probe = {.kind = k, .format = f, .kv_fp8 = kv_fp8, .family = fam};
+    enum rt_kernel_source src;
+    const struct kernel_fit *fit = kernel_fit_lookup(v, &probe, e, &src);
+    if (fit)
+        memcpy(out, fit->p, sizeof fit->p);
+    else
+        kernel_default_params(k, out);
+    double own = fit ? (double)fit->cv_error : RT_KERNEL_DEFAULT_ERROR;
+    *error = src == RT_KSRC_MEASURED ? own
+             : src == RT_KSRC_NEAR   ? fmax(own, RT_KERNEL_NEAR_ERROR)
+             : src == RT_KSRC_BORROWED ? fmax(own, RT_KERNEL_BORROWED_ERROR)
+                                       : RT_KERNEL_DEFAULT_ERROR;
+    return src;
 }
 
-static double gemm_waves(const struct hw_rates *hw, double m, double n, double k)
+/* The profile for elementwise work and links that a chip's kernel fits
+ * imply: its memory-bound GEMMs' achieved bandwidth and launch time, its
+ * all-reduce's step time and link fraction, each GEMM format's peak
+ * fraction (for measured points). */
+static struct efficiency_profile efficiency_from_kernels(const struct hw_rates *hw, const struct kernel_view *v,
+                                                         int64_t sm_count)
 {
-    static const int64_t tiles[][2] = {{128, 128}, {128, 64}, {64, 64}};
-    const int64_t sms = hw->eff.sm_count;
-    /* Past a billion rows or columns the padding and the last wave are lost in the rounding. */
-    if (sms <= 0 || !(m > 0.0) || !(n > 0.0) || m >= 1e9 || n >= 1e9)
-        return 1.0;
-    const int64_t rows_in = (int64_t)ceil(m), cols_in = (int64_t)ceil(n);
-    const int max_split = k >= 2048.0 ? 4 : k >= 1024.0 ? 2 : 1; /* at least 512 deep a part */
-    double best = 0.0;
-    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
-        int64_t rows = ceil_div(rows_in, tiles[t][0]), cols = ceil_div(cols_in, tiles[t][1]);
-        double useful = m * n / ((double)(rows * tiles[t][0]) * (double)(cols * tiles[t][1])); /* the rest: padding */
-        if (useful <= best)
-            continue;
-        /* Split-K only while the tiles fill less than one wave, as GEMM heuristics use it. */
-        int splits = rows * cols < sms ? max_split : 1;
-        for (int split = 1; split <= splits; split *= 2) {
-            int64_t count = rows * cols * split;
-            double e = useful * (double)count / (double)(ceil_div(count, sms) * sms);
-            best = e > best ? e : best;
-        }
+    struct efficiency_profile e = *efficiency_generic();
+    const float *g = hw->kparams[RT_KERNEL_GEMM], *ar = hw->kparams[RT_KERNEL_ALLREDUCE];
+    int hbm = kernel_param_index(RT_KERNEL_GEMM, "hbm_fraction"), launch = kernel_param_index(RT_KERNEL_GEMM, "launch_s");
+    int peak = kernel_param_index(RT_KERNEL_GEMM, "peak_fraction");
+    int step = kernel_param_index(RT_KERNEL_ALLREDUCE, "step_s"), link = kernel_param_index(RT_KERNEL_ALLREDUCE, "link_fraction");
+    if (hbm >= 0)
+        e.memory = fmin(1.0, (double)g[hbm] * hw->kmemory_derate);
+    if (launch >= 0)
+        e.kernel_s = g[launch];
+    if (step >= 0)
+        e.allreduce_step_s = ar[step];
+    if (link >= 0)
+        e.link = fmin(1.0, (double)ar[link]);
+    static const enum rt_kernel_format formats[RT_PRECISION_COUNT] = {RT_KF_BF16, RT_KF_FP8, RT_KF_INT8, RT_KF_INT4_WO};
+    for (int p = 0; p < RT_PRECISION_COUNT && peak >= 0; p++) {
+        float q[RT_KERNEL_PARAMS];
+        double err;
+        resolve_kind(v, RT_KERNEL_GEMM, formats[p], false, RT_KFAM_ANY, hw->kengine, q, &err);
+        e.matmul[p] = fmin(1.0, fmax(0.01, (double)q[peak] * hw->kcompute_derate));
     }
-    return best;
+    e.present = true;
+    e.calibrated = v->measured;
+    e.sm_count = sm_count;
+    snprintf(e.source, sizeof e.source, "%s%s kernel fits (%s)", v->measured ? "measured " : "",
+             v->from[0] ? v->from : "default", kernel_engine_name(hw->kengine));
+    return e;
+}
+
+void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s)
+{
+    struct kernel_view v;
+    kernel_view_for(s->chip.key, &s->chip.kernels, &v);
+    kernel_chip_of(&s->chip, &v, &hw->kchip);
+    hw->kchip.peak_flops_per_s[kernel_format_rate(hw->kformat)] = hw->peak_flops_per_s; /* overrides, weight-only */
+    hw->kchip.hbm_bytes_per_s = hw->hbm_bytes_per_s;
+    hw->kengine = kernel_engine_for(s->engine.name, NULL);
+    hw->kcompute_derate = v.compute_derate;
+    hw->kmemory_derate = v.memory_derate;
+    for (int k = 0; k < RT_KERNEL_KIND_COUNT; k++) {
+        enum rt_kernel_format f = k == RT_KERNEL_GEMM || k == RT_KERNEL_MOE ? hw->kformat : RT_KF_BF16;
+        enum rt_kernel_family fam = k == RT_KERNEL_ALLREDUCE ? RT_KFAM_GRAPH : RT_KFAM_ANY;
+        hw->ksource[k] = resolve_kind(&v, (enum rt_kernel_kind)k, f, hw->kv_fp8, fam, hw->kengine, hw->kparams[k],
+                                      &hw->kerror[k]);
+    }
+    double ignored;
+    resolve_kind(&v, RT_KERNEL_ALLREDUCE, RT_KF_BF16, false, RT_KFAM_EAGER, hw->kengine, hw->ar_eager, &ignored);
+    hw->eff = s->chip.efficiency.present ? efficiency_resolve(&s->chip.efficiency)
+                                         : efficiency_from_kernels(hw, &v, s->chip.efficiency.sm_count);
+}
+
+/* Seconds of one GEMM of m x n x k (fractional widths round up) in the
+ * scenario's format, by the measured model; 0 for an empty one. */
+static double gemm_s(const struct hw_rates *hw, double m, double n, double k)
+{
+    if (!(m > 0.0) || !(n > 0.0) || !(k > 0.0))
+        return 0.0;
+    struct kernel_shape g = {.kind = RT_KERNEL_GEMM, .format = hw->kformat, .m = ceil(m), .n = ceil(n), .k = ceil(k)};
+    return kernel_time(&g, &hw->kchip, hw->kparams[RT_KERNEL_GEMM], hw->kcompute_derate, hw->kmemory_derate, NULL);
+}
+
+/* Sets op's realistic time to t (never below its floor) for `kernels` launches. */
+static void set_realistic(struct op_cost *op, double t, double kernels)
+{
+    if (!op)
+        return;
+    op->kernels = kernels;
+    op->waves = 1.0;
+    op->realistic_s = t > op->time_s ? t : op->time_s;
+}
+
+/* Seconds of the phase's fused attention kernels, layer kind by layer
+ * kind, on one chip of n: prefill (or a training forward) over seq tokens
+ * per sequence, decode over the cached context. */
+static double attention_s(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, double seqs,
+                          double seq, double q)
+{
+    const struct model_shape *m = &s->model;
+    bool mla = m->kv_lora_rank > 0;
+    double heads = fmax(1.0, ceil((double)m->heads / hw->n_chips));
+    double kv_heads = mla ? 1.0 : kv_heads_per_chip((double)m->kv_heads, hw->n_chips);
+    struct kernel_shape k = {.format = RT_KF_BF16, .kv_fp8 = hw->kv_fp8, .batch = seqs, .heads = heads,
+                             .kv_heads = kv_heads, .head_dim = (double)m->d_head};
+    if (p == RT_PHASE_DECODE) {
+        k.kind = mla ? RT_KERNEL_DECODE_MLA : RT_KERNEL_DECODE_ATTENTION;
+        k.kv_len = (double)s->context_tokens;
+        k.heads *= q; /* verifying q tokens a sequence scores q queries per head */
+    } else {
+        k.kind = mla ? RT_KERNEL_MLA : RT_KERNEL_ATTENTION;
+        k.seq = seq;
+    }
+    double total = 0.0, layers = 0.0;
+    for (int i = 0; i < m->kind_count; i++) {
+        const struct layer_kind *lk = &m->kinds[i];
+        if (!mixer_is_attention(lk->mixer) || lk->count <= 0)
+            continue;
+        k.window = lk->mixer == RT_MIXER_FULL ? 0.0 : (double)lk->window; /* a chunk read as its window */
+        total += (double)lk->count * kernel_time(&k, &hw->kchip, hw->kparams[k.kind], hw->kcompute_derate,
+                                                 hw->kmemory_derate, NULL);
+        layers += (double)lk->count;
+    }
+    if (layers == 0.0 && m->kind_count == 0) /* a shape without a schedule: every layer full attention */
+        total = (double)m->layers * kernel_time(&k, &hw->kchip, hw->kparams[k.kind], hw->kcompute_derate,
+                                                hw->kmemory_derate, NULL);
+    return total;
+}
+
+/* Seconds of one MoE layer's routed experts for T tokens on one chip (the
+ * fused kernel), and the shared experts as GEMMs. */
+static double moe_layer_s(const struct scenario *s, const struct hw_rates *hw, double T, double busy, double e,
+                          double imbalance)
+{
+    const struct model_shape *m = &s->model;
+    double ff_e = m->moe_d_ff > 0 ? (double)m->moe_d_ff : (double)m->d_ff;
+    double ff_s = m->shared_d_ff > 0 ? (double)m->shared_d_ff : ff_e;
+    struct kernel_shape k = {.kind = RT_KERNEL_MOE, .format = hw->kformat, .tokens = fmax(1.0, ceil(T * busy)),
+                             .hidden = (double)m->d_model, .inter = ff_e, .topk = (double)m->experts_per_token,
+                             .experts = (double)m->experts, .moe_tp = e > 1.0 ? 1.0 : hw->n_chips,
+                             .moe_ep = e > 1.0 ? hw->n_chips * e : 1.0};
+    if (k.topk < 1.0)
+        k.topk = 1.0;
+    if (k.experts < k.topk)
+        k.experts = k.topk;
+    double t = kernel_time(&k, &hw->kchip, hw->kparams[RT_KERNEL_MOE], hw->kcompute_derate, hw->kmemory_derate, NULL);
+    t *= imbalance; /* the busiest rank's experts */
+    double shared = (double)m->shared_experts;
+    if (shared > 0.0) {
+        double mats = m->gated_mlp ? 3.0 : 2.0;
+        t += gemm_s(hw, T, (mats - 1.0) * shared * ff_s / hw->n_chips, (double)m->d_model) +
+             gemm_s(hw, T, (double)m->d_model, shared * ff_s / hw->n_chips);
+    }
+    return t;
+}
+
+/* Seconds of one collective of kind k over n chips moving bytes per chip,
+ * by the measured model (params p), over the link the group uses. */
+static double collective_s(const struct hw_rates *hw, enum rt_kernel_kind k, const float *p, double n, double bytes,
+                           double link_bytes_per_s, double extra_step_s)
+{
+    if (!(n > 1.0) || !(bytes > 0.0) || !(link_bytes_per_s > 0.0))
+        return 0.0;
+    struct kernel_chip c = hw->kchip;
+    c.link_bytes_per_s = link_bytes_per_s;
+    struct kernel_shape sh = {.kind = k, .format = RT_KF_BF16, .gpus = n, .message_bytes = bytes};
+    double steps = (k == RT_KERNEL_ALLREDUCE || k == RT_KERNEL_NCCL_ALLREDUCE ? 2.0 : 1.0) * (n - 1.0);
+    return kernel_time(&sh, &c, p, 1.0, 1.0, NULL) + steps * extra_step_s;
 }
 
 /* State-update FLOPs per token of a fixed-state mixer, an estimate of
@@ -284,11 +421,11 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     if (La > 0.0) {
         /* QKV projection; prefill and decode write the new keys and values to
          * the cache (a windowed layer keeps only its window of a prompt). */
-        realistic_op(add_op(out, hw, "qkv projection", true, La * 2.0 * T * qkv_params * fs / n,
-                            La * qkv_params * wb * ws / n, z->kv_new_tokens * kv_elems * kvb * kvs,
-                            La * (T * d * ab + T * qkv_width * ab / n),
-                            shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile)),
-                     hw, La, gemm_waves(hw, T, qkv_width / n, d), KIND_PLAIN, 1.0);
+        set_realistic(add_op(out, hw, "qkv projection", true, La * 2.0 * T * qkv_params * fs / n,
+                             La * qkv_params * wb * ws / n, z->kv_new_tokens * kv_elems * kvb * kvs,
+                             La * (T * d * ab + T * qkv_width * ab / n),
+                             shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile)),
+                      La * gemm_s(hw, T, qkv_width / n, d), La);
 
         /* Attention: scores, softmax, x V. */
         double q_bytes = T * H * dq * ab / n;
@@ -318,18 +455,30 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         double pair_fill = p == RT_PHASE_DECODE ? wave_efficiency(B * kv_here, hw->eff.sm_count) : 1.0;
         double prefill_waves = p == RT_PHASE_DECODE ? 1.0 : padded * wave_efficiency(units, hw->eff.sm_count);
         double launches = fused_attention ? 0.0 : La;
-        realistic_op_fill(add_op(out, hw, "attention scores", true, 2.0 * H * dq * z->pairs / n, 0.0, k_cache,
-                            La * (q_bytes + k_fresh + score_bytes), shard_tile(dq, 1, tile)),
-                          hw, La, prefill_waves, KIND_ATTENTION, fill, pair_fill);
-        realistic_op(add_op(out, hw, "softmax", false, 5.0 * H * z->pairs / n, 0.0, 0.0, La * 2.0 * score_bytes, 1.0),
-                     hw, launches, 1.0, KIND_ATTENTION, 1.0);
-        realistic_op_fill(add_op(out, hw, "attention x V", true, 2.0 * H * dv * z->pairs / n, 0.0, v_cache,
-                            La * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile)),
-                          hw, launches, prefill_waves, KIND_ATTENTION, fill, pair_fill);
-        realistic_op(add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n,
-                            La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * ab),
-                            shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)),
-                     hw, La, gemm_waves(hw, T, d, H * dv / n), KIND_PLAIN, 1.0);
+        struct op_cost *scores = add_op(out, hw, "attention scores", true, 2.0 * H * dq * z->pairs / n, 0.0, k_cache,
+                                        La * (q_bytes + k_fresh + score_bytes), shard_tile(dq, 1, tile));
+        struct op_cost *softmax = add_op(out, hw, "softmax", false, 5.0 * H * z->pairs / n, 0.0, 0.0,
+                                         La * 2.0 * score_bytes, 1.0);
+        struct op_cost *xv = add_op(out, hw, "attention x V", true, 2.0 * H * dv * z->pairs / n, 0.0, v_cache,
+                                    La * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile));
+        if (fused_attention && scores && softmax && xv) {
+            /* One fused kernel a layer (the measured attention models): its
+             * time is shared among the three rows as their floors are. */
+            double fused = attention_s(s, hw, p, B, seq, q);
+            double parts = scores->time_s + softmax->time_s + xv->time_s;
+            double share = parts > 0.0 ? fused / parts : 0.0;
+            set_realistic(scores, share * scores->time_s, La);
+            set_realistic(softmax, share * softmax->time_s, 0.0);
+            set_realistic(xv, share * xv->time_s, 0.0);
+        } else {
+            realistic_op_fill(scores, hw, La, prefill_waves, KIND_ATTENTION, fill, pair_fill);
+            realistic_op(softmax, hw, launches, 1.0, KIND_ATTENTION, 1.0);
+            realistic_op_fill(xv, hw, launches, prefill_waves, KIND_ATTENTION, fill, pair_fill);
+        }
+        set_realistic(add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n,
+                             La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * ab),
+                             shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)),
+                      La * gemm_s(hw, T, d, H * dv / n), La);
     }
 
     /* Linear-attention and Mamba layers: their projections, and the state
@@ -337,10 +486,13 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
      * (decode) or once a prompt (prefill; the chunked scan keeps it on chip
      * in between). */
     if (z->state_layers > 0.0) {
-        realistic_op(add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
-                            z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * ab,
-                            shard_tile(d, 1, tile)),
-                     hw, 2.0 * z->state_layers, gemm_waves(hw, T, d, d), KIND_PLAIN, 1.0);
+        /* in and out projections of each layer, the in one about as wide as the rest of its parameters */
+        double per_layer = z->state_params / z->state_layers;
+        double in_cols = fmax(1.0, per_layer / d - d);
+        set_realistic(add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
+                             z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * ab,
+                             shard_tile(d, 1, tile)),
+                      z->state_layers * (gemm_s(hw, T, in_cols / n, d) + gemm_s(hw, T, d, d / n)), 2.0 * z->state_layers);
         /* Mamba-2's and linear attention's chunked algorithms run on the tensor
          * unit; Mamba-1's selective scan runs on the vector unit. */
         bool on_tensor = z->mamba1_layers <= 0.0;
@@ -369,18 +521,23 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     double mlp_weights = (mats * d * z->dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;
     double ff_tokens = T * z->dense_ff + moe_layers * T * (k_routed * ff_e + shared * ff_s); /* intermediate elements */
     if (moe_layers > 0.0)
-        realistic_op(add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
-                            moe_layers * d * (double)m->experts * wb * ws / n, 0.0,
-                            moe_layers * T * (double)m->experts * ab, 1.0),
-                     hw, moe_layers, 1.0, KIND_PLAIN, 1.0);
+        set_realistic(add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
+                             moe_layers * d * (double)m->experts * wb * ws / n, 0.0,
+                             moe_layers * T * (double)m->experts * ab, 1.0),
+                      moe_layers * gemm_s(hw, T, (double)m->experts, d), moe_layers);
     double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : (double)m->d_ff, n, tile);
     /* Dense: the up (and gate) GEMM and the down GEMM; MoE: the fused kernel's two grouped GEMMs. */
     double up_cols = (mats - 1.0) * (moe_layers > 0.0 ? ff_e : (double)m->d_ff) / n;
-    realistic_op(add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n,
-                        mlp_weights * ws / n, 0.0, (z->mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n,
-                        mlp_tile),
-                 hw, 2.0 * z->mlp_layers, moe_layers > 0.0 ? 1.0 : gemm_waves(hw, T, up_cols, d),
-                 moe_layers > 0.0 ? KIND_MOE : KIND_PLAIN, 1.0);
+    /* Dense layers: their up (and gate) and down GEMMs at their mean width; MoE layers: the fused kernel. */
+    double dense_width = z->dense_layers > 0.0 ? z->dense_ff / z->dense_layers : 0.0;
+    double mlp_real = z->dense_layers * (gemm_s(hw, T, (mats - 1.0) * dense_width / n, d) + gemm_s(hw, T, d, dense_width / n));
+    if (moe_layers > 0.0)
+        mlp_real += moe_layers * moe_layer_s(s, hw, T, busy, e, imbalance);
+    (void)up_cols;
+    set_realistic(add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n,
+                         mlp_weights * ws / n, 0.0, (z->mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n,
+                         mlp_tile),
+                  mlp_real, 2.0 * z->mlp_layers);
     realistic_op(add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
                         ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0),
                  hw, z->mlp_layers, 1.0, KIND_PLAIN, 1.0);
@@ -398,10 +555,10 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
     realistic_op(add_op(out, hw, "embedding lookup", false, 0.0, fmin(T, V) * d * wb * ws / n, 0.0, T * d * ab, 1.0),
                  hw, 1.0, 1.0, KIND_PLAIN, 1.0);
-    realistic_op(add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
-                        head_tokens * d * ab + head_tokens * V * ab / n,
-                        shard_tile(d, 1, tile) * shard_tile(V, n, tile)),
-                 hw, 1.0, gemm_waves(hw, head_tokens, V / n, d), KIND_PLAIN, 1.0);
+    set_realistic(add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
+                         head_tokens * d * ab + head_tokens * V * ab / n,
+                         shard_tile(d, 1, tile) * shard_tile(V, n, tile)),
+                  gemm_s(hw, head_tokens, V / n, d), 1.0);
 
     /* An all-reduce of the activations after each mixer and each MLP (two
      * per layer of a transformer), ring over n chips. */
@@ -413,8 +570,11 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         out->alltoall_bytes = moe_layers * alltoall_bytes_per_chip(T / n, k_routed, d, ab, e);
         out->comms_bytes += out->alltoall_bytes;
         out->comms_s += out->alltoall_bytes / hw->ep_link_bytes_per_s;
-        out->realistic_comms_s += moe_layers * 2.0 * (e - 1.0) * (hw->eff.allreduce_step_s + hw->ep_link_extra_step_s) +
-                                  out->alltoall_bytes / (hw->eff.link * hw->ep_link_bytes_per_s);
+        /* dispatch and combine: two NCCL all-to-alls a layer (the measured model) */
+        out->realistic_comms_s += moe_layers * 2.0 * collective_s(hw, RT_KERNEL_NCCL_ALLTOALL,
+                                                                  hw->kparams[RT_KERNEL_NCCL_ALLTOALL], n * e,
+                                                                  out->alltoall_bytes / moe_layers / 2.0,
+                                                                  hw->ep_link_bytes_per_s, hw->ep_link_extra_step_s);
     }
     if (n > 1.0 && hw->link_bytes_per_s > 0.0) {
         out->allreduces = z->mixer_layers + z->mlp_layers;
@@ -424,9 +584,11 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         /* Alpha-beta (Thakur et al. 2005): a ring all-reduce is 2(n-1) steps of a fixed time plus 2(n-1)/n of
          * the bytes over the achieved link; a tree (or NCCL's small-message algorithms) 2 ceil(log2 n) steps
          * plus twice the bytes. The library picks the faster; so does this model. */
-        out->realistic_comms_s +=
-            out->allreduces * allreduce_s(n, T * d * ab, hw->eff.allreduce_step_s + hw->link_extra_step_s,
-                                          hw->eff.link * hw->link_bytes_per_s);
+        /* The engine's own all-reduce (the measured model): captured in a CUDA graph for decode, eager for
+         * a prefill or a training step. */
+        const float *ar = p == RT_PHASE_DECODE ? hw->kparams[RT_KERNEL_ALLREDUCE] : hw->ar_eager;
+        out->realistic_comms_s += out->allreduces * collective_s(hw, RT_KERNEL_ALLREDUCE, ar, n, T * d * ab,
+                                                                 hw->link_bytes_per_s, hw->link_extra_step_s);
     }
     out->step_s = p == RT_PHASE_TRAINING ? 0.0 : hw->engine.step_s;
     if (p == RT_PHASE_PREFILL) /* admitting the requests: once, in the time to first token */

@@ -48,6 +48,7 @@
 
 #include <stdbool.h>
 
+#include "kernels.h"
 #include "realistic.h"
 #include "scenario.h"
 
@@ -136,9 +137,24 @@ struct hw_rates {
      * hw_rates_prepare() so that costing a phase at many chip counts does
      * not redo them; phase_costs() works them out itself when !prepared. */
     bool prepared;
-    /* What real kernels achieve (realistic.h); set by analyze(). */
+    /* What real kernels achieve (realistic.h); set by analyze(). eff is
+     * the chip's profile: its own (a chip file's "efficiency"), else the
+     * one the kernel fits imply (efficiency_from_kernels). */
     struct efficiency_profile eff;
     struct engine_profile engine;
+    /* The measured kernel models (kernels.h), resolved once per scenario
+     * by hw_rates_kernels(): the chip as they see it, each kind's
+     * constants for its engine, format and KV precision (by value, so a
+     * copy of hw_rates stands alone), where they came from, and how sure. */
+    struct kernel_chip kchip;
+    enum rt_kernel_engine kengine;
+    enum rt_kernel_format kformat;   /* the matmuls' */
+    bool kv_fp8;
+    float kparams[RT_KERNEL_KIND_COUNT][RT_KERNEL_PARAMS];
+    float ar_eager[RT_KERNEL_PARAMS]; /* the engine's all-reduce outside CUDA graphs (prefill) */
+    enum rt_kernel_source ksource[RT_KERNEL_KIND_COUNT];
+    double kerror[RT_KERNEL_KIND_COUNT]; /* each kind's cross-validated error fraction */
+    double kcompute_derate, kmemory_derate;
     enum rt_precision compute_precision;
     struct param_count count;
     struct phase_shape shape[RT_PHASE_COUNT];
@@ -150,6 +166,13 @@ struct phase_shape phase_shape(const struct scenario *s, enum rt_phase p, double
 
 /* Fills hw's count and phase shapes for scenario s and sets prepared. */
 void hw_rates_prepare(struct hw_rates *hw, const struct scenario *s);
+
+/* Resolves hw's kernel models for scenario s (after its peak, bandwidth,
+ * compute precision and link are set): the chip's view (kernel_view_for),
+ * the engine (kernel_engine_for), each kind's fitted constants or the
+ * defaults, and the profile they imply for elementwise work when the chip
+ * file gives none (efficiency_from_kernels). */
+void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s);
 
 /* Costs phase p of scenario s on hardware hw into *out. s must have passed
  * scenario_check (the caller, analyze(), guarantees it); no failure mode. */

@@ -1,6 +1,8 @@
 /* report.c — text, markdown, JSON and CSV renderings of an analysis. */
 #include "report.h"
 
+#include "opreport.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -1116,9 +1118,30 @@ static void json_points(cJSON *root, const struct scenario *s, const struct meas
     }
 }
 
+/* The report of one operation alone (--op): its own view, in every format. */
+static char *render_operation(enum rt_format f, const struct scenario *s, const struct analysis *a)
+{
+    struct strbuf sb = {0};
+    if (f == RT_FORMAT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "version", ROOFTOP_VERSION);
+        cJSON *chip = cJSON_AddObjectToObject(root, "chip");
+        cJSON_AddStringToObject(chip, "key", s->chip.key);
+        cJSON_AddStringToObject(chip, "name", s->chip.name);
+        cJSON_AddStringToObject(root, "engine", s->engine.name);
+        op_report_json(root, s, a);
+        json_finish(&sb, root);
+    } else {
+        op_report_text(&sb, s, a, f == RT_FORMAT_MARKDOWN);
+    }
+    return report_take(&sb, f);
+}
+
 char *report_render_points(enum rt_format f, const struct scenario *s, const struct analysis *a,
                            const struct measured_point *pts, size_t n)
 {
+    if (a->operation.set)
+        return render_operation(f, s, a);
     struct strbuf sb = {0};
     switch (f) {
     case RT_FORMAT_MARKDOWN:

@@ -13,6 +13,7 @@
 
 #include "chips.h"
 #include "models.h"
+#include "opspec.h"
 #include "roofline.h"
 #include "units.h"
 
@@ -134,6 +135,10 @@ struct scenario {
     double train_tokens;              /* tokens of the whole run: --train-tokens, [1, 1e16] */
     double train_mfu;                 /* MFU the totals assume, (0, 1]; 0 = the analysis's training MFU */
     double train_chip_hours;          /* a published chip-hours figure: the MFU it implies; needs train_tokens */
+
+    /* One operation by its shape (--op, opspec.h): analyze() then also
+     * times that kernel alone on one chip (analysis.operation). */
+    struct op_spec op;
 };
 
 /* Fills *s with the built-in default scenario, the guide's napkin (ch. 6),

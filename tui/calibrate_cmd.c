@@ -9,6 +9,7 @@
 
 #include "chipfile.h"
 #include "fileio.h"
+#include "kernelcal.h"
 #include "measured.h"
 
 #define ITERATIONS 1500
@@ -58,8 +59,7 @@ static size_t keep_chip(struct observation *obs, size_t n, const char *chip)
     return k;
 }
 
-/* Saves chip with its fitted profile as a chip file. */
-static int write_chip(const char *path, const struct chip_spec *chip, FILE *errout)
+int calibrate_write_chip(const char *path, const struct chip_spec *chip, FILE *errout)
 {
     cJSON *root = cJSON_CreateObject();
     chip_to_json(root, chip);
@@ -167,7 +167,7 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
     snprintf(fitted.efficiency.source, sizeof fitted.efficiency.source, "%s fitted to %zu rows of %s (MAPE %.1f%%); "
                                                                         "the rest as before",
              which, kept, path, after * 100.0);
-    int status = write_chip(o->write_chip, &fitted, errout);
+    int status = calibrate_write_chip(o->write_chip, &fitted, errout);
     if (status == 0)
         fprintf(out, "Wrote %s (use it with --chip %s)\n", o->write_chip, o->write_chip);
     return status;
@@ -232,6 +232,8 @@ static int fit_all(struct observation *obs, size_t n, const char *path, FILE *ou
 
 int run_calibrate(const struct cli_options *o, FILE *out, FILE *errout)
 {
+    if (kernel_tables_at(o->calibrate_path))
+        return run_kernel_calibrate(o, out, errout);
     char *text, err[600];
     size_t len, n = 0;
     if (read_file(o->calibrate_path, &text, &len, err, sizeof err) != 0) {

@@ -1,6 +1,8 @@
 /* cli.c — getopt_long over the flag contract, then one of the modes. */
 #include "cli.h"
 
+#include "validate.h"
+
 #include "calibrate_cmd.h"
 
 #include <getopt.h>
@@ -123,6 +125,9 @@ static const char usage_text[] =
     "                      --train-mfu F, else the step's (or measured) MFU\n"
     "  --train-chip-hours H  a published run's chip-hours: the MFU they imply\n"
     "  --flops-convention palm|megatron|6n|causal  model FLOPs for MFU  [palm]\n"
+    "  --op KIND[:KEY=V,...]  one operation alone by its shape: gemm:m=1,n=8192,k=8192,\n"
+    "                      attention, decode-attention, mla, decode-mla, moe, all-reduce,\n"
+    "                      all-gather, reduce-scatter, all-to-all (README: \"One operation\")\n"
     "Explorer flags:\n"
     "  --ascii             no braille or line drawing, even in a UTF-8 locale\n"
     "  --no-color          monochrome (also when NO_COLOR is set)\n"
@@ -153,7 +158,8 @@ enum {
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
-    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT, OPT_COUNT
+    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT, OPT_WRITE_PROFILES,
+    OPT_OP, OPT_VALIDATE, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -224,6 +230,9 @@ static const struct option long_options[] = {
     {"calibrate", required_argument, NULL, OPT_CALIBRATE},
     {"calibrate-scope", required_argument, NULL, OPT_CALIBRATE_SCOPE},
     {"write-chip", required_argument, NULL, OPT_WRITE_CHIP},
+    {"write-profiles", required_argument, NULL, OPT_WRITE_PROFILES},
+    {"op", required_argument, NULL, OPT_OP},
+    {"validate", required_argument, NULL, OPT_VALIDATE},
     {"points", required_argument, NULL, OPT_POINTS},
     {"tp", required_argument, NULL, OPT_TP},
     {"pp", required_argument, NULL, OPT_PP},
@@ -674,6 +683,8 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_TRAIN_TOKENS: real = &s->train_tokens; break;
     case OPT_TRAIN_MFU: real = &s->train_mfu; break;
     case OPT_TRAIN_CHIP_HOURS: real = &s->train_chip_hours; break;
+    case OPT_OP:
+        return op_spec_parse(text, &s->op, err, errsize) == 0 ? 0 : 2;
     case OPT_FLOPS_CONVENTION:
         for (int i = 0; i < RT_FLOPS_CONVENTION_COUNT; i++) {
             if (strcmp(text, flops_convention_name((enum rt_flops_convention)i)) == 0) {
@@ -775,7 +786,7 @@ static const int apply_order[] = {
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
     OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE,
-    OPT_TRAIN_TOKENS, OPT_TRAIN_MFU, OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION};
+    OPT_TRAIN_TOKENS, OPT_TRAIN_MFU, OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_OP};
 
 /* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
  * number as the scenario holds it (1e-320 reads back as
@@ -1187,6 +1198,21 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                 return 2;
             }
             break;
+        case OPT_VALIDATE:
+            out->mode = CLI_VALIDATE, modes++;
+            out->validate_path = optarg;
+            if (!optarg[0]) {
+                snprintf(err, errsize, "--validate: no file named (the path is empty)");
+                return 2;
+            }
+            break;
+        case OPT_WRITE_PROFILES:
+            out->write_profiles = optarg;
+            if (!optarg[0]) {
+                snprintf(err, errsize, "--write-profiles: no file named (the path is empty)");
+                return 2;
+            }
+            break;
         case OPT_POINTS: {
             char *text;
             size_t len;
@@ -1321,8 +1347,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     load_user_chips(out);
     if (modes > 1) {
         snprintf(err, errsize,
-                 "choose one of --report, --sweep, --search, --diff, --calibrate, --list-chips, "
-                 "--list-models, --list-themes");
+                 "choose one of --report, --sweep, --search, --diff, --calibrate, --validate, "
+                 "--list-chips, --list-models, --list-themes");
         return 2;
     }
     if (pend.text[OPT_GATED] && pend.text[OPT_PLAIN_MLP]) {
@@ -1337,8 +1363,8 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "choose one of --napkin, --detailed and --estimate");
         return 2;
     }
-    if ((out->write_chip || out->calibrate_all) && out->mode != CLI_CALIBRATE) {
-        snprintf(err, errsize, "--write-chip and --calibrate-scope go with --calibrate FILE");
+    if ((out->write_chip || out->calibrate_all || out->write_profiles) && out->mode != CLI_CALIBRATE) {
+        snprintf(err, errsize, "--write-chip, --write-profiles and --calibrate-scope go with --calibrate FILE");
         return 2;
     }
     if (out->write_chip && out->calibrate_all) {
@@ -1382,8 +1408,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         out->diff_a = out->baseline_path;
     }
     if (format_text &&
-        !(sweep || report || out->mode == CLI_LIST_CHIPS || out->mode == CLI_SEARCH || out->mode == CLI_DIFF)) {
-        snprintf(err, errsize, "--format goes with --sweep, --search, --report, --diff, --baseline or --list-chips");
+        !(sweep || report || out->mode == CLI_LIST_CHIPS || out->mode == CLI_SEARCH || out->mode == CLI_DIFF ||
+          out->mode == CLI_VALIDATE)) {
+        snprintf(err, errsize,
+                 "--format goes with --sweep, --search, --report, --diff, --baseline, --validate or --list-chips");
         return 2;
     }
     const char *fmt = report_text ? report_text : format_text;
@@ -1786,7 +1814,7 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         const char *flag;
     } printing[] = {{CLI_REPORT, "--report"},         {CLI_SWEEP, "--sweep"},           {CLI_SEARCH, "--search"},
                     {CLI_DIFF, "--diff"},             {CLI_LIST_CHIPS, "--list-chips"}, {CLI_LIST_MODELS, "--list-models"},
-                    {CLI_CALIBRATE, "--calibrate"}};
+                    {CLI_CALIBRATE, "--calibrate"}, {CLI_VALIDATE, "--validate"}};
     for (size_t i = 0; i < sizeof printing / sizeof printing[0]; i++)
         if (o->mode == printing[i].mode)
             say_explorer_only(o, errout, o->mode == CLI_DIFF && o->diff_baseline ? "--baseline --format" : printing[i].flag);
@@ -1802,6 +1830,8 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
     case CLI_LIST_THEMES:
     case CLI_CALIBRATE:
         return run_buffered(o, out, errout);
+    case CLI_VALIDATE:
+        return run_validate(o, out, errout);
     case CLI_SWEEP:
         return run_sweep(o, out, errout);
     case CLI_REPORT:

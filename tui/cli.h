@@ -18,7 +18,7 @@
 #include "tour.h"
 
 enum cli_mode { CLI_EXPLORE = 0, CLI_REPORT, CLI_SWEEP, CLI_LIST_CHIPS, CLI_LIST_MODELS, CLI_LIST_THEMES, CLI_HELP,
-                CLI_VERSION, CLI_CALIBRATE, CLI_SEARCH, CLI_DIFF };
+                CLI_VERSION, CLI_CALIBRATE, CLI_SEARCH, CLI_DIFF, CLI_VALIDATE };
 
 struct cli_options {
     enum cli_mode mode;
@@ -33,8 +33,10 @@ struct cli_options {
     struct load_warnings warnings;/* what loading files noticed; printed, not fatal */
     struct theme_set *themes;     /* loaded for the explorer and --list-themes; NULL otherwise */
     const char *calibrate_path;   /* --calibrate FILE */
+    const char *validate_path;    /* --validate FILE|FOLDER */
     bool calibrate_all;           /* --calibrate-scope all: the generic profile and the engines */
     const char *write_chip;       /* --write-chip FILE: save the calibrated chip */
+    const char *write_profiles;   /* --write-profiles FILE: the kernel fits as core/kernel_profiles.inc */
     struct measured_point points[RT_MAX_POINTS]; /* --points FILE: measured kernels to place */
     size_t point_count;
     bool precision_given;         /* --precision on the line: --search tries only it */

@@ -230,7 +230,7 @@ static const char *level_of(const char *category)
 
 /* Builds one case row's scenario from its flags. */
 static int case_scenario(const char *path, int line, const char *args, const char *engine, struct scenario *out,
-                         char *err, size_t errsize)
+                         char *ran, size_t ransize, char *err, size_t errsize)
 {
     /* {configs} is the configs folder beside the file. */
     char dir[1024], expanded[CSV_FIELD_MAX];
@@ -255,6 +255,8 @@ static int case_scenario(const char *path, int line, const char *args, const cha
         }
     }
     expanded[used] = '\0';
+    snprintf(ran, ransize, "%s%s%s", expanded, engine[0] && engine_find(engine) ? " --engine " : "",
+             engine[0] && engine_find(engine) ? engine : "");
     static char words[64][CSV_FIELD_MAX];
     int n = fits ? split_words(expanded, words, 62) : -1;
     if (n < 0) { /* never run a row on flags cut short: they could name another file */
@@ -371,7 +373,7 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
         }
         snprintf(o->metric, sizeof o->metric, "%s", f[c_metric]);
         if (case_scenario(path, line, c_args < k ? f[c_args] : "", c_eng >= 0 && c_eng < k ? f[c_eng] : "",
-                          &o->scenario, err, errsize) != 0)
+                          &o->scenario, o->args, sizeof o->args, err, errsize) != 0)
             goto fail;
         n++;
     }

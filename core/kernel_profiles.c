@@ -1,0 +1,152 @@
+/* kernel_profiles.c — which measured fits each built-in chip uses, and the
+ * compiled-in fits themselves (kernel_profiles.inc, written by `make
+ * profiles`: rooftop --calibrate on the shared kernel tables with
+ * --write-profiles). */
+#include "kernels.h"
+
+#include "chips.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct builtin_profile {
+    const char *chip;
+    const struct kernel_fit *fits;
+    int count;
+};
+
+#include "kernel_profiles.inc"
+
+/* Each built-in chip's measured sibling, a second one for the formats the
+ * first lacks, the derates of a borrowed profile, and the last-level cache.
+ * Cache sizes: NVIDIA A100 whitepaper (40 MB L2), H100 whitepaper (50 MB on
+ * the SXM5 and PCIe parts), Ada whitepaper (L40S 96 MB, L4 48 MB, RTX 4090 72
+ * MB), Chips and Cheese "Nvidia's B200" (2025: 126 MB L2, 148 SMs), the RTX
+ * Blackwell whitepaper (GB202: 128 MB); AMD CDNA 3 whitepaper (MI300X 256 MB
+ * Infinity Cache). A chip whose vendor kernels differ (AMD, TPU, Gaudi) keeps
+ * a sibling's fitted fractions and says so; derates stay 1 until a published
+ * measurement gives one. */
+static const struct {
+    const char *chip, *from, *from2;
+    double l2_bytes;
+    float compute_derate, memory_derate;
+    const char *source;
+} chip_map[] = {
+    {"a100-80", "a100-80", NULL, 40e6, 1, 1, "measured"},
+    {"a100-40", "a100-80", NULL, 40e6, 1, 1, "the A100 80GB's fits (same SMs and kernels; its own bandwidth)"},
+    {"h100", "h100", NULL, 50e6, 1, 1, "measured"},
+    {"h100-pcie", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own SMs, clocks and bandwidth)"},
+    {"h100-nvl", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own bandwidth)"},
+    {"h200", "h200", NULL, 50e6, 1, 1, "measured"},
+    {"h20", "h200", NULL, 60e6, 1, 1, "the H200's fits (Hopper kernels; its own peaks and bandwidth)"},
+    {"h800", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (the same die; its own NVLink)"},
+    {"b200", "b200", NULL, 126e6, 1, 1, "measured"},
+    {"gb200", "gb200", NULL, 126e6, 1, 1, "measured"},
+    {"b300", "b300", NULL, 126e6, 1, 1, "measured"},
+    {"gb300", "b300", "gb200", 126e6, 1, 1, "the B300's fits (the same Blackwell Ultra GPU; its own clocks)"},
+    {"l40s", "l40s", NULL, 96e6, 1, 1, "measured"},
+    {"l4", "l40s", NULL, 48e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)"},
+    {"rtx-4090", "l40s", NULL, 72e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)"},
+    {"rtx-pro-6000", "l40s", "b200", 128e6, 1, 1,
+     "the L40S's fits (a GDDR workstation-class part) and, for FP4, the B200's"},
+    {"mi250x", "a100-80", NULL, 16e6, 1, 1, "the A100's fits (AMD's kernels not measured here)"},
+    {"mi300x", "h200", NULL, 256e6, 1, 1, "the H200's fits (AMD's kernels not measured here)"},
+    {"mi325x", "h200", NULL, 256e6, 1, 1, "the H200's fits (AMD's kernels not measured here)"},
+    {"mi355x", "b200", NULL, 256e6, 1, 1, "the B200's fits (AMD's kernels not measured here)"},
+    {"tpu-v4", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
+    {"tpu-v5e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
+    {"tpu-v5p", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
+    {"tpu-v6e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
+    {"tpu7x", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
+    {"gaudi2", "h100", NULL, 48e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)"},
+    {"gaudi3", "h100", NULL, 96e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)"},
+};
+
+const struct kernel_fit *kernel_builtin_fits(const char *chip_key, int *count)
+{
+    *count = 0;
+    for (size_t i = 0; chip_key && i < sizeof builtin_profiles / sizeof builtin_profiles[0]; i++)
+        if (builtin_profiles[i].chip && strcmp(builtin_profiles[i].chip, chip_key) == 0) {
+            *count = builtin_profiles[i].count;
+            return builtin_profiles[i].fits;
+        }
+    return NULL;
+}
+
+bool kernel_builtin_profile(const char *chip_key, struct kernel_profile *out)
+{
+    for (size_t i = 0; chip_key && i < sizeof chip_map / sizeof chip_map[0]; i++) {
+        if (strcmp(chip_map[i].chip, chip_key) != 0)
+            continue;
+        memset(out, 0, offsetof(struct kernel_profile, fits));
+        snprintf(out->from, sizeof out->from, "%s", chip_map[i].from);
+        snprintf(out->from2, sizeof out->from2, "%s", chip_map[i].from2 ? chip_map[i].from2 : "");
+        out->measured = strcmp(chip_map[i].from, chip_key) == 0;
+        out->compute_derate = chip_map[i].compute_derate;
+        out->memory_derate = chip_map[i].memory_derate;
+        out->l2_bytes = chip_map[i].l2_bytes;
+        snprintf(out->source, sizeof out->source, "%s", chip_map[i].source);
+        return true;
+    }
+    return false;
+}
+
+/* The map row of chip_key, or -1. */
+static int map_row(const char *chip_key)
+{
+    for (size_t i = 0; chip_key && i < sizeof chip_map / sizeof chip_map[0]; i++)
+        if (strcmp(chip_map[i].chip, chip_key) == 0)
+            return (int)i;
+    return -1;
+}
+
+void kernel_view_for(const char *chip_key, const struct kernel_profile *prof, struct kernel_view *out)
+{
+    memset(out, 0, sizeof *out);
+    out->compute_derate = out->memory_derate = 1.0;
+    out->from = "";
+    out->source = "no measured kernels for this chip: the models' default constants";
+    if (prof && (prof->count > 0 || prof->from[0])) {
+        if (prof->count > 0) {
+            out->fits = prof->fits;
+            out->count = prof->count;
+            out->from = chip_key;
+        } else {
+            out->fits = kernel_builtin_fits(prof->from, &out->count);
+            out->from = prof->from;
+        }
+        if (prof->from2[0])
+            out->fits2 = kernel_builtin_fits(prof->from2, &out->count2);
+        out->measured = prof->measured;
+        out->compute_derate = prof->compute_derate > 0.0f ? prof->compute_derate : 1.0;
+        out->memory_derate = prof->memory_derate > 0.0f ? prof->memory_derate : 1.0;
+        out->l2_bytes = prof->l2_bytes;
+        out->source = prof->source;
+        return;
+    }
+    int i = map_row(chip_key);
+    if (i < 0)
+        return;
+    out->fits = kernel_builtin_fits(chip_map[i].from, &out->count);
+    if (chip_map[i].from2)
+        out->fits2 = kernel_builtin_fits(chip_map[i].from2, &out->count2);
+    out->measured = strcmp(chip_map[i].from, chip_key) == 0;
+    out->compute_derate = chip_map[i].compute_derate;
+    out->memory_derate = chip_map[i].memory_derate;
+    out->l2_bytes = chip_map[i].l2_bytes;
+    out->from = chip_map[i].from;
+    out->source = chip_map[i].source;
+}
+
+void kernel_chip_of(const struct chip_spec *c, const struct kernel_view *v, struct kernel_chip *out)
+{
+    memset(out, 0, sizeof *out);
+    out->peak_flops_per_s[RT_RATE_BF16] = c->peak_flops_per_s[RT_BF16];
+    out->peak_flops_per_s[RT_RATE_FP8] = c->peak_flops_per_s[RT_FP8];
+    out->peak_flops_per_s[RT_RATE_INT8] = c->peak_flops_per_s[RT_INT8];
+    out->peak_flops_per_s[RT_RATE_FP4] = 0.0;
+    out->hbm_bytes_per_s = c->hbm_bytes_per_s;
+    out->sm_count = (double)c->efficiency.sm_count;
+    out->link_bytes_per_s = c->interconnect_bytes_per_s / 2.0;
+    out->l2_bytes = c->kernels.l2_bytes > 0.0 ? c->kernels.l2_bytes : v ? v->l2_bytes : 0.0;
+}

@@ -1,0 +1,792 @@
+/* kernels.c — the kernel models of kernels.h. */
+#include "kernels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h" /* name_normalize, format_si */
+
+static const char *const kind_names[RT_KERNEL_KIND_COUNT] = {
+    "gemm", "attention", "decode-attention", "mla", "decode-mla", "moe", "all-reduce",
+    "nccl-all-reduce", "nccl-all-gather", "nccl-reduce-scatter", "nccl-all-to-all"};
+
+const char *kernel_kind_name(enum rt_kernel_kind k)
+{
+    return ((int)k >= 0 && k < RT_KERNEL_KIND_COUNT) ? kind_names[k] : "?";
+}
+
+int kernel_kind_parse(const char *text, enum rt_kernel_kind *out)
+{
+    static const struct { const char *alias; enum rt_kernel_kind kind; } aliases[] = {
+        {"allgather", RT_KERNEL_NCCL_ALLGATHER},      {"reducescatter", RT_KERNEL_NCCL_REDUCE_SCATTER},
+        {"alltoall", RT_KERNEL_NCCL_ALLTOALL},        {"prefillattention", RT_KERNEL_ATTENTION},
+        {"contextattention", RT_KERNEL_ATTENTION},    {"generationattention", RT_KERNEL_DECODE_ATTENTION},
+        {"prefillmla", RT_KERNEL_MLA},                {"contextmla", RT_KERNEL_MLA},
+        {"generationmla", RT_KERNEL_DECODE_MLA},      {"allreduce", RT_KERNEL_ALLREDUCE},
+        {"customallreduce", RT_KERNEL_ALLREDUCE},     {"matmul", RT_KERNEL_GEMM},
+    };
+    char want[48], have[48];
+    name_normalize(want, sizeof want, text ? text : "");
+    for (int k = 0; k < RT_KERNEL_KIND_COUNT; k++)
+        if (strcmp(want, name_normalize(have, sizeof have, kind_names[k])) == 0) {
+            *out = (enum rt_kernel_kind)k;
+            return 0;
+        }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(want, aliases[i].alias) == 0) {
+            *out = aliases[i].kind;
+            return 0;
+        }
+    return -1;
+}
+
+static const char *const format_names[RT_KF_COUNT] = {
+    "bfloat16", "fp8", "fp8_block", "nvfp4", "mxfp4", "sq", "int8_wo", "int4_wo", "w4a16_mxfp4", "w4a8_mxfp4_mxfp8",
+    "fp8_wo"};
+
+const char *kernel_format_name(enum rt_kernel_format f)
+{
+    return ((int)f >= 0 && f < RT_KF_COUNT) ? format_names[f] : "?";
+}
+
+int kernel_format_parse(const char *text, enum rt_kernel_format *out)
+{
+    static const struct { const char *alias; enum rt_kernel_format f; } aliases[] = {
+        {"bf16", RT_KF_BF16}, {"float16", RT_KF_BF16}, {"half", RT_KF_BF16}, {"fp16", RT_KF_BF16},
+        {"int8", RT_KF_INT8}, {"w8a8", RT_KF_INT8},    {"fp8block", RT_KF_FP8_BLOCK},
+    };
+    char want[48], have[48];
+    name_normalize(want, sizeof want, text ? text : "");
+    for (int f = 0; f < RT_KF_COUNT; f++)
+        if (strcmp(want, name_normalize(have, sizeof have, format_names[f])) == 0) {
+            *out = (enum rt_kernel_format)f;
+            return 0;
+        }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(want, aliases[i].alias) == 0) {
+            *out = aliases[i].f;
+            return 0;
+        }
+    return -1;
+}
+
+double kernel_format_weight_bytes(enum rt_kernel_format f)
+{
+    switch (f) {
+    case RT_KF_BF16: return 2.0;
+    case RT_KF_FP8: case RT_KF_INT8: case RT_KF_INT8_WO: case RT_KF_FP8_WO: return 1.0;
+    case RT_KF_FP8_BLOCK: return 1.0 + 4.0 / 16384.0;
+    case RT_KF_NVFP4: return 0.5625;
+    case RT_KF_MXFP4: case RT_KF_MXFP4_WO: case RT_KF_MXFP4_A8: return 0.53125;
+    case RT_KF_INT4_WO: return 0.5 + 2.0 / 128.0;
+    default: return 0.0;
+    }
+}
+
+double kernel_format_act_bytes(enum rt_kernel_format f)
+{
+    switch (f) {
+    case RT_KF_FP8: case RT_KF_INT8: return 1.0;
+    case RT_KF_FP8_BLOCK: return 1.0 + 4.0 / 128.0;
+    case RT_KF_NVFP4: return 0.5625;
+    case RT_KF_MXFP4: return 0.53125;
+    case RT_KF_MXFP4_A8: return 1.0 + 1.0 / 32.0;
+    case RT_KF_COUNT: return 0.0;
+    default: return 2.0;
+    }
+}
+
+enum rt_kernel_rate kernel_format_rate(enum rt_kernel_format f)
+{
+    switch (f) {
+    case RT_KF_FP8: case RT_KF_FP8_BLOCK: case RT_KF_MXFP4_A8: return RT_RATE_FP8;
+    case RT_KF_INT8: return RT_RATE_INT8;
+    case RT_KF_NVFP4: case RT_KF_MXFP4: return RT_RATE_FP4;
+    default: return RT_RATE_BF16;
+    }
+}
+
+static const char *const engine_names[RT_KE_COUNT] = {"trtllm", "vllm", "sglang"};
+
+const char *kernel_engine_name(enum rt_kernel_engine e)
+{
+    return ((int)e >= 0 && e < RT_KE_COUNT) ? engine_names[e] : "?";
+}
+
+enum rt_kernel_engine kernel_engine_for(const char *engine_name, bool *guessed)
+{
+    char want[48];
+    name_normalize(want, sizeof want, engine_name ? engine_name : "");
+    if (guessed)
+        *guessed = false;
+    if (strcmp(want, "vllm") == 0)
+        return RT_KE_VLLM;
+    if (strcmp(want, "sglang") == 0)
+        return RT_KE_SGLANG;
+    if (strcmp(want, "trtllm") == 0 || strcmp(want, "tensorrtllm") == 0 || strcmp(want, "nim") == 0 ||
+        strcmp(want, "dynamo") == 0)
+        return RT_KE_TRTLLM;
+    if (guessed)
+        *guessed = true;
+    return RT_KE_TRTLLM;
+}
+
+static const char *const family_names[RT_KFAM_COUNT] = {
+    "any", "default", "deepgemm", "cutlass", "flashinfer", "trtllm", "triton", "marlin", "fa2", "fa3", "fa4",
+    "flash-attn", "flashmla", "plugin", "nongated", "graph", "eager"};
+
+const char *kernel_family_name(enum rt_kernel_family f)
+{
+    return ((int)f >= 0 && f < RT_KFAM_COUNT) ? family_names[f] : "?";
+}
+
+/* Case-insensitive substring search. */
+static bool has(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t i = 0;
+        while (i < n && hay[i] && (hay[i] | 0x20) == (needle[i] | 0x20))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+enum rt_kernel_family kernel_family_of(const char *src)
+{
+    /* Order matters: the more specific word first (flashinfer's TRT-LLM
+     * kernels are TRT-LLM's; its CUTLASS ones CUTLASS's). */
+    static const struct { const char *word; enum rt_kernel_family f; } words[] = {
+        {"graph", RT_KFAM_GRAPH},         {"eager", RT_KFAM_EAGER},           {"deepgemm", RT_KFAM_DEEPGEMM},
+        {"marlin", RT_KFAM_MARLIN},       {"cutedsl", RT_KFAM_FLASHINFER},    {"flashinfer_trtllm", RT_KFAM_TRTLLM},
+        {"trtllmprefill", RT_KFAM_TRTLLM}, {"trtllmdecode", RT_KFAM_TRTLLM},  {"trtllm_m", RT_KFAM_TRTLLM},
+        {"flashinfer_cutlass", RT_KFAM_CUTLASS}, {"cutlass", RT_KFAM_CUTLASS}, {"flashinfer", RT_KFAM_FLASHINFER},
+        {"fidecode", RT_KFAM_FLASHINFER}, {"fiprefill", RT_KFAM_FLASHINFER},  {"triton", RT_KFAM_TRITON},
+        {"flashmla", RT_KFAM_FLASHMLA},   {"fa2", RT_KFAM_FA2},               {"fa3", RT_KFAM_FA3},
+        {"fa4", RT_KFAM_FA4},             {"flash_attn", RT_KFAM_FLASH_ATTN}, {"flash_attention", RT_KFAM_FLASH_ATTN},
+        {"flash-attn", RT_KFAM_FLASH_ATTN}, {"sgl_kernel", RT_KFAM_CUTLASS},  {"plugin", RT_KFAM_PLUGIN},
+        {"nongated", RT_KFAM_NONGATED},   {"trtllm", RT_KFAM_TRTLLM},
+    };
+    if (!src)
+        return RT_KFAM_DEFAULT;
+    for (int f = 0; f < RT_KFAM_COUNT; f++)
+        if (strcmp(src, family_names[f]) == 0)
+            return (enum rt_kernel_family)f;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (has(src, words[i].word))
+            return words[i].f;
+    return RT_KFAM_DEFAULT;
+}
+
+/* ---- shapes ---------------------------------------------------------- */
+
+#define SHAPE_MAX 1099511627776.0 /* 2^40 */
+
+static int need(const char *name, double v, double lo, char *err, size_t errsize)
+{
+    if (isfinite(v) && v >= lo && v <= SHAPE_MAX)
+        return 0;
+    char got[32];
+    snprintf(err, errsize, "the operation's '%s' must be %s to 2^40 (got %s)", name, lo > 0.0 ? "from 1" : "from 0",
+             format_exact(got, sizeof got, v));
+    return -1;
+}
+
+int kernel_shape_check(const struct kernel_shape *s, char *err, size_t errsize)
+{
+    if ((int)s->kind < 0 || s->kind >= RT_KERNEL_KIND_COUNT) {
+        snprintf(err, errsize, "unknown operation kind");
+        return -1;
+    }
+    if ((int)s->format < 0 || s->format >= RT_KF_COUNT) {
+        snprintf(err, errsize, "unknown number format");
+        return -1;
+    }
+    switch (s->kind) {
+    case RT_KERNEL_GEMM:
+        return need("m", s->m, 1, err, errsize) || need("n", s->n, 1, err, errsize) || need("k", s->k, 1, err, errsize)
+                   ? -1 : 0;
+    case RT_KERNEL_ATTENTION: case RT_KERNEL_MLA:
+        return need("batch", s->batch, 1, err, errsize) || need("seq", s->seq, 1, err, errsize) ||
+                       need("heads", s->heads, 1, err, errsize) || need("kv_heads", s->kv_heads, 1, err, errsize) ||
+                       need("head_dim", s->head_dim, 1, err, errsize) || need("window", s->window, 0, err, errsize)
+                   ? -1 : 0;
+    case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA:
+        return need("batch", s->batch, 1, err, errsize) || need("kv_len", s->kv_len, 1, err, errsize) ||
+                       need("heads", s->heads, 1, err, errsize) || need("kv_heads", s->kv_heads, 1, err, errsize) ||
+                       need("head_dim", s->head_dim, 1, err, errsize) || need("window", s->window, 0, err, errsize)
+                   ? -1 : 0;
+    case RT_KERNEL_MOE:
+        if (need("tokens", s->tokens, 1, err, errsize) || need("hidden", s->hidden, 1, err, errsize) ||
+            need("inter", s->inter, 1, err, errsize) || need("topk", s->topk, 1, err, errsize) ||
+            need("experts", s->experts, 1, err, errsize) || need("tp", s->moe_tp, 1, err, errsize) ||
+            need("ep", s->moe_ep, 1, err, errsize) || need("skew", s->skew, 0, err, errsize))
+            return -1;
+        if (s->topk > s->experts) {
+            snprintf(err, errsize, "the operation's topk (%.0f) is more than its experts (%.0f)", s->topk, s->experts);
+            return -1;
+        }
+        return 0;
+    default:
+        return need("gpus", s->gpus, 1, err, errsize) || need("bytes", s->message_bytes, 1, err, errsize) ? -1 : 0;
+    }
+}
+
+/* ---- constants -------------------------------------------------------- */
+
+/* One kind's constants: names, defaults and ranges. */
+struct param_def {
+    const char *name;
+    float value;
+    double lo, hi;
+};
+
+#define END {NULL, 0, 0, 0}
+static const struct param_def gemm_params[] = {
+    {"peak_fraction", 0.75f, 0.05, 1.2},    {"k_step_s", 1.0e-9f, 0.0, 5e-8},    {"hbm_fraction", 0.8f, 0.05, 1.5},
+    {"launch_s", 4.0e-6f, 0.0, 1e-4},       {"sharpness", 3.0f, 1.0, 20.0},      {"l2_speedup", 1.5f, 1.0, 10.0},
+    {"row_s", 0.0f, 0.0, 2e-7},             {"act_passes", 0.0f, 0.0, 8.0},      END};
+static const struct param_def attention_params[] = {
+    {"peak_fraction", 0.6f, 0.02, 1.2},     {"hbm_fraction", 0.8f, 0.05, 1.5},   {"launch_s", 6.0e-6f, 0.0, 1e-4},
+    {"sharpness", 3.0f, 1.0, 20.0},         {"seq_s", 0.0f, 0.0, 1e-5},          END};
+static const struct param_def decode_params[] = {
+    {"hbm_fraction", 0.7f, 0.02, 1.5},      {"launch_s", 6.0e-6f, 0.0, 1e-4},    {"seq_s", 2.0e-8f, 0.0, 1e-5},
+    {"l2_speedup", 1.5f, 1.0, 10.0},        {"peak_fraction", 0.3f, 0.01, 1.2},  END};
+static const struct param_def moe_params[] = {
+    {"peak_fraction", 0.6f, 0.02, 1.2},     {"hbm_fraction", 0.7f, 0.05, 1.5},   {"launch_s", 1.5e-5f, 0.0, 1e-3},
+    {"sharpness", 2.0f, 1.0, 20.0},         {"token_s", 5.0e-9f, 0.0, 1e-6},     {"expert_s", 1.0e-7f, 0.0, 1e-4},
+    END};
+static const struct param_def collective_params[] = {
+    {"launch_s", 5.0e-6f, 0.0, 1e-3},       {"step_s", 1.0e-6f, 0.0, 1e-4},      {"link_fraction", 0.7f, 0.02, 1.5},
+    END};
+#undef END
+
+static const struct param_def *params_of(enum rt_kernel_kind kind)
+{
+    switch (kind) {
+    case RT_KERNEL_GEMM: return gemm_params;
+    case RT_KERNEL_ATTENTION: case RT_KERNEL_MLA: return attention_params;
+    case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA: return decode_params;
+    case RT_KERNEL_MOE: return moe_params;
+    case RT_KERNEL_KIND_COUNT: return NULL;
+    default: return collective_params;
+    }
+}
+
+int kernel_param_count(enum rt_kernel_kind kind)
+{
+    const struct param_def *d = params_of(kind);
+    int n = 0;
+    while (d && d[n].name)
+        n++;
+    return n;
+}
+
+const char *kernel_param_name(enum rt_kernel_kind kind, int i)
+{
+    return i >= 0 && i < kernel_param_count(kind) ? params_of(kind)[i].name : NULL;
+}
+
+int kernel_param_index(enum rt_kernel_kind kind, const char *name)
+{
+    for (int i = 0; i < kernel_param_count(kind); i++)
+        if (strcmp(params_of(kind)[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+void kernel_default_params(enum rt_kernel_kind kind, float p[RT_KERNEL_PARAMS])
+{
+    int n = kernel_param_count(kind);
+    for (int i = 0; i < RT_KERNEL_PARAMS; i++)
+        p[i] = i < n ? params_of(kind)[i].value : 0.0f;
+}
+
+void kernel_param_range(enum rt_kernel_kind kind, int i, double *lo, double *hi)
+{
+    *lo = *hi = 0.0;
+    if (i >= 0 && i < kernel_param_count(kind)) {
+        *lo = params_of(kind)[i].lo;
+        *hi = params_of(kind)[i].hi;
+    }
+}
+
+/* ---- lookup ------------------------------------------------------------ */
+
+static bool fit_is(const struct kernel_fit *f, enum rt_kernel_kind kind, int engine, int format, int kv)
+{
+    return f->kind == kind && (engine < 0 || f->engine == engine) && (format < 0 || f->format == format) &&
+           (kv < 0 || f->kv_fp8 == kv);
+}
+
+/* The matching fit of family fam (RT_KFAM_ANY, or -1: the one with the most
+ * rows) among fits[0..count); engine, format, kv -1 match any. */
+static const struct kernel_fit *find_in(const struct kernel_fit *fits, int count, enum rt_kernel_kind kind, int engine,
+                                        int format, int kv, int fam)
+{
+    const struct kernel_fit *best = NULL;
+    for (int i = 0; i < count; i++) {
+        const struct kernel_fit *f = &fits[i];
+        if (!fit_is(f, kind, engine, format, kv))
+            continue;
+        if (fam > RT_KFAM_ANY && f->family == fam)
+            return f;
+        if (!best || f->rows > best->rows)
+            best = f;
+    }
+    return best;
+}
+
+/* find_in over the view's fits, then its second sibling's. */
+static const struct kernel_fit *find_fit(const struct kernel_view *v, enum rt_kernel_kind kind, int engine, int format,
+                                         int kv, int fam)
+{
+    const struct kernel_fit *f = v ? find_in(v->fits, v->count, kind, engine, format, kv, fam) : NULL;
+    return f || !v ? f : find_in(v->fits2, v->count2, kind, engine, format, kv, fam);
+}
+
+/* Formats measured as stand-ins for one without rows of its own, nearest first. */
+static int near_format(enum rt_kernel_format f, int i)
+{
+    static const int8_t near[RT_KF_COUNT][3] = {
+        [RT_KF_BF16] = {-1, -1, -1},
+        [RT_KF_FP8] = {RT_KF_FP8_BLOCK, RT_KF_INT8, -1},
+        [RT_KF_FP8_BLOCK] = {RT_KF_FP8, -1, -1},
+        [RT_KF_NVFP4] = {RT_KF_MXFP4, -1, -1},
+        [RT_KF_MXFP4] = {RT_KF_NVFP4, -1, -1},
+        [RT_KF_INT8] = {RT_KF_FP8, -1, -1},
+        [RT_KF_INT8_WO] = {RT_KF_INT4_WO, RT_KF_BF16, -1},
+        [RT_KF_INT4_WO] = {RT_KF_MXFP4_WO, RT_KF_INT8_WO, RT_KF_BF16},
+        [RT_KF_MXFP4_WO] = {RT_KF_INT4_WO, RT_KF_BF16, -1},
+        [RT_KF_MXFP4_A8] = {RT_KF_FP8, RT_KF_FP8_BLOCK, -1},
+        [RT_KF_FP8_WO] = {RT_KF_INT8_WO, RT_KF_BF16, -1},
+    };
+    return ((int)f >= 0 && f < RT_KF_COUNT && i >= 0 && i < 3) ? near[f][i] : -1;
+}
+
+static bool kind_uses_kv(enum rt_kernel_kind k)
+{
+    return k == RT_KERNEL_ATTENTION || k == RT_KERNEL_DECODE_ATTENTION || k == RT_KERNEL_MLA ||
+           k == RT_KERNEL_DECODE_MLA;
+}
+
+static bool kind_is_nccl(enum rt_kernel_kind k)
+{
+    return k >= RT_KERNEL_NCCL_ALLREDUCE && k <= RT_KERNEL_NCCL_ALLTOALL;
+}
+
+const struct kernel_fit *kernel_fit_lookup(const struct kernel_view *prof, const struct kernel_shape *s,
+                                           enum rt_kernel_engine e, enum rt_kernel_source *src)
+{
+    enum rt_kernel_source own = prof && prof->measured ? RT_KSRC_MEASURED : RT_KSRC_BORROWED;
+    enum rt_kernel_source near = own == RT_KSRC_MEASURED ? RT_KSRC_NEAR : RT_KSRC_BORROWED;
+    int kv = kind_uses_kv(s->kind) ? (s->kv_fp8 ? 1 : 0) : -1;
+    int engine = kind_is_nccl(s->kind) ? -1 : (int)e;
+    int format = kind_is_nccl(s->kind) ? -1 : (int)s->format;
+    int fam = (int)s->family;
+    /* Each step widens the search; every step past the first is a stand-in. */
+    const struct kernel_fit *f = find_fit(prof, s->kind, engine, format, kv, fam);
+    if (f && fam > RT_KFAM_ANY && f->family != fam)
+        own = near; /* the engine's usual kernel for the work, not the family asked for */
+    if (!f && kv >= 0) /* the other KV precision of the same engine */
+        f = find_fit(prof, s->kind, engine, format, -1, fam), own = f ? near : own;
+    if (!f) /* another engine's kernels for the same work */
+        f = find_fit(prof, s->kind, -1, format, kv, fam), own = f ? near : own;
+    for (int i = 0; !f && i < 3 && near_format(s->format, i) >= 0; i++)
+        f = find_fit(prof, s->kind, engine, near_format(s->format, i), -1, -1), own = f ? near : own;
+    for (int i = 0; !f && i < 3 && near_format(s->format, i) >= 0; i++)
+        f = find_fit(prof, s->kind, -1, near_format(s->format, i), -1, -1), own = f ? near : own;
+    if (src)
+        *src = f ? own : RT_KSRC_DEFAULT;
+    return f;
+}
+
+/* ---- the models -------------------------------------------------------- */
+
+static double rate_of(const struct kernel_chip *c, enum rt_kernel_format f)
+{
+    double p = c->peak_flops_per_s[kernel_format_rate(f)];
+    return p > 0.0 ? p : c->peak_flops_per_s[RT_RATE_BF16];
+}
+
+/* (a^q + b^q)^(1/q): a smooth maximum, the larger of a and b as q grows. */
+static double smooth_max(double a, double b, double q)
+{
+    if (a <= 0.0)
+        return b;
+    if (b <= 0.0)
+        return a;
+    double hi = a > b ? a : b, lo = a > b ? b : a;
+    return hi * pow(1.0 + pow(lo / hi, q), 1.0 / q);
+}
+
+static void add_why(struct kernel_estimate *out, int code, double a, double b, double c)
+{
+    if (out && out->why_count < RT_KERNEL_REASONS_MAX) {
+        struct kernel_reason *r = &out->why[out->why_count++];
+        r->code = (uint8_t)code;
+        r->a = a;
+        r->b = b;
+        r->c = c;
+    }
+}
+
+/* Seconds to move bytes once from memory of which share fits in L2 (warm
+ * benchmarks only): the resident share at l2_speedup x the HBM rate. */
+static double move_s(double bytes, const struct kernel_chip *c, double hbm_fraction, double l2_speedup, bool warm,
+                     double *resident)
+{
+    double r = 0.0;
+    if (warm && c->l2_bytes > 0.0 && bytes > 0.0)
+        r = fmin(1.0, c->l2_bytes / bytes);
+    if (resident)
+        *resident = r;
+    double speed = l2_speedup > 1.0 ? l2_speedup : 1.0;
+    return bytes * (r / speed + (1.0 - r)) / (c->hbm_bytes_per_s * hbm_fraction);
+}
+
+/* The best tiling of an M x N x K GEMM over the SMs: tiles from the set,
+ * split-K in powers of two while the tiles fill less than one wave (each
+ * split at least 128 deep). Returns the compute time for peak_per_sm_s
+ * FLOP/s per SM and a k_step_s latency per K element of one tile's
+ * main loop; tiles_out/splits_out/fill_out describe the choice. */
+static double gemm_tiling(double m, double n, double k, double sms, double flops_per_sm_s, double k_step_s,
+                          double *tiles_out, double *splits_out, double *fill_out, double *useful_out)
+{
+    static const double tiles[][2] = {{128, 128}, {128, 64}, {64, 128}, {64, 64}, {128, 256}, {256, 128}};
+    double best = INFINITY;
+    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
+        double rows = ceil(m / tiles[t][0]), cols = ceil(n / tiles[t][1]);
+        double count = rows * cols;
+        for (double split = 1.0; split <= 256.0; split *= 2.0) {
+            if (split > 1.0 && (count * split > sms || k / split < 128.0))
+                break;
+            double ctas = count * split, waves = ceil(ctas / sms);
+            double per_tile = fmax(2.0 * tiles[t][0] * tiles[t][1] * (k / split) / flops_per_sm_s,
+                                   (k / split) * k_step_s);
+            double time = waves * per_tile;
+            if (time < best) {
+                best = time;
+                *tiles_out = count;
+                *splits_out = split;
+                *fill_out = ctas / (waves * sms);
+                *useful_out = m * n / (rows * tiles[t][0] * cols * tiles[t][1]);
+            }
+        }
+    }
+    return best;
+}
+
+static double gemm_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
+                        double md, struct kernel_estimate *out)
+{
+    const double peak_fraction = p[0] * cd, k_step = p[1], hbm = p[2] * md, launch = p[3], q = p[4];
+    const double l2 = p[5], row_s = p[6], passes = p[7];
+    double peak = rate_of(c, s->format);
+    double wb = kernel_format_weight_bytes(s->format), ab = kernel_format_act_bytes(s->format);
+    double x_bytes = s->m * s->k * 2.0; /* the input arrives in bf16; a quantising pass reads it */
+    double bytes = s->m * s->k * ab + s->k * s->n * wb + s->m * s->n * 2.0;
+    double tiles = 1.0, splits = 1.0, fill = 1.0, useful = 1.0, compute;
+    if (c->sm_count > 0.0) {
+        compute = gemm_tiling(s->m, s->n, s->k, c->sm_count, peak * peak_fraction / c->sm_count, k_step, &tiles,
+                              &splits, &fill, &useful);
+    } else {
+        compute = 2.0 * s->m * s->n * s->k / (peak * peak_fraction);
+    }
+    double resident = 0.0;
+    double traffic = bytes + passes * x_bytes + (splits > 1.0 ? s->m * s->n * 4.0 * splits : 0.0);
+    double memory = move_s(traffic, c, hbm, l2, s->warm_cache, &resident);
+    double fixed = launch + row_s * s->m;
+    double t = fixed + smooth_max(compute, memory, q);
+    if (out) {
+        out->compute_s = compute;
+        out->memory_s = memory;
+        out->fixed_s = fixed;
+        out->peak_flops_per_s = peak;
+        if (c->sm_count > 0.0)
+            add_why(out, RT_KWHY_WAVES, tiles * splits, c->sm_count, fill);
+        if (useful < 0.95)
+            add_why(out, RT_KWHY_PADDING, useful, 0, 0);
+        if (splits > 1.0)
+            add_why(out, RT_KWHY_SPLIT_K, splits, 0, 0);
+        if (resident > 0.05)
+            add_why(out, RT_KWHY_L2, resident, 0, 0);
+        add_why(out, compute >= memory ? RT_KWHY_PEAK : RT_KWHY_BANDWIDTH, compute >= memory ? peak_fraction : hbm,
+                peak, 0);
+    }
+    return t;
+}
+
+/* Query-key pairs per head of a causal prompt of seq tokens, inside a window (0 = full). */
+static double causal_pairs(double seq, double window)
+{
+    if (window > 0.0 && window < seq)
+        return window * (window + 1.0) / 2.0 + (seq - window) * window;
+    return seq * (seq + 1.0) / 2.0;
+}
+
+/* Elements of one token's cached keys and values, per kv head (MLA: the
+ * latent, kv_lora_rank 512 + rope 64 for DeepSeek-V3, for all heads). */
+static double kv_elements(const struct kernel_shape *s)
+{
+    if (s->kind == RT_KERNEL_MLA || s->kind == RT_KERNEL_DECODE_MLA)
+        return 576.0;
+    return 2.0 * s->kv_heads * s->head_dim;
+}
+
+static double attention_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
+                             double md, struct kernel_estimate *out)
+{
+    const double peak_fraction = p[0] * cd, hbm = p[1] * md, launch = p[2], q = p[3], seq_s = p[4];
+    bool mla = s->kind == RT_KERNEL_MLA;
+    double dqk = mla ? 192.0 : s->head_dim, dv = mla ? 128.0 : s->head_dim;
+    double pairs = causal_pairs(s->seq, s->window);
+    double flops = 2.0 * s->batch * s->heads * (dqk + dv) * pairs;
+    double peak = rate_of(c, s->format);
+    double kvb = s->kv_fp8 ? 1.0 : 2.0, ab = 2.0;
+    double tokens = s->batch * s->seq;
+    double bytes = tokens * s->heads * (dqk + dv) * ab * 2.0 + tokens * kv_elements(s) * kvb; /* q, o; kv written */
+    double units = s->batch * s->heads * ceil(s->seq / 128.0), fill = 1.0;
+    if (c->sm_count > 0.0)
+        fill = units / (ceil(units / c->sm_count) * c->sm_count);
+    double padded = s->seq / (ceil(s->seq / 128.0) * 128.0);
+    double compute = flops / (peak * peak_fraction * fill * (s->seq >= 128.0 ? padded : 1.0));
+    double memory = bytes / (c->hbm_bytes_per_s * hbm);
+    double fixed = launch + seq_s * s->batch;
+    if (out) {
+        out->compute_s = compute;
+        out->memory_s = memory;
+        out->fixed_s = fixed;
+        out->peak_flops_per_s = peak;
+        if (c->sm_count > 0.0)
+            add_why(out, RT_KWHY_WAVES, units, c->sm_count, fill);
+        add_why(out, RT_KWHY_PEAK, peak_fraction, peak, 0);
+    }
+    return fixed + smooth_max(compute, memory, q);
+}
+
+static double decode_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
+                          double md, struct kernel_estimate *out)
+{
+    const double hbm = p[0] * md, launch = p[1], seq_s = p[2], l2 = p[3], peak_fraction = p[4] * cd;
+    bool mla = s->kind == RT_KERNEL_DECODE_MLA;
+    double kv_len = s->window > 0.0 && s->window < s->kv_len ? s->window : s->kv_len;
+    double kvb = s->kv_fp8 ? 1.0 : 2.0;
+    double dqk = mla ? 576.0 : s->head_dim, dv = mla ? 512.0 : s->head_dim;
+    double flops = 2.0 * s->batch * s->heads * (dqk + dv) * kv_len;
+    double bytes = s->batch * kv_len * kv_elements(s) * kvb + s->batch * s->heads * (dqk + dv) * 2.0;
+    double units = s->batch * (mla ? 1.0 : s->kv_heads) * fmax(1.0, kv_len / 256.0), fill = 1.0;
+    if (c->sm_count > 0.0)
+        fill = units / (ceil(units / c->sm_count) * c->sm_count);
+    double resident = 0.0;
+    double memory = move_s(bytes, c, hbm * fill, l2, s->warm_cache, &resident);
+    double peak = c->peak_flops_per_s[RT_RATE_BF16];
+    double compute = flops / (peak * peak_fraction);
+    double fixed = launch + seq_s * s->batch;
+    if (out) {
+        out->compute_s = compute;
+        out->memory_s = memory;
+        out->fixed_s = fixed;
+        out->peak_flops_per_s = peak;
+        if (c->sm_count > 0.0)
+            add_why(out, RT_KWHY_WAVES, units, c->sm_count, fill);
+        if (resident > 0.05)
+            add_why(out, RT_KWHY_L2, resident, 0, 0);
+        add_why(out, RT_KWHY_BANDWIDTH, hbm, 0, 0);
+    }
+    return fixed + fmax(compute, memory);
+}
+
+static double moe_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
+                       double md, struct kernel_estimate *out)
+{
+    const double peak_fraction = p[0] * cd, hbm = p[1] * md, launch = p[2], q = p[3], token_s = p[4];
+    const double expert_s = p[5];
+    double local = s->experts / s->moe_ep;                 /* experts this chip holds */
+    double assignments = s->tokens * s->topk / s->moe_ep;  /* (token, expert) pairs it computes, balanced */
+    double width = s->inter / s->moe_tp;
+    /* experts touched: each of the local experts receives a token with
+     * probability 1 - (1 - k/E)^T under balanced routing */
+    double touched = local * (1.0 - pow(1.0 - s->topk / s->experts, s->tokens));
+    double per_expert = touched > 0.0 ? assignments / touched : 0.0;
+    double padded = touched * ceil(per_expert / 64.0) * 64.0; /* rows padded to the grouped GEMM's tile */
+    double flops = 2.0 * 3.0 * assignments * s->hidden * width;
+    double peak = rate_of(c, s->format);
+    double compute = 2.0 * 3.0 * fmax(padded, assignments) * s->hidden * width / (peak * peak_fraction);
+    double wb = kernel_format_weight_bytes(s->format), ab = kernel_format_act_bytes(s->format);
+    double bytes = touched * 3.0 * s->hidden * width * wb + assignments * (2.0 * s->hidden * ab + 3.0 * width * 2.0);
+    double memory = bytes / (c->hbm_bytes_per_s * hbm);
+    double fixed = launch + token_s * s->tokens + expert_s * touched;
+    (void)flops;
+    if (out) {
+        out->compute_s = compute;
+        out->memory_s = memory;
+        out->fixed_s = fixed;
+        out->peak_flops_per_s = peak;
+        add_why(out, RT_KWHY_EXPERTS, touched, per_expert, 0);
+        add_why(out, compute >= memory ? RT_KWHY_PEAK : RT_KWHY_BANDWIDTH, compute >= memory ? peak_fraction : hbm,
+                peak, 0);
+    }
+    return fixed + smooth_max(compute, memory, q);
+}
+
+/* Collective steps and the share of the message each chip sends per byte
+ * of it: ring all-reduce 2(n-1) steps, 2(n-1)/n; all-gather and
+ * reduce-scatter n-1, (n-1)/n; all-to-all n-1, (n-1)/n (Thakur et al. 2005). */
+static void collective_shape(enum rt_kernel_kind k, double n, double *steps, double *factor)
+{
+    bool allreduce = k == RT_KERNEL_ALLREDUCE || k == RT_KERNEL_NCCL_ALLREDUCE;
+    *steps = (allreduce ? 2.0 : 1.0) * (n - 1.0);
+    *factor = (allreduce ? 2.0 : 1.0) * (n - 1.0) / n;
+}
+
+static double collective_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p,
+                              struct kernel_estimate *out)
+{
+    const double launch = p[0], step = p[1], link = p[2];
+    double steps, factor;
+    collective_shape(s->kind, s->gpus, &steps, &factor);
+    double bw = c->link_bytes_per_s > 0.0 ? c->link_bytes_per_s : c->hbm_bytes_per_s;
+    double memory = s->message_bytes * factor / (bw * link);
+    double fixed = s->gpus > 1.0 ? launch + steps * step : 0.0;
+    if (out) {
+        out->compute_s = 0.0;
+        out->memory_s = memory;
+        out->fixed_s = fixed;
+        out->peak_flops_per_s = 0.0;
+        add_why(out, RT_KWHY_STEPS, steps, factor, 0);
+    }
+    return s->gpus > 1.0 ? fixed + memory : 0.0;
+}
+
+double kernel_floor(const struct kernel_shape *s, const struct kernel_chip *c, double *flops_out, double *bytes_out)
+{
+    double flops = 0.0, bytes = 0.0, rate = rate_of(c, s->format), bw = c->hbm_bytes_per_s;
+    switch (s->kind) {
+    case RT_KERNEL_GEMM:
+        flops = 2.0 * s->m * s->n * s->k;
+        bytes = s->m * s->k * kernel_format_act_bytes(s->format) + s->k * s->n * kernel_format_weight_bytes(s->format) +
+                s->m * s->n * 2.0;
+        break;
+    case RT_KERNEL_ATTENTION: case RT_KERNEL_MLA: {
+        bool mla = s->kind == RT_KERNEL_MLA;
+        double dqk = mla ? 192.0 : s->head_dim, dv = mla ? 128.0 : s->head_dim;
+        double tokens = s->batch * s->seq;
+        flops = 2.0 * s->batch * s->heads * (dqk + dv) * causal_pairs(s->seq, s->window);
+        bytes = tokens * s->heads * (dqk + dv) * 2.0 * 2.0 + tokens * kv_elements(s) * (s->kv_fp8 ? 1.0 : 2.0);
+        break;
+    }
+    case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA: {
+        bool mla = s->kind == RT_KERNEL_DECODE_MLA;
+        double kv_len = s->window > 0.0 && s->window < s->kv_len ? s->window : s->kv_len;
+        double dqk = mla ? 576.0 : s->head_dim, dv = mla ? 512.0 : s->head_dim;
+        flops = 2.0 * s->batch * s->heads * (dqk + dv) * kv_len;
+        bytes = s->batch * kv_len * kv_elements(s) * (s->kv_fp8 ? 1.0 : 2.0) + s->batch * s->heads * (dqk + dv) * 2.0;
+        rate = c->peak_flops_per_s[RT_RATE_BF16];
+        break;
+    }
+    case RT_KERNEL_MOE: {
+        double local = s->experts / s->moe_ep, width = s->inter / s->moe_tp;
+        double assignments = s->tokens * s->topk / s->moe_ep;
+        double touched = local * (1.0 - pow(1.0 - s->topk / s->experts, s->tokens));
+        flops = 2.0 * 3.0 * assignments * s->hidden * width;
+        bytes = touched * 3.0 * s->hidden * width * kernel_format_weight_bytes(s->format) +
+                assignments * 2.0 * s->hidden * kernel_format_act_bytes(s->format);
+        break;
+    }
+    default: {
+        double steps, factor;
+        collective_shape(s->kind, s->gpus, &steps, &factor);
+        bytes = s->gpus > 1.0 ? s->message_bytes * factor : 0.0;
+        bw = c->link_bytes_per_s > 0.0 ? c->link_bytes_per_s : c->hbm_bytes_per_s;
+        rate = 0.0;
+        break;
+    }
+    }
+    if (flops_out)
+        *flops_out = flops;
+    if (bytes_out)
+        *bytes_out = bytes;
+    double compute = rate > 0.0 ? flops / rate : 0.0, memory = bw > 0.0 ? bytes / bw : 0.0;
+    return compute > memory ? compute : memory;
+}
+
+double kernel_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double compute_derate,
+                   double memory_derate, struct kernel_estimate *out)
+{
+    double cd = compute_derate > 0.0 ? compute_derate : 1.0, md = memory_derate > 0.0 ? memory_derate : 1.0;
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->floor_s = kernel_floor(s, c, &out->flops, &out->bytes);
+    }
+    double t;
+    switch (s->kind) {
+    case RT_KERNEL_GEMM: t = gemm_time(s, c, p, cd, md, out); break;
+    case RT_KERNEL_ATTENTION: case RT_KERNEL_MLA: t = attention_time(s, c, p, cd, md, out); break;
+    case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA: t = decode_time(s, c, p, cd, md, out); break;
+    case RT_KERNEL_MOE: t = moe_time(s, c, p, cd, md, out); break;
+    default: t = collective_time(s, c, p, out); break;
+    }
+    if (!(t > 0.0) || !isfinite(t))
+        t = out && out->floor_s > 0.0 ? out->floor_s : 1e-9;
+    if (out) {
+        out->realistic_s = t;
+        if (out->fixed_s > 0.0)
+            add_why(out, RT_KWHY_FIXED, out->fixed_s, out->fixed_s / t, 0);
+    }
+    return t;
+}
+
+double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c, const struct kernel_view *v,
+                       enum rt_kernel_engine e, struct kernel_estimate *out)
+{
+    enum rt_kernel_source src;
+    const struct kernel_fit *f = kernel_fit_lookup(v, s, e, &src);
+    float defaults[RT_KERNEL_PARAMS];
+    const float *p = f ? f->p : defaults;
+    if (!f)
+        kernel_default_params(s->kind, defaults);
+    double cd = v && v->compute_derate > 0.0 ? v->compute_derate : 1.0;
+    double md = v && v->memory_derate > 0.0 ? v->memory_derate : 1.0;
+    double t = kernel_time(s, c, p, cd, md, out);
+    if (out) {
+        out->source = src;
+        out->fit = f;
+        double own = f ? (double)f->cv_error : RT_KERNEL_DEFAULT_ERROR;
+        out->error_fraction = src == RT_KSRC_MEASURED ? own
+                              : src == RT_KSRC_NEAR   ? fmax(own, RT_KERNEL_NEAR_ERROR)
+                              : src == RT_KSRC_BORROWED ? fmax(own, RT_KERNEL_BORROWED_ERROR)
+                                                        : RT_KERNEL_DEFAULT_ERROR;
+    }
+    return t;
+}
+
+char *kernel_reason_text(char *buf, size_t size, const struct kernel_reason *r)
+{
+    char si[32];
+    switch (r->code) {
+    case RT_KWHY_WAVES:
+        snprintf(buf, size, "%.0f %s on %.0f SMs: %.2f of the waves in use", r->a, r->a == 1.0 ? "tile" : "tiles",
+                 r->b, r->c);
+        break;
+    case RT_KWHY_PADDING: snprintf(buf, size, "tiles %.0f%% useful (the rest is padding)", 100.0 * r->a); break;
+    case RT_KWHY_SPLIT_K: snprintf(buf, size, "split-K x%.0f", r->a); break;
+    case RT_KWHY_L2: snprintf(buf, size, "%.0f%% of the bytes from L2 (timed alone)", 100.0 * r->a); break;
+    case RT_KWHY_FIXED:
+        snprintf(buf, size, "fixed %s (%.0f%%)", format_seconds(si, sizeof si, r->a), 100.0 * r->b);
+        break;
+    case RT_KWHY_PEAK:
+        snprintf(buf, size, "%.2f of the %s peak", r->a, format_si(si, sizeof si, r->b, "FLOP/s"));
+        break;
+    case RT_KWHY_BANDWIDTH: snprintf(buf, size, "%.2f of HBM bandwidth", r->a); break;
+    case RT_KWHY_EXPERTS:
+        snprintf(buf, size, "%.1f experts touched, %.1f tokens each", r->a, r->b);
+        break;
+    case RT_KWHY_STEPS: snprintf(buf, size, "%.0f steps, %.2f x the message over the link", r->a, r->b); break;
+    default: snprintf(buf, size, "?"); break;
+    }
+    return buf;
+}

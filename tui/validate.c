@@ -1,0 +1,417 @@
+/* validate.c — measured rows against rooftop's predictions (validate.h). */
+#include "validate.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "cli.h"
+#include "fileio.h"
+#include "jsonio.h"
+#include "kernelcal.h"
+#include "kerneltable.h"
+#include "measured.h"
+#include "report.h"
+#include "strbuf.h"
+#include "units.h"
+
+#define MAX_ARGS 16
+
+/* One row's outcome. */
+struct vrow {
+    int line;
+    char file[160];
+    char table[48], chip[RT_CHIP_KEY_MAX], engine[24], kind[48], format[24], kernel[16];
+    double measured_s, predicted_s, floor_s;
+    char args[MAX_ARGS][400];
+    int argc;
+    char figure[400];
+    char skipped[600];
+};
+
+/* The file's name as shown: the last three parts of its path. */
+static void short_path(char *out, size_t size, const char *path)
+{
+    const char *p = path + strlen(path);
+    for (int parts = 0; p > path; p--)
+        if (p[-1] == '/' && ++parts == 3)
+            break;
+    snprintf(out, size, "%s", p);
+}
+
+/* Predicts a kernel row by parsing its flags and analyzing them, as
+ * `rooftop ARGS --report=json` does. */
+static void predict_kernel(const struct kernel_row *r, struct vrow *v, struct cli_options *scratch)
+{
+    v->argc = kernel_row_args(r, v->args, MAX_ARGS);
+    if (v->argc == 0) {
+        snprintf(v->skipped, sizeof v->skipped, "%s", r->skipped[0] ? r->skipped : "not expressible");
+        return;
+    }
+    char *argv[MAX_ARGS + 3];
+    argv[0] = (char *)"rooftop";
+    for (int i = 0; i < v->argc; i++)
+        argv[i + 1] = v->args[i];
+    argv[v->argc + 1] = (char *)"--report=json"; /* as the row's figure is read: `rooftop --report=json ARGS` */
+    argv[v->argc + 2] = NULL;
+    char err[600];
+    if (cli_parse(v->argc + 2, argv, scratch, err, sizeof err) != 0) {
+        snprintf(v->skipped, sizeof v->skipped, "%s", err);
+        cli_options_free(scratch);
+        return;
+    }
+    struct analysis *a = malloc(sizeof *a);
+    if (!a || analyze(&scratch->scenario, a, err, sizeof err) != 0) {
+        snprintf(v->skipped, sizeof v->skipped, "%s", a ? err : "out of memory");
+    } else {
+        v->predicted_s = a->operation.estimate.realistic_s;
+        v->floor_s = a->operation.estimate.floor_s;
+        snprintf(v->figure, sizeof v->figure, "operation.realistic_s");
+        const struct kernel_fit *f = a->operation.estimate.fit;
+        snprintf(v->kernel, sizeof v->kernel, "%s",
+                 kernel_family_name(f ? (enum rt_kernel_family)f->family : r->obs.shape.family));
+    }
+    free(a);
+    cli_options_free(scratch);
+}
+
+/* The figure a case row's metric reads, as JSON paths of the realistic estimate. */
+static void metric_figure(const char *metric, char *out, size_t size)
+{
+    const char *rest = strchr(metric, ':');
+    rest = rest ? rest + 1 : metric;
+    if (strncmp(metric, "key:", 4) == 0 || strncmp(metric, "sum:", 4) == 0) {
+        char buf[RT_OBS_METRIC_MAX];
+        snprintf(buf, sizeof buf, "%s", rest);
+        out[0] = '\0';
+        for (char *tok = strtok(buf, "+"); tok; tok = strtok(NULL, "+")) {
+            const char *leaf = strncmp(tok, "latency.detailed.", 17) == 0 ? tok + 17 : tok;
+            size_t used = strlen(out);
+            snprintf(out + used, size - used, "%slatency.realistic.%s", used ? "+" : "", leaf);
+        }
+    } else if (strncmp(metric, "comm:", 5) == 0) {
+        snprintf(out, size, "latency.realistic.%.40s_comms_s/(2*model.layers)", rest);
+    } else { /* ops:PHASE:a+b[:per_layer] */
+        char buf[RT_OBS_METRIC_MAX], phase[RT_OBS_METRIC_MAX] = "";
+        snprintf(buf, sizeof buf, "%s", rest);
+        char *names = strchr(buf, ':');
+        if (!names) {
+            snprintf(out, size, "%s", metric);
+            return;
+        }
+        *names++ = '\0';
+        snprintf(phase, sizeof phase, "%s", buf);
+        char *per = strchr(names, ':');
+        if (per)
+            *per++ = '\0';
+        out[0] = '\0';
+        for (char *tok = strtok(names, "+"); tok; tok = strtok(NULL, "+")) {
+            size_t used = strlen(out);
+            snprintf(out + used, size - used, "%splacement[%s:%s].realistic_time_s", used ? "+" : "", phase, tok);
+        }
+        if (per && strcmp(per, "per_layer") == 0) {
+            size_t used = strlen(out);
+            snprintf(out + used, size - used, "/model.layers");
+        }
+    }
+}
+
+/* Reads rooftop's own cases (measured.h) and predicts each. */
+static int validate_cases(const struct cli_options *o, const char *text, size_t len, struct vrow **out, size_t *count,
+                          FILE *errout)
+{
+    char err[600];
+    struct observation *obs;
+    size_t n;
+    struct load_warnings w = {0};
+    if (measured_read(o->validate_path, text, len, &o->scenario, &obs, &n, &w, err, sizeof err) != 0) {
+        cli_say(errout, "%s", err);
+        return 2;
+    }
+    struct vrow *rows = calloc(n ? n : 1, sizeof *rows);
+    if (!rows) {
+        free(obs);
+        return 1;
+    }
+    char shown[160];
+    short_path(shown, sizeof shown, o->validate_path);
+    for (size_t i = 0; i < n; i++) {
+        struct vrow *v = &rows[i];
+        v->line = (int)i + 2;
+        snprintf(v->file, sizeof v->file, "%s", shown);
+        snprintf(v->table, sizeof v->table, "%s", obs[i].level);
+        snprintf(v->chip, sizeof v->chip, "%s", obs[i].scenario.chip.key);
+        snprintf(v->engine, sizeof v->engine, "%s", obs[i].scenario.engine.name);
+        snprintf(v->kind, sizeof v->kind, "%s", obs[i].id);
+        snprintf(v->format, sizeof v->format, "%s", precision_name(obs[i].scenario.precision));
+        v->measured_s = obs[i].measured_s;
+        if (observation_predict(&obs[i], true, &v->predicted_s, err, sizeof err) != 0 ||
+            observation_predict(&obs[i], false, &v->floor_s, err, sizeof err) != 0) {
+            snprintf(v->skipped, sizeof v->skipped, "%s", err);
+            continue;
+        }
+        metric_figure(obs[i].metric, v->figure, sizeof v->figure);
+        /* The flags, one argument each (as the row's rooftop_args split them). */
+        const char *p = obs[i].args;
+        while (*p && v->argc < MAX_ARGS) {
+            while (*p == ' ')
+                p++;
+            if (!*p)
+                break;
+            size_t k = 0;
+            while (*p && *p != ' ' && k + 1 < sizeof v->args[0])
+                v->args[v->argc][k++] = *p++;
+            v->args[v->argc++][k] = '\0';
+        }
+    }
+    free(obs);
+    *out = rows;
+    *count = n;
+    return 0;
+}
+
+/* Reads kernel tables and predicts each row. */
+static int validate_kernels(const struct cli_options *o, struct vrow **out, size_t *count, FILE *errout)
+{
+    char err[600];
+    struct kernel_row *krows;
+    size_t n;
+    if (kernel_tables_read(o->validate_path, &krows, &n, NULL, err, sizeof err) != 0) {
+        cli_say(errout, "%s", err);
+        return 2;
+    }
+    struct vrow *rows = calloc(n ? n : 1, sizeof *rows);
+    struct cli_options *scratch = malloc(sizeof *scratch);
+    if (!rows || !scratch) {
+        free(rows), free(scratch), free(krows);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct kernel_row *r = &krows[i];
+        struct vrow *v = &rows[i];
+        v->line = r->line;
+        snprintf(v->file, sizeof v->file, "%s/%s", r->system, r->table);
+        snprintf(v->table, sizeof v->table, "%s", r->table);
+        snprintf(v->chip, sizeof v->chip, "%s", r->chip);
+        snprintf(v->engine, sizeof v->engine, "%s",
+                 r->obs.shape.kind >= RT_KERNEL_NCCL_ALLREDUCE ? "nccl" : kernel_engine_name(r->engine));
+        snprintf(v->kind, sizeof v->kind, "%s", kernel_kind_name(r->obs.shape.kind));
+        snprintf(v->format, sizeof v->format, "%s", kernel_format_name(r->obs.shape.format));
+        v->measured_s = r->obs.measured_s;
+        predict_kernel(r, v, scratch);
+    }
+    free(scratch);
+    free(krows);
+    *out = rows;
+    *count = n;
+    return 0;
+}
+
+/* A measured time's decade: "1-10 us", "10-100 us" ... */
+static void decade_of(double s, char *out, size_t size)
+{
+    static const char *const names[] = {"<1 us", "1-10 us", "10-100 us", "100 us-1 ms", "1-10 ms", "10-100 ms",
+                                        "100 ms-1 s", ">1 s"};
+    int d = (int)floor(log10(s * 1e6)) + 1;
+    d = d < 0 ? 0 : d > 7 ? 7 : d;
+    snprintf(out, size, "%s", names[d]);
+}
+
+/* A group's errors. */
+struct vgroup {
+    char by[12], name[48];
+    double *err;
+    size_t n, cap;
+};
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void group_add(struct vgroup **g, size_t *ng, const char *by, const char *name, double e)
+{
+    for (size_t i = 0; i < *ng; i++) {
+        struct vgroup *x = &(*g)[i];
+        if (strcmp(x->by, by) == 0 && strcmp(x->name, name) == 0) {
+            if (x->n == x->cap) {
+                double *grown = realloc(x->err, (x->cap *= 2) * sizeof *grown);
+                if (!grown)
+                    return;
+                x->err = grown;
+            }
+            x->err[x->n++] = e;
+            return;
+        }
+    }
+    struct vgroup *grown = realloc(*g, (*ng + 1) * sizeof **g);
+    if (!grown)
+        return;
+    *g = grown;
+    struct vgroup *x = &(*g)[(*ng)++];
+    snprintf(x->by, sizeof x->by, "%s", by);
+    snprintf(x->name, sizeof x->name, "%s", name);
+    x->cap = 64;
+    x->n = 0;
+    x->err = malloc(x->cap * sizeof *x->err);
+    if (x->err)
+        x->err[x->n++] = e;
+    else
+        x->cap = 0;
+}
+
+static double mean_of(const double *x, size_t n)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    return n ? s / (double)n : 0.0;
+}
+
+static double median_of(double *x, size_t n)
+{
+    if (!n)
+        return 0.0;
+    qsort(x, n, sizeof *x, by_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+/* Prints the rows and the groups in o->format. */
+static void print_validation(const struct cli_options *o, const struct vrow *rows, size_t n, FILE *out)
+{
+    struct vgroup *g = NULL;
+    size_t ng = 0, done = 0, skipped = 0, within = 0;
+    double *all = malloc((n ? n : 1) * sizeof *all);
+    for (size_t i = 0; i < n; i++) {
+        const struct vrow *v = &rows[i];
+        if (v->skipped[0]) {
+            skipped++;
+            continue;
+        }
+        double e = fabs(v->predicted_s - v->measured_s) / v->measured_s;
+        if (all)
+            all[done] = e;
+        done++;
+        within += v->floor_s <= v->measured_s * 1.0000001;
+        char dec[24];
+        decade_of(v->measured_s, dec, sizeof dec);
+        group_add(&g, &ng, "table", v->table, e);
+        group_add(&g, &ng, "chip", v->chip, e);
+        group_add(&g, &ng, "engine", v->engine, e);
+        group_add(&g, &ng, "dtype", v->format, e);
+        group_add(&g, &ng, "size", dec, e);
+    }
+    double mape = all ? mean_of(all, done) : 0.0, med = all ? median_of(all, done) : 0.0;
+    if (o->format == RT_FORMAT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON *list = cJSON_AddArrayToObject(root, "rows");
+        for (size_t i = 0; i < n; i++) {
+            const struct vrow *v = &rows[i];
+            cJSON *r = cJSON_CreateObject();
+            cJSON_AddNumberToObject(r, "line", v->line);
+            cJSON_AddStringToObject(r, "file", v->file);
+            if (v->skipped[0]) {
+                cJSON_AddStringToObject(r, "skipped", v->skipped);
+            } else {
+                cJSON_AddStringToObject(r, "table", v->table);
+                cJSON_AddStringToObject(r, "chip", v->chip);
+                cJSON_AddStringToObject(r, "engine", v->engine);
+                cJSON_AddStringToObject(r, "kind", v->kind);
+                cJSON_AddStringToObject(r, "format", v->format);
+                if (v->kernel[0])
+                    cJSON_AddStringToObject(r, "kernel", v->kernel);
+                json_add_exact(r, "measured_s", v->measured_s);
+                json_add_exact(r, "predicted_s", v->predicted_s);
+                json_add_exact(r, "floor_s", v->floor_s);
+                cJSON *args = cJSON_AddArrayToObject(r, "args");
+                for (int k = 0; k < v->argc; k++)
+                    cJSON_AddItemToArray(args, cJSON_CreateString(v->args[k]));
+                cJSON_AddStringToObject(r, "figure", v->figure);
+            }
+            cJSON_AddItemToArray(list, r);
+        }
+        cJSON *groups = cJSON_AddArrayToObject(root, "groups");
+        for (size_t i = 0; i < ng; i++) {
+            cJSON *x = cJSON_CreateObject();
+            cJSON_AddStringToObject(x, "by", g[i].by);
+            cJSON_AddStringToObject(x, "name", g[i].name);
+            cJSON_AddNumberToObject(x, "rows", (double)g[i].n);
+            json_add_exact(x, "mape", mean_of(g[i].err, g[i].n));
+            json_add_exact(x, "median_ape", median_of(g[i].err, g[i].n));
+            cJSON_AddItemToArray(groups, x);
+        }
+        cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+        cJSON_AddNumberToObject(sum, "rows", (double)done);
+        cJSON_AddNumberToObject(sum, "skipped", (double)skipped);
+        json_add_exact(sum, "mape", mape);
+        json_add_exact(sum, "median_ape", med);
+        json_add_exact(sum, "within_floor", done ? (double)within / (double)done : 0.0);
+        struct strbuf sb = {0};
+        json_finish(&sb, root);
+        char *text = report_take(&sb, RT_FORMAT_JSON);
+        if (text)
+            fputs(text, out);
+        free(text);
+    } else {
+        bool md = o->format == RT_FORMAT_MARKDOWN;
+        fprintf(out, md ? "| file:line | chip | engine | kind | format | measured | predicted | ratio |\n"
+                          "| --- | --- | --- | --- | --- | ---: | ---: | ---: |\n"
+                        : "%-36s %-8s %-7s %-16s %-14s %11s %11s %7s\n",
+                "file:line", "chip", "engine", "kind", "format", "measured", "predicted", "ratio");
+        for (size_t i = 0; i < n; i++) {
+            const struct vrow *v = &rows[i];
+            char where[200], m[24], p[24];
+            snprintf(where, sizeof where, "%s:%d", v->file, v->line);
+            if (v->skipped[0]) {
+                fprintf(out, md ? "| %s | skipped: %s |||||||\n" : "%-36s skipped: %s\n", where, v->skipped);
+                continue;
+            }
+            format_seconds(m, sizeof m, v->measured_s);
+            format_seconds(p, sizeof p, v->predicted_s);
+            fprintf(out, md ? "| %s | %s | %s | %s | %s | %s | %s | %.3f |\n"
+                            : "%-36s %-8s %-7s %-16s %-14s %11s %11s %7.3f\n",
+                    where, v->chip, v->engine, v->kind, v->format, m, p, v->predicted_s / v->measured_s);
+        }
+        fprintf(out, md ? "\n| by | group | rows | MAPE | median |\n| --- | --- | ---: | ---: | ---: |\n"
+                        : "\nMean absolute percentage error by group\n");
+        for (size_t i = 0; i < ng; i++)
+            fprintf(out, md ? "| %s | %s | %zu | %.1f%% | %.1f%% |\n" : "  %-7s %-24s %7zu rows  MAPE %5.1f%%  median %5.1f%%\n",
+                    g[i].by, g[i].name, g[i].n, 100.0 * mean_of(g[i].err, g[i].n), 100.0 * median_of(g[i].err, g[i].n));
+        fprintf(out, md ? "\n**All: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; the floor is at or below the "
+                          "measurement on %.1f%% of rows.**\n"
+                        : "all: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; floor at or below the measurement "
+                          "on %.1f%% of rows\n",
+                done, 100.0 * mape, 100.0 * med, skipped, done ? 100.0 * (double)within / (double)done : 0.0);
+    }
+    for (size_t i = 0; i < ng; i++)
+        free(g[i].err);
+    free(g);
+    free(all);
+}
+
+int run_validate(const struct cli_options *o, FILE *out, FILE *errout)
+{
+    struct vrow *rows = NULL;
+    size_t n = 0;
+    int status;
+    if (kernel_tables_at(o->validate_path)) {
+        status = validate_kernels(o, &rows, &n, errout);
+    } else {
+        char *text;
+        size_t len;
+        char err[600];
+        if (read_file(o->validate_path, &text, &len, err, sizeof err) != 0) {
+            cli_say(errout, "%s", err);
+            return 2;
+        }
+        status = validate_cases(o, text, len, &rows, &n, errout);
+        free(text);
+    }
+    if (status == 0)
+        print_validation(o, rows, n, out);
+    free(rows);
+    return status;
+}
