@@ -1,6 +1,8 @@
 /* chipfile.c — chip files and the chip set. */
 #include "chipfile.h"
 
+#include "kernelfile.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,7 +13,7 @@ static const char *const chip_keys[] = {"name", "key", "peak_flops_per_s", "peak
                                         "hbm_bytes_per_s", "hbm_bw_bytes_per_s", "interconnect_bytes_per_s", "scale_up_domain", "scale_out_bytes_per_s",
                                         "tdp_w", "source", "notes", "sparse", "sparse_halved", "vendor",
                                         "vector_flops_per_s", "sm_count", "efficiency", "price_usd_per_chip_hour",
-                                        "price_source", NULL};
+                                        "price_source", "kernels", NULL};
 
 /* Makes a short key from a display name: "My Chip 2" -> "my-chip-2". */
 static void key_from_name(char *out, size_t size, const char *name)
@@ -201,6 +203,9 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     const cJSON *eff = cJSON_GetObjectItemCaseSensitive(obj, "efficiency");
     if (eff && !cJSON_IsNull(eff) && efficiency_from_json(eff, path, &c.efficiency, w, msg, sizeof msg) != 0)
         goto bad;
+    const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(obj, "kernels");
+    if (kernels && !cJSON_IsNull(kernels) && kernels_from_json(kernels, path, &c.kernels, w, msg, sizeof msg) != 0)
+        goto bad;
     json_warn_unknown_keys(obj, chip_keys, path, what, w);
     snprintf(c.origin, sizeof c.origin, "%s", path);
     *out = c;
@@ -250,6 +255,8 @@ void chip_to_json(cJSON *obj, const struct chip_spec *c)
         efficiency_to_json(cJSON_AddObjectToObject(obj, "efficiency"), &c->efficiency);
     else
         cJSON_AddNullToObject(obj, "efficiency");
+    if (c->kernels.from[0] || c->kernels.count > 0)
+        kernels_to_json(cJSON_AddObjectToObject(obj, "kernels"), &c->kernels);
 }
 
 int chips_from_text(const char *text, size_t len, const char *path, struct chip_spec *chips, size_t max,

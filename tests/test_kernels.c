@@ -1,0 +1,283 @@
+/* test_kernels.c — the measured kernel models (kernels.h): the --op spec,
+ * the roofline floors worked by hand, the block formats' bytes, the fit
+ * recovering constants it was given, the tables read as written, and the
+ * compiled-in fits held to error bounds on a sample of measured rows
+ * (tests/fixtures/kernels, from AIConfigurator's measured tables). */
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "analysis.h"
+#include "fileio.h"
+#include "kernelfit.h"
+#include "kernels.h"
+#include "kerneltable.h"
+#include "opspec.h"
+
+static void test_op_spec_round_trip(void **state)
+{
+    (void)state;
+    struct op_spec spec;
+    char err[300], buf[RT_OP_SPEC_MAX];
+    assert_int_equal(op_spec_parse("gemm:m=1,n=8k,k=8192,format=fp8_block,cache=warm", &spec, err, sizeof err), 0);
+    assert_int_equal(spec.shape.kind, RT_KERNEL_GEMM);
+    assert_true(spec.shape.m == 1 && spec.shape.n == 8000 && spec.shape.k == 8192);
+    assert_int_equal(spec.shape.format, RT_KF_FP8_BLOCK);
+    assert_true(spec.shape.warm_cache);
+    assert_string_equal(op_spec_format(buf, sizeof buf, &spec), "gemm:m=1,n=8000,k=8192,format=fp8_block,cache=warm");
+    struct op_spec again;
+    assert_int_equal(op_spec_parse(buf, &again, err, sizeof err), 0);
+    assert_memory_equal(&again.shape, &spec.shape, sizeof spec.shape);
+
+    assert_int_equal(op_spec_parse("decode-attention:batch=64,kv_len=8192,kv=fp8,kernel=fa3", &spec, err, sizeof err), 0);
+    assert_true(spec.shape.kv_fp8 && spec.shape.family == RT_KFAM_FA3 && spec.shape.kv_len == 8192);
+    assert_int_equal(op_spec_parse("all-gather:bytes=16M,gpus=8", &spec, err, sizeof err), 0);
+    assert_int_equal(spec.shape.kind, RT_KERNEL_NCCL_ALLGATHER);
+}
+
+static void test_op_spec_refusals_name_the_fault(void **state)
+{
+    (void)state;
+    struct op_spec spec;
+    char err[300];
+    assert_int_equal(op_spec_parse("conv:m=1", &spec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown operation 'conv'"));
+    assert_int_equal(op_spec_parse("gemm:q=3", &spec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown key 'q' (m, n, k, format"));
+    assert_int_equal(op_spec_parse("gemm:m=0", &spec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'m' must be a number from 1"));
+    assert_int_equal(op_spec_parse("gemm:m", &spec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'m' is not KEY=VALUE"));
+    assert_int_equal(op_spec_parse("moe:format=fp5", &spec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown format 'fp5'"));
+}
+
+/* The block formats' bytes: NVFP4 is e2m1 plus an e4m3 scale per 16
+ * elements (4.5 bits; NVIDIA's NVFP4 format), MXFP4 e2m1 plus an e8m0 scale
+ * per 32 (4.25 bits; OCP Microscaling Formats v1.0), fp8_block an fp32 scale
+ * per 128 x 128 weights (DeepSeek-V3 report, 3.3) and per 1 x 128
+ * activations. */
+static void test_block_format_bytes(void **state)
+{
+    (void)state;
+    assert_true(kernel_format_weight_bytes(RT_KF_NVFP4) == 0.5625);
+    assert_true(kernel_format_weight_bytes(RT_KF_MXFP4) == 0.53125);
+    assert_true(kernel_format_weight_bytes(RT_KF_FP8_BLOCK) == 1.0 + 4.0 / 16384.0);
+    assert_true(kernel_format_act_bytes(RT_KF_FP8_BLOCK) == 1.0 + 4.0 / 128.0);
+    assert_true(kernel_format_act_bytes(RT_KF_INT4_WO) == 2.0); /* W4A16: bf16 activations */
+    assert_int_equal(kernel_format_rate(RT_KF_MXFP4_A8), RT_RATE_FP8);
+    assert_int_equal(kernel_format_rate(RT_KF_NVFP4), RT_RATE_FP4);
+    assert_int_equal(kernel_format_rate(RT_KF_MXFP4_WO), RT_RATE_BF16);
+}
+
+static struct kernel_chip h100_chip(void)
+{
+    struct kernel_chip c = {.peak_flops_per_s = {989.4e12, 1978.9e12, 1978.9e12, 0}, .hbm_bytes_per_s = 3.35e12,
+                            .l2_bytes = 50e6, .sm_count = 132, .link_bytes_per_s = 450e9};
+    return c;
+}
+
+/* The guide's ch. 3: the 8192^3 bf16 matmul is compute-bound (intensity
+ * 2730.7) and its floor is 2 x 8192^3 / 989.4e12 s; at M = 1 it is memory-
+ * bound at about 1 FLOP/byte. */
+static void test_floors_by_hand(void **state)
+{
+    (void)state;
+    struct kernel_chip c = h100_chip();
+    struct kernel_shape g = {.kind = RT_KERNEL_GEMM, .format = RT_KF_BF16, .m = 8192, .n = 8192, .k = 8192};
+    double flops, bytes, t = kernel_floor(&g, &c, &flops, &bytes);
+    assert_true(flops == 2.0 * 8192.0 * 8192.0 * 8192.0);
+    assert_true(bytes == 3.0 * 8192.0 * 8192.0 * 2.0);
+    ASSERT_PRINTED("%.1f", flops / bytes, "2730.7");
+    ASSERT_NEAR(t, flops / 989.4e12, 1e-15);
+    g.m = 1;
+    t = kernel_floor(&g, &c, &flops, &bytes);
+    ASSERT_NEAR(flops / bytes, 0.99976, 1e-5);
+    ASSERT_NEAR(t, bytes / 3.35e12, 1e-15);
+    /* Decode attention: 64 sequences x 8192 cached tokens x 8 kv heads x 128 x (K and V) x 2 bytes, plus
+     * the queries and outputs of 32 heads. */
+    struct kernel_shape d = {.kind = RT_KERNEL_DECODE_ATTENTION, .format = RT_KF_BF16, .batch = 64, .kv_len = 8192,
+                             .heads = 32, .kv_heads = 8, .head_dim = 128};
+    kernel_floor(&d, &c, &flops, &bytes);
+    assert_true(bytes == 64.0 * 8192.0 * 2.0 * 8.0 * 128.0 * 2.0 + 64.0 * 32.0 * 256.0 * 2.0);
+    assert_true(flops == 2.0 * 64.0 * 32.0 * 256.0 * 8192.0);
+    /* A ring all-reduce moves 2(n-1)/n of the message per chip (Thakur et al. 2005). */
+    struct kernel_shape ar = {.kind = RT_KERNEL_NCCL_ALLREDUCE, .gpus = 8, .message_bytes = 16e6};
+    t = kernel_floor(&ar, &c, &flops, &bytes);
+    assert_true(bytes == 16e6 * 2.0 * 7.0 / 8.0);
+    ASSERT_NEAR(t, bytes / 450e9, 1e-15);
+}
+
+/* The fit finds constants it was given: rows made by the GEMM model itself
+ * from known constants, fitted from the defaults. */
+static void test_fit_recovers_its_constants(void **state)
+{
+    (void)state;
+    struct kernel_chip c = h100_chip();
+    float truth[RT_KERNEL_PARAMS];
+    kernel_default_params(RT_KERNEL_GEMM, truth);
+    truth[kernel_param_index(RT_KERNEL_GEMM, "peak_fraction")] = 0.62f;
+    truth[kernel_param_index(RT_KERNEL_GEMM, "hbm_fraction")] = 0.71f;
+    truth[kernel_param_index(RT_KERNEL_GEMM, "launch_s")] = 6.5e-6f;
+    static struct kernel_obs rows[400];
+    size_t n = 0;
+    for (double m = 1; m <= 16384; m *= 4)
+        for (double nn = 256; nn <= 16384; nn *= 4)
+            for (double k = 256; k <= 16384; k *= 4) {
+                struct kernel_shape s = {.kind = RT_KERNEL_GEMM, .format = RT_KF_BF16, .m = m, .n = nn, .k = k};
+                rows[n].shape = s;
+                rows[n].measured_s = kernel_time(&s, &c, truth, 1, 1, NULL);
+                n++;
+            }
+    float p[RT_KERNEL_PARAMS];
+    kernel_default_params(RT_KERNEL_GEMM, p);
+    double mape = kernel_fit_params(rows, n, &c, RT_KERNEL_GEMM, p, 60);
+    assert_true(mape < 0.01);
+    ASSERT_NEAR(p[kernel_param_index(RT_KERNEL_GEMM, "peak_fraction")], 0.62, 0.02);
+    ASSERT_NEAR(p[kernel_param_index(RT_KERNEL_GEMM, "hbm_fraction")], 0.71, 0.02);
+    /* Cross-validation is seeded: the same figure twice. */
+    double a = kernel_fit_cv(rows, n, &c, RT_KERNEL_GEMM, p, 5, 7, 20, NULL);
+    double b = kernel_fit_cv(rows, n, &c, RT_KERNEL_GEMM, p, 5, 7, 20, NULL);
+    assert_true(a == b && a < 0.02);
+}
+
+static struct kernel_row *read_table(const char *path, size_t *n)
+{
+    char *text, err[600];
+    size_t len;
+    struct kernel_row *rows = NULL;
+    if (read_file(path, &text, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    if (kernel_table_read(path, text, len, &rows, n, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(text);
+    return rows;
+}
+
+/* The tables as the collectors write them: the system's folder names the
+ * chip; a generation step attends to isl + step tokens; power_law_A is
+ * skew A; latency is in milliseconds. */
+static void test_tables_read_as_written(void **state)
+{
+    (void)state;
+    size_t n;
+    struct kernel_row *r = read_table("tests/fixtures/kernels/h100_sxm/trtllm/generation_attention_perf.csv", &n);
+    assert_int_equal(n, 40);
+    assert_string_equal(r[0].chip, "h100");
+    assert_int_equal(r[0].engine, RT_KE_TRTLLM);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(r[i].obs.shape.kind, RT_KERNEL_DECODE_ATTENTION);
+        assert_true(r[i].obs.shape.kv_len >= 2 && r[i].obs.measured_s > 1e-7 && r[i].obs.measured_s < 1.0);
+        assert_true(r[i].obs.shape.warm_cache);
+    }
+    free(r);
+    r = read_table("tests/fixtures/kernels/h100_sxm/vllm/moe_perf.csv", &n);
+    bool skewed = false;
+    for (size_t i = 0; i < n; i++)
+        skewed |= r[i].obs.shape.skew == 1.01 || r[i].obs.shape.skew == 1.2;
+    assert_true(skewed);
+    free(r);
+    r = read_table("tests/fixtures/kernels/h100_sxm/nccl/nccl_perf.csv", &n);
+    for (size_t i = 0; i < n; i++)
+        assert_true(r[i].obs.shape.kind >= RT_KERNEL_NCCL_ALLREDUCE && r[i].obs.shape.kind <= RT_KERNEL_NCCL_ALLTOALL);
+    free(r);
+}
+
+/* The compiled-in fits on measured rows: no kind far off its own
+ * cross-validated error. The bounds are the error `make profiles` reports
+ * for the kind with room for a 40-row sample. */
+static void test_compiled_fits_on_measured_rows(void **state)
+{
+    (void)state;
+    static const struct { const char *path; double bound; } tables[] = {
+        {"tests/fixtures/kernels/h100_sxm/trtllm/gemm_perf.csv", 0.30},
+        {"tests/fixtures/kernels/h100_sxm/vllm/gemm_perf.csv", 0.30},
+        {"tests/fixtures/kernels/b200_sxm/trtllm/gemm_perf.csv", 0.30},
+        {"tests/fixtures/kernels/l40s/vllm/gemm_perf.csv", 0.35},
+        {"tests/fixtures/kernels/h100_sxm/trtllm/context_attention_perf.csv", 0.30},
+        {"tests/fixtures/kernels/a100_sxm/trtllm/context_attention_perf.csv", 0.30},
+        {"tests/fixtures/kernels/h100_sxm/trtllm/generation_attention_perf.csv", 0.40},
+        {"tests/fixtures/kernels/h200_sxm/sglang/generation_attention_perf.csv", 0.40},
+        {"tests/fixtures/kernels/h100_sxm/trtllm/context_mla_perf.csv", 0.35},
+        {"tests/fixtures/kernels/h100_sxm/trtllm/generation_mla_perf.csv", 0.40},
+        {"tests/fixtures/kernels/h100_sxm/vllm/moe_perf.csv", 0.40},
+        {"tests/fixtures/kernels/b200_sxm/trtllm/moe_perf.csv", 0.40},
+        {"tests/fixtures/kernels/h100_sxm/vllm/custom_allreduce_perf.csv", 0.40},
+        {"tests/fixtures/kernels/h100_sxm/nccl/nccl_perf.csv", 0.40},
+    };
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+        size_t n;
+        struct kernel_row *r = read_table(tables[t].path, &n);
+        const struct chip_spec *spec = chip_find(r[0].chip);
+        assert_non_null(spec);
+        struct kernel_view v;
+        struct kernel_chip c;
+        kernel_view_for(spec->key, &spec->kernels, &v);
+        kernel_chip_of(spec, &v, &c);
+        double sum = 0.0;
+        size_t used = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (r[i].skipped[0])
+                continue;
+            struct kernel_estimate e;
+            double p = kernel_estimate(&r[i].obs.shape, &c, &v, r[i].engine, &e);
+            assert_int_equal(e.source, RT_KSRC_MEASURED);
+            sum += fabs(p - r[i].obs.measured_s) / r[i].obs.measured_s;
+            used++;
+        }
+        assert_true(used > 30);
+        double mape = sum / (double)used;
+        if (mape > tables[t].bound)
+            fail_msg("%s: MAPE %.1f%% over %zu rows, bound %.0f%%", tables[t].path, 100 * mape, used,
+                     100 * tables[t].bound);
+        free(r);
+    }
+}
+
+/* An --op scenario is an ordinary scenario: analyze() times the kernel and
+ * its floor never exceeds its estimate when the operands are cold. */
+static void test_operation_in_analyze(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    char err[300];
+    assert_int_equal(op_spec_parse("gemm:m=8192,n=8192,k=8192", &s.op, err, sizeof err), 0);
+    static struct analysis a;
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    assert_true(a.operation.set);
+    ASSERT_NEAR(a.operation.estimate.floor_s, 2.0 * 8192.0 * 8192.0 * 8192.0 / 989.4e12, 1e-12);
+    assert_true(a.operation.estimate.realistic_s >= a.operation.estimate.floor_s);
+    assert_true(a.operation.fraction_of_peak > 0.5 && a.operation.fraction_of_peak < 1.0);
+    assert_int_equal(a.operation.estimate.source, RT_KSRC_MEASURED);
+    /* The scenario's model fills what the spec leaves out: decode attention of llama-3.1-8b. */
+    assert_int_equal(op_spec_parse("decode-attention:batch=8", &s.op, err, sizeof err), 0);
+    const struct model_shape *m = model_find("llama-3.1-8b");
+    assert_non_null(m);
+    scenario_set_model(&s, m);
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    assert_true(a.operation.shape.heads == 32 && a.operation.shape.kv_heads == 8 && a.operation.shape.head_dim == 128);
+    assert_true(a.operation.shape.kv_len == (double)s.context_tokens);
+    /* A TPU borrows a GPU's fits, and says so. */
+    s.chip = *chip_find("tpu-v5e");
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    assert_int_equal(a.operation.estimate.source, RT_KSRC_BORROWED);
+    assert_true(a.operation.estimate.error_fraction >= RT_KERNEL_BORROWED_ERROR);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_op_spec_round_trip),
+        cmocka_unit_test(test_op_spec_refusals_name_the_fault),
+        cmocka_unit_test(test_block_format_bytes),
+        cmocka_unit_test(test_floors_by_hand),
+        cmocka_unit_test(test_fit_recovers_its_constants),
+        cmocka_unit_test(test_tables_read_as_written),
+        cmocka_unit_test(test_compiled_fits_on_measured_rows),
+        cmocka_unit_test(test_operation_in_analyze),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
