@@ -1077,8 +1077,9 @@ static void test_did_you_mean(void **state)
     assert_usage_line(RUN("--report", "--pre", "8"),
                       "ambiguous option '--pre' (it begins --precision, --prefill-tokens, --present) (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--chip", "h10"),
-                      "--chip 'h10': unknown chip; did you mean h100, h200? rooftop --list-chips shows the 22 known");
-    assert_usage_line(RUN("--report", "--chip", "zzz"), "--chip 'zzz': unknown chip; rooftop --list-chips shows the 22 known");
+                      "--chip 'h10': unknown chip; did you mean h100, h20, h200, h800? rooftop --list-chips shows "
+                      "the 27 known");
+    assert_usage_line(RUN("--report", "--chip", "zzz"), "--chip 'zzz': unknown chip; rooftop --list-chips shows the 27 known");
     assert_usage_line(RUN("--report", "--model", "lama-3.1-8b"),
                       "--model 'lama-3.1-8b': unknown model; did you mean llama-3.1-8b? rooftop --list-models shows "
                       "the 8 built in, or give a config.json");
