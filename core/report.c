@@ -124,9 +124,12 @@ static void text_assumption_lines(struct strbuf *sb, const struct model_shape *m
 static void describe_scenario(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
     char params[32];
-    sb_printf(sb, "%s (%s params, %s) on %lld x %s, %s weights, %s KV cache, batch %lld", s->model.name,
+    char matmuls[40] = "";
+    if (a->compute_precision != s->precision) /* W4A16, W4A8: the matmuls run at another precision */
+        snprintf(matmuls, sizeof matmuls, " (%s matmuls)", precision_name(a->compute_precision));
+    sb_printf(sb, "%s (%s params, %s) on %lld x %s, %s weights%s, %s KV cache, batch %lld", s->model.name,
               format_count(params, sizeof params, a->params), params_source_name(a->params_source),
-              (long long)s->chips, s->chip.name, precision_name(s->precision), precision_name(s->kv_precision),
+              (long long)s->chips, s->chip.name, precision_name(s->precision), matmuls, precision_name(s->kv_precision),
               (long long)s->batch);
 }
 
@@ -826,6 +829,10 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(workload, "batch", (double)s->batch);
     cJSON_AddStringToObject(workload, "precision", precision_name(s->precision));
     cJSON_AddStringToObject(workload, "kv_precision", precision_name(s->kv_precision));
+    cJSON_AddStringToObject(workload, "act_precision", precision_name(s->act_precision));
+    cJSON_AddNumberToObject(workload, "bytes_per_weight", a->bytes_per_weight);
+    cJSON_AddNumberToObject(workload, "bytes_per_activation", a->memory.per_chip.activation_bytes_per_element);
+    cJSON_AddNumberToObject(workload, "bytes_per_kv_element", a->bytes_per_kv_element);
     cJSON_AddNumberToObject(workload, "context_tokens", (double)s->context_tokens);
     cJSON_AddNumberToObject(workload, "prefill_tokens", (double)s->prefill_tokens);
     cJSON_AddNumberToObject(workload, "decode_tokens", (double)s->decode_tokens);

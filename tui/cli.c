@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,8 +76,13 @@ static const char usage_text[] =
     "  --tied | --untied   LM head shares the embedding, or has its own\n"
     "  --window N          every attention layer a window of N tokens (0: full)\n"
     "  --batch N           concurrent sequences                               [1]\n"
-    "  --precision P       weights and matmuls: bf16, fp8, int8, int4      [bf16]\n"
-    "  --kv-precision P    KV-cache elements                               [bf16]\n"
+    "  --precision P       weights (and matmuls): bf16, fp8, fp8-block, int8,\n"
+    "                      nvfp4, mxfp4, int4                              [bf16]\n"
+    "  --act-precision A   matmul inputs: auto (the weights' where the chip\n"
+    "                      runs them natively, else bf16), bf16, fp8,\n"
+    "                      fp8-block, int8, nvfp4, mxfp4 (W4A8: --precision\n"
+    "                      mxfp4 --act-precision fp8)                      [auto]\n"
+    "  --kv-precision P    KV-cache elements (any of --precision's)        [bf16]\n"
     "  --context N         tokens in each request's KV cache               [8192]\n"
     "  --prefill-tokens N  prompt tokens per request this turn             [8192]\n"
     "  --decode-tokens N   tokens generated per request this turn           [128]\n"
@@ -153,7 +159,8 @@ enum {
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
-    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT, OPT_COUNT
+    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT,
+    OPT_ACT_PRECISION, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -182,6 +189,7 @@ static const struct option long_options[] = {
     {"batch", required_argument, NULL, OPT_BATCH},
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"kv-precision", required_argument, NULL, OPT_KV_PRECISION},
+    {"act-precision", required_argument, NULL, OPT_ACT_PRECISION},
     {"context", required_argument, NULL, OPT_CONTEXT},
     {"prefill-tokens", required_argument, NULL, OPT_PREFILL},
     {"decode-tokens", required_argument, NULL, OPT_DECODE},
@@ -585,7 +593,22 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_PRECISION:
     case OPT_KV_PRECISION:
         if (precision_parse(text, id == OPT_PRECISION ? &s->precision : &s->kv_precision) != 0) {
-            snprintf(err, errsize, "--%s '%s': give bf16, fp8, int8 or int4", flag_name(id), text);
+            char why[160];
+            snprintf(err, errsize, "--%s '%s': %s", flag_name(id), text, precision_refusal(why, sizeof why, text));
+            return 2;
+        }
+        return 0;
+    case OPT_ACT_PRECISION:
+        if (act_precision_parse(text, &s->act_precision) != 0) {
+            char why[160];
+            if (strcasecmp(text, "int4") == 0)
+                snprintf(why, sizeof why, "int4 activations are not modelled (int4 runs weight-only, W4A16); give %s",
+                         act_precision_choices());
+            else if (strcasecmp(text, "fp4") == 0)
+                precision_refusal(why, sizeof why, text);
+            else
+                snprintf(why, sizeof why, "give %s", act_precision_choices());
+            snprintf(err, errsize, "--%s '%s': %s", flag_name(id), text, why);
             return 2;
         }
         return 0;
@@ -771,7 +794,7 @@ static const int apply_order[] = {
     OPT_SCENARIO, OPT_CHIP, OPT_MODEL, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL, OPT_D_HEAD, OPT_D_FF, OPT_VOCAB,
     OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE,
     OPT_PARAMS, OPT_CHIPS, OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION,
-    OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
+    OPT_ACT_PRECISION, OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
     OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE,
