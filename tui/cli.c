@@ -1549,26 +1549,41 @@ static int list_chips(FILE *out, const struct chip_db *db, enum rt_format f)
         cJSON_free(text);
         return 0;
     }
-    fprintf(out, "%-10s %-30s %9s %9s %9s %9s %8s %9s %6s %6s\n", "key", "name", "bf16", "fp8", "int8", "int4",
-            "HBM", "HBM BW", "ridge", "TDP");
+    fprintf(out, "%-12s %-36s %9s %9s %9s %9s %10s %8s %9s %6s %6s\n", "key", "name", "bf16", "fp8", "int8", "int4",
+            "fp4", "HBM", "HBM BW", "ridge", "TDP");
     bool from_files = false;
+    char mx_only[256] = "";
     for (size_t i = 0; i < db->count; i++) {
         const struct chip_spec *c = &db->chips[i];
-        char cols[RT_PRECISION_COUNT][24], hbm[24], bw[24], tdp[16];
+        char cols[RT_PRECISION_COUNT][24], fp4[24], hbm[24], bw[24], tdp[16];
         for (int p = 0; p < RT_PRECISION_COUNT; p++) {
             if (c->peak_flops_per_s[p] > 0.0)
                 snprintf(cols[p], sizeof cols[p], "%.1fT", c->peak_flops_per_s[p] / 1e12);
             else
                 snprintf(cols[p], sizeof cols[p], "-");
         }
+        /* One FP4 column: nvfp4's peak, or mxfp4's marked where the chip has only that. */
+        bool nv = c->peak_flops_per_s[RT_NVFP4] > 0.0, mx = c->peak_flops_per_s[RT_MXFP4] > 0.0;
+        if (nv || !mx)
+            snprintf(fp4, sizeof fp4, "%s", cols[RT_NVFP4]);
+        else
+            snprintf(fp4, sizeof fp4, "%.1fT mx", c->peak_flops_per_s[RT_MXFP4] / 1e12);
+        if (!nv && mx && strlen(mx_only) + strlen(c->key) + 3 < sizeof mx_only)
+            snprintf(mx_only + strlen(mx_only), sizeof mx_only - strlen(mx_only), "%s%s", mx_only[0] ? ", " : "",
+                     c->key);
         snprintf(tdp, sizeof tdp, c->tdp_w > 0.0 ? "%.0fW" : "n/a", c->tdp_w);
-        fprintf(out, "%-10s %-30s %9s %9s %9s %9s %8s %9s %6.0f %6s\n", c->key, c->name, cols[0], cols[1], cols[2],
-                cols[3], format_si(hbm, sizeof hbm, c->hbm_bytes, "B"), format_si(bw, sizeof bw, c->hbm_bytes_per_s, "B/s"),
-                c->peak_flops_per_s[RT_BF16] / c->hbm_bytes_per_s, tdp);
+        fprintf(out, "%-12s %-36s %9s %9s %9s %9s %10s %8s %9s %6.0f %6s\n", c->key, c->name, cols[RT_BF16],
+                cols[RT_FP8], cols[RT_INT8], cols[RT_INT4], fp4, format_si(hbm, sizeof hbm, c->hbm_bytes, "B"),
+                format_si(bw, sizeof bw, c->hbm_bytes_per_s, "B/s"), c->peak_flops_per_s[RT_BF16] / c->hbm_bytes_per_s,
+                tdp);
         from_files |= strcmp(c->origin, "built-in") != 0;
     }
     fputs("\nPeaks are dense (no 2:4 sparsity), FLOP/s per chip; ridge = bf16 peak / HBM bandwidth (FLOP/byte).\n"
-          "Sources and conflicts between sources: rooftop --list-chips --format=json\n",
+          "fp4 is the nvfp4 peak; \"mx\" marks the mxfp4 peak of a chip without nvfp4",
+          out);
+    fprintf(out, "%s%s%s.\n", mx_only[0] ? " (" : "", mx_only, mx_only[0] ? ")" : "");
+    fputs("Every precision's peak (fp8-block, nvfp4, mxfp4 too), the sources and the conflicts between sources:\n"
+          "rooftop --list-chips --format=json\n",
           out);
     if (from_files) {
         fputs("From chip files:\n", out);
