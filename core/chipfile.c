@@ -208,6 +208,8 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
         goto bad;
     c.interconnect_bytes_per_s = interconnect;
     c.tdp_w = tdp;
+    if (strcmp(c.price_source, "unpublished") == 0) /* what chip_to_json writes for none */
+        memset(c.price_source, 0, sizeof c.price_source);
     if (sparse && halved) {
         snprintf(msg, sizeof msg, "%s: 'sparse' and 'sparse_halved' together would halve the peaks twice; keep one",
                  path);
