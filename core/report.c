@@ -1265,11 +1265,15 @@ static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct sce
     char x[32];
     const struct analysis *a0 = &rows[0];
     switch (k) {
-    case RT_SWEEP_CHIPS:
-        sb_printf(sb, "# %s (%s params) on %s, %lld prefill + %lld decode tokens, batch %lld, %.3f s overhead, "
+    case RT_SWEEP_CHIPS: {
+        char prec[64] = ""; /* the guide's bf16 table keeps its header */
+        if (base->precision != RT_BF16 || a0->compute_precision != RT_BF16)
+            snprintf(prec, sizeof prec, ", %s weights, %s matmuls", precision_name(base->precision),
+                     precision_name(a0->compute_precision));
+        sb_printf(sb, "# %s (%s params) on %s, %lld prefill + %lld decode tokens, batch %lld%s, %.3f s overhead, "
                       "budget %.3f s%s\n",
                   base->model.name, format_count(x, sizeof x, a0->params), base->chip.name,
-                  (long long)base->prefill_tokens, (long long)base->decode_tokens, (long long)base->batch,
+                  (long long)base->prefill_tokens, (long long)base->decode_tokens, (long long)base->batch, prec,
                   base->overhead_s, base->budget_s, estimate_note(base->latency_model));
         for (size_t i = 0; i < n; i++) {
             const struct latency_verdict *l = &rows[i].latency;
@@ -1277,10 +1281,14 @@ static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct sce
                       l->decode_s, l->total_s, verdict_name(l));
         }
         break;
+    }
     case RT_SWEEP_PARAMS:
-        sb_printf(sb, "# %s, %lld prefill + %lld decode tokens, %s weights, %.3f s overhead%s\n", base->chip.name,
-                  (long long)base->prefill_tokens, (long long)base->decode_tokens, precision_name(base->precision),
-                  base->overhead_s, estimate_note(base->latency_model));
+        sb_printf(sb, "# %s, %lld prefill + %lld decode tokens, %s weights%s%s%s, %.3f s overhead%s\n",
+                  base->chip.name, (long long)base->prefill_tokens, (long long)base->decode_tokens,
+                  precision_name(base->precision), a0->compute_precision != base->precision ? " (" : "",
+                  a0->compute_precision != base->precision ? precision_name(a0->compute_precision) : "",
+                  a0->compute_precision != base->precision ? " matmuls)" : "", base->overhead_s,
+                  estimate_note(base->latency_model));
         for (size_t i = 0; i < n; i++) {
             const struct latency_verdict *l = &rows[i].latency;
             char chips[40];
