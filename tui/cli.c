@@ -508,6 +508,30 @@ static int apply_model_flag(int id, const char *text, struct scenario *s, char *
     return 0;
 }
 
+/* --precision, --kv-precision and --act-precision: the named precision
+ * into *s; returns 0, or 2 with err naming the flag and what it takes. */
+static int apply_precision_flag(int id, const char *text, struct scenario *s, char *err, size_t errsize)
+{
+    char why[160];
+    if (id != OPT_ACT_PRECISION) {
+        if (precision_parse(text, id == OPT_PRECISION ? &s->precision : &s->kv_precision) == 0)
+            return 0;
+        snprintf(err, errsize, "--%s '%s': %s", flag_name(id), text, precision_refusal(why, sizeof why, text));
+        return 2;
+    }
+    if (act_precision_parse(text, &s->act_precision) == 0)
+        return 0;
+    if (strcasecmp(text, "int4") == 0)
+        snprintf(why, sizeof why, "int4 activations are not modelled (int4 runs weight-only, W4A16); give %s",
+                 act_precision_choices());
+    else if (strcasecmp(text, "fp4") == 0)
+        precision_refusal(why, sizeof why, text);
+    else
+        snprintf(why, sizeof why, "give %s", act_precision_choices());
+    snprintf(err, errsize, "--%s '%s': %s", flag_name(id), text, why);
+    return 2;
+}
+
 /* Applies one scenario flag's text to the options' scenario; returns 0 or 2
  * with err set. */
 static int apply_flag(int id, const char *text, struct cli_options *o, char *err, size_t errsize)
@@ -592,26 +616,8 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     }
     case OPT_PRECISION:
     case OPT_KV_PRECISION:
-        if (precision_parse(text, id == OPT_PRECISION ? &s->precision : &s->kv_precision) != 0) {
-            char why[160];
-            snprintf(err, errsize, "--%s '%s': %s", flag_name(id), text, precision_refusal(why, sizeof why, text));
-            return 2;
-        }
-        return 0;
     case OPT_ACT_PRECISION:
-        if (act_precision_parse(text, &s->act_precision) != 0) {
-            char why[160];
-            if (strcasecmp(text, "int4") == 0)
-                snprintf(why, sizeof why, "int4 activations are not modelled (int4 runs weight-only, W4A16); give %s",
-                         act_precision_choices());
-            else if (strcasecmp(text, "fp4") == 0)
-                precision_refusal(why, sizeof why, text);
-            else
-                snprintf(why, sizeof why, "give %s", act_precision_choices());
-            snprintf(err, errsize, "--%s '%s': %s", flag_name(id), text, why);
-            return 2;
-        }
-        return 0;
+        return apply_precision_flag(id, text, s, err, errsize);
     case OPT_STEP_TIMES: {
         size_t n = 0;
         double v[RT_STEP_TIME_PARTS + 1];

@@ -271,6 +271,22 @@ static bool act_runs(const struct scenario *s, enum rt_precision p)
     return p == RT_PRECISION_AUTO || s->chip.peak_flops_per_s[p] > 0.0 || s->peak_flops_override > 0.0;
 }
 
+/* The act knob's notch `notches` steps from s's in direction dir, each
+ * step to the next notch the chip can run; stops at either end. */
+static int step_act(const struct scenario *s, int dir, int notches)
+{
+    int i = act_notch(s->act_precision);
+    for (int k = 0; k < notches; k++) {
+        int j = i + (dir > 0 ? 1 : -1);
+        while (j > 0 && j < ACT_NOTCHES && !act_runs(s, act_at(j)))
+            j += dir > 0 ? 1 : -1;
+        if (j < 0 || j >= ACT_NOTCHES)
+            break;
+        i = j;
+    }
+    return i;
+}
+
 /* Moves an index in [0, n) by dir x notches, clamped. */
 static int step_index(int i, int n, int dir, int notches)
 {
@@ -481,19 +497,9 @@ bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse,
     case SLIDER_PRECISION:
         s->precision = precision_ordered(step_index(precision_rank(s->precision), RT_PRECISION_COUNT, dir, coarse ? 3 : 1));
         break;
-    case SLIDER_ACT_PRECISION: {
-        int i = act_notch(s->act_precision);
-        for (int k = 0; k < (coarse ? 3 : 1); k++) { /* each notch the chip can run */
-            int j = i + (dir > 0 ? 1 : -1);
-            while (j > 0 && j < ACT_NOTCHES && !act_runs(s, act_at(j)))
-                j += dir > 0 ? 1 : -1;
-            if (j < 0 || j >= ACT_NOTCHES)
-                break;
-            i = j;
-        }
-        s->act_precision = act_at(i);
+    case SLIDER_ACT_PRECISION:
+        s->act_precision = act_at(step_act(s, dir, coarse ? 3 : 1));
         break;
-    }
     case SLIDER_CHIP: {
         int n = (int)chips.count;
         if (n <= 0)
