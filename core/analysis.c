@@ -63,30 +63,71 @@ static int add_placement(struct analysis *a, const char *name, const char *phase
     return 0;
 }
 
+enum rt_precision analysis_compute_precision(const struct scenario *s)
+{
+    const struct chip_spec *c = &s->chip;
+    enum rt_precision w = s->precision;
+    if (s->act_precision != RT_PRECISION_AUTO)
+        return (int)s->act_precision >= 0 && s->act_precision < RT_PRECISION_COUNT ? s->act_precision : RT_BF16;
+    if ((int)w < 0 || w >= RT_PRECISION_COUNT || w == RT_INT4)
+        return RT_BF16;
+    bool native = c->peak_flops_per_s[w] > 0.0 && c->peak_flops_per_s[w] >= c->peak_flops_per_s[RT_BF16];
+    return native ? w : RT_BF16;
+}
+
+/* The note saying how the weights' and the matmuls' precisions meet:
+ * weight-only (W8A16, W4A16) and why, mixed (W4A8), or a block format's
+ * scales when both are one. None for plain weights at their own peak. */
+static void note_precisions(const struct scenario *s, struct analysis *a)
+{
+    const struct chip_spec *c = &s->chip;
+    enum rt_precision w = s->precision, m = a->compute_precision;
+    char label[16], bits[16], peak[24], bf16[24];
+    snprintf(label, sizeof label, "W%dA%d", precision_nominal_bits(w), precision_nominal_bits(m));
+    snprintf(bits, sizeof bits, "%.4g", precision_bytes(w) * 8.0);
+    if (w == m) {
+        if (precision_scale_text(w)[0])
+            add_note(a, "%s weights and activations (%s): %s bits a weight, %.6g bytes an activation element; the "
+                        "matmuls run at the %s peak.",
+                     precision_name(w), precision_scale_text(w), bits, precision_activation_bytes(w),
+                     precision_name(m));
+        return;
+    }
+    if (m != RT_BF16)
+        add_note(a, "%s: weights stored at %s bits (%s) and dequantized to %s on the way into the matmuls, which run "
+                    "at the %s peak; activations take %.6g byte%s an element.",
+                 label, bits, precision_name(w), precision_name(m), precision_name(m), precision_activation_bytes(m),
+                 precision_activation_bytes(m) == 1.0 ? "" : "s");
+    else if (s->act_precision == RT_BF16)
+        add_note(a, "%s as asked (--act-precision bf16): weights stored at %s bits (%s), matmuls at the bf16 peak "
+                    "(weight-only quantization).",
+                 label, bits, precision_name(w));
+    else if (w == RT_INT4)
+        add_note(a, "int4 is weight-only (W4A16), as LLM serving runs it: weights are stored at 4 bits and the "
+                    "matmuls run at the bf16 peak.");
+    else if (c->peak_flops_per_s[w] > 0.0)
+        add_note(a, "%s's %s peak (%s) is below its bf16 peak (%s): %s, weights stored at %s bits (%s) and the "
+                    "matmuls at the bf16 peak (weight-only quantization).",
+                 c->key, precision_name(w), format_si(peak, sizeof peak, c->peak_flops_per_s[w], "FLOP/s"),
+                 format_si(bf16, sizeof bf16, c->peak_flops_per_s[RT_BF16], "FLOP/s"), label, bits, precision_name(w));
+    else
+        add_note(a, "%s has no native %s peak: %s, weights stored at %s bits (%s) and the matmuls at the bf16 peak "
+                    "(weight-only quantization).",
+                 c->key, precision_name(w), label, bits, precision_name(w));
+}
+
 /* Resolves peak, bandwidth and capacity per chip, honouring overrides. */
 static void resolve_hardware(const struct scenario *s, struct analysis *a)
 {
     const struct chip_spec *c = &s->chip;
-    a->compute_precision = s->precision;
-    /* int4 is served weight-only (W4A16: the weights dequantised into bf16
-     * matmuls) whatever int4 tensor cores a chip has; a chip without a
-     * native peak at the precision does the same. */
-    if (s->precision == RT_INT4 || !(c->peak_flops_per_s[s->precision] > 0.0)) {
-        a->compute_precision = RT_BF16;
-        a->weight_only_quantization = true;
-    }
+    a->compute_precision = analysis_compute_precision(s);
+    a->weight_only_quantization = a->compute_precision == RT_BF16 && s->precision != RT_BF16;
     a->peak_flops_per_s = s->peak_flops_override > 0.0 ? s->peak_flops_override
                                                        : c->peak_flops_per_s[a->compute_precision];
     a->hbm_bytes_per_s = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : c->hbm_bytes_per_s;
     a->hbm_bytes = s->hbm_bytes_override > 0.0 ? s->hbm_bytes_override : c->hbm_bytes;
     a->ridge_flop_per_byte = ridge_point(a->peak_flops_per_s, a->hbm_bytes_per_s);
-    if (a->weight_only_quantization && s->precision == RT_INT4)
-        add_note(a, "int4 is weight-only (W4A16), as LLM serving runs it: weights are stored at 4 bits and the "
-                    "matmuls run at the bf16 peak.");
-    else if (a->weight_only_quantization)
-        add_note(a, "%s has no native %s peak: weights are stored at %s and the matmuls run at the bf16 peak "
-                    "(weight-only quantization).",
-                 c->key, precision_name(s->precision), precision_name(s->precision));
+    note_precisions(s, a);
     if (c->sparse_halved)
         add_note(a, "%s's file gave 2:4-sparse peaks: they were halved once, on load, to the dense figures used here.",
                  c->key);
@@ -94,16 +135,9 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
         add_note(a, "Chip figures overridden on the command line: the %s datasheet values are not used.", c->key);
 }
 
-/* The kernel format a scenario's matmuls run in: its weight precision and
- * whether they run natively or weight-only (bf16 activations). */
 static enum rt_kernel_format scenario_kernel_format(const struct scenario *s, const struct analysis *a)
 {
-    switch (s->precision) {
-    case RT_FP8: return a->weight_only_quantization ? RT_KF_FP8_WO : RT_KF_FP8;
-    case RT_INT8: return a->weight_only_quantization ? RT_KF_INT8_WO : RT_KF_INT8;
-    case RT_INT4: return RT_KF_INT4_WO;
-    default: return RT_KF_BF16;
-    }
+    return kernel_format_for(s->precision, a->compute_precision);
 }
 
 /* One operation alone (--op): the spec's shape with the scenario's figures
@@ -343,8 +377,7 @@ static void analyze_chip_memory(const struct scenario *s, struct analysis *a)
     double act_tokens = s->activation_tokens > 0 ? (double)s->activation_tokens
                         : fmax(1.0, fmin((double)s->prefill_tokens, (double)RT_DEFAULT_ACTIVATION_TOKENS));
     cm->activation_tokens = act_tokens;
-    bool w8a8 = (s->precision == RT_FP8 || s->precision == RT_INT8) && !a->weight_only_quantization;
-    cm->activation_bytes_per_element = w8a8 ? 1.0 : 2.0;
+    cm->activation_bytes_per_element = precision_activation_bytes(a->compute_precision);
     cm->activation_bytes = act_tokens * layer_activation_width(m, pc, tp) * cm->activation_bytes_per_element;
     cm->reserve_bytes = s->reserve_bytes / chips;
     double room = a->hbm_bytes - cm->weights_bytes - cm->reserve_bytes; /* the guide's rule: no workspace */
@@ -424,8 +457,13 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
 {
     struct hw_rates *hw = &a->hw;
     hw->peak_flops_per_s = a->peak_flops_per_s;
+    /* Vector units do not speed up with the tensor cores' format: a chip
+     * without a vector figure gets 1/50 of its bf16 tensor peak (of
+     * --peak-flops when the matmuls run at bf16), whatever the matmuls run at. */
+    bool bf16_roof = a->compute_precision == RT_BF16 || !(s->chip.peak_flops_per_s[RT_BF16] > 0.0);
     hw->vector_flops_per_s = s->chip.vector_flops_per_s > 0.0 ? s->chip.vector_flops_per_s
-                                                              : a->peak_flops_per_s / 50.0;
+                             : bf16_roof ? a->peak_flops_per_s / 50.0
+                                         : s->chip.peak_flops_per_s[RT_BF16] / 50.0;
     hw->hbm_bytes_per_s = a->hbm_bytes_per_s;
     int64_t tp = scenario_tp(s);
     struct link_choice tp_link = link_for_group(&s->chip, (double)tp);
@@ -450,8 +488,7 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     pf->replica_crosses_domain = replica_link.crosses_domain;
     hw->bytes_per_weight = a->bytes_per_weight;
     hw->bytes_per_kv = a->bytes_per_kv_element;
-    bool w8a8 = (s->precision == RT_FP8 || s->precision == RT_INT8) && !a->weight_only_quantization;
-    hw->bytes_per_act = w8a8 ? 1.0 : 2.0;
+    hw->bytes_per_act = precision_activation_bytes(a->compute_precision); /* the matmuls' inputs */
     hw->n_chips = (double)tp;
     hw->engine = s->engine;
     hw->compute_precision = a->compute_precision;
@@ -469,9 +506,9 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
                  format_count(given, sizeof given, a->params), format_count(shape, sizeof shape, a->shape_count.total));
     }
     if (!(s->chip.vector_flops_per_s > 0.0))
-        add_note(a, "%s publishes no vector throughput: assumed 1/50 of the tensor peak, %.3g TFLOP/s (the guide, "
+        add_note(a, "%s publishes no vector throughput: assumed 1/50 of the %stensor peak, %.3g TFLOP/s (the guide, "
                     "ch. 2: vector units are 50-100x slower than matmul).",
-                 s->chip.key, hw->vector_flops_per_s / 1e12);
+                 s->chip.key, bf16_roof ? "" : "bf16 ", hw->vector_flops_per_s / 1e12);
     if (s->chips > 1 && !(s->chip.interconnect_bytes_per_s > 0.0))
         add_note(a, "%s has no interconnect figure: tensor-parallel all-reduces are not timed.", s->chip.key);
     char bw[24];
@@ -1285,7 +1322,7 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         return -1;
     }
     a->bytes_per_weight = precision_bytes(s->precision);
-    a->bytes_per_kv_element = precision_bytes(s->kv_precision);
+    a->bytes_per_kv_element = precision_activation_bytes(s->kv_precision); /* KV elements are activations */
 
     analyze_memory(s, a);
     if (analyze_latency(s, a, err, errsize) != 0)

@@ -294,8 +294,9 @@ struct analysis {
     double peak_flops_per_s;          /* at compute_precision, after --peak-flops */
     double hbm_bytes_per_s;
     double hbm_bytes;
-    enum rt_precision compute_precision; /* precision the matmuls run at */
-    bool weight_only_quantization;    /* the chip lacks a native peak at the weight precision */
+    enum rt_precision compute_precision; /* precision the matmuls run at: analysis_compute_precision */
+    bool weight_only_quantization;    /* quantized weights, bf16 matmuls (W8A16, W4A16): the chip lacks a useful
+                                         native peak at the weight precision, int4, or --act-precision bf16 */
     double ridge_flop_per_byte;       /* peak / bandwidth */
 
     /* Model. */
@@ -366,6 +367,17 @@ struct analysis {
     struct phase_cost phases[RT_PHASE_COUNT]; /* per chip, operation by operation */
     char notes[RT_MAX_NOTES][RT_NOTE_MAX];
 };
+
+/* The precision scenario s's matmuls run at: its --act-precision when one
+ * is given; under auto, the weights' precision where the chip has a native
+ * peak for it at least as fast as its bf16 peak, else bf16 (weight-only
+ * quantization). int4 is always weight-only (W4A16, as AWQ and GPTQ kernels
+ * serve it) whatever int4 tensor cores a chip has, and a peak slower than
+ * bf16's (B300's cut int8) is not worth taking. Never fails: an invalid
+ * scenario (scenario_check refuses it) gives bf16. */
+enum rt_precision analysis_compute_precision(const struct scenario *s);
+
+
 
 /* Analyzes scenario *s into *out. Returns 0 on success. Returns -1, with one
  * line naming the offending knob in err (errsize bytes), when the scenario is

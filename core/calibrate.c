@@ -211,7 +211,10 @@ void fit_apply(struct observation *obs, size_t n, const struct fit_param *params
             }
             switch (p->field) {
             case FIT_MATMUL_BF16: e->matmul[RT_BF16] = p->value; break;
-            case FIT_MATMUL_FP8: e->matmul[RT_FP8] = e->matmul[RT_INT8] = e->matmul[RT_INT4] = p->value; break;
+            case FIT_MATMUL_FP8: /* the precisions without rows of their own take fp8's */
+                for (int q = RT_FP8; q < RT_PRECISION_COUNT; q++)
+                    e->matmul[q] = p->value;
+                break;
             case FIT_MEMORY: e->memory = p->value; break;
             case FIT_KERNEL_S: e->kernel_s = p->value; break;
             case FIT_ALLREDUCE_STEP_S: e->allreduce_step_s = p->value; break;

@@ -55,6 +55,11 @@ int efficiency_from_json(const cJSON *obj, const char *path, struct efficiency_p
         if (json_number(mm, precision_name((enum rt_precision)p), path, "efficiency.matmul.", false, 1e-6, 1.0, false,
                         &e.matmul[p], err, errsize) == JSON_BAD)
             return -1;
+    /* The block formats run fp8-class tensor-core kernels: left out, they take the file's fp8 share. */
+    static const enum rt_precision blocks[] = {RT_FP8_BLOCK, RT_NVFP4, RT_MXFP4};
+    for (size_t i = 0; mm && i < sizeof blocks / sizeof blocks[0]; i++)
+        if (!cJSON_GetObjectItemCaseSensitive(mm, precision_name(blocks[i])))
+            e.matmul[blocks[i]] = e.matmul[RT_FP8];
     double sms = (double)e.sm_count;
     if (json_number(obj, "memory", path, "efficiency.", false, 1e-6, 1.0, false, &e.memory, err, errsize) == JSON_BAD ||
         json_number(obj, "kernel_overhead_s", path, "efficiency.", false, 0, 1.0, false, &e.kernel_s, err, errsize) ==
@@ -110,6 +115,34 @@ static enum json_found figure_or_zero(const cJSON *obj, const char *key, const c
     return f;
 }
 
+/* Reads a chip file's peaks object into out[] (FLOP/s by precision): each
+ * precision's name, bf16 required; "fp4" gives nvfp4 and mxfp4 both where
+ * they are not named themselves; fp8-block left out runs at the fp8 peak.
+ * halved: the file's peaks were halved once already (sparse_halved), so
+ * the least accepted is half RT_MIN_PEAK_FLOPS. Returns 0, or -1 with msg. */
+static int read_peaks(const cJSON *peaks, const char *path, const char *prefix, bool halved,
+                      double out[RT_PRECISION_COUNT], char *msg, size_t size)
+{
+    double least = halved ? RT_MIN_PEAK_FLOPS / 2.0 : RT_MIN_PEAK_FLOPS;
+    for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+        double v = 0;
+        if (json_number(peaks, precision_name((enum rt_precision)p), path, prefix, p == RT_BF16, least,
+                        RT_MAX_PEAK_FLOPS, false, &v, msg, size) == JSON_BAD)
+            return -1;
+        out[p] = v;
+    }
+    double fp4 = 0;
+    if (json_number(peaks, "fp4", path, prefix, false, least, RT_MAX_PEAK_FLOPS, false, &fp4, msg, size) == JSON_BAD)
+        return -1;
+    if (!cJSON_GetObjectItemCaseSensitive(peaks, precision_name(RT_NVFP4)))
+        out[RT_NVFP4] = fp4;
+    if (!cJSON_GetObjectItemCaseSensitive(peaks, precision_name(RT_MXFP4)))
+        out[RT_MXFP4] = fp4;
+    if (!cJSON_GetObjectItemCaseSensitive(peaks, precision_name(RT_FP8_BLOCK)))
+        out[RT_FP8_BLOCK] = out[RT_FP8];
+    return 0;
+}
+
 int chip_from_json(const cJSON *obj, const char *path, const char *what, struct chip_spec *out,
                    struct load_warnings *w, char *err, size_t errsize)
 {
@@ -144,16 +177,13 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     if (json_bool(obj, "sparse", path, false, &sparse, msg, sizeof msg) == JSON_BAD ||
         json_bool(obj, "sparse_halved", path, false, &halved, msg, sizeof msg) == JSON_BAD)
         goto bad;
-    for (int p = 0; p < RT_PRECISION_COUNT; p++) {
-        double v = 0;
-        /* A saved chip's peaks were halved once already: half the least a file may give. */
-        double least = halved ? RT_MIN_PEAK_FLOPS / 2.0 : RT_MIN_PEAK_FLOPS;
-        if (json_number(peaks, precision_name((enum rt_precision)p), path, prefix, p == RT_BF16, least,
-                        RT_MAX_PEAK_FLOPS, false, &v, msg, sizeof msg) == JSON_BAD)
-            goto bad;
-        c.peak_flops_per_s[p] = v;
-    }
-    const char *const known_precisions[] = {"bf16", "fp8", "int8", "int4", NULL};
+    if (read_peaks(peaks, path, prefix, halved, c.peak_flops_per_s, msg, sizeof msg) != 0)
+        goto bad;
+    const char *known_precisions[RT_PRECISION_COUNT + 2];
+    for (int p = 0; p < RT_PRECISION_COUNT; p++)
+        known_precisions[p] = precision_name((enum rt_precision)p);
+    known_precisions[RT_PRECISION_COUNT] = "fp4";
+    known_precisions[RT_PRECISION_COUNT + 1] = NULL;
     json_warn_unknown_keys(peaks, known_precisions, path, prefix, w);
     /* The old spelling hbm_bw_bytes_per_s is still read, but a file with
      * neither is told the documented name. */
@@ -180,6 +210,8 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
         goto bad;
     c.interconnect_bytes_per_s = interconnect;
     c.tdp_w = tdp;
+    if (strcmp(c.price_source, "unpublished") == 0) /* what chip_to_json writes for none */
+        memset(c.price_source, 0, sizeof c.price_source);
     if (sparse && halved) {
         snprintf(msg, sizeof msg, "%s: 'sparse' and 'sparse_halved' together would halve the peaks twice; keep one",
                  path);

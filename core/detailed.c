@@ -146,11 +146,11 @@ static struct efficiency_profile efficiency_from_kernels(const struct hw_rates *
         e.allreduce_step_s = ar[step];
     if (link >= 0)
         e.link = fmin(1.0, (double)ar[link]);
-    static const enum rt_kernel_format formats[RT_PRECISION_COUNT] = {RT_KF_BF16, RT_KF_FP8, RT_KF_INT8, RT_KF_INT4_WO};
     for (int p = 0; p < RT_PRECISION_COUNT && peak >= 0; p++) {
         float q[RT_KERNEL_PARAMS];
         double err;
-        resolve_kind(v, RT_KERNEL_GEMM, formats[p], false, RT_KFAM_ANY, hw->kengine, q, &err);
+        enum rt_kernel_format f = p == RT_INT4 ? RT_KF_INT4_WO : kernel_format_for((enum rt_precision)p, (enum rt_precision)p);
+        resolve_kind(v, RT_KERNEL_GEMM, f, false, RT_KFAM_ANY, hw->kengine, q, &err);
         e.matmul[p] = fmin(1.0, fmax(0.01, (double)q[peak] * hw->kcompute_derate));
     }
     e.present = true;

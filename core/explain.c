@@ -112,6 +112,33 @@ static const char *params_origin(const struct scenario *s, const struct analysis
     return buf;
 }
 
+/* Why the matmuls run at another precision than the weights' (W4A16, W4A8),
+ * when they do. */
+static void explain_matmul_precision(struct explanation *e, const struct scenario *s, const struct analysis *a)
+{
+    enum rt_precision w = s->precision, m = a->compute_precision;
+    char name[RT_CHIP_NAME_MAX];
+    ascii_text(name, sizeof name, s->chip.key);
+    if (m == w)
+        return;
+    if (m != RT_BF16)
+        line(e, RT_EXPLAIN_SOURCE, "  W%dA%d: %s weights dequantized to %s; the matmuls run at the %s peak "
+                                   "(--act-precision)",
+             precision_nominal_bits(w), precision_nominal_bits(m), precision_name(w), precision_name(m),
+             precision_name(m));
+    else if (s->act_precision == RT_BF16)
+        line(e, RT_EXPLAIN_SOURCE, "  --act-precision bf16: the matmuls run at the bf16 peak (W%dA16)",
+             precision_nominal_bits(w));
+    else if (w == RT_INT4)
+        line(e, RT_EXPLAIN_SOURCE, "  int4 is weight-only (W4A16): the matmuls run at the bf16 peak");
+    else if (s->chip.peak_flops_per_s[w] > 0.0)
+        line(e, RT_EXPLAIN_SOURCE, "  %s's %s peak is below its bf16 peak: the matmuls run at the bf16 peak", name,
+             precision_name(w));
+    else
+        line(e, RT_EXPLAIN_SOURCE, "  %s has no native %s peak: the matmuls run at the bf16 peak", name,
+             precision_name(w));
+}
+
 /* Ridge point, ch. 3, and where the chip's figures come from. */
 static void explain_ridge(struct explanation *e, const struct scenario *s, const struct analysis *a)
 {
@@ -131,9 +158,7 @@ static void explain_ridge(struct explanation *e, const struct scenario *s, const
              s->peak_flops_override > 0.0 ? " peak (--peak-flops)" : "",
              s->hbm_bytes_per_s_override > 0.0 ? " bandwidth (--hbm-bw)" : "",
              s->hbm_bytes_override > 0.0 ? " HBM (--hbm-bytes)" : "");
-    if (a->weight_only_quantization)
-        line(e, RT_EXPLAIN_SOURCE, "  %s has no native %s peak: the matmuls run at the bf16 peak",
-             ascii_text(name, sizeof name, s->chip.key), precision_name(s->precision));
+    explain_matmul_precision(e, s, a);
 }
 
 /* The napkin's prefill, decode, turn and verdict, ch. 5-6. */
@@ -165,8 +190,12 @@ static void explain_napkin(struct explanation *e, const struct scenario *s, cons
     line(e, RT_EXPLAIN_FORMULA, "  decode = tokens x N x bytes / (chips x bandwidth)");
     line(e, RT_EXPLAIN_NUMBERS, "         = %lld x %s x %s / (%lld x %s) = %s", (long long)s->decode_tokens, np, by,
          (long long)s->chips, bw, turn_s(t1, sizeof t1, n->decode_s));
-    line(e, RT_EXPLAIN_SOURCE, "  bytes per weight: %s = %s (its width); the napkin skips the KV read",
-         precision_name(s->precision), by);
+    if (precision_scale_text(s->precision)[0])
+        line(e, RT_EXPLAIN_SOURCE, "  bytes per weight: %s = %s (its width with %s); the napkin skips the KV read",
+             precision_name(s->precision), by, precision_scale_text(s->precision));
+    else
+        line(e, RT_EXPLAIN_SOURCE, "  bytes per weight: %s = %s (its width); the napkin skips the KV read",
+             precision_name(s->precision), by);
 
     line(e, RT_EXPLAIN_HEADING, "Turn and verdict (the guide, ch. 6)");
     line(e, RT_EXPLAIN_FORMULA, "  total = prefill + decode + overhead");

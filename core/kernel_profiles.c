@@ -144,7 +144,8 @@ void kernel_chip_of(const struct chip_spec *c, const struct kernel_view *v, stru
     out->peak_flops_per_s[RT_RATE_BF16] = c->peak_flops_per_s[RT_BF16];
     out->peak_flops_per_s[RT_RATE_FP8] = c->peak_flops_per_s[RT_FP8];
     out->peak_flops_per_s[RT_RATE_INT8] = c->peak_flops_per_s[RT_INT8];
-    out->peak_flops_per_s[RT_RATE_FP4] = 0.0;
+    out->peak_flops_per_s[RT_RATE_FP4] = c->peak_flops_per_s[RT_NVFP4] > 0.0 ? c->peak_flops_per_s[RT_NVFP4]
+                                                                            : c->peak_flops_per_s[RT_MXFP4];
     out->hbm_bytes_per_s = c->hbm_bytes_per_s;
     out->sm_count = (double)c->efficiency.sm_count;
     out->link_bytes_per_s = c->interconnect_bytes_per_s / 2.0;

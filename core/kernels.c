@@ -97,6 +97,23 @@ double kernel_format_act_bytes(enum rt_kernel_format f)
     }
 }
 
+/* The kernel format (kernels.h) of matmuls with weights at w and inputs at
+ * a (the compute precision): native when they agree, weight-only when a is
+ * bf16, W4A8 for MXFP4 weights on fp8 inputs. */
+enum rt_kernel_format kernel_format_for(enum rt_precision w, enum rt_precision a)
+{
+    bool wo = a == RT_BF16;
+    switch (w) {
+    case RT_FP8: return wo ? RT_KF_FP8_WO : RT_KF_FP8;
+    case RT_FP8_BLOCK: return wo ? RT_KF_FP8_WO : RT_KF_FP8_BLOCK;
+    case RT_INT8: return wo ? RT_KF_INT8_WO : RT_KF_INT8;
+    case RT_INT4: return RT_KF_INT4_WO;
+    case RT_NVFP4: return wo ? RT_KF_MXFP4_WO : a == RT_NVFP4 ? RT_KF_NVFP4 : RT_KF_MXFP4_A8;
+    case RT_MXFP4: return wo ? RT_KF_MXFP4_WO : a == RT_MXFP4 ? RT_KF_MXFP4 : RT_KF_MXFP4_A8;
+    default: return RT_KF_BF16;
+    }
+}
+
 enum rt_kernel_rate kernel_format_rate(enum rt_kernel_format f)
 {
     switch (f) {

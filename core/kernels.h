@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "units.h" /* enum rt_precision */
+
 /* What a kernel does. */
 enum rt_kernel_kind {
     RT_KERNEL_GEMM = 0,         /* y[m,n] = x[m,k] W[k,n] */
@@ -92,6 +94,13 @@ double kernel_format_weight_bytes(enum rt_kernel_format f);
  * weight-only formats (bf16 activations), 1 for fp8/int8 (fp8_block 1 +
  * 4/128), 0.5625 nvfp4, 0.53125 mxfp4, 1 + 1/32 for MXFP8. */
 double kernel_format_act_bytes(enum rt_kernel_format f);
+
+/* The kernel format (kernels.h) of matmuls whose weights are at w and
+ * whose inputs (the compute precision) are at a: bf16 -> bfloat16; fp8,
+ * fp8-block, int8, nvfp4, mxfp4 natively when a is the same; any of them
+ * weight-only (W8A16, W4A16) when a is bf16; int4 always W4A16; nvfp4 or
+ * mxfp4 weights on fp8 inputs W4A8 (w4a8_mxfp4_mxfp8). */
+enum rt_kernel_format kernel_format_for(enum rt_precision w, enum rt_precision a);
 
 /* Which tensor-core rate a format's matmuls run at. */
 enum rt_kernel_rate { RT_RATE_BF16 = 0, RT_RATE_FP8, RT_RATE_INT8, RT_RATE_FP4, RT_RATE_COUNT };

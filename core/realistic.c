@@ -10,7 +10,8 @@
 /* The generic profile: one set of constants fitted to every measured chip
  * at once, jointly with the engines (rooftop --calibrate
  * tests/fixtures/measured/cases.csv --calibrate-scope all; see the README's
- * "How accurate is it"). INT8 and INT4 take FP8's fraction (no rows). */
+ * "How accurate is it"). INT8, INT4 and the block formats take FP8's
+ * fraction (no rows). */
 static const struct efficiency_profile generic_profile = {
     .present = true,
     .calibrated = false,
@@ -51,11 +52,12 @@ static int check_field(const char *field, double v, double lo, double hi, bool o
 
 int efficiency_check(const struct efficiency_profile *e, char *err, size_t errsize)
 {
-    static const char *const names[RT_PRECISION_COUNT] = {"matmul.bf16", "matmul.fp8", "matmul.int8",
-                                                          "matmul.int4"};
-    for (int p = 0; p < RT_PRECISION_COUNT; p++)
-        if (check_field(names[p], e->matmul[p], 0.0, 1.0, true, err, errsize))
+    for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+        char name[32];
+        snprintf(name, sizeof name, "matmul.%s", precision_name((enum rt_precision)p));
+        if (check_field(name, e->matmul[p], 0.0, 1.0, true, err, errsize))
             return -1;
+    }
     if (check_field("memory", e->memory, 0.0, 1.0, true, err, errsize) ||
         check_field("kernel_overhead_s", e->kernel_s, 0.0, 1.0, false, err, errsize) ||
         check_field("allreduce_step_s", e->allreduce_step_s, 0.0, 1.0, false, err, errsize) ||

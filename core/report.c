@@ -126,9 +126,12 @@ static void text_assumption_lines(struct strbuf *sb, const struct model_shape *m
 static void describe_scenario(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
     char params[32];
-    sb_printf(sb, "%s (%s params, %s) on %lld x %s, %s weights, %s KV cache, batch %lld", s->model.name,
+    char matmuls[40] = "";
+    if (a->compute_precision != s->precision) /* W4A16, W4A8: the matmuls run at another precision */
+        snprintf(matmuls, sizeof matmuls, " (%s matmuls)", precision_name(a->compute_precision));
+    sb_printf(sb, "%s (%s params, %s) on %lld x %s, %s weights%s, %s KV cache, batch %lld", s->model.name,
               format_count(params, sizeof params, a->params), params_source_name(a->params_source),
-              (long long)s->chips, s->chip.name, precision_name(s->precision), precision_name(s->kv_precision),
+              (long long)s->chips, s->chip.name, precision_name(s->precision), matmuls, precision_name(s->kv_precision),
               (long long)s->batch);
 }
 
@@ -828,6 +831,10 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(workload, "batch", (double)s->batch);
     cJSON_AddStringToObject(workload, "precision", precision_name(s->precision));
     cJSON_AddStringToObject(workload, "kv_precision", precision_name(s->kv_precision));
+    cJSON_AddStringToObject(workload, "act_precision", precision_name(s->act_precision));
+    cJSON_AddNumberToObject(workload, "bytes_per_weight", a->bytes_per_weight);
+    cJSON_AddNumberToObject(workload, "bytes_per_activation", a->memory.per_chip.activation_bytes_per_element);
+    cJSON_AddNumberToObject(workload, "bytes_per_kv_element", a->bytes_per_kv_element);
     cJSON_AddNumberToObject(workload, "context_tokens", (double)s->context_tokens);
     cJSON_AddNumberToObject(workload, "prefill_tokens", (double)s->prefill_tokens);
     cJSON_AddNumberToObject(workload, "decode_tokens", (double)s->decode_tokens);
@@ -1281,11 +1288,15 @@ static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct sce
     char x[32];
     const struct analysis *a0 = &rows[0];
     switch (k) {
-    case RT_SWEEP_CHIPS:
-        sb_printf(sb, "# %s (%s params) on %s, %lld prefill + %lld decode tokens, batch %lld, %.3f s overhead, "
+    case RT_SWEEP_CHIPS: {
+        char prec[64] = ""; /* the guide's bf16 table keeps its header */
+        if (base->precision != RT_BF16 || a0->compute_precision != RT_BF16)
+            snprintf(prec, sizeof prec, ", %s weights, %s matmuls", precision_name(base->precision),
+                     precision_name(a0->compute_precision));
+        sb_printf(sb, "# %s (%s params) on %s, %lld prefill + %lld decode tokens, batch %lld%s, %.3f s overhead, "
                       "budget %.3f s%s\n",
                   base->model.name, format_count(x, sizeof x, a0->params), base->chip.name,
-                  (long long)base->prefill_tokens, (long long)base->decode_tokens, (long long)base->batch,
+                  (long long)base->prefill_tokens, (long long)base->decode_tokens, (long long)base->batch, prec,
                   base->overhead_s, base->budget_s, estimate_note(base->latency_model));
         for (size_t i = 0; i < n; i++) {
             const struct latency_verdict *l = &rows[i].latency;
@@ -1293,10 +1304,14 @@ static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct sce
                       l->decode_s, l->total_s, verdict_name(l));
         }
         break;
+    }
     case RT_SWEEP_PARAMS:
-        sb_printf(sb, "# %s, %lld prefill + %lld decode tokens, %s weights, %.3f s overhead%s\n", base->chip.name,
-                  (long long)base->prefill_tokens, (long long)base->decode_tokens, precision_name(base->precision),
-                  base->overhead_s, estimate_note(base->latency_model));
+        sb_printf(sb, "# %s, %lld prefill + %lld decode tokens, %s weights%s%s%s, %.3f s overhead%s\n",
+                  base->chip.name, (long long)base->prefill_tokens, (long long)base->decode_tokens,
+                  precision_name(base->precision), a0->compute_precision != base->precision ? " (" : "",
+                  a0->compute_precision != base->precision ? precision_name(a0->compute_precision) : "",
+                  a0->compute_precision != base->precision ? " matmuls)" : "", base->overhead_s,
+                  estimate_note(base->latency_model));
         for (size_t i = 0; i < n; i++) {
             const struct latency_verdict *l = &rows[i].latency;
             char chips[40];

@@ -16,6 +16,7 @@ void scenario_default(struct scenario *s)
     s->batch = 1;
     s->precision = RT_BF16;
     s->kv_precision = RT_BF16;
+    s->act_precision = RT_PRECISION_AUTO;
     s->context_tokens = 8192;
     s->prefill_tokens = 8192;
     s->decode_tokens = 128;
@@ -135,6 +136,51 @@ static int check_chip(const struct scenario *s, char *err, size_t errsize)
     return 0;
 }
 
+/* The precisions c has a native peak for, in the shown order ("bf16, fp8,
+ * fp8-block, int8"), into buf; returns buf. */
+static char *chip_precisions(const struct chip_spec *c, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < RT_PRECISION_COUNT && used < size; i++) {
+        enum rt_precision p = precision_ordered(i);
+        if (c->peak_flops_per_s[p] > 0.0)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", precision_name(p));
+    }
+    return buf;
+}
+
+/* Checks the activation precision: auto, or one the matmuls can run at on
+ * this chip (a native peak, or --peak-flops giving one), int4 not among
+ * them, and no narrower than the weights (a matmul reads both operands at
+ * its precision: fp8 activations with bf16 weights would quantize every
+ * weight on every pass). */
+static int check_act_precision(const struct scenario *s, char *err, size_t errsize)
+{
+    enum rt_precision a = s->act_precision;
+    if (a == RT_PRECISION_AUTO)
+        return 0;
+    if ((int)a < 0 || a >= RT_PRECISION_COUNT || a == RT_INT4) {
+        snprintf(err, errsize, "--act-precision must be %s", act_precision_choices());
+        return -1;
+    }
+    char have[96];
+    if (!(s->chip.peak_flops_per_s[a] > 0.0) && !(s->peak_flops_override > 0.0)) {
+        snprintf(err, errsize, "--act-precision %s: %s has no native %s peak; its precisions are %s (or give "
+                               "--act-precision auto)",
+                 precision_name(a), s->chip.key, precision_name(a), chip_precisions(&s->chip, have, sizeof have));
+        return -1;
+    }
+    if (precision_nominal_bits(a) < precision_nominal_bits(s->precision)) {
+        snprintf(err, errsize, "--act-precision %s is narrower than the %s weights (--precision): the matmuls would "
+                               "quantize every weight on every pass; give weights at %s or narrower, or "
+                               "--act-precision auto",
+                 precision_name(a), precision_name(s->precision), precision_name(a));
+        return -1;
+    }
+    return 0;
+}
+
 int scenario_check(const struct scenario *s, char *err, size_t errsize)
 {
     char shape_err[200];
@@ -244,10 +290,10 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
     }
     if ((int)s->precision < 0 || s->precision >= RT_PRECISION_COUNT || (int)s->kv_precision < 0 ||
         s->kv_precision >= RT_PRECISION_COUNT) {
-        snprintf(err, errsize, "--precision must be bf16, fp8, int8 or int4");
+        snprintf(err, errsize, "--precision and --kv-precision must be %s", precision_choices());
         return -1;
     }
-    if (check_chip(s, err, errsize) != 0)
+    if (check_chip(s, err, errsize) != 0 || check_act_precision(s, err, errsize) != 0)
         return -1;
     if (s->has_step_times) {
         double total = 0.0;

@@ -75,8 +75,13 @@ struct scenario {
     double params;
 
     int64_t batch;                    /* concurrent sequences, >= 1 */
-    enum rt_precision precision;      /* weights (bytes per weight) and matmul inputs */
+    enum rt_precision precision;      /* weights (bytes per weight); the matmuls' too, unless act_precision says */
     enum rt_precision kv_precision;   /* KV-cache elements */
+    /* The matmuls' inputs (activations): RT_PRECISION_AUTO follows the
+     * weights where the chip has a native peak for them (analysis.c,
+     * resolve_hardware), else one of the precisions but int4; never
+     * narrower than the weights, and a peak the chip has (--act-precision). */
+    enum rt_precision act_precision;
     int64_t context_tokens;           /* tokens held in each request's KV cache, >= 1 */
     int64_t prefill_tokens;           /* prompt tokens per request this turn, >= 0 */
     int64_t decode_tokens;            /* tokens generated per request this turn, >= 0 */
@@ -144,7 +149,8 @@ struct scenario {
 /* Fills *s with the built-in default scenario, the guide's napkin (ch. 6),
  * its verdict from the realistic estimate with the generic engine (the
  * napkin's figures are always computed beside it):
- * guide-70b (N = 70e9) on one TPU v5e, bf16 weights and KV, batch 1, 8192
+ * guide-70b (N = 70e9) on one TPU v5e, bf16 weights and KV (activations
+ * auto: bf16 with them), batch 1, 8192
  * prefill and 128 decode tokens, 8192-token context, a 1.0 s budget with
  * 0.25 s overhead, MFU 1.0, nothing reserved, chips searched up to 65536,
  * tile 128. */

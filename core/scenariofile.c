@@ -139,6 +139,7 @@ char *scenario_to_json(const struct scenario *s)
         json_add_exact(root, scenario_reals[i].key, *(const double *)((const char *)s + scenario_reals[i].offset));
     cJSON_AddStringToObject(root, "precision", precision_name(s->precision));
     cJSON_AddStringToObject(root, "kv_precision", precision_name(s->kv_precision));
+    cJSON_AddStringToObject(root, "act_precision", precision_name(s->act_precision));
     if (s->has_step_times) {
         cJSON *times = cJSON_AddArrayToObject(root, "step_times_s");
         for (int i = 0; i < RT_STEP_TIME_PARTS; i++)
@@ -472,6 +473,7 @@ static const struct {
     {"--pue", "pue"},
     {"--train-tokens", "train_tokens"}, {"--train-mfu", "train_mfu"},
     {"--train-chip-hours", "train_chip_hours"}, {"--flops-convention", "flops_convention"},
+    {"--act-precision", "act_precision"}, {"--precision", "precision"}, {"--kv-precision", "kv_precision"},
 };
 
 /* Writes scenario_check's message why as "PATH: 'key' (--flag) ..." when it
@@ -560,9 +562,19 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         if (f == JSON_BAD)
             goto done;
         if (f == JSON_FOUND && precision_parse(name, prec[i]) != 0) {
-            snprintf(err, errsize, "%s: '%s' must be bf16, fp8, int8 or int4 (got \"%s\")", path, prec_keys[i], name);
+            char why[160];
+            snprintf(err, errsize, "%s: '%s' \"%s\": %s", path, prec_keys[i], name,
+                     precision_refusal(why, sizeof why, name));
             goto done;
         }
+    }
+    char act[16];
+    enum json_found act_found = json_string(root, "act_precision", path, false, act, sizeof act, err, errsize);
+    if (act_found == JSON_BAD)
+        goto done;
+    if (act_found == JSON_FOUND && act_precision_parse(act, &s.act_precision) != 0) {
+        snprintf(err, errsize, "%s: 'act_precision' must be %s (got \"%s\")", path, act_precision_choices(), act);
+        goto done;
     }
     const cJSON *times = cJSON_GetObjectItemCaseSensitive(root, "step_times_s");
     if (times && !cJSON_IsNull(times)) {
@@ -663,7 +675,7 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
             s.spec_draft_name[0] = '\0';
         }
     }
-    const char *known[] = {"version", "chip", "precision", "kv_precision", "step_times_s", "latency_model", "engine", "model",
+    const char *known[] = {"version", "chip", "precision", "kv_precision", "act_precision", "step_times_s", "latency_model", "engine", "model",
                            "spec_draft",
                            "recompute", "flops_convention", "unfused_attention", NULL};
     for (const cJSON *c = root->child; c; c = c->next)

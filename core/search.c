@@ -56,8 +56,19 @@ void search_options_default(const struct scenario *base, struct search_options *
     opt->max_chips = max < 1 ? 1 : max > 1024 ? 1024 : max;
     opt->max_batch = 4096;
     opt->precisions = 1u << RT_BF16;
-    if (base->chip.peak_flops_per_s[RT_FP8] > 0.0)
-        opt->precisions |= 1u << RT_FP8;
+    /* A precision the matmuls run at natively: as --act-precision auto takes it (analysis.h). */
+    struct scenario probe = *base;
+    probe.act_precision = RT_PRECISION_AUTO;
+    static const enum rt_precision tried[] = {RT_FP8, RT_NVFP4, RT_MXFP4};
+    for (size_t i = 0; i < sizeof tried / sizeof tried[0]; i++) {
+        probe.precision = tried[i];
+        if (analysis_compute_precision(&probe) == tried[i])
+            opt->precisions |= 1u << tried[i];
+    }
+    /* One FP4 format: nvfp4 where the chip has both (mxfp4 would win on bytes alone, its
+     * coarser scales' accuracy not being modelled), mxfp4 where it has only that. */
+    if (opt->precisions & (1u << RT_NVFP4))
+        opt->precisions &= ~(1u << RT_MXFP4);
     opt->disaggregate = false;
 }
 
@@ -145,6 +156,7 @@ static int try_candidate(struct search_ctx *ctx, bool *fits)
     c->dp = 1;
     c->batch = ctx->s.batch;
     c->precision = ctx->s.precision;
+    c->compute_precision = a->compute_precision;
     c->prefill_chips = ctx->s.disagg_prefill_chips;
     c->chips = ctx->s.chips + ctx->s.disagg_prefill_chips;
     c->ttft_s = a->serving.ttft_s;

@@ -35,7 +35,8 @@ enum rt_search_reject {
 struct search_candidate {
     int64_t tp, pp, ep, dp;          /* the layout; dp is always 1 (replicas do not change per-chip figures) */
     int64_t batch;                   /* concurrent sequences per replica */
-    enum rt_precision precision;     /* weights and matmuls (the KV cache stays at the scenario's) */
+    enum rt_precision precision;     /* weights (the KV cache and --act-precision stay at the scenario's) */
+    enum rt_precision compute_precision; /* what its matmuls run at (analysis.h analysis_compute_precision) */
     int64_t prefill_chips;           /* disaggregated prefill pool; 0 = prefill on the decode chips */
     int64_t chips;                   /* tp x pp x ep, plus the prefill pool */
     double ttft_s, tpot_s;           /* serving figures (analysis.h, struct serving_figures) */
@@ -68,7 +69,9 @@ struct search_result {
 
 /* Fills search_options with the defaults for base: max_chips from
  * base->max_chips capped at 1024, max_batch 4096, precisions bf16 plus fp8
- * where the chip has a native fp8 peak, no disaggregation. */
+ * and one FP4 format where the chip runs them natively (as --act-precision
+ * auto decides: analysis_compute_precision): nvfp4, else mxfp4 (MI355X);
+ * no disaggregation. */
 void search_options_default(const struct scenario *base, struct search_options *opt);
 
 /* Runs the search from base (its model, chip, tokens, engine, targets),

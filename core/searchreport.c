@@ -55,12 +55,13 @@ static char *precisions_text(char *buf, size_t size, const struct scenario *base
     for (int p = 0; p < RT_PRECISION_COUNT; p++)
         total += (mask >> p) & 1u;
     buf[0] = '\0';
-    for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+    for (int i = 0; i < RT_PRECISION_COUNT; i++) { /* in the order people see them */
+        enum rt_precision p = precision_ordered(i);
         if (!((mask >> p) & 1u))
             continue;
         size_t len = strlen(buf);
         snprintf(buf + len, size - len, "%s%s", done == 0 ? "" : done == total - 1 ? " and " : ", ",
-                 precision_name((enum rt_precision)p));
+                 precision_name(p));
         done++;
     }
     return buf;
@@ -230,13 +231,17 @@ static void text_frontier(struct strbuf *sb, const struct search_result *r, cons
         return;
     }
     sb_puts(sb, "\nFrontier (tokens/s per user, highest first)\n");
-    sb_printf(sb, "  %3s %3s %3s %5s %-5s %5s %5s %9s %9s %10s %10s\n", "tp", "pp", "ep", "batch", "prec", "pool",
+    int pw = 5; /* the precision column fits its longest name ("fp8-block") */
+    for (size_t k = 0; k < n; k++)
+        if ((int)strlen(precision_name(r->candidates[idx[k]].precision)) > pw)
+            pw = (int)strlen(precision_name(r->candidates[idx[k]].precision));
+    sb_printf(sb, "  %3s %3s %3s %5s %-*s %5s %5s %9s %9s %10s %10s\n", "tp", "pp", "ep", "batch", pw, "prec", "pool",
               "chips", "TTFT", "TPOT", "tok/s/user", "tok/s/chip");
     for (size_t k = 0; k < n; k++) {
         const struct search_candidate *c = &r->candidates[idx[k]];
         char x[32], y[32];
-        sb_printf(sb, "  %3lld %3lld %3lld %5lld %-5s %5lld %5lld %9s %9s %10.2f %10.2f\n", (long long)c->tp,
-                  (long long)c->pp, (long long)c->ep, (long long)c->batch, precision_name(c->precision),
+        sb_printf(sb, "  %3lld %3lld %3lld %5lld %-*s %5lld %5lld %9s %9s %10.2f %10.2f\n", (long long)c->tp,
+                  (long long)c->pp, (long long)c->ep, (long long)c->batch, pw, precision_name(c->precision),
                   (long long)c->prefill_chips, (long long)c->chips, format_seconds(x, sizeof x, c->ttft_s),
                   format_seconds(y, sizeof y, c->tpot_s), c->tokens_per_s_per_user, c->tokens_per_s_per_chip);
     }
@@ -309,6 +314,7 @@ static cJSON *json_candidate(const struct search_candidate *c)
     cJSON_AddNumberToObject(o, "dp", (double)c->dp);
     cJSON_AddNumberToObject(o, "batch", (double)c->batch);
     cJSON_AddStringToObject(o, "precision", precision_name(c->precision));
+    cJSON_AddStringToObject(o, "compute_precision", precision_name(c->compute_precision));
     cJSON_AddNumberToObject(o, "prefill_chips", (double)c->prefill_chips);
     cJSON_AddNumberToObject(o, "chips", (double)c->chips);
     cJSON_AddNumberToObject(o, "ttft_s", c->ttft_s);

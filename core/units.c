@@ -9,21 +9,62 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const precision_names[RT_PRECISION_COUNT] = {"bf16", "fp8", "int8", "int4"};
-static const double precision_widths[RT_PRECISION_COUNT] = {2.0, 1.0, 1.0, 0.5};
+static const char *const precision_names[RT_PRECISION_COUNT] = {"bf16",      "fp8",   "int8", "int4",
+                                                                 "fp8-block", "nvfp4", "mxfp4"};
+/* Bytes a weight takes, scales included (units.h cites each format). */
+static const double precision_widths[RT_PRECISION_COUNT] = {
+    2.0, 1.0, 1.0, 0.5,
+    1.0 + 4.0 / (128.0 * 128.0), /* fp8-block: an fp32 scale per 128x128 block */
+    0.5 + 1.0 / 16.0,            /* nvfp4: an e4m3 scale per 16 elements */
+    0.5 + 1.0 / 32.0,            /* mxfp4: an e8m0 scale per 32 elements */
+};
+static const int precision_bits[RT_PRECISION_COUNT] = {16, 8, 8, 4, 8, 4, 4};
+/* The order people see them in (units.h, precision_ordered). */
+static const enum rt_precision shown_order[RT_PRECISION_COUNT] = {RT_BF16,  RT_FP8,   RT_FP8_BLOCK, RT_INT8,
+                                                                  RT_NVFP4, RT_MXFP4, RT_INT4};
+
+/* True when p is one of the precisions. */
+static bool precision_valid(enum rt_precision p)
+{
+    return (int)p >= 0 && p < RT_PRECISION_COUNT;
+}
 
 double precision_bytes(enum rt_precision p)
 {
-    if ((int)p < 0 || p >= RT_PRECISION_COUNT)
-        return 0.0;
-    return precision_widths[p];
+    return precision_valid(p) ? precision_widths[p] : 0.0;
+}
+
+double precision_activation_bytes(enum rt_precision p)
+{
+    if (p == RT_FP8_BLOCK)
+        return 1.0 + 4.0 / 128.0; /* an fp32 scale per 1x128 activation tile */
+    return precision_bytes(p);
+}
+
+int precision_nominal_bits(enum rt_precision p)
+{
+    return precision_valid(p) ? precision_bits[p] : 0;
+}
+
+const char *precision_scale_text(enum rt_precision p)
+{
+    switch (p) {
+    case RT_FP8_BLOCK:
+        return "one fp32 scale per 128x128 weight block";
+    case RT_NVFP4:
+        return "one e4m3 scale per 16 elements";
+    case RT_MXFP4:
+        return "one e8m0 scale per 32 elements";
+    default:
+        return "";
+    }
 }
 
 const char *precision_name(enum rt_precision p)
 {
-    if ((int)p < 0 || p >= RT_PRECISION_COUNT)
-        return "?";
-    return precision_names[p];
+    if (p == RT_PRECISION_AUTO)
+        return "auto";
+    return precision_valid(p) ? precision_names[p] : "?";
 }
 
 int precision_parse(const char *text, enum rt_precision *out)
@@ -36,7 +77,57 @@ int precision_parse(const char *text, enum rt_precision *out)
             return 0;
         }
     }
+    if (strcasecmp(text, "fp8_block") == 0) {
+        *out = RT_FP8_BLOCK;
+        return 0;
+    }
     return -1;
+}
+
+enum rt_precision precision_ordered(int i)
+{
+    return i >= 0 && i < RT_PRECISION_COUNT ? shown_order[i] : RT_BF16;
+}
+
+int precision_rank(enum rt_precision p)
+{
+    for (int i = 0; i < RT_PRECISION_COUNT; i++)
+        if (shown_order[i] == p)
+            return i;
+    return 0;
+}
+
+const char *precision_choices(void)
+{
+    return "bf16, fp8, fp8-block, int8, nvfp4, mxfp4 or int4";
+}
+
+char *precision_refusal(char *buf, size_t size, const char *text)
+{
+    if (text && strcasecmp(text, "fp4") == 0)
+        snprintf(buf, size, "'fp4' is two formats: give nvfp4 (NVIDIA's, an e4m3 scale per 16 elements, 4.5 bits) "
+                            "or mxfp4 (OCP MX, an e8m0 scale per 32, 4.25 bits)");
+    else
+        snprintf(buf, size, "give %s", precision_choices());
+    return buf;
+}
+
+int act_precision_parse(const char *text, enum rt_precision *out)
+{
+    enum rt_precision p;
+    if (text && strcasecmp(text, "auto") == 0) {
+        *out = RT_PRECISION_AUTO;
+        return 0;
+    }
+    if (precision_parse(text, &p) != 0 || p == RT_INT4)
+        return -1;
+    *out = p;
+    return 0;
+}
+
+const char *act_precision_choices(void)
+{
+    return "auto, bf16, fp8, fp8-block, int8, nvfp4 or mxfp4";
 }
 
 /* Multiplier for an SI suffix starting at s; sets *len to its length, or
@@ -301,9 +392,8 @@ enum rt_key_unit key_unit(const char *key)
     const char *seg = strrchr(key, '.');
     seg = seg ? seg + 1 : key;
     size_t n = strcspn(seg, "[");
-    static const char *const precisions[] = {"bf16", "fp8", "int8", "int4"};
-    for (size_t i = 0; i < sizeof precisions / sizeof precisions[0]; i++)
-        if (n == strlen(precisions[i]) && strncmp(seg, precisions[i], n) == 0 && seg > key) {
+    for (size_t i = 0; i < RT_PRECISION_COUNT; i++)
+        if (n == strlen(precision_names[i]) && strncmp(seg, precision_names[i], n) == 0 && seg > key) {
             const char *end = seg - 1, *start = end;
             while (start > key && start[-1] != '.')
                 start--;

@@ -8,19 +8,94 @@
 
 #include <stddef.h>
 
-/* Numeric precision of weights, KV cache or matmul inputs. */
-enum rt_precision { RT_BF16 = 0, RT_FP8, RT_INT8, RT_INT4, RT_PRECISION_COUNT };
+/* Numeric precision of weights, KV cache or matmul inputs. The block
+ * formats come after the four plain ones, so that saved indices and the
+ * tables sized by RT_PRECISION_COUNT keep their first entries:
+ * - fp8-block: fp8 (e4m3) with one fp32 scale per 128x128 block of a
+ *   weight matrix and per 1x128 tile of an activation (DeepSeek-V3
+ *   technical report, arXiv:2412.19437, sec. 3.3);
+ * - nvfp4: e2m1 elements with one e4m3 scale per 16 (NVIDIA, "Introducing
+ *   NVFP4 for efficient and accurate low-precision inference", 2025; PTX ISA,
+ *   block-scaled mma with kind::mxf4nvf4 and scale_vec::4X);
+ * - mxfp4: e2m1 elements with one e8m0 scale per 32 (OCP Microscaling
+ *   Formats (MX) Specification v1.0, 2023, sec. 5).
+ * RT_PRECISION_AUTO is no precision: it is what a scenario's activation
+ * precision holds when it follows the weights (resolve_hardware, analysis.c). */
+enum rt_precision {
+    RT_BF16 = 0,
+    RT_FP8,
+    RT_INT8,
+    RT_INT4,
+    RT_FP8_BLOCK,
+    RT_NVFP4,
+    RT_MXFP4,
+    RT_PRECISION_COUNT,
+    RT_PRECISION_AUTO = RT_PRECISION_COUNT
+};
 
-/* Bytes one element occupies at precision p: bf16 2, fp8 1, int8 1, int4 0.5.
- * Returns 0 for a value outside the enum. Source: the formats' widths. */
+/* Bytes one weight occupies at precision p, its share of the block scales
+ * counted: bf16 2, fp8 1, int8 1, int4 0.5 (group scales not counted, as
+ * the guide counts it), fp8-block 1 + 4/16384 (one 4-byte scale per 128x128
+ * block), nvfp4 0.5625 (4 bits + one byte per 16 = 4.5 bits), mxfp4 0.53125
+ * (4 bits + one byte per 32 = 4.25 bits). Returns 0 for a value outside the
+ * enum. Sources: the formats' definitions above. */
 double precision_bytes(enum rt_precision p);
 
-/* Lower-case name of p ("bf16", "fp8", "int8", "int4"); "?" outside the enum. */
+/* Bytes one activation or KV-cache element occupies at precision p: as
+ * precision_bytes, except fp8-block, whose activations carry one fp32 scale
+ * per 1x128 tile: 1 + 4/128 = 1.03125 (DeepSeek-V3, sec. 3.3). nvfp4 and
+ * mxfp4 scale activations along the row as weights (16 and 32 elements).
+ * Returns 0 outside the enum. */
+double precision_activation_bytes(enum rt_precision p);
+
+/* The element's nominal width in bits, scales left out: 16 (bf16), 8 (fp8,
+ * fp8-block, int8), 4 (int4, nvfp4, mxfp4), as the W4A16 / W8A8 labels of
+ * quantized serving count them. 0 outside the enum. */
+int precision_nominal_bits(enum rt_precision p);
+
+/* What a block format adds to its elements, for notes and explanations:
+ * "one fp32 scale per 128x128 weight block", "one e4m3 scale per 16
+ * elements", "one e8m0 scale per 32 elements"; "" for the plain formats and
+ * outside the enum. */
+const char *precision_scale_text(enum rt_precision p);
+
+/* Lower-case name of p ("bf16", "fp8", "int8", "int4", "fp8-block",
+ * "nvfp4", "mxfp4"); "auto" for RT_PRECISION_AUTO; "?" otherwise. */
 const char *precision_name(enum rt_precision p);
 
 /* Parses a precision name, case-insensitive ("bf16", "BF16", "fp8", "int8",
- * "int4"). Returns 0 and sets *out, or -1 for anything else (*out untouched). */
+ * "int4", "fp8-block" or "fp8_block", "nvfp4", "mxfp4"). Returns 0 and sets
+ * *out, or -1 for anything else (*out untouched); a bare "fp4" is refused,
+ * being either of two formats (precision_refusal says which). */
 int precision_parse(const char *text, enum rt_precision *out);
+
+/* The precisions in the order they are shown to people (knobs, tables,
+ * lists): widest first, each plain format before its block-scaled sibling,
+ * the weight-only int4 last: bf16, fp8, fp8-block, int8, nvfp4, mxfp4,
+ * int4. precision_ordered(i) is the i-th, i in [0, RT_PRECISION_COUNT)
+ * (RT_BF16 outside); precision_rank(p) is p's place, 0 outside the enum. */
+enum rt_precision precision_ordered(int i);
+int precision_rank(enum rt_precision p);
+
+/* The names accepted, in the shown order, for messages: "bf16, fp8,
+ * fp8-block, int8, nvfp4, mxfp4 or int4". */
+const char *precision_choices(void);
+
+/* Why text is not a precision, for a message that has named the flag or
+ * key: "'fp4' is two formats: give nvfp4 (...) or mxfp4 (...)" for a bare
+ * fp4, else "give bf16, fp8, ... or int4". Writes into buf (size bytes)
+ * and returns it. */
+char *precision_refusal(char *buf, size_t size, const char *text);
+
+/* Parses an activation (matmul input) precision: "auto" (RT_PRECISION_AUTO,
+ * case-insensitive), or a precision as precision_parse reads it, except
+ * int4 (integer 4-bit activations are not modelled; refused). Returns 0 and
+ * sets *out, or -1 (*out untouched). */
+int act_precision_parse(const char *text, enum rt_precision *out);
+
+/* The activation precisions accepted, for messages: "auto, bf16, fp8,
+ * fp8-block, int8, nvfp4 or mxfp4". */
+const char *act_precision_choices(void);
 
 /* Parses a finite, non-negative-or-negative decimal number with an optional
  * SI suffix, strictly: "70e9", "70B" (1e9), "1.5T", "8k", "65536", "2M",

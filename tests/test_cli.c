@@ -1077,8 +1077,9 @@ static void test_did_you_mean(void **state)
     assert_usage_line(RUN("--report", "--pre", "8"),
                       "ambiguous option '--pre' (it begins --precision, --prefill-tokens, --present) (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--chip", "h10"),
-                      "--chip 'h10': unknown chip; did you mean h100, h200? rooftop --list-chips shows the 22 known");
-    assert_usage_line(RUN("--report", "--chip", "zzz"), "--chip 'zzz': unknown chip; rooftop --list-chips shows the 22 known");
+                      "--chip 'h10': unknown chip; did you mean h100, h20, h200, h800? rooftop --list-chips shows "
+                      "the 27 known");
+    assert_usage_line(RUN("--report", "--chip", "zzz"), "--chip 'zzz': unknown chip; rooftop --list-chips shows the 27 known");
     assert_usage_line(RUN("--report", "--model", "lama-3.1-8b"),
                       "--model 'lama-3.1-8b': unknown model; did you mean llama-3.1-8b? rooftop --list-models shows "
                       "the 8 built in, or give a config.json");
@@ -1616,6 +1617,63 @@ static void test_report_markdown_plot(void **state)
     assert_usage_error(RUN("--sweep=chips", "--plot"), "--plot goes with");
 }
 
+/* The block formats and --act-precision on the command line: a bare fp4 is
+ * refused naming both formats; W4A8 reports the fp8 peak, the act
+ * precision asked for and the bytes an element takes (mxfp4 4.25 bits: OCP
+ * MX v1.0); an act precision the chip lacks is one line naming what it has;
+ * --list-chips shows the FP4 column and lists every precision in JSON. */
+static void test_block_formats_and_act_precision(void **state)
+{
+    (void)state;
+    assert_usage_line(RUN("--report", "--precision", "fp4"),
+                      "--precision 'fp4': 'fp4' is two formats: give nvfp4 (NVIDIA's, an e4m3 scale per 16 elements, "
+                      "4.5 bits) or mxfp4 (OCP MX, an e8m0 scale per 32, 4.25 bits)");
+    assert_usage_line(RUN("--report", "--kv-precision", "fp6"),
+                      "--kv-precision 'fp6': give bf16, fp8, fp8-block, int8, nvfp4, mxfp4 or int4");
+    assert_usage_line(RUN("--report", "--act-precision", "int4"),
+                      "--act-precision 'int4': int4 activations are not modelled (int4 runs weight-only, W4A16); give "
+                      "auto, bf16, fp8, fp8-block, int8, nvfp4 or mxfp4");
+    assert_usage_line(RUN("--report", "--chip", "h100", "--precision", "nvfp4", "--act-precision", "nvfp4"),
+                      "--act-precision nvfp4: h100 has no native nvfp4 peak; its precisions are bf16, fp8, fp8-block, "
+                      "int8 (or give --act-precision auto)");
+    struct run r = RUN("--report=json", "--chip", "b200", "--precision", "mxfp4", "--act-precision", "fp8",
+                       "--kv-precision", "fp8");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    assert_string_equal(json_path(root, "chip.compute_precision")->valuestring, "fp8");
+    assert_true(json_path(root, "chip.peak_flops_per_s")->valuedouble == 4500e12);
+    assert_false(cJSON_IsTrue(json_path(root, "chip.weight_only_quantization")));
+    assert_string_equal(json_path(root, "workload.precision")->valuestring, "mxfp4");
+    assert_string_equal(json_path(root, "workload.act_precision")->valuestring, "fp8");
+    assert_true(json_path(root, "workload.bytes_per_weight")->valuedouble == 0.53125);
+    assert_true(json_path(root, "workload.bytes_per_activation")->valuedouble == 1.0);
+    assert_true(json_path(root, "workload.bytes_per_kv_element")->valuedouble == 1.0);
+    assert_true(cJSON_IsNumber(json_path(root, "chip.efficiency.matmul.mxfp4")));
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report", "--chip", "h100", "--precision", "nvfp4");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "nvfp4 weights (bf16 matmuls), bf16 KV cache"));
+    assert_non_null(strstr(r.out, "W4A16, weights stored at 4.5 bits (nvfp4)"));
+    run_free(&r);
+    r = RUN("--list-chips");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  fp4 "));
+    assert_non_null(strstr(r.out, "10100.0T mx"));
+    assert_non_null(strstr(r.out, "rtx-pro-6000 NVIDIA RTX PRO 6000 Blackwell Server"));
+    run_free(&r);
+    r = RUN("--list-chips", "--format=json");
+    root = cJSON_Parse(r.out);
+    const cJSON *chip;
+    cJSON_ArrayForEach(chip, root) {
+        const cJSON *peaks = cJSON_GetObjectItem(chip, "peak_flops_per_s");
+        for (int p = 0; p < RT_PRECISION_COUNT; p++)
+            assert_non_null(cJSON_GetObjectItemCaseSensitive(peaks, precision_name((enum rt_precision)p)));
+    }
+    cJSON_Delete(root);
+    run_free(&r);
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -1652,6 +1710,7 @@ int main(void)
         cmocka_unit_test(test_latent_attention_and_moe_shape_lines),
         cmocka_unit_test(test_explorer_flags_in_reports_are_named),
         cmocka_unit_test(test_did_you_mean),
+        cmocka_unit_test(test_block_formats_and_act_precision),
         cmocka_unit_test(test_kv_heads_lists_the_divisors),
         cmocka_unit_test(test_prompt_longer_than_the_context),
     };

@@ -71,7 +71,7 @@ static void test_scenario_file_chip(void **state)
     char err[300];
     const char *text = "{\"version\": 1, \"chip\": \"h10\"}";
     assert_int_equal(scenario_from_json(text, strlen(text), "s.json", &s, NULL, err, sizeof err), -1);
-    assert_string_equal(err, "s.json: 'chip' \"h10\" is not a built-in chip (did you mean h100, h200?); write the chip "
+    assert_string_equal(err, "s.json: 'chip' \"h10\" is not a built-in chip (did you mean h100, h20, h200, h800?); write the chip "
                              "out as an object");
 }
 

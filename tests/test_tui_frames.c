@@ -561,6 +561,31 @@ static void test_present_frames(void **state)
     check_frame("present_200x60_ascii");
 }
 
+/* FP4 in the explorer: nvfp4 weights on a B200 put the roof at the nvfp4
+ * peak (9 PFLOP/s, ridge 1125) and the act knob reads auto (nvfp4); on an
+ * H100, which has no FP4, the title says W4A16 (where it has room: 80
+ * columns keep the model and the chip) and the roof is bf16's. */
+static void test_fp4_frames(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("b200");
+    scenario_set_model(&s, model_find("llama-3.1-70b"));
+    s.precision = RT_NVFP4;
+    s.kv_precision = RT_FP8;
+    start(&s, false, 80, 24);
+    check_frame("fp4_b200_80x24_utf8");
+    static char text[1 << 20];
+    s.chip = *chip_find("h100");
+    start(&s, true, 120, 40); /* wide enough for the title to name the precision */
+    assert_int_equal(ui_render(u, &g), 0);
+    grid_to_text(&g, text, sizeof text);
+    assert_non_null(strstr(text, "nvfp4 (W4A16)"));
+    assert_non_null(strstr(text, "FLOP/s (bf16)"));
+    assert_non_null(strstr(text, "auto (bf16)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -578,6 +603,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pareto_view, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tour_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_frames, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fp4_frames, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

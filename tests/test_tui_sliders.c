@@ -19,9 +19,10 @@ static const char *shown(const struct scenario *s, enum slider_id id)
 static void test_order_and_names(void **state)
 {
     (void)state;
-    const char *want[] = {"batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
-                          "context", "prefill", "decode", "budget", "overhead", "prefl MFU", "kv prec", "reserve"};
-    assert_int_equal(SLIDER_COUNT, 16);
+    const char *want[] = {"batch",   "model",   "kv heads", "chips",  "pp",       "ep",        "precision",
+                          "act prec", "chip",   "context",  "prefill", "decode",  "budget",    "overhead",
+                          "prefl MFU", "kv prec", "reserve"};
+    assert_int_equal(SLIDER_COUNT, 17);
     for (int i = 0; i < SLIDER_COUNT; i++) {
         assert_string_equal(slider_name((enum slider_id)i), want[i]);
         assert_true(strlen(slider_hint((enum slider_id)i)) > 0);
@@ -130,14 +131,17 @@ static void test_messages_in_knob_names(void **state)
     assert_string_equal(slider_message("--budget 0.2 s", small, sizeof small), "budget ");
 }
 
-/* kv precision walks bf16, fp8, int8, int4; the reserve 0, 1 GB, 2 GB, 5 GB,
- * 10 GB ... and back to 0; both take typed values as the flags do. */
+/* kv precision walks the seven precisions in the shown order (a coarse
+ * step is three of them); the reserve 0, 1 GB, 2 GB, 5 GB, 10 GB ... and
+ * back to 0; both take typed values as the flags do. */
 static void test_kv_precision_and_reserve(void **state)
 {
     (void)state;
     struct scenario s;
     scenario_default(&s);
     assert_string_equal(shown(&s, SLIDER_KV_PRECISION), "bf16");
+    assert_true(slider_step(&s, SLIDER_KV_PRECISION, 1, true));
+    assert_string_equal(shown(&s, SLIDER_KV_PRECISION), "int8");
     assert_true(slider_step(&s, SLIDER_KV_PRECISION, 1, true));
     assert_string_equal(shown(&s, SLIDER_KV_PRECISION), "int4");
     assert_false(slider_step(&s, SLIDER_KV_PRECISION, 1, false));
@@ -161,21 +165,66 @@ static void test_kv_precision_and_reserve(void **state)
     assert_int_equal(slider_set_text(&s, SLIDER_KV_PRECISION, "fp8", err, sizeof err), 0);
     assert_int_equal(s.kv_precision, RT_FP8);
     assert_int_equal(slider_set_text(&s, SLIDER_KV_PRECISION, "fp16", err, sizeof err), -1);
-    assert_string_equal(err, "kv prec: 'fp16' is not bf16, fp8, int8 or int4");
+    assert_string_equal(err, "kv prec: 'fp16': give bf16, fp8, fp8-block, int8, nvfp4, mxfp4 or int4");
+    assert_int_equal(slider_set_text(&s, SLIDER_KV_PRECISION, "NVFP4", err, sizeof err), 0);
+    assert_int_equal(s.kv_precision, RT_NVFP4);
 }
 
-/* Precision walks bf16, fp8, int8, int4 and stops at the ends. */
+/* Precision walks the shown order, widest first, each plain format
+ * before its block-scaled sibling and the weight-only int4 last (units.h,
+ * precision_ordered), and stops at the ends; its track puts them evenly. */
 static void test_precision_list(void **state)
 {
     (void)state;
     struct scenario s;
     scenario_default(&s);
-    const char *want[] = {"fp8", "int8", "int4"};
-    for (int i = 0; i < 3; i++) {
+    const char *want[] = {"fp8", "fp8-block", "int8", "nvfp4", "mxfp4", "int4"};
+    for (int i = 0; i < 6; i++) {
         assert_true(slider_step(&s, SLIDER_PRECISION, 1, false));
         assert_string_equal(shown(&s, SLIDER_PRECISION), want[i]);
+        ASSERT_NEAR(slider_fraction(&s, SLIDER_PRECISION), (i + 1) / 6.0, 1e-12);
     }
     assert_false(slider_step(&s, SLIDER_PRECISION, 1, false));
+    assert_true(slider_set_fraction(&s, SLIDER_PRECISION, 4.0 / 6.0));
+    assert_int_equal(s.precision, RT_NVFP4);
+}
+
+/* The act precision knob: auto shows what it resolves to; stepping passes
+ * over precisions the chip has no peak for (MI355X has mxfp4, not nvfp4);
+ * a chip change drops an act precision the new chip cannot run. */
+static void test_act_precision_knob(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("mi355x");
+    s.precision = RT_MXFP4;
+    assert_string_equal(shown(&s, SLIDER_ACT_PRECISION), "auto (mxfp4)");
+    s.precision = RT_NVFP4; /* no nvfp4 on CDNA 4: weight-only */
+    assert_string_equal(shown(&s, SLIDER_ACT_PRECISION), "auto (bf16)");
+    s.precision = RT_MXFP4;
+    const char *want[] = {"bf16", "fp8", "fp8-block", "int8", "mxfp4"}; /* nvfp4 passed over */
+    for (int i = 0; i < 5; i++) {
+        assert_true(slider_step(&s, SLIDER_ACT_PRECISION, 1, false));
+        assert_string_equal(shown(&s, SLIDER_ACT_PRECISION), want[i]);
+    }
+    assert_false(slider_step(&s, SLIDER_ACT_PRECISION, 1, false));
+    assert_true(slider_step(&s, SLIDER_ACT_PRECISION, -1, false));
+    assert_int_equal(s.act_precision, RT_INT8);
+    assert_true(slider_step(&s, SLIDER_ACT_PRECISION, 1, false));
+    slider_use_chip(&s, chip_find("h100")); /* no mxfp4 there: back to auto */
+    assert_int_equal(s.act_precision, RT_PRECISION_AUTO);
+    s.act_precision = RT_FP8;
+    slider_use_chip(&s, chip_find("h200")); /* fp8 there: kept */
+    assert_int_equal(s.act_precision, RT_FP8);
+    char err[300];
+    assert_int_equal(slider_set_text(&s, SLIDER_ACT_PRECISION, "int4", err, sizeof err), -1);
+    assert_string_equal(err, "act prec: 'int4' is not auto, bf16, fp8, fp8-block, int8, nvfp4 or mxfp4");
+    assert_int_equal(slider_set_text(&s, SLIDER_ACT_PRECISION, "nvfp4", err, sizeof err), -1);
+    assert_string_equal(err, "act prec nvfp4: h200 has no native nvfp4 peak; its precisions are bf16, fp8, fp8-block, "
+                             "int8 (or give act prec auto)");
+    assert_int_equal(slider_set_text(&s, SLIDER_ACT_PRECISION, "auto", err, sizeof err), 0);
+    assert_int_equal(s.act_precision, RT_PRECISION_AUTO);
 }
 
 /* Models go by size; the guide's sizes appear on the 70B shape as N. */
@@ -464,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_powers_of_two),
         cmocka_unit_test(test_kv_heads_divisors),
         cmocka_unit_test(test_precision_list),
+        cmocka_unit_test(test_act_precision_knob),
         cmocka_unit_test(test_inert_knobs),
         cmocka_unit_test(test_messages_in_knob_names),
         cmocka_unit_test(test_kv_precision_and_reserve),

@@ -232,7 +232,7 @@ static void test_typed_paths_and_suggestions(void **state)
     assert_string_equal(u->scenario.chip.key, "lab-chip");
     type("=h10\n");
     assert_true(u->message_is_error);
-    assert_string_equal(u->message, "chip: no chip 'h10'; did you mean h100, h200? (or a chip file's path)");
+    assert_string_equal(u->message, "chip: no chip 'h10'; did you mean h100, h20, h200, h800? (or a chip file's path)");
     u->selected = SLIDER_MODEL;
     type("=tests/fixtures/hf/llama-3.1-8b\n");
     assert_false(u->message_is_error);

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,8 +78,13 @@ static const char usage_text[] =
     "  --tied | --untied   LM head shares the embedding, or has its own\n"
     "  --window N          every attention layer a window of N tokens (0: full)\n"
     "  --batch N           concurrent sequences                               [1]\n"
-    "  --precision P       weights and matmuls: bf16, fp8, int8, int4      [bf16]\n"
-    "  --kv-precision P    KV-cache elements                               [bf16]\n"
+    "  --precision P       weights (and matmuls): bf16, fp8, fp8-block, int8,\n"
+    "                      nvfp4, mxfp4, int4                              [bf16]\n"
+    "  --act-precision A   matmul inputs: auto (the weights' where the chip\n"
+    "                      runs them natively, else bf16), bf16, fp8,\n"
+    "                      fp8-block, int8, nvfp4, mxfp4 (W4A8: --precision\n"
+    "                      mxfp4 --act-precision fp8)                      [auto]\n"
+    "  --kv-precision P    KV-cache elements (any of --precision's)        [bf16]\n"
     "  --context N         tokens in each request's KV cache               [8192]\n"
     "  --prefill-tokens N  prompt tokens per request this turn             [8192]\n"
     "  --decode-tokens N   tokens generated per request this turn           [128]\n"
@@ -158,8 +164,8 @@ enum {
     OPT_CALIBRATE, OPT_CALIBRATE_SCOPE, OPT_WRITE_CHIP, OPT_POINTS, OPT_TP, OPT_PP, OPT_EP, OPT_DP, OPT_MICROBATCHES,
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
-    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT, OPT_WRITE_PROFILES,
-    OPT_OP, OPT_VALIDATE, OPT_COUNT
+    OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT,
+    OPT_ACT_PRECISION, OPT_WRITE_PROFILES, OPT_OP, OPT_VALIDATE, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -188,6 +194,7 @@ static const struct option long_options[] = {
     {"batch", required_argument, NULL, OPT_BATCH},
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"kv-precision", required_argument, NULL, OPT_KV_PRECISION},
+    {"act-precision", required_argument, NULL, OPT_ACT_PRECISION},
     {"context", required_argument, NULL, OPT_CONTEXT},
     {"prefill-tokens", required_argument, NULL, OPT_PREFILL},
     {"decode-tokens", required_argument, NULL, OPT_DECODE},
@@ -509,6 +516,30 @@ static int apply_model_flag(int id, const char *text, struct scenario *s, char *
     return 0;
 }
 
+/* --precision, --kv-precision and --act-precision: the named precision
+ * into *s; returns 0, or 2 with err naming the flag and what it takes. */
+static int apply_precision_flag(int id, const char *text, struct scenario *s, char *err, size_t errsize)
+{
+    char why[160];
+    if (id != OPT_ACT_PRECISION) {
+        if (precision_parse(text, id == OPT_PRECISION ? &s->precision : &s->kv_precision) == 0)
+            return 0;
+        snprintf(err, errsize, "--%s '%s': %s", flag_name(id), text, precision_refusal(why, sizeof why, text));
+        return 2;
+    }
+    if (act_precision_parse(text, &s->act_precision) == 0)
+        return 0;
+    if (strcasecmp(text, "int4") == 0)
+        snprintf(why, sizeof why, "int4 activations are not modelled (int4 runs weight-only, W4A16); give %s",
+                 act_precision_choices());
+    else if (strcasecmp(text, "fp4") == 0)
+        precision_refusal(why, sizeof why, text);
+    else
+        snprintf(why, sizeof why, "give %s", act_precision_choices());
+    snprintf(err, errsize, "--%s '%s': %s", flag_name(id), text, why);
+    return 2;
+}
+
 /* Applies one scenario flag's text to the options' scenario; returns 0 or 2
  * with err set. */
 static int apply_flag(int id, const char *text, struct cli_options *o, char *err, size_t errsize)
@@ -593,11 +624,8 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     }
     case OPT_PRECISION:
     case OPT_KV_PRECISION:
-        if (precision_parse(text, id == OPT_PRECISION ? &s->precision : &s->kv_precision) != 0) {
-            snprintf(err, errsize, "--%s '%s': give bf16, fp8, int8 or int4", flag_name(id), text);
-            return 2;
-        }
-        return 0;
+    case OPT_ACT_PRECISION:
+        return apply_precision_flag(id, text, s, err, errsize);
     case OPT_STEP_TIMES: {
         size_t n = 0;
         double v[RT_STEP_TIME_PARTS + 1];
@@ -782,7 +810,7 @@ static const int apply_order[] = {
     OPT_SCENARIO, OPT_CHIP, OPT_MODEL, OPT_LAYERS, OPT_HEADS, OPT_KV_HEADS, OPT_D_MODEL, OPT_D_HEAD, OPT_D_FF, OPT_VOCAB,
     OPT_GATED, OPT_PLAIN_MLP, OPT_TIED, OPT_UNTIED, OPT_WINDOW, OPT_ENGINE,
     OPT_PARAMS, OPT_CHIPS, OPT_PEAK, OPT_HBM_BW, OPT_HBM_BYTES, OPT_BATCH, OPT_PRECISION, OPT_KV_PRECISION,
-    OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
+    OPT_ACT_PRECISION, OPT_CONTEXT, OPT_PREFILL, OPT_DECODE, OPT_BUDGET, OPT_OVERHEAD, OPT_RESERVE, OPT_MFU, OPT_MAX_CHIPS, OPT_TILE,
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
     OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE,
@@ -1554,26 +1582,41 @@ static int list_chips(FILE *out, const struct chip_db *db, enum rt_format f)
         cJSON_free(text);
         return 0;
     }
-    fprintf(out, "%-10s %-30s %9s %9s %9s %9s %8s %9s %6s %6s\n", "key", "name", "bf16", "fp8", "int8", "int4",
-            "HBM", "HBM BW", "ridge", "TDP");
+    fprintf(out, "%-12s %-36s %9s %9s %9s %9s %10s %8s %9s %6s %6s\n", "key", "name", "bf16", "fp8", "int8", "int4",
+            "fp4", "HBM", "HBM BW", "ridge", "TDP");
     bool from_files = false;
+    char mx_only[256] = "";
     for (size_t i = 0; i < db->count; i++) {
         const struct chip_spec *c = &db->chips[i];
-        char cols[RT_PRECISION_COUNT][24], hbm[24], bw[24], tdp[16];
+        char cols[RT_PRECISION_COUNT][24], fp4[24], hbm[24], bw[24], tdp[16];
         for (int p = 0; p < RT_PRECISION_COUNT; p++) {
             if (c->peak_flops_per_s[p] > 0.0)
                 snprintf(cols[p], sizeof cols[p], "%.1fT", c->peak_flops_per_s[p] / 1e12);
             else
                 snprintf(cols[p], sizeof cols[p], "-");
         }
+        /* One FP4 column: nvfp4's peak, or mxfp4's marked where the chip has only that. */
+        bool nv = c->peak_flops_per_s[RT_NVFP4] > 0.0, mx = c->peak_flops_per_s[RT_MXFP4] > 0.0;
+        if (nv || !mx)
+            snprintf(fp4, sizeof fp4, "%s", cols[RT_NVFP4]);
+        else
+            snprintf(fp4, sizeof fp4, "%.1fT mx", c->peak_flops_per_s[RT_MXFP4] / 1e12);
+        if (!nv && mx && strlen(mx_only) + strlen(c->key) + 3 < sizeof mx_only)
+            snprintf(mx_only + strlen(mx_only), sizeof mx_only - strlen(mx_only), "%s%s", mx_only[0] ? ", " : "",
+                     c->key);
         snprintf(tdp, sizeof tdp, c->tdp_w > 0.0 ? "%.0fW" : "n/a", c->tdp_w);
-        fprintf(out, "%-10s %-30s %9s %9s %9s %9s %8s %9s %6.0f %6s\n", c->key, c->name, cols[0], cols[1], cols[2],
-                cols[3], format_si(hbm, sizeof hbm, c->hbm_bytes, "B"), format_si(bw, sizeof bw, c->hbm_bytes_per_s, "B/s"),
-                c->peak_flops_per_s[RT_BF16] / c->hbm_bytes_per_s, tdp);
+        fprintf(out, "%-12s %-36s %9s %9s %9s %9s %10s %8s %9s %6.0f %6s\n", c->key, c->name, cols[RT_BF16],
+                cols[RT_FP8], cols[RT_INT8], cols[RT_INT4], fp4, format_si(hbm, sizeof hbm, c->hbm_bytes, "B"),
+                format_si(bw, sizeof bw, c->hbm_bytes_per_s, "B/s"), c->peak_flops_per_s[RT_BF16] / c->hbm_bytes_per_s,
+                tdp);
         from_files |= strcmp(c->origin, "built-in") != 0;
     }
     fputs("\nPeaks are dense (no 2:4 sparsity), FLOP/s per chip; ridge = bf16 peak / HBM bandwidth (FLOP/byte).\n"
-          "Sources and conflicts between sources: rooftop --list-chips --format=json\n",
+          "fp4 is the nvfp4 peak; \"mx\" marks the mxfp4 peak of a chip without nvfp4",
+          out);
+    fprintf(out, "%s%s%s.\n", mx_only[0] ? " (" : "", mx_only, mx_only[0] ? ")" : "");
+    fputs("Every precision's peak (fp8-block, nvfp4, mxfp4 too), the sources and the conflicts between sources:\n"
+          "rooftop --list-chips --format=json\n",
           out);
     if (from_files) {
         fputs("From chip files:\n", out);

@@ -22,8 +22,8 @@
 
 /* Rows that show every knob: a heading and one row per slider
  * (SLIDER_COUNT, checked where both are known: tui/ui.c). Taller screens
- * get them when the memory panel keeps ten rows beneath (43 rows and more). */
-#define LAYOUT_SLIDER_ROWS_ALL 17
+ * get them when the memory panel keeps ten rows beneath (44 rows and more). */
+#define LAYOUT_SLIDER_ROWS_ALL 18
 
 struct layout {
     int cols, rows;       /* the size it was computed for, clamped to >= 0 */

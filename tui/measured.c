@@ -130,7 +130,8 @@ static int point_fields(char f[][CSV_FIELD_MAX], int k, bool with_precision, str
         return -1;
     }
     if (with_precision && k > 4 && f[4][0] && precision_parse(f[4], &p->precision) != 0) {
-        snprintf(why, size, "precision '%s': give bf16, fp8, int8 or int4", f[4]);
+        char hint[160];
+        snprintf(why, size, "precision '%s': %s", f[4], precision_refusal(hint, sizeof hint, f[4]));
         return -1;
     }
     return 0;

@@ -114,11 +114,18 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
         snprintf(chips, sizeof chips, "%s+%s", n1, format_number(n2, sizeof n2, (double)s->disagg_prefill_chips, 0));
     else
         snprintf(chips, sizeof chips, "%s", n1);
+    /* The weights' precision, with the W/A label when the matmuls run at another (W4A16, W4A8). */
+    char prec[40];
+    if (a->compute_precision != s->precision)
+        snprintf(prec, sizeof prec, "%s (W%dA%d)", precision_name(s->precision), precision_nominal_bits(s->precision),
+                 precision_nominal_bits(a->compute_precision));
+    else
+        snprintf(prec, sizeof prec, "%s", precision_name(s->precision));
     char left[4][320];
     snprintf(left[0], sizeof left[0], " rooftop%s%s%s%s %s %s%s%s%sbatch %s", g->sep, model, g->sep, chips, g->times,
-             s->chip.key, g->sep, precision_name(s->precision), g->sep, nb);
+             s->chip.key, g->sep, prec, g->sep, nb);
     snprintf(left[1], sizeof left[1], " rooftop%s%s%s%s %s %s%s%s", g->sep, model, g->sep, chips, g->times,
-             s->chip.key, g->sep, precision_name(s->precision));
+             s->chip.key, g->sep, prec);
     snprintf(left[2], sizeof left[2], " rooftop%s%s%s%s %s %s", g->sep, model, g->sep, chips, g->times, s->chip.key);
     snprintf(left[3], sizeof left[3], " %s%s%s %s %s", model, g->sep, chips, g->times, s->chip.key);
     /* Right: the verdict always; when the estimates disagree, the one

@@ -7,16 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "suggest.h"
 
 static const char *const names[SLIDER_COUNT] = {
-    "batch", "model", "kv heads", "chips", "pp", "ep", "precision", "chip",
+    "batch", "model", "kv heads", "chips", "pp", "ep", "precision", "act prec", "chip",
     "context", "prefill", "decode", "budget", "overhead", "prefl MFU", "kv prec", "reserve",
 };
 
 /* Each knob's command-line flag, for slider_message; NULL: none. */
 static const char *const flags[SLIDER_COUNT] = {
-    "--batch", NULL, "--kv-heads", "--chips", "--pp", "--ep", "--precision", "--chip",
+    "--batch", NULL, "--kv-heads", "--chips", "--pp", "--ep", "--precision", "--act-precision", "--chip",
     "--context", "--prefill-tokens", "--decode-tokens", "--budget", "--overhead", "--mfu", "--kv-precision",
     "--reserve",
 };
@@ -28,7 +29,8 @@ static const char *const hints[SLIDER_COUNT] = {
     "a whole number, e.g. 64",
     "pipeline stages, e.g. 2 (at most the layers)",
     "expert groups dividing the experts, e.g. 8",
-    "bf16, fp8, int8 or int4",
+    "bf16, fp8, fp8-block, int8, nvfp4, mxfp4 or int4",
+    "auto, bf16, fp8, fp8-block, int8, nvfp4 or mxfp4",
     "a chip name, e.g. h100, a100-80, tpu-v5e",
     "tokens, e.g. 8192 or 32k",
     "tokens, e.g. 8192 or 8k",
@@ -36,7 +38,7 @@ static const char *const hints[SLIDER_COUNT] = {
     "seconds, e.g. 1, 0.5 or 500ms",
     "seconds, e.g. 0.25 or 250ms",
     "a fraction or percentage, e.g. 0.4 or 40%",
-    "bf16, fp8, int8 or int4",
+    "bf16, fp8, fp8-block, int8, nvfp4, mxfp4 or int4",
     "bytes, all chips together, e.g. 10GB or 16GiB",
 };
 
@@ -222,13 +224,67 @@ static double step_linear(double v, int dir, double step, int notches)
     return k * step;
 }
 
-/* Puts chip c in *s and drops the overrides that described the old chip. */
+/* Puts chip c in *s and drops the overrides that described the old chip,
+ * and an activation precision it has no peak for. */
 static void apply_chip(struct scenario *s, const struct chip_spec *c)
 {
     s->chip = *c;
     s->peak_flops_override = 0.0;
     s->hbm_bytes_per_s_override = 0.0;
     s->hbm_bytes_override = 0.0;
+    if (s->act_precision != RT_PRECISION_AUTO &&
+        !((int)s->act_precision < RT_PRECISION_COUNT && c->peak_flops_per_s[s->act_precision] > 0.0))
+        s->act_precision = RT_PRECISION_AUTO;
+}
+
+/* ---- precision lists: the shown order (units.h, precision_ordered) ---- */
+
+/* The act precision knob's notches: auto, then the shown order without int4. */
+#define ACT_NOTCHES RT_PRECISION_COUNT
+
+/* The act precision at notch i: 0 auto, then the shown order skipping int4. */
+static enum rt_precision act_at(int i)
+{
+    if (i <= 0)
+        return RT_PRECISION_AUTO;
+    for (int k = 0, n = 0; k < RT_PRECISION_COUNT; k++) {
+        enum rt_precision p = precision_ordered(k);
+        if (p != RT_INT4 && ++n == i)
+            return p;
+    }
+    return precision_ordered(RT_PRECISION_COUNT - 2); /* the narrowest, mxfp4 */
+}
+
+/* The notch of act precision p (0 for auto or int4). */
+static int act_notch(enum rt_precision p)
+{
+    for (int i = 1; i < ACT_NOTCHES; i++)
+        if (act_at(i) == p)
+            return i;
+    return 0;
+}
+
+/* True when the chip of s can run matmuls at act precision p: auto, a
+ * native peak, or --peak-flops standing in for one. */
+static bool act_runs(const struct scenario *s, enum rt_precision p)
+{
+    return p == RT_PRECISION_AUTO || s->chip.peak_flops_per_s[p] > 0.0 || s->peak_flops_override > 0.0;
+}
+
+/* The act knob's notch `notches` steps from s's in direction dir, each
+ * step to the next notch the chip can run; stops at either end. */
+static int step_act(const struct scenario *s, int dir, int notches)
+{
+    int i = act_notch(s->act_precision);
+    for (int k = 0; k < notches; k++) {
+        int j = i + (dir > 0 ? 1 : -1);
+        while (j > 0 && j < ACT_NOTCHES && !act_runs(s, act_at(j)))
+            j += dir > 0 ? 1 : -1;
+        if (j < 0 || j >= ACT_NOTCHES)
+            break;
+        i = j;
+    }
+    return i;
 }
 
 /* Moves an index in [0, n) by dir x notches, clamped. */
@@ -303,6 +359,12 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
         break;
     case SLIDER_PRECISION:
         snprintf(buf, size, "%s", precision_name(s->precision));
+        break;
+    case SLIDER_ACT_PRECISION:
+        if (s->act_precision == RT_PRECISION_AUTO) /* what auto resolves to, as the analysis takes it */
+            snprintf(buf, size, "auto (%s)", precision_name(analysis_compute_precision(s)));
+        else
+            snprintf(buf, size, "%s", precision_name(s->act_precision));
         break;
     case SLIDER_CHIP:
         snprintf(buf, size, "%s", s->chip.key);
@@ -432,11 +494,12 @@ bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse,
         s->model.kv_heads = d[i];
         break;
     }
-    case SLIDER_PRECISION: {
-        int p = step_index((int)s->precision, RT_PRECISION_COUNT, dir, coarse ? 3 : 1);
-        s->precision = (enum rt_precision)p;
+    case SLIDER_PRECISION:
+        s->precision = precision_ordered(step_index(precision_rank(s->precision), RT_PRECISION_COUNT, dir, coarse ? 3 : 1));
         break;
-    }
+    case SLIDER_ACT_PRECISION:
+        s->act_precision = act_at(step_act(s, dir, coarse ? 3 : 1));
+        break;
     case SLIDER_CHIP: {
         int n = (int)chips.count;
         if (n <= 0)
@@ -486,7 +549,8 @@ bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse,
         break;
     }
     case SLIDER_KV_PRECISION:
-        s->kv_precision = (enum rt_precision)step_index((int)s->kv_precision, RT_PRECISION_COUNT, dir, coarse ? 3 : 1);
+        s->kv_precision =
+            precision_ordered(step_index(precision_rank(s->kv_precision), RT_PRECISION_COUNT, dir, coarse ? 3 : 1));
         break;
     case SLIDER_RESERVE: {
         double v = s->reserve_bytes;
@@ -612,11 +676,21 @@ static int set_text_unchecked(struct scenario *s, enum slider_id id, const char 
     }
     case SLIDER_PRECISION: {
         enum rt_precision p;
+        char why[160];
         if (precision_parse(t, &p) != 0) {
-            snprintf(err, errsize, "precision: '%s' is not bf16, fp8, int8 or int4", t);
+            snprintf(err, errsize, "precision: '%s': %s", t, precision_refusal(why, sizeof why, t));
             return -1;
         }
         s->precision = p;
+        return 0;
+    }
+    case SLIDER_ACT_PRECISION: {
+        enum rt_precision p;
+        if (act_precision_parse(t, &p) != 0) {
+            snprintf(err, errsize, "act prec: '%s' is not %s", t, act_precision_choices());
+            return -1;
+        }
+        s->act_precision = p;
         return 0;
     }
     case SLIDER_CHIP: {
@@ -699,8 +773,9 @@ static int set_text_unchecked(struct scenario *s, enum slider_id id, const char 
     }
     case SLIDER_KV_PRECISION: {
         enum rt_precision p;
+        char why[160];
         if (precision_parse(t, &p) != 0) {
-            snprintf(err, errsize, "kv prec: '%s' is not bf16, fp8, int8 or int4", t);
+            snprintf(err, errsize, "kv prec: '%s': %s", t, precision_refusal(why, sizeof why, t));
             return -1;
         }
         s->kv_precision = p;
@@ -930,7 +1005,9 @@ double slider_fraction_in(const struct scenario *s, enum slider_id id, struct ch
         return (double)i / (n - 1);
     }
     case SLIDER_PRECISION:
-        return (double)s->precision / (RT_PRECISION_COUNT - 1);
+        return (double)precision_rank(s->precision) / (RT_PRECISION_COUNT - 1);
+    case SLIDER_ACT_PRECISION:
+        return (double)act_notch(s->act_precision) / (ACT_NOTCHES - 1);
     case SLIDER_CHIP: {
         int n = (int)chips.count, i = chip_list_index(chips, s->chip.key);
         return n < 2 || i < 0 ? 0.0 : (double)i / (n - 1);
@@ -948,7 +1025,7 @@ double slider_fraction_in(const struct scenario *s, enum slider_id id, struct ch
     case SLIDER_MFU: /* 5% to 100% */
         return clamp01((s->mfu - 0.05) / 0.95);
     case SLIDER_KV_PRECISION:
-        return (double)s->kv_precision / (RT_PRECISION_COUNT - 1);
+        return (double)precision_rank(s->kv_precision) / (RT_PRECISION_COUNT - 1);
     case SLIDER_RESERVE: /* 0 at the left end, then 1 GB to 1 PB on a log scale */
         return s->reserve_bytes < RESERVE_LOW ? 0.0 : clamp01(0.1 + 0.9 * log10(s->reserve_bytes / RESERVE_LOW) / 6.0);
     default:
@@ -1013,7 +1090,10 @@ bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, 
         break;
     }
     case SLIDER_PRECISION:
-        s->precision = (enum rt_precision)lround(frac * (RT_PRECISION_COUNT - 1));
+        s->precision = precision_ordered((int)lround(frac * (RT_PRECISION_COUNT - 1)));
+        break;
+    case SLIDER_ACT_PRECISION:
+        s->act_precision = act_at((int)lround(frac * (ACT_NOTCHES - 1)));
         break;
     case SLIDER_CHIP: {
         int n = (int)chips.count;
@@ -1048,7 +1128,7 @@ bool slider_set_fraction_in(struct scenario *s, enum slider_id id, double frac, 
         break;
     }
     case SLIDER_KV_PRECISION:
-        s->kv_precision = (enum rt_precision)lround(frac * (RT_PRECISION_COUNT - 1));
+        s->kv_precision = precision_ordered((int)lround(frac * (RT_PRECISION_COUNT - 1)));
         break;
     case SLIDER_RESERVE: {
         if (frac < 0.05) {

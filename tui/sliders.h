@@ -24,7 +24,8 @@ enum slider_id {
     SLIDER_CHIPS,      /* chips per replica (tp x pp x ep): steps tp by powers of two */
     SLIDER_PP,         /* pipeline stages: powers of two up to the layers */
     SLIDER_EP,         /* expert-parallel groups: powers of two dividing the experts (MoE only) */
-    SLIDER_PRECISION,  /* bf16, fp8, int8, int4 */
+    SLIDER_PRECISION,  /* weights: bf16, fp8, fp8-block, int8, nvfp4, mxfp4, int4 (the shown order, units.h) */
+    SLIDER_ACT_PRECISION, /* matmul inputs: auto, then the precisions but int4 (--act-precision) */
     SLIDER_CHIP,       /* the built-in chips, in table order */
     SLIDER_CONTEXT,    /* KV-cache tokens per request: powers of two */
     SLIDER_PREFILL,    /* prompt tokens per turn: 0 and powers of two */
@@ -32,7 +33,7 @@ enum slider_id {
     SLIDER_BUDGET,     /* latency budget, s: 1-2-5 series */
     SLIDER_OVERHEAD,   /* scaffolding time, s: steps of 0.05 s (coarse 0.25 s) */
     SLIDER_MFU,        /* achieved MFU during prefill: steps of 5% (coarse 25%) */
-    SLIDER_KV_PRECISION, /* KV-cache elements: bf16, fp8, int8, int4 (--kv-precision) */
+    SLIDER_KV_PRECISION, /* KV-cache elements: the seven precisions, as the precision knob (--kv-precision) */
     SLIDER_RESERVE,    /* HBM held back for the runtime, all chips: 0 and a 1-2-5 series of bytes from 1 GB (--reserve) */
     SLIDER_COUNT
 };
@@ -59,7 +60,10 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
  * Values off the notch grid (a batch of 3 from the command line) move to the
  * next notch in that direction. Returns true when *s changed, false at either
  * end of the range. Changing the model resets n_kv_heads to the preset's;
- * changing the chip clears the chip-figure overrides. */
+ * changing the chip clears the chip-figure overrides, and an activation
+ * precision the new chip has no peak for (auto again). The act precision
+ * knob passes over precisions the chip has no peak for; one narrower than
+ * the weights it takes, and the caller's check says why it is refused. */
 bool slider_step(struct scenario *s, enum slider_id id, int dir, bool coarse);
 
 /* Parses text typed for slider id and sets it in *s. Accepts what
@@ -74,7 +78,8 @@ bool slider_step(struct scenario *s, enum slider_id id, int dir, bool coarse);
 int slider_set_text(struct scenario *s, enum slider_id id, const char *text, char *err, size_t errsize);
 
 /* Puts chip c in *s as the chip knob does (the chip-figure overrides, which
- * described the old chip, are dropped). */
+ * described the old chip, are dropped, and an activation precision it has
+ * no peak for goes back to auto). */
 void slider_use_chip(struct scenario *s, const struct chip_spec *c);
 
 /* Puts model m in *s as the model knob does: the shape's own parameter
