@@ -134,10 +134,11 @@ static struct efficiency_profile efficiency_from_kernels(const struct hw_rates *
                                                          int64_t sm_count)
 {
     struct efficiency_profile e = *efficiency_generic();
-    const float *g = hw->kparams[RT_KERNEL_GEMM], *ar = hw->kparams[RT_KERNEL_ALLREDUCE];
+    const float *g = hw->kparams[RT_KERNEL_GEMM], *ar = hw->kparams[RT_KERNEL_NCCL_ALLREDUCE];
     int hbm = kernel_param_index(RT_KERNEL_GEMM, "hbm_fraction"), launch = kernel_param_index(RT_KERNEL_GEMM, "launch_s");
     int peak = kernel_param_index(RT_KERNEL_GEMM, "peak_fraction");
-    int step = kernel_param_index(RT_KERNEL_ALLREDUCE, "step_s"), link = kernel_param_index(RT_KERNEL_ALLREDUCE, "link_fraction");
+    int step = kernel_param_index(RT_KERNEL_NCCL_ALLREDUCE, "step_s");
+    int link = kernel_param_index(RT_KERNEL_NCCL_ALLREDUCE, "simple_link_fraction");
     if (hbm >= 0)
         e.memory = fmin(1.0, (double)g[hbm] * hw->kmemory_derate);
     if (launch >= 0)

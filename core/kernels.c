@@ -276,8 +276,24 @@ static const struct param_def moe_params[] = {
     {"peak_fraction", 0.6f, 0.02, 1.2},     {"hbm_fraction", 0.7f, 0.05, 1.5},   {"launch_s", 1.5e-5f, 0.0, 1e-3},
     {"sharpness", 2.0f, 1.0, 20.0},         {"token_s", 5.0e-9f, 0.0, 1e-6},     {"expert_s", 1.0e-7f, 0.0, 1e-4},
     END};
-static const struct param_def collective_params[] = {
-    {"launch_s", 5.0e-6f, 0.0, 1e-3},       {"step_s", 1.0e-6f, 0.0, 1e-4},      {"link_fraction", 0.7f, 0.02, 1.5},
+/* The engine's own all-reduce: one-shot (every rank reads all peers'
+ * buffers: n - 1 messages over its link) and two-shot (reduce-scatter then
+ * all-gather: 2(n-1)/n of the message), each a barrier time growing as
+ * n^gpus_exponent, the link shared as (n/2)^sharing_exponent; the engines
+ * switch between them by size, so the faster wins (a soft minimum). */
+static const struct param_def allreduce_params[] = {
+    {"one_shot_s", 5.0e-6f, 0.0, 1e-3},              {"two_shot_s", 1.0e-5f, 0.0, 1e-3},
+    {"one_shot_link_fraction", 0.4f, 1e-4, 1.5},    {"two_shot_link_fraction", 0.6f, 1e-3, 1.5},
+    {"gpus_exponent", 0.1f, -0.5, 2.0},             {"sharing_exponent", 0.0f, -1.0, 3.0},
+    END};
+/* NCCL: a launch and a time per ring step, then the bus bytes over the
+ * link in one of two protocols, LL (small messages: little latency, a
+ * fraction of the bandwidth) or Simple (an extra setup, full bandwidth);
+ * NCCL's tuner picks the faster (a soft minimum). */
+static const struct param_def nccl_params[] = {
+    {"launch_s", 8.0e-6f, 0.0, 1e-3},               {"step_s", 1.0e-6f, 0.0, 1e-4},
+    {"ll_link_fraction", 0.2f, 1e-3, 1.5},          {"simple_extra_s", 3.0e-5f, 0.0, 1e-3},
+    {"simple_link_fraction", 0.6f, 1e-3, 1.5},      {"sharing_exponent", 0.0f, -1.0, 3.0},
     END};
 #undef END
 
@@ -288,8 +304,9 @@ static const struct param_def *params_of(enum rt_kernel_kind kind)
     case RT_KERNEL_ATTENTION: case RT_KERNEL_MLA: return attention_params;
     case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA: return decode_params;
     case RT_KERNEL_MOE: return moe_params;
+    case RT_KERNEL_ALLREDUCE: return allreduce_params;
     case RT_KERNEL_KIND_COUNT: return NULL;
-    default: return collective_params;
+    default: return nccl_params;
     }
 }
 
@@ -660,23 +677,47 @@ static void collective_shape(enum rt_kernel_kind k, double n, double *steps, dou
     *factor = (allreduce ? 2.0 : 1.0) * (n - 1.0) / n;
 }
 
+/* (a^-4 + b^-4)^(-1/4): a smooth minimum, the smaller of a and b. */
+static double soft_min(double a, double b)
+{
+    if (!(a > 0.0))
+        return b;
+    if (!(b > 0.0))
+        return a;
+    return pow(pow(a, -4.0) + pow(b, -4.0), -0.25);
+}
+
 static double collective_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p,
                               struct kernel_estimate *out)
 {
-    const double launch = p[0], step = p[1], link = p[2];
-    double steps, factor;
-    collective_shape(s->kind, s->gpus, &steps, &factor);
+    double n = s->gpus, steps, factor;
+    if (!(n > 1.0))
+        return 0.0;
+    collective_shape(s->kind, n, &steps, &factor);
     double bw = c->link_bytes_per_s > 0.0 ? c->link_bytes_per_s : c->hbm_bytes_per_s;
-    double memory = s->message_bytes * factor / (bw * link);
-    double fixed = s->gpus > 1.0 ? launch + steps * step : 0.0;
+    double sharing = pow(n / 2.0, p[5]), t, fixed, memory;
+    if (s->kind == RT_KERNEL_ALLREDUCE) {
+        double barrier = pow(n, p[4]);
+        double one = p[0] * barrier + (n - 1.0) * s->message_bytes * sharing / (p[2] * bw);
+        double two = p[1] * barrier + 2.0 * (n - 1.0) / n * s->message_bytes * sharing / (p[3] * bw);
+        t = soft_min(one, two);
+        fixed = fmin(p[0], p[1]) * barrier;
+        memory = t - fixed;
+    } else {
+        double base = p[0] + p[1] * (n - 1.0), bus = factor * s->message_bytes * sharing;
+        double ll = base + bus / (p[2] * bw), simple = base + p[3] + bus / (p[4] * bw);
+        t = soft_min(ll, simple);
+        fixed = base;
+        memory = t - base;
+    }
     if (out) {
         out->compute_s = 0.0;
-        out->memory_s = memory;
+        out->memory_s = memory > 0.0 ? memory : 0.0;
         out->fixed_s = fixed;
         out->peak_flops_per_s = 0.0;
         add_why(out, RT_KWHY_STEPS, steps, factor, 0);
     }
-    return s->gpus > 1.0 ? fixed + memory : 0.0;
+    return t;
 }
 
 double kernel_floor(const struct kernel_shape *s, const struct kernel_chip *c, double *flops_out, double *bytes_out)

@@ -178,6 +178,9 @@ static int row_shape(const char *path, struct kernel_row *r, char h[][CSV_FIELD_
                                                      : text_of(h, hc, f, fc, "nccl_dtype");
         if (NUM("num_gpus", 1, &s->gpus) || NUM("message_size", 1, &s->message_bytes))
             return -1;
+        /* message_size counts elements (the collectors build [size / 4096, 4096] tensors of the dtype) */
+        s->message_bytes *= strcmp(dtype, "int8") == 0 || strcmp(dtype, "fp8") == 0 ? 1.0
+                            : strcmp(dtype, "float32") == 0 || strcmp(dtype, "float") == 0 ? 4.0 : 2.0;
         break;
     }
 #undef NUM

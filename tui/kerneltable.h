@@ -12,7 +12,10 @@
  * the engine its framework column. Semantics that are not in the column
  * names: a generation step attends to isl + step tokens (the collectors
  * write isl 1 and the tokens already cached in step); a MoE layer's
- * distribution power_law_A is token skew with exponent A.
+ * distribution power_law_A is token skew with exponent A; a collective's
+ * message_size counts elements of its dtype (AIConfigurator's
+ * collect_all_reduce.py builds [size / 4096, 4096] tensors), so its bytes
+ * are size x 2 for bf16/half, x 1 for int8.
  */
 #ifndef ROOFTOP_KERNELTABLE_H
 #define ROOFTOP_KERNELTABLE_H
