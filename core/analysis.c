@@ -202,6 +202,9 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
     if (s->hbm_bytes_per_s_override > 0.0)
         o->chip.hbm_bytes_per_s = s->hbm_bytes_per_s_override;
     o->engine = kernel_engine_for(s->engine.name, &o->engine_guessed);
+    /* SGLang's MoE benchmark feeds rank 0 its own tokens only (kernels.h rank0_only). */
+    o->shape.rank0_only = k.kind == RT_KERNEL_MOE && k.warm_cache && o->engine == RT_KE_SGLANG;
+    k.rank0_only = o->shape.rank0_only;
     kernel_estimate(&k, &o->chip, &view, o->engine, &o->estimate);
     snprintf(o->profile_from, sizeof o->profile_from, "%s", view.from);
     o->profile_measured = view.measured;
@@ -625,6 +628,17 @@ static void fill_realistic(const struct scenario *s, struct analysis *a, const s
     r->decode_comms_s = dec->realistic_comms_s + a->parallel.pipeline_hops_s;
     r->chip_calibrated = a->hw.eff.calibrated;
     r->engine_calibrated = s->engine.calibrated;
+    struct kernel_view v;
+    kernel_view_for(s->chip.key, &s->chip.kernels, &v);
+    r->profile_measured = v.measured;
+    copy_text(r->profile_from, sizeof r->profile_from, v.from);
+    double level = v.measured ? RT_STEP_ERROR : RT_STEP_ERROR_BORROWED;
+    r->ttft_error_fraction = fmax(level, pre->error_fraction);
+    r->tpot_error_fraction = fmax(level, dec->error_fraction);
+    /* the overhead is the scenario's own figure: no error of the model's */
+    r->total_error_fraction = r->total_s > 0.0 ? (r->prefill_s * r->ttft_error_fraction +
+                                                  r->decode_s * r->tpot_error_fraction) / r->total_s
+                                               : level;
 }
 
 /* A stage-to-stage send of `tokens` tokens' activations: floor (bytes

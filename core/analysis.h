@@ -80,6 +80,12 @@ struct realistic_latency {
     double prefill_comms_s, decode_comms_s; /* all-reduces of the prefill and of one decode step */
     bool chip_calibrated;     /* the chip's profile was fitted to measurements on it */
     bool engine_calibrated;   /* the engine's profile was fitted to measurements of it */
+    /* How sure: the larger of the step level's cross-validated error
+     * (RT_STEP_ERROR, or RT_STEP_ERROR_BORROWED for a borrowed profile) and
+     * the phase's operations' kernel errors weighted by time. Fractions. */
+    double ttft_error_fraction, tpot_error_fraction, total_error_fraction;
+    bool profile_measured;    /* the chip's kernel fits are its own measurements */
+    char profile_from[RT_KERNEL_FROM_MAX]; /* the chip they were measured on ("" = the models' defaults) */
 };
 
 /* A training step, by the scenario's FLOP convention (PaLM's by default:

@@ -59,6 +59,7 @@ static struct op_cost *add_op(struct phase_cost *pc, const struct hw_rates *hw, 
     op->kernels = 0.0;
     op->waves = 1.0;
     op->realistic_s = op->time_s;
+    op->error_fraction = 0.0;
     return op;
 }
 
@@ -100,6 +101,8 @@ static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, dou
     op->kernels = kernels;
     op->waves = waves;
     op->realistic_s = (compute > memory ? compute : memory) + kernels * e->kernel_s;
+    /* elementwise work runs at the bandwidth and launch time the memory-bound GEMMs showed */
+    op->error_fraction = hw->kerror[RT_KERNEL_GEMM];
 }
 
 /* ---- the measured kernel models (kernels.h) in a forward pass ---- */
@@ -194,14 +197,17 @@ static double gemm_s(const struct hw_rates *hw, double m, double n, double k)
     return kernel_time(&g, &hw->kchip, hw->kparams[RT_KERNEL_GEMM], hw->kcompute_derate, hw->kmemory_derate, NULL);
 }
 
-/* Sets op's realistic time to t (never below its floor) for `kernels` launches. */
-static void set_realistic(struct op_cost *op, double t, double kernels)
+/* Sets op's realistic time to t (never below its floor) for `kernels`
+ * launches of kernels of kind k (whose cross-validated error it carries). */
+static void set_realistic(struct op_cost *op, const struct hw_rates *hw, enum rt_kernel_kind k, double t,
+                          double kernels)
 {
     if (!op)
         return;
     op->kernels = kernels;
     op->waves = 1.0;
     op->realistic_s = t > op->time_s ? t : op->time_s;
+    op->error_fraction = hw->kerror[k];
 }
 
 /* Seconds of the phase's fused attention kernels, layer kind by layer
@@ -425,7 +431,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         set_realistic(add_op(out, hw, "qkv projection", true, La * 2.0 * T * qkv_params * fs / n,
                              La * qkv_params * wb * ws / n, z->kv_new_tokens * kv_elems * kvb * kvs,
                              La * (T * d * ab + T * qkv_width * ab / n),
-                             shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile)),
+                             shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile)), hw, RT_KERNEL_GEMM,
                       La * gemm_s(hw, T, qkv_width / n, d), La);
 
         /* Attention: scores, softmax, x V. */
@@ -468,9 +474,12 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
             double fused = attention_s(s, hw, p, B, seq, q);
             double parts = scores->time_s + softmax->time_s + xv->time_s;
             double share = parts > 0.0 ? fused / parts : 0.0;
-            set_realistic(scores, share * scores->time_s, La);
-            set_realistic(softmax, share * softmax->time_s, 0.0);
-            set_realistic(xv, share * xv->time_s, 0.0);
+            enum rt_kernel_kind ak = m->kv_lora_rank > 0 ? (p == RT_PHASE_DECODE ? RT_KERNEL_DECODE_MLA : RT_KERNEL_MLA)
+                                                         : (p == RT_PHASE_DECODE ? RT_KERNEL_DECODE_ATTENTION
+                                                                                 : RT_KERNEL_ATTENTION);
+            set_realistic(scores, hw, ak, share * scores->time_s, La);
+            set_realistic(softmax, hw, ak, share * softmax->time_s, 0.0);
+            set_realistic(xv, hw, ak, share * xv->time_s, 0.0);
         } else {
             realistic_op_fill(scores, hw, La, prefill_waves, KIND_ATTENTION, fill, pair_fill);
             realistic_op(softmax, hw, launches, 1.0, KIND_ATTENTION, 1.0);
@@ -478,7 +487,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         }
         set_realistic(add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n,
                              La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * ab),
-                             shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)),
+                             shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)), hw, RT_KERNEL_GEMM,
                       La * gemm_s(hw, T, d, H * dv / n), La);
     }
 
@@ -492,7 +501,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         double in_cols = fmax(1.0, per_layer / d - d);
         set_realistic(add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
                              z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * ab,
-                             shard_tile(d, 1, tile)),
+                             shard_tile(d, 1, tile)), hw, RT_KERNEL_GEMM,
                       z->state_layers * (gemm_s(hw, T, in_cols / n, d) + gemm_s(hw, T, d, d / n)), 2.0 * z->state_layers);
         /* Mamba-2's and linear attention's chunked algorithms run on the tensor
          * unit; Mamba-1's selective scan runs on the vector unit. */
@@ -524,7 +533,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     if (moe_layers > 0.0)
         set_realistic(add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
                              moe_layers * d * (double)m->experts * wb * ws / n, 0.0,
-                             moe_layers * T * (double)m->experts * ab, 1.0),
+                             moe_layers * T * (double)m->experts * ab, 1.0), hw, RT_KERNEL_GEMM,
                       moe_layers * gemm_s(hw, T, (double)m->experts, d), moe_layers);
     double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : (double)m->d_ff, n, tile);
     /* Dense: the up (and gate) GEMM and the down GEMM; MoE: the fused kernel's two grouped GEMMs. */
@@ -537,7 +546,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     (void)up_cols;
     set_realistic(add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n,
                          mlp_weights * ws / n, 0.0, (z->mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n,
-                         mlp_tile),
+                         mlp_tile), hw, moe_layers > 0.0 ? RT_KERNEL_MOE : RT_KERNEL_GEMM,
                   mlp_real, 2.0 * z->mlp_layers);
     realistic_op(add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
                         ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0),
@@ -558,7 +567,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                  hw, 1.0, 1.0, KIND_PLAIN, 1.0);
     set_realistic(add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
                          head_tokens * d * ab + head_tokens * V * ab / n,
-                         shard_tile(d, 1, tile) * shard_tile(V, n, tile)),
+                         shard_tile(d, 1, tile) * shard_tile(V, n, tile)), hw, RT_KERNEL_GEMM,
                   gemm_s(hw, head_tokens, V / n, d), 1.0);
 
     /* An all-reduce of the activations after each mixer and each MLP (two
@@ -596,10 +605,15 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         out->step_s += hw->engine.request_s;
     out->time_s = out->comms_s;
     out->realistic_s = out->realistic_comms_s + out->step_s;
+    /* How sure: each part's cross-validated error weighted by its time (the collectives at the
+     * all-reduce's; the engine's fixed times at the step level's, analysis.h). */
+    double weighted = out->realistic_comms_s * hw->kerror[RT_KERNEL_ALLREDUCE] + out->step_s * RT_STEP_ERROR;
     for (int i = 0; i < out->count; i++) {
         out->time_s += out->ops[i].time_s;
         out->realistic_s += out->ops[i].realistic_s;
+        weighted += out->ops[i].realistic_s * out->ops[i].error_fraction;
     }
+    out->error_fraction = out->realistic_s > 0.0 ? weighted / out->realistic_s : 0.0;
 }
 
 double palm_attention_flops_per_token(const struct model_shape *m, double seq_len)

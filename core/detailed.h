@@ -76,6 +76,7 @@ struct op_cost {
     double kernels;       /* kernel launches, every layer */
     double waves;         /* fraction of the chip its tiles keep busy over whole waves (1: no wave loss) */
     double realistic_s;
+    double error_fraction; /* how sure realistic_s is: its kernel fit's cross-validated error (kernels.h) */
 };
 
 /* One phase (one prefill of the batch, one decode step, one training
@@ -92,6 +93,7 @@ struct phase_cost {
     double realistic_comms_s; /* 2(n-1) ring steps of the chip's step time each, bytes over the achieved link */
     double step_s;        /* the engine's fixed time per forward pass (prefill: plus admitting the requests) */
     double realistic_s;   /* sum of the operations' realistic times + realistic_comms_s + step_s */
+    double error_fraction; /* the operations' and collectives' errors weighted by their realistic times */
 };
 
 /* A phase's work summed over the layer schedule, independent of the chip

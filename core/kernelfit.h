@@ -1,8 +1,9 @@
 /* kernelfit.h — fitting a kernel model's constants to measured kernels, and
  * scoring the fit on rows it did not see.
  *
- * The fit minimises the squared log-ratios predicted / measured over a
- * group's rows (one kind, chip, engine and format) by Levenberg-Marquardt
+ * The fit minimises the squared relative errors (predicted / measured - 1,
+ * the least-squares neighbour of the MAPE it is scored by) over a group's
+ * rows (one kind, chip, engine and format) by Levenberg-Marquardt
  * (Marquardt 1963) with a numerical Jacobian; each constant moves in an
  * unbounded coordinate mapped into its range (kernel_param_range) by a
  * logistic, so no step leaves the range. Cross-validation splits the rows

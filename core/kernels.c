@@ -272,9 +272,16 @@ static const struct param_def attention_params[] = {
 static const struct param_def decode_params[] = {
     {"hbm_fraction", 0.7f, 0.02, 1.5},      {"launch_s", 6.0e-6f, 0.0, 1e-4},    {"seq_s", 2.0e-8f, 0.0, 1e-5},
     {"l2_speedup", 1.5f, 1.0, 10.0},        {"peak_fraction", 0.3f, 0.01, 1.2},  END};
+/* A fused MoE layer: a launch and routing time, a time per active expert
+ * (its grouped-GEMM prologue), the touched experts' weights over the
+ * achieved bandwidth and the padded, wave-quantised GEMM work over the
+ * achieved peak (a smooth maximum, q = 4), and the rows' gather, activation
+ * and combine traffic; remote is the routed-slot traffic (vLLM, TRT-LLM)
+ * or, for SGLang's Triton and Marlin kernels timed alone with EP, the share
+ * of the rank-0 clamp's extra rows spent. */
 static const struct param_def moe_params[] = {
-    {"peak_fraction", 0.6f, 0.02, 1.2},     {"hbm_fraction", 0.7f, 0.05, 1.5},   {"launch_s", 1.5e-5f, 0.0, 1e-3},
-    {"sharpness", 2.0f, 1.0, 20.0},         {"token_s", 5.0e-9f, 0.0, 1e-6},     {"expert_s", 1.0e-7f, 0.0, 1e-4},
+    {"launch_s", 2.5e-5f, 0.0, 3e-4},       {"expert_s", 1.0e-7f, 0.0, 1e-5},    {"peak_fraction", 0.5f, 0.01, 1.5},
+    {"hbm_fraction", 0.75f, 0.01, 1.5},     {"row_passes", 2.0f, 0.0, 20.0},     {"remote", 0.5f, 0.0, 10.0},
     END};
 /* The engine's own all-reduce: one-shot (every rank reads all peers'
  * buffers: n - 1 messages over its link) and two-shot (reduce-scatter then
@@ -634,37 +641,156 @@ static double decode_time(const struct kernel_shape *s, const struct kernel_chip
     return fixed + fmax(compute, memory);
 }
 
+/* Routing statistics of the chip a MoE benchmark times (AIConfigurator's
+ * collectors time expert-parallel rank 0, the busiest rank under skew):
+ * rows it computes, experts it touches, padded M tiles, tokens that reach
+ * it. Closed forms of the collectors' routing: balanced, stride ceil(E/k);
+ * power law, E draws from p(x) ~ x^-alpha on [1, 0.8 T] (on [0.01, 2] when
+ * T k <= E), scaled to T k and capped at T an expert, the busiest rank the
+ * larger of the rank holding the top expert and a Gaussian maximum over the
+ * ep ranks (Blom's approximation of its mean, Abramowitz-Stegun 26.2.23). */
+struct moe_routing {
+    double rows;        /* (token, expert) pairs this chip computes */
+    double active;      /* local experts with at least one row */
+    double tokens;      /* tokens with at least one local row */
+};
+
+static double power_mean(double alpha, double a, double b, double r)
+{
+    double c = (1.0 - alpha) / (pow(b, 1.0 - alpha) - pow(a, 1.0 - alpha)), e = r + 1.0 - alpha;
+    return fabs(e) > 1e-12 ? c * (pow(b, e) - pow(a, e)) / e : c * log(b / a);
+}
+
+static double expected_max_normal(double m)
+{
+    if (m <= 1.0)
+        return 0.0;
+    double p = 1.0 - (m - 0.375) / (m + 0.25), t = sqrt(-2.0 * log(p));
+    return t - (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1.0 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t);
+}
+
+static struct moe_routing moe_route(const struct kernel_shape *s)
+{
+    struct moe_routing r;
+    double T = s->tokens, k = s->topk, E = s->experts, ep = s->moe_ep, L = floor(E / ep), Tk = T * k;
+    if (L < 1.0)
+        L = 1.0;
+    if (!(s->skew > 0.0)) {
+        r.rows = fmin(fmax(1.0, Tk * L / E), Tk);
+        r.active = fmin(L, r.rows);
+        double hits = fmax(1.0, L / ceil(E / k));
+        r.tokens = fmin(T, r.rows / hits);
+        return r;
+    }
+    double alpha = s->skew, a = Tk > E ? 1.0 : 0.01, b = Tk > E ? 0.8 * T : 2.0;
+    if (b <= a)
+        b = a * 1.0001;
+    double m1 = power_mean(alpha, a, b, 1.0), m2 = power_mean(alpha, a, b, 2.0);
+    double sd = sqrt(fmax(m2 - m1 * m1, 0.0)), scale = Tk / (E * m1);
+    double span = pow(b, 1.0 - alpha) - pow(a, 1.0 - alpha);
+    double top = pow(span * (1.0 - 0.5 / E) + pow(a, 1.0 - alpha), 1.0 / (1.0 - alpha)); /* the largest draw */
+    double busiest = fmin(T, top * scale);
+    if (ep <= 1.0) {
+        r.rows = Tk;
+    } else {
+        double with_top = busiest + (L - 1.0) * (Tk - busiest) / fmax(E - 1.0, 1.0);
+        double gaussian = L * Tk / E + expected_max_normal(ep) * sqrt(L) * sd * scale;
+        r.rows = fmin(fmin(fmax(fmax(with_top, gaussian), fmax(L * Tk / E, ceil(Tk / ep))), L * T), Tk);
+    }
+    double x = fmin(fmax(0.5 / scale, a), b); /* a draw below half a token rounds to none */
+    double p_active = 1.0 - (pow(x, 1.0 - alpha) - pow(a, 1.0 - alpha)) / span;
+    r.active = fmin(L, fmax(1.0, 1.0 + (L - 1.0) * p_active));
+    r.active = fmax(fmin(r.active, r.rows), ceil(r.rows / T));
+    r.tokens = fmin(T, r.rows) * (1.0 - 0.2 * fmin(1.0, r.rows / T));
+    return r;
+}
+
+/* Padded M tiles of tm rows over `active` experts holding `rows`: exact for
+ * even counts, else each expert's last tile half full on average. */
+static double moe_tiles(double rows, double active, double tm, bool even)
+{
+    if (active <= 0.0)
+        return 0.0;
+    if (even)
+        return active * ceil(rows / active / tm - 1e-9);
+    return fmax(active, rows / tm + 0.5 * active * (1.0 - 1.0 / tm));
+}
+
+/* The smallest and largest M tile a kernel library's grouped GEMM uses. */
+static void moe_tile_policy(enum rt_kernel_family f, double *lo, double *hi)
+{
+    switch (f) {
+    case RT_KFAM_MARLIN: *lo = 16, *hi = 64; break;
+    case RT_KFAM_TRTLLM: case RT_KFAM_DEFAULT: case RT_KFAM_NONGATED: *lo = 8, *hi = 128; break;
+    case RT_KFAM_DEEPGEMM: *lo = 64, *hi = 128; break;
+    case RT_KFAM_FLASHINFER: *lo = 128, *hi = 128; break;
+    default: *lo = 16, *hi = 128; break;
+    }
+}
+
+/* The grouped GEMMs' wave- and padding-quantised FLOPs and the rows' bytes. */
+static void moe_gemm(const struct kernel_shape *s, double rows, double active, double width, bool gated, bool even,
+                     double sms, double *flops, double *row_bytes, double *tm_out)
+{
+    double lo, hi;
+    moe_tile_policy(s->family, &lo, &hi);
+    double per = fmax(rows, 1.0) / fmax(active, 1.0);
+    double tm = fmin(fmax(pow(2.0, ceil(log2(fmax(per, 1.0)))), lo), hi);
+    double tiles = fmax(moe_tiles(rows, active, tm, even), 1.0);
+    double n_up = (gated ? 2.0 : 1.0) * width, bn = 128.0;
+    double up = tiles * ceil(n_up / bn), down = tiles * ceil(s->hidden / bn);
+    double waves_sms = sms > 0.0 ? sms : 1.0;
+    *flops = (ceil(up / waves_sms) * 2.0 * tm * bn * s->hidden + ceil(down / waves_sms) * 2.0 * tm * bn * width) *
+             waves_sms;
+    if (!(sms > 0.0))
+        *flops = 2.0 * tiles * tm * (n_up * s->hidden + s->hidden * width);
+    *row_bytes = fmax(rows, 0.0) * (s->hidden * kernel_format_act_bytes(s->format) + 2.0 * s->hidden +
+                                    2.0 * (gated ? 3.0 : 2.0) * width);
+    *tm_out = tm;
+}
+
 static double moe_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
                        double md, struct kernel_estimate *out)
 {
-    const double peak_fraction = p[0] * cd, hbm = p[1] * md, launch = p[2], q = p[3], token_s = p[4];
-    const double expert_s = p[5];
-    double local = s->experts / s->moe_ep;                 /* experts this chip holds */
-    double assignments = s->tokens * s->topk / s->moe_ep;  /* (token, expert) pairs it computes, balanced */
-    double width = s->inter / s->moe_tp;
-    /* experts touched: each of the local experts receives a token with
-     * probability 1 - (1 - k/E)^T under balanced routing */
-    double touched = local * (1.0 - pow(1.0 - s->topk / s->experts, s->tokens));
-    double per_expert = touched > 0.0 ? assignments / touched : 0.0;
-    double padded = touched * ceil(per_expert / 64.0) * 64.0; /* rows padded to the grouped GEMM's tile */
-    double flops = 2.0 * 3.0 * assignments * s->hidden * width;
+    const double launch = p[0], expert_s = p[1], peak_fraction = p[2] * cd, hbm = p[3] * md, passes = p[4];
+    const double remote = p[5];
+    bool gated = s->family != RT_KFAM_NONGATED, even = !(s->skew > 0.0);
+    double width = s->inter / s->moe_tp, mats = gated ? 3.0 : 2.0;
+    struct moe_routing r = moe_route(s);
+    double active = fmax(r.active, 1.0), flops, row_bytes, tm;
+    moe_gemm(s, r.rows, active, width, gated, even, c->sm_count, &flops, &row_bytes, &tm);
+    double weights = active * mats * s->hidden * width * kernel_format_weight_bytes(s->format);
+    double routed = 0.0;
+    /* SGLang's collector feeds rank 0 only its own tokens and clamps their remote slots onto expert 0:
+     * that expert computes the extra rows (a benchmark's artefact, not serving's). */
+    bool clamp = s->rank0_only && s->moe_ep > 1.0 && (s->family == RT_KFAM_TRITON || s->family == RT_KFAM_MARLIN);
+    if (clamp) {
+        double rows_cl = fmax(r.rows, r.tokens * s->topk), extra = rows_cl - r.rows, f2, b2, t2;
+        if (extra > 0.0) {
+            moe_gemm(s, rows_cl, active, width, gated, false, c->sm_count, &f2, &b2, &t2);
+            flops += remote * (f2 - flops);
+            row_bytes += remote * (b2 - row_bytes);
+        }
+    } else {
+        double slots = (s->rank0_only && s->moe_ep > 1.0 ? r.tokens : s->tokens) * s->topk;
+        routed = remote * slots * 2.0 * s->hidden;
+    }
     double peak = rate_of(c, s->format);
-    double compute = 2.0 * 3.0 * fmax(padded, assignments) * s->hidden * width / (peak * peak_fraction);
-    double wb = kernel_format_weight_bytes(s->format), ab = kernel_format_act_bytes(s->format);
-    double bytes = touched * 3.0 * s->hidden * width * wb + assignments * (2.0 * s->hidden * ab + 3.0 * width * 2.0);
-    double memory = bytes / (c->hbm_bytes_per_s * hbm);
-    double fixed = launch + token_s * s->tokens + expert_s * touched;
-    (void)flops;
+    double compute = flops / (peak * peak_fraction);
+    double memory = weights / (c->hbm_bytes_per_s * hbm);
+    double traffic = (passes * row_bytes + routed) / c->hbm_bytes_per_s;
+    double fixed = launch + expert_s * active;
+    double t = fixed + pow(pow(compute, 4.0) + pow(memory, 4.0), 0.25) + traffic;
     if (out) {
         out->compute_s = compute;
-        out->memory_s = memory;
+        out->memory_s = memory + traffic;
         out->fixed_s = fixed;
         out->peak_flops_per_s = peak;
-        add_why(out, RT_KWHY_EXPERTS, touched, per_expert, 0);
+        add_why(out, RT_KWHY_EXPERTS, active, r.rows / active, 0);
         add_why(out, compute >= memory ? RT_KWHY_PEAK : RT_KWHY_BANDWIDTH, compute >= memory ? peak_fraction : hbm,
                 peak, 0);
     }
-    return fixed + smooth_max(compute, memory, q);
+    return t;
 }
 
 /* Collective steps and the share of the message each chip sends per byte

@@ -164,6 +164,10 @@ struct kernel_shape {
     /* Timed alone and repeatedly, as a benchmark does: operands that fit in
      * the L2 cache are read from it. False inside a model's forward pass. */
     bool warm_cache;
+    /* A MoE layer timed as SGLang's collector times expert parallelism:
+     * rank 0 is fed only the tokens with a slot on it, and their remote
+     * slots are clamped onto its expert 0 (set for SGLang benchmarks). */
+    bool rank0_only;
 };
 
 /* Checks that s has the dimensions its kind needs, each finite, >= 1 (window

@@ -52,6 +52,17 @@
 #define RT_FIT_ALLREDUCE_STEP_S 2.29e-6
 #define RT_FIT_LINK 0.696
 
+/* How sure a realistic step figure is (a prefill, a decode step, a
+ * turn): the mean absolute percentage error of the realistic estimate on
+ * the published step measurements it was not fitted to
+ * (tests/fixtures/measured/cases.csv, prefill and decode steps and whole
+ * generations; `rooftop --validate tests/fixtures/measured/cases.csv`),
+ * for a chip with measured kernels and for one whose profile is borrowed
+ * (the leave-one-system-out kernel error on top). A figure's band is the
+ * larger of this and its operations' kernel errors weighted by time. */
+#define RT_STEP_ERROR 0.15
+#define RT_STEP_ERROR_BORROWED 0.30
+
 /* A chip's efficiency profile. All fractions are in (0, 1]. */
 struct efficiency_profile {
     bool present;                          /* false: the chip has none of its own (the generic one applies) */

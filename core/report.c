@@ -295,8 +295,23 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
 }
 
 /* Napkin and detailed latency side by side, and their difference by term. */
+/* Where the realistic estimate's kernel constants came from, in words:
+ * "measured h100 kernels", "kernels borrowed from h200", "the models'
+ * default constants". */
+static char *profile_phrase(char *buf, size_t size, const struct realistic_latency *r)
+{
+    if (!r->profile_from[0])
+        snprintf(buf, size, "the kernel models' default constants: nothing measured");
+    else if (r->profile_measured)
+        snprintf(buf, size, "measured %s kernels", r->profile_from);
+    else
+        snprintf(buf, size, "kernels borrowed from %s", r->profile_from);
+    return buf;
+}
+
 static void text_latency(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
+    char profile[120];
     char x[40], y[40], z[40];
     const struct latency_verdict *n = &a->napkin;
     const struct detailed_latency *d = &a->detailed;
@@ -322,9 +337,11 @@ static void text_latency(struct strbuf *sb, const struct scenario *s, const stru
               chips_for_budget_text(x, sizeof x, n->chips_for_budget, n->max_chips),
               chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips),
               chips_for_budget_text(z, sizeof z, r->chips_for_budget, n->max_chips));
-    sb_printf(sb, "  realistic: %s chip profile (%s); engine %s, %s per forward pass%s\n",
-              r->chip_calibrated ? "a calibrated" : "the generic, uncalibrated", a->efficiency.source, s->engine.name,
-              format_seconds(x, sizeof x, s->engine.step_s), r->engine_calibrated ? "" : " (uncalibrated)");
+    sb_printf(sb, "  realistic: ±%.0f%% time to first token, ±%.0f%% per output token, ±%.0f%% the turn (%s); "
+                  "engine %s, %s per forward pass%s\n",
+              100.0 * r->ttft_error_fraction, 100.0 * r->tpot_error_fraction, 100.0 * r->total_error_fraction,
+              profile_phrase(profile, sizeof profile, r), s->engine.name, format_seconds(x, sizeof x, s->engine.step_s),
+              r->engine_calibrated ? "" : " (uncalibrated)");
     if (d->prefill_term_count > 0) {
         sb_printf(sb, "  floor - napkin, prefill (%+.3f s):\n", d->prefill_s - n->prefill_s);
         for (int i = 0; i < d->prefill_term_count; i++)
@@ -881,6 +898,11 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddStringToObject(real, "engine", s->engine.name);
     cJSON_AddBoolToObject(real, "engine_calibrated", rl->engine_calibrated);
     cJSON_AddBoolToObject(real, "chip_calibrated", rl->chip_calibrated);
+    json_add_exact(real, "ttft_error_fraction", rl->ttft_error_fraction);
+    json_add_exact(real, "tpot_error_fraction", rl->tpot_error_fraction);
+    json_add_exact(real, "total_error_fraction", rl->total_error_fraction);
+    cJSON_AddStringToObject(real, "profile_from", rl->profile_from);
+    cJSON_AddBoolToObject(real, "profile_measured", rl->profile_measured);
 
     const struct training_figures *tr = &a->training;
     cJSON *train = cJSON_AddObjectToObject(root, "training");

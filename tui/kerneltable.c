@@ -308,6 +308,7 @@ static int read_rows(const char *path, const char *text, size_t len, char h[][CS
         bool guessed;
         const char *fw = text_of(h, hc, f, fc, "framework");
         r->engine = kernel_engine_for(fw[0] ? fw : dir_engine, &guessed);
+        r->obs.shape.rank0_only = r->obs.shape.kind == RT_KERNEL_MOE && r->engine == RT_KE_SGLANG;
         if (r->obs.shape.kind < RT_KERNEL_NCCL_ALLREDUCE && guessed && !r->skipped[0])
             snprintf(r->skipped, sizeof r->skipped, "framework '%s' is not trtllm, vllm or sglang", fw);
         n++;
