@@ -186,6 +186,11 @@ struct kernel_chip {
 
 #define RT_KERNEL_PARAMS 8
 
+/* The kernel models' version: raised whenever a model's formula or
+ * constants change, so that fits made for another version are never read
+ * as this one's (kernel_builtin_fits refuses them; `make profiles` refits). */
+#define RT_KERNEL_MODEL_VERSION 2
+
 /* One fitted parameter set: a kind's model constants for one chip,
  * engine and format. */
 struct kernel_fit {
@@ -234,8 +239,12 @@ struct kernel_view {
 
 /* The compiled-in fits of a measured chip (its key, e.g. "h100"), made by
  * `make profiles` (kernel_profiles.inc); NULL with *count 0 for a chip
- * without measurements. */
+ * without measurements, or when the table was fitted for another
+ * RT_KERNEL_MODEL_VERSION (kernel_builtin_version says which). */
 const struct kernel_fit *kernel_builtin_fits(const char *chip_key, int *count);
+
+/* The RT_KERNEL_MODEL_VERSION the compiled-in fits were made for. */
+int kernel_builtin_version(void);
 
 /* The view of chip_key's kernels: prof's when it names a source or has fits
  * (a chip file), else the built-in map's row for chip_key (its measured

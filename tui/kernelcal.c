@@ -259,7 +259,9 @@ static int write_profiles(const char *path, const struct kernel_row *rows, const
                " * FILE), from AIConfigurator's measured kernel tables (github:ai-dynamo/aiconfigurator @\n"
                " * 095f58a5, systems/data/, Apache-2.0). Do not edit: rerun `make profiles`.\n"
                " * Each row: kind, engine, format, kv_fp8, family, rows, 5-fold cross-validated MAPE,\n"
-               " * and the kind's constants in kernel_param_name order. */\n\n");
+               " * and the kind's constants in kernel_param_name order. */\n\n"
+               "#define KERNEL_PROFILES_VERSION %d /* the RT_KERNEL_MODEL_VERSION they were fitted for */\n\n",
+            RT_KERNEL_MODEL_VERSION);
     char chips[64][RT_CHIP_KEY_MAX];
     int nchips = 0;
     for (size_t g = 0; g < ng; g++) {
