@@ -871,6 +871,7 @@ int panel_help(struct view v, const struct glyphs *g, int scroll)
         {"b", "pin/clear a baseline: panels show changes"},
         {"m", "verdict: napkin, roofline floor, realistic"},
         {"o / O", "a phase's operations on the plot (cycles)"},
+        {"v", "the operation view (--op) and back"},
         {"w", "show your work: formulas with the numbers"},
         {"p", "Pareto view: search layouts; Enter loads one"},
         {"T", "guided tour: guess a figure, then see it"},
