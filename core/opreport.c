@@ -53,11 +53,11 @@ char *op_shape_text(char *buf, size_t size, const struct kernel_shape *k)
     return buf;
 }
 
-static const char *bound_of(const struct kernel_estimate *e, enum rt_kernel_kind k)
+const char *op_bound_name(const struct operation_figures *o)
 {
-    if (k >= RT_KERNEL_ALLREDUCE)
+    if (o->shape.kind >= RT_KERNEL_ALLREDUCE)
         return "link";
-    return e->compute_s >= e->memory_s ? "compute" : "memory";
+    return o->estimate.compute_s >= o->estimate.memory_s ? "compute" : "memory";
 }
 
 static void shape_json(cJSON *obj, const struct kernel_shape *k)
@@ -113,7 +113,7 @@ void op_report_json(cJSON *root, const struct scenario *s, const struct analysis
     json_add_exact(op, "flops", e->flops);
     json_add_exact(op, "bytes", e->bytes);
     json_add_exact(op, "intensity_flop_per_byte", o->intensity_flop_per_byte);
-    cJSON_AddStringToObject(op, "bound", bound_of(e, o->shape.kind));
+    cJSON_AddStringToObject(op, "bound", op_bound_name(o));
     json_add_exact(op, "floor_s", e->floor_s);
     json_add_exact(op, "realistic_s", e->realistic_s);
     json_add_exact(op, "realistic_error_fraction", e->error_fraction);
@@ -151,8 +151,7 @@ void op_report_json(cJSON *root, const struct scenario *s, const struct analysis
         cJSON_AddItemToArray(why, cJSON_CreateString(kernel_reason_text(line, sizeof line, &e->why[i])));
 }
 
-/* "measured h100 profile", "h200 profile, borrowed", "default constants". */
-static char *profile_words(char *buf, size_t size, const struct operation_figures *o)
+char *op_profile_text(char *buf, size_t size, const struct operation_figures *o)
 {
     const struct kernel_estimate *e = &o->estimate;
     switch (e->source) {
@@ -175,12 +174,12 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
     format_number(ai, sizeof ai, o->intensity_flop_per_byte, 1);
     format_si(rate, sizeof rate, o->realistic_flops_per_s, "FLOP/s");
     format_si(peak, sizeof peak, e->peak_flops_per_s, "FLOP/s");
-    profile_words(by, sizeof by, o);
+    op_profile_text(by, sizeof by, o);
     const char *engine = kernel_engine_name(o->engine);
     if (markdown) {
         sb_printf(sb, "## %s on %s\n\n", shape, s->chip.key);
         sb_printf(sb, "| figure | value |\n| --- | --- |\n");
-        sb_printf(sb, "| roofline floor | %s (%s-bound, %s FLOP/byte) |\n", fl, bound_of(e, o->shape.kind), ai);
+        sb_printf(sb, "| roofline floor | %s (%s-bound, %s FLOP/byte) |\n", fl, op_bound_name(o), ai);
         sb_printf(sb, "| realistic | %s (±%.0f%%, %s; %s kernels%s) |\n", re, 100.0 * e->error_fraction, by, engine,
                   o->engine_guessed ? ", standing in" : "");
         if (e->peak_flops_per_s > 0.0)
@@ -188,7 +187,7 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
         sb_printf(sb, "\nWhy:\n");
     } else {
         sb_printf(sb, "%s on %s (%s)\n", shape, s->chip.key, s->chip.name);
-        sb_printf(sb, "  roofline floor  %s  (%s-bound, %s FLOP/byte)\n", fl, bound_of(e, o->shape.kind), ai);
+        sb_printf(sb, "  roofline floor  %s  (%s-bound, %s FLOP/byte)\n", fl, op_bound_name(o), ai);
         sb_printf(sb, "  realistic       %s  ±%.0f%%  (%s; %s kernels%s)\n", re, 100.0 * e->error_fraction, by, engine,
                   o->engine_guessed ? ", standing in for the engine named" : "");
         if (e->peak_flops_per_s > 0.0)

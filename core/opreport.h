@@ -31,6 +31,17 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
  * (kv fp8)". Returns buf. */
 char *op_shape_text(char *buf, size_t size, const struct kernel_shape *k);
 
+/* Which ceiling the operation's time comes from: "compute" or "memory"
+ * (the larger of the realistic model's compute and memory parts; a tie is
+ * compute), "link" for a collective. The word --report prints. */
+const char *op_bound_name(const struct operation_figures *o);
+
+/* Where the estimate's constants come from, in words, into buf: "measured
+ * h100 profile", "measured h100 profile, a near kernel", "borrowed from
+ * h200", "default constants, nothing measured" (o->estimate.source, and
+ * o->profile_from for the chip named). Returns buf. */
+char *op_profile_text(char *buf, size_t size, const struct operation_figures *o);
+
 /* "measured", "near", "borrowed", "default". */
 const char *kernel_source_name(enum rt_kernel_source src);
 

@@ -313,6 +313,32 @@ t send-keys -t "$s" q
 wait_for "$s" 'EXIT=0' >/dev/null || fail "q after the chips story" "$s"
 t kill-session -t "$s" 2>/dev/null
 
+# ---- issue 17: --op opens the operation view; m from 8192 to 1 turns compute-bound into memory-bound ----
+s=opview
+start_raw "$s" 80 24 "$UTF8_ENV" "--op gemm:m=8192,n=8192,k=8192 --chip h100"
+if wait_for "$s" 'Operation  gemm 8192 x 8192 x 8192' && wait_for "$s" 'compute-bound' && wait_for "$s" '▸m '; then
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13; do t send-keys -t "$s" Left; done
+    if wait_for "$s" 'gemm 1 x 8192 x 8192' && wait_for "$s" 'memory-bound at 1.0 FLOP/byte' &&
+        ! t capture-pane -p -t "$s" | grep -q 'compute-bound'; then
+        t send-keys -t "$s" v
+        if wait_for "$s" 'Placement' && { t send-keys -t "$s" v; wait_for "$s" 'memory-bound'; }; then
+            t send-keys -t "$s" u
+            if wait_for "$s" 'gemm 2 x 8192 x 8192' && { t send-keys -t "$s" q; wait_for "$s" 'EXIT=0'; } && sane "$s"; then
+                pass "--op gemm 8192^3 on h100: 13 steps of m to 1 turn compute-bound into memory-bound; v and back; u undoes"
+            else
+                fail "u in the operation view, or q after it" "$s"
+            fi
+        else
+            fail "v did not switch to the model's view and back" "$s"
+        fi
+    else
+        fail "stepping m to 1 did not show memory-bound" "$s"
+    fi
+else
+    fail "--op gemm did not open the operation view" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 # ---- a design review: b pins the baseline, a step shows the change, b clears ----
 s=baseline
 start "$s" 80 24 "$UTF8_ENV" "--chips 16"

@@ -2,7 +2,9 @@
  * and compared, as text, to the golden files in tests/golden/.
  *
  * After an intended change to the screen, regenerate the files with
- * `make golden` (ROOFTOP_UPDATE_GOLDEN=1) and review them with git diff. On
+ * `make golden` (ROOFTOP_UPDATE_GOLDEN=1) and review them with git diff;
+ * ROOFTOP_TEST_FILTER (a cmocka pattern, e.g. "test_op_*") limits the run,
+ * and so the rewrite, to the tests it matches. On
  * a mismatch the frame actually rendered is written beside the temp dir and
  * its path printed, so `diff` shows what changed.
  */
@@ -13,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "opknobs.h"
+#include "opreport.h"
 #include "ui.h"
 
 static struct ui *u;
@@ -586,6 +590,158 @@ static void test_fp4_frames(void **state)
     assert_non_null(strstr(text, "auto (bf16)"));
 }
 
+
+/* A scenario on chip key with the operation spec (rooftop --op SPEC). */
+static void op_scenario(struct scenario *s, const char *chip, const char *spec)
+{
+    char err[256];
+    scenario_default(s);
+    s->chip = *chip_find(chip);
+    if (op_spec_parse(spec, &s->op, err, sizeof err) != 0)
+        fail_msg("op_spec_parse(%s): %s", spec, err);
+}
+
+/* The frame as text. */
+static const char *frame_text(void)
+{
+    static char text[1 << 20];
+    assert_int_equal(ui_render(u, &g), 0);
+    grid_to_text(&g, text, sizeof text);
+    return text;
+}
+
+/* Issue 17: --op opens the operation view. The guide's 8192^3 GEMM on an
+ * H100 at 80x24 and 120x40 (and in ASCII), and the same GEMM at m = 1
+ * (ch. 3: compute-bound at 8192^3, memory-bound at M=1). */
+static void test_op_frames(void **state)
+{
+    (void)state;
+    struct scenario s;
+    op_scenario(&s, "h100", "gemm");
+    start(&s, false, 80, 24);
+    check_frame("op_gemm_h100_80x24_utf8");
+    start(&s, true, 80, 24);
+    check_frame("op_gemm_h100_80x24_ascii");
+    start(&s, false, 120, 40);
+    check_frame("op_gemm_h100_120x40_utf8");
+    op_scenario(&s, "h100", "gemm:m=1,n=8192,k=8192");
+    start(&s, false, 80, 24);
+    check_frame("op_gemm_m1_h100_80x24_utf8");
+    op_scenario(&s, "h100", "all-reduce:bytes=16M,gpus=8");
+    start(&s, false, 80, 24);
+    check_frame("op_allreduce_h100_80x24_utf8");
+    op_scenario(&s, "h100", "moe:tokens=512,hidden=4096,inter=14336,topk=2,experts=8");
+    start(&s, false, 80, 24);
+    check_frame("op_moe_h100_80x24_utf8");
+    op_scenario(&s, "h100", "gemm");
+    start(&s, false, 80, 24);
+    ui_key(u, '?');
+    check_frame("op_help_80x24_utf8");
+}
+
+/* The demo: stepping m from 8192 down to 1 moves the GEMM from the flat
+ * roof (compute-bound) to the slope (memory-bound), each step given in the
+ * scenario's spec; the trail shows where it was. */
+static void test_op_m_steps_to_memory_bound(void **state)
+{
+    (void)state;
+    struct scenario s;
+    op_scenario(&s, "h100", "gemm:m=8192,n=8192,k=8192");
+    start(&s, false, 80, 24);
+    assert_non_null(strstr(frame_text(), "compute-bound"));
+    assert_string_equal(op_bound_name(&u->analysis.operation), "compute");
+    assert_int_equal(u->op_selected, 0); /* m */
+    for (int i = 0; i < 13; i++) {
+        ui_key(u, UI_KEY_LEFT);
+        assert_false(u->message_is_error);
+    }
+    assert_true(u->scenario.op.shape.m == 1.0);
+    assert_true(u->analysis.operation.shape.m == 1.0);
+    assert_true(u->analysis.operation.shape.n == 8192.0 && u->analysis.operation.shape.k == 8192.0);
+    assert_string_equal(op_bound_name(&u->analysis.operation), "memory");
+    const char *text = frame_text();
+    assert_non_null(strstr(text, "memory-bound"));
+    assert_null(strstr(text, "compute-bound"));
+    assert_non_null(strstr(text, "gemm 1 x 8192 x 8192"));
+    check_frame("op_gemm_m_stepped_80x24_utf8");
+    ui_key(u, UI_KEY_LEFT); /* no smaller m */
+    assert_non_null(strstr(u->message, "m is at its smallest"));
+    /* Typed values take rooftop's suffixes; u undoes. */
+    ui_key(u, '=');
+    ui_key(u, '8');
+    ui_key(u, 'k');
+    ui_key(u, UI_KEY_ENTER);
+    assert_true(u->scenario.op.shape.m == 8000.0);
+    assert_string_equal(op_bound_name(&u->analysis.operation), "compute");
+    ui_key(u, 'u');
+    assert_true(u->scenario.op.shape.m == 1.0);
+    ui_key(u, '=');
+    ui_key(u, 'x');
+    ui_key(u, UI_KEY_ENTER);
+    assert_true(u->message_is_error);
+    assert_non_null(strstr(u->message, "m: 'x' is not a number"));
+}
+
+/* v leaves the operation view for the model's and comes back; a scenario
+ * without an operation says how to get one. */
+static void test_op_view_toggle(void **state)
+{
+    (void)state;
+    struct scenario s;
+    op_scenario(&s, "h100", "gemm");
+    start(&s, false, 80, 24);
+    assert_non_null(strstr(frame_text(), "Operation"));
+    ui_key(u, 'o'); /* the model's keys say where they work */
+    assert_non_null(strstr(u->message, "model's view"));
+    ui_key(u, 'v');
+    const char *text = frame_text();
+    assert_non_null(strstr(text, "Placement"));
+    assert_null(strstr(text, "Operation"));
+    ui_key(u, 'v');
+    assert_non_null(strstr(frame_text(), "Operation"));
+    scenario_default(&s);
+    start(&s, false, 80, 24);
+    ui_key(u, 'v');
+    assert_non_null(strstr(u->message, "no operation to show"));
+    assert_non_null(strstr(frame_text(), "Placement"));
+}
+
+/* Every kind at every size from 80x24 to 250x80, in braille and ASCII:
+ * no NaN or infinity, each knob stepped up and down once; below 80x24 the
+ * larger-terminal screen. */
+static void test_op_every_kind_and_size(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "gemm", "gemm:m=1,format=fp8", "attention", "attention:window=1024,kv=fp8", "decode-attention",
+        "mla:heads=128", "decode-mla:batch=64,kv_len=8192,heads=128", "moe", "all-reduce", "all-gather:gpus=8",
+        "reduce-scatter:bytes=1M,gpus=4", "all-to-all:bytes=16M,gpus=8",
+    };
+    static const int sizes[][2] = {{80, 24}, {100, 30}, {120, 40}, {160, 50}, {200, 60}, {250, 80}};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        struct scenario s;
+        op_scenario(&s, "h100", specs[i]);
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            for (int ascii = 0; ascii < 2; ascii++) {
+                start(&s, ascii, sizes[k][0], sizes[k][1]);
+                const char *text = frame_text();
+                if (strstr(text, "nan") || strstr(text, " inf") || !strstr(text, "Operation"))
+                    fail_msg("%s at %dx%d: %s", specs[i], sizes[k][0], sizes[k][1], text);
+                for (int knob = 0; knob < OP_KNOBS_MAX; knob++) {
+                    ui_key(u, UI_KEY_RIGHT);
+                    ui_key(u, UI_KEY_LEFT);
+                    text = frame_text();
+                    if (strstr(text, "nan") || strstr(text, " inf"))
+                        fail_msg("%s at %dx%d, knob %d: %s", specs[i], sizes[k][0], sizes[k][1], knob, text);
+                    ui_key(u, UI_KEY_DOWN);
+                }
+            }
+        }
+        start(&s, false, 40, 10);
+        assert_non_null(strstr(frame_text(), "larger"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,6 +760,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tour_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp4_frames, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_op_frames, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_op_m_steps_to_memory_bound, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_op_view_toggle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_op_every_kind_and_size, setup, teardown),
     };
+    /* ROOFTOP_TEST_FILTER=test_op_* runs (and, with ROOFTOP_UPDATE_GOLDEN=1,
+     * rewrites the frames of) the matching tests alone. */
+    const char *filter = getenv("ROOFTOP_TEST_FILTER");
+    if (filter && *filter)
+        cmocka_set_test_filter(filter);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@ static const struct glyphs unicode_glyphs = {
     "\xe2\x89\xa0",
     "\xe2\x86\x91", "\xe2\x86\x93",
     "\xce\x94",
+    "\xc2\xb1",
 };
 static const struct glyphs ascii_glyphs = {
     " | ", "x", "j/k", "h/l",
@@ -26,6 +27,7 @@ static const struct glyphs ascii_glyphs = {
     "vs",
     "^", "v",
     "d",
+    "+/-",
 };
 
 const struct glyphs *glyphs_for(bool ascii)
@@ -228,9 +230,6 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, struct
 {
     view_text(v, 0, 0, -1, "Knobs", ROLE_HEADER);
     view_text_right(v, v.r.w, 0, "Enter: type a value ", ROLE_DIM);
-    int track_x, track_w;
-    slider_track_geometry(v.r.w, &track_x, &track_w);
-    int value_w = track_x - 1 - 11;
     int rows = v.r.h - 1, first = slider_first_visible(selected, rows);
     if (rows < SLIDER_COUNT && rows >= 1) { /* say which way the hidden knobs are */
         char more[32];
@@ -240,34 +239,41 @@ void panel_sliders(struct view v, const struct scenario *s, int selected, struct
         view_text(v, 6, 0, -1, more, ROLE_DIM);
     }
     for (int i = first; i < SLIDER_COUNT && 1 + i - first < v.r.h; i++) {
-        int y = 1 + i - first;
-        bool sel = i == selected;
         char val[64];
         slider_value_text(s, (enum slider_id)i, val, sizeof val);
-        enum role base = sel ? ROLE_SELECTED : ROLE_TEXT;
-        if (sel)
-            view_fill(v, 0, y, v.r.w, 1, ' ', ROLE_SELECTED);
-        view_put(v, 0, y, sel ? g->selected : ' ', base);
-        view_text(v, 1, y, 9, slider_name((enum slider_id)i), base);
-        int w = text_width(val);
-        if (w > value_w) { /* keep the end of a long name: it tells presets apart */
-            const char *tail = val;
-            uint32_t cp;
-            for (int skip = w - (value_w - 1); skip > 0; skip--)
-                tail += utf8_decode(tail, &cp);
-            view_put(v, 11, y, g->ellipsis, sel ? ROLE_SELECTED : ROLE_DIM);
-            view_text(v, 12, y, value_w - 1, tail, sel ? ROLE_SELECTED : ROLE_ACCENT);
-        } else
-            view_text(v, 11 + value_w - w, y, value_w, val, sel ? ROLE_SELECTED : ROLE_ACCENT);
-        if (track_w > 0) {
-            double f = slider_fraction_in(s, (enum slider_id)i, chips);
-            int knob = slider_thumb_column(f, track_w);
-            for (int k = 0; k < track_w; k++) {
-                uint32_t ch = k < knob ? g->track_full : g->track_empty;
-                view_put(v, track_x + k, y, ch, k < knob ? ROLE_TRACK : (sel ? ROLE_SELECTED : ROLE_DIM));
-            }
-            view_put(v, track_x + knob, y, g->knob, ROLE_KNOB);
+        panel_knob_row(v, 1 + i - first, slider_name((enum slider_id)i), val,
+                       slider_fraction_in(s, (enum slider_id)i, chips), i == selected, g);
+    }
+}
+
+void panel_knob_row(struct view v, int y, const char *name, const char *val, double frac, bool sel,
+                    const struct glyphs *g)
+{
+    int track_x, track_w;
+    slider_track_geometry(v.r.w, &track_x, &track_w);
+    int value_w = track_x - 1 - 11;
+    enum role base = sel ? ROLE_SELECTED : ROLE_TEXT;
+    if (sel)
+        view_fill(v, 0, y, v.r.w, 1, ' ', ROLE_SELECTED);
+    view_put(v, 0, y, sel ? g->selected : ' ', base);
+    view_text(v, 1, y, 9, name, base);
+    int w = text_width(val);
+    if (w > value_w) { /* keep the end of a long name: it tells presets apart */
+        const char *tail = val;
+        uint32_t cp;
+        for (int skip = w - (value_w - 1); skip > 0; skip--)
+            tail += utf8_decode(tail, &cp);
+        view_put(v, 11, y, g->ellipsis, sel ? ROLE_SELECTED : ROLE_DIM);
+        view_text(v, 12, y, value_w - 1, tail, sel ? ROLE_SELECTED : ROLE_ACCENT);
+    } else
+        view_text(v, 11 + value_w - w, y, value_w, val, sel ? ROLE_SELECTED : ROLE_ACCENT);
+    if (track_w > 0) {
+        int knob = slider_thumb_column(frac, track_w);
+        for (int k = 0; k < track_w; k++) {
+            uint32_t ch = k < knob ? g->track_full : g->track_empty;
+            view_put(v, track_x + k, y, ch, k < knob ? ROLE_TRACK : (sel ? ROLE_SELECTED : ROLE_DIM));
         }
+        view_put(v, track_x + knob, y, g->knob, ROLE_KNOB);
     }
 }
 
@@ -865,6 +871,7 @@ int panel_help(struct view v, const struct glyphs *g, int scroll)
         {"b", "pin/clear a baseline: panels show changes"},
         {"m", "verdict: napkin, roofline floor, realistic"},
         {"o / O", "a phase's operations on the plot (cycles)"},
+        {"v", "the operation view (--op) and back"},
         {"w", "show your work: formulas with the numbers"},
         {"p", "Pareto view: search layouts; Enter loads one"},
         {"T", "guided tour: guess a figure, then see it"},
@@ -879,12 +886,17 @@ int panel_help(struct view v, const struct glyphs *g, int scroll)
         {"dots", "filled: on the roof; hollow: realistic"},
         {"realistic?", "chip profile not calibrated (generic fit)"},
     };
-    int n = (int)(sizeof lines / sizeof lines[0]);
+    return panel_help_lines(v, g, scroll, " rooftop keys ", lines, (int)(sizeof lines / sizeof lines[0]));
+}
+
+int panel_help_lines(struct view v, const struct glyphs *g, int scroll, const char *title, const char *const (*lines)[2],
+                     int n)
+{
     int bw = v.r.w - 4 < 66 ? v.r.w - 4 : 66;
     int bh = v.r.h - 2 < n + 4 ? v.r.h - 2 : n + 4;
     if (bw < 20 || bh < 5)
         return 0;
-    struct view box = draw_box(v, bw, bh, " rooftop keys ", g);
+    struct view box = draw_box(v, bw, bh, title, g);
     struct view in = view_sub(box, 2, 2, bw - 4, bh - 3);
     int max_scroll = n > in.r.h ? n - in.r.h : 0;
     scroll = scroll < 0 ? 0 : scroll > max_scroll ? max_scroll : scroll;

@@ -32,6 +32,7 @@ struct glyphs {
     const char *unequal;    /* between estimates that disagree: "≠" or "vs" */
     const char *arrow_up, *arrow_down; /* more knobs above or below: "↑" "↓" or "^" "v" */
     const char *delta;      /* a change from the pinned baseline: "Δ" or "d" */
+    const char *plus_minus; /* an error band: "±" or "+/-" */
 };
 
 /* The glyph set for ascii (true: 7-bit ASCII only) or Unicode. Never NULL. */
@@ -51,6 +52,13 @@ void slider_track_geometry(int panel_w, int *track_x, int *track_w);
  * says with arrows which way hidden knobs lie. */
 void panel_sliders(struct view v, const struct scenario *s, int selected, struct chip_list chips,
                    const struct glyphs *g);
+
+/* One knob's row at line y of v, as panel_sliders draws it: the marker
+ * when sel, name (9 columns), the value right-aligned (a long one keeps its
+ * end after an ellipsis), the track (slider_track_geometry) with its thumb
+ * at frac of the way. For the operation view's knobs too. */
+void panel_knob_row(struct view v, int y, const char *name, const char *val, double frac, bool sel,
+                    const struct glyphs *g);
 
 /* Placement: each point's arithmetic intensity, bound, % of peak and lever. */
 void panel_placement(struct view v, const struct analysis *a, const struct analysis *base);
@@ -87,6 +95,12 @@ int wrap_text(struct view v, int y, const char *text, enum role role, bool centr
  * the box's bottom edge says so ("↓ more: ↑↓"). Returns the largest scroll
  * (0 when everything fits). */
 int panel_help(struct view v, const struct glyphs *g, int scroll);
+
+/* panel_help's box with another title and other lines: n rows of a key
+ * (17 columns) and what it does; the first two rows are text across the
+ * box (an introduction and a blank). Returns the largest scroll. */
+int panel_help_lines(struct view v, const struct glyphs *g, int scroll, const char *title, const char *const (*lines)[2],
+                     int n);
 
 /* The legend of the operations the plot shows for phase ("prefill",
  * "decode", "training"): each operation's letter (plot_op_marker, in the

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "opreport.h" /* op_bound_name */
 #include "plotmath.h"
 
 /* Characters of the decorations, per charset. */
@@ -549,6 +550,7 @@ void plot_state_clear(struct plot_state *st, bool refit)
 {
     for (int i = 0; i < RT_MAX_PLACEMENTS; i++)
         st->trail[i].count = 0;
+    st->op_trail.count = 0;
     if (refit)
         st->fitted = false;
 }
@@ -572,26 +574,46 @@ static bool moved(double a, double b)
     return fabs(a - b) > 1e-9 * fmax(fabs(a), fabs(b));
 }
 
+/* Puts position (intensity, flops_per_s) at the head of trail tr. */
+static void trail_push(struct plot_trail *tr, double intensity, double flops_per_s)
+{
+    for (int k = PLOT_TRAIL_LEN - 1; k > 0; k--) {
+        tr->intensity_flop_per_byte[k] = tr->intensity_flop_per_byte[k - 1];
+        tr->flops_per_s[k] = tr->flops_per_s[k - 1];
+    }
+    tr->intensity_flop_per_byte[0] = intensity;
+    tr->flops_per_s[0] = flops_per_s;
+    if (tr->count < PLOT_TRAIL_LEN)
+        tr->count++;
+}
+
+/* The operation's part of plot_state_step: its realistic point's trail. */
+static void op_trail_step(struct plot_state *st, const struct analysis *from, const struct analysis *to)
+{
+    const struct operation_figures *p = &from->operation, *q = &to->operation;
+    if (!p->set || !q->set || p->shape.kind != q->shape.kind) {
+        st->op_trail.count = 0;
+        return;
+    }
+    if (moved(p->intensity_flop_per_byte, q->intensity_flop_per_byte) ||
+        moved(p->realistic_flops_per_s, q->realistic_flops_per_s))
+        trail_push(&st->op_trail, p->intensity_flop_per_byte, p->realistic_flops_per_s);
+}
+
 void plot_state_step(struct plot_state *st, const struct analysis *from, const struct analysis *to)
 {
+    op_trail_step(st, from, to);
     if (!same_points(from, to)) {
+        struct plot_trail kept = st->op_trail;
         plot_state_clear(st, false);
+        st->op_trail = kept;
         return;
     }
     for (int i = 0; i < from->placement_count && i < RT_MAX_PLACEMENTS; i++) {
         const struct placement *p = &from->placements[i], *q = &to->placements[i];
-        if (!moved(p->roof.intensity_flop_per_byte, q->roof.intensity_flop_per_byte) &&
-            !moved(p->roof.attainable_flops_per_s, q->roof.attainable_flops_per_s))
-            continue;
-        struct plot_trail *tr = &st->trail[i];
-        for (int k = PLOT_TRAIL_LEN - 1; k > 0; k--) {
-            tr->intensity_flop_per_byte[k] = tr->intensity_flop_per_byte[k - 1];
-            tr->flops_per_s[k] = tr->flops_per_s[k - 1];
-        }
-        tr->intensity_flop_per_byte[0] = p->roof.intensity_flop_per_byte;
-        tr->flops_per_s[0] = p->roof.attainable_flops_per_s;
-        if (tr->count < PLOT_TRAIL_LEN)
-            tr->count++;
+        if (moved(p->roof.intensity_flop_per_byte, q->roof.intensity_flop_per_byte) ||
+            moved(p->roof.attainable_flops_per_s, q->roof.attainable_flops_per_s))
+            trail_push(&st->trail[i], p->roof.intensity_flop_per_byte, p->roof.attainable_flops_per_s);
     }
 }
 
@@ -757,37 +779,44 @@ static void draw_ridge_label(struct view area, struct taken *t, int cx, int cy, 
     place_ridge_label(area, t, cx, cy, texts, 2, role);
 }
 
-/* The axes' geometry on view v: decades from st (fitting and storing them
- * first when st is NULL or not fitted), even ticks for the view's rows and
- * columns, the y labels' width in *ylw. Returns 0, or -1 when the view is
- * too small for axes or nothing can be plotted. */
-static int frame_setup(struct plot_frame *f, int *ylw, struct view v, const struct analysis *a,
-                       const struct analysis *base, const struct analysis *b, const char *ops_phase,
-                       const struct plot_points *pts, bool ascii, struct plot_state *st, struct canvas *scratch)
+/* Takes st's decades into f while they are fitted and still show a roof
+ * of peak (FLOP/s) and ridge (FLOP/byte): steady axes keep still while the
+ * points move, but never hide the roof, so a chip or precision whose peak
+ * or ridge leaves them clears st->fitted. Returns false when the axes must
+ * be fitted (st NULL or not fitted). */
+static bool steady_decades(struct plot_frame *f, struct plot_state *st, double peak, double ridge)
 {
-    /* Steady axes keep still while the points move, but never hide the
-     * roof: a chip or precision whose peak or ridge leaves them re-fits. */
-    if (st && st->fitted && a->peak_flops_per_s > 0.0 && a->ridge_flop_per_byte > 0.0) {
-        double peak = log10(a->peak_flops_per_s), ridge = log10(a->ridge_flop_per_byte);
-        if (peak > st->y_hi || peak <= st->y_lo || ridge < st->x_lo || ridge > st->x_hi)
+    if (st && st->fitted && peak > 0.0 && ridge > 0.0) {
+        double lp = log10(peak), lr = log10(ridge);
+        if (lp > st->y_hi || lp <= st->y_lo || lr < st->x_lo || lr > st->x_hi)
             st->fitted = false;
     }
-    if (st && st->fitted) {
-        f->x_lo = st->x_lo;
-        f->x_hi = st->x_hi;
-        f->y_lo = st->y_lo;
-        f->y_hi = st->y_hi;
-    } else {
-        if (fit_axes(f, a, base, b, ops_phase, pts) != 0)
-            return -1;
-        if (st) {
-            st->x_lo = f->x_lo;
-            st->x_hi = f->x_hi;
-            st->y_lo = f->y_lo;
-            st->y_hi = f->y_hi;
-            st->fitted = true;
-        }
-    }
+    if (!st || !st->fitted)
+        return false;
+    f->x_lo = st->x_lo;
+    f->x_hi = st->x_hi;
+    f->y_lo = st->y_lo;
+    f->y_hi = st->y_hi;
+    return true;
+}
+
+/* Stores f's freshly fitted decades in st (NULL: nothing to keep). */
+static void keep_decades(struct plot_state *st, const struct plot_frame *f)
+{
+    if (!st)
+        return;
+    st->x_lo = f->x_lo;
+    st->x_hi = f->x_hi;
+    st->y_lo = f->y_lo;
+    st->y_hi = f->y_hi;
+    st->fitted = true;
+}
+
+/* The canvas's geometry on view v for f's decades: even ticks for the
+ * view's rows and columns, the y labels' width in *ylw, the canvas
+ * prepared. Returns 0, or -1 when the view is too small for axes. */
+static int frame_geometry(struct plot_frame *f, int *ylw, struct view v, bool ascii, struct canvas *scratch)
+{
     char buf[32];
     f->sx = ascii ? 1 : 2;
     f->sy = ascii ? 1 : 4;
@@ -815,6 +844,21 @@ static int frame_setup(struct plot_frame *f, int *ylw, struct view v, const stru
         log_axis_ticks(f->x_hi - f->x_lo, f->cw, 1, &f->x_step, &f->x_gap) != 0)
         return -1;
     return 0;
+}
+
+/* The axes' geometry on view v: decades from st (fitting and storing them
+ * first when st is NULL or not fitted), then frame_geometry. Returns 0, or
+ * -1 when the view is too small for axes or nothing can be plotted. */
+static int frame_setup(struct plot_frame *f, int *ylw, struct view v, const struct analysis *a,
+                       const struct analysis *base, const struct analysis *b, const char *ops_phase,
+                       const struct plot_points *pts, bool ascii, struct plot_state *st, struct canvas *scratch)
+{
+    if (!steady_decades(f, st, a->peak_flops_per_s, a->ridge_flop_per_byte)) {
+        if (fit_axes(f, a, base, b, ops_phase, pts) != 0)
+            return -1;
+        keep_decades(st, f);
+    }
+    return frame_geometry(f, ylw, v, ascii, scratch);
 }
 
 void plot_draw_state(struct view v, const struct analysis *a, const struct analysis *base,
@@ -872,4 +916,129 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
         draw_ridge_label(area, &t, floor_div(px_of(&f, b->ridge_flop_per_byte), f.sx),
                          floor_div(py_of(&f, b->peak_flops_per_s), f.sy), prefix, b->ridge_flop_per_byte, ROLE_ROOF2);
     }
+}
+
+/* ---- the operation view (rooftop --op) ---- */
+
+/* The roof one operation runs under: the peak its matmuls run at and the
+ * HBM bandwidth its estimate read, and their ridge. */
+struct op_roof {
+    double peak, bw, ridge;
+};
+
+/* The roof of operation o (its estimate's peak, its chip figures' bandwidth). */
+static struct op_roof op_roof_of(const struct operation_figures *o)
+{
+    struct op_roof r = {o->estimate.peak_flops_per_s, o->chip.hbm_bytes_per_s, 0.0};
+    r.ridge = ridge_point(r.peak, r.bw);
+    return r;
+}
+
+/* The intensity the operation's x axis always reaches down to (FLOP/byte):
+ * below batch-1 decode's 1.0, so that a GEMM of m = 1 stays on the plot. */
+#define OP_X_FLOOR 0.5
+
+/* Fits the axes' decades to the operation: its point, the ridge with room
+ * right of it, OP_X_FLOOR, the roof down to the left edge. */
+static int fit_op_axes(struct plot_frame *f, const struct operation_figures *o, struct op_roof r)
+{
+    double x_lo = INFINITY, x_hi = 0.0;
+    widen(&x_lo, &x_hi, o->intensity_flop_per_byte);
+    widen(&x_lo, &x_hi, r.ridge);
+    widen(&x_lo, &x_hi, r.ridge * 4.0);
+    widen(&x_lo, &x_hi, OP_X_FLOOR);
+    if (log_axis_decades(x_lo, x_hi, 3, &f->x_lo, &f->x_hi) != 0)
+        return -1;
+    double y_lo = INFINITY, y_hi = 0.0;
+    widen(&y_lo, &y_hi, r.peak);
+    widen(&y_lo, &y_hi, roofline_throughput(r.peak, r.bw, pow(10.0, f->x_lo)));
+    widen(&y_lo, &y_hi, o->realistic_flops_per_s);
+    return log_axis_decades(y_lo, y_hi, 2, &f->y_lo, &f->y_hi);
+}
+
+/* The heading: "Roofline", the format whose peak is the roof, and the peak
+ * and bandwidth at the right where they fit. */
+static void draw_op_heading(struct view v, const struct operation_figures *o, struct op_roof r)
+{
+    char buf[96], peak_s[32], bw_s[32];
+    int hx = view_text(v, 0, 0, -1, "Roofline", ROLE_HEADER);
+    hx += view_printf(v, hx, 0, -1, ROLE_DIM, "  FLOP/s (%s) vs FLOP/byte", kernel_format_name(o->shape.format));
+    snprintf(buf, sizeof buf, "peak %s  %s", format_si(peak_s, sizeof peak_s, r.peak, "FLOP/s"),
+             format_si(bw_s, sizeof bw_s, r.bw, "B/s"));
+    if (hx + 3 + text_width(buf) <= v.r.w)
+        view_text_right(v, v.r.w - 1, 0, buf, ROLE_DIM);
+}
+
+/* The operation's point (realistic FLOP/s, in its bound's colour), its
+ * floor on the roof (hollow) where that is another cell, the trail, then
+ * their labels: the kind (with the value of a pinned point) and "floor". */
+static void draw_op_points(struct view area, struct taken *t, const struct plot_frame *f,
+                           const struct operation_figures *o, struct op_roof r, const struct plot_state *st,
+                           const struct plot_glyphs *gl)
+{
+    double ai = o->intensity_flop_per_byte;
+    enum role role = strcmp(op_bound_name(o), "memory") == 0 ? ROLE_MEMORY : ROLE_COMPUTE;
+    int cx, cy, fx, fy;
+    int pin = cell_of(f, ai, o->realistic_flops_per_s, false, &cx, &cy);
+    int fpin = cell_of(f, ai, roofline_throughput(r.peak, r.bw, ai), false, &fx, &fy);
+    view_put(area, cx, cy, pin ? pin_arrow(gl, pin) : gl->point, role);
+    taken_mark(t, cx, cy, 1);
+    bool floor_shown = !fpin && !cell_marked(t, fx, fy);
+    if (floor_shown) {
+        view_put(area, fx, fy, gl->realistic, ROLE_ROOF);
+        taken_mark(t, fx, fy, 1);
+    }
+    for (int k = 0; st && k < st->op_trail.count && k < PLOT_TRAIL_LEN; k++) {
+        int tx, ty;
+        if (cell_of(f, st->op_trail.intensity_flop_per_byte[k], st->op_trail.flops_per_s[k], false, &tx, &ty) ||
+            cell_marked(t, tx, ty))
+            continue;
+        view_put(area, tx, ty, gl->trail, k == 0 ? role : ROLE_DIM);
+        taken_mark(t, tx, ty, 1);
+    }
+    char label[64], value[24];
+    snprintf(label, sizeof label, "%s", kernel_kind_name(o->shape.kind));
+    if (pin) {
+        format_short(value, sizeof value, pin & (PIN_LEFT | PIN_RIGHT) ? ai : o->realistic_flops_per_s);
+        snprintf(label + strlen(label), sizeof label - strlen(label), " %s", value);
+    }
+    place_label(area, t, cx, cy, label, role);
+    if (floor_shown)
+        place_label(area, t, fx, fy, "floor", ROLE_ROOF);
+}
+
+void plot_draw_operation(struct view v, const struct analysis *a, bool ascii, struct plot_state *st,
+                         struct plot_scratch *ps)
+{
+    const struct operation_figures *o = &a->operation;
+    if (!o->set || o->shape.kind >= RT_KERNEL_ALLREDUCE) {
+        view_text(v, 0, 0, -1, "Roofline", ROLE_HEADER);
+        return;
+    }
+    struct op_roof r = op_roof_of(o);
+    draw_op_heading(v, o, r);
+    if (!(r.peak > 0.0 && r.bw > 0.0))
+        return;
+    struct plot_frame f;
+    int ylw;
+    if (!steady_decades(&f, st, r.peak, r.ridge)) {
+        if (fit_op_axes(&f, o, r) != 0)
+            return;
+        keep_decades(st, &f);
+    }
+    struct canvas *scratch = &ps->canvas;
+    if (frame_geometry(&f, &ylw, v, ascii, scratch) != 0)
+        return;
+    const struct plot_glyphs *gl = ascii ? &ascii_glyphs : &utf8_glyphs;
+    struct view area = view_sub(v, ylw + 1, 1, f.cw, f.ch);
+    draw_axes(v, &f, ylw, gl);
+    int ridge_px = px_of(&f, r.ridge), roof_py = py_of(&f, r.peak);
+    for (int py = roof_py + 2; py < f.ph; py += 2)
+        canvas_set(scratch, ridge_px, py, ROLE_RIDGE, ':');
+    draw_roof(scratch, &f, r.peak, r.bw, ROLE_ROOF, false, false);
+    canvas_blit(scratch, area, 0, 0);
+    struct taken t = {f.cw, f.ch, ps->taken, scratch};
+    memset(t.cell, 0, (size_t)f.cw * (size_t)f.ch);
+    draw_op_points(area, &t, &f, o, r, st, gl);
+    draw_ridge_label(area, &t, floor_div(ridge_px, f.sx), floor_div(roof_py, f.sy), "", r.ridge, ROLE_RIDGE);
 }

@@ -79,6 +79,7 @@ struct plot_state {
     int x_lo, x_hi, y_lo, y_hi; /* decades of FLOP/byte and FLOP/s */
     bool hide_ridge_value;      /* the tour asks where the ridge is: no label gives it away */
     struct plot_trail trail[RT_MAX_PLACEMENTS]; /* by placement index */
+    struct plot_trail op_trail; /* the operation view's point (--op): its realistic FLOP/s */
 };
 
 /* Clears every trail; refit also makes the next draw fit the axes again. */
@@ -88,7 +89,9 @@ void plot_state_clear(struct plot_state *st, bool refit);
  * moved (intensity or attainable FLOP/s) gets from's position at the head of
  * its trail (the oldest beyond PLOT_TRAIL_LEN is dropped). When to's
  * placements are not the same things as from's (another count, or another
- * name or phase at some index) the trails are cleared instead. */
+ * name or phase at some index) the trails are cleared instead. The
+ * operation (--op) likewise: its realistic point's trail, cleared when
+ * either analysis has no operation or the kinds differ. */
 void plot_state_step(struct plot_state *st, const struct analysis *from, const struct analysis *to);
 
 /* The plot of plot_draw, with three additions, each optional:
@@ -105,6 +108,23 @@ void plot_state_step(struct plot_state *st, const struct analysis *from, const s
 void plot_draw_state(struct view v, const struct analysis *a, const struct analysis *base,
                      const struct plot_compare *cmp, const char *ops_phase, const struct plot_points *pts, bool ascii,
                      struct plot_state *st, struct plot_scratch *scratch);
+
+/* The operation view's plot (rooftop --op, a->operation.set): the chip's
+ * roof at the rate the operation's matmuls run at (its peak and the HBM
+ * bandwidth it read), the ridge, the operation as a filled point at its
+ * intensity and realistic FLOP/s, labelled with its kind, and its floor as
+ * a hollow point on the roof at the same intensity ("floor"); the trail of
+ * st->op_trail; steady axes in st as plot_draw_state keeps them (fitted to
+ * the point, the ridge and 0.5 FLOP/byte, so that the memory-bound end of
+ * a GEMM of m = 1 is on the plot; re-fitted when the roof leaves them), a
+ * point beyond them pinned to the edge with an arrow and its value. The
+ * point takes the compute or memory colour of its bound (op_bound_name).
+ * st may be NULL (fit to this frame). A view too small for axes gets the
+ * heading only; so does a collective, which has no FLOPs and so no place
+ * on a roofline (the explorer draws its link figures instead), and an
+ * analysis without an operation. */
+void plot_draw_operation(struct view v, const struct analysis *a, bool ascii, struct plot_state *st,
+                         struct plot_scratch *scratch);
 
 /* Number of operation placements of phase name in a (0 when phase is NULL
  * or unknown). The k-th of them, in placement order, is drawn and listed as

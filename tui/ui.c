@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "opview.h"
 #include "panels.h"
 #include "pareto.h"
 #include "tourview.h"
@@ -69,6 +70,8 @@ int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, 
     u->drag_slider = -1;
     u->ops_phase = -1;
     u->selected = SLIDER_BATCH;
+    u->op_view = initial->op.set;
+    u->op_selected = 0;
     u->ascii = ascii;
     ui_resize(u, cols, rows);
     return 0;
@@ -447,9 +450,113 @@ static unsigned tour_key(struct ui *u, int key)
     }
 }
 
+/* ---- the operation view (--op) ---- */
+
+/* True when the frame is the operation view: asked for, an operation to
+ * show, and a mode it has (the knobs, typing a value, the help). */
+static bool op_view_on(const struct ui *u)
+{
+    return u->op_view && u->analysis.operation.set &&
+           (u->mode == UI_MODE_KNOBS || u->mode == UI_MODE_EDIT || u->mode == UI_MODE_HELP);
+}
+
+/* The operation's knobs into out; returns their count. */
+static int op_knobs(const struct ui *u, enum op_knob out[OP_KNOBS_MAX])
+{
+    return op_knob_list(u->analysis.operation.shape.kind, out);
+}
+
+/* The selected knob of the operation view (op_selected clamped to the list). */
+static enum op_knob op_current(struct ui *u)
+{
+    enum op_knob k[OP_KNOBS_MAX];
+    int n = op_knobs(u, k);
+    u->op_selected = u->op_selected < 0 ? 0 : u->op_selected >= n ? n - 1 : u->op_selected;
+    return k[u->op_selected];
+}
+
+/* Steps the operation view's selected knob; says so at either end. */
+static unsigned op_step(struct ui *u, int dir, bool coarse)
+{
+    enum op_knob id = op_current(u);
+    struct scenario next = u->scenario;
+    if (!op_knob_step(&next, &u->analysis.operation.shape, id, dir, coarse, u->chips)) {
+        say(u, false, "%s is at its %s", op_knob_name(id), dir > 0 ? "largest" : "smallest");
+        return UI_REDRAW;
+    }
+    commit(u, &next, true);
+    return UI_REDRAW;
+}
+
+/* 'v': the operation view and the model's view, each with its own axes. */
+static unsigned toggle_op_view(struct ui *u)
+{
+    if (!u->analysis.operation.set) {
+        say(u, false, "no operation to show: start with --op, e.g. --op gemm:m=1,n=8192,k=8192");
+        return UI_REDRAW;
+    }
+    u->op_view = !u->op_view;
+    plot_state_clear(&u->plot, true);
+    if (u->op_view)
+        say(u, false, "the operation view: %s on the roof (v: the model's view)",
+            kernel_kind_name(u->analysis.operation.shape.kind));
+    else
+        say(u, false, "the model's view (v returns to the operation)");
+    return UI_REDRAW;
+}
+
+/* Keys the operation view handles itself: selecting and stepping its
+ * knobs, typing a value, 'v'; the model's own views and overlays say
+ * where they are. Sets *bits and returns true when it handled key; false
+ * leaves the key to knobs_key (undo, reset, axes, help, theme, save,
+ * export, quit ...). */
+static bool op_view_key(struct ui *u, int key, unsigned *bits)
+{
+    enum op_knob k[OP_KNOBS_MAX];
+    int n = op_knobs(u, k);
+    *bits = UI_REDRAW;
+    switch (key) {
+    case UI_KEY_UP: case 'k': case UI_KEY_BTAB:
+        u->op_selected = u->op_selected > 0 ? u->op_selected - 1 : (key == UI_KEY_BTAB ? n - 1 : 0);
+        return true;
+    case UI_KEY_DOWN: case 'j': case UI_KEY_TAB:
+        u->op_selected = u->op_selected < n - 1 ? u->op_selected + 1 : (key == UI_KEY_TAB ? 0 : n - 1);
+        return true;
+    case UI_KEY_HOME: case 'g':
+        u->op_selected = 0;
+        return true;
+    case UI_KEY_END: case 'G':
+        u->op_selected = n - 1;
+        return true;
+    case UI_KEY_LEFT: case 'h': case '-':
+        *bits = op_step(u, -1, false);
+        return true;
+    case UI_KEY_RIGHT: case 'l': case '+':
+        *bits = op_step(u, 1, false);
+        return true;
+    case UI_KEY_SLEFT: case UI_KEY_PGDN: case 'H':
+        *bits = op_step(u, -1, true);
+        return true;
+    case UI_KEY_SRIGHT: case UI_KEY_PGUP: case 'L':
+        *bits = op_step(u, 1, true);
+        return true;
+    case 'v':
+        *bits = toggle_op_view(u);
+        return true;
+    case 'o': case 'O': case 'w': case 'p': case 'T': case 'P': case 'm': case 'c': case 'C': case 'b':
+        say(u, false, "%c works in the model's view: v switches to it", key);
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Keys while the knobs have the focus. */
 static unsigned knobs_key(struct ui *u, int key)
 {
+    unsigned bits;
+    if (op_view_on(u) && op_view_key(u, key, &bits))
+        return bits;
     switch (key) {
     case UI_KEY_UP:
     case 'k':
@@ -551,6 +658,8 @@ static unsigned knobs_key(struct ui *u, int key)
         u->mode = UI_MODE_WORK;
         u->work_scroll = 0;
         return UI_REDRAW;
+    case 'v':
+        return toggle_op_view(u);
     case 'P':
         u->mode = UI_MODE_PRESENT;
         return UI_REDRAW | UI_REPAINT;
@@ -662,13 +771,12 @@ static unsigned work_key(struct ui *u, int key)
 
 /* A path typed into the chip or model knob: the chip file or HuggingFace
  * config.json (or its folder) read as --chip PATH and --model PATH read it
- * (userfiles.h). Returns false when text names a known chip or model, or
+ * (userfiles.h), for knob id. Returns false when text names a known chip or model, or
  * does not look like a path (slider_set_text_in takes it then); true when
  * it was taken as a path: the file's chip or model committed, or the
  * reason it was refused in the status line. */
-static bool typed_path(struct ui *u, struct scenario *next)
+static bool typed_path(struct ui *u, struct scenario *next, enum slider_id id)
 {
-    enum slider_id id = (enum slider_id)u->selected;
     char expanded[UI_EDIT_MAX + 256]; /* "~/chips/x.json" as the shell would read it */
     const char *path = userfile_expand_home(u->edit, expanded, sizeof expanded) == 0 ? expanded : u->edit;
     if ((id != SLIDER_CHIP && id != SLIDER_MODEL) || !userfile_looks_like_path(path))
@@ -726,6 +834,23 @@ static unsigned write_or_ask(struct ui *u)
     return UI_REDRAW;
 }
 
+/* Enter on a value typed for the operation view's knob: a chip file's path
+ * for the chip, else the knob's value (op_knob_set_text). */
+static unsigned op_typed(struct ui *u, struct scenario *next)
+{
+    enum op_knob id = op_current(u);
+    char err[256];
+    if (id == OPK_CHIP && typed_path(u, next, SLIDER_CHIP))
+        return UI_REDRAW;
+    if (op_knob_set_text(next, &u->analysis.operation.shape, id, u->edit, err, sizeof err, u->chips) != 0) {
+        say(u, true, "%s", err);
+        return UI_REDRAW;
+    }
+    if (commit(u, next, true))
+        say(u, false, "%s set to %s", op_knob_name(id), u->edit);
+    return UI_REDRAW;
+}
+
 /* Keys while a value is being typed. */
 static unsigned edit_key(struct ui *u, int key)
 {
@@ -746,7 +871,9 @@ static unsigned edit_key(struct ui *u, int key)
         }
         struct scenario next = u->scenario;
         char err[256];
-        if (typed_path(u, &next))
+        if (op_view_on(u))
+            return op_typed(u, &next);
+        if (typed_path(u, &next, (enum slider_id)u->selected))
             return UI_REDRAW;
         if (slider_set_text_in(&next, (enum slider_id)u->selected, u->edit, err, sizeof err, u->chips) != 0) {
             say(u, true, "%s", err);
@@ -820,6 +947,50 @@ unsigned ui_key(struct ui *u, int key)
     return knobs_key(u, key);
 }
 
+/* The mouse on the operation view's knobs, as ui_mouse on the sliders: a
+ * press selects a knob and sets it where its track was clicked, a drag
+ * moves it, the wheel steps it. */
+static unsigned op_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
+{
+    enum op_knob k[OP_KNOBS_MAX];
+    int n = op_knobs(u, k);
+    struct rect r = op_layout_compute(&u->layout, n).knobs;
+    int track_x, track_w;
+    slider_track_geometry(r.w, &track_x, &track_w);
+    const struct kernel_shape *shape = &u->analysis.operation.shape;
+    if (kind == UI_MOUSE_RELEASE) {
+        u->drag_slider = -1;
+        return 0;
+    }
+    if (kind == UI_MOUSE_DRAG) {
+        if (u->drag_slider < 0 || u->drag_slider >= n || track_w <= 1)
+            return 0;
+        struct scenario next = u->scenario;
+        double f = (double)(x - r.x - track_x) / (track_w - 1);
+        if (op_knob_set_fraction(&next, shape, k[u->drag_slider], f, u->chips))
+            commit(u, &next, false);
+        return UI_REDRAW;
+    }
+    int row = y - r.y - 1;
+    if (!rect_contains(r, x, y) || row < 0 || row >= r.h - 1)
+        return 0;
+    row += op_knobs_first_visible(u->op_selected, n, r.h - 1);
+    if (row >= n)
+        return 0;
+    u->message[0] = '\0';
+    u->op_selected = row;
+    if (kind == UI_MOUSE_WHEEL_UP || kind == UI_MOUSE_WHEEL_DOWN)
+        return op_step(u, kind == UI_MOUSE_WHEEL_UP ? 1 : -1, false);
+    int tx = x - r.x - track_x;
+    if (track_w > 1 && tx >= 0 && tx < track_w) {
+        struct scenario next = u->scenario;
+        if (op_knob_set_fraction(&next, shape, k[row], (double)tx / (track_w - 1), u->chips))
+            commit(u, &next, true);
+    }
+    u->drag_slider = row;
+    return UI_REDRAW;
+}
+
 unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
 {
     if (u->layout.too_small || u->mode == UI_MODE_EDIT || u->mode == UI_MODE_PARETO || u->mode == UI_MODE_TOUR ||
@@ -836,6 +1007,8 @@ unsigned ui_mouse(struct ui *u, enum ui_mouse_kind kind, int x, int y)
         }
         return 0;
     }
+    if (op_view_on(u))
+        return op_mouse(u, kind, x, y);
     struct rect r = u->layout.sliders;
     int track_x, track_w;
     slider_track_geometry(r.w, &track_x, &track_w);
@@ -930,11 +1103,15 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         return;
     }
     if (u->mode == UI_MODE_EDIT) {
-        int x = view_printf(v, 0, 0, -1, ROLE_ACCENT, "%s = ", slider_name((enum slider_id)u->selected));
+        bool op = op_view_on(u);
+        enum op_knob id = op ? op_current(u) : OPK_COUNT;
+        int x = view_printf(v, 0, 0, -1, ROLE_ACCENT, "%s = ",
+                            op ? op_knob_name(id) : slider_name((enum slider_id)u->selected));
         x += view_text(v, x, 0, -1, u->edit, ROLE_TEXT);
         view_put(v, x, 0, '_', ROLE_KNOB);
         x += 2;
-        x += view_printf(v, x, 0, -1, ROLE_DIM, "(%s)  ", slider_hint((enum slider_id)u->selected));
+        x += view_printf(v, x, 0, -1, ROLE_DIM, "(%s)  ",
+                         op ? op_knob_hint(id) : slider_hint((enum slider_id)u->selected));
         const struct hint h[] = {{"Enter", "set"}, {"Esc", "cancel"}};
         draw_hints(v, x, h, 2);
         return;
@@ -972,6 +1149,15 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         draw_hints(v, 0, h, 5);
         return;
     }
+    if (op_view_on(u)) { /* the operation view's keys, in order of importance */
+        const struct hint h[] = {
+            {g->up_down, "select"}, {g->left_right, "step"}, {"?", "help"},   {"q", "quit"},   {"v", "model view"},
+            {"=", "type"},          {"u", "undo"},           {"r", "reset"},  {"a", "axes"},   {"PgUp/Dn", "coarse"},
+            {"t", "theme"},         {"s", "save"},           {"e", "export"}, {"y", "copy"},
+        };
+        draw_hints(v, 0, h, (int)(sizeof h / sizeof h[0]));
+        return;
+    }
     if (u->analysis.prompt_exceeds_context) { /* until the context holds the prompt: the figures undercount */
         char warn[UI_MESSAGE_MAX], shown[UI_MESSAGE_MAX + 8];
         snprintf(warn, sizeof warn, "prompt %lld > context %lld tokens: KV and decode undercounted; raise context",
@@ -980,14 +1166,21 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         view_text(v, 0, 0, -1, shown, ROLE_MISS);
         return;
     }
-    /* In order of importance: what does not fit is left out ("= type" is in the knobs' heading). */
+    /* In order of importance: what does not fit is left out ("= type" is in the knobs' heading); with
+     * an operation (--op), the way back to its view after quitting. */
     const struct hint h[] = {
-        {g->up_down, "select"}, {g->left_right, "step"}, {"?", "help"},  {"q", "quit"},  {"o", "ops"},
+        {g->up_down, "select"}, {g->left_right, "step"}, {"?", "help"},  {"q", "quit"},  {"v", "op view"}, {"o", "ops"},
         {"w", "work"},          {"m", "verdict"},        {"p", "pareto"}, {"c", "compare"}, {"b", "baseline"}, {"u", "undo"},
         {"r", "reset"},         {"=", "type"},           {"PgUp/Dn", "coarse"}, {"t", "theme"}, {"s", "save"},
         {"e", "export"},        {"y", "copy"},
     };
-    draw_hints(v, 0, h, (int)(sizeof h / sizeof h[0]));
+    int n = (int)(sizeof h / sizeof h[0]);
+    if (u->analysis.operation.set) {
+        draw_hints(v, 0, h, n);
+    } else { /* the hints less "v op view" */
+        int x = draw_hints(v, 0, h, 4);
+        draw_hints(v, x, h + 5, n - 5);
+    }
 }
 
 /* The tour's panel over one bottom half, and the figure it asks about
@@ -1002,6 +1195,31 @@ static void draw_tour(struct ui *u, struct grid *g, const struct glyphs *gl)
     tour_panel_draw(view_make(g, tour_panel_rect(&u->layout, st->figure, u->tour_revealed)), &ts, gl);
 }
 
+/* The operation view's frame: its title, the operation on the roof (a
+ * collective's link figures instead), its knobs, where the time goes when
+ * there is room under them, the Operation panel, the status line, and its
+ * help over them. */
+static void render_op_view(struct ui *u, struct grid *g, const struct glyphs *gl)
+{
+    enum op_knob k[OP_KNOBS_MAX];
+    int n = op_knobs(u, k);
+    op_current(u);
+    struct op_layout ol = op_layout_compute(&u->layout, n);
+    panel_op_title(view_make(g, ol.title), &u->scenario, &u->analysis, gl);
+    if (u->analysis.operation.shape.kind >= RT_KERNEL_ALLREDUCE)
+        panel_op_link(view_make(g, ol.plot), &u->analysis, gl);
+    else
+        plot_draw_operation(view_make(g, ol.plot), &u->analysis, u->ascii, &u->plot, &u->scratch);
+    panel_op_knobs(view_make(g, ol.knobs), &u->scenario, &u->analysis, k, n, u->op_selected, u->chips, gl);
+    bool has_time = ol.time.w > 0 && ol.time.h > 0;
+    if (has_time)
+        panel_op_time(view_make(g, ol.time), &u->analysis, gl);
+    panel_op(view_make(g, ol.op), &u->scenario, &u->analysis, !has_time, gl);
+    draw_status(u, view_make(g, ol.status), gl);
+    if (u->mode == UI_MODE_HELP)
+        u->help_max_scroll = panel_op_help(view_make(g, u->layout.whole), gl, u->help_scroll);
+}
+
 int ui_render(struct ui *u, struct grid *g)
 {
     if (g->cols != u->cols || g->rows != u->rows) {
@@ -1014,6 +1232,10 @@ int ui_render(struct ui *u, struct grid *g)
     const struct layout *l = &u->layout;
     if (l->too_small) {
         panel_too_small(view_make(g, l->whole), u->cols, u->rows, LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+        return 0;
+    }
+    if (op_view_on(u)) {
+        render_op_view(u, g, gl);
         return 0;
     }
     const struct analysis *base = u->has_baseline ? &u->baseline_analysis : NULL;

@@ -94,6 +94,9 @@ struct ui {
 
     enum ui_mode mode;
     int selected;                    /* enum slider_id */
+    bool op_view;                    /* the operation view (--op; 'v' toggles it): the scenario's operation on the
+                                        roof, its knobs and panels, in the knobs, typing and help modes */
+    int op_selected;                 /* the operation view's selected knob: an index into op_knob_list */
     char edit[UI_EDIT_MAX];          /* the value being typed (UTF-8) */
     bool edit_is_path;               /* typing where to save ('s'), not a knob's value */
     char save_path[UI_EDIT_MAX];     /* where 's' saves; the last path used, or a default */
@@ -143,7 +146,9 @@ struct ui {
  * tour once 'T' parsed it); *u stays usable. */
 void ui_free(struct ui *u);
 
-/* Sets up *u on scenario *initial for a cols x rows screen. Returns 0, or
+/* Sets up *u on scenario *initial for a cols x rows screen, in the
+ * operation view when the scenario has an operation (initial->op.set:
+ * rooftop --op). Returns 0, or
  * -1 with the reason in err (errsize bytes) when analyze() refuses the
  * initial scenario. *u is large (about 300 KB): allocate it, do not put it
  * on the stack. */
