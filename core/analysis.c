@@ -212,6 +212,8 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
     o->intensity_flop_per_byte = e->bytes > 0.0 ? e->flops / e->bytes : 0.0;
     o->realistic_flops_per_s = e->realistic_s > 0.0 ? e->flops / e->realistic_s : 0.0;
     o->fraction_of_peak = e->peak_flops_per_s > 0.0 ? o->realistic_flops_per_s / e->peak_flops_per_s : 0.0;
+    o->ridge_flop_per_byte = e->peak_flops_per_s > 0.0 ? ridge_point(e->peak_flops_per_s, o->chip.hbm_bytes_per_s) : 0.0;
+    o->compute_bound = e->peak_flops_per_s > 0.0 && o->intensity_flop_per_byte >= o->ridge_flop_per_byte;
     return 0;
 }
 

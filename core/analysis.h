@@ -293,6 +293,8 @@ struct operation_figures {
     double intensity_flop_per_byte;   /* flops / bytes (0 for a collective) */
     double realistic_flops_per_s;     /* flops / realistic_s */
     double fraction_of_peak;          /* realistic_flops_per_s / the peak its matmuls run at */
+    double ridge_flop_per_byte;       /* the peak its matmuls run at / HBM bandwidth (0 for a collective) */
+    bool compute_bound;               /* the floor's bound: intensity at or above the ridge */
 };
 
 struct analysis {

@@ -57,7 +57,7 @@ const char *op_bound_name(const struct operation_figures *o)
 {
     if (o->shape.kind >= RT_KERNEL_ALLREDUCE)
         return "link";
-    return o->estimate.compute_s >= o->estimate.memory_s ? "compute" : "memory";
+    return o->compute_bound ? "compute" : "memory"; /* the roofline's bound, as every placement says it */
 }
 
 static void shape_json(cJSON *obj, const struct kernel_shape *k)

@@ -256,8 +256,10 @@ static int case_scenario(const char *path, int line, const char *args, const cha
         }
     }
     expanded[used] = '\0';
-    snprintf(ran, ransize, "%s%s%s", expanded, engine[0] && engine_find(engine) ? " --engine " : "",
-             engine[0] && engine_find(engine) ? engine : "");
+    int wrote = snprintf(ran, ransize, "%s%s%s", expanded, engine[0] && engine_find(engine) ? " --engine " : "",
+                         engine[0] && engine_find(engine) ? engine : "");
+    if (wrote < 0 || (size_t)wrote >= ransize)
+        ran[0] = '\0'; /* never a row's flags cut short: none, rather than other ones */
     static char words[64][CSV_FIELD_MAX];
     int n = fits ? split_words(expanded, words, 62) : -1;
     if (n < 0) { /* never run a row on flags cut short: they could name another file */

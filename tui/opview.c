@@ -149,7 +149,7 @@ static void op_floor_row(struct view v, int y, const struct operation_figures *o
     format_turn_seconds(fl, sizeof fl, o->estimate.floor_s);
     snprintf(bound, sizeof bound, "  %s-bound", op_bound_name(o));
     snprintf(ai, sizeof ai, " at %s FLOP/byte", format_number(num, sizeof num, o->intensity_flop_per_byte, 1));
-    double ridge_v = ridge_point(o->estimate.peak_flops_per_s, o->chip.hbm_bytes_per_s);
+    double ridge_v = o->ridge_flop_per_byte;
     snprintf(ridge, sizeof ridge, "  (ridge %s)", format_number(num, sizeof num, ridge_v, 0));
     struct field f[] = {{"floor     ", ROLE_DIM}, {fl, ROLE_ACCENT}, {bound, bound_role(o)}, {ai, ROLE_TEXT},
                         {ridge, ROLE_DIM}};
