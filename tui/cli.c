@@ -131,6 +131,7 @@ static const char usage_text[] =
     "                      --train-mfu F, else the step's (or measured) MFU\n"
     "  --train-chip-hours H  a published run's chip-hours: the MFU they imply\n"
     "  --flops-convention palm|megatron|6n|causal  model FLOPs for MFU  [palm]\n"
+    "  --kernels-from CHIP use another measured chip's kernel fits (a borrowed profile)\n"
     "  --op KIND[:KEY=V,...]  one operation alone by its shape: gemm:m=1,n=8192,k=8192,\n"
     "                      attention, decode-attention, mla, decode-mla, moe, all-reduce,\n"
     "                      all-gather, reduce-scatter, all-to-all (README: \"One operation\")\n"
@@ -165,7 +166,7 @@ enum {
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
     OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT,
-    OPT_ACT_PRECISION, OPT_WRITE_PROFILES, OPT_OP, OPT_VALIDATE, OPT_COUNT
+    OPT_ACT_PRECISION, OPT_WRITE_PROFILES, OPT_OP, OPT_VALIDATE, OPT_KERNELS_FROM, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -240,6 +241,7 @@ static const struct option long_options[] = {
     {"write-profiles", required_argument, NULL, OPT_WRITE_PROFILES},
     {"op", required_argument, NULL, OPT_OP},
     {"validate", required_argument, NULL, OPT_VALIDATE},
+    {"kernels-from", required_argument, NULL, OPT_KERNELS_FROM},
     {"points", required_argument, NULL, OPT_POINTS},
     {"tp", required_argument, NULL, OPT_TP},
     {"pp", required_argument, NULL, OPT_PP},
@@ -713,6 +715,24 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_TRAIN_CHIP_HOURS: real = &s->train_chip_hours; break;
     case OPT_OP:
         return op_spec_parse(text, &s->op, err, errsize) == 0 ? 0 : 2;
+    case OPT_KERNELS_FROM: {
+        /* another measured chip's kernel fits on this chip's own figures: a borrowed profile by choice */
+        const struct chip_spec *from = chip_find(text);
+        int count = 0;
+        if (!from || !kernel_builtin_fits(from->key, &count)) {
+            snprintf(err, errsize, "--kernels-from '%s': give a chip with measured kernels (a100-80, h100, h200, "
+                                   "b200, gb200, b300, l40s)", text);
+            return 2;
+        }
+        struct kernel_profile *k = &s->chip.kernels;
+        memset(k, 0, offsetof(struct kernel_profile, fits));
+        snprintf(k->from, sizeof k->from, "%s", from->key);
+        k->measured = strcmp(from->key, s->chip.key) == 0;
+        struct kernel_profile own;
+        k->l2_bytes = kernel_builtin_profile(s->chip.key, &own) ? own.l2_bytes : 0.0;
+        snprintf(k->source, sizeof k->source, "%s's fits by --kernels-from", from->key);
+        return 0;
+    }
     case OPT_FLOPS_CONVENTION:
         for (int i = 0; i < RT_FLOPS_CONVENTION_COUNT; i++) {
             if (strcmp(text, flops_convention_name((enum rt_flops_convention)i)) == 0) {
@@ -814,7 +834,7 @@ static const int apply_order[] = {
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
     OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE,
-    OPT_TRAIN_TOKENS, OPT_TRAIN_MFU, OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_OP};
+    OPT_TRAIN_TOKENS, OPT_TRAIN_MFU, OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_OP, OPT_KERNELS_FROM};
 
 /* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
  * number as the scenario holds it (1e-320 reads back as
