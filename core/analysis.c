@@ -205,6 +205,7 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
     /* SGLang's MoE benchmark feeds rank 0 its own tokens only (kernels.h rank0_only). */
     o->shape.rank0_only = k.kind == RT_KERNEL_MOE && k.warm_cache && o->engine == RT_KE_SGLANG;
     k.rank0_only = o->shape.rank0_only;
+    o->shape.engine = k.engine = o->engine;
     kernel_estimate(&k, &o->chip, &view, o->engine, &o->estimate);
     snprintf(o->profile_from, sizeof o->profile_from, "%s", view.from);
     o->profile_measured = view.measured;

@@ -112,11 +112,13 @@ static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, dou
  * nothing was measured. */
 static enum rt_kernel_source resolve_kind(const struct kernel_view *v, enum rt_kernel_kind k, enum rt_kernel_format f,
                                           bool kv_fp8, enum rt_kernel_family fam, enum rt_kernel_engine e,
-                                          float out[RT_KERNEL_PARAMS], double *error)
+                                          float out[RT_KERNEL_PARAMS], double *error, enum rt_kernel_family *got)
 {
     struct kernel_shape probe = {.kind = k, .format = f, .kv_fp8 = kv_fp8, .family = fam};
     enum rt_kernel_source src;
     const struct kernel_fit *fit = kernel_fit_lookup(v, &probe, e, &src);
+    if (got)
+        *got = fit ? (enum rt_kernel_family)fit->family : fam;
     if (fit)
         memcpy(out, fit->p, sizeof fit->p);
     else
@@ -154,7 +156,7 @@ static struct efficiency_profile efficiency_from_kernels(const struct hw_rates *
         float q[RT_KERNEL_PARAMS];
         double err;
         enum rt_kernel_format f = p == RT_INT4 ? RT_KF_INT4_WO : kernel_format_for((enum rt_precision)p, (enum rt_precision)p);
-        resolve_kind(v, RT_KERNEL_GEMM, f, false, RT_KFAM_ANY, hw->kengine, q, &err);
+        resolve_kind(v, RT_KERNEL_GEMM, f, false, RT_KFAM_ANY, hw->kengine, q, &err, NULL);
         e.matmul[p] = fmin(1.0, fmax(0.01, (double)q[peak] * hw->kcompute_derate));
     }
     e.present = true;
@@ -179,10 +181,10 @@ void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s)
         enum rt_kernel_format f = k == RT_KERNEL_GEMM || k == RT_KERNEL_MOE ? hw->kformat : RT_KF_BF16;
         enum rt_kernel_family fam = k == RT_KERNEL_ALLREDUCE ? RT_KFAM_GRAPH : RT_KFAM_ANY;
         hw->ksource[k] = resolve_kind(&v, (enum rt_kernel_kind)k, f, hw->kv_fp8, fam, hw->kengine, hw->kparams[k],
-                                      &hw->kerror[k]);
+                                      &hw->kerror[k], &hw->kfamily[k]);
     }
     double ignored;
-    resolve_kind(&v, RT_KERNEL_ALLREDUCE, RT_KF_BF16, false, RT_KFAM_EAGER, hw->kengine, hw->ar_eager, &ignored);
+    resolve_kind(&v, RT_KERNEL_ALLREDUCE, RT_KF_BF16, false, RT_KFAM_EAGER, hw->kengine, hw->ar_eager, &ignored, NULL);
     hw->eff = s->chip.efficiency.present ? efficiency_resolve(&s->chip.efficiency)
                                          : efficiency_from_kernels(hw, &v, s->chip.efficiency.sm_count);
 }
@@ -193,7 +195,8 @@ static double gemm_s(const struct hw_rates *hw, double m, double n, double k)
 {
     if (!(m > 0.0) || !(n > 0.0) || !(k > 0.0))
         return 0.0;
-    struct kernel_shape g = {.kind = RT_KERNEL_GEMM, .format = hw->kformat, .m = ceil(m), .n = ceil(n), .k = ceil(k)};
+    struct kernel_shape g = {.kind = RT_KERNEL_GEMM, .format = hw->kformat, .engine = hw->kengine, .m = ceil(m),
+                             .n = ceil(n), .k = ceil(k)};
     return kernel_time(&g, &hw->kchip, hw->kparams[RT_KERNEL_GEMM], hw->kcompute_derate, hw->kmemory_derate, NULL);
 }
 
@@ -220,14 +223,16 @@ static double attention_s(const struct scenario *s, const struct hw_rates *hw, e
     bool mla = m->kv_lora_rank > 0;
     double heads = fmax(1.0, ceil((double)m->heads / hw->n_chips));
     double kv_heads = mla ? 1.0 : kv_heads_per_chip((double)m->kv_heads, hw->n_chips);
-    struct kernel_shape k = {.format = RT_KF_BF16, .kv_fp8 = hw->kv_fp8, .batch = seqs, .heads = heads,
-                             .kv_heads = kv_heads, .head_dim = (double)m->d_head};
+    struct kernel_shape k = {.format = RT_KF_BF16, .kv_fp8 = hw->kv_fp8, .engine = hw->kengine, .batch = seqs,
+                             .heads = heads, .kv_heads = kv_heads, .head_dim = (double)m->d_head};
     if (p == RT_PHASE_DECODE) {
         k.kind = mla ? RT_KERNEL_DECODE_MLA : RT_KERNEL_DECODE_ATTENTION;
+        k.family = hw->kfamily[k.kind];
         k.kv_len = (double)s->context_tokens;
         k.heads *= q; /* verifying q tokens a sequence scores q queries per head */
     } else {
         k.kind = mla ? RT_KERNEL_MLA : RT_KERNEL_ATTENTION;
+        k.family = hw->kfamily[k.kind];
         k.seq = seq;
     }
     double total = 0.0, layers = 0.0;
@@ -254,7 +259,9 @@ static double moe_layer_s(const struct scenario *s, const struct hw_rates *hw, d
     const struct model_shape *m = &s->model;
     double ff_e = m->moe_d_ff > 0 ? (double)m->moe_d_ff : (double)m->d_ff;
     double ff_s = m->shared_d_ff > 0 ? (double)m->shared_d_ff : ff_e;
-    struct kernel_shape k = {.kind = RT_KERNEL_MOE, .format = hw->kformat, .tokens = fmax(1.0, ceil(T * busy)),
+    struct kernel_shape k = {.kind = RT_KERNEL_MOE, .format = hw->kformat, .engine = hw->kengine,
+                             .family = hw->kfamily[RT_KERNEL_MOE],
+                             .tokens = fmax(1.0, ceil(T * busy)),
                              .hidden = (double)m->d_model, .inter = ff_e, .topk = (double)m->experts_per_token,
                              .experts = (double)m->experts, .moe_tp = e > 1.0 ? 1.0 : hw->n_chips,
                              .moe_ep = e > 1.0 ? hw->n_chips * e : 1.0};
@@ -282,7 +289,7 @@ static double collective_s(const struct hw_rates *hw, enum rt_kernel_kind k, con
         return 0.0;
     struct kernel_chip c = hw->kchip;
     c.link_bytes_per_s = link_bytes_per_s;
-    struct kernel_shape sh = {.kind = k, .format = RT_KF_BF16, .gpus = n, .message_bytes = bytes};
+    struct kernel_shape sh = {.kind = k, .format = RT_KF_BF16, .engine = hw->kengine, .gpus = n, .message_bytes = bytes};
     double steps = (k == RT_KERNEL_ALLREDUCE || k == RT_KERNEL_NCCL_ALLREDUCE ? 2.0 : 1.0) * (n - 1.0);
     return kernel_time(&sh, &c, p, 1.0, 1.0, NULL) + steps * extra_step_s;
 }

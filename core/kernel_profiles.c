@@ -36,43 +36,53 @@ struct builtin_profile {
  * derated profile keeps that order (tests/test_kernels.c). The MI355X (CDNA
  * 4) has no published measurement: it takes the same derates, as the same
  * software stack's, and says so. */
+/* Special-function (exp2) throughput, results a second: SMs x 16 a clock x
+ * the boost clock (CUDA C Programming Guide, arithmetic instructions: 16 a
+ * clock an SM on compute capability 8.x, 9.0 and 10.0); Blackwell Ultra
+ * doubles it for attention (NVIDIA's Blackwell Ultra page: 10.7 tera-
+ * exponentials a second). A100 108 x 16 x 1.41 GHz, H100 and H200 132 x 16 x
+ * 1.83, B200 148 x 16 x 2.07, L40S 142 x 16 x 2.52, L4 58 x 16 x 2.04,
+ * H100 PCIe 114 x 16 x 1.76, RTX PRO 6000 188 x 16 x 2.6. */
+#define EXP(sms, ghz) ((sms) * 16.0 * (ghz) * 1e9)
+
 static const struct {
     const char *chip, *from, *from2;
     double l2_bytes;
     float compute_derate, memory_derate;
     const char *source;
+    double exp_per_s;
 } chip_map[] = {
-    {"a100-80", "a100-80", NULL, 40e6, 1, 1, "measured"},
-    {"a100-40", "a100-80", NULL, 40e6, 1, 1, "the A100 80GB's fits (same SMs and kernels; its own bandwidth)"},
-    {"h100", "h100", NULL, 50e6, 1, 1, "measured"},
-    {"h100-pcie", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own SMs, clocks and bandwidth)"},
-    {"h100-nvl", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own bandwidth)"},
-    {"h200", "h200", NULL, 50e6, 1, 1, "measured"},
-    {"h20", "h200", NULL, 60e6, 1, 1, "the H200's fits (Hopper kernels; its own peaks and bandwidth)"},
-    {"h800", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (the same die; its own NVLink)"},
-    {"b200", "b200", NULL, 126e6, 1, 1, "measured"},
-    {"gb200", "gb200", NULL, 126e6, 1, 1, "measured"},
-    {"b300", "b300", NULL, 126e6, 1, 1, "measured"},
-    {"gb300", "b300", "gb200", 126e6, 1, 1, "the B300's fits (the same Blackwell Ultra GPU; its own clocks)"},
-    {"l40s", "l40s", NULL, 96e6, 1, 1, "measured"},
-    {"l4", "l40s", NULL, 48e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)"},
-    {"rtx-4090", "l40s", NULL, 72e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)"},
+    {"a100-80", "a100-80", NULL, 40e6, 1, 1, "measured", EXP(108, 1.41)},
+    {"a100-40", "a100-80", NULL, 40e6, 1, 1, "the A100 80GB's fits (same SMs and kernels; its own bandwidth)", EXP(108, 1.41)},
+    {"h100", "h100", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83)},
+    {"h100-pcie", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own SMs, clocks and bandwidth)", EXP(114, 1.76)},
+    {"h100-nvl", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own bandwidth)", EXP(132, 1.76)},
+    {"h200", "h200", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83)},
+    {"h20", "h200", NULL, 60e6, 1, 1, "the H200's fits (Hopper kernels; its own peaks and bandwidth)", EXP(78, 1.83)},
+    {"h800", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (the same die; its own NVLink)", EXP(132, 1.83)},
+    {"b200", "b200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.07)},
+    {"gb200", "gb200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.11)},
+    {"b300", "b300", NULL, 126e6, 1, 1, "measured", 10.7e12},
+    {"gb300", "b300", "gb200", 126e6, 1, 1, "the B300's fits (the same Blackwell Ultra GPU; its own clocks)", 10.7e12},
+    {"l40s", "l40s", NULL, 96e6, 1, 1, "measured", EXP(142, 2.52)},
+    {"l4", "l40s", NULL, 48e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(58, 2.04)},
+    {"rtx-4090", "l40s", NULL, 72e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(128, 2.52)},
     {"rtx-pro-6000", "l40s", "b200", 128e6, 1, 1,
-     "the L40S's fits (a GDDR workstation-class part) and, for FP4, the B200's"},
-    {"mi250x", "a100-80", NULL, 16e6, 1, 1, "the A100's fits (AMD's kernels not measured here)"},
+     "the L40S's fits (a GDDR workstation-class part) and, for FP4, the B200's", EXP(188, 2.6)},
+    {"mi250x", "a100-80", NULL, 16e6, 1, 1, "the A100's fits (AMD's kernels not measured here)", 0},
     {"mi300x", "h200", NULL, 256e6, 0.56f, 0.92f,
-     "the H200's fits derated to AMD's published 45% of peak and 81% of bandwidth (ROCm kernels not measured here)"},
+     "the H200's fits derated to AMD's published 45% of peak and 81% of bandwidth (ROCm kernels not measured here)", 0},
     {"mi325x", "h200", NULL, 256e6, 0.56f, 0.92f,
-     "the H200's fits derated as the MI300X's (the same CDNA 3 compute; ROCm kernels not measured here)"},
+     "the H200's fits derated as the MI300X's (the same CDNA 3 compute; ROCm kernels not measured here)", 0},
     {"mi355x", "b200", NULL, 256e6, 0.56f, 0.92f,
-     "the B200's fits with the MI300X's derates assumed (no published MI355X kernel measurement)"},
-    {"tpu-v4", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
-    {"tpu-v5e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
-    {"tpu-v5p", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
-    {"tpu-v6e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
-    {"tpu7x", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)"},
-    {"gaudi2", "h100", NULL, 48e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)"},
-    {"gaudi3", "h100", NULL, 96e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)"},
+     "the B200's fits with the MI300X's derates assumed (no published MI355X kernel measurement)", 0},
+    {"tpu-v4", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
+    {"tpu-v5e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
+    {"tpu-v5p", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
+    {"tpu-v6e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
+    {"tpu7x", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
+    {"gaudi2", "h100", NULL, 48e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0},
+    {"gaudi3", "h100", NULL, 96e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0},
 };
 
 #ifndef KERNEL_PROFILES_VERSION
@@ -83,6 +93,25 @@ int kernel_builtin_version(void)
 {
     return KERNEL_PROFILES_VERSION;
 }
+
+/* How each measured chip's memory behaves under a kernel timed alone,
+ * from its own rows (the GEMM prototype's fits over AIConfigurator's tables,
+ * output-bound bf16 GEMMs for the write-back fraction): about half the L2
+ * serves reuse across replays (one of its two partitions; all of the L40S's
+ * 96 MB, which also keeps dirty output lines), the clock drops by about 30%
+ * under sustained tensor-core load (not the A100's, whose fits were better
+ * without it). A chip without measurements takes its sibling's. */
+static const struct {
+    const char *chip;
+    double l2_usable, l2_sharpness;
+    bool l2_keeps_output;
+    double write_fraction, power_drop;
+} memory_rows[] = {
+    {"a100-80", 0.5, 4.0, false, 0.506, 0.0}, {"h100", 0.5, 4.0, false, 0.732, 0.3},
+    {"h200", 0.5, 4.0, false, 0.601, 0.3},    {"b200", 0.5, 4.0, false, 0.728, 0.3},
+    {"gb200", 0.5, 4.0, false, 0.779, 0.3},   {"b300", 0.5, 4.0, false, 0.792, 0.3},
+    {"l40s", 1.0, 8.0, true, 0.625, 0.3},
+};
 
 const struct kernel_fit *kernel_builtin_fits(const char *chip_key, int *count)
 {
@@ -174,4 +203,18 @@ void kernel_chip_of(const struct chip_spec *c, const struct kernel_view *v, stru
     out->sm_count = (double)c->efficiency.sm_count;
     out->link_bytes_per_s = c->interconnect_bytes_per_s / 2.0;
     out->l2_bytes = c->kernels.l2_bytes > 0.0 ? c->kernels.l2_bytes : v ? v->l2_bytes : 0.0;
+    int i = map_row(c->key);
+    out->exp_per_s = i >= 0 ? chip_map[i].exp_per_s : 0.0;
+    const char *measured = v && v->from && v->from[0] ? v->from : c->key;
+    out->l2_usable = 0.5, out->l2_sharpness = 4.0, out->power_drop = 0.3, out->write_fraction = 0.0;
+    for (size_t k = 0; k < sizeof memory_rows / sizeof memory_rows[0]; k++)
+        if (strcmp(memory_rows[k].chip, measured) == 0) {
+            out->l2_usable = memory_rows[k].l2_usable;
+            out->l2_sharpness = memory_rows[k].l2_sharpness;
+            out->l2_keeps_output = memory_rows[k].l2_keeps_output;
+            out->write_fraction = memory_rows[k].write_fraction;
+            out->power_drop = memory_rows[k].power_drop;
+        }
+    if (!(out->exp_per_s > 0.0) && c->efficiency.sm_count > 0) /* unpublished clock: a 1.8 GHz guess */
+        out->exp_per_s = EXP((double)c->efficiency.sm_count, 1.8);
 }

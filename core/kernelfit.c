@@ -19,14 +19,16 @@ static double to_value(double u, double lo, double hi)
     return lo + (hi - lo) / (1.0 + exp(-u));
 }
 
-/* The free constants of kind: those with a range wider than a point. */
-static int free_params(enum rt_kernel_kind kind, int idx[RT_KERNEL_PARAMS], double lo[], double hi[])
+/* The free constants of kind for shapes like s: those with a range wider
+ * than a point that the shapes use (kernel_param_used). */
+static int free_params(enum rt_kernel_kind kind, const struct kernel_shape *s, int idx[RT_KERNEL_PARAMS], double lo[],
+                       double hi[])
 {
     int n = 0;
     for (int i = 0; i < kernel_param_count(kind); i++) {
         double a, b;
         kernel_param_range(kind, i, &a, &b);
-        if (b > a) {
+        if (b > a && kernel_param_used(s, i)) {
             idx[n] = i;
             lo[n] = a;
             hi[n] = b;
@@ -42,15 +44,27 @@ static void coords_to_params(const double *u, int np, const int *idx, const doub
         p[idx[j]] = (float)to_value(u[j], lo[j], hi[j]);
 }
 
-/* Relative residuals of p over the rows, and their sum of squares. */
+/* The loss is soft-L1 on the relative error (as scipy's least_squares
+ * calls it): about r^2 for errors well under DELTA, growing as |r| above,
+ * so that a few rows a model cannot follow (a kernel the library swaps in
+ * at one shape) do not pull every other row off. */
+#define LOSS_DELTA 0.15
+
+static double loss_of(double r)
+{
+    double z = r / LOSS_DELTA;
+    return 2.0 * LOSS_DELTA * LOSS_DELTA * (sqrt(1.0 + z * z) - 1.0);
+}
+
+/* Relative residuals of p over the rows, and their total loss. */
 static double residuals(const struct kernel_obs *rows, size_t n, const struct kernel_chip *c, const float *p,
                         double *r)
 {
     double ss = 0.0;
     for (size_t i = 0; i < n; i++) {
         double t = kernel_time(&rows[i].shape, c, p, 1.0, 1.0, NULL);
-        r[i] = t / rows[i].measured_s - 1.0; /* relative error: least squares near the MAPE scored */
-        ss += r[i] * r[i];
+        r[i] = t / rows[i].measured_s - 1.0;
+        ss += loss_of(r[i]);
     }
     return ss;
 }
@@ -92,20 +106,62 @@ static int solve(double *a, double *b, int np)
     return 0;
 }
 
+/* Levenberg-Marquardt over the continuous constants of p (the discrete ones held); returns the total
+ * loss at the end. */
+static double fit_continuous(const struct kernel_obs *rows, size_t n, const struct kernel_chip *c,
+                             enum rt_kernel_kind kind, float p[RT_KERNEL_PARAMS], int iterations);
+
 double kernel_fit_params(const struct kernel_obs *rows, size_t n, const struct kernel_chip *c, enum rt_kernel_kind kind,
                          float p[RT_KERNEL_PARAMS], int iterations)
 {
     if (n == 0)
         return -1.0;
+    /* Three starts (the defaults, a faster and a slower kernel), each refitted briefly; the best kept. */
+    double best = fit_continuous(rows, n, c, kind, p, iterations / 2);
+    for (int k = 1; k <= 2; k++) {
+        float trial[RT_KERNEL_PARAMS];
+        memcpy(trial, p, sizeof trial);
+        kernel_alt_start(kind, k, trial);
+        double ss = fit_continuous(rows, n, c, kind, trial, iterations / 2);
+        if (ss < best) {
+            best = ss;
+            memcpy(p, trial, sizeof trial);
+        }
+    }
+    /* The discrete constants (a kernel's tile, its dispatch switches): each value tried in turn, the others
+     * held, the continuous constants refitted briefly for each; the best kept, then a full fit. */
+    for (int i = 0; i < kernel_param_count(kind); i++) {
+        const float *values;
+        int nv = kernel_param_choices(kind, i, &values);
+        for (int v = 0; v < nv; v++) {
+            if (values[v] == p[i])
+                continue;
+            float trial[RT_KERNEL_PARAMS];
+            memcpy(trial, p, sizeof trial);
+            trial[i] = values[v];
+            double ss = fit_continuous(rows, n, c, kind, trial, iterations / 2);
+            if (ss < best) {
+                best = ss;
+                memcpy(p, trial, sizeof trial);
+            }
+        }
+    }
+    fit_continuous(rows, n, c, kind, p, iterations);
+    return kernel_mape(rows, n, c, p, NULL);
+}
+
+static double fit_continuous(const struct kernel_obs *rows, size_t n, const struct kernel_chip *c,
+                             enum rt_kernel_kind kind, float p[RT_KERNEL_PARAMS], int iterations)
+{
     int idx[RT_KERNEL_PARAMS];
-    double lo[RT_KERNEL_PARAMS], hi[RT_KERNEL_PARAMS], u[RT_KERNEL_PARAMS];
-    int np = free_params(kind, idx, lo, hi);
+    double lo[RT_KERNEL_PARAMS], hi[RT_KERNEL_PARAMS], u[RT_KERNEL_PARAMS] = {0};
+    int np = free_params(kind, &rows[0].shape, idx, lo, hi);
     for (int j = 0; j < np; j++)
         u[j] = to_coord(p[idx[j]], lo[j], hi[j]);
-    double *r = malloc(n * sizeof *r), *rt = malloc(n * sizeof *rt), *jac = malloc(n * (size_t)np * sizeof *jac);
+    double *r = malloc(n * sizeof *r), *rt = malloc(n * sizeof *rt), *jac = malloc((n ? n : 1) * (size_t)(np ? np : 1) * sizeof *jac);
     if (!r || !rt || !jac) {
         free(r), free(rt), free(jac);
-        return kernel_mape(rows, n, c, p, NULL);
+        return INFINITY;
     }
     float trial[RT_KERNEL_PARAMS];
     memcpy(trial, p, sizeof trial);
@@ -123,14 +179,17 @@ double kernel_fit_params(const struct kernel_obs *rows, size_t n, const struct k
                 jac[i * (size_t)np + j] = (rt[i] - r[i]) / h;
             u[j] = keep;
         }
+        /* Iteratively reweighted: each row weighted by the soft-L1 loss's curvature at its residual. */
         double jtj[RT_KERNEL_PARAMS * RT_KERNEL_PARAMS] = {0}, jtr[RT_KERNEL_PARAMS] = {0};
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
+            double z = r[i] / LOSS_DELTA, w = 1.0 / sqrt(1.0 + z * z);
             for (int a = 0; a < np; a++) {
-                double ja = jac[i * (size_t)np + a];
+                double ja = jac[i * (size_t)np + a] * w;
                 jtr[a] += ja * r[i];
                 for (int b = 0; b < np; b++)
                     jtj[a * np + b] += ja * jac[i * (size_t)np + b];
             }
+        }
         bool improved = false;
         for (int tries = 0; tries < 8 && !improved; tries++) {
             double a[RT_KERNEL_PARAMS * RT_KERNEL_PARAMS], step[RT_KERNEL_PARAMS], un[RT_KERNEL_PARAMS];
@@ -165,7 +224,7 @@ double kernel_fit_params(const struct kernel_obs *rows, size_t n, const struct k
     }
     coords_to_params(u, np, idx, lo, hi, p);
     free(r), free(rt), free(jac);
-    return kernel_mape(rows, n, c, p, NULL);
+    return ss;
 }
 
 static int by_double(const void *a, const void *b)

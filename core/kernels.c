@@ -259,19 +259,58 @@ struct param_def {
     const char *name;
     float value;
     double lo, hi;
+    const float *choices; /* a discrete constant's values (lo == hi == value), else NULL */
+    int nchoices;
 };
 
-#define END {NULL, 0, 0, 0}
+static const float tile_choices[] = {64, 128};
+static const float flag_choices[] = {0, 1};
+static const float chunk_choices[] = {128, 256, 512, 1024, 2048};
+static const float m_tile_choices[] = {16, 64};
+static const float group_choices[] = {32, 1e9f};
+#define CHOICES(a) a, (int)(sizeof a / sizeof a[0])
+
+#define END {NULL, 0, 0, 0, NULL, 0}
+/* A GEMM (kernels.h gemm_time): the achieved fraction of the tensor peak
+ * a main-loop step reaches, of HBM bandwidth, L2's bandwidth over HBM's, the
+ * load rate of one CTA alone, a launch, a time per wave of tiles
+ * (non-persistent kernels), the split-K fix-up, the activation quantiser's
+ * time per wave of rows and its passes over x, the host's floor of an
+ * eager launch, a latency per main-loop step. */
 static const struct param_def gemm_params[] = {
-    {"peak_fraction", 0.75f, 0.05, 1.2},    {"k_step_s", 1.0e-9f, 0.0, 5e-8},    {"hbm_fraction", 0.8f, 0.05, 1.5},
-    {"launch_s", 4.0e-6f, 0.0, 1e-4},       {"sharpness", 3.0f, 1.0, 20.0},      {"l2_speedup", 1.5f, 1.0, 10.0},
-    {"row_s", 0.0f, 0.0, 2e-7},             {"act_passes", 0.0f, 0.0, 8.0},      END};
+    {"peak_fraction", 0.7f, 0.05, 1.0, NULL, 0},        {"hbm_fraction", 0.8f, 0.2, 1.5, NULL, 0},
+    {"l2_speedup", 2.0f, 0.5, 10.0, NULL, 0},           {"cta_bytes_per_s", 1.5e11f, 5e9, 5e12, NULL, 0},
+    {"launch_s", 3.0e-6f, 0.0, 3e-4, NULL, 0},          {"wave_s", 0.5e-6f, 0.0, 2e-5, NULL, 0},
+    {"split_s", 2.0e-6f, 0.0, 5e-5, NULL, 0},           {"row_wave_s", 5.0e-7f, 0.0, 2e-5, NULL, 0},
+    {"x_passes", 1.0f, 0.0, 6.0, NULL, 0},              {"host_s", 1.0e-4f, 0.0, 3e-3, NULL, 0},
+    {"step_latency_s", 0.0f, 0.0, 2e-6, NULL, 0},       END};
+/* Prefill attention (FlashAttention-class, causal): a launch, the
+ * achieved fraction of the tensor peak on each tile's matmuls, the
+ * softmax's exponents per score on the special-function units, the
+ * achieved bandwidth for Q, K, V, O and the cache write, a scheduling tail
+ * (imbalance x the longest work unit), a fixed time per wave of units; the
+ * kernel's tile, whether it packs a KV head's query heads into one tile
+ * (PackGQA), whether it skips tiles outside a sliding window. */
 static const struct param_def attention_params[] = {
-    {"peak_fraction", 0.6f, 0.02, 1.2},     {"hbm_fraction", 0.8f, 0.05, 1.5},   {"launch_s", 6.0e-6f, 0.0, 1e-4},
-    {"sharpness", 3.0f, 1.0, 20.0},         {"seq_s", 0.0f, 0.0, 1e-5},          END};
+    {"launch_s", 8.0e-6f, 0.0, 2e-4, NULL, 0},          {"peak_fraction", 0.6f, 0.02, 3.0, NULL, 0},
+    {"exp_per_score", 1.0f, 0.0, 20.0, NULL, 0},        {"hbm_fraction", 0.8f, 0.02, 3.0, NULL, 0},
+    {"imbalance", 0.5f, 0.0, 1.0, NULL, 0},             {"unit_s", 2.0e-6f, 0.0, 1e-4, NULL, 0},
+    {"tile", 128.0f, 128.0, 128.0, CHOICES(tile_choices)}, {"pack_gqa", 1.0f, 1.0, 1.0, CHOICES(flag_choices)},
+    {"window_skip", 1.0f, 1.0, 1.0, CHOICES(flag_choices)}, END};
+/* One decode step (flash-decoding): a launch, the achieved bandwidth, the
+ * bandwidth one work unit can pull alone, the achieved fraction of the
+ * tensor peak on the group's padded queries, a fixed time per wave, the
+ * speed-up of a cache resident in L2 (timed alone); the KV split's chunk,
+ * the MMA tile the query heads pad to, the largest group one unit takes,
+ * whether the split looks at the whole cache, whether the fixed time is per
+ * wave of sequences. */
 static const struct param_def decode_params[] = {
-    {"hbm_fraction", 0.7f, 0.02, 1.5},      {"launch_s", 6.0e-6f, 0.0, 1e-4},    {"seq_s", 2.0e-8f, 0.0, 1e-5},
-    {"l2_speedup", 1.5f, 1.0, 10.0},        {"peak_fraction", 0.3f, 0.01, 1.2},  END};
+    {"launch_s", 8.0e-6f, 0.0, 2e-4, NULL, 0},          {"hbm_fraction", 0.8f, 0.02, 3.0, NULL, 0},
+    {"unit_bytes_per_s", 1.0e11f, 1e9, 2e12, NULL, 0},  {"peak_fraction", 0.3f, 0.005, 3.0, NULL, 0},
+    {"unit_s", 2.0e-6f, 0.0, 1e-4, NULL, 0},            {"l2_speedup", 1.5f, 1.0, 10.0, NULL, 0},
+    {"chunk", 512.0f, 512.0, 512.0, CHOICES(chunk_choices)}, {"m_tile", 16.0f, 16.0, 16.0, CHOICES(m_tile_choices)},
+    {"group_max", 1e9f, 1e9, 1e9, CHOICES(group_choices)}, {"split_full", 0.0f, 0.0, 0.0, CHOICES(flag_choices)},
+    {"per_seq_units", 0.0f, 0.0, 0.0, CHOICES(flag_choices)}, END};
 /* A fused MoE layer: a launch and routing time, a time per active expert
  * (its grouped-GEMM prologue), the touched experts' weights over the
  * achieved bandwidth and the padded, wave-quantised GEMM work over the
@@ -280,8 +319,8 @@ static const struct param_def decode_params[] = {
  * or, for SGLang's Triton and Marlin kernels timed alone with EP, the share
  * of the rank-0 clamp's extra rows spent. */
 static const struct param_def moe_params[] = {
-    {"launch_s", 2.5e-5f, 0.0, 3e-4},       {"expert_s", 1.0e-7f, 0.0, 1e-5},    {"peak_fraction", 0.5f, 0.01, 1.5},
-    {"hbm_fraction", 0.75f, 0.01, 1.5},     {"row_passes", 2.0f, 0.0, 20.0},     {"remote", 0.5f, 0.0, 10.0},
+    {"launch_s", 2.5e-5f, 0.0, 3e-4, NULL, 0},       {"expert_s", 1.0e-7f, 0.0, 1e-5, NULL, 0},    {"peak_fraction", 0.5f, 0.01, 1.5, NULL, 0},
+    {"hbm_fraction", 0.75f, 0.01, 1.5, NULL, 0},     {"row_passes", 2.0f, 0.0, 20.0, NULL, 0},     {"remote", 0.5f, 0.0, 10.0, NULL, 0},
     END};
 /* The engine's own all-reduce: one-shot (every rank reads all peers'
  * buffers: n - 1 messages over its link) and two-shot (reduce-scatter then
@@ -289,18 +328,18 @@ static const struct param_def moe_params[] = {
  * n^gpus_exponent, the link shared as (n/2)^sharing_exponent; the engines
  * switch between them by size, so the faster wins (a soft minimum). */
 static const struct param_def allreduce_params[] = {
-    {"one_shot_s", 5.0e-6f, 0.0, 1e-3},              {"two_shot_s", 1.0e-5f, 0.0, 1e-3},
-    {"one_shot_link_fraction", 0.4f, 1e-4, 1.5},    {"two_shot_link_fraction", 0.6f, 1e-3, 1.5},
-    {"gpus_exponent", 0.1f, -0.5, 2.0},             {"sharing_exponent", 0.0f, -1.0, 3.0},
+    {"one_shot_s", 5.0e-6f, 0.0, 1e-3, NULL, 0},              {"two_shot_s", 1.0e-5f, 0.0, 1e-3, NULL, 0},
+    {"one_shot_link_fraction", 0.4f, 1e-4, 1.5, NULL, 0},    {"two_shot_link_fraction", 0.6f, 1e-3, 1.5, NULL, 0},
+    {"gpus_exponent", 0.1f, -0.5, 2.0, NULL, 0},             {"sharing_exponent", 0.0f, -1.0, 3.0, NULL, 0},
     END};
 /* NCCL: a launch and a time per ring step, then the bus bytes over the
  * link in one of two protocols, LL (small messages: little latency, a
  * fraction of the bandwidth) or Simple (an extra setup, full bandwidth);
  * NCCL's tuner picks the faster (a soft minimum). */
 static const struct param_def nccl_params[] = {
-    {"launch_s", 8.0e-6f, 0.0, 1e-3},               {"step_s", 1.0e-6f, 0.0, 1e-4},
-    {"ll_link_fraction", 0.2f, 1e-3, 1.5},          {"simple_extra_s", 3.0e-5f, 0.0, 1e-3},
-    {"simple_link_fraction", 0.6f, 1e-3, 1.5},      {"sharing_exponent", 0.0f, -1.0, 3.0},
+    {"launch_s", 8.0e-6f, 0.0, 1e-3, NULL, 0},               {"step_s", 1.0e-6f, 0.0, 1e-4, NULL, 0},
+    {"ll_link_fraction", 0.2f, 1e-3, 1.5, NULL, 0},          {"simple_extra_s", 3.0e-5f, 0.0, 1e-3, NULL, 0},
+    {"simple_link_fraction", 0.6f, 1e-3, 1.5, NULL, 0},      {"sharing_exponent", 0.0f, -1.0, 3.0, NULL, 0},
     END};
 #undef END
 
@@ -344,6 +383,39 @@ void kernel_default_params(enum rt_kernel_kind kind, float p[RT_KERNEL_PARAMS])
     int n = kernel_param_count(kind);
     for (int i = 0; i < RT_KERNEL_PARAMS; i++)
         p[i] = i < n ? params_of(kind)[i].value : 0.0f;
+}
+
+void kernel_alt_start(enum rt_kernel_kind kind, int k, float p[RT_KERNEL_PARAMS])
+{
+    for (int i = 0; i < kernel_param_count(kind); i++) {
+        const struct param_def *d = &params_of(kind)[i];
+        if (d->choices || !(d->hi > d->lo))
+            continue;
+        size_t len = strlen(d->name);
+        bool fraction = (len > 8 && strcmp(d->name + len - 8, "fraction") == 0) ||
+                        (len > 7 && strcmp(d->name + len - 7, "speedup") == 0);
+        bool time = len > 2 && strcmp(d->name + len - 2, "_s") == 0;
+        bool rate = len > 6 && strcmp(d->name + len - 6, "_per_s") == 0;
+        double v = p[i];
+        if (fraction)
+            v *= k == 1 ? 1.25 : 0.65;
+        else if (rate)
+            v *= k == 1 ? 6.0 : 0.6;
+        else if (time)
+            v = v > 0.0 ? v * (k == 1 ? 0.6 : 1.8) : (k == 1 ? 0.0 : 0.1 * d->hi);
+        else
+            continue;
+        p[i] = (float)fmin(fmax(v, d->lo), d->hi);
+    }
+}
+
+int kernel_param_choices(enum rt_kernel_kind kind, int i, const float **values)
+{
+    *values = NULL;
+    if (i < 0 || i >= kernel_param_count(kind) || !params_of(kind)[i].choices)
+        return 0;
+    *values = params_of(kind)[i].choices;
+    return params_of(kind)[i].nchoices;
 }
 
 void kernel_param_range(enum rt_kernel_kind kind, int i, double *lo, double *hi)
@@ -453,17 +525,6 @@ static double rate_of(const struct kernel_chip *c, enum rt_kernel_format f)
     return p > 0.0 ? p : c->peak_flops_per_s[RT_RATE_BF16];
 }
 
-/* (a^q + b^q)^(1/q): a smooth maximum, the larger of a and b as q grows. */
-static double smooth_max(double a, double b, double q)
-{
-    if (a <= 0.0)
-        return b;
-    if (b <= 0.0)
-        return a;
-    double hi = a > b ? a : b, lo = a > b ? b : a;
-    return hi * pow(1.0 + pow(lo / hi, q), 1.0 / q);
-}
-
 static void add_why(struct kernel_estimate *out, int code, double a, double b, double c)
 {
     if (out && out->why_count < RT_KERNEL_REASONS_MAX) {
@@ -475,88 +536,175 @@ static void add_why(struct kernel_estimate *out, int code, double a, double b, d
     }
 }
 
-/* Seconds to move bytes once from memory of which share fits in L2 (warm
- * benchmarks only): the resident share at l2_speedup x the HBM rate. */
-static double move_s(double bytes, const struct kernel_chip *c, double hbm_fraction, double l2_speedup, bool warm,
-                     double *resident)
+/* What a GEMM kernel of an engine runs and, timed alone, what its
+ * collector replays (AIConfigurator's collect_gemm*.py, read for each
+ * engine and format): a separate activation-quantisation kernel before it
+ * (fp8, fp8_block, nvfp4, the W4A4/W4A8 formats), how many copies of the
+ * operands the timed loop cycles through (the L2's reuse distance),
+ * whether it runs without CUDA graphs (vLLM's fp8_block: the host's launch
+ * path can bind), whether the library splits K (cuBLAS for bf16 and TRT-LLM's
+ * fp8 and nvfp4, the weight-only and SmoothQuant plugins; not CUTLASS's fp8,
+ * DeepGEMM, FlashInfer, Triton or CuTe-DSL), and whether the tile comes from
+ * M alone (vLLM's and sgl-kernel's sm90 fp8 dispatch). */
+enum gemm_copies { COPIES_COLD = 0, COPIES_TRT5, COPIES_W6, COPIES_ONE, COPIES_ALL6 };
+
+struct gemm_recipe {
+    bool quant, eager, splitk, mbucket;
+    enum gemm_copies copies;
+};
+
+static struct gemm_recipe gemm_recipe_of(const struct kernel_shape *s)
 {
-    double r = 0.0;
-    if (warm && c->l2_bytes > 0.0 && bytes > 0.0)
-        r = fmin(1.0, c->l2_bytes / bytes);
-    if (resident)
-        *resident = r;
-    double speed = l2_speedup > 1.0 ? l2_speedup : 1.0;
-    return bytes * (r / speed + (1.0 - r)) / (c->hbm_bytes_per_s * hbm_fraction);
+    enum rt_kernel_format f = s->format;
+    enum rt_kernel_engine e = s->engine;
+    struct gemm_recipe r;
+    r.quant = f == RT_KF_FP8 || f == RT_KF_FP8_BLOCK || f == RT_KF_NVFP4 || f == RT_KF_MXFP4 || f == RT_KF_MXFP4_A8;
+    bool plugin = f == RT_KF_INT8 || f == RT_KF_INT8_WO || f == RT_KF_INT4_WO || f == RT_KF_MXFP4_WO || f == RT_KF_FP8_WO;
+    r.eager = s->warm_cache && e == RT_KE_VLLM && f == RT_KF_FP8_BLOCK;
+    r.splitk = f == RT_KF_BF16 || plugin || ((f == RT_KF_FP8 || f == RT_KF_NVFP4) && e == RT_KE_TRTLLM);
+    r.mbucket = f == RT_KF_FP8 && (e == RT_KE_VLLM || e == RT_KE_SGLANG);
+    if (!s->warm_cache)
+        r.copies = COPIES_COLD; /* in a forward pass: each layer's weights once, its input just written */
+    else if (e == RT_KE_TRTLLM)
+        r.copies = plugin ? COPIES_COLD : COPIES_TRT5;
+    else if (e == RT_KE_VLLM)
+        r.copies = f == RT_KF_FP8_BLOCK || f == RT_KF_NVFP4 ? COPIES_ONE : COPIES_W6;
+    else
+        r.copies = COPIES_ALL6;
+    return r;
 }
 
-/* The best tiling of an M x N x K GEMM over the SMs: tiles from the set,
- * split-K in powers of two while the tiles fill less than one wave (each
- * split at least 128 deep). Returns the compute time for peak_per_sm_s
- * FLOP/s per SM and a k_step_s latency per K element of one tile's
- * main loop; tiles_out/splits_out/fill_out describe the choice. */
-static double gemm_tiling(double m, double n, double k, double sms, double flops_per_sm_s, double k_step_s,
-                          double *tiles_out, double *splits_out, double *fill_out, double *useful_out)
+bool kernel_param_used(const struct kernel_shape *s, int i)
 {
-    static const double tiles[][2] = {{128, 128}, {128, 64}, {64, 128}, {64, 64}, {128, 256}, {256, 128}};
-    double best = INFINITY;
-    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++) {
-        double rows = ceil(m / tiles[t][0]), cols = ceil(n / tiles[t][1]);
-        double count = rows * cols;
-        for (double split = 1.0; split <= 256.0; split *= 2.0) {
-            if (split > 1.0 && (count * split > sms || k / split < 128.0))
-                break;
-            double ctas = count * split, waves = ceil(ctas / sms);
-            double per_tile = fmax(2.0 * tiles[t][0] * tiles[t][1] * (k / split) / flops_per_sm_s,
-                                   (k / split) * k_step_s);
-            double time = waves * per_tile;
-            if (time < best) {
-                best = time;
-                *tiles_out = count;
-                *splits_out = split;
-                *fill_out = ctas / (waves * sms);
-                *useful_out = m * n / (rows * tiles[t][0] * cols * tiles[t][1]);
-            }
-        }
+    if (s->kind != RT_KERNEL_GEMM)
+        return i < kernel_param_count(s->kind);
+    struct gemm_recipe r = gemm_recipe_of(s);
+    switch (i) {
+    case 5: return !r.splitk;                 /* wave_s: non-persistent kernels */
+    case 6: return r.splitk;                  /* split_s */
+    case 7: return r.quant;                   /* row_wave_s */
+    case 8: return r.quant && !r.eager;       /* x_passes */
+    case 9: return r.eager;                   /* host_s */
+    case 10: return !r.quant;                 /* step_latency_s */
+    default: return i >= 0 && i < 5;
     }
-    return best;
+}
+
+/* The tiles a library chooses among (BM x BN), and the split-K factors. */
+static const double gemm_tiles[][2] = {{64, 64}, {64, 128}, {64, 256}, {128, 64}, {128, 128}, {128, 256}, {256, 128},
+                                       {16, 64}};
+#define GEMM_SPLIT_MAX 64.0
+#define GEMM_STREAMK_WAVES 4.0   /* stream-K is considered for a few waves of tiles */
+#define GEMM_KSTEP_BYTES 128.0   /* a main-loop step moves 128 bytes of K a row (64 bf16, 128 fp8) */
+#define GEMM_POWER_TAU_S 0.1     /* the clock's power-management time constant */
+#define GEMM_REPLAYS 12.0        /* warm-up and timed graph replays the collector runs back to back */
+
+/* vLLM's sm90 fp8 dispatch (csrc/.../scaled_mm_sm90_fp8_dispatch.cuh, which sgl-kernel adapts): the tile
+ * from M alone, as an index into gemm_tiles. */
+static int mbucket_tile(double m, double n)
+{
+    if (m <= 16.0)
+        return 7;
+    if (m <= 64.0)
+        return n <= 1280.0 ? 7 : 0;
+    return m <= 128.0 ? 1 : 4;
+}
+
+/* The share of reuses that hit in L2 for reuse distance d bytes. */
+static double l2_hits(double d, const struct kernel_chip *c)
+{
+    if (!(c->l2_bytes > 0.0) || !(d < 1e29))
+        return 0.0;
+    double usable = c->l2_usable * c->l2_bytes, x = d / usable;
+    return 1.0 / (1.0 + pow(x, c->l2_sharpness));
 }
 
 static double gemm_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
                         double md, struct kernel_estimate *out)
 {
-    const double peak_fraction = p[0] * cd, k_step = p[1], hbm = p[2] * md, launch = p[3], q = p[4];
-    const double l2 = p[5], row_s = p[6], passes = p[7];
-    double peak = rate_of(c, s->format);
-    double wb = kernel_format_weight_bytes(s->format), ab = kernel_format_act_bytes(s->format);
-    double x_bytes = s->m * s->k * 2.0; /* the input arrives in bf16; a quantising pass reads it */
-    double bytes = s->m * s->k * ab + s->k * s->n * wb + s->m * s->n * 2.0;
-    double tiles = 1.0, splits = 1.0, fill = 1.0, useful = 1.0, compute;
-    if (c->sm_count > 0.0) {
-        compute = gemm_tiling(s->m, s->n, s->k, c->sm_count, peak * peak_fraction / c->sm_count, k_step, &tiles,
-                              &splits, &fill, &useful);
-    } else {
-        compute = 2.0 * s->m * s->n * s->k / (peak * peak_fraction);
+    const double eta_c = p[0] * cd, eta_m = p[1] * md, rho = p[2], bwsm = p[3], t0 = p[4], ttile = p[5];
+    const double tsk = p[6], trow = p[7], xpass = p[8], thost = p[9], tlat = p[10];
+    struct gemm_recipe rc = gemm_recipe_of(s);
+    const double M = s->m, N = s->n, K = s->k;
+    double ea = kernel_format_act_bytes(s->format), ew = kernel_format_weight_bytes(s->format);
+    double P = rate_of(c, s->format), BW = c->hbm_bytes_per_s, SM = c->sm_count > 0.0 ? c->sm_count : 1.0;
+    double BK = GEMM_KSTEP_BYTES / fmin(ea, ew);
+    /* reuse distances of the weight and the input in what is timed */
+    double W = N * K * ew, X = M * K * 2.0 + (rc.quant ? M * K * ea : 0.0), Y = M * N * 2.0, one = W + X + Y;
+    double coll_wb = s->format == RT_KF_BF16 ? 2.0 : s->format == RT_KF_NVFP4 ? 0.5 : 1.0;
+    double copies = 1.0, dw, dx;
+    switch (rc.copies) {
+    case COPIES_TRT5:
+        copies = fmin(5.0, fmax(1.0, ceil(c->l2_bytes / (N * K * coll_wb))));
+        dw = copies * W + X + Y, dx = one;
+        break;
+    case COPIES_W6: copies = 6.0, dw = 6.0 * W + X + Y, dx = one; break;
+    case COPIES_ONE: dw = dx = one; break;
+    case COPIES_ALL6: copies = 6.0, dw = dx = 6.0 * (W + X) + Y; break;
+    default: dw = 1e30, dx = X + Y; break;
     }
-    double resident = 0.0;
-    double traffic = bytes + passes * x_bytes + (splits > 1.0 ? s->m * s->n * 4.0 * splits : 0.0);
-    double memory = move_s(traffic, c, hbm, l2, s->warm_cache, &resident);
-    double fixed = launch + row_s * s->m;
-    double t = fixed + smooth_max(compute, memory, q);
+    double rw = l2_hits(dw, c), rx = l2_hits(dx, c);
+    double inv_w = rw / (rho * BW) + (1.0 - rw) / (eta_m * BW), inv_x = rx / (rho * BW) + (1.0 - rx) / (eta_m * BW);
+    double write = c->write_fraction > 0.0 ? c->write_fraction : eta_m;
+    double inv_y = c->l2_keeps_output ? rx / (rho * BW) + (1.0 - rx) / (write * BW) : 1.0 / (write * BW);
+    double per_sm = eta_c * P / SM;
+    double power = s->warm_cache ? c->power_drop : 0.0;
+    double best = INFINITY, best_tiles = 1, best_split = 1, best_fill = 1;
+    int forced = rc.mbucket ? mbucket_tile(M, N) : -1;
+    for (int t = 0; t < (int)(sizeof gemm_tiles / sizeof gemm_tiles[0]); t++) {
+        if (forced >= 0 ? t != forced : t == 7) /* the 16 x 64 swap-AB tile belongs to the fp8 dispatch */
+            continue;
+        double tm = gemm_tiles[t][0], tn = gemm_tiles[t][1];
+        double tiles = ceil(M / tm) * ceil(N / tn), bcta = (tm * ea + tn * ew) * BK, fst = 2.0 * tm * tn * BK;
+        /* candidates: no split; split-K in powers of two while the tiles fill less than the SMs; stream-K */
+        for (double split = 1.0; split <= GEMM_SPLIT_MAX + 1.0; split *= 2.0) {
+            bool streamk = split > GEMM_SPLIT_MAX;
+            double waves, steps, active, partials;
+            if (streamk) {
+                double ks = ceil(K / BK);
+                if (!rc.splitk || !(tiles < SM * GEMM_STREAMK_WAVES) || ks < 4.0)
+                    continue;
+                waves = 1.0, steps = ceil(tiles * ks / SM), active = SM, partials = 2.0 * M * N * 4.0;
+            } else {
+                double kc = ceil(K / split);
+                if (split > 1.0 && (!rc.splitk || tiles * split > SM || kc < 2.0 * BK))
+                    continue;
+                double ctas = tiles * split;
+                waves = ceil(ctas / SM), steps = ceil(kc / BK), active = fmin(ctas, SM);
+                partials = split > 1.0 ? 2.0 * split * M * N * 4.0 : 0.0;
+            }
+            double t_step = fmax(fmax(tlat + bcta / bwsm, fst / per_sm), bcta * active / (rho * BW));
+            double tc = waves * (steps * t_step + ttile);
+            if (power > 0.0) { /* the clock drops under sustained load over the collector's back-to-back run */
+                double run = GEMM_REPLAYS * copies * tc;
+                tc *= 1.0 + power * run / (run + GEMM_POWER_TAU_S);
+            }
+            double tmem = N * K * ew * inv_w + (M * K * ea + partials) * inv_x + Y * inv_y;
+            double tt = sqrt(tc * tc + tmem * tmem) + (split > 1.0 ? tsk : 0.0);
+            if (tt < best) {
+                best = tt, best_tiles = tiles * (streamk ? 1.0 : split), best_split = streamk ? 0.0 : split;
+                best_fill = streamk ? 1.0 : tiles * split / (ceil(tiles * split / SM) * SM);
+            }
+        }
+    }
+    double tq = rc.quant ? fmax(ceil(M / SM) * trow, M * K * (2.0 * xpass + ea) * inv_x) : 0.0;
+    double t = t0 + tq + best;
+    if (rc.eager) /* the host's launch path, smoothly the larger */
+        t = pow(pow(t, 8.0) + pow(thost, 8.0), 0.125);
     if (out) {
-        out->compute_s = compute;
-        out->memory_s = memory;
-        out->fixed_s = fixed;
-        out->peak_flops_per_s = peak;
+        double flops = 2.0 * M * N * K;
+        out->compute_s = flops / (eta_c * P);
+        out->memory_s = (W + M * K * ea) / (eta_m * BW) + Y / (write * BW);
+        out->fixed_s = t0 + tq;
+        out->peak_flops_per_s = P;
         if (c->sm_count > 0.0)
-            add_why(out, RT_KWHY_WAVES, tiles * splits, c->sm_count, fill);
-        if (useful < 0.95)
-            add_why(out, RT_KWHY_PADDING, useful, 0, 0);
-        if (splits > 1.0)
-            add_why(out, RT_KWHY_SPLIT_K, splits, 0, 0);
-        if (resident > 0.05)
-            add_why(out, RT_KWHY_L2, resident, 0, 0);
-        add_why(out, compute >= memory ? RT_KWHY_PEAK : RT_KWHY_BANDWIDTH, compute >= memory ? peak_fraction : hbm,
-                peak, 0);
+            add_why(out, RT_KWHY_WAVES, best_tiles, c->sm_count, best_fill);
+        if (best_split > 1.0)
+            add_why(out, RT_KWHY_SPLIT_K, best_split, 0, 0);
+        if (rw > 0.05)
+            add_why(out, RT_KWHY_L2, rw, 0, 0);
+        bool compute = out->compute_s >= out->memory_s;
+        add_why(out, compute ? RT_KWHY_PEAK : RT_KWHY_BANDWIDTH, compute ? eta_c : eta_m, P, 0);
     }
     return t;
 }
@@ -569,76 +717,146 @@ static double causal_pairs(double seq, double window)
     return seq * (seq + 1.0) / 2.0;
 }
 
-/* Elements of one token's cached keys and values, per kv head (MLA: the
- * latent, kv_lora_rank 512 + rope 64 for DeepSeek-V3, for all heads). */
-static double kv_elements(const struct kernel_shape *s)
+/* DeepSeek-V3's latent attention (config.json): kv_lora_rank 512, rope 64,
+ * nope 128, v head 128. */
+#define MLA_LORA 512.0
+#define MLA_ROPE 64.0
+#define MLA_NOPE 128.0
+#define MLA_V 128.0
+
+/* An attention kernel's geometry as the engine runs it: the heads each work
+ * unit covers, head dims, and any work the timed op does besides (vLLM's
+ * latent up-projection or absorption GEMMs, the latent cache write). */
+struct attn_geometry {
+    double kv_heads, dqk, dv;
+    double extra_flops, extra_bytes;
+    double kv_bytes_per_element; /* the cache as the kernel reads it */
+};
+
+/* The engines' MLA kernels (AIConfigurator's collectors; vLLM and
+ * TensorRT-LLM up-project K and V per head for a prefill, SGLang's
+ * trtllm_mla shares one K/V head, its FlashAttention and Triton paths attend
+ * over the absorbed latent; decode reads the 576-wide latent once for all
+ * heads, vLLM adding its absorption GEMMs; SGLang's FlashAttention decode
+ * dequantises an fp8 latent to bf16 first). */
+static struct attn_geometry attn_geometry_of(const struct kernel_shape *s)
 {
-    if (s->kind == RT_KERNEL_MLA || s->kind == RT_KERNEL_DECODE_MLA)
-        return 576.0;
-    return 2.0 * s->kv_heads * s->head_dim;
+    struct attn_geometry g = {s->kv_heads, s->head_dim, s->head_dim, 0.0, 0.0, s->kv_fp8 ? 1.0 : 2.0};
+    double b = s->batch, h = s->heads;
+    if (s->kind == RT_KERNEL_MLA) {
+        bool latent = s->engine == RT_KE_SGLANG && (s->family == RT_KFAM_FLASH_ATTN || s->family == RT_KFAM_TRITON);
+        g.kv_heads = s->engine == RT_KE_SGLANG ? 1.0 : h;
+        g.dqk = latent ? MLA_LORA + MLA_ROPE : MLA_NOPE + MLA_ROPE;
+        g.dv = latent ? MLA_LORA : MLA_V;
+        if (s->engine == RT_KE_VLLM) { /* kv_b_proj inside the timed op */
+            g.extra_flops = 2.0 * b * s->seq * MLA_LORA * h * (MLA_NOPE + MLA_V);
+            g.extra_bytes = 2.0 * (b * s->seq * h * (MLA_NOPE + MLA_V) + MLA_LORA * h * (MLA_NOPE + MLA_V) +
+                                   b * s->seq * MLA_LORA);
+        }
+        g.extra_bytes += b * s->seq * (MLA_LORA + MLA_ROPE) * g.kv_bytes_per_element; /* the latent written */
+    } else if (s->kind == RT_KERNEL_DECODE_MLA) {
+        g.kv_heads = 1.0;
+        g.dqk = MLA_LORA + MLA_ROPE;
+        g.dv = MLA_LORA;
+        if (s->kv_fp8 && s->engine == RT_KE_SGLANG && s->family == RT_KFAM_FLASH_ATTN)
+            g.kv_bytes_per_element = 5.0; /* read 1, write 2, read 2: dequantised before it is attended */
+        if (s->engine == RT_KE_VLLM) {
+            g.extra_flops = 2.0 * b * h * MLA_NOPE * MLA_LORA * 2.0;
+            g.extra_bytes = 2.0 * (2.0 * h * MLA_NOPE * MLA_LORA) + 2.0 * b * h * (MLA_NOPE + MLA_LORA + MLA_V + MLA_LORA);
+        }
+    }
+    return g;
+}
+
+static double cdiv(double a, double b)
+{
+    return ceil(a / b);
 }
 
 static double attention_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
                              double md, struct kernel_estimate *out)
 {
-    const double peak_fraction = p[0] * cd, hbm = p[1] * md, launch = p[2], q = p[3], seq_s = p[4];
-    bool mla = s->kind == RT_KERNEL_MLA;
-    double dqk = mla ? 192.0 : s->head_dim, dv = mla ? 128.0 : s->head_dim;
-    double pairs = causal_pairs(s->seq, s->window);
-    double flops = 2.0 * s->batch * s->heads * (dqk + dv) * pairs;
-    double peak = rate_of(c, s->format);
-    double kvb = s->kv_fp8 ? 1.0 : 2.0, ab = 2.0;
-    double tokens = s->batch * s->seq;
-    double bytes = tokens * s->heads * (dqk + dv) * ab * 2.0 + tokens * kv_elements(s) * kvb; /* q, o; kv written */
-    double units = s->batch * s->heads * ceil(s->seq / 128.0), fill = 1.0;
-    if (c->sm_count > 0.0)
-        fill = units / (ceil(units / c->sm_count) * c->sm_count);
-    double padded = s->seq / (ceil(s->seq / 128.0) * 128.0);
-    double compute = flops / (peak * peak_fraction * fill * (s->seq >= 128.0 ? padded : 1.0));
-    double memory = bytes / (c->hbm_bytes_per_s * hbm);
-    double fixed = launch + seq_s * s->batch;
+    const double launch = p[0], eta = p[1] * cd, exp_cost = p[2], hbm = p[3] * md, imbalance = p[4], unit_s = p[5];
+    const double B = p[6];
+    struct attn_geometry g = attn_geometry_of(s);
+    double G = s->heads / g.kv_heads;
+    bool pack = p[7] > 0.5f && G > 1.0;
+    double Gp = pack ? G : 1.0, heads = pack ? g.kv_heads : s->heads, seq = s->seq;
+    double W = p[8] > 0.5f ? s->window : 0.0;
+    double nq = cdiv(seq * Gp, B), r = B / Gp, units = s->batch * heads * nq;
+    double a_full = fmax(1.0, (seq / B) * (1.0 + 1.0 / nq) / 2.0), a = a_full, longest = cdiv(seq, B);
+    if (W > 0.0) {
+        double a_win = fmax(1.0, cdiv(fmin(W, seq) + fmin(r, seq), B));
+        a = fmin(a_full, a_win);
+        longest = fmin(longest, a_win);
+    }
+    double tiles = units * a, sms = c->sm_count > 0.0 ? c->sm_count : 1.0;
+    bool fp8 = s->format == RT_KF_FP8;
+    double peak = fp8 && c->peak_flops_per_s[RT_RATE_FP8] > 0.0 ? c->peak_flops_per_s[RT_RATE_FP8]
+                                                                 : c->peak_flops_per_s[RT_RATE_BF16];
+    double exp_rate = c->exp_per_s > 0.0 ? c->exp_per_s : INFINITY;
+    double t_tile = B * B * 2.0 * (g.dqk + g.dv) / (eta * peak / sms) + B * B * exp_cost / (exp_rate / sms);
+    double compute = fmax(longest, tiles / sms + imbalance * longest) * t_tile + cdiv(units, sms) * unit_s +
+                     g.extra_flops / (eta * c->peak_flops_per_s[RT_RATE_BF16]);
+    double act = fp8 ? 1.0 : 2.0;
+    double bytes = s->batch * seq * (s->heads * (g.dqk + g.dv) * act + g.kv_heads * (g.dqk + g.dv) * (2.0 + g.kv_bytes_per_element)) +
+                   g.extra_bytes;
+    double memory = bytes / (hbm * c->hbm_bytes_per_s);
     if (out) {
         out->compute_s = compute;
         out->memory_s = memory;
-        out->fixed_s = fixed;
+        out->fixed_s = launch;
         out->peak_flops_per_s = peak;
-        if (c->sm_count > 0.0)
-            add_why(out, RT_KWHY_WAVES, units, c->sm_count, fill);
-        add_why(out, RT_KWHY_PEAK, peak_fraction, peak, 0);
+        add_why(out, RT_KWHY_WAVES, units, sms, units / (cdiv(units, sms) * sms));
+        add_why(out, RT_KWHY_PEAK, eta, peak, 0);
     }
-    return fixed + smooth_max(compute, memory, q);
+    return launch + compute + memory;
 }
 
 static double decode_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
                           double md, struct kernel_estimate *out)
 {
-    const double hbm = p[0] * md, launch = p[1], seq_s = p[2], l2 = p[3], peak_fraction = p[4] * cd;
+    const double launch = p[0], hbm = p[1] * md, unit_bw = p[2], eta = p[3] * cd, unit_s = p[4], l2 = p[5];
+    const double chunk = p[6], m_tile = p[7], group_max = p[8];
+    const bool split_full = p[9] > 0.5f, per_seq = p[10] > 0.5f;
+    struct attn_geometry g = attn_geometry_of(s);
+    double sms = c->sm_count > 0.0 ? c->sm_count : 1.0, b = s->batch, kv = g.kv_heads, h = s->heads;
+    double L = s->window > 0.0 && s->window < s->kv_len ? s->window : s->kv_len;
     bool mla = s->kind == RT_KERNEL_DECODE_MLA;
-    double kv_len = s->window > 0.0 && s->window < s->kv_len ? s->window : s->kv_len;
-    double kvb = s->kv_fp8 ? 1.0 : 2.0;
-    double dqk = mla ? 576.0 : s->head_dim, dv = mla ? 512.0 : s->head_dim;
-    double flops = 2.0 * s->batch * s->heads * (dqk + dv) * kv_len;
-    double bytes = s->batch * kv_len * kv_elements(s) * kvb + s->batch * s->heads * (dqk + dv) * 2.0;
-    double units = s->batch * (mla ? 1.0 : s->kv_heads) * fmax(1.0, kv_len / 256.0), fill = 1.0;
-    if (c->sm_count > 0.0)
-        fill = units / (ceil(units / c->sm_count) * c->sm_count);
-    double resident = 0.0;
-    double memory = move_s(bytes, c, hbm * fill, l2, s->warm_cache, &resident);
+    /* FlashAttention-2 packs a KV head's query heads and splits the cache only without a window, and not for
+     * MHA (its seqlenq_ngroups_swapped decode path) */
+    bool fa2 = !mla && (s->family == RT_KFAM_FA2 || s->family == RT_KFAM_FLASH_ATTN) && s->engine == RT_KE_VLLM;
+    bool nopack = fa2 && s->window > 0.0, nosplit = fa2 && (s->window > 0.0 || h == kv);
+    double G = h / kv;
+    bool per_head = G > group_max || nopack;
+    double hu = per_head ? h : kv, bk = b * hu;
+    double Ls = split_full ? s->kv_len : L;
+    double nsplit = nosplit ? 1.0 : fmin(fmax(cdiv(sms, bk), 1.0), fmax(1.0, cdiv(Ls, chunk)));
+    double units = bk * nsplit, waves = cdiv(units, sms), util = units / (waves * sms);
+    double kv_bytes = mla ? b * L * (MLA_LORA + MLA_ROPE) * g.kv_bytes_per_element
+                          : b * kv * L * (g.dqk + g.dv) * g.kv_bytes_per_element;
+    double qo_bytes = b * h * (g.dqk + g.dv) * 2.0;
+    double reread = hu / kv; /* each query head re-reads its KV when a unit takes one head */
+    double bytes = kv_bytes * reread + qo_bytes;
+    double hit = s->warm_cache && c->l2_bytes > 0.0 ? fmin(1.0, c->l2_bytes / fmax(kv_bytes, 1.0)) : 0.0;
+    double memory = fmax(bytes * (hit / l2 + (1.0 - hit)) / (hbm * c->hbm_bytes_per_s),
+                         waves * (kv_bytes * reread / units) / unit_bw);
+    double Gu = per_head ? 1.0 : G, Gpad = cdiv(Gu, m_tile) * m_tile;
     double peak = c->peak_flops_per_s[RT_RATE_BF16];
-    double compute = flops / (peak * peak_fraction);
-    double fixed = launch + seq_s * s->batch;
+    double compute = 2.0 * bk * Gpad * L * (g.dqk + g.dv) / (eta * peak) / util;
+    double extra = g.extra_flops / (eta * peak) + g.extra_bytes / (hbm * c->hbm_bytes_per_s);
+    double fixed = launch + (per_seq ? cdiv(bk, sms) : waves) * unit_s;
     if (out) {
         out->compute_s = compute;
-        out->memory_s = memory;
+        out->memory_s = memory + extra;
         out->fixed_s = fixed;
         out->peak_flops_per_s = peak;
-        if (c->sm_count > 0.0)
-            add_why(out, RT_KWHY_WAVES, units, c->sm_count, fill);
-        if (resident > 0.05)
-            add_why(out, RT_KWHY_L2, resident, 0, 0);
+        add_why(out, RT_KWHY_WAVES, units, sms, util);
+        if (hit > 0.05)
+            add_why(out, RT_KWHY_L2, hit, 0, 0);
         add_why(out, RT_KWHY_BANDWIDTH, hbm, 0, 0);
     }
-    return fixed + fmax(compute, memory);
+    return fixed + fmax(memory, compute) + extra;
 }
 
 /* Routing statistics of the chip a MoE benchmark times (AIConfigurator's
@@ -856,19 +1074,25 @@ double kernel_floor(const struct kernel_shape *s, const struct kernel_chip *c, d
                 s->m * s->n * 2.0;
         break;
     case RT_KERNEL_ATTENTION: case RT_KERNEL_MLA: {
-        bool mla = s->kind == RT_KERNEL_MLA;
-        double dqk = mla ? 192.0 : s->head_dim, dv = mla ? 128.0 : s->head_dim;
-        double tokens = s->batch * s->seq;
-        flops = 2.0 * s->batch * s->heads * (dqk + dv) * causal_pairs(s->seq, s->window);
-        bytes = tokens * s->heads * (dqk + dv) * 2.0 * 2.0 + tokens * kv_elements(s) * (s->kv_fp8 ? 1.0 : 2.0);
+        struct attn_geometry g = attn_geometry_of(s);
+        double tokens = s->batch * s->seq, act = s->format == RT_KF_FP8 ? 1.0 : 2.0;
+        flops = 2.0 * s->batch * s->heads * (g.dqk + g.dv) * causal_pairs(s->seq, s->window) + g.extra_flops;
+        bytes = tokens * (s->heads * (g.dqk + g.dv) * act + g.kv_heads * (g.dqk + g.dv) * (2.0 + g.kv_bytes_per_element)) +
+                g.extra_bytes;
+        if (s->format == RT_KF_FP8 && c->peak_flops_per_s[RT_RATE_FP8] > 0.0)
+            rate = c->peak_flops_per_s[RT_RATE_FP8];
+        else
+            rate = c->peak_flops_per_s[RT_RATE_BF16];
         break;
     }
     case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA: {
+        struct attn_geometry g = attn_geometry_of(s);
         bool mla = s->kind == RT_KERNEL_DECODE_MLA;
-        double kv_len = s->window > 0.0 && s->window < s->kv_len ? s->window : s->kv_len;
-        double dqk = mla ? 576.0 : s->head_dim, dv = mla ? 512.0 : s->head_dim;
-        flops = 2.0 * s->batch * s->heads * (dqk + dv) * kv_len;
-        bytes = s->batch * kv_len * kv_elements(s) * (s->kv_fp8 ? 1.0 : 2.0) + s->batch * s->heads * (dqk + dv) * 2.0;
+        double L = s->window > 0.0 && s->window < s->kv_len ? s->window : s->kv_len;
+        flops = 2.0 * s->batch * s->heads * (g.dqk + g.dv) * L + g.extra_flops;
+        bytes = (mla ? s->batch * L * (MLA_LORA + MLA_ROPE) * (s->kv_fp8 ? 1.0 : 2.0)
+                     : s->batch * g.kv_heads * L * (g.dqk + g.dv) * (s->kv_fp8 ? 1.0 : 2.0)) +
+                s->batch * s->heads * (g.dqk + g.dv) * 2.0;
         rate = c->peak_flops_per_s[RT_RATE_BF16];
         break;
     }

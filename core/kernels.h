@@ -150,6 +150,8 @@ struct kernel_shape {
                                         compute (FP8 context FMHA); collectives: the elements (bf16) */
     bool kv_fp8;                     /* attention: the KV cache is fp8 (else bf16) */
     enum rt_kernel_family family;    /* the kernel library; RT_KFAM_ANY: the engine's usual one */
+    enum rt_kernel_engine engine;    /* whose kernels: an engine's dispatch rules pick the kernel (MLA's
+                                        head dims, vLLM's seq_len counting the new token) */
     /* GEMM */
     double m, n, k;
     /* attention: batch sequences of seq tokens (prefill), or kv_len cached
@@ -182,14 +184,26 @@ struct kernel_chip {
     double l2_bytes;                 /* last-level cache; 0 = unknown (no cache term) */
     double sm_count;                 /* streaming multiprocessors; 0 = no wave model */
     double link_bytes_per_s;         /* one direction of the scale-up link (NVLink, PCIe) */
+    double exp_per_s;                /* special-function (exp2) results per second: SMs x 16 a clock x the
+                                        boost clock (CUDA C Programming Guide, arithmetic instruction
+                                        throughput); 0 = unknown (no softmax term) */
+    /* How the cache and the memory behave under a kernel timed alone
+     * (kernel_profiles.c measures them per chip): the share of L2 reusable
+     * across replays (one partition of two), the sharpness of the
+     * resident-to-evicted transition, whether L2 keeps dirty output lines
+     * (Ada), the fraction of HBM bandwidth an output's write-back reaches,
+     * the sustained-load clock drop. */
+    double l2_usable, l2_sharpness;
+    bool l2_keeps_output;
+    double write_fraction, power_drop;
 };
 
-#define RT_KERNEL_PARAMS 8
+#define RT_KERNEL_PARAMS 12
 
 /* The kernel models' version: raised whenever a model's formula or
  * constants change, so that fits made for another version are never read
  * as this one's (kernel_builtin_fits refuses them; `make profiles` refits). */
-#define RT_KERNEL_MODEL_VERSION 2
+#define RT_KERNEL_MODEL_VERSION 4
 
 /* One fitted parameter set: a kind's model constants for one chip,
  * engine and format. */
@@ -204,7 +218,7 @@ struct kernel_fit {
     float p[RT_KERNEL_PARAMS];       /* the model's constants, kernel_param_name names them */
 };
 
-#define RT_KERNEL_FITS_MAX 112
+#define RT_KERNEL_FITS_MAX 160
 #define RT_KERNEL_FROM_MAX 32
 #define RT_KERNEL_DERATE_SOURCE_MAX 200
 
@@ -269,6 +283,11 @@ bool kernel_builtin_profile(const char *chip_key, struct kernel_profile *out);
 const char *kernel_param_name(enum rt_kernel_kind kind, int i);
 int kernel_param_count(enum rt_kernel_kind kind);
 
+/* Whether constant i matters for shapes like s (a GEMM's recipe switches
+ * some off: a split-K fix-up only where the library splits K, a quantiser
+ * only where one runs); the fit moves only those. */
+bool kernel_param_used(const struct kernel_shape *s, int i);
+
 /* Index of kind's constant named name, or -1. */
 int kernel_param_index(enum rt_kernel_kind kind, const char *name);
 
@@ -276,8 +295,20 @@ int kernel_param_index(enum rt_kernel_kind kind, const char *name);
  * fit, and the uncalibrated estimate. Fills p[0..count). */
 void kernel_default_params(enum rt_kernel_kind kind, float p[RT_KERNEL_PARAMS]);
 
-/* Each constant's range, [lo, hi], for the fit and for chip files. */
+/* Another start for the fit (k = 1: a faster kernel, k = 2: a slower
+ * one): every fraction (a name ending "fraction" or "speedup") scaled up
+ * or down and every time down or up, within its range; the GEMM's its
+ * prototype's (a high and a low per-CTA load rate). Changes p in place. */
+void kernel_alt_start(enum rt_kernel_kind kind, int k, float p[RT_KERNEL_PARAMS]);
+
+/* Each constant's range, [lo, hi], for the fit and for chip files. A
+ * discrete constant (a kernel's tile, whether it packs GQA heads) has
+ * lo == hi == its default and its values in kernel_param_choices. */
 void kernel_param_range(enum rt_kernel_kind kind, int i, double *lo, double *hi);
+
+/* The values a discrete constant i of kind may take (the fit tries each):
+ * their count, and *values pointed at them; 0 for a continuous one. */
+int kernel_param_choices(enum rt_kernel_kind kind, int i, const float **values);
 
 /* Where an estimate's constants came from. */
 enum rt_kernel_source {

@@ -135,7 +135,7 @@ static int row_shape(const char *path, struct kernel_row *r, char h[][CSV_FIELD_
         if (s->kind == RT_KERNEL_ATTENTION)
             s->seq = isl;
         else
-            s->kv_len = isl + step;
+            s->kv_len = isl + step; /* vLLM's: the step's own token is in its count already (fixed below) */
         s->kv_fp8 = strcmp(text_of(h, hc, f, fc, "kv_cache_dtype"), "fp8") == 0;
         break;
     }
@@ -309,6 +309,12 @@ static int read_rows(const char *path, const char *text, size_t len, char h[][CS
         const char *fw = text_of(h, hc, f, fc, "framework");
         r->engine = kernel_engine_for(fw[0] ? fw : dir_engine, &guessed);
         r->obs.shape.rank0_only = r->obs.shape.kind == RT_KERNEL_MOE && r->engine == RT_KE_SGLANG;
+        r->obs.shape.engine = r->engine;
+        /* vLLM's decode collectors pass seq_len = the cached tokens including the step's own: one fewer
+         * attended than TensorRT-LLM's and SGLang's isl + step */
+        if ((r->obs.shape.kind == RT_KERNEL_DECODE_ATTENTION || r->obs.shape.kind == RT_KERNEL_DECODE_MLA) &&
+            r->engine == RT_KE_VLLM && r->obs.shape.kv_len > 1.0)
+            r->obs.shape.kv_len -= 1.0;
         if (r->obs.shape.kind < RT_KERNEL_NCCL_ALLREDUCE && guessed && !r->skipped[0])
             snprintf(r->skipped, sizeof r->skipped, "framework '%s' is not trtllm, vllm or sglang", fw);
         n++;
