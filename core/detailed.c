@@ -177,9 +177,14 @@ void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s)
     hw->kengine = kernel_engine_for(s->engine.name, NULL);
     hw->kcompute_derate = v.compute_derate;
     hw->kmemory_derate = v.memory_derate;
+    /* TensorRT-LLM's decode attention: XQA or MMHA by the group a chip holds */
+    double heads = fmax(1.0, ceil((double)s->model.heads / hw->n_chips));
+    double kv_heads = kv_heads_per_chip((double)(s->model.kv_heads > 0 ? s->model.kv_heads : 1), hw->n_chips);
     for (int k = 0; k < RT_KERNEL_KIND_COUNT; k++) {
         enum rt_kernel_format f = k == RT_KERNEL_GEMM || k == RT_KERNEL_MOE ? hw->kformat : RT_KF_BF16;
         enum rt_kernel_family fam = k == RT_KERNEL_ALLREDUCE ? RT_KFAM_GRAPH : RT_KFAM_ANY;
+        if (k == RT_KERNEL_DECODE_ATTENTION && hw->kengine == RT_KE_TRTLLM)
+            fam = kernel_trtllm_decode_family(heads, kv_heads);
         hw->ksource[k] = resolve_kind(&v, (enum rt_kernel_kind)k, f, hw->kv_fp8, fam, hw->kengine, hw->kparams[k],
                                       &hw->kerror[k], &hw->kfamily[k]);
     }
@@ -228,8 +233,9 @@ static double attention_s(const struct scenario *s, const struct hw_rates *hw, e
     if (p == RT_PHASE_DECODE) {
         k.kind = mla ? RT_KERNEL_DECODE_MLA : RT_KERNEL_DECODE_ATTENTION;
         k.family = hw->kfamily[k.kind];
+
         k.kv_len = (double)s->context_tokens;
-        k.heads *= q; /* verifying q tokens a sequence scores q queries per head */
+        k.queries = q; /* verifying q tokens a sequence scores q queries a head over the same cache */
     } else {
         k.kind = mla ? RT_KERNEL_MLA : RT_KERNEL_ATTENTION;
         k.family = hw->kfamily[k.kind];

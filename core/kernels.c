@@ -151,7 +151,7 @@ enum rt_kernel_engine kernel_engine_for(const char *engine_name, bool *guessed)
 
 static const char *const family_names[RT_KFAM_COUNT] = {
     "any", "default", "deepgemm", "cutlass", "flashinfer", "trtllm", "triton", "marlin", "fa2", "fa3", "fa4",
-    "flash-attn", "flashmla", "plugin", "nongated", "graph", "eager"};
+    "flash-attn", "flashmla", "plugin", "nongated", "graph", "eager", "xqa", "mmha"};
 
 const char *kernel_family_name(enum rt_kernel_family f)
 {
@@ -170,6 +170,12 @@ static bool has(const char *hay, const char *needle)
             return true;
     }
     return false;
+}
+
+enum rt_kernel_family kernel_trtllm_decode_family(double heads, double kv_heads)
+{
+    double g = kv_heads > 0.0 ? heads / kv_heads : 1.0;
+    return g > 1.0 && g <= 32.0 ? RT_KFAM_XQA : RT_KFAM_MMHA;
 }
 
 enum rt_kernel_family kernel_family_of(const char *src)
@@ -310,7 +316,8 @@ static const struct param_def decode_params[] = {
     {"unit_s", 2.0e-6f, 0.0, 1e-4, NULL, 0},            {"l2_speedup", 1.5f, 1.0, 10.0, NULL, 0},
     {"chunk", 512.0f, 512.0, 512.0, CHOICES(chunk_choices)}, {"m_tile", 16.0f, 16.0, 16.0, CHOICES(m_tile_choices)},
     {"group_max", 1e9f, 1e9, 1e9, CHOICES(group_choices)}, {"split_full", 0.0f, 0.0, 0.0, CHOICES(flag_choices)},
-    {"per_seq_units", 0.0f, 0.0, 0.0, CHOICES(flag_choices)}, END};
+    {"per_seq_units", 0.0f, 0.0, 0.0, CHOICES(flag_choices)},
+    {"split_fills_waves", 1.0f, 1.0, 1.0, CHOICES(flag_choices)}, END};
 /* A fused MoE layer: a launch and routing time, a time per active expert
  * (its grouped-GEMM prologue), the touched experts' weights over the
  * achieved bandwidth and the padded, wave-quantised GEMM work over the
@@ -827,21 +834,23 @@ static double decode_time(const struct kernel_shape *s, const struct kernel_chip
      * MHA (its seqlenq_ngroups_swapped decode path) */
     bool fa2 = !mla && (s->family == RT_KFAM_FA2 || s->family == RT_KFAM_FLASH_ATTN) && s->engine == RT_KE_VLLM;
     bool nopack = fa2 && s->window > 0.0, nosplit = fa2 && (s->window > 0.0 || h == kv);
-    double G = h / kv;
+    double G = h / kv, q = s->queries > 1.0 ? s->queries : 1.0;
     bool per_head = G > group_max || nopack;
     double hu = per_head ? h : kv, bk = b * hu;
     double Ls = split_full ? s->kv_len : L;
-    double nsplit = nosplit ? 1.0 : fmin(fmax(cdiv(sms, bk), 1.0), fmax(1.0, cdiv(Ls, chunk)));
+    /* split the cache so that the units fill one wave (at most, or at least: a kernel's heuristic) */
+    double fill = p[11] > 0.5f ? cdiv(sms, bk) : floor(sms / bk);
+    double nsplit = nosplit ? 1.0 : fmin(fmax(fill, 1.0), fmax(1.0, cdiv(Ls, chunk)));
     double units = bk * nsplit, waves = cdiv(units, sms), util = units / (waves * sms);
     double kv_bytes = mla ? b * L * (MLA_LORA + MLA_ROPE) * g.kv_bytes_per_element
                           : b * kv * L * (g.dqk + g.dv) * g.kv_bytes_per_element;
-    double qo_bytes = b * h * (g.dqk + g.dv) * 2.0;
+    double qo_bytes = b * h * q * (g.dqk + g.dv) * 2.0;
     double reread = hu / kv; /* each query head re-reads its KV when a unit takes one head */
     double bytes = kv_bytes * reread + qo_bytes;
     double hit = s->warm_cache && c->l2_bytes > 0.0 ? fmin(1.0, c->l2_bytes / fmax(kv_bytes, 1.0)) : 0.0;
     double memory = fmax(bytes * (hit / l2 + (1.0 - hit)) / (hbm * c->hbm_bytes_per_s),
                          waves * (kv_bytes * reread / units) / unit_bw);
-    double Gu = per_head ? 1.0 : G, Gpad = cdiv(Gu, m_tile) * m_tile;
+    double Gu = (per_head ? 1.0 : G) * q, Gpad = cdiv(Gu, m_tile) * m_tile; /* verified drafts: more queries a unit */
     double peak = c->peak_flops_per_s[RT_RATE_BF16];
     double compute = 2.0 * bk * Gpad * L * (g.dqk + g.dv) / (eta * peak) / util;
     double extra = g.extra_flops / (eta * peak) + g.extra_bytes / (hbm * c->hbm_bytes_per_s);

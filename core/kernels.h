@@ -128,13 +128,18 @@ enum rt_kernel_engine kernel_engine_for(const char *engine_name, bool *guessed);
 enum rt_kernel_family {
     RT_KFAM_ANY = 0, RT_KFAM_DEFAULT, RT_KFAM_DEEPGEMM, RT_KFAM_CUTLASS, RT_KFAM_FLASHINFER, RT_KFAM_TRTLLM,
     RT_KFAM_TRITON, RT_KFAM_MARLIN, RT_KFAM_FA2, RT_KFAM_FA3, RT_KFAM_FA4, RT_KFAM_FLASH_ATTN, RT_KFAM_FLASHMLA,
-    RT_KFAM_PLUGIN, RT_KFAM_NONGATED, RT_KFAM_GRAPH, RT_KFAM_EAGER, RT_KFAM_COUNT
+    RT_KFAM_PLUGIN, RT_KFAM_NONGATED, RT_KFAM_GRAPH, RT_KFAM_EAGER, RT_KFAM_XQA, RT_KFAM_MMHA, RT_KFAM_COUNT
 };
 
 /* "any", "default", "deepgemm", "cutlass", "flashinfer", "trtllm",
  * "triton", "marlin", "fa2", "fa3", "fa4", "flash-attn", "flashmla",
- * "plugin", "nongated", "graph", "eager"; "?" out of range. */
+ * "plugin", "nongated", "graph", "eager", "xqa", "mmha"; "?" out of range. */
 const char *kernel_family_name(enum rt_kernel_family f);
+
+/* The kernel TensorRT-LLM's decode attention dispatches to: XQA for a group
+ * of 2 to 32 query heads a KV head, else masked multi-head attention (one
+ * unit a head), as its attention op chooses. */
+enum rt_kernel_family kernel_trtllm_decode_family(double heads, double kv_heads);
 
 /* The family of a kernel_source name as the tables write it
  * ("DeepGemmFp8BlockScaledMMKernel" -> deepgemm, "vllm_flash_attn_fa3" ->
@@ -157,6 +162,8 @@ struct kernel_shape {
     /* attention: batch sequences of seq tokens (prefill), or kv_len cached
      * tokens (decode); heads and kv_heads on this chip; window 0 = full */
     double batch, seq, kv_len, heads, kv_heads, head_dim, window;
+    double queries;                  /* decode: query tokens a sequence scores this step (k + 1 verifying k
+                                        drafts); 0 or 1 = one */
     /* MoE: tokens entering the layer, widths, routing, and the shard one
      * chip runs (experts / ep of them, each inter / tp wide); skew 0 =
      * balanced, else the power-law exponent of the experts' token counts */
@@ -203,7 +210,7 @@ struct kernel_chip {
 /* The kernel models' version: raised whenever a model's formula or
  * constants change, so that fits made for another version are never read
  * as this one's (kernel_builtin_fits refuses them; `make profiles` refits). */
-#define RT_KERNEL_MODEL_VERSION 4
+#define RT_KERNEL_MODEL_VERSION 6
 
 /* One fitted parameter set: a kind's model constants for one chip,
  * engine and format. */

@@ -310,6 +310,9 @@ static int read_rows(const char *path, const char *text, size_t len, char h[][CS
         r->engine = kernel_engine_for(fw[0] ? fw : dir_engine, &guessed);
         r->obs.shape.rank0_only = r->obs.shape.kind == RT_KERNEL_MOE && r->engine == RT_KE_SGLANG;
         r->obs.shape.engine = r->engine;
+        if (r->obs.shape.kind == RT_KERNEL_DECODE_ATTENTION && r->engine == RT_KE_TRTLLM &&
+            r->obs.shape.family == RT_KFAM_DEFAULT) /* torch_flow: XQA or MMHA by the group's size */
+            r->obs.shape.family = kernel_trtllm_decode_family(r->obs.shape.heads, r->obs.shape.kv_heads);
         /* vLLM's decode collectors pass seq_len = the cached tokens including the step's own: one fewer
          * attended than TensorRT-LLM's and SGLang's isl + step */
         if ((r->obs.shape.kind == RT_KERNEL_DECODE_ATTENTION || r->obs.shape.kind == RT_KERNEL_DECODE_MLA) &&
