@@ -316,8 +316,7 @@ static const struct param_def decode_params[] = {
     {"unit_s", 2.0e-6f, 0.0, 1e-4, NULL, 0},            {"l2_speedup", 1.5f, 1.0, 10.0, NULL, 0},
     {"chunk", 512.0f, 512.0, 512.0, CHOICES(chunk_choices)}, {"m_tile", 16.0f, 16.0, 16.0, CHOICES(m_tile_choices)},
     {"group_max", 1e9f, 1e9, 1e9, CHOICES(group_choices)}, {"split_full", 0.0f, 0.0, 0.0, CHOICES(flag_choices)},
-    {"per_seq_units", 0.0f, 0.0, 0.0, CHOICES(flag_choices)},
-    {"split_fills_waves", 1.0f, 1.0, 1.0, CHOICES(flag_choices)}, END};
+    {"per_seq_units", 0.0f, 0.0, 0.0, CHOICES(flag_choices)}, END};
 /* A fused MoE layer: a launch and routing time, a time per active expert
  * (its grouped-GEMM prologue), the touched experts' weights over the
  * achieved bandwidth and the padded, wave-quantised GEMM work over the
@@ -838,9 +837,8 @@ static double decode_time(const struct kernel_shape *s, const struct kernel_chip
     bool per_head = G > group_max || nopack;
     double hu = per_head ? h : kv, bk = b * hu;
     double Ls = split_full ? s->kv_len : L;
-    /* split the cache so that the units fill one wave (at most, or at least: a kernel's heuristic) */
-    double fill = p[11] > 0.5f ? cdiv(sms, bk) : floor(sms / bk);
-    double nsplit = nosplit ? 1.0 : fmin(fmax(fill, 1.0), fmax(1.0, cdiv(Ls, chunk)));
+    /* split the cache so that the units fill one wave at most (flash-decoding's heuristic) */
+    double nsplit = nosplit ? 1.0 : fmin(fmax(floor(sms / bk), 1.0), fmax(1.0, cdiv(Ls, chunk)));
     double units = bk * nsplit, waves = cdiv(units, sms), util = units / (waves * sms);
     double kv_bytes = mla ? b * L * (MLA_LORA + MLA_ROPE) * g.kv_bytes_per_element
                           : b * kv * L * (g.dqk + g.dv) * g.kv_bytes_per_element;

@@ -404,29 +404,39 @@ static struct scenario one_layer_h100(void)
     return s;
 }
 
-/* Wave quantisation by hand: a batch-1 decode qkv projection on an H100
- * (132 SMs) is M 1 x N 6144 x K 4096. 128 x 128 tiles give 48 tiles
- * (0.36 of a wave, 1/128 of each tile useful); 64 x 64 tiles split-K by 4
- * give 96 x 4 = 384 tiles over 3 waves of 132, with 1/64 of each tile
- * useful: 1/64 x 384/396, the best of the nine tilings. */
-static void test_gemm_waves_by_hand(void **state)
+/* An operation's realistic time is the measured kernel model's for its
+ * shapes (kernels.h), worked again here through the public API: the
+ * batch-1 decode QKV projection on one H100 is one M 1 x N 6144 x K 4096
+ * bf16 GEMM a layer (32 + 2 x 8 heads of 128), the MLP's an up-and-gate
+ * 1 x 8192 x 4096 and a down 1 x 4096 x 4096, TensorRT-LLM's kernels (the
+ * generic engine's stand-in), timed cold as inside a forward pass. */
+static void test_operations_are_the_kernel_models(void **state)
 {
     (void)state;
     struct scenario s = one_layer_h100();
     s.prefill_tokens = 8192;
     s.context_tokens = 8192;
     struct analysis a = must_analyze(&s);
-    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "qkv projection")->waves, 1.0 / 64.0 * 384.0 / 396.0, 1e-15);
-    /* Prefill of 8192 tokens, no padding and more than a wave of tiles, so no split-K: 128 x 128 gives
-     * 3072 tiles over 24 waves (3168 slots), 0.9697; 128 x 64 gives 6144 over 47 waves (6204), 0.99033,
-     * the best (64 x 64 ties it). */
-    ASSERT_NEAR(op(&a.phases[RT_PHASE_PREFILL], "qkv projection")->waves, 6144.0 / 6204.0, 1e-15);
+    struct kernel_view v;
+    struct kernel_chip c;
+    kernel_view_for("h100", NULL, &v);
+    kernel_chip_of(chip_find("h100"), &v, &c);
+    struct kernel_shape g = {.kind = RT_KERNEL_GEMM, .format = RT_KF_BF16, .engine = RT_KE_TRTLLM, .m = 1, .n = 6144,
+                             .k = 4096};
+    double qkv = kernel_estimate(&g, &c, &v, RT_KE_TRTLLM, NULL);
+    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "qkv projection")->realistic_s, qkv, qkv * 1e-12);
+    g.n = 8192;
+    double up = kernel_estimate(&g, &c, &v, RT_KE_TRTLLM, NULL);
+    g.n = 4096;
+    double down = kernel_estimate(&g, &c, &v, RT_KE_TRTLLM, NULL);
+    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "mlp")->realistic_s, up + down, (up + down) * 1e-12);
+    /* Each carries its fit's cross-validated error, and the phase's error is their time-weighted mean. */
+    const struct kernel_fit *fit = kernel_fit_lookup(&v, &g, RT_KE_TRTLLM, NULL);
+    assert_non_null(fit);
+    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "mlp")->error_fraction, fit->cv_error, 1e-7);
+    assert_true(a.phases[RT_PHASE_DECODE].error_fraction > 0.0 && a.phases[RT_PHASE_DECODE].error_fraction < 0.5);
 }
 
-/* More work never takes less time: the realistic time to first token and
- * time per output token never fall as the batch, the context or the prompt
- * grows, one token at a time across wave, tile and split-KV edges (a GEMM of 257 rows pads a
- * third row of tiles; it cannot beat 256). */
 /* A phase row's time is the floor of the work it places: at batch 64 the
  * decode row's bytes include 172 GB of KV cache, so its time is at least
  * those bytes over the chips' bandwidth (the napkin's weights-only step
@@ -453,7 +463,10 @@ static void test_phase_rows_are_the_floor(void **state)
 }
 
 /* Steps *knob from 1 to last on scenario s and fails if the realistic
- * time to first token or time per output token ever falls. */
+ * time to first token or time per output token ever falls by more than
+ * 5%: the measured kernels have real steps of their own (TensorRT-LLM's
+ * XQA splits the cache to fill whole waves, so 11 sequences can finish a
+ * step about 3% sooner than 10), but no more than that. */
 static void assert_never_faster(struct scenario *s, int64_t *knob, int64_t last, const char *knob_name,
                                 const char *label)
 {
@@ -461,7 +474,7 @@ static void assert_never_faster(struct scenario *s, int64_t *knob, int64_t last,
     for (int64_t v = 1; v <= last; v++) {
         *knob = v;
         struct analysis a = must_analyze(s);
-        if (a.realistic.tpot_s < last_tpot || a.realistic.ttft_s < last_ttft)
+        if (a.realistic.tpot_s < 0.95 * last_tpot || a.realistic.ttft_s < 0.95 * last_ttft)
             fail_msg("%s: %s %lld is faster than %lld", label, knob_name, (long long)v, (long long)(v - 1));
         last_tpot = a.realistic.tpot_s;
         last_ttft = a.realistic.ttft_s;
@@ -493,31 +506,31 @@ static void test_realistic_monotone(void **state)
         }
 }
 
-/* The realistic estimate by hand for one operation: a 4096 x 4096 bf16
- * GEMM's worth of MLP at batch 1 on an H100 is memory-bound, so its time is
- * the weight bytes over 0.907 of the bandwidth plus two launches of 9.96 us
- * (the fitted profile, realistic.h); all-reduces at 8 chips take the tree's
- * 2 ceil(log2 8) = 6 steps of 2.29 us for a 1-token message. */
+/* The realistic all-reduce by hand: at 8 chips a decode step of one token
+ * all-reduces 4096 bf16 elements twice a layer, each the engine's own
+ * all-reduce over NVLink (one direction, 450 GB/s), captured in a CUDA
+ * graph; vLLM's per-pass time is added once; plain PyTorch has none. */
 static void test_realistic_by_hand(void **state)
 {
     (void)state;
     struct scenario s = one_layer_h100();
     s.engine = *engine_find("pytorch");
     struct analysis a = must_analyze(&s);
-    const struct op_cost *mlp = op(&a.phases[RT_PHASE_DECODE], "mlp");
-    double floor_memory = mlp->memory_s;
-    ASSERT_NEAR(mlp->realistic_s, floor_memory / 0.907 + 2 * 9.96e-6, 1e-12);
     ASSERT_NEAR(a.phases[RT_PHASE_DECODE].step_s, 0.0, 0); /* pytorch: no serving loop */
     s.chips = 8;
     s.engine = *engine_find("vllm");
     a = must_analyze(&s);
     const struct phase_cost *dec = &a.phases[RT_PHASE_DECODE];
-    double message = 1.0 * 4096 * 2; /* one token of d_model, bf16 */
-    double link = 900e9 / 2.0 * 0.696;
-    double tree = 6 * 2.29e-6 + 2.0 * message / link;
-    double ring = 14 * 2.29e-6 + 2.0 * 7.0 / 8.0 * message / link;
+    struct kernel_view v;
+    struct kernel_chip c;
+    kernel_view_for("h100", NULL, &v);
+    kernel_chip_of(chip_find("h100"), &v, &c);
+    c.link_bytes_per_s = 900e9 / 2.0;
+    struct kernel_shape ar = {.kind = RT_KERNEL_ALLREDUCE, .format = RT_KF_BF16, .engine = RT_KE_VLLM,
+                              .family = RT_KFAM_GRAPH, .gpus = 8, .message_bytes = 4096.0 * 2.0};
+    double one = kernel_estimate(&ar, &c, &v, RT_KE_VLLM, NULL);
     ASSERT_NEAR(dec->allreduces, 2, 0);
-    ASSERT_NEAR(dec->realistic_comms_s, 2 * fmin(tree, ring), 1e-15);
+    ASSERT_NEAR(dec->realistic_comms_s, 2 * one, 1e-15);
     ASSERT_NEAR(dec->step_s, 0.5e-3, 0);
 }
 
@@ -620,7 +633,7 @@ int main(void)
         cmocka_unit_test(test_properties),
         cmocka_unit_test(test_napkin_unchanged_and_detailed_verdict),
         cmocka_unit_test(test_realistic_by_hand),
-        cmocka_unit_test(test_gemm_waves_by_hand),
+        cmocka_unit_test(test_operations_are_the_kernel_models),
         cmocka_unit_test(test_realistic_monotone),
         cmocka_unit_test(test_phase_rows_are_the_floor),
         cmocka_unit_test(test_measured_mbu_and_prefill_mfu),
