@@ -201,6 +201,13 @@ void kernel_chip_of(const struct chip_spec *c, const struct kernel_view *v, stru
                                                                             : c->peak_flops_per_s[RT_MXFP4];
     out->hbm_bytes_per_s = c->hbm_bytes_per_s;
     out->sm_count = (double)c->efficiency.sm_count;
+    if (!(out->sm_count > 0.0) && v && v->from && v->from[0]) {
+        /* a chip of a few large matrix units (a TPU, Gaudi) is timed as if its peak and bandwidth were
+         * spread over its profile sibling's SMs: the fitted per-SM constants then mean what they were
+         * fitted to mean */
+        const struct chip_spec *sib = chip_find(v->from);
+        out->sm_count = sib ? (double)sib->efficiency.sm_count : 0.0;
+    }
     out->link_bytes_per_s = c->interconnect_bytes_per_s / 2.0;
     out->l2_bytes = c->kernels.l2_bytes > 0.0 ? c->kernels.l2_bytes : v ? v->l2_bytes : 0.0;
     int i = map_row(c->key);

@@ -148,8 +148,16 @@ static void test_nvfp4_ridge_on_b200(void **state)
     ASSERT_NEAR(a.hw.vector_flops_per_s, 45e12, 0);
     assert_true(has_note(&a, "bf16 tensor peak, 45 TFLOP/s"));
     assert_true(has_note(&a, "nvfp4 weights and activations (one e4m3 scale per 16 elements): 4.5 bits a weight"));
-    /* The realistic estimate takes fp8's matmul share for nvfp4 (no rows of its own). */
-    ASSERT_NEAR(a.efficiency.matmul[RT_NVFP4], a.efficiency.matmul[RT_FP8], 0);
+    /* The realistic estimate times nvfp4 GEMMs by the B200's own measured nvfp4 kernels (the shared
+     * tables' b200_sxm/trtllm gemm_perf nvfp4 rows), and the profile's share is that fit's. */
+    struct kernel_view v;
+    kernel_view_for("b200", NULL, &v);
+    struct kernel_shape g = {.kind = RT_KERNEL_GEMM, .format = RT_KF_NVFP4};
+    enum rt_kernel_source src;
+    const struct kernel_fit *fit = kernel_fit_lookup(&v, &g, RT_KE_TRTLLM, &src);
+    assert_non_null(fit);
+    assert_int_equal(src, RT_KSRC_MEASURED);
+    ASSERT_NEAR(a.efficiency.matmul[RT_NVFP4], fit->p[kernel_param_index(RT_KERNEL_GEMM, "peak_fraction")], 1e-7);
     assert_true(a.realistic.total_s > a.detailed.total_s);
 }
 

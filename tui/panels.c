@@ -615,7 +615,12 @@ void panel_latency(struct view v, const struct analysis *a, const struct analysi
         char f[32], by[32];
         format_si(f, sizeof f, l->prefill_flops, "FLOP");
         format_si(by, sizeof by, l->decode_bytes, "B");
-        view_printf(v, 0, row++, -1, ROLE_DIM, "prefill %s of compute; decode reads %s", f, by);
+        char line[128];
+        snprintf(line, sizeof line, "prefill %s of compute; decode reads %s", f, by);
+        if (text_width(line) > v.r.w) /* never a cut figure: the short form, or nothing */
+            snprintf(line, sizeof line, "prefill %s; decode %s", f, by);
+        if (text_width(line) <= v.r.w)
+            view_text(v, 0, row++, -1, line, ROLE_DIM);
     }
     for (int i = 0; i < a->note_count && row < v.r.h; i++)
         row = wrap_text(v, row, a->notes[i], ROLE_DIM, false);
@@ -809,8 +814,12 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
          * mixture of experts' row counts the experts a step reads). */
         const struct placement *dec = analysis_phase_placement(a, "decode");
         double ai = dec ? dec->roof.intensity_flop_per_byte : a->decode_batch_intensity_flop_per_byte;
-        view_printf(v, 0, row++, -1, ROLE_DIM, "decode AI at batch %s: %.1f FLOP/B; ridge %.0f", nb, ai,
-                    a->ridge_flop_per_byte);
+        char line[128];
+        snprintf(line, sizeof line, "decode AI at batch %s: %.1f FLOP/B; ridge %.0f", nb, ai, a->ridge_flop_per_byte);
+        if (text_width(line) > v.r.w) /* never a cut figure: the short form, or nothing */
+            snprintf(line, sizeof line, "decode AI %.1f; ridge %.0f", ai, a->ridge_flop_per_byte);
+        if (text_width(line) <= v.r.w)
+            view_text(v, 0, row++, -1, line, ROLE_DIM);
     }
     if (row < v.r.h) {
         char pa[24], ac[24];
