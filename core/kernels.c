@@ -837,8 +837,9 @@ static double decode_time(const struct kernel_shape *s, const struct kernel_chip
     bool per_head = G > group_max || nopack;
     double hu = per_head ? h : kv, bk = b * hu;
     double Ls = split_full ? s->kv_len : L;
-    /* split the cache so that the units fill one wave at most (flash-decoding's heuristic) */
-    double nsplit = nosplit ? 1.0 : fmin(fmax(floor(sms / bk), 1.0), fmax(1.0, cdiv(Ls, chunk)));
+    /* split the cache in chunks of about `chunk` tokens, the units filling one wave at most (flash-decoding's
+     * heuristic; the split is even, so one more cached token never makes a step faster) */
+    double nsplit = nosplit ? 1.0 : fmin(fmax(floor(sms / bk), 1.0), fmax(1.0, Ls / chunk));
     double units = bk * nsplit, waves = cdiv(units, sms), util = units / (waves * sms);
     double kv_bytes = mla ? b * L * (MLA_LORA + MLA_ROPE) * g.kv_bytes_per_element
                           : b * kv * L * (g.dqk + g.dv) * g.kv_bytes_per_element;

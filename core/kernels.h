@@ -210,7 +210,7 @@ struct kernel_chip {
 /* The kernel models' version: raised whenever a model's formula or
  * constants change, so that fits made for another version are never read
  * as this one's (kernel_builtin_fits refuses them; `make profiles` refits). */
-#define RT_KERNEL_MODEL_VERSION 7
+#define RT_KERNEL_MODEL_VERSION 8
 
 /* One fitted parameter set: a kind's model constants for one chip,
  * engine and format. */

@@ -286,7 +286,7 @@ if wait_for "$s" 'total 1.981 s' && wait_for "$s" 'MISS'; then
     if wait_for "$s" '32 × tpu-v5e'; then
         t send-keys -t "$s" Right
         if wait_for "$s" 'total 0.683 s' && wait_for "$s" ' OK 0.683 s napkin' &&
-            wait_for "$s" 'MISS 2.831 s realistic?'; then
+            wait_for "$s" 'MISS 1.789 s realistic?'; then
             pass "chips 16 -> 64: 1.981 s MISS becomes 0.683 s OK, and the title says the realistic estimate disagrees"
         else
             fail "64 chips did not show 0.683 s OK" "$s"
@@ -397,8 +397,8 @@ t kill-session -t "$s" 2>/dev/null
 # ---- --baseline FILE opens with a saved scenario pinned ----
 s=baseline-file
 start "$s" 80 24 "$UTF8_ENV" "--baseline tests/fixtures/scenarios/review-b.json"
-if wait_for "$s" 'baseline pinned from --baseline' && wait_for "$s" 'baseline 100.861 s  Δ -'; then
-    pass "--baseline FILE opens pinned: the latency panel shows the file's 100.861 s and the change"
+if wait_for "$s" 'baseline pinned from --baseline' && wait_for "$s" 'baseline 87.164 s  Δ -'; then
+    pass "--baseline FILE opens pinned: the latency panel shows the file's 87.164 s and the change"
 else
     fail "--baseline FILE did not open with the file pinned" "$s"
 fi
