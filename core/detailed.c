@@ -10,6 +10,18 @@
 #include "parallel.h"
 #include "roofline.h"
 
+/* The larger and the smaller of two finite figures, inline (libm's fmax and
+ * fmin are calls, for their NaN rules; no figure here is a NaN). */
+static inline double dmax(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double dmin(double a, double b)
+{
+    return a < b ? a : b;
+}
+
 const char *phase_name(enum rt_phase p)
 {
     static const char *const names[RT_PHASE_COUNT] = {"prefill", "decode", "training"};
@@ -125,8 +137,8 @@ static enum rt_kernel_source resolve_kind(const struct kernel_view *v, enum rt_k
         kernel_default_params(k, out);
     double own = fit ? (double)fit->cv_error : RT_KERNEL_DEFAULT_ERROR;
     *error = src == RT_KSRC_MEASURED ? own
-             : src == RT_KSRC_NEAR   ? fmax(own, RT_KERNEL_NEAR_ERROR)
-             : src == RT_KSRC_BORROWED ? fmax(own, RT_KERNEL_BORROWED_ERROR)
+             : src == RT_KSRC_NEAR   ? dmax(own, RT_KERNEL_NEAR_ERROR)
+             : src == RT_KSRC_BORROWED ? dmax(own, RT_KERNEL_BORROWED_ERROR)
                                        : RT_KERNEL_DEFAULT_ERROR;
     return src;
 }
@@ -145,19 +157,19 @@ static struct efficiency_profile efficiency_from_kernels(const struct hw_rates *
     int step = kernel_param_index(RT_KERNEL_NCCL_ALLREDUCE, "step_s");
     int link = kernel_param_index(RT_KERNEL_NCCL_ALLREDUCE, "simple_link_fraction");
     if (hbm >= 0)
-        e.memory = fmin(1.0, (double)g[hbm] * hw->kmemory_derate);
+        e.memory = dmin(1.0, (double)g[hbm] * hw->kmemory_derate);
     if (launch >= 0)
         e.kernel_s = g[launch];
     if (step >= 0)
         e.allreduce_step_s = ar[step];
     if (link >= 0)
-        e.link = fmin(1.0, (double)ar[link]);
+        e.link = dmin(1.0, (double)ar[link]);
     for (int p = 0; p < RT_PRECISION_COUNT && peak >= 0; p++) {
         float q[RT_KERNEL_PARAMS];
         double err;
         enum rt_kernel_format f = p == RT_INT4 ? RT_KF_INT4_WO : kernel_format_for((enum rt_precision)p, (enum rt_precision)p);
         resolve_kind(v, RT_KERNEL_GEMM, f, false, RT_KFAM_ANY, hw->kengine, q, &err, NULL);
-        e.matmul[p] = fmin(1.0, fmax(0.01, (double)q[peak] * hw->kcompute_derate));
+        e.matmul[p] = dmin(1.0, dmax(0.01, (double)q[peak] * hw->kcompute_derate));
     }
     e.present = true;
     e.calibrated = v->measured;
@@ -178,7 +190,7 @@ void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s)
     hw->kcompute_derate = v.compute_derate;
     hw->kmemory_derate = v.memory_derate;
     /* TensorRT-LLM's decode attention: XQA or MMHA by the group a chip holds */
-    double heads = fmax(1.0, ceil((double)s->model.heads / hw->n_chips));
+    double heads = dmax(1.0, ceil((double)s->model.heads / hw->n_chips));
     double kv_heads = kv_heads_per_chip((double)(s->model.kv_heads > 0 ? s->model.kv_heads : 1), hw->n_chips);
     for (int k = 0; k < RT_KERNEL_KIND_COUNT; k++) {
         enum rt_kernel_format f = k == RT_KERNEL_GEMM || k == RT_KERNEL_MOE ? hw->kformat : RT_KF_BF16;
@@ -226,7 +238,7 @@ static double attention_s(const struct scenario *s, const struct hw_rates *hw, e
 {
     const struct model_shape *m = &s->model;
     bool mla = m->kv_lora_rank > 0;
-    double heads = fmax(1.0, ceil((double)m->heads / hw->n_chips));
+    double heads = dmax(1.0, ceil((double)m->heads / hw->n_chips));
     double kv_heads = mla ? 1.0 : kv_heads_per_chip((double)m->kv_heads, hw->n_chips);
     struct kernel_shape k = {.format = RT_KF_BF16, .kv_fp8 = hw->kv_fp8, .engine = hw->kengine, .batch = seqs,
                              .heads = heads, .kv_heads = kv_heads, .head_dim = (double)m->d_head};
@@ -267,7 +279,7 @@ static double moe_layer_s(const struct scenario *s, const struct hw_rates *hw, d
     double ff_s = m->shared_d_ff > 0 ? (double)m->shared_d_ff : ff_e;
     struct kernel_shape k = {.kind = RT_KERNEL_MOE, .format = hw->kformat, .engine = hw->kengine,
                              .family = hw->kfamily[RT_KERNEL_MOE],
-                             .tokens = fmax(1.0, ceil(T * busy)),
+                             .tokens = dmax(1.0, ceil(T * busy)),
                              .hidden = (double)m->d_model, .inter = ff_e, .topk = (double)m->experts_per_token,
                              .experts = (double)m->experts, .moe_tp = e > 1.0 ? 1.0 : hw->n_chips,
                              .moe_ep = e > 1.0 ? hw->n_chips * e : 1.0};
@@ -465,8 +477,8 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
          * the cache is split evenly, so the count is fractional and one more token never makes a step
          * faster). The split reaches only the cache bytes: the query and output bytes stay with the
          * pairs. */
-        double heads_here = fmax(1.0, H / n), kv_here = fmax(1.0, kvh / n);
-        double units = p == RT_PHASE_DECODE ? B * kv_here * fmax(1.0, (double)s->context_tokens / 256.0)
+        double heads_here = dmax(1.0, H / n), kv_here = dmax(1.0, kvh / n);
+        double units = p == RT_PHASE_DECODE ? B * kv_here * dmax(1.0, (double)s->context_tokens / 256.0)
                                             : B * heads_here * ceil(seq / 128.0);
         /* A prefill's part-filled last query block takes a whole block's time (decode splits the
          * cache evenly, so its chunks have no such tail). */
@@ -511,7 +523,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     if (z->state_layers > 0.0) {
         /* in and out projections of each layer, the in one about as wide as the rest of its parameters */
         double per_layer = z->state_params / z->state_layers;
-        double in_cols = fmax(1.0, per_layer / d - d);
+        double in_cols = dmax(1.0, per_layer / d - d);
         set_realistic(add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
                              z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * ab,
                              shard_tile(d, 1, tile)), hw, RT_KERNEL_GEMM,
@@ -536,7 +548,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
      * imbalance (at most all of its experts). */
     double imbalance = e > 1.0 && hw->ep_imbalance > 1.0 ? hw->ep_imbalance : 1.0;
     double busy = hw->ep_busy > 0.0 && hw->ep_busy < e ? hw->ep_busy : e; /* groups whose tokens arrive */
-    double touched = moe_layers > 0.0 ? fmin((double)m->experts / e,
+    double touched = moe_layers > 0.0 ? dmin((double)m->experts / e,
                                              experts_touched((double)m->experts, k_routed, T * busy) / e * imbalance)
                                       : 0.0;
     double mlp_flops = 2.0 * T * mats * d * z->dense_ff +
@@ -576,7 +588,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                  0.0, 1.0, KIND_PLAIN, 1.0);
 
     /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
-    realistic_op(add_op(out, hw, "embedding lookup", false, 0.0, fmin(T, V) * d * wb * ws / n, 0.0, T * d * ab, 1.0),
+    realistic_op(add_op(out, hw, "embedding lookup", false, 0.0, dmin(T, V) * d * wb * ws / n, 0.0, T * d * ab, 1.0),
                  hw, 1.0, 1.0, KIND_PLAIN, 1.0);
     set_realistic(add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
                          head_tokens * d * ab + head_tokens * V * ab / n,

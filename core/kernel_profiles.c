@@ -175,11 +175,14 @@ void kernel_view_for(const char *chip_key, const struct kernel_profile *prof, st
         out->memory_derate = prof->memory_derate > 0.0f ? prof->memory_derate : 1.0;
         out->l2_bytes = prof->l2_bytes;
         out->source = prof->source;
+        kernel_view_index(out);
         return;
     }
     int i = map_row(chip_key);
-    if (i < 0)
+    if (i < 0) {
+        kernel_view_index(out);
         return;
+    }
     out->fits = kernel_builtin_fits(chip_map[i].from, &out->count);
     if (chip_map[i].from2)
         out->fits2 = kernel_builtin_fits(chip_map[i].from2, &out->count2);
@@ -189,6 +192,7 @@ void kernel_view_for(const char *chip_key, const struct kernel_profile *prof, st
     out->l2_bytes = chip_map[i].l2_bytes;
     out->from = chip_map[i].from;
     out->source = chip_map[i].source;
+    kernel_view_index(out);
 }
 
 void kernel_chip_of(const struct chip_spec *c, const struct kernel_view *v, struct kernel_chip *out)

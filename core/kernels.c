@@ -7,6 +7,27 @@
 
 #include "units.h" /* name_normalize, format_si */
 
+/* The larger and the smaller of two finite figures, inline (libm's fmax and
+ * fmin are calls, for their NaN rules; no figure here is a NaN). */
+static inline double dmax(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static inline double dmin(double a, double b)
+{
+    return a < b ? a : b;
+}
+
+/* ceil(x) for 0 <= x < 2^52, inline (every count here is one): the
+ * baseline x86-64 has no rounding instruction, and libm's ceil is a call on
+ * the hot path of every GEMM. */
+static inline double ceil_pos(double x)
+{
+    double t = (double)(int64_t)x;
+    return t < x ? t + 1.0 : t;
+}
+
 static const char *const kind_names[RT_KERNEL_KIND_COUNT] = {
     "gemm", "attention", "decode-attention", "mla", "decode-mla", "moe", "all-reduce",
     "nccl-all-reduce", "nccl-all-gather", "nccl-reduce-scatter", "nccl-all-to-all"};
@@ -411,7 +432,7 @@ void kernel_alt_start(enum rt_kernel_kind kind, int k, float p[RT_KERNEL_PARAMS]
             v = v > 0.0 ? v * (k == 1 ? 0.6 : 1.8) : (k == 1 ? 0.0 : 0.1 * d->hi);
         else
             continue;
-        p[i] = (float)fmin(fmax(v, d->lo), d->hi);
+        p[i] = (float)dmin(dmax(v, d->lo), d->hi);
     }
 }
 
@@ -459,12 +480,41 @@ static const struct kernel_fit *find_in(const struct kernel_fit *fits, int count
     return best;
 }
 
-/* find_in over the view's fits, then its second sibling's. */
+/* find_in over the view's fits of that kind, then its second sibling's. */
 static const struct kernel_fit *find_fit(const struct kernel_view *v, enum rt_kernel_kind kind, int engine, int format,
                                          int kv, int fam)
 {
-    const struct kernel_fit *f = v ? find_in(v->fits, v->count, kind, engine, format, kv, fam) : NULL;
-    return f || !v ? f : find_in(v->fits2, v->count2, kind, engine, format, kv, fam);
+    if (!v)
+        return NULL;
+    const struct kernel_fit *f = v->fits ? find_in(v->fits + v->lo[kind], v->hi[kind] - v->lo[kind], kind, engine,
+                                                   format, kv, fam)
+                                         : NULL;
+    return f || !v->fits2 ? f : find_in(v->fits2 + v->lo2[kind], v->hi2[kind] - v->lo2[kind], kind, engine, format, kv,
+                                        fam);
+}
+
+void kernel_view_index(struct kernel_view *v)
+{
+    for (int k = 0; k < RT_KERNEL_KIND_COUNT; k++) {
+        v->lo[k] = v->lo2[k] = 255;
+        v->hi[k] = v->hi2[k] = 0;
+    }
+    for (int i = 0; i < v->count && v->fits && i < 255; i++) {
+        int k = v->fits[i].kind < RT_KERNEL_KIND_COUNT ? v->fits[i].kind : 0;
+        v->lo[k] = v->lo[k] < i ? v->lo[k] : (uint8_t)i;
+        v->hi[k] = v->hi[k] > i + 1 ? v->hi[k] : (uint8_t)(i + 1);
+    }
+    for (int i = 0; i < v->count2 && v->fits2 && i < 255; i++) {
+        int k = v->fits2[i].kind < RT_KERNEL_KIND_COUNT ? v->fits2[i].kind : 0;
+        v->lo2[k] = v->lo2[k] < i ? v->lo2[k] : (uint8_t)i;
+        v->hi2[k] = v->hi2[k] > i + 1 ? v->hi2[k] : (uint8_t)(i + 1);
+    }
+    for (int k = 0; k < RT_KERNEL_KIND_COUNT; k++) {
+        if (v->lo[k] > v->hi[k])
+            v->lo[k] = v->hi[k] = 0;
+        if (v->lo2[k] > v->hi2[k])
+            v->lo2[k] = v->hi2[k] = 0;
+    }
 }
 
 /* Formats measured as stand-ins for one without rows of its own, nearest first. */
@@ -622,7 +672,9 @@ static double l2_hits(double d, const struct kernel_chip *c)
     if (!(c->l2_bytes > 0.0) || !(d < 1e29))
         return 0.0;
     double usable = c->l2_usable * c->l2_bytes, x = d / usable;
-    return 1.0 / (1.0 + pow(x, c->l2_sharpness));
+    double xs = c->l2_sharpness == 4.0 ? (x * x) * (x * x) : c->l2_sharpness == 8.0 ? ((x * x) * (x * x)) * ((x * x) * (x * x))
+                                                                             : pow(x, c->l2_sharpness);
+    return 1.0 / (1.0 + xs);
 }
 
 static double gemm_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
@@ -634,14 +686,14 @@ static double gemm_time(const struct kernel_shape *s, const struct kernel_chip *
     const double M = s->m, N = s->n, K = s->k;
     double ea = kernel_format_act_bytes(s->format), ew = kernel_format_weight_bytes(s->format);
     double P = rate_of(c, s->format), BW = c->hbm_bytes_per_s, SM = c->sm_count > 0.0 ? c->sm_count : 1.0;
-    double BK = GEMM_KSTEP_BYTES / fmin(ea, ew);
+    double BK = GEMM_KSTEP_BYTES / dmin(ea, ew);
     /* reuse distances of the weight and the input in what is timed */
     double W = N * K * ew, X = M * K * 2.0 + (rc.quant ? M * K * ea : 0.0), Y = M * N * 2.0, one = W + X + Y;
     double coll_wb = s->format == RT_KF_BF16 ? 2.0 : s->format == RT_KF_NVFP4 ? 0.5 : 1.0;
     double copies = 1.0, dw, dx;
     switch (rc.copies) {
     case COPIES_TRT5:
-        copies = fmin(5.0, fmax(1.0, ceil(c->l2_bytes / (N * K * coll_wb))));
+        copies = dmin(5.0, dmax(1.0, ceil_pos(c->l2_bytes / (N * K * coll_wb))));
         dw = copies * W + X + Y, dx = one;
         break;
     case COPIES_W6: copies = 6.0, dw = 6.0 * W + X + Y, dx = one; break;
@@ -657,43 +709,65 @@ static double gemm_time(const struct kernel_shape *s, const struct kernel_chip *
     double power = s->warm_cache ? c->power_drop : 0.0;
     double best = INFINITY, best_tiles = 1, best_split = 1, best_fill = 1;
     int forced = rc.mbucket ? mbucket_tile(M, N) : -1;
+    /* Bytes that every candidate moves alike: the weight, the input, the output. */
+    double base_mem = N * K * ew * inv_w + M * K * ea * inv_x + Y * inv_y, partial_cost = M * N * 4.0 * inv_x;
+    const double l2_rate = rho * BW;
     for (int t = 0; t < (int)(sizeof gemm_tiles / sizeof gemm_tiles[0]); t++) {
         if (forced >= 0 ? t != forced : t == 7) /* the 16 x 64 swap-AB tile belongs to the fp8 dispatch */
             continue;
         double tm = gemm_tiles[t][0], tn = gemm_tiles[t][1];
-        double tiles = ceil(M / tm) * ceil(N / tn), bcta = (tm * ea + tn * ew) * BK, fst = 2.0 * tm * tn * BK;
-        /* candidates: no split; split-K in powers of two while the tiles fill less than the SMs; stream-K */
-        for (double split = 1.0; split <= GEMM_SPLIT_MAX + 1.0; split *= 2.0) {
-            bool streamk = split > GEMM_SPLIT_MAX;
-            double waves, steps, active, partials;
-            if (streamk) {
-                double ks = ceil(K / BK);
-                if (!rc.splitk || !(tiles < SM * GEMM_STREAMK_WAVES) || ks < 4.0)
-                    continue;
-                waves = 1.0, steps = ceil(tiles * ks / SM), active = SM, partials = 2.0 * M * N * 4.0;
+        double tiles = ceil_pos(M / tm) * ceil_pos(N / tn), bcta = (tm * ea + tn * ew) * BK, fst = 2.0 * tm * tn * BK;
+        double load = tlat + bcta / bwsm, math = fst / per_sm, lower = load > math ? load : math;
+        if (base_mem >= best) /* no candidate of any tile beats the bytes every one moves */
+            break;
+        /* Nor one of this tile beats its work spread evenly over the SMs (each split or stream-K runs the
+         * same tiles x K-steps at no less than `lower` a step): skip it whole. */
+        double ks = ceil_pos(K / BK), spread = tiles * ks * lower / SM;
+        if (spread * spread + base_mem * base_mem >= best * best)
+            continue;
+        /* Candidates: no split; the two split-K factors (powers of two) that bring the tiles nearest one
+         * wave from below (a smaller split leaves SMs idle, a larger one is not allowed); stream-K. */
+        double splits[4] = {1.0, 0.0, 0.0, 0.0};
+        int nc = 1;
+        if (rc.splitk && tiles < SM) {
+            double s_hi = 1.0;
+            while (s_hi * 2.0 * tiles <= SM && s_hi * 2.0 <= GEMM_SPLIT_MAX)
+                s_hi *= 2.0;
+            if (s_hi > 1.0)
+                splits[nc++] = s_hi;
+            if (s_hi > 2.0)
+                splits[nc++] = s_hi / 2.0;
+        }
+        bool streamk = rc.splitk && tiles < SM * GEMM_STREAMK_WAVES && ks >= 4.0;
+        if (streamk)
+            splits[nc++] = -1.0;
+        for (int ci = 0; ci < nc; ci++) {
+            double split = splits[ci], waves, steps, active, partials;
+            if (split < 0.0) {
+                waves = 1.0, steps = ceil_pos(tiles * ks / SM), active = SM, partials = 2.0;
             } else {
-                double kc = ceil(K / split);
-                if (split > 1.0 && (!rc.splitk || tiles * split > SM || kc < 2.0 * BK))
+                double kc = ceil_pos(K / split);
+                if (split > 1.0 && kc < 2.0 * BK)
                     continue;
                 double ctas = tiles * split;
-                waves = ceil(ctas / SM), steps = ceil(kc / BK), active = fmin(ctas, SM);
-                partials = split > 1.0 ? 2.0 * split * M * N * 4.0 : 0.0;
+                waves = ceil_pos(ctas / SM), steps = ceil_pos(kc / BK), active = ctas < SM ? ctas : SM;
+                partials = split > 1.0 ? 2.0 * split : 0.0;
             }
-            double t_step = fmax(fmax(tlat + bcta / bwsm, fst / per_sm), bcta * active / (rho * BW));
+            double feed = bcta * active / l2_rate, t_step = lower > feed ? lower : feed;
             double tc = waves * (steps * t_step + ttile);
             if (power > 0.0) { /* the clock drops under sustained load over the collector's back-to-back run */
                 double run = GEMM_REPLAYS * copies * tc;
                 tc *= 1.0 + power * run / (run + GEMM_POWER_TAU_S);
             }
-            double tmem = N * K * ew * inv_w + (M * K * ea + partials) * inv_x + Y * inv_y;
-            double tt = sqrt(tc * tc + tmem * tmem) + (split > 1.0 ? tsk : 0.0);
+            double tmem = base_mem + partials * partial_cost;
+            double tt = sqrt(tc * tc + tmem * tmem) + (split != 1.0 ? tsk : 0.0);
             if (tt < best) {
-                best = tt, best_tiles = tiles * (streamk ? 1.0 : split), best_split = streamk ? 0.0 : split;
-                best_fill = streamk ? 1.0 : tiles * split / (ceil(tiles * split / SM) * SM);
+                best = tt, best_tiles = tiles * (split < 0.0 ? 1.0 : split), best_split = split < 0.0 ? 0.0 : split;
+                best_fill = split < 0.0 ? 1.0 : tiles * split / (ceil_pos(tiles * split / SM) * SM);
             }
         }
     }
-    double tq = rc.quant ? fmax(ceil(M / SM) * trow, M * K * (2.0 * xpass + ea) * inv_x) : 0.0;
+    double tq = rc.quant ? dmax(ceil_pos(M / SM) * trow, M * K * (2.0 * xpass + ea) * inv_x) : 0.0;
     double t = t0 + tq + best;
     if (rc.eager) /* the host's launch path, smoothly the larger */
         t = pow(pow(t, 8.0) + pow(thost, 8.0), 0.125);
@@ -776,7 +850,7 @@ static struct attn_geometry attn_geometry_of(const struct kernel_shape *s)
 
 static double cdiv(double a, double b)
 {
-    return ceil(a / b);
+    return ceil_pos(a / b);
 }
 
 static double attention_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p, double cd,
@@ -790,11 +864,11 @@ static double attention_time(const struct kernel_shape *s, const struct kernel_c
     double Gp = pack ? G : 1.0, heads = pack ? g.kv_heads : s->heads, seq = s->seq;
     double W = p[8] > 0.5f ? s->window : 0.0;
     double nq = cdiv(seq * Gp, B), r = B / Gp, units = s->batch * heads * nq;
-    double a_full = fmax(1.0, (seq / B) * (1.0 + 1.0 / nq) / 2.0), a = a_full, longest = cdiv(seq, B);
+    double a_full = dmax(1.0, (seq / B) * (1.0 + 1.0 / nq) / 2.0), a = a_full, longest = cdiv(seq, B);
     if (W > 0.0) {
-        double a_win = fmax(1.0, cdiv(fmin(W, seq) + fmin(r, seq), B));
-        a = fmin(a_full, a_win);
-        longest = fmin(longest, a_win);
+        double a_win = dmax(1.0, cdiv(dmin(W, seq) + dmin(r, seq), B));
+        a = dmin(a_full, a_win);
+        longest = dmin(longest, a_win);
     }
     double tiles = units * a, sms = c->sm_count > 0.0 ? c->sm_count : 1.0;
     bool fp8 = s->format == RT_KF_FP8;
@@ -802,7 +876,7 @@ static double attention_time(const struct kernel_shape *s, const struct kernel_c
                                                                  : c->peak_flops_per_s[RT_RATE_BF16];
     double exp_rate = c->exp_per_s > 0.0 ? c->exp_per_s : INFINITY;
     double t_tile = B * B * 2.0 * (g.dqk + g.dv) / (eta * peak / sms) + B * B * exp_cost / (exp_rate / sms);
-    double compute = fmax(longest, tiles / sms + imbalance * longest) * t_tile + cdiv(units, sms) * unit_s +
+    double compute = dmax(longest, tiles / sms + imbalance * longest) * t_tile + cdiv(units, sms) * unit_s +
                      g.extra_flops / (eta * c->peak_flops_per_s[RT_RATE_BF16]);
     double act = fp8 ? 1.0 : 2.0;
     double bytes = s->batch * seq * (s->heads * (g.dqk + g.dv) * act + g.kv_heads * (g.dqk + g.dv) * (2.0 + g.kv_bytes_per_element)) +
@@ -839,15 +913,15 @@ static double decode_time(const struct kernel_shape *s, const struct kernel_chip
     double Ls = split_full ? s->kv_len : L;
     /* split the cache in chunks of about `chunk` tokens, the units filling one wave at most (flash-decoding's
      * heuristic; the split is even, so one more cached token never makes a step faster) */
-    double nsplit = nosplit ? 1.0 : fmin(fmax(floor(sms / bk), 1.0), fmax(1.0, Ls / chunk));
+    double nsplit = nosplit ? 1.0 : dmin(dmax(floor(sms / bk), 1.0), dmax(1.0, Ls / chunk));
     double units = bk * nsplit, waves = cdiv(units, sms), util = units / (waves * sms);
     double kv_bytes = mla ? b * L * (MLA_LORA + MLA_ROPE) * g.kv_bytes_per_element
                           : b * kv * L * (g.dqk + g.dv) * g.kv_bytes_per_element;
     double qo_bytes = b * h * q * (g.dqk + g.dv) * 2.0;
     double reread = hu / kv; /* each query head re-reads its KV when a unit takes one head */
     double bytes = kv_bytes * reread + qo_bytes;
-    double hit = s->warm_cache && c->l2_bytes > 0.0 ? fmin(1.0, c->l2_bytes / fmax(kv_bytes, 1.0)) : 0.0;
-    double memory = fmax(bytes * (hit / l2 + (1.0 - hit)) / (hbm * c->hbm_bytes_per_s),
+    double hit = s->warm_cache && c->l2_bytes > 0.0 ? dmin(1.0, c->l2_bytes / dmax(kv_bytes, 1.0)) : 0.0;
+    double memory = dmax(bytes * (hit / l2 + (1.0 - hit)) / (hbm * c->hbm_bytes_per_s),
                          waves * (kv_bytes * reread / units) / unit_bw);
     double Gu = (per_head ? 1.0 : G) * q, Gpad = cdiv(Gu, m_tile) * m_tile; /* verified drafts: more queries a unit */
     double peak = c->peak_flops_per_s[RT_RATE_BF16];
@@ -864,7 +938,7 @@ static double decode_time(const struct kernel_shape *s, const struct kernel_chip
             add_why(out, RT_KWHY_L2, hit, 0, 0);
         add_why(out, RT_KWHY_BANDWIDTH, hbm, 0, 0);
     }
-    return fixed + fmax(memory, compute) + extra;
+    return fixed + dmax(memory, compute) + extra;
 }
 
 /* Routing statistics of the chip a MoE benchmark times (AIConfigurator's
@@ -902,32 +976,32 @@ static struct moe_routing moe_route(const struct kernel_shape *s)
     if (L < 1.0)
         L = 1.0;
     if (!(s->skew > 0.0)) {
-        r.rows = fmin(fmax(1.0, Tk * L / E), Tk);
-        r.active = fmin(L, r.rows);
-        double hits = fmax(1.0, L / ceil(E / k));
-        r.tokens = fmin(T, r.rows / hits);
+        r.rows = dmin(dmax(1.0, Tk * L / E), Tk);
+        r.active = dmin(L, r.rows);
+        double hits = dmax(1.0, L / ceil_pos(E / k));
+        r.tokens = dmin(T, r.rows / hits);
         return r;
     }
     double alpha = s->skew, a = Tk > E ? 1.0 : 0.01, b = Tk > E ? 0.8 * T : 2.0;
     if (b <= a)
         b = a * 1.0001;
     double m1 = power_mean(alpha, a, b, 1.0), m2 = power_mean(alpha, a, b, 2.0);
-    double sd = sqrt(fmax(m2 - m1 * m1, 0.0)), scale = Tk / (E * m1);
+    double sd = sqrt(dmax(m2 - m1 * m1, 0.0)), scale = Tk / (E * m1);
     double span = pow(b, 1.0 - alpha) - pow(a, 1.0 - alpha);
     double top = pow(span * (1.0 - 0.5 / E) + pow(a, 1.0 - alpha), 1.0 / (1.0 - alpha)); /* the largest draw */
-    double busiest = fmin(T, top * scale);
+    double busiest = dmin(T, top * scale);
     if (ep <= 1.0) {
         r.rows = Tk;
     } else {
-        double with_top = busiest + (L - 1.0) * (Tk - busiest) / fmax(E - 1.0, 1.0);
+        double with_top = busiest + (L - 1.0) * (Tk - busiest) / dmax(E - 1.0, 1.0);
         double gaussian = L * Tk / E + expected_max_normal(ep) * sqrt(L) * sd * scale;
-        r.rows = fmin(fmin(fmax(fmax(with_top, gaussian), fmax(L * Tk / E, ceil(Tk / ep))), L * T), Tk);
+        r.rows = dmin(dmin(dmax(dmax(with_top, gaussian), dmax(L * Tk / E, ceil_pos(Tk / ep))), L * T), Tk);
     }
-    double x = fmin(fmax(0.5 / scale, a), b); /* a draw below half a token rounds to none */
+    double x = dmin(dmax(0.5 / scale, a), b); /* a draw below half a token rounds to none */
     double p_active = 1.0 - (pow(x, 1.0 - alpha) - pow(a, 1.0 - alpha)) / span;
-    r.active = fmin(L, fmax(1.0, 1.0 + (L - 1.0) * p_active));
-    r.active = fmax(fmin(r.active, r.rows), ceil(r.rows / T));
-    r.tokens = fmin(T, r.rows) * (1.0 - 0.2 * fmin(1.0, r.rows / T));
+    r.active = dmin(L, dmax(1.0, 1.0 + (L - 1.0) * p_active));
+    r.active = dmax(dmin(r.active, r.rows), ceil_pos(r.rows / T));
+    r.tokens = dmin(T, r.rows) * (1.0 - 0.2 * dmin(1.0, r.rows / T));
     return r;
 }
 
@@ -938,8 +1012,8 @@ static double moe_tiles(double rows, double active, double tm, bool even)
     if (active <= 0.0)
         return 0.0;
     if (even)
-        return active * ceil(rows / active / tm - 1e-9);
-    return fmax(active, rows / tm + 0.5 * active * (1.0 - 1.0 / tm));
+        return active * ceil_pos(rows / active / tm - 1e-9);
+    return dmax(active, rows / tm + 0.5 * active * (1.0 - 1.0 / tm));
 }
 
 /* The smallest and largest M tile a kernel library's grouped GEMM uses. */
@@ -960,17 +1034,17 @@ static void moe_gemm(const struct kernel_shape *s, double rows, double active, d
 {
     double lo, hi;
     moe_tile_policy(s->family, &lo, &hi);
-    double per = fmax(rows, 1.0) / fmax(active, 1.0);
-    double tm = fmin(fmax(pow(2.0, ceil(log2(fmax(per, 1.0)))), lo), hi);
-    double tiles = fmax(moe_tiles(rows, active, tm, even), 1.0);
+    double per = dmax(rows, 1.0) / dmax(active, 1.0);
+    double tm = dmin(dmax(pow(2.0, ceil_pos(log2(dmax(per, 1.0)))), lo), hi);
+    double tiles = dmax(moe_tiles(rows, active, tm, even), 1.0);
     double n_up = (gated ? 2.0 : 1.0) * width, bn = 128.0;
-    double up = tiles * ceil(n_up / bn), down = tiles * ceil(s->hidden / bn);
+    double up = tiles * ceil_pos(n_up / bn), down = tiles * ceil_pos(s->hidden / bn);
     double waves_sms = sms > 0.0 ? sms : 1.0;
-    *flops = (ceil(up / waves_sms) * 2.0 * tm * bn * s->hidden + ceil(down / waves_sms) * 2.0 * tm * bn * width) *
+    *flops = (ceil_pos(up / waves_sms) * 2.0 * tm * bn * s->hidden + ceil_pos(down / waves_sms) * 2.0 * tm * bn * width) *
              waves_sms;
     if (!(sms > 0.0))
         *flops = 2.0 * tiles * tm * (n_up * s->hidden + s->hidden * width);
-    *row_bytes = fmax(rows, 0.0) * (s->hidden * kernel_format_act_bytes(s->format) + 2.0 * s->hidden +
+    *row_bytes = dmax(rows, 0.0) * (s->hidden * kernel_format_act_bytes(s->format) + 2.0 * s->hidden +
                                     2.0 * (gated ? 3.0 : 2.0) * width);
     *tm_out = tm;
 }
@@ -983,7 +1057,7 @@ static double moe_time(const struct kernel_shape *s, const struct kernel_chip *c
     bool gated = s->family != RT_KFAM_NONGATED, even = !(s->skew > 0.0);
     double width = s->inter / s->moe_tp, mats = gated ? 3.0 : 2.0;
     struct moe_routing r = moe_route(s);
-    double active = fmax(r.active, 1.0), flops, row_bytes, tm;
+    double active = dmax(r.active, 1.0), flops, row_bytes, tm;
     moe_gemm(s, r.rows, active, width, gated, even, c->sm_count, &flops, &row_bytes, &tm);
     double weights = active * mats * s->hidden * width * kernel_format_weight_bytes(s->format);
     double routed = 0.0;
@@ -991,7 +1065,7 @@ static double moe_time(const struct kernel_shape *s, const struct kernel_chip *c
      * that expert computes the extra rows (a benchmark's artefact, not serving's). */
     bool clamp = s->rank0_only && s->moe_ep > 1.0 && (s->family == RT_KFAM_TRITON || s->family == RT_KFAM_MARLIN);
     if (clamp) {
-        double rows_cl = fmax(r.rows, r.tokens * s->topk), extra = rows_cl - r.rows, f2, b2, t2;
+        double rows_cl = dmax(r.rows, r.tokens * s->topk), extra = rows_cl - r.rows, f2, b2, t2;
         if (extra > 0.0) {
             moe_gemm(s, rows_cl, active, width, gated, false, c->sm_count, &f2, &b2, &t2);
             flops += remote * (f2 - flops);
@@ -1006,7 +1080,8 @@ static double moe_time(const struct kernel_shape *s, const struct kernel_chip *c
     double memory = weights / (c->hbm_bytes_per_s * hbm);
     double traffic = (passes * row_bytes + routed) / c->hbm_bytes_per_s;
     double fixed = launch + expert_s * active;
-    double t = fixed + pow(pow(compute, 4.0) + pow(memory, 4.0), 0.25) + traffic;
+    double c2 = compute * compute, m2 = memory * memory;
+    double t = fixed + sqrt(sqrt(c2 * c2 + m2 * m2)) + traffic; /* (compute^4 + memory^4)^(1/4) */
     if (out) {
         out->compute_s = compute;
         out->memory_s = memory + traffic;
@@ -1036,7 +1111,8 @@ static double soft_min(double a, double b)
         return b;
     if (!(b > 0.0))
         return a;
-    return pow(pow(a, -4.0) + pow(b, -4.0), -0.25);
+    double ia = 1.0 / (a * a), ib = 1.0 / (b * b);
+    return 1.0 / sqrt(sqrt(ia * ia + ib * ib)); /* (a^-4 + b^-4)^(-1/4) */
 }
 
 static double collective_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p,
@@ -1053,7 +1129,7 @@ static double collective_time(const struct kernel_shape *s, const struct kernel_
         double one = p[0] * barrier + (n - 1.0) * s->message_bytes * sharing / (p[2] * bw);
         double two = p[1] * barrier + 2.0 * (n - 1.0) / n * s->message_bytes * sharing / (p[3] * bw);
         t = soft_min(one, two);
-        fixed = fmin(p[0], p[1]) * barrier;
+        fixed = dmin(p[0], p[1]) * barrier;
         memory = t - fixed;
     } else {
         double base = p[0] + p[1] * (n - 1.0), bus = factor * s->message_bytes * sharing;
@@ -1173,8 +1249,8 @@ double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c
         out->fit = f;
         double own = f ? (double)f->cv_error : RT_KERNEL_DEFAULT_ERROR;
         out->error_fraction = src == RT_KSRC_MEASURED ? own
-                              : src == RT_KSRC_NEAR   ? fmax(own, RT_KERNEL_NEAR_ERROR)
-                              : src == RT_KSRC_BORROWED ? fmax(own, RT_KERNEL_BORROWED_ERROR)
+                              : src == RT_KSRC_NEAR   ? dmax(own, RT_KERNEL_NEAR_ERROR)
+                              : src == RT_KSRC_BORROWED ? dmax(own, RT_KERNEL_BORROWED_ERROR)
                                                         : RT_KERNEL_DEFAULT_ERROR;
     }
     return t;

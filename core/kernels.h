@@ -256,6 +256,10 @@ struct kernel_view {
     double l2_bytes;
     const char *from;                /* the chip the fits were measured on ("" = defaults) */
     const char *source;              /* why (the derates' and the cache's sources) */
+    /* Each kind's fits lie in [lo, hi) of fits (and of fits2): found once,
+     * so that a lookup scans its kind's few rather than all. */
+    uint8_t lo[RT_KERNEL_KIND_COUNT], hi[RT_KERNEL_KIND_COUNT];
+    uint8_t lo2[RT_KERNEL_KIND_COUNT], hi2[RT_KERNEL_KIND_COUNT];
 };
 
 /* The compiled-in fits of a measured chip (its key, e.g. "h100"), made by
@@ -279,6 +283,10 @@ struct chip_spec;
  * bandwidth, SMs, one direction of its interconnect, and the cache v says
  * (c's own first). */
 void kernel_chip_of(const struct chip_spec *c, const struct kernel_view *v, struct kernel_chip *out);
+
+/* Finds each kind's slice of v's fits (kernel_view_for calls it; a view
+ * built by hand must call it before a lookup). */
+void kernel_view_index(struct kernel_view *v);
 
 /* The built-in map's row for a chip: its sibling(s), derates and cache, as
  * a profile without fits; false when the chip has no row. */
