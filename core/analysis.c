@@ -635,7 +635,7 @@ static void fill_realistic(const struct scenario *s, struct analysis *a, const s
     kernel_view_for(s->chip.key, &s->chip.kernels, &v);
     r->profile_measured = v.measured;
     copy_text(r->profile_from, sizeof r->profile_from, v.from);
-    double level = v.measured ? RT_STEP_ERROR : RT_STEP_ERROR_BORROWED;
+    double level = v.measured ? RT_STEP_ERROR : v.sibling ? RT_STEP_ERROR_BORROWED : RT_KERNEL_FOREIGN_ERROR;
     r->ttft_error_fraction = fmax(level, pre->error_fraction);
     r->tpot_error_fraction = fmax(level, dec->error_fraction);
     /* the overhead is the scenario's own figure: no error of the model's */

@@ -135,11 +135,7 @@ static enum rt_kernel_source resolve_kind(const struct kernel_view *v, enum rt_k
         memcpy(out, fit->p, sizeof fit->p);
     else
         kernel_default_params(k, out);
-    double own = fit ? (double)fit->cv_error : RT_KERNEL_DEFAULT_ERROR;
-    *error = src == RT_KSRC_MEASURED ? own
-             : src == RT_KSRC_NEAR   ? dmax(own, RT_KERNEL_NEAR_ERROR)
-             : src == RT_KSRC_BORROWED ? dmax(own, RT_KERNEL_BORROWED_ERROR)
-                                       : RT_KERNEL_DEFAULT_ERROR;
+    *error = kernel_error_for(src, fit ? (double)fit->cv_error : RT_KERNEL_DEFAULT_ERROR, v);
     return src;
 }
 

@@ -51,38 +51,39 @@ static const struct {
     float compute_derate, memory_derate;
     const char *source;
     double exp_per_s;
+    bool sibling; /* from is the same architecture */
 } chip_map[] = {
-    {"a100-80", "a100-80", NULL, 40e6, 1, 1, "measured", EXP(108, 1.41)},
-    {"a100-40", "a100-80", NULL, 40e6, 1, 1, "the A100 80GB's fits (same SMs and kernels; its own bandwidth)", EXP(108, 1.41)},
-    {"h100", "h100", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83)},
-    {"h100-pcie", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own SMs, clocks and bandwidth)", EXP(114, 1.76)},
-    {"h100-nvl", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own bandwidth)", EXP(132, 1.76)},
-    {"h200", "h200", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83)},
-    {"h20", "h200", NULL, 60e6, 1, 1, "the H200's fits (Hopper kernels; its own peaks and bandwidth)", EXP(78, 1.83)},
-    {"h800", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (the same die; its own NVLink)", EXP(132, 1.83)},
-    {"b200", "b200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.07)},
-    {"gb200", "gb200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.11)},
-    {"b300", "b300", NULL, 126e6, 1, 1, "measured", 10.7e12},
-    {"gb300", "b300", "gb200", 126e6, 1, 1, "the B300's fits (the same Blackwell Ultra GPU; its own clocks)", 10.7e12},
-    {"l40s", "l40s", NULL, 96e6, 1, 1, "measured", EXP(142, 2.52)},
-    {"l4", "l40s", NULL, 48e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(58, 2.04)},
-    {"rtx-4090", "l40s", NULL, 72e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(128, 2.52)},
+    {"a100-80", "a100-80", NULL, 40e6, 1, 1, "measured", EXP(108, 1.41), false},
+    {"a100-40", "a100-80", NULL, 40e6, 1, 1, "the A100 80GB's fits (same SMs and kernels; its own bandwidth)", EXP(108, 1.41), true},
+    {"h100", "h100", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), false},
+    {"h100-pcie", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own SMs, clocks and bandwidth)", EXP(114, 1.76), true},
+    {"h100-nvl", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own bandwidth)", EXP(132, 1.76), true},
+    {"h200", "h200", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), false},
+    {"h20", "h200", NULL, 60e6, 1, 1, "the H200's fits (Hopper kernels; its own peaks and bandwidth)", EXP(78, 1.83), true},
+    {"h800", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (the same die; its own NVLink)", EXP(132, 1.83), true},
+    {"b200", "b200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.07), false},
+    {"gb200", "gb200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.11), false},
+    {"b300", "b300", NULL, 126e6, 1, 1, "measured", 10.7e12, false},
+    {"gb300", "b300", "gb200", 126e6, 1, 1, "the B300's fits (the same Blackwell Ultra GPU; its own clocks)", 10.7e12, true},
+    {"l40s", "l40s", NULL, 96e6, 1, 1, "measured", EXP(142, 2.52), false},
+    {"l4", "l40s", NULL, 48e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(58, 2.04), true},
+    {"rtx-4090", "l40s", NULL, 72e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(128, 2.52), true},
     {"rtx-pro-6000", "l40s", "b200", 128e6, 1, 1,
-     "the L40S's fits (a GDDR workstation-class part) and, for FP4, the B200's", EXP(188, 2.6)},
-    {"mi250x", "a100-80", NULL, 16e6, 1, 1, "the A100's fits (AMD's kernels not measured here)", 0},
+     "the L40S's fits (a GDDR workstation-class part) and, for FP4, the B200's", EXP(188, 2.6), false},
+    {"mi250x", "a100-80", NULL, 16e6, 1, 1, "the A100's fits (AMD's kernels not measured here)", 0, false},
     {"mi300x", "h200", NULL, 256e6, 0.56f, 0.92f,
-     "the H200's fits derated to AMD's published 45% of peak and 81% of bandwidth (ROCm kernels not measured here)", 0},
+     "the H200's fits derated to AMD's published 45% of peak and 81% of bandwidth (ROCm kernels not measured here)", 0, false},
     {"mi325x", "h200", NULL, 256e6, 0.56f, 0.92f,
-     "the H200's fits derated as the MI300X's (the same CDNA 3 compute; ROCm kernels not measured here)", 0},
+     "the H200's fits derated as the MI300X's (the same CDNA 3 compute; ROCm kernels not measured here)", 0, false},
     {"mi355x", "b200", NULL, 256e6, 0.56f, 0.92f,
-     "the B200's fits with the MI300X's derates assumed (no published MI355X kernel measurement)", 0},
-    {"tpu-v4", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
-    {"tpu-v5e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
-    {"tpu-v5p", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
-    {"tpu-v6e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
-    {"tpu7x", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0},
-    {"gaudi2", "h100", NULL, 48e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0},
-    {"gaudi3", "h100", NULL, 96e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0},
+     "the B200's fits with the MI300X's derates assumed (no published MI355X kernel measurement)", 0, false},
+    {"tpu-v4", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
+    {"tpu-v5e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
+    {"tpu-v5p", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
+    {"tpu-v6e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
+    {"tpu7x", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
+    {"gaudi2", "h100", NULL, 48e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, false},
+    {"gaudi3", "h100", NULL, 96e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, false},
 };
 
 #ifndef KERNEL_PROFILES_VERSION
@@ -139,6 +140,7 @@ bool kernel_builtin_profile(const char *chip_key, struct kernel_profile *out)
         out->memory_derate = chip_map[i].memory_derate;
         out->l2_bytes = chip_map[i].l2_bytes;
         snprintf(out->source, sizeof out->source, "%s", chip_map[i].source);
+        out->sibling = chip_map[i].sibling;
         return true;
     }
     return false;
@@ -171,6 +173,7 @@ void kernel_view_for(const char *chip_key, const struct kernel_profile *prof, st
         if (prof->from2[0])
             out->fits2 = kernel_builtin_fits(prof->from2, &out->count2);
         out->measured = prof->measured;
+        out->sibling = prof->sibling;
         out->compute_derate = prof->compute_derate > 0.0f ? prof->compute_derate : 1.0;
         out->memory_derate = prof->memory_derate > 0.0f ? prof->memory_derate : 1.0;
         out->l2_bytes = prof->l2_bytes;
@@ -187,6 +190,7 @@ void kernel_view_for(const char *chip_key, const struct kernel_profile *prof, st
     if (chip_map[i].from2)
         out->fits2 = kernel_builtin_fits(chip_map[i].from2, &out->count2);
     out->measured = strcmp(chip_map[i].from, chip_key) == 0;
+    out->sibling = chip_map[i].sibling;
     out->compute_derate = chip_map[i].compute_derate;
     out->memory_derate = chip_map[i].memory_derate;
     out->l2_bytes = chip_map[i].l2_bytes;

@@ -86,8 +86,8 @@ static int fit_from_json(const cJSON *f, const char *path, const char *prefix, s
 int kernels_from_json(const cJSON *obj, const char *path, struct kernel_profile *out, struct load_warnings *w,
                       char *err, size_t errsize)
 {
-    static const char *const keys[] = {"from", "from2", "measured", "compute_derate", "memory_derate", "l2_bytes",
-                                       "source", "fits", NULL};
+    static const char *const keys[] = {"from", "from2", "measured", "sibling", "compute_derate", "memory_derate",
+                                       "l2_bytes", "source", "fits", NULL};
     memset(out, 0, offsetof(struct kernel_profile, fits));
     if (!cJSON_IsObject(obj)) {
         snprintf(err, errsize, "%s: 'kernels' must be an object ({\"from\": \"h100\"} or fitted \"fits\")", path);
@@ -97,6 +97,7 @@ int kernels_from_json(const cJSON *obj, const char *path, struct kernel_profile 
     if (json_string(obj, "from", path, false, out->from, sizeof out->from, err, errsize) == JSON_BAD ||
         json_string(obj, "from2", path, false, out->from2, sizeof out->from2, err, errsize) == JSON_BAD ||
         json_bool(obj, "measured", path, false, &out->measured, err, errsize) == JSON_BAD ||
+        json_bool(obj, "sibling", path, false, &out->sibling, err, errsize) == JSON_BAD ||
         json_number(obj, "compute_derate", path, "kernels.", false, 0.01, 1, false, &cd, err, errsize) == JSON_BAD ||
         json_number(obj, "memory_derate", path, "kernels.", false, 0.01, 1, false, &md, err, errsize) == JSON_BAD ||
         json_number(obj, "l2_bytes", path, "kernels.", false, 0, 1e12, false, &l2, err, errsize) == JSON_BAD ||
@@ -144,6 +145,7 @@ void kernels_to_json(cJSON *obj, const struct kernel_profile *p)
     if (p->from2[0])
         cJSON_AddStringToObject(obj, "from2", p->from2);
     cJSON_AddBoolToObject(obj, "measured", p->measured);
+    cJSON_AddBoolToObject(obj, "sibling", p->sibling);
     json_add_exact(obj, "compute_derate", p->compute_derate > 0.0f ? (double)p->compute_derate : 1.0);
     json_add_exact(obj, "memory_derate", p->memory_derate > 0.0f ? (double)p->memory_derate : 1.0);
     json_add_exact(obj, "l2_bytes", p->l2_bytes);

@@ -1,6 +1,6 @@
 /* kernelfile.h — a chip file's "kernels" block (kernels.h), read and written:
  *
- *   "kernels": {"from": "h100", "from2": "", "measured": false,
+ *   "kernels": {"from": "h100", "from2": "", "measured": false, "sibling": true,
  *               "compute_derate": 1, "memory_derate": 1, "l2_bytes": 50e6,
  *               "source": "why these fits",
  *               "fits": [{"kind": "gemm", "engine": "trtllm", "format": "bfloat16",

@@ -1247,13 +1247,19 @@ double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c
     if (out) {
         out->source = src;
         out->fit = f;
-        double own = f ? (double)f->cv_error : RT_KERNEL_DEFAULT_ERROR;
-        out->error_fraction = src == RT_KSRC_MEASURED ? own
-                              : src == RT_KSRC_NEAR   ? dmax(own, RT_KERNEL_NEAR_ERROR)
-                              : src == RT_KSRC_BORROWED ? dmax(own, RT_KERNEL_BORROWED_ERROR)
-                                                        : RT_KERNEL_DEFAULT_ERROR;
+        out->error_fraction = kernel_error_for(src, f ? (double)f->cv_error : RT_KERNEL_DEFAULT_ERROR, v);
     }
     return t;
+}
+
+double kernel_error_for(enum rt_kernel_source src, double own, const struct kernel_view *v)
+{
+    switch (src) {
+    case RT_KSRC_MEASURED: return own;
+    case RT_KSRC_NEAR: return dmax(own, RT_KERNEL_NEAR_ERROR);
+    case RT_KSRC_BORROWED: return dmax(own, v && v->sibling ? RT_KERNEL_SIBLING_ERROR : RT_KERNEL_FOREIGN_ERROR);
+    default: return RT_KERNEL_DEFAULT_ERROR;
+    }
 }
 
 char *kernel_reason_text(char *buf, size_t size, const struct kernel_reason *r)

@@ -241,6 +241,7 @@ struct kernel_profile {
     float memory_derate;             /* of the bandwidth fractions, (0, 1]; 0 = 1 */
     double l2_bytes;                 /* the chip's last-level cache; 0 = unknown */
     char source[RT_KERNEL_DERATE_SOURCE_MAX]; /* where the derates and the cache size come from */
+    bool sibling;                    /* from is the same architecture (its transfer error is a sibling's) */
     uint16_t count;                  /* fits of its own (0: the built-in set of from) */
     struct kernel_fit fits[RT_KERNEL_FITS_MAX];
 };
@@ -253,6 +254,7 @@ struct kernel_view {
     int count2;
     bool measured;                   /* fits are the chip's own measurements */
     double compute_derate, memory_derate; /* 1 = none */
+    bool sibling;                    /* borrowed from a chip of the same architecture (else another's) */
     double l2_bytes;
     const char *from;                /* the chip the fits were measured on ("" = defaults) */
     const char *source;              /* why (the derates' and the cache's sources) */
@@ -403,10 +405,23 @@ double kernel_floor(const struct kernel_shape *s, const struct kernel_chip *c, d
  * "0.81 of the 989 TFLOP/s peak", "0.83 of HBM bandwidth". Returns buf. */
 char *kernel_reason_text(char *buf, size_t size, const struct kernel_reason *r);
 
-/* The cross-validated error assumed for an estimate without its own fit:
- * a borrowed profile's (leave-one-system-out), a near one's, the defaults'. */
-#define RT_KERNEL_BORROWED_ERROR 0.25
-#define RT_KERNEL_NEAR_ERROR 0.20
-#define RT_KERNEL_DEFAULT_ERROR 0.50
+/* The error of an estimate without a fit of its own, measured by
+ * predicting a measured chip with another's fits (`rooftop --validate
+ * DATA/SYSTEM --kernels-from CHIP`, every table of the system): a sibling of
+ * the same architecture, gb200 from b200's 12.9%, b300 from b200's 13.7%,
+ * h200 from h100's 13.6%, h100 from h200's 14.1%; another architecture,
+ * a100-80 from h100's 27.3%, l40s from h100's 64.8%. A near kernel (another
+ * engine's or format's on the same chip) is taken as a sibling; nothing
+ * measured, the defaults, is no better than another architecture. */
+#define RT_KERNEL_SIBLING_ERROR 0.15
+#define RT_KERNEL_FOREIGN_ERROR 0.65
+#define RT_KERNEL_NEAR_ERROR RT_KERNEL_SIBLING_ERROR
+#define RT_KERNEL_DEFAULT_ERROR RT_KERNEL_FOREIGN_ERROR
+
+/* The error band of a fit from source src with its own cross-validated
+ * error own, under view v: its own when measured, at least the sibling's
+ * or another architecture's transfer error when borrowed, the defaults'
+ * when nothing was fitted. */
+double kernel_error_for(enum rt_kernel_source src, double own, const struct kernel_view *v);
 
 #endif

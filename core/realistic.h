@@ -54,12 +54,13 @@
 
 /* How sure a realistic step figure is (a prefill, a decode step, a
  * turn): the mean absolute percentage error of the realistic estimate on
- * the published step measurements it was not fitted to
- * (tests/fixtures/measured/cases.csv, prefill and decode steps and whole
- * generations; `rooftop --validate tests/fixtures/measured/cases.csv`),
- * for a chip with measured kernels and for one whose profile is borrowed
- * (the leave-one-system-out kernel error on top). A figure's band is the
- * larger of this and its operations' kernel errors weighted by time. */
+ * the published step measurements (tests/fixtures/measured/cases.csv,
+ * whose rows fit nothing but the engines' per-pass times: `rooftop
+ * --validate tests/fixtures/measured/cases.csv` gives prefill steps 15.7%
+ * over 16 rows, decode steps 12.0% over 12, whole generations 11.4% over
+ * 10), and for a chip whose profile is borrowed that plus a sibling's
+ * transfer error (RT_KERNEL_SIBLING_ERROR). A figure's band is the larger
+ * of this and its operations' kernel errors weighted by time. */
 #define RT_STEP_ERROR 0.15
 #define RT_STEP_ERROR_BORROWED 0.30
 

@@ -264,7 +264,11 @@ static void test_operation_in_analyze(void **state)
     s.chip = *chip_find("tpu-v5e");
     assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
     assert_int_equal(a.operation.estimate.source, RT_KSRC_BORROWED);
-    assert_true(a.operation.estimate.error_fraction >= RT_KERNEL_BORROWED_ERROR);
+    assert_true(a.operation.estimate.error_fraction >= RT_KERNEL_FOREIGN_ERROR); /* another architecture's */
+    s.chip = *chip_find("h800"); /* an H100 die: a sibling's band */
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    assert_int_equal(a.operation.estimate.source, RT_KSRC_BORROWED);
+    ASSERT_NEAR(a.operation.estimate.error_fraction, fmax(RT_KERNEL_SIBLING_ERROR, a.operation.estimate.fit->cv_error), 1e-12);
 }
 
 int main(void)

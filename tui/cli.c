@@ -733,7 +733,9 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         snprintf(k->from, sizeof k->from, "%s", from->key);
         k->measured = strcmp(from->key, s->chip.key) == 0;
         struct kernel_profile own;
-        k->l2_bytes = kernel_builtin_profile(s->chip.key, &own) ? own.l2_bytes : 0.0;
+        bool mapped = kernel_builtin_profile(s->chip.key, &own);
+        k->l2_bytes = mapped ? own.l2_bytes : 0.0;
+        k->sibling = mapped && strcmp(own.from, from->key) == 0 && own.sibling; /* else: another architecture's */
         snprintf(k->source, sizeof k->source, "%s's fits by --kernels-from", from->key);
         return 0;
     }
