@@ -184,27 +184,28 @@ static void test_tables_read_as_written(void **state)
     free(r);
 }
 
-/* The compiled-in fits on measured rows: no kind far off its own
- * cross-validated error. The bounds are the error `make profiles` reports
- * for the kind with room for a 40-row sample. */
+/* The compiled-in fits on measured rows: each sample's MAPE within about
+ * 1.6x of what `rooftop --validate` gives on it today (these rows are among
+ * those the fits were made on, so this guards the fits and the table reader,
+ * not the accuracy: the cross-validated figures are the README's). */
 static void test_compiled_fits_on_measured_rows(void **state)
 {
     (void)state;
     static const struct { const char *path; double bound; } tables[] = {
-        {"tests/fixtures/kernels/h100_sxm/trtllm/gemm_perf.csv", 0.30},
-        {"tests/fixtures/kernels/h100_sxm/vllm/gemm_perf.csv", 0.30},
-        {"tests/fixtures/kernels/b200_sxm/trtllm/gemm_perf.csv", 0.30},
-        {"tests/fixtures/kernels/l40s/vllm/gemm_perf.csv", 0.35},
-        {"tests/fixtures/kernels/h100_sxm/trtllm/context_attention_perf.csv", 0.30},
-        {"tests/fixtures/kernels/a100_sxm/trtllm/context_attention_perf.csv", 0.30},
-        {"tests/fixtures/kernels/h100_sxm/trtllm/generation_attention_perf.csv", 0.40},
-        {"tests/fixtures/kernels/h200_sxm/sglang/generation_attention_perf.csv", 0.40},
-        {"tests/fixtures/kernels/h100_sxm/trtllm/context_mla_perf.csv", 0.35},
-        {"tests/fixtures/kernels/h100_sxm/trtllm/generation_mla_perf.csv", 0.40},
-        {"tests/fixtures/kernels/h100_sxm/vllm/moe_perf.csv", 0.40},
-        {"tests/fixtures/kernels/b200_sxm/trtllm/moe_perf.csv", 0.40},
-        {"tests/fixtures/kernels/h100_sxm/vllm/custom_allreduce_perf.csv", 0.40},
-        {"tests/fixtures/kernels/h100_sxm/nccl/nccl_perf.csv", 0.40},
+        {"tests/fixtures/kernels/h100_sxm/trtllm/gemm_perf.csv", 0.13},                 /* 7.9% */
+        {"tests/fixtures/kernels/h100_sxm/vllm/gemm_perf.csv", 0.13},                   /* 8.0% */
+        {"tests/fixtures/kernels/b200_sxm/trtllm/gemm_perf.csv", 0.16},                 /* 10.2% */
+        {"tests/fixtures/kernels/l40s/vllm/gemm_perf.csv", 0.21},                       /* 13.0% */
+        {"tests/fixtures/kernels/h100_sxm/trtllm/context_attention_perf.csv", 0.19},    /* 11.9% */
+        {"tests/fixtures/kernels/a100_sxm/trtllm/context_attention_perf.csv", 0.11},    /* 6.5% */
+        {"tests/fixtures/kernels/h100_sxm/trtllm/generation_attention_perf.csv", 0.25}, /* 15.3% */
+        {"tests/fixtures/kernels/h200_sxm/sglang/generation_attention_perf.csv", 0.19}, /* 11.9% */
+        {"tests/fixtures/kernels/h100_sxm/trtllm/context_mla_perf.csv", 0.11},          /* 6.4% */
+        {"tests/fixtures/kernels/h100_sxm/trtllm/generation_mla_perf.csv", 0.15},       /* 9.2% */
+        {"tests/fixtures/kernels/h100_sxm/vllm/moe_perf.csv", 0.20},                    /* 12.6% */
+        {"tests/fixtures/kernels/b200_sxm/trtllm/moe_perf.csv", 0.30},                  /* 18.9% */
+        {"tests/fixtures/kernels/h100_sxm/vllm/custom_allreduce_perf.csv", 0.10},       /* 6.0% */
+        {"tests/fixtures/kernels/h100_sxm/nccl/nccl_perf.csv", 0.09},                   /* 5.4% */
     };
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
         size_t n;
@@ -271,6 +272,59 @@ static void test_operation_in_analyze(void **state)
     ASSERT_NEAR(a.operation.estimate.error_fraction, fmax(RT_KERNEL_SIBLING_ERROR, a.operation.estimate.fit->cv_error), 1e-12);
 }
 
+/* The compiled-in fits were made for the kernel models as they are: a
+ * model changed without `make profiles` would read constants meant for
+ * another formula. */
+static void test_compiled_fits_are_this_model_version(void **state)
+{
+    (void)state;
+    assert_int_equal(kernel_builtin_version(), RT_KERNEL_MODEL_VERSION);
+    int count;
+    assert_non_null(kernel_builtin_fits("h100", &count));
+    assert_true(count > 40 && count <= RT_KERNEL_FITS_MAX);
+    const char *measured[] = {"a100-80", "h100", "h200", "b200", "gb200", "b300", "l40s"};
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++)
+        assert_non_null(kernel_builtin_fits(measured[i], &count));
+}
+
+/* A borrowed profile must not invert a published ordering: MLPerf
+ * Inference v4.1's Llama 2 70B (offline, fp8, 8 GPUs) has an H200 about
+ * 1.33x an MI300X per GPU. The MI300X borrows the H200's fits, derated to
+ * AMD's published achieved fractions (kernel_profiles.c); on its own spec
+ * sheet alone (2.6 PFLOP/s fp8, 5.3 TB/s against 1.98 and 4.8) it would come
+ * out ahead. Llama 2 70B is Llama 3.1 70B's shape with a 32000-token
+ * vocabulary; prompts of 1024 and 256 output tokens. */
+static void test_borrowed_mi300x_stays_behind_h200(void **state)
+{
+    (void)state;
+    double tokens[2];
+    const char *chips[2] = {"h200", "mi300x"};
+    for (int i = 0; i < 2; i++) {
+        struct scenario s;
+        scenario_default(&s);
+        s.chip = *chip_find(chips[i]);
+        s.chips = 8;
+        scenario_set_model(&s, model_find("llama-3.1-70b"));
+        s.model.vocab = 32000;
+        scenario_set_model(&s, &s.model);
+        s.precision = RT_FP8;
+        s.batch = 256;
+        s.prefill_tokens = 1024;
+        s.decode_tokens = 256;
+        s.context_tokens = 1280;
+        s.engine = *engine_find("trtllm");
+        struct analysis a = must_analyze(&s);
+        tokens[i] = a.serving.tokens_per_s_per_chip;
+        if (i == 1) {
+            assert_false(a.realistic.profile_measured);
+            assert_string_equal(a.realistic.profile_from, "h200");
+        }
+    }
+    if (!(tokens[0] > tokens[1]))
+        fail_msg("h200 %.1f tokens/s a chip, mi300x %.1f: the borrowed profile inverts MLPerf's order", tokens[0],
+                 tokens[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +336,8 @@ int main(void)
         cmocka_unit_test(test_tables_read_as_written),
         cmocka_unit_test(test_compiled_fits_on_measured_rows),
         cmocka_unit_test(test_operation_in_analyze),
+        cmocka_unit_test(test_borrowed_mi300x_stays_behind_h200),
+        cmocka_unit_test(test_compiled_fits_are_this_model_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
