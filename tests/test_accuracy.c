@@ -3,8 +3,8 @@
  * source; copied from the project's shared data, with three rows' --d-ff
  * bends removed now that rooftop reads plain MLPs itself).
  *
- * The realistic estimate must stay within 20% mean absolute percentage error
- * overall and 30% at each level (kernel, prefill step, decode step, whole
+ * The realistic estimate must stay within 14% mean absolute percentage error
+ * overall and 20% at each level (it scores 12.1%; prefill, the worst, 15.7%) (kernel, prefill step, decode step, whole
  * generation); the roofline floor must stay at or below the measurement on
  * at least 95% of the rows. And --calibrate must refuse what it cannot fit. */
 #include <math.h>
@@ -73,14 +73,14 @@ static void test_realistic_error(void **state)
     int count;
     double all = level_mape("", &count);
     print_message("realistic MAPE %.1f%% over %d rows\n", all * 100.0, count);
-    assert_true(all <= 0.20);
+    assert_true(all <= 0.14);
     const char *levels[] = {"kernel", "prefill step", "decode step", "generation"};
     for (size_t i = 0; i < 4; i++) {
         double m = level_mape(levels[i], &count);
         print_message("  %-13s %5.1f%% over %d rows\n", levels[i], m * 100.0, count);
         assert_true(count >= 10);
-        if (m > 0.30)
-            fail_msg("%s: realistic MAPE %.1f%% above 30%%", levels[i], m * 100.0);
+        if (m > 0.20)
+            fail_msg("%s: realistic MAPE %.1f%% above 20%%", levels[i], m * 100.0);
     }
 }
 
