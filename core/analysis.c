@@ -183,7 +183,7 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
         FILL(moe_ep, s->ep);
         break;
     default: /* one decode step's all-reduce of the activations */
-        FILL(gpus, s->chips);
+        FILL(gpus, s->chips > 1 ? (double)s->chips : 8.0); /* a collective needs two; one node's eight */
         FILL(message_bytes, (double)s->batch * (double)m->d_model * 2.0);
         break;
     }
@@ -191,7 +191,7 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
     o->shape = k;
     char why[200];
     if (kernel_shape_check(&k, why, sizeof why) != 0) {
-        snprintf(err, errsize, "--op: %s", why);
+        snprintf(err, errsize, "--op %s: %s", kernel_kind_name(k.kind), why);
         return -1;
     }
     struct kernel_view view;
@@ -1423,11 +1423,32 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     add_note(a, "Floor (the detailed model): each operation at max(FLOPs / its unit's peak, bytes / bandwidth), %s "
                 "attention, KV-cache reads, tensor-parallel all-reduces (bandwidth only); no real run beats it.",
              s->unfused_attention ? "unfused" : "fused");
-    add_note(a, "Realistic estimate: the floor through %s profile and the %s engine's%s launches, all-reduce steps "
-                "and per-pass times; the %s estimate gives the verdict.",
-             a->realistic.chip_calibrated ? "the chip's calibrated" : "the generic, uncalibrated (GPU-fitted)",
-             s->engine.name, a->realistic.engine_calibrated ? "" : " uncalibrated",
-             latency_model_name(s->latency_model));
+    {
+        struct kernel_view kv;
+        kernel_view_for(s->chip.key, &s->chip.kernels, &kv);
+        char whose[96];
+        if (!kv.from[0])
+            snprintf(whose, sizeof whose, "no measured kernels: the models' default constants");
+        else if (kv.measured)
+            snprintf(whose, sizeof whose, "fitted on this chip's own measured kernels");
+        else
+            snprintf(whose, sizeof whose, "fitted on %s's measured kernels, borrowed (%s)", kv.from,
+                     kv.sibling ? "the same architecture" : "another architecture: uncalibrated here");
+        add_note(a, "Realistic estimate: each operation through the measured kernel models (%s; %s kernels), plus "
+                    "the %s engine's%s per-pass and per-request times; the %s estimate gives the verdict.",
+                 whose, kernel_engine_name(a->hw.kengine), s->engine.name,
+                 a->realistic.engine_calibrated ? "" : " uncalibrated", latency_model_name(s->latency_model));
+        if (kernel_format_quantises_input(a->hw.kformat))
+            add_note(a, "Quantised GEMMs (%s) in the forward pass run their input's quantiser as a kernel of its "
+                        "own, and both launch as plain kernels in a CUDA graph: the measured kernels, timed alone, "
+                        "also paid the collector's launches of its dynamic-scale kernels.",
+                     kernel_format_name(a->hw.kformat));
+        if (a->parallel.tp > RT_KERNEL_MEASURED_GPUS_MAX || a->parallel.ep > RT_KERNEL_MEASURED_GPUS_MAX)
+            add_note(a, "Collectives over more than %d chips are extrapolated from measurements on 2 to %d: NCCL's "
+                        "all-reduce with one tree level a doubling, never faster than the ring's bytes over the link "
+                        "(their time's band at least ±%.0f%%).",
+                     RT_KERNEL_MEASURED_GPUS_MAX, RT_KERNEL_MEASURED_GPUS_MAX, 100.0 * RT_STEP_ERROR_BORROWED);
+    }
     if (a->mfu_budget_source == RT_BUDGET_SHAPE && s->flops_convention != RT_FLOPS_PALM)
         add_note(a, "MFU counts %s per token (--flops-convention %s), not PaLM's 6N + 12 L H Q T; compare it with "
                     "MFUs counted the same way.",

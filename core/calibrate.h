@@ -50,6 +50,7 @@ int point_place(const struct measured_point *p, const struct scenario *s, struct
 /* One measurement. */
 struct observation {
     char id[RT_OBS_ID_MAX];          /* the row's name, for messages */
+    int line;                        /* the row's line in its file (0: not read from one) */
     char level[24];                  /* "kernel", "prefill step", "decode step", "generation", "point" */
     double measured_s;               /* > 0 */
     bool point;                      /* a kernel given as flops and bytes, not a scenario */

@@ -135,7 +135,7 @@ static enum rt_kernel_source resolve_kind(const struct kernel_view *v, enum rt_k
         memcpy(out, fit->p, sizeof fit->p);
     else
         kernel_default_params(k, out);
-    *error = kernel_error_for(src, fit ? (double)fit->cv_error : RT_KERNEL_DEFAULT_ERROR, v);
+    *error = kernel_error_for(src, fit ? kernel_fit_error(fit) : RT_KERNEL_DEFAULT_ERROR, v);
     return src;
 }
 
@@ -198,6 +198,10 @@ void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s)
     }
     double ignored;
     resolve_kind(&v, RT_KERNEL_ALLREDUCE, RT_KF_BF16, false, RT_KFAM_EAGER, hw->kengine, hw->ar_eager, &ignored, NULL);
+    /* In a forward pass a quantised GEMM and its quantiser launch as two plain kernels (kernels.h) */
+    if (kernel_format_quantises_input(hw->kformat))
+        hw->kparams[RT_KERNEL_GEMM][kernel_param_index(RT_KERNEL_GEMM, "launch_s")] =
+            2.0f * kernel_plain_gemm_launch_s(&v, hw->kengine);
     hw->eff = s->chip.efficiency.present ? efficiency_resolve(&s->chip.efficiency)
                                          : efficiency_from_kernels(hw, &v, s->chip.efficiency.sm_count);
 }
@@ -303,8 +307,15 @@ static double collective_s(const struct hw_rates *hw, enum rt_kernel_kind k, con
         return 0.0;
     struct kernel_chip c = hw->kchip;
     c.link_bytes_per_s = link_bytes_per_s;
+    if (kernel_collective_kind(k, n) != k) { /* past one node the engines' all-reduce gives way to NCCL's */
+        k = kernel_collective_kind(k, n);
+        p = hw->kparams[k];
+    }
     struct kernel_shape sh = {.kind = k, .format = RT_KF_BF16, .engine = hw->kengine, .gpus = n, .message_bytes = bytes};
-    double steps = (k == RT_KERNEL_ALLREDUCE || k == RT_KERNEL_NCCL_ALLREDUCE ? 2.0 : 1.0) * (n - 1.0);
+    /* each latency step across domains pays the scale-out hop: an all-reduce's
+     * ring steps (2(n-1)) or its tree's (2 ceil(log2 n)), the fewer */
+    bool allreduce = k == RT_KERNEL_ALLREDUCE || k == RT_KERNEL_NCCL_ALLREDUCE;
+    double steps = allreduce ? fmin(2.0 * (n - 1.0), 2.0 * ceil(log2(n))) : n - 1.0;
     return kernel_time(&sh, &c, p, 1.0, 1.0, NULL) + steps * extra_step_s;
 }
 
@@ -628,7 +639,10 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     out->realistic_s = out->realistic_comms_s + out->step_s;
     /* How sure: each part's cross-validated error weighted by its time (the collectives at the
      * all-reduce's; the engine's fixed times at the step level's, analysis.h). */
-    double weighted = out->realistic_comms_s * hw->kerror[RT_KERNEL_ALLREDUCE] + out->step_s * RT_STEP_ERROR;
+    /* past the 2-8 GPUs the collectives were measured on, an extrapolation: as unsure as a borrowed profile */
+    double comms_error = n > RT_KERNEL_MEASURED_GPUS_MAX ? fmax(hw->kerror[RT_KERNEL_NCCL_ALLREDUCE], RT_STEP_ERROR_BORROWED)
+                                                         : hw->kerror[RT_KERNEL_ALLREDUCE];
+    double weighted = out->realistic_comms_s * comms_error + out->step_s * RT_STEP_ERROR;
     for (int i = 0; i < out->count; i++) {
         out->time_s += out->ops[i].time_s;
         out->realistic_s += out->ops[i].realistic_s;

@@ -52,38 +52,39 @@ static const struct {
     const char *source;
     double exp_per_s;
     bool sibling; /* from is the same architecture */
+    const char *arch; /* the GPU architecture (or vendor family): borrowing within one is a sibling's */
 } chip_map[] = {
-    {"a100-80", "a100-80", NULL, 40e6, 1, 1, "measured", EXP(108, 1.41), false},
-    {"a100-40", "a100-80", NULL, 40e6, 1, 1, "the A100 80GB's fits (same SMs and kernels; its own bandwidth)", EXP(108, 1.41), true},
-    {"h100", "h100", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), false},
-    {"h100-pcie", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own SMs, clocks and bandwidth)", EXP(114, 1.76), true},
-    {"h100-nvl", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own bandwidth)", EXP(132, 1.76), true},
-    {"h200", "h200", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), false},
-    {"h20", "h200", NULL, 60e6, 1, 1, "the H200's fits (Hopper kernels; its own peaks and bandwidth)", EXP(78, 1.83), true},
-    {"h800", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (the same die; its own NVLink)", EXP(132, 1.83), true},
-    {"b200", "b200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.07), false},
-    {"gb200", "gb200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.11), false},
-    {"b300", "b300", NULL, 126e6, 1, 1, "measured", 10.7e12, false},
-    {"gb300", "b300", "gb200", 126e6, 1, 1, "the B300's fits (the same Blackwell Ultra GPU; its own clocks)", 10.7e12, true},
-    {"l40s", "l40s", NULL, 96e6, 1, 1, "measured", EXP(142, 2.52), false},
-    {"l4", "l40s", NULL, 48e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(58, 2.04), true},
-    {"rtx-4090", "l40s", NULL, 72e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(128, 2.52), true},
+    {"a100-80", "a100-80", NULL, 40e6, 1, 1, "measured", EXP(108, 1.41), false, "ampere"},
+    {"a100-40", "a100-80", NULL, 40e6, 1, 1, "the A100 80GB's fits (same SMs and kernels; its own bandwidth)", EXP(108, 1.41), true, "ampere"},
+    {"h100", "h100", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), false, "hopper"},
+    {"h100-pcie", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own SMs, clocks and bandwidth)", EXP(114, 1.76), true, "hopper"},
+    {"h100-nvl", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own bandwidth)", EXP(132, 1.76), true, "hopper"},
+    {"h200", "h200", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), false, "hopper"},
+    {"h20", "h200", NULL, 60e6, 1, 1, "the H200's fits (Hopper kernels; its own peaks and bandwidth)", EXP(78, 1.83), true, "hopper"},
+    {"h800", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (the same die; its own NVLink)", EXP(132, 1.83), true, "hopper"},
+    {"b200", "b200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.07), false, "blackwell"},
+    {"gb200", "gb200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.11), false, "blackwell"},
+    {"b300", "b300", NULL, 126e6, 1, 1, "measured", 10.7e12, false, "blackwell"},
+    {"gb300", "b300", "gb200", 126e6, 1, 1, "the B300's fits (the same Blackwell Ultra GPU; its own clocks)", 10.7e12, true, "blackwell"},
+    {"l40s", "l40s", NULL, 96e6, 1, 1, "measured", EXP(142, 2.52), false, "ada"},
+    {"l4", "l40s", NULL, 48e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(58, 2.04), true, "ada"},
+    {"rtx-4090", "l40s", NULL, 72e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(128, 2.52), true, "ada"},
     {"rtx-pro-6000", "l40s", "b200", 128e6, 1, 1,
-     "the L40S's fits (a GDDR workstation-class part) and, for FP4, the B200's", EXP(188, 2.6), false},
-    {"mi250x", "a100-80", NULL, 16e6, 1, 1, "the A100's fits (AMD's kernels not measured here)", 0, false},
+     "the L40S's fits (a GDDR workstation-class part) and, for FP4, the B200's", EXP(188, 2.6), false, "blackwell-gb202"},
+    {"mi250x", "a100-80", NULL, 16e6, 1, 1, "the A100's fits (AMD's kernels not measured here)", 0, false, "cdna2"},
     {"mi300x", "h200", NULL, 256e6, 0.56f, 0.92f,
-     "the H200's fits derated to AMD's published 45% of peak and 81% of bandwidth (ROCm kernels not measured here)", 0, false},
+     "the H200's fits derated to AMD's published 45% of peak and 81% of bandwidth (ROCm kernels not measured here)", 0, false, "cdna3"},
     {"mi325x", "h200", NULL, 256e6, 0.56f, 0.92f,
-     "the H200's fits derated as the MI300X's (the same CDNA 3 compute; ROCm kernels not measured here)", 0, false},
+     "the H200's fits derated as the MI300X's (the same CDNA 3 compute; ROCm kernels not measured here)", 0, false, "cdna3"},
     {"mi355x", "b200", NULL, 256e6, 0.56f, 0.92f,
-     "the B200's fits with the MI300X's derates assumed (no published MI355X kernel measurement)", 0, false},
-    {"tpu-v4", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
-    {"tpu-v5e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
-    {"tpu-v5p", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
-    {"tpu-v6e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
-    {"tpu7x", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false},
-    {"gaudi2", "h100", NULL, 48e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, false},
-    {"gaudi3", "h100", NULL, 96e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, false},
+     "the B200's fits with the MI300X's derates assumed (no published MI355X kernel measurement)", 0, false, "cdna4"},
+    {"tpu-v4", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
+    {"tpu-v5e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
+    {"tpu-v5p", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
+    {"tpu-v6e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
+    {"tpu7x", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
+    {"gaudi2", "h100", NULL, 48e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, false, "gaudi"},
+    {"gaudi3", "h100", NULL, 96e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, false, "gaudi"},
 };
 
 #ifndef KERNEL_PROFILES_VERSION
@@ -144,6 +145,14 @@ bool kernel_builtin_profile(const char *chip_key, struct kernel_profile *out)
         return true;
     }
     return false;
+}
+
+const char *kernel_chip_architecture(const char *chip_key)
+{
+    for (size_t i = 0; chip_key && i < sizeof chip_map / sizeof chip_map[0]; i++)
+        if (strcmp(chip_map[i].chip, chip_key) == 0)
+            return chip_map[i].arch;
+    return NULL;
 }
 
 /* The map row of chip_key, or -1. */

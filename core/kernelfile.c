@@ -162,7 +162,7 @@ void kernels_to_json(cJSON *obj, const struct kernel_profile *p)
         cJSON_AddStringToObject(o, "kv", f->kv_fp8 ? "fp8" : "bf16");
         cJSON_AddStringToObject(o, "kernel", kernel_family_name((enum rt_kernel_family)f->family));
         cJSON_AddNumberToObject(o, "rows", f->rows);
-        json_add_exact(o, "cv_error_fraction", (double)f->cv_error);
+        json_add_exact(o, "cv_error_fraction", kernel_fit_error(f));
         cJSON *params = cJSON_AddObjectToObject(o, "params");
         for (int k = 0; k < kernel_param_count(kind); k++)
             json_add_exact(params, kernel_param_name(kind, k), (double)f->p[k]);

@@ -234,7 +234,7 @@ static int need(const char *name, double v, double lo, char *err, size_t errsize
     if (isfinite(v) && v >= lo && v <= SHAPE_MAX)
         return 0;
     char got[32];
-    snprintf(err, errsize, "the operation's '%s' must be %s to 2^40 (got %s)", name, lo > 0.0 ? "from 1" : "from 0",
+    snprintf(err, errsize, "the operation's '%s' must be from %.0f to 2^40 (got %s)", name, lo,
              format_exact(got, sizeof got, v));
     return -1;
 }
@@ -254,15 +254,21 @@ int kernel_shape_check(const struct kernel_shape *s, char *err, size_t errsize)
         return need("m", s->m, 1, err, errsize) || need("n", s->n, 1, err, errsize) || need("k", s->k, 1, err, errsize)
                    ? -1 : 0;
     case RT_KERNEL_ATTENTION: case RT_KERNEL_MLA:
-        return need("batch", s->batch, 1, err, errsize) || need("seq", s->seq, 1, err, errsize) ||
-                       need("heads", s->heads, 1, err, errsize) || need("kv_heads", s->kv_heads, 1, err, errsize) ||
-                       need("head_dim", s->head_dim, 1, err, errsize) || need("window", s->window, 0, err, errsize)
-                   ? -1 : 0;
-    case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA:
-        return need("batch", s->batch, 1, err, errsize) || need("kv_len", s->kv_len, 1, err, errsize) ||
-                       need("heads", s->heads, 1, err, errsize) || need("kv_heads", s->kv_heads, 1, err, errsize) ||
-                       need("head_dim", s->head_dim, 1, err, errsize) || need("window", s->window, 0, err, errsize)
-                   ? -1 : 0;
+    case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA: {
+        bool prefill = s->kind == RT_KERNEL_ATTENTION || s->kind == RT_KERNEL_MLA;
+        if (need("batch", s->batch, 1, err, errsize) ||
+            (prefill ? need("seq", s->seq, 1, err, errsize) : need("kv_len", s->kv_len, 1, err, errsize)) ||
+            need("heads", s->heads, 1, err, errsize) || need("kv_heads", s->kv_heads, 1, err, errsize) ||
+            need("head_dim", s->head_dim, 1, err, errsize) || need("window", s->window, 0, err, errsize))
+            return -1;
+        /* GQA: each KV head serves a whole group of query heads (MLA's one latent head serves all) */
+        bool mla = s->kind == RT_KERNEL_MLA || s->kind == RT_KERNEL_DECODE_MLA;
+        if (!mla && (s->kv_heads > s->heads || fmod(s->heads, s->kv_heads) != 0.0)) {
+            snprintf(err, errsize, "the operation's kv_heads (%.0f) must divide its heads (%.0f)", s->kv_heads, s->heads);
+            return -1;
+        }
+        return 0;
+    }
     case RT_KERNEL_MOE:
         if (need("tokens", s->tokens, 1, err, errsize) || need("hidden", s->hidden, 1, err, errsize) ||
             need("inter", s->inter, 1, err, errsize) || need("topk", s->topk, 1, err, errsize) ||
@@ -273,9 +279,13 @@ int kernel_shape_check(const struct kernel_shape *s, char *err, size_t errsize)
             snprintf(err, errsize, "the operation's topk (%.0f) is more than its experts (%.0f)", s->topk, s->experts);
             return -1;
         }
+        if (fmod(s->experts, s->moe_ep) != 0.0) {
+            snprintf(err, errsize, "the operation's ep (%.0f) must divide its experts (%.0f)", s->moe_ep, s->experts);
+            return -1;
+        }
         return 0;
     default:
-        return need("gpus", s->gpus, 1, err, errsize) || need("bytes", s->message_bytes, 1, err, errsize) ? -1 : 0;
+        return need("gpus", s->gpus, 2, err, errsize) || need("bytes", s->message_bytes, 1, err, errsize) ? -1 : 0;
     }
 }
 
@@ -304,6 +314,7 @@ static const float group_choices[] = {32, 1e9f};
  * (non-persistent kernels), the split-K fix-up, the activation quantiser's
  * time per wave of rows and its passes over x, the host's floor of an
  * eager launch, a latency per main-loop step. */
+#define GEMM_LAUNCH 4 /* launch_s's index in gemm_params */
 static const struct param_def gemm_params[] = {
     {"peak_fraction", 0.7f, 0.05, 1.0, NULL, 0},        {"hbm_fraction", 0.8f, 0.2, 1.5, NULL, 0},
     {"l2_speedup", 2.0f, 0.5, 10.0, NULL, 0},           {"cta_bytes_per_s", 1.5e11f, 5e9, 5e12, NULL, 0},
@@ -614,7 +625,11 @@ static struct gemm_recipe gemm_recipe_of(const struct kernel_shape *s)
     enum rt_kernel_format f = s->format;
     enum rt_kernel_engine e = s->engine;
     struct gemm_recipe r;
-    r.quant = f == RT_KF_FP8 || f == RT_KF_FP8_BLOCK || f == RT_KF_NVFP4 || f == RT_KF_MXFP4 || f == RT_KF_MXFP4_A8;
+    /* The input's quantiser is a kernel of its own, timed with the GEMM (its passes over the input).
+     * Timed alone, the collector also launches it and its dynamic-scale kernels from Python, which the
+     * fitted launch carries; in a forward pass, captured in a CUDA graph, the two kernels launch as
+     * plain ones (kernel_estimate and the realistic estimate give them two plain GEMMs' launches). */
+    r.quant = kernel_format_quantises_input(f);
     bool plugin = f == RT_KF_INT8 || f == RT_KF_INT8_WO || f == RT_KF_INT4_WO || f == RT_KF_MXFP4_WO || f == RT_KF_FP8_WO;
     r.eager = s->warm_cache && e == RT_KE_VLLM && f == RT_KF_FP8_BLOCK;
     r.splitk = f == RT_KF_BF16 || plugin || ((f == RT_KF_FP8 || f == RT_KF_NVFP4) && e == RT_KE_TRTLLM);
@@ -628,6 +643,11 @@ static struct gemm_recipe gemm_recipe_of(const struct kernel_shape *s)
     else
         r.copies = COPIES_ALL6;
     return r;
+}
+
+bool kernel_format_quantises_input(enum rt_kernel_format f)
+{
+    return f == RT_KF_FP8 || f == RT_KF_FP8_BLOCK || f == RT_KF_NVFP4 || f == RT_KF_MXFP4 || f == RT_KF_MXFP4_A8;
 }
 
 bool kernel_param_used(const struct kernel_shape *s, int i)
@@ -1115,6 +1135,21 @@ static double soft_min(double a, double b)
     return 1.0 / sqrt(sqrt(ia * ia + ib * ib)); /* (a^-4 + b^-4)^(-1/4) */
 }
 
+enum rt_kernel_kind kernel_collective_kind(enum rt_kernel_kind k, double gpus)
+{
+    return k == RT_KERNEL_ALLREDUCE && gpus > RT_KERNEL_MEASURED_GPUS_MAX ? RT_KERNEL_NCCL_ALLREDUCE : k;
+}
+
+double kernel_collective_latency_steps(enum rt_kernel_kind k, double n)
+{
+    if (!(n >= 2.0))
+        return 0.0;
+    const double most = RT_KERNEL_MEASURED_GPUS_MAX;
+    if ((k == RT_KERNEL_ALLREDUCE || k == RT_KERNEL_NCCL_ALLREDUCE) && n > most)
+        return most - 1.0 + 2.0 * log2(n / most);
+    return n - 1.0;
+}
+
 static double collective_time(const struct kernel_shape *s, const struct kernel_chip *c, const float *p,
                               struct kernel_estimate *out)
 {
@@ -1123,7 +1158,8 @@ static double collective_time(const struct kernel_shape *s, const struct kernel_
         return 0.0;
     collective_shape(s->kind, n, &steps, &factor);
     double bw = c->link_bytes_per_s > 0.0 ? c->link_bytes_per_s : c->hbm_bytes_per_s;
-    double sharing = pow(n / 2.0, p[5]), t, fixed, memory;
+    /* the link's sharing as fitted on 2-8 GPUs; past them, held at 8's */
+    double sharing = pow(dmin(n, RT_KERNEL_MEASURED_GPUS_MAX) / 2.0, p[5]), t, fixed, memory;
     if (s->kind == RT_KERNEL_ALLREDUCE) {
         double barrier = pow(n, p[4]);
         double one = p[0] * barrier + (n - 1.0) * s->message_bytes * sharing / (p[2] * bw);
@@ -1132,11 +1168,16 @@ static double collective_time(const struct kernel_shape *s, const struct kernel_
         fixed = dmin(p[0], p[1]) * barrier;
         memory = t - fixed;
     } else {
-        double base = p[0] + p[1] * (n - 1.0), bus = factor * s->message_bytes * sharing;
+        double base = p[0] + p[1] * kernel_collective_latency_steps(s->kind, n), bus = factor * s->message_bytes * sharing;
         double ll = base + bus / (p[2] * bw), simple = base + p[3] + bus / (p[4] * bw);
         t = soft_min(ll, simple);
         fixed = base;
         memory = t - base;
+    }
+    if (n > RT_KERNEL_MEASURED_GPUS_MAX && t < fixed + factor * s->message_bytes / bw) {
+        /* past what was measured, never faster than the ring's bytes over the link: the floor */
+        t = fixed + factor * s->message_bytes / bw;
+        memory = t - fixed;
     }
     if (out) {
         out->compute_s = 0.0;
@@ -1235,6 +1276,12 @@ double kernel_time(const struct kernel_shape *s, const struct kernel_chip *c, co
 double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c, const struct kernel_view *v,
                        enum rt_kernel_engine e, struct kernel_estimate *out)
 {
+    struct kernel_shape nccl;
+    if (kernel_collective_kind(s->kind, s->gpus) != s->kind) { /* past one node: NCCL's all-reduce */
+        nccl = *s;
+        nccl.kind = kernel_collective_kind(s->kind, s->gpus);
+        s = &nccl;
+    }
     enum rt_kernel_source src;
     const struct kernel_fit *f = kernel_fit_lookup(v, s, e, &src);
     float defaults[RT_KERNEL_PARAMS];
@@ -1243,13 +1290,37 @@ double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c
         kernel_default_params(s->kind, defaults);
     double cd = v && v->compute_derate > 0.0 ? v->compute_derate : 1.0;
     double md = v && v->memory_derate > 0.0 ? v->memory_derate : 1.0;
+    float in_pass[RT_KERNEL_PARAMS];
+    if (s->kind == RT_KERNEL_GEMM && !s->warm_cache && kernel_format_quantises_input(s->format)) {
+        memcpy(in_pass, p, sizeof in_pass);
+        in_pass[GEMM_LAUNCH] = 2.0f * kernel_plain_gemm_launch_s(v, e); /* the quantiser's and the GEMM's */
+        p = in_pass;
+    }
     double t = kernel_time(s, c, p, cd, md, out);
+    if (out && s == &nccl)
+        add_why(out, RT_KWHY_NCCL_BEYOND, s->gpus, 0, 0);
     if (out) {
         out->source = src;
         out->fit = f;
-        out->error_fraction = kernel_error_for(src, f ? (double)f->cv_error : RT_KERNEL_DEFAULT_ERROR, v);
+        out->error_fraction = kernel_error_for(src, f ? kernel_fit_error(f) : RT_KERNEL_DEFAULT_ERROR, v);
     }
     return t;
+}
+
+double kernel_fit_error(const struct kernel_fit *f)
+{
+    return round((double)f->cv_error * 1e4) / 1e4;
+}
+
+float kernel_plain_gemm_launch_s(const struct kernel_view *v, enum rt_kernel_engine e)
+{
+    struct kernel_shape probe = {.kind = RT_KERNEL_GEMM, .format = RT_KF_BF16};
+    enum rt_kernel_source src;
+    const struct kernel_fit *f = kernel_fit_lookup(v, &probe, e, &src);
+    float defaults[RT_KERNEL_PARAMS];
+    if (!f)
+        kernel_default_params(RT_KERNEL_GEMM, defaults);
+    return f ? f->p[GEMM_LAUNCH] : defaults[GEMM_LAUNCH];
 }
 
 double kernel_error_for(enum rt_kernel_source src, double own, const struct kernel_view *v)
@@ -1284,6 +1355,9 @@ char *kernel_reason_text(char *buf, size_t size, const struct kernel_reason *r)
         snprintf(buf, size, "%.1f experts touched, %.1f tokens each", r->a, r->b);
         break;
     case RT_KWHY_STEPS: snprintf(buf, size, "%.0f steps, %.2f x the message over the link", r->a, r->b); break;
+    case RT_KWHY_NCCL_BEYOND:
+        snprintf(buf, size, "%.0f GPUs: NCCL's all-reduce (the engines' own is one node's, 2-8 GPUs)", r->a);
+        break;
     default: snprintf(buf, size, "?"); break;
     }
     return buf;

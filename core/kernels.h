@@ -210,7 +210,7 @@ struct kernel_chip {
 /* The kernel models' version: raised whenever a model's formula or
  * constants change, so that fits made for another version are never read
  * as this one's (kernel_builtin_fits refuses them; `make profiles` refits). */
-#define RT_KERNEL_MODEL_VERSION 8
+#define RT_KERNEL_MODEL_VERSION 9
 
 /* One fitted parameter set: a kind's model constants for one chip,
  * engine and format. */
@@ -294,6 +294,11 @@ void kernel_view_index(struct kernel_view *v);
  * a profile without fits; false when the chip has no row. */
 bool kernel_builtin_profile(const char *chip_key, struct kernel_profile *out);
 
+/* The architecture of a built-in chip ("ampere", "hopper", "blackwell",
+ * "ada", "cdna3", "tpu", ...), or NULL for a chip rooftop does not know:
+ * another chip's fits borrowed within one architecture are a sibling's. */
+const char *kernel_chip_architecture(const char *chip_key);
+
 /* Names of kind's constants, p[0..kernel_param_count(kind)), e.g. for a
  * GEMM "peak_fraction", "k_step_s", "hbm_fraction", "launch_s", ...; NULL
  * past the count. */
@@ -344,6 +349,25 @@ enum rt_kernel_source {
 const struct kernel_fit *kernel_fit_lookup(const struct kernel_view *v, const struct kernel_shape *s,
                                            enum rt_kernel_engine e, enum rt_kernel_source *src);
 
+/* Collectives were measured on 2 to 8 GPUs, one node (AIConfigurator's
+ * nccl_perf and custom_allreduce_perf tables). Past 8 the engines' own
+ * all-reduce is not used (vLLM's custom all-reduce takes world sizes 2, 4, 6
+ * and 8 on one node; TensorRT-LLM's and SGLang's are intra-node too): NCCL's
+ * is, and its per-step latency grows by one tree level a doubling (two
+ * steps: reduce up, broadcast down) rather than one ring step a GPU, as
+ * NCCL's tree and hierarchical algorithms do across nodes. */
+#define RT_KERNEL_MEASURED_GPUS_MAX 8
+
+/* The collective that runs for kind k over gpus GPUs: RT_KERNEL_NCCL_ALLREDUCE
+ * for the engines' all-reduce past RT_KERNEL_MEASURED_GPUS_MAX, else k. */
+enum rt_kernel_kind kernel_collective_kind(enum rt_kernel_kind k, double gpus);
+
+/* Latency steps of collective kind k over n >= 2 GPUs, for its per-step
+ * costs: n - 1 (ring; all-reduce's doubling is in its fitted constants), and
+ * for an all-reduce past RT_KERNEL_MEASURED_GPUS_MAX, 7 + 2 log2(n / 8)
+ * (tree levels). 0 for n < 2. */
+double kernel_collective_latency_steps(enum rt_kernel_kind k, double n);
+
 /* Why a kernel runs at what it runs: codes with numbers; the report words
  * them (kernel_reason_text). */
 enum rt_kernel_reason_code {
@@ -356,6 +380,7 @@ enum rt_kernel_reason_code {
     RT_KWHY_BANDWIDTH,     /* a: achieved fraction of HBM bandwidth */
     RT_KWHY_EXPERTS,       /* a: experts on this chip touched, b: tokens of the busiest expert */
     RT_KWHY_STEPS,         /* a: collective steps, b: bus bytes factor */
+    RT_KWHY_NCCL_BEYOND,   /* a: GPUs (past RT_KERNEL_MEASURED_GPUS_MAX): NCCL's all-reduce stands in */
 };
 
 struct kernel_reason {
@@ -382,6 +407,22 @@ struct kernel_estimate {
     int why_count;
 };
 
+/* True for the formats whose GEMMs quantise their input activations
+ * (fp8, fp8_block, nvfp4, mxfp4, W4A8 MXFP4) in a kernel of their own
+ * before the GEMM. */
+bool kernel_format_quantises_input(enum rt_kernel_format f);
+
+/* A fit's cross-validated error as a fraction, to the 4 decimals it is
+ * written with (0.0673, not the float's 0.06729999929...); f not NULL. */
+double kernel_fit_error(const struct kernel_fit *f);
+
+/* The launch time, seconds, of a plain (bf16) GEMM on the view's chip for
+ * engine e (its fit's launch_s, else the default). Inside a forward pass a
+ * quantised GEMM and its quantiser launch at twice this: the fitted launch
+ * of a quantised GEMM timed alone also carries the collector's Python-side
+ * dynamic-scale kernels, which a CUDA graph does not replay. */
+float kernel_plain_gemm_launch_s(const struct kernel_view *v, enum rt_kernel_engine e);
+
 /* Estimates kernel s on chip c with the constants p (kernel_param_count
  * of them). Returns the time in seconds (> 0) and, when out is not NULL,
  * fills it (its source, fit and error_fraction are left for the caller).
@@ -393,7 +434,9 @@ double kernel_time(const struct kernel_shape *s, const struct kernel_chip *c, co
 
 /* kernel_time through a view: looks up the fit (kernel_fit_lookup), or
  * the defaults, applies the view's derates, and sets source, fit and
- * error_fraction. */
+ * error_fraction. A quantised GEMM in a forward pass (warm_cache false)
+ * launches with its quantiser as two plain kernels (kernel_plain_gemm_launch_s); the engines' own
+ * all-reduce past RT_KERNEL_MEASURED_GPUS_MAX GPUs is NCCL's. */
 double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c, const struct kernel_view *v,
                        enum rt_kernel_engine e, struct kernel_estimate *out);
 

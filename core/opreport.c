@@ -138,7 +138,7 @@ void op_report_json(cJSON *root, const struct scenario *s, const struct analysis
         cJSON_AddStringToObject(fit, "format", kernel_format_name((enum rt_kernel_format)f->format));
         cJSON_AddStringToObject(fit, "kernel", kernel_family_name((enum rt_kernel_family)f->family));
         cJSON_AddNumberToObject(fit, "rows", f->rows);
-        json_add_exact(fit, "cv_error_fraction", (double)f->cv_error);
+        json_add_exact(fit, "cv_error_fraction", kernel_fit_error(f));
         cJSON *params = cJSON_AddObjectToObject(fit, "params");
         for (int i = 0; i < kernel_param_count((enum rt_kernel_kind)f->kind); i++)
             json_add_exact(params, kernel_param_name((enum rt_kernel_kind)f->kind, i), (double)f->p[i]);
@@ -176,20 +176,27 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
     format_si(peak, sizeof peak, e->peak_flops_per_s, "FLOP/s");
     op_profile_text(by, sizeof by, o);
     const char *engine = kernel_engine_name(o->engine);
+    bool collective = o->shape.kind >= RT_KERNEL_ALLREDUCE;
     if (markdown) {
         sb_printf(sb, "## %s on %s\n\n", shape, s->chip.key);
         sb_printf(sb, "| figure | value |\n| --- | --- |\n");
-        sb_printf(sb, "| roofline floor | %s (%s-bound, %s FLOP/byte) |\n", fl, op_bound_name(o), ai);
-        sb_printf(sb, "| realistic | %s (±%.0f%%, %s; %s kernels%s) |\n", re, 100.0 * e->error_fraction, by, engine,
-                  o->engine_guessed ? ", standing in" : "");
+        if (collective)
+            sb_printf(sb, "| roofline floor | %s (link-bound: its bytes over the link) |\n", fl);
+        else
+            sb_printf(sb, "| roofline floor | %s (%s-bound, %s FLOP/byte) |\n", fl, op_bound_name(o), ai);
+        sb_printf(sb, "| realistic | %s (±%.0f%%, %s; %s kernels%s%s) |\n", re, 100.0 * e->error_fraction, by, engine,
+                  o->engine_guessed ? ", standing in for " : "", o->engine_guessed ? s->engine.name : "");
         if (e->peak_flops_per_s > 0.0)
             sb_printf(sb, "| achieved | %s, %.1f%% of the %s peak |\n", rate, 100.0 * o->fraction_of_peak, peak);
         sb_printf(sb, "\nWhy:\n");
     } else {
         sb_printf(sb, "%s on %s (%s)\n", shape, s->chip.key, s->chip.name);
-        sb_printf(sb, "  roofline floor  %s  (%s-bound, %s FLOP/byte)\n", fl, op_bound_name(o), ai);
-        sb_printf(sb, "  realistic       %s  ±%.0f%%  (%s; %s kernels%s)\n", re, 100.0 * e->error_fraction, by, engine,
-                  o->engine_guessed ? ", standing in for the engine named" : "");
+        if (collective)
+            sb_printf(sb, "  roofline floor  %s  (link-bound: its bytes over the link)\n", fl);
+        else
+            sb_printf(sb, "  roofline floor  %s  (%s-bound, %s FLOP/byte)\n", fl, op_bound_name(o), ai);
+        sb_printf(sb, "  realistic       %s  ±%.0f%%  (%s; %s kernels%s%s)\n", re, 100.0 * e->error_fraction, by, engine,
+                  o->engine_guessed ? ", standing in for " : "", o->engine_guessed ? s->engine.name : "");
         if (e->peak_flops_per_s > 0.0)
             sb_printf(sb, "  achieved        %s, %.1f%% of the %s peak\n", rate, 100.0 * o->fraction_of_peak, peak);
         sb_printf(sb, "  why:\n");

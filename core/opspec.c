@@ -1,6 +1,7 @@
 /* opspec.c — the --op flag's text. */
 #include "opspec.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,6 +75,15 @@ static int apply_key(struct op_spec *out, const char *key, const char *value, ch
     }
     if (strcmp(key, "kernel") == 0) {
         out->shape.family = kernel_family_of(value);
+        if (out->shape.family == RT_KFAM_DEFAULT && strcmp(value, "default") != 0) {
+            char names[240] = "";
+            for (int f = RT_KFAM_DEFAULT; f < RT_KFAM_COUNT; f++) {
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", kernel_family_name((enum rt_kernel_family)f));
+            }
+            snprintf(err, errsize, "--op %s: unknown kernel '%s' (%s)", kind, value, names);
+            return -1;
+        }
         return 0;
     }
     if (strcmp(key, "cache") == 0) {
@@ -89,9 +99,11 @@ static int apply_key(struct op_spec *out, const char *key, const char *value, ch
             continue;
         double v;
         bool zero_ok = strcmp(key, "window") == 0 || strcmp(key, "skew") == 0;
-        if (parse_number(value, &v) != 0 || !(zero_ok ? v >= 0.0 : v >= 1.0) || v > 1099511627776.0) {
-            snprintf(err, errsize, "--op %s: '%s' must be a number %s to 2^40 (got '%s')", kind, key,
-                     zero_ok ? "from 0" : "from 1", value);
+        bool whole = strcmp(key, "skew") != 0; /* a count of elements, tokens, heads or GPUs */
+        if (parse_number(value, &v) != 0 || !(zero_ok ? v >= 0.0 : v >= 1.0) || v > 1099511627776.0 ||
+            (whole && v != floor(v))) {
+            snprintf(err, errsize, "--op %s: '%s' must be a%s number %s to 2^40 (got '%s')", kind, key,
+                     whole ? " whole" : "", zero_ok ? "from 0" : "from 1", value);
             return -1;
         }
         *(double *)(void *)((char *)&out->shape + k->offset) = v;
@@ -121,6 +133,8 @@ int op_spec_parse(const char *text, struct op_spec *out, char *err, size_t errsi
         return -1;
     }
     out->set = true;
+    const char *seen[32];
+    int seen_count = 0;
     for (char *item = colon ? colon + 1 : NULL; item && *item;) {
         char *comma = strchr(item, ',');
         if (comma)
@@ -131,6 +145,13 @@ int op_spec_parse(const char *text, struct op_spec *out, char *err, size_t errsi
             return -1;
         }
         *eq = '\0';
+        for (int i = 0; i < seen_count; i++)
+            if (strcmp(seen[i], item) == 0) {
+                snprintf(err, errsize, "--op %s: '%s' is given twice", kernel_kind_name(out->shape.kind), item);
+                return -1;
+            }
+        if (seen_count < (int)(sizeof seen / sizeof seen[0]))
+            seen[seen_count++] = item;
         if (apply_key(out, item, eq + 1, err, errsize) != 0)
             return -1;
         item = comma ? comma + 1 : NULL;

@@ -307,8 +307,10 @@ char *format_seconds(char *buf, size_t size, double seconds)
         snprintf(buf, size, "%.3f s", seconds);
     else if (a >= 1e-3)
         snprintf(buf, size, "%.1f ms", seconds * 1e3);
-    else
+    else if (a >= 1e-6)
         snprintf(buf, size, "%.1f us", seconds * 1e6);
+    else /* a collective's or a tiny GEMM's floor: "42.0 ns", not "0.0 us" */
+        snprintf(buf, size, "%.1f ns", seconds * 1e9);
     return buf;
 }
 

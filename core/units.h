@@ -120,7 +120,7 @@ char *format_si(char *buf, size_t size, double value, const char *unit);
  * 1.5e12 -> "1.50T", 405.8e9 -> "406B". Returns buf. */
 char *format_count(char *buf, size_t size, double value);
 
-/* Writes seconds as "5.822 s", "683.0 ms", "12.5 us"; a million seconds or
+/* Writes seconds as "5.822 s", "683.0 ms", "12.5 us", "42.0 ns"; a million seconds or
  * more in format_number's style ("14.7M s", never an exponent). Non-finite
  * values print as "n/a". Returns buf. */
 char *format_seconds(char *buf, size_t size, double seconds);

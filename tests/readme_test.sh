@@ -41,6 +41,14 @@ if [ -s "$tmp/capture.txt" ] && cmp -s "$tmp/capture.txt" "$golden"; then ok; el
     diff "$golden" "$tmp/capture.txt" | head -n 20
 fi
 
+# The presentation view's excerpt is the first three lines of its golden frame.
+golden=tests/golden/present_80x24_utf8.txt
+head -n 3 "$golden" >"$tmp/present_golden.txt"
+if grep -qxF -- "$(head -n 1 "$golden")" "$readme" && grep -qxF -- "$(sed -n 2p "$golden")" "$readme"; then ok; else
+    bad "the README's presentation-view excerpt differs from the first lines of $golden (edit it by hand):"
+    cat "$tmp/present_golden.txt"
+fi
+
 # ---- the transcripts are what the commands print ----
 n=$(grep -c '^\$ rooftop ' "$readme")
 [ "$n" -ge 2 ] && ok || bad "$readme has $n '\$ rooftop' transcript lines; the napkin sweeps should be there"

@@ -1675,6 +1675,89 @@ static void test_block_formats_and_act_precision(void **state)
     run_free(&r);
 }
 
+/* The number at a dotted path ("operation.realistic_s") of a JSON report. */
+static double json_at(const cJSON *root, const char *path)
+{
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", path);
+    const cJSON *x = root;
+    for (char *part = strtok(buf, "."); part && x; part = strtok(NULL, "."))
+        x = cJSON_GetObjectItemCaseSensitive(x, part);
+    if (!cJSON_IsNumber(x))
+        fail_msg("no number at %s", path);
+    return x->valuedouble;
+}
+
+/* --validate's contract (issue 17): each row's "args" run as `rooftop
+ * ARGS --report=json` give its predicted_s at its "figure", exactly; rows
+ * name the file and line they came from (a CRLF file counted right); and
+ * formats or modes it does not print are refused, not ignored. */
+static void test_validate_rows_rerun_exactly(void **state)
+{
+    (void)state;
+    const char *table = "tests/fixtures/kernels/h100_sxm/trtllm/gemm_perf.csv";
+    struct run r = RUN("--validate", table, "--format=json");
+    assert_int_equal(r.status, 0);
+    cJSON *doc = cJSON_Parse(r.out);
+    assert_non_null(doc);
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
+    assert_int_equal(cJSON_GetArraySize(rows), 40);
+    const cJSON *first = cJSON_GetArrayItem(rows, 0);
+    assert_int_equal((int)json_at(first, "line"), 2);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(first, "file")->valuestring, table);
+    for (int i = 0; i < 40; i += 13) {
+        const cJSON *row = cJSON_GetArrayItem(rows, i);
+        const cJSON *args = cJSON_GetObjectItemCaseSensitive(row, "args");
+        const char *argv[24];
+        int n = 0;
+        const cJSON *a;
+        cJSON_ArrayForEach(a, args) if (n < 22) argv[n++] = a->valuestring;
+        argv[n++] = "--report=json";
+        argv[n] = NULL;
+        struct run again = run_argv(argv);
+        assert_int_equal(again.status, 0);
+        cJSON *rep = cJSON_Parse(again.out);
+        assert_non_null(rep);
+        const char *figure = cJSON_GetObjectItemCaseSensitive(row, "figure")->valuestring;
+        assert_string_equal(figure, "operation.realistic_s");
+        assert_true(json_at(rep, figure) == json_at(row, "predicted_s")); /* exactly: the same computation */
+        cJSON_Delete(rep);
+        run_free(&again);
+    }
+    const cJSON *sum = cJSON_GetObjectItemCaseSensitive(doc, "summary");
+    assert_int_equal((int)json_at(sum, "rows"), 40);
+    assert_int_equal((int)json_at(sum, "skipped"), 0);
+    cJSON_Delete(doc);
+    run_free(&r);
+
+    /* cases.csv (CRLF lines): its first row is on line 2, its last on line 93 */
+    r = RUN("--validate", "tests/fixtures/measured/cases.csv", "--format=json");
+    assert_int_equal(r.status, 0);
+    doc = cJSON_Parse(r.out);
+    assert_non_null(doc);
+    rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
+    assert_int_equal(cJSON_GetArraySize(rows), 89);
+    assert_int_equal((int)json_at(cJSON_GetArrayItem(rows, 0), "line"), 2);
+    assert_int_equal((int)json_at(cJSON_GetArrayItem(rows, 88), "line"), 93);
+    cJSON_Delete(doc);
+    run_free(&r);
+
+    r = RUN("--validate", table, "--format=csv");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--validate --format=csv: give text, markdown or json"));
+    run_free(&r);
+    r = RUN("--op", "gemm", "--report=csv");
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+    r = RUN("--op", "gemm", "--sweep=chips");
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "does not go with --sweep"));
+    run_free(&r);
+    r = RUN("--validate", "tests/fixtures/no-such-table.csv");
+    assert_int_equal(r.status, 2);
+    run_free(&r);
+}
+
 int main(void)
 {
     /* Hermetic: no user chip files from the machine running the tests. */
@@ -1714,6 +1797,7 @@ int main(void)
         cmocka_unit_test(test_block_formats_and_act_precision),
         cmocka_unit_test(test_kv_heads_lists_the_divisors),
         cmocka_unit_test(test_prompt_longer_than_the_context),
+        cmocka_unit_test(test_validate_rows_rerun_exactly),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -46,7 +46,14 @@ static void test_op_spec_refusals_name_the_fault(void **state)
     assert_int_equal(op_spec_parse("gemm:q=3", &spec, err, sizeof err), -1);
     assert_non_null(strstr(err, "unknown key 'q' (m, n, k, format"));
     assert_int_equal(op_spec_parse("gemm:m=0", &spec, err, sizeof err), -1);
-    assert_non_null(strstr(err, "'m' must be a number from 1"));
+    assert_non_null(strstr(err, "'m' must be a whole number from 1"));
+    assert_int_equal(op_spec_parse("gemm:m=1.5", &spec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'m' must be a whole number from 1 to 2^40 (got '1.5')"));
+    assert_int_equal(op_spec_parse("gemm:m=2,m=4", &spec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'m' is given twice"));
+    assert_int_equal(op_spec_parse("gemm:kernel=nope", &spec, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown kernel 'nope' (default, deepgemm, cutlass"));
+    assert_int_equal(op_spec_parse("moe:skew=0.5", &spec, err, sizeof err), 0); /* an exponent, not a count */
     assert_int_equal(op_spec_parse("gemm:m", &spec, err, sizeof err), -1);
     assert_non_null(strstr(err, "'m' is not KEY=VALUE"));
     assert_int_equal(op_spec_parse("moe:format=fp5", &spec, err, sizeof err), -1);
@@ -269,7 +276,120 @@ static void test_operation_in_analyze(void **state)
     s.chip = *chip_find("h800"); /* an H100 die: a sibling's band */
     assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
     assert_int_equal(a.operation.estimate.source, RT_KSRC_BORROWED);
-    ASSERT_NEAR(a.operation.estimate.error_fraction, fmax(RT_KERNEL_SIBLING_ERROR, a.operation.estimate.fit->cv_error), 1e-12);
+    ASSERT_NEAR(a.operation.estimate.error_fraction, fmax(RT_KERNEL_SIBLING_ERROR, kernel_fit_error(a.operation.estimate.fit)), 1e-12);
+}
+
+
+/* Collectives past the 2-8 GPUs they were measured on: the engines' own
+ * all-reduce gives way to NCCL's (vLLM's custom all-reduce takes world sizes
+ * 2-8 on one node), whose latency steps grow by a tree level (two steps) a
+ * doubling: 7 at 8 GPUs, 9 at 16, 13 at 64; a small message over 4096 GPUs
+ * costs a few times what it costs over 8, not 585 times. */
+static void test_collectives_past_one_node(void **state)
+{
+    (void)state;
+    ASSERT_NEAR(kernel_collective_latency_steps(RT_KERNEL_NCCL_ALLREDUCE, 8), 7.0, 1e-12);
+    ASSERT_NEAR(kernel_collective_latency_steps(RT_KERNEL_NCCL_ALLREDUCE, 16), 9.0, 1e-12);
+    ASSERT_NEAR(kernel_collective_latency_steps(RT_KERNEL_ALLREDUCE, 64), 13.0, 1e-12);
+    ASSERT_NEAR(kernel_collective_latency_steps(RT_KERNEL_NCCL_ALLGATHER, 64), 63.0, 1e-12); /* a ring */
+    assert_int_equal(kernel_collective_kind(RT_KERNEL_ALLREDUCE, 8), RT_KERNEL_ALLREDUCE);
+    assert_int_equal(kernel_collective_kind(RT_KERNEL_ALLREDUCE, 16), RT_KERNEL_NCCL_ALLREDUCE);
+
+    const struct chip_spec *h100 = chip_find("h100");
+    struct kernel_view v;
+    struct kernel_chip c;
+    kernel_view_for(h100->key, &h100->kernels, &v);
+    kernel_chip_of(h100, &v, &c);
+    struct kernel_shape ar = {.kind = RT_KERNEL_ALLREDUCE, .format = RT_KF_BF16, .engine = RT_KE_TRTLLM,
+                              .gpus = 16, .message_bytes = 16384};
+    struct kernel_shape nccl = ar;
+    nccl.kind = RT_KERNEL_NCCL_ALLREDUCE;
+    struct kernel_estimate e;
+    double t16 = kernel_estimate(&ar, &c, &v, RT_KE_TRTLLM, &e);
+    ASSERT_NEAR(t16, kernel_estimate(&nccl, &c, &v, RT_KE_TRTLLM, NULL), 1e-15);
+    char buf[160];
+    assert_int_equal(e.why[e.why_count - 1].code, RT_KWHY_NCCL_BEYOND);
+    assert_string_equal(kernel_reason_text(buf, sizeof buf, &e.why[e.why_count - 1]),
+                        "16 GPUs: NCCL's all-reduce (the engines' own is one node's, 2-8 GPUs)");
+    ar.gpus = nccl.gpus = 8;
+    double t8 = kernel_estimate(&nccl, &c, &v, RT_KE_TRTLLM, NULL);
+    ar.gpus = 4096;
+    double t4096 = kernel_estimate(&ar, &c, &v, RT_KE_TRTLLM, NULL);
+    assert_true(t4096 > t8 && t4096 < 5.0 * t8);
+}
+
+
+/* The realistic estimate is never below the roofline floor, operation by
+ * operation and phase by phase, on a grid of chips (measured, sibling,
+ * derated, foreign), models (dense, MoE), precisions and layouts inside
+ * and past one scale-up domain (the prefill all-reduce of 64 H100s once
+ * came out faster than its bytes over the scale-out link). */
+static void test_realistic_never_below_floor(void **state)
+{
+    (void)state;
+    static const char *chips[] = {"h100", "b200", "mi300x", "tpu-v5e"};
+    static const char *models[] = {"llama-3.1-70b", "mixtral-8x7b"};
+    static const enum rt_precision precs[] = {RT_BF16, RT_FP8, RT_NVFP4};
+    static const int64_t counts[] = {1, 8, 16, 64};
+    static const int64_t batches[] = {1, 256};
+    static struct analysis a;
+    char err[300];
+    int checked = 0;
+    for (size_t c = 0; c < 4; c++)
+        for (size_t m = 0; m < 2; m++)
+            for (size_t p = 0; p < 3; p++)
+                for (size_t n = 0; n < 4; n++)
+                    for (size_t b = 0; b < 2; b++) {
+                        struct scenario s;
+                        scenario_default(&s);
+                        s.chip = *chip_find(chips[c]);
+                        scenario_set_model(&s, model_find(models[m]));
+                        s.precision = precs[p];
+                        s.chips = counts[n];
+                        s.batch = batches[b];
+                        if (analyze(&s, &a, err, sizeof err) != 0)
+                            continue; /* a precision the chip has no peak for */
+                        checked++;
+                        for (int ph = RT_PHASE_PREFILL; ph <= RT_PHASE_DECODE; ph++)
+                            for (int i = 0; i < a.phases[ph].count; i++) {
+                                const struct op_cost *o = &a.phases[ph].ops[i];
+                                if (o->realistic_s < o->time_s * (1.0 - 1e-12))
+                                    fail_msg("%s %s x%d b%d %s: %s realistic %g s below its floor %g s", chips[c],
+                                             models[m], (int)counts[n], (int)batches[b], precision_name(precs[p]),
+                                             o->name, o->realistic_s, o->time_s);
+                            }
+                        if (a.realistic.prefill_s < a.detailed.prefill_s * (1.0 - 1e-12) ||
+                            a.realistic.tpot_s < a.detailed.tpot_s * (1.0 - 1e-12))
+                            fail_msg("%s %s x%d b%d %s: realistic prefill %g / tpot %g s below the floor's %g / %g s",
+                                     chips[c], models[m], (int)counts[n], (int)batches[b], precision_name(precs[p]),
+                                     a.realistic.prefill_s, a.realistic.tpot_s, a.detailed.prefill_s, a.detailed.tpot_s);
+                    }
+    assert_true(checked >= 150);
+}
+
+/* Half the weight bytes make a memory-bound decode faster: fp8 weights
+ * beat bf16 on a batch-1 decode of a 70B model on 8 H100s and on 8 B200s
+ * (the quantised GEMMs' fitted launch carries the collector's Python-side
+ * dynamic-scale kernels, which a CUDA graph does not replay). */
+static void test_fp8_decode_beats_bf16(void **state)
+{
+    (void)state;
+    static const char *chips[] = {"h100", "b200"};
+    static struct analysis a;
+    char err[300];
+    for (size_t c = 0; c < 2; c++) {
+        struct scenario s;
+        scenario_default(&s);
+        s.chip = *chip_find(chips[c]);
+        scenario_set_model(&s, model_find("llama-3.1-70b"));
+        s.chips = 8;
+        assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+        double bf16 = a.realistic.tpot_s;
+        s.precision = RT_FP8;
+        assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+        if (!(a.realistic.tpot_s < 0.95 * bf16))
+            fail_msg("%s: fp8 decode step %g s, bf16 %g s", chips[c], a.realistic.tpot_s, bf16);
+    }
 }
 
 /* The compiled-in fits were made for the kernel models as they are: a
@@ -337,6 +457,9 @@ int main(void)
         cmocka_unit_test(test_compiled_fits_on_measured_rows),
         cmocka_unit_test(test_operation_in_analyze),
         cmocka_unit_test(test_borrowed_mi300x_stays_behind_h200),
+        cmocka_unit_test(test_collectives_past_one_node),
+        cmocka_unit_test(test_realistic_never_below_floor),
+        cmocka_unit_test(test_fp8_decode_beats_bf16),
         cmocka_unit_test(test_compiled_fits_are_this_model_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,7 +55,7 @@ static const char usage_text[] =
     "                      the generic profile and the engines instead; a kernel\n"
     "                      table or a folder of them fits the kernel models\n"
     "                      (--write-profiles FILE: the compiled-in table)\n"
-    "  --validate FILE     every measured row predicted, against its measurement\n"
+    "  --validate FILE|DIR every measured row predicted, against its measurement\n"
     "                      (kernel tables, cases.csv; --format=text|markdown|json)\n"
     "  -h, --help          this text\n"
     "  -V, --version       the version\n"
@@ -136,7 +136,7 @@ static const char usage_text[] =
     "  --train-chip-hours H  a published run's chip-hours: the MFU they imply\n"
     "  --flops-convention palm|megatron|6n|causal  model FLOPs for MFU  [palm]\n"
     "  --kernels-from CHIP another measured chip's kernel fits (a borrowed profile)\n"
-    "  --op KIND[:K=V,...]  one operation by its shape, e.g. gemm:m=1,n=4096,k=4096;\n"
+    "  --op KIND[:K=V,...] one operation by its shape, e.g. gemm:m=1,n=4096,k=4096;\n"
     "                      attention, decode-attention, mla, decode-mla, moe,\n"
     "                      all-reduce, all-gather, reduce-scatter, all-to-all\n"
     "Explorer flags:\n"
@@ -735,7 +735,8 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         struct kernel_profile own;
         bool mapped = kernel_builtin_profile(s->chip.key, &own);
         k->l2_bytes = mapped ? own.l2_bytes : 0.0;
-        k->sibling = mapped && strcmp(own.from, from->key) == 0 && own.sibling; /* else: another architecture's */
+        const char *arch = kernel_chip_architecture(s->chip.key), *from_arch = kernel_chip_architecture(from->key);
+        k->sibling = !k->measured && arch && from_arch && strcmp(arch, from_arch) == 0; /* else another architecture's */
         snprintf(k->source, sizeof k->source, "%s's fits by --kernels-from", from->key);
         return 0;
     }
@@ -1479,6 +1480,19 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     if (out->plot && !(out->mode == CLI_REPORT && (out->format == RT_FORMAT_TEXT || out->format == RT_FORMAT_MARKDOWN))) {
         snprintf(err, errsize, "--plot goes with --report=markdown or --report=text");
+        return 2;
+    }
+    if (fmt && out->mode == CLI_VALIDATE && out->format == RT_FORMAT_CSV) {
+        snprintf(err, errsize, "--validate --format=csv: give text, markdown or json");
+        return 2;
+    }
+    if (pend.text[OPT_OP] && (out->mode == CLI_SWEEP || out->mode == CLI_SEARCH)) {
+        snprintf(err, errsize, "--op puts one operation on the roof: it does not go with %s (a model's)",
+                 out->mode == CLI_SWEEP ? "--sweep" : "--search");
+        return 2;
+    }
+    if (pend.text[OPT_OP] && out->mode == CLI_REPORT && out->format == RT_FORMAT_CSV) {
+        snprintf(err, errsize, "--op --report=csv: give text, markdown or json");
         return 2;
     }
     if (fmt && out->mode == CLI_DIFF && out->format == RT_FORMAT_CSV) {

@@ -84,7 +84,9 @@ static int next_row(const char *path, const char *text, size_t len, size_t *pos,
     *k = csv_record(text, len, pos, f, MAX_FIELDS);
     if (*k == 0)
         return 0;
-    *line = line_of(text, start) + (text[start] == '\n');
+    while (start < len && (text[start] == '\n' || text[start] == '\r')) /* the record's own first byte */
+        start++;
+    *line = line_of(text, start);
     if (*k < 0) {
         if (*k == -2)
             snprintf(err, errsize, "%s:%d: a field is longer than %d bytes, or the row has more than %d fields", path,
@@ -374,6 +376,7 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
             snprintf(err, errsize, "%s:%d: %s", path, line, why);
             goto fail;
         }
+        o->line = line;
         snprintf(o->metric, sizeof o->metric, "%s", f[c_metric]);
         if (case_scenario(path, line, c_args < k ? f[c_args] : "", c_eng >= 0 && c_eng < k ? f[c_eng] : "",
                           &o->scenario, o->args, sizeof o->args, err, errsize) != 0)

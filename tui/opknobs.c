@@ -29,7 +29,7 @@ static const struct dim dims[OPK_FORMAT] = {
     DIM("window", window, 0, 20), DIM("tokens", tokens, 0, 16), DIM("hidden", hidden, 8, 16),
     DIM("inter", inter, 8, 17),  DIM("topk", topk, 0, 5),      DIM("experts", experts, 0, 9),
     DIM("tp", moe_tp, 0, 6),     DIM("ep", moe_ep, 0, 6),      DIM("bytes", message_bytes, 10, 34),
-    DIM("gpus", gpus, 0, 9),
+    DIM("gpus", gpus, 1, 9),
 };
 #undef DIM
 

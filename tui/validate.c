@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis.h"
 #include "cli.h"
@@ -30,16 +31,6 @@ struct vrow {
     char figure[400];
     char skipped[600];
 };
-
-/* The file's name as shown: the last three parts of its path. */
-static void short_path(char *out, size_t size, const char *path)
-{
-    const char *p = path + strlen(path);
-    for (int parts = 0; p > path; p--)
-        if (p[-1] == '/' && ++parts == 3)
-            break;
-    snprintf(out, size, "%s", p);
-}
 
 /* Predicts a kernel row by parsing its flags and analyzing them, as
  * `rooftop ARGS --report=json` does. */
@@ -140,12 +131,10 @@ static int validate_cases(const struct cli_options *o, const char *text, size_t 
         free(obs);
         return 1;
     }
-    char shown[160];
-    short_path(shown, sizeof shown, o->validate_path);
     for (size_t i = 0; i < n; i++) {
         struct vrow *v = &rows[i];
-        v->line = (int)i + 2;
-        snprintf(v->file, sizeof v->file, "%s", shown);
+        v->line = obs[i].line;
+        snprintf(v->file, sizeof v->file, "%s", o->validate_path);
         snprintf(v->table, sizeof v->table, "%s", obs[i].level);
         snprintf(v->chip, sizeof v->chip, "%s", obs[i].scenario.chip.key);
         snprintf(v->engine, sizeof v->engine, "%s", obs[i].scenario.engine.name);
@@ -189,8 +178,6 @@ static int validate_serving_runs(const struct cli_options *o, const char *text, 
     struct vrow *rows = calloc(lines ? lines : 1, sizeof *rows);
     if (!rows)
         return 1;
-    char shown[160];
-    short_path(shown, sizeof shown, o->validate_path);
     size_t n = 0;
     for (size_t i = 0, line = 1; i < len; i++) {
         if (text[i] != '\n')
@@ -200,7 +187,7 @@ static int validate_serving_runs(const struct cli_options *o, const char *text, 
             break;
         struct vrow *v = &rows[n++];
         v->line = (int)line;
-        snprintf(v->file, sizeof v->file, "%s", shown);
+        snprintf(v->file, sizeof v->file, "%s", o->validate_path);
         snprintf(v->skipped, sizeof v->skipped, "a serving run at a fixed concurrency: rooftop does not yet model an "
                                                 "engine serving many prompts at once (queueing, chunked prefill)");
     }
@@ -225,11 +212,18 @@ static int validate_kernels(const struct cli_options *o, struct vrow **out, size
         free(rows), free(scratch), free(krows);
         return 1;
     }
+    struct stat st;
+    bool folder = stat(o->validate_path, &st) == 0 && S_ISDIR(st.st_mode);
     for (size_t i = 0; i < n; i++) {
         const struct kernel_row *r = &krows[i];
         struct vrow *v = &rows[i];
         v->line = r->line;
-        snprintf(v->file, sizeof v->file, "%s/%s", r->system, r->table);
+        /* the table's path under the folder given (SYSTEM/ENGINE/TABLE.csv), or the file given */
+        if (folder)
+            snprintf(v->file, sizeof v->file, "%s/%s/%s.csv", r->system,
+                     r->obs.shape.kind >= RT_KERNEL_NCCL_ALLREDUCE ? "nccl" : kernel_engine_name(r->engine), r->table);
+        else
+            snprintf(v->file, sizeof v->file, "%s", o->validate_path);
         snprintf(v->table, sizeof v->table, "%s", r->table);
         snprintf(v->chip, sizeof v->chip, "%s", r->chip);
         snprintf(v->engine, sizeof v->engine, "%s",
@@ -247,19 +241,21 @@ static int validate_kernels(const struct cli_options *o, struct vrow **out, size
     return 0;
 }
 
-/* A measured time's decade: "1-10 us", "10-100 us" ... */
-static void decade_of(double s, char *out, size_t size)
+/* A measured time's decade: "1-10 us", "10-100 us" ...; returns its index (0-7). */
+static int decade_of(double s, char *out, size_t size)
 {
     static const char *const names[] = {"<1 us", "1-10 us", "10-100 us", "100 us-1 ms", "1-10 ms", "10-100 ms",
                                         "100 ms-1 s", ">1 s"};
     int d = (int)floor(log10(s * 1e6)) + 1;
     d = d < 0 ? 0 : d > 7 ? 7 : d;
     snprintf(out, size, "%s", names[d]);
+    return d;
 }
 
 /* A group's errors. */
 struct vgroup {
     char by[12], name[48];
+    int rank; /* the order groups print in: by kind of group, then (sizes) by decade */
     double *err;
     size_t n, cap;
 };
@@ -270,7 +266,7 @@ static int by_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void group_add(struct vgroup **g, size_t *ng, const char *by, const char *name, double e)
+static void group_add(struct vgroup **g, size_t *ng, const char *by, const char *name, int rank, double e)
 {
     for (size_t i = 0; i < *ng; i++) {
         struct vgroup *x = &(*g)[i];
@@ -292,6 +288,7 @@ static void group_add(struct vgroup **g, size_t *ng, const char *by, const char 
     struct vgroup *x = &(*g)[(*ng)++];
     snprintf(x->by, sizeof x->by, "%s", by);
     snprintf(x->name, sizeof x->name, "%s", name);
+    x->rank = rank;
     x->cap = 64;
     x->n = 0;
     x->err = malloc(x->cap * sizeof *x->err);
@@ -299,6 +296,16 @@ static void group_add(struct vgroup **g, size_t *ng, const char *by, const char 
         x->err[x->n++] = e;
     else
         x->cap = 0;
+}
+
+/* Groups by kind (table, chip, engine, format, size), sizes by decade,
+ * the rest by name. */
+static int by_group(const void *a, const void *b)
+{
+    const struct vgroup *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank - y->rank;
+    return strcmp(x->name, y->name);
 }
 
 static double mean_of(const double *x, size_t n)
@@ -335,13 +342,15 @@ static void print_validation(const struct cli_options *o, const struct vrow *row
         done++;
         within += v->floor_s <= v->measured_s * 1.0000001;
         char dec[24];
-        decade_of(v->measured_s, dec, sizeof dec);
-        group_add(&g, &ng, "table", v->table, e);
-        group_add(&g, &ng, "chip", v->chip, e);
-        group_add(&g, &ng, "engine", v->engine, e);
-        group_add(&g, &ng, "dtype", v->format, e);
-        group_add(&g, &ng, "size", dec, e);
+        int decade = decade_of(v->measured_s, dec, sizeof dec);
+        group_add(&g, &ng, "table", v->table, 0, e);
+        group_add(&g, &ng, "chip", v->chip, 100, e);
+        group_add(&g, &ng, "engine", v->engine, 200, e);
+        group_add(&g, &ng, "format", v->format, 300, e);
+        group_add(&g, &ng, "size", dec, 400 + decade, e);
     }
+    if (ng > 1)
+        qsort(g, ng, sizeof *g, by_group);
     double mape = all ? mean_of(all, done) : 0.0, med = all ? median_of(all, done) : 0.0;
     if (o->format == RT_FORMAT_JSON) {
         cJSON *root = cJSON_CreateObject();
