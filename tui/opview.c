@@ -363,7 +363,7 @@ int panel_op_help(struct view v, const struct glyphs *g, int scroll)
         {"?", "this help (arrows scroll; other keys close)"},
         {"q", "quit (Esc only closes or cancels)"},
         {"mouse", "click or drag a knob's track; wheel steps"},
-        {"dots", "filled: realistic; hollow: floor on the roof"},
+        {"dots", "filled: the floor on the roof; hollow: realistic"},
         {"", "the kernel fit's cross-validated error"}, /* the key: "±N%" in the glyphs' charset */
         {"bound", "the larger of the compute and memory parts"},
     };

@@ -969,9 +969,10 @@ static void draw_op_heading(struct view v, const struct operation_figures *o, st
         view_text_right(v, v.r.w - 1, 0, buf, ROLE_DIM);
 }
 
-/* The operation's point (realistic FLOP/s, in its bound's colour), its
- * floor on the roof (hollow) where that is another cell, the trail, then
- * their labels: the kind (with the value of a pinned point) and "floor". */
+/* The operation's realistic point (hollow, in its bound's colour, as the
+ * model's view draws a realistic estimate), its floor on the roof (filled,
+ * as a phase on its roof) where that is another cell, the trail, then their
+ * labels: the kind (with the value of a pinned point) and "floor". */
 static void draw_op_points(struct view area, struct taken *t, const struct plot_frame *f,
                            const struct operation_figures *o, struct op_roof r, const struct plot_state *st,
                            const struct plot_glyphs *gl)
@@ -981,11 +982,11 @@ static void draw_op_points(struct view area, struct taken *t, const struct plot_
     int cx, cy, fx, fy;
     int pin = cell_of(f, ai, o->realistic_flops_per_s, false, &cx, &cy);
     int fpin = cell_of(f, ai, roofline_throughput(r.peak, r.bw, ai), false, &fx, &fy);
-    view_put(area, cx, cy, pin ? pin_arrow(gl, pin) : gl->point, role);
+    view_put(area, cx, cy, pin ? pin_arrow(gl, pin) : gl->realistic, role);
     taken_mark(t, cx, cy, 1);
     bool floor_shown = !fpin && !cell_marked(t, fx, fy);
     if (floor_shown) {
-        view_put(area, fx, fy, gl->realistic, ROLE_ROOF);
+        view_put(area, fx, fy, gl->point, ROLE_ROOF);
         taken_mark(t, fx, fy, 1);
     }
     for (int k = 0; st && k < st->op_trail.count && k < PLOT_TRAIL_LEN; k++) {

@@ -404,29 +404,58 @@ static void print_validation(const struct cli_options *o, const struct vrow *row
         free(text);
     } else {
         bool md = o->format == RT_FORMAT_MARKDOWN;
-        fprintf(out, md ? "| file:line | chip | engine | kind | format | measured | predicted | ratio |\n"
-                          "| --- | --- | --- | --- | --- | ---: | ---: | ---: |\n"
-                        : "%-36s %-8s %-7s %-16s %-14s %11s %11s %7s\n",
-                "file:line", "chip", "engine", "kind", "format", "measured", "predicted", "ratio");
+        /* text columns as wide as their widest entry, so that long names keep them aligned */
+        int ww = 9, wc = 4, we = 6, wk = 4, wf = 6, wg = 5;
+        for (size_t i = 0; i < n; i++) {
+            const struct vrow *v = &rows[i];
+            char where[200];
+            int len = snprintf(where, sizeof where, "%s:%d", v->file, v->line);
+            ww = len > ww ? len : ww;
+            if (v->skipped[0])
+                continue;
+            wc = (int)strlen(v->chip) > wc ? (int)strlen(v->chip) : wc;
+            we = (int)strlen(v->engine) > we ? (int)strlen(v->engine) : we;
+            wk = (int)strlen(v->kind) > wk ? (int)strlen(v->kind) : wk;
+            wf = (int)strlen(v->format) > wf ? (int)strlen(v->format) : wf;
+        }
+        for (size_t i = 0; i < ng; i++)
+            wg = (int)strlen(g[i].name) > wg ? (int)strlen(g[i].name) : wg;
+        if (md)
+            fprintf(out, "| file:line | chip | engine | kind | format | measured | predicted | ratio |\n"
+                         "| --- | --- | --- | --- | --- | ---: | ---: | ---: |\n");
+        else
+            fprintf(out, "%-*s %-*s %-*s %-*s %-*s %11s %11s %7s\n", ww, "file:line", wc, "chip", we, "engine", wk,
+                    "kind", wf, "format", "measured", "predicted", "ratio");
         for (size_t i = 0; i < n; i++) {
             const struct vrow *v = &rows[i];
             char where[200], m[24], p[24];
             snprintf(where, sizeof where, "%s:%d", v->file, v->line);
             if (v->skipped[0]) {
-                fprintf(out, md ? "| %s | skipped: %s |||||||\n" : "%-36s skipped: %s\n", where, v->skipped);
+                if (md)
+                    fprintf(out, "| %s | skipped: %s |||||||\n", where, v->skipped);
+                else
+                    fprintf(out, "%-*s skipped: %s\n", ww, where, v->skipped);
                 continue;
             }
             format_seconds(m, sizeof m, v->measured_s);
             format_seconds(p, sizeof p, v->predicted_s);
-            fprintf(out, md ? "| %s | %s | %s | %s | %s | %s | %s | %.3f |\n"
-                            : "%-36s %-8s %-7s %-16s %-14s %11s %11s %7.3f\n",
-                    where, v->chip, v->engine, v->kind, v->format, m, p, v->predicted_s / v->measured_s);
+            if (md)
+                fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %.3f |\n", where, v->chip, v->engine, v->kind,
+                        v->format, m, p, v->predicted_s / v->measured_s);
+            else
+                fprintf(out, "%-*s %-*s %-*s %-*s %-*s %11s %11s %7.3f\n", ww, where, wc, v->chip, we, v->engine, wk,
+                        v->kind, wf, v->format, m, p, v->predicted_s / v->measured_s);
         }
         fprintf(out, md ? "\n| by | group | rows | MAPE | median |\n| --- | --- | ---: | ---: | ---: |\n"
                         : "\nMean absolute percentage error by group\n");
-        for (size_t i = 0; i < ng; i++)
-            fprintf(out, md ? "| %s | %s | %zu | %.1f%% | %.1f%% |\n" : "  %-7s %-24s %7zu rows  MAPE %5.1f%%  median %5.1f%%\n",
-                    g[i].by, g[i].name, g[i].n, 100.0 * mean_of(g[i].err, g[i].n), 100.0 * median_of(g[i].err, g[i].n));
+        for (size_t i = 0; i < ng; i++) {
+            double mean = 100.0 * mean_of(g[i].err, g[i].n), median = 100.0 * median_of(g[i].err, g[i].n);
+            if (md)
+                fprintf(out, "| %s | %s | %zu | %.1f%% | %.1f%% |\n", g[i].by, g[i].name, g[i].n, mean, median);
+            else
+                fprintf(out, "  %-7s %-*s %7zu rows  MAPE %5.1f%%  median %5.1f%%\n", g[i].by, wg, g[i].name, g[i].n,
+                        mean, median);
+        }
         fprintf(out, md ? "\n**All: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; the floor is at or below the "
                           "measurement on %.1f%% of rows.**\n"
                         : "all: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; floor at or below the measurement "
