@@ -140,14 +140,19 @@ static enum rt_kernel_source resolve_kind(const struct kernel_view *v, enum rt_k
 }
 
 /* The profile for elementwise work and links that a chip's kernel fits
- * imply: its memory-bound GEMMs' achieved bandwidth and launch time, its
+ * imply: its memory-bound bf16 GEMMs' achieved bandwidth and launch time, its
  * all-reduce's step time and link fraction, each GEMM format's peak
  * fraction (for measured points). */
 static struct efficiency_profile efficiency_from_kernels(const struct hw_rates *hw, const struct kernel_view *v,
                                                          int64_t sm_count)
 {
     struct efficiency_profile e = *efficiency_generic();
-    const float *g = hw->kparams[RT_KERNEL_GEMM], *ar = hw->kparams[RT_KERNEL_NCCL_ALLREDUCE];
+    /* elementwise work reads and writes bf16 activations and launches as a plain kernel: the chip's bf16
+     * GEMMs' achieved bandwidth and launch, whatever the weights' format */
+    float g[RT_KERNEL_PARAMS];
+    double g_err;
+    resolve_kind(v, RT_KERNEL_GEMM, RT_KF_BF16, false, RT_KFAM_ANY, hw->kengine, g, &g_err, NULL);
+    const float *ar = hw->kparams[RT_KERNEL_NCCL_ALLREDUCE];
     int hbm = kernel_param_index(RT_KERNEL_GEMM, "hbm_fraction"), launch = kernel_param_index(RT_KERNEL_GEMM, "launch_s");
     int peak = kernel_param_index(RT_KERNEL_GEMM, "peak_fraction");
     int step = kernel_param_index(RT_KERNEL_NCCL_ALLREDUCE, "step_s");
