@@ -206,7 +206,20 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
     o->shape.rank0_only = k.kind == RT_KERNEL_MOE && k.warm_cache && o->engine == RT_KE_SGLANG;
     k.rank0_only = o->shape.rank0_only;
     o->shape.engine = k.engine = o->engine;
+    struct link_choice link = {0};
+    bool collective = k.kind >= RT_KERNEL_ALLREDUCE;
+    if (collective) { /* past the chip's scale-up domain, the scale-out link and its hop a step (parallel.h) */
+        link = link_for_group(&s->chip, k.gpus);
+        if (link.one_way_bytes_per_s > 0.0)
+            o->chip.link_bytes_per_s = link.one_way_bytes_per_s;
+    }
     kernel_estimate(&k, &o->chip, &view, o->engine, &o->estimate);
+    if (collective && link.extra_step_s > 0.0) {
+        bool allreduce = k.kind == RT_KERNEL_ALLREDUCE || k.kind == RT_KERNEL_NCCL_ALLREDUCE;
+        double steps = allreduce ? fmin(2.0 * (k.gpus - 1.0), 2.0 * ceil(log2(k.gpus))) : k.gpus - 1.0;
+        o->estimate.realistic_s += steps * link.extra_step_s;
+        o->estimate.fixed_s += steps * link.extra_step_s;
+    }
     snprintf(o->profile_from, sizeof o->profile_from, "%s", view.from);
     o->profile_measured = view.measured;
     const struct kernel_estimate *e = &o->estimate;
@@ -650,7 +663,8 @@ static void fill_realistic(const struct scenario *s, struct analysis *a, const s
 static void hop_s(const struct scenario *s, const struct analysis *a, double tokens, struct link_choice link,
                   double *floor_s, double *real_s)
 {
-    double bytes = tokens * (double)s->model.d_model * a->hw.bytes_per_act, one_way = link.one_way_bytes_per_s;
+    double bytes = tokens * (double)s->model.d_model * fmax(2.0, a->hw.bytes_per_act), /* bf16 activations */
+           one_way = link.one_way_bytes_per_s;
     *floor_s = one_way > 0.0 ? bytes / one_way : 0.0;
     *real_s = one_way > 0.0 ? a->hw.eff.allreduce_step_s + link.extra_step_s + bytes / (a->hw.eff.link * one_way)
                             : 0.0;
@@ -890,7 +904,7 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
             const struct phase_shape *z = &one.shape[p];
             double times = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
             comms_unit += times * (z->mixer_layers + z->mlp_layers) * a->phases[p].tokens * (double)s->model.d_model *
-                          one.bytes_per_act / one.link_bytes_per_s;
+                          fmax(2.0, one.bytes_per_act) / one.link_bytes_per_s; /* bf16, as detailed.c sends */
         }
     }
     /* The realistic turn adds, at any n, each operation's launches and the
@@ -1434,14 +1448,16 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         else
             snprintf(whose, sizeof whose, "fitted on %s's measured kernels, borrowed (%s)", kv.from,
                      kv.sibling ? "the same architecture" : "another architecture: uncalibrated here");
-        add_note(a, "Realistic estimate: each operation through the measured kernel models (%s; %s kernels), plus "
-                    "the %s engine's%s per-pass and per-request times; the %s estimate gives the verdict.",
+        add_note(a, "Realistic estimate: each operation through the measured kernel models (%s; %s kernels, "
+                    "nothing left in L2 from the previous call), plus the %s engine's%s per-pass and per-request "
+                    "times; the %s estimate gives the verdict.",
                  whose, kernel_engine_name(a->hw.kengine), s->engine.name,
                  a->realistic.engine_calibrated ? "" : " uncalibrated", latency_model_name(s->latency_model));
-        if (kernel_format_quantises_input(a->hw.kformat))
+        if (kernel_in_pass_launches(a->hw.kformat) > 1)
             add_note(a, "Quantised GEMMs (%s) in the forward pass run their input's quantiser as a kernel of its "
-                        "own, and both launch as plain kernels in a CUDA graph: the measured kernels, timed alone, "
-                        "also paid the collector's launches of its dynamic-scale kernels.",
+                        "own, and both launch as plain kernels in a CUDA graph (the measured kernels, timed alone, "
+                        "also paid the collector's launches of its dynamic-scale kernels); only a GEMM's input is "
+                        "quantised: the residual stream, norms, outputs and all-reduces stay bf16.",
                      kernel_format_name(a->hw.kformat));
         if (a->parallel.tp > RT_KERNEL_MEASURED_GPUS_MAX || a->parallel.ep > RT_KERNEL_MEASURED_GPUS_MAX)
             add_note(a, "Collectives over more than %d chips are extrapolated from measurements on 2 to %d: NCCL's "

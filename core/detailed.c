@@ -203,10 +203,10 @@ void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s)
     }
     double ignored;
     resolve_kind(&v, RT_KERNEL_ALLREDUCE, RT_KF_BF16, false, RT_KFAM_EAGER, hw->kengine, hw->ar_eager, &ignored, NULL);
-    /* In a forward pass a quantised GEMM and its quantiser launch as two plain kernels (kernels.h) */
-    if (kernel_format_quantises_input(hw->kformat))
+    /* In a forward pass a GEMM (and its input's quantiser) launch as plain kernels from a CUDA graph (kernels.h) */
+    if (hw->kformat != RT_KF_BF16)
         hw->kparams[RT_KERNEL_GEMM][kernel_param_index(RT_KERNEL_GEMM, "launch_s")] =
-            2.0f * kernel_plain_gemm_launch_s(&v, hw->kengine);
+            (float)kernel_in_pass_launches(hw->kformat) * kernel_plain_gemm_launch_s(&v, hw->kengine);
     hw->eff = s->chip.efficiency.present ? efficiency_resolve(&s->chip.efficiency)
                                          : efficiency_from_kernels(hw, &v, s->chip.efficiency.sm_count);
 }
@@ -408,6 +408,10 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     }
     const struct param_count *pc = pcp;
     const double n = hw->n_chips, wb = hw->bytes_per_weight, kvb = hw->bytes_per_kv, ab = hw->bytes_per_act;
+    /* ab: a matmul's input, in its compute precision (quantised by the kernel before it); hb: everything else
+     * the engines keep in bf16 at most (the residual stream, matmul outputs, attention's Q and output, the
+     * all-reduces): a quantised checkpoint quantises only what a GEMM reads */
+    const double hb = ab < 2.0 ? 2.0 : ab;
     const double L = (double)m->layers, d = (double)m->d_model, H = (double)m->heads, V = (double)m->vocab;
     const double kvh = (double)m->kv_heads, B = hw->seqs > 0.0 ? hw->seqs : (double)s->batch;
     const double e = hw->ep > 1.0 ? hw->ep : 1.0;
@@ -467,12 +471,12 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
          * the cache (a windowed layer keeps only its window of a prompt). */
         set_realistic(add_op(out, hw, "qkv projection", true, La * 2.0 * T * qkv_params * fs / n,
                              La * qkv_params * wb * ws / n, z->kv_new_tokens * kv_elems * kvb * kvs,
-                             La * (T * d * ab + T * qkv_width * ab / n),
+                             La * (T * d * ab + T * qkv_width * hb / n),
                              shard_tile(d, 1, tile) * shard_tile(qkv_width, n, tile)), hw, RT_KERNEL_GEMM,
                       La * gemm_s(hw, T, qkv_width / n, d), La);
 
         /* Attention: scores, softmax, x V. */
-        double q_bytes = T * H * dq * ab / n;
+        double q_bytes = T * H * dq * hb / n;
         double k_cache, v_cache;
         if (m->kv_lora_rank > 0) { /* the latent serves K and V: read once, charged to the scores */
             k_cache = z->kv_read_tokens * kv_elems * kvb * kvs;
@@ -481,9 +485,9 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
             k_cache = z->kv_read_tokens * kvh * dq * kvb * kvs;
             v_cache = z->kv_read_tokens * kvh * dv * kvb * kvs;
         }
-        double k_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dq * ab * kvs;
-        double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * ab * kvs;
-        double score_bytes = fused_attention ? 0.0 : stored_scores * H * ab / n;
+        double k_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dq * hb * kvs;
+        double v_fresh = p == RT_PHASE_DECODE ? 0.0 : T * kvh * dv * hb * kvs;
+        double score_bytes = fused_attention ? 0.0 : stored_scores * H * hb / n;
         /* A fused kernel is one launch per layer; its work units are query blocks of 128 (prefill) or
          * (sequence, kv head) pairs, each split over chunks of about 256 cached tokens (decode, split-KV:
          * the cache is split evenly, so the count is fractional and one more token never makes a step
@@ -504,7 +508,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         struct op_cost *softmax = add_op(out, hw, "softmax", false, 5.0 * H * z->pairs / n, 0.0, 0.0,
                                          La * 2.0 * score_bytes, 1.0);
         struct op_cost *xv = add_op(out, hw, "attention x V", true, 2.0 * H * dv * z->pairs / n, 0.0, v_cache,
-                                    La * (v_fresh + score_bytes + T * H * dv * ab / n), shard_tile(dv, 1, tile));
+                                    La * (v_fresh + score_bytes + T * H * dv * hb / n), shard_tile(dv, 1, tile));
         if (fused_attention && scores && softmax && xv) {
             /* One fused kernel a layer (the measured attention models): its
              * time is shared among the three rows as their floors are. */
@@ -523,7 +527,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
             realistic_op_fill(xv, hw, launches, prefill_waves, KIND_ATTENTION, fill, pair_fill);
         }
         set_realistic(add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n,
-                             La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * ab),
+                             La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * hb),
                              shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)), hw, RT_KERNEL_GEMM,
                       La * gemm_s(hw, T, d, H * dv / n), La);
     }
@@ -537,7 +541,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         double per_layer = z->state_params / z->state_layers;
         double in_cols = dmax(1.0, per_layer / d - d);
         set_realistic(add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
-                             z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * ab,
+                             z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * hb,
                              shard_tile(d, 1, tile)), hw, RT_KERNEL_GEMM,
                       z->state_layers * (gemm_s(hw, T, in_cols / n, d) + gemm_s(hw, T, d, d / n)), 2.0 * z->state_layers);
         /* Mamba-2's and linear attention's chunked algorithms run on the tensor
@@ -570,7 +574,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     if (moe_layers > 0.0)
         set_realistic(add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
                              moe_layers * d * (double)m->experts * wb * ws / n, 0.0,
-                             moe_layers * T * (double)m->experts * ab, 1.0), hw, RT_KERNEL_GEMM,
+                             moe_layers * T * (double)m->experts * hb, 1.0), hw, RT_KERNEL_GEMM,
                       moe_layers * gemm_s(hw, T, (double)m->experts, d), moe_layers);
     double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : (double)m->d_ff, n, tile);
     /* Dense: the up (and gate) GEMM and the down GEMM; MoE: the fused kernel's two grouped GEMMs. */
@@ -582,28 +586,28 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         mlp_real += moe_layers * moe_layer_s(s, hw, T, busy, e, imbalance);
     (void)up_cols;
     set_realistic(add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n,
-                         mlp_weights * ws / n, 0.0, (z->mlp_layers * 2.0 * T * d * ab + ff_tokens * mats * ab) / n,
+                         mlp_weights * ws / n, 0.0, (z->mlp_layers * T * d * (ab + hb) + ff_tokens * ((mats - 1.0) * hb + ab)) / n,
                          mlp_tile), hw, moe_layers > 0.0 ? RT_KERNEL_MOE : RT_KERNEL_GEMM,
                   mlp_real, 2.0 * z->mlp_layers);
     realistic_op(add_op(out, hw, "activation", false, ff_tokens * (m->gated_mlp ? 5.0 : 8.0) / n, 0.0, 0.0,
-                        ff_tokens * (m->gated_mlp ? 3.0 : 2.0) * ab / n, 1.0),
+                        ff_tokens * ((m->gated_mlp ? 2.0 : 1.0) * hb + ab) / n, 1.0),
                  hw, z->mlp_layers, 1.0, KIND_PLAIN, 1.0);
 
     /* Replicated on every chip: the norms and two residual adds per layer. */
     double norms = m->norms_per_layer > 0 ? (double)m->norms_per_layer : 2.0;
     realistic_op(add_op(out, hw, "norms", false, L * norms * 5.0 * T * d, L * norms * d * wb, 0.0,
-                        L * norms * 2.0 * T * d * ab, 1.0),
+                        L * norms * T * d * (hb + ab), 1.0),
                  hw, L * norms, 1.0, KIND_PLAIN, 1.0);
     double adds = z->mixer_layers + z->mlp_layers; /* one residual add after each mixer and each MLP */
     /* Serving engines fuse the residual add into the next norm: no launch of its own. */
-    realistic_op(add_op(out, hw, "residual adds", false, adds * T * d, 0.0, 0.0, adds * 3.0 * T * d * ab, 1.0), hw,
+    realistic_op(add_op(out, hw, "residual adds", false, adds * T * d, 0.0, 0.0, adds * 3.0 * T * d * hb, 1.0), hw,
                  0.0, 1.0, KIND_PLAIN, 1.0);
 
     /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
-    realistic_op(add_op(out, hw, "embedding lookup", false, 0.0, dmin(T, V) * d * wb * ws / n, 0.0, T * d * ab, 1.0),
+    realistic_op(add_op(out, hw, "embedding lookup", false, 0.0, dmin(T, V) * d * wb * ws / n, 0.0, T * d * hb, 1.0),
                  hw, 1.0, 1.0, KIND_PLAIN, 1.0);
     set_realistic(add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
-                         head_tokens * d * ab + head_tokens * V * ab / n,
+                         head_tokens * d * ab + head_tokens * V * hb / n,
                          shard_tile(d, 1, tile) * shard_tile(V, n, tile)), hw, RT_KERNEL_GEMM,
                   gemm_s(hw, head_tokens, V / n, d), 1.0);
 
@@ -614,7 +618,8 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         /* Each MoE layer's dispatch and combine (parallel.h): the group's
          * tokens split over its n chips, each sent to k experts, (e-1)/e of
          * them elsewhere; a pairwise exchange is e - 1 steps each way. */
-        out->alltoall_bytes = moe_layers * alltoall_bytes_per_chip(T / n, k_routed, d, ab, e);
+        /* dispatch at the matmuls' input precision, combine in bf16 (the DeepSeek-V3 report, 3.3) */
+        out->alltoall_bytes = moe_layers * alltoall_bytes_per_chip(T / n, k_routed, d, 0.5 * (ab + hb), e);
         out->comms_bytes += out->alltoall_bytes;
         out->comms_s += out->alltoall_bytes / hw->ep_link_bytes_per_s;
         /* dispatch and combine: two NCCL all-to-alls a layer (the measured model) */
@@ -625,7 +630,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     }
     if (n > 1.0 && hw->link_bytes_per_s > 0.0) {
         out->allreduces = z->mixer_layers + z->mlp_layers;
-        double allreduce_bytes = out->allreduces * 2.0 * (n - 1.0) / n * T * d * ab;
+        double allreduce_bytes = out->allreduces * 2.0 * (n - 1.0) / n * T * d * hb;
         out->comms_bytes += allreduce_bytes;
         out->comms_s += allreduce_bytes / hw->link_bytes_per_s;
         /* Alpha-beta (Thakur et al. 2005): a ring all-reduce is 2(n-1) steps of a fixed time plus 2(n-1)/n of
@@ -634,7 +639,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         /* The engine's own all-reduce (the measured model): captured in a CUDA graph for decode, eager for
          * a prefill or a training step. */
         const float *ar = p == RT_PHASE_DECODE ? hw->kparams[RT_KERNEL_ALLREDUCE] : hw->ar_eager;
-        out->realistic_comms_s += out->allreduces * collective_s(hw, RT_KERNEL_ALLREDUCE, ar, n, T * d * ab,
+        out->realistic_comms_s += out->allreduces * collective_s(hw, RT_KERNEL_ALLREDUCE, ar, n, T * d * hb,
                                                                  hw->link_bytes_per_s, hw->link_extra_step_s);
     }
     out->step_s = p == RT_PHASE_TRAINING ? 0.0 : hw->engine.step_s;
@@ -645,7 +650,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     /* How sure: each part's cross-validated error weighted by its time (the collectives at the
      * all-reduce's; the engine's fixed times at the step level's, analysis.h). */
     /* past the 2-8 GPUs the collectives were measured on, an extrapolation: as unsure as a borrowed profile */
-    double comms_error = n > RT_KERNEL_MEASURED_GPUS_MAX ? fmax(hw->kerror[RT_KERNEL_NCCL_ALLREDUCE], RT_STEP_ERROR_BORROWED)
+    double comms_error = n > RT_KERNEL_MEASURED_GPUS_MAX ? fmax(hw->kerror[RT_KERNEL_NCCL_ALLREDUCE], RT_KERNEL_EXTRAPOLATED_ERROR)
                                                          : hw->kerror[RT_KERNEL_ALLREDUCE];
     double weighted = out->realistic_comms_s * comms_error + out->step_s * RT_STEP_ERROR;
     for (int i = 0; i < out->count; i++) {

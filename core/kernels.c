@@ -76,6 +76,7 @@ int kernel_format_parse(const char *text, enum rt_kernel_format *out)
     static const struct { const char *alias; enum rt_kernel_format f; } aliases[] = {
         {"bf16", RT_KF_BF16}, {"float16", RT_KF_BF16}, {"half", RT_KF_BF16}, {"fp16", RT_KF_BF16},
         {"int8", RT_KF_INT8}, {"w8a8", RT_KF_INT8},    {"fp8block", RT_KF_FP8_BLOCK},
+        {"int4", RT_KF_INT4_WO}, {"w4a16", RT_KF_INT4_WO}, /* --precision int4 is weight-only: W4A16 */
     };
     char want[48], have[48];
     name_normalize(want, sizeof want, text ? text : "");
@@ -794,8 +795,10 @@ static double gemm_time(const struct kernel_shape *s, const struct kernel_chip *
     if (out) {
         double flops = 2.0 * M * N * K;
         out->compute_s = flops / (eta_c * P);
-        out->memory_s = (W + M * K * ea) / (eta_m * BW) + Y / (write * BW);
-        out->fixed_s = t0 + tq;
+        out->memory_s = (W + M * K * ea) / (eta_m * BW) + Y / (write * BW) + tq; /* the quantiser streams X */
+        out->fixed_s = t0;
+        if (tq > 0.05 * t)
+            add_why(out, RT_KWHY_QUANTISER, tq, tq / t, 0);
         out->peak_flops_per_s = P;
         if (c->sm_count > 0.0)
             add_why(out, RT_KWHY_WAVES, best_tiles, c->sm_count, best_fill);
@@ -1291,9 +1294,9 @@ double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c
     double cd = v && v->compute_derate > 0.0 ? v->compute_derate : 1.0;
     double md = v && v->memory_derate > 0.0 ? v->memory_derate : 1.0;
     float in_pass[RT_KERNEL_PARAMS];
-    if (s->kind == RT_KERNEL_GEMM && !s->warm_cache && kernel_format_quantises_input(s->format)) {
+    if (s->kind == RT_KERNEL_GEMM && !s->warm_cache && s->format != RT_KF_BF16) {
         memcpy(in_pass, p, sizeof in_pass);
-        in_pass[GEMM_LAUNCH] = 2.0f * kernel_plain_gemm_launch_s(v, e); /* the quantiser's and the GEMM's */
+        in_pass[GEMM_LAUNCH] = (float)kernel_in_pass_launches(s->format) * kernel_plain_gemm_launch_s(v, e);
         p = in_pass;
     }
     double t = kernel_time(s, c, p, cd, md, out);
@@ -1303,8 +1306,15 @@ double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c
         out->source = src;
         out->fit = f;
         out->error_fraction = kernel_error_for(src, f ? kernel_fit_error(f) : RT_KERNEL_DEFAULT_ERROR, v);
+        if (s->kind >= RT_KERNEL_ALLREDUCE && s->gpus > RT_KERNEL_MEASURED_GPUS_MAX)
+            out->error_fraction = dmax(out->error_fraction, RT_KERNEL_EXTRAPOLATED_ERROR);
     }
     return t;
+}
+
+int kernel_in_pass_launches(enum rt_kernel_format f)
+{
+    return kernel_format_quantises_input(f) || f == RT_KF_INT8 ? 2 : 1; /* SmoothQuant quantises per token too */
 }
 
 double kernel_fit_error(const struct kernel_fit *f)
@@ -1355,6 +1365,9 @@ char *kernel_reason_text(char *buf, size_t size, const struct kernel_reason *r)
         snprintf(buf, size, "%.1f experts touched, %.1f tokens each", r->a, r->b);
         break;
     case RT_KWHY_STEPS: snprintf(buf, size, "%.0f steps, %.2f x the message over the link", r->a, r->b); break;
+    case RT_KWHY_QUANTISER:
+        snprintf(buf, size, "the input's quantiser %s (%.0f%%)", format_seconds(si, sizeof si, r->a), 100.0 * r->b);
+        break;
     case RT_KWHY_NCCL_BEYOND:
         snprintf(buf, size, "%.0f GPUs: NCCL's all-reduce (the engines' own is one node's, 2-8 GPUs)", r->a);
         break;

@@ -357,6 +357,9 @@ const struct kernel_fit *kernel_fit_lookup(const struct kernel_view *v, const st
  * steps: reduce up, broadcast down) rather than one ring step a GPU, as
  * NCCL's tree and hierarchical algorithms do across nodes. */
 #define RT_KERNEL_MEASURED_GPUS_MAX 8
+/* The band of a collective past RT_KERNEL_MEASURED_GPUS_MAX GPUs, an
+ * extrapolation: at least as unsure as a phase on a borrowed profile. */
+#define RT_KERNEL_EXTRAPOLATED_ERROR 0.30
 
 /* The collective that runs for kind k over gpus GPUs: RT_KERNEL_NCCL_ALLREDUCE
  * for the engines' all-reduce past RT_KERNEL_MEASURED_GPUS_MAX, else k. */
@@ -381,6 +384,7 @@ enum rt_kernel_reason_code {
     RT_KWHY_EXPERTS,       /* a: experts on this chip touched, b: tokens of the busiest expert */
     RT_KWHY_STEPS,         /* a: collective steps, b: bus bytes factor */
     RT_KWHY_NCCL_BEYOND,   /* a: GPUs (past RT_KERNEL_MEASURED_GPUS_MAX): NCCL's all-reduce stands in */
+    RT_KWHY_QUANTISER,     /* a: the input quantiser's time, b: its share of the total */
 };
 
 struct kernel_reason {
@@ -411,6 +415,12 @@ struct kernel_estimate {
  * (fp8, fp8_block, nvfp4, mxfp4, W4A8 MXFP4) in a kernel of their own
  * before the GEMM. */
 bool kernel_format_quantises_input(enum rt_kernel_format f);
+
+/* Kernels a GEMM of format f launches in a forward pass: 2 where its input
+ * is quantised by a kernel of its own (kernel_format_quantises_input, and
+ * SmoothQuant's int8), else 1. Each launches as a plain (bf16) GEMM does
+ * from a CUDA graph, whatever the fit of its format timed alone paid. */
+int kernel_in_pass_launches(enum rt_kernel_format f);
 
 /* A fit's cross-validated error as a fraction, to the 4 decimals it is
  * written with (0.0673, not the float's 0.06729999929...); f not NULL. */

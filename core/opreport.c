@@ -34,12 +34,12 @@ char *op_shape_text(char *buf, size_t size, const struct kernel_shape *k)
     case RT_KERNEL_ATTENTION: case RT_KERNEL_MLA:
         snprintf(buf, size, "%s batch %.0f x %s tokens, %.0f/%.0f heads x %.0f%s (%s, kv %s)", name, k->batch,
                  format_number(a, sizeof a, k->seq, 0), k->heads, k->kv_heads, k->head_dim,
-                 k->window > 0.0 ? ", windowed" : "", kernel_format_name(k->format), k->kv_fp8 ? "fp8" : "bf16");
+                 k->window > 0.0 && k->window < k->seq ? ", windowed" : "", kernel_format_name(k->format), k->kv_fp8 ? "fp8" : "bf16");
         break;
     case RT_KERNEL_DECODE_ATTENTION: case RT_KERNEL_DECODE_MLA:
         snprintf(buf, size, "%s batch %.0f, %s cached, %.0f/%.0f heads x %.0f%s (kv %s)", name, k->batch,
                  format_number(a, sizeof a, k->kv_len, 0), k->heads, k->kv_heads, k->head_dim,
-                 k->window > 0.0 ? ", windowed" : "", k->kv_fp8 ? "fp8" : "bf16");
+                 k->window > 0.0 && k->window < k->kv_len ? ", windowed" : "", k->kv_fp8 ? "fp8" : "bf16");
         break;
     case RT_KERNEL_MOE:
         snprintf(buf, size, "%s %s tokens, %.0f -> %.0f, top-%.0f of %.0f experts, tp %.0f ep %.0f%s (%s)", name,
@@ -175,7 +175,8 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
     format_si(rate, sizeof rate, o->realistic_flops_per_s, "FLOP/s");
     format_si(peak, sizeof peak, e->peak_flops_per_s, "FLOP/s");
     op_profile_text(by, sizeof by, o);
-    const char *engine = kernel_engine_name(o->engine);
+    bool nccl = o->shape.kind >= RT_KERNEL_NCCL_ALLREDUCE;
+    const char *engine = nccl ? "nccl" : kernel_engine_name(o->engine);
     bool collective = o->shape.kind >= RT_KERNEL_ALLREDUCE;
     if (markdown) {
         sb_printf(sb, "## %s on %s\n\n", shape, s->chip.key);
@@ -185,7 +186,7 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
         else
             sb_printf(sb, "| roofline floor | %s (%s-bound, %s FLOP/byte) |\n", fl, op_bound_name(o), ai);
         sb_printf(sb, "| realistic | %s (±%.0f%%, %s; %s kernels%s%s) |\n", re, 100.0 * e->error_fraction, by, engine,
-                  o->engine_guessed ? ", standing in for " : "", o->engine_guessed ? s->engine.name : "");
+                  o->engine_guessed && !nccl ? ", standing in for " : "", o->engine_guessed && !nccl ? s->engine.name : "");
         if (e->peak_flops_per_s > 0.0)
             sb_printf(sb, "| achieved | %s, %.1f%% of the %s peak |\n", rate, 100.0 * o->fraction_of_peak, peak);
         sb_printf(sb, "\nWhy:\n");
@@ -196,7 +197,7 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
         else
             sb_printf(sb, "  roofline floor  %s  (%s-bound, %s FLOP/byte)\n", fl, op_bound_name(o), ai);
         sb_printf(sb, "  realistic       %s  ±%.0f%%  (%s; %s kernels%s%s)\n", re, 100.0 * e->error_fraction, by, engine,
-                  o->engine_guessed ? ", standing in for " : "", o->engine_guessed ? s->engine.name : "");
+                  o->engine_guessed && !nccl ? ", standing in for " : "", o->engine_guessed && !nccl ? s->engine.name : "");
         if (e->peak_flops_per_s > 0.0)
             sb_printf(sb, "  achieved        %s, %.1f%% of the %s peak\n", rate, 100.0 * o->fraction_of_peak, peak);
         sb_printf(sb, "  why:\n");

@@ -55,8 +55,8 @@ static int apply_key(struct op_spec *out, const char *key, const char *value, ch
     const char *kind = kernel_kind_name(out->shape.kind);
     if (strcmp(key, "format") == 0 || strcmp(key, "dtype") == 0) {
         if (kernel_format_parse(value, &out->shape.format) != 0) {
-            snprintf(err, errsize, "--op %s: unknown format '%s' (bfloat16, fp8, fp8_block, nvfp4, mxfp4, sq, "
-                                   "int8_wo, int4_wo, w4a16_mxfp4, w4a8_mxfp4_mxfp8)", kind, value);
+            snprintf(err, errsize, "--op %s: unknown format '%s' (bfloat16, fp8, fp8_block, nvfp4, mxfp4, sq or int8, "
+                                   "int8_wo, int4_wo or int4, w4a16_mxfp4, w4a8_mxfp4_mxfp8)", kind, value);
             return -1;
         }
         out->format_given = true;
@@ -99,11 +99,12 @@ static int apply_key(struct op_spec *out, const char *key, const char *value, ch
             continue;
         double v;
         bool zero_ok = strcmp(key, "window") == 0 || strcmp(key, "skew") == 0;
+        double lo = zero_ok ? 0.0 : strcmp(key, "gpus") == 0 ? 2.0 : 1.0; /* a collective takes two at least */
         bool whole = strcmp(key, "skew") != 0; /* a count of elements, tokens, heads or GPUs */
-        if (parse_number(value, &v) != 0 || !(zero_ok ? v >= 0.0 : v >= 1.0) || v > 1099511627776.0 ||
+        if (parse_number(value, &v) != 0 || !(v >= lo) || v > 1099511627776.0 ||
             (whole && v != floor(v))) {
-            snprintf(err, errsize, "--op %s: '%s' must be a%s number %s to 2^40 (got '%s')", kind, key,
-                     whole ? " whole" : "", zero_ok ? "from 0" : "from 1", value);
+            snprintf(err, errsize, "--op %s: '%s' must be a%s number from %.0f to 2^40 (got '%s')", kind, key,
+                     whole ? " whole" : "", lo, value);
             return -1;
         }
         *(double *)(void *)((char *)&out->shape + k->offset) = v;
@@ -155,6 +156,19 @@ int op_spec_parse(const char *text, struct op_spec *out, char *err, size_t errsi
         if (apply_key(out, item, eq + 1, err, errsize) != 0)
             return -1;
         item = comma ? comma + 1 : NULL;
+    }
+    enum rt_kernel_kind k = out->shape.kind;
+    bool attention = k == RT_KERNEL_ATTENTION || k == RT_KERNEL_DECODE_ATTENTION || k == RT_KERNEL_MLA ||
+                     k == RT_KERNEL_DECODE_MLA;
+    if (out->format_given && attention && out->shape.format != RT_KF_BF16 && out->shape.format != RT_KF_FP8) {
+        snprintf(err, errsize, "--op %s: format must be bfloat16 or fp8 (attention's compute; kv= sets the cache's)",
+                 kernel_kind_name(k));
+        return -1;
+    }
+    if (out->format_given && k >= RT_KERNEL_ALLREDUCE && out->shape.format != RT_KF_BF16) {
+        snprintf(err, errsize, "--op %s: a collective moves bytes= of bfloat16 activations; it takes no other format",
+                 kernel_kind_name(k));
+        return -1;
     }
     return 0;
 }

@@ -4,7 +4,7 @@
  * bends removed now that rooftop reads plain MLPs itself).
  *
  * The realistic estimate must stay within 14% mean absolute percentage error
- * overall and 20% at each level (it scores 11.5%; prefill, the worst, 14.2%) (kernel, prefill step, decode step, whole
+ * overall and 20% at each level (it scores 11.0%; prefill, the worst, 12.8%) (kernel, prefill step, decode step, whole
  * generation); the roofline floor must stay at or below the measurement on
  * at least 95% of the rows. And --calibrate must refuse what it cannot fit. */
 #include <math.h>

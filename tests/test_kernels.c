@@ -316,6 +316,21 @@ static void test_collectives_past_one_node(void **state)
     ar.gpus = 4096;
     double t4096 = kernel_estimate(&ar, &c, &v, RT_KE_TRTLLM, NULL);
     assert_true(t4096 > t8 && t4096 < 5.0 * t8);
+
+    /* --op over 16 H100s leaves the 8-GPU NVLink domain as a model's tensor parallel does: its floor is the
+     * ring's 2 x 15/16 of 128 MiB over the scale-out link's 25 GB/s one way (400 Gb/s InfiniBand a GPU,
+     * the chip table's scale_out 50 GB/s bidirectional), its band the extrapolation's */
+    struct scenario sc;
+    scenario_default(&sc);
+    sc.chip = *h100;
+    char err[300];
+    assert_int_equal(op_spec_parse("all-reduce:bytes=134217728,gpus=16", &sc.op, err, sizeof err), 0);
+    static struct analysis an;
+    assert_int_equal(analyze(&sc, &an, err, sizeof err), 0);
+    ASSERT_NEAR(an.operation.estimate.floor_s, 2.0 * 15.0 / 16.0 * 134217728.0 / (h100->scale_out_bytes_per_s / 2.0),
+                1e-9);
+    assert_true(an.operation.estimate.realistic_s >= an.operation.estimate.floor_s);
+    assert_true(an.operation.estimate.error_fraction >= RT_KERNEL_EXTRAPOLATED_ERROR);
 }
 
 
