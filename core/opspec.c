@@ -165,8 +165,9 @@ int op_spec_parse(const char *text, struct op_spec *out, char *err, size_t errsi
                  kernel_kind_name(k));
         return -1;
     }
-    if (out->format_given && k >= RT_KERNEL_ALLREDUCE && out->shape.format != RT_KF_BF16) {
-        snprintf(err, errsize, "--op %s: a collective moves bytes= of bfloat16 activations; it takes no other format",
+    if (out->format_given && k >= RT_KERNEL_ALLREDUCE && out->shape.format != RT_KF_BF16 &&
+        out->shape.format != RT_KF_INT8) {
+        snprintf(err, errsize, "--op %s: a collective's elements are bfloat16 or int8 (bytes= gives its size)",
                  kernel_kind_name(k));
         return -1;
     }
