@@ -215,10 +215,9 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
     }
     kernel_estimate(&k, &o->chip, &view, o->engine, &o->estimate);
     if (collective && link.extra_step_s > 0.0) {
-        bool allreduce = k.kind == RT_KERNEL_ALLREDUCE || k.kind == RT_KERNEL_NCCL_ALLREDUCE;
-        double steps = allreduce ? fmin(2.0 * (k.gpus - 1.0), 2.0 * ceil(log2(k.gpus))) : k.gpus - 1.0;
-        o->estimate.realistic_s += steps * link.extra_step_s;
-        o->estimate.fixed_s += steps * link.extra_step_s;
+        double hops_s = kernel_collective_hop_steps(k.kind, k.gpus) * link.extra_step_s;
+        o->estimate.realistic_s += hops_s;
+        o->estimate.fixed_s += hops_s;
     }
     snprintf(o->profile_from, sizeof o->profile_from, "%s", view.from);
     o->profile_measured = view.measured;
@@ -508,6 +507,7 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     hw->bytes_per_weight = a->bytes_per_weight;
     hw->bytes_per_kv = a->bytes_per_kv_element;
     hw->bytes_per_act = precision_activation_bytes(a->compute_precision); /* the matmuls' inputs */
+    hw->bytes_per_stream = hw->bytes_per_act > 2.0 ? hw->bytes_per_act : 2.0;
     hw->n_chips = (double)tp;
     hw->engine = s->engine;
     hw->compute_precision = a->compute_precision;
@@ -663,8 +663,7 @@ static void fill_realistic(const struct scenario *s, struct analysis *a, const s
 static void hop_s(const struct scenario *s, const struct analysis *a, double tokens, struct link_choice link,
                   double *floor_s, double *real_s)
 {
-    double bytes = tokens * (double)s->model.d_model * fmax(2.0, a->hw.bytes_per_act), /* bf16 activations */
-           one_way = link.one_way_bytes_per_s;
+    double bytes = tokens * (double)s->model.d_model * a->hw.bytes_per_stream, one_way = link.one_way_bytes_per_s;
     *floor_s = one_way > 0.0 ? bytes / one_way : 0.0;
     *real_s = one_way > 0.0 ? a->hw.eff.allreduce_step_s + link.extra_step_s + bytes / (a->hw.eff.link * one_way)
                             : 0.0;
@@ -904,7 +903,7 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
             const struct phase_shape *z = &one.shape[p];
             double times = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
             comms_unit += times * (z->mixer_layers + z->mlp_layers) * a->phases[p].tokens * (double)s->model.d_model *
-                          fmax(2.0, one.bytes_per_act) / one.link_bytes_per_s; /* bf16, as detailed.c sends */
+                          one.bytes_per_stream / one.link_bytes_per_s;
         }
     }
     /* The realistic turn adds, at any n, each operation's launches and the

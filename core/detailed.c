@@ -317,11 +317,7 @@ static double collective_s(const struct hw_rates *hw, enum rt_kernel_kind k, con
         p = hw->kparams[k];
     }
     struct kernel_shape sh = {.kind = k, .format = RT_KF_BF16, .engine = hw->kengine, .gpus = n, .message_bytes = bytes};
-    /* each latency step across domains pays the scale-out hop: an all-reduce's
-     * ring steps (2(n-1)) or its tree's (2 ceil(log2 n)), the fewer */
-    bool allreduce = k == RT_KERNEL_ALLREDUCE || k == RT_KERNEL_NCCL_ALLREDUCE;
-    double steps = allreduce ? fmin(2.0 * (n - 1.0), 2.0 * ceil(log2(n))) : n - 1.0;
-    return kernel_time(&sh, &c, p, 1.0, 1.0, NULL) + steps * extra_step_s;
+    return kernel_time(&sh, &c, p, 1.0, 1.0, NULL) + kernel_collective_hop_steps(k, n) * extra_step_s;
 }
 
 /* State-update FLOPs per token of a fixed-state mixer, an estimate of
@@ -408,10 +404,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     }
     const struct param_count *pc = pcp;
     const double n = hw->n_chips, wb = hw->bytes_per_weight, kvb = hw->bytes_per_kv, ab = hw->bytes_per_act;
-    /* ab: a matmul's input, in its compute precision (quantised by the kernel before it); hb: everything else
-     * the engines keep in bf16 at most (the residual stream, matmul outputs, attention's Q and output, the
-     * all-reduces): a quantised checkpoint quantises only what a GEMM reads */
-    const double hb = ab < 2.0 ? 2.0 : ab;
+    const double hb = hw->bytes_per_stream; /* ab: what a GEMM reads; hb: the rest (detailed.h) */
     const double L = (double)m->layers, d = (double)m->d_model, H = (double)m->heads, V = (double)m->vocab;
     const double kvh = (double)m->kv_heads, B = hw->seqs > 0.0 ? hw->seqs : (double)s->batch;
     const double e = hw->ep > 1.0 ? hw->ep : 1.0;

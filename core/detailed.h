@@ -119,7 +119,10 @@ struct hw_rates {
     double vector_flops_per_s; /* vector throughput (resolved, > 0) */
     double hbm_bytes_per_s;
     double link_bytes_per_s;   /* one direction of the interconnect */
-    double bytes_per_weight, bytes_per_kv, bytes_per_act;
+    double bytes_per_weight, bytes_per_kv;
+    double bytes_per_act;      /* a matmul's input, in its compute precision (quantised by the kernel before it) */
+    double bytes_per_stream;   /* the rest, bf16 (or wider): the residual stream, norms, matmul outputs and
+                                  all-reduces; a quantised checkpoint quantises only what a GEMM reads */
     double n_chips;            /* tensor-parallel degree */
     /* The serving layout (parallel.h); zero values mean the plain layout:
      * seqs 0 = the scenario's batch, ep 0 or 1 = no expert parallelism,

@@ -39,7 +39,7 @@ const char *kernel_kind_name(enum rt_kernel_kind k)
 
 int kernel_kind_parse(const char *text, enum rt_kernel_kind *out)
 {
-    static const struct { const char *alias; enum rt_kernel_kind kind; } aliases[] = {
+    static const struct name_alias aliases[] = {
         {"allgather", RT_KERNEL_NCCL_ALLGATHER},      {"reducescatter", RT_KERNEL_NCCL_REDUCE_SCATTER},
         {"alltoall", RT_KERNEL_NCCL_ALLTOALL},        {"prefillattention", RT_KERNEL_ATTENTION},
         {"contextattention", RT_KERNEL_ATTENTION},    {"generationattention", RT_KERNEL_DECODE_ATTENTION},
@@ -47,19 +47,11 @@ int kernel_kind_parse(const char *text, enum rt_kernel_kind *out)
         {"generationmla", RT_KERNEL_DECODE_MLA},      {"allreduce", RT_KERNEL_ALLREDUCE},
         {"customallreduce", RT_KERNEL_ALLREDUCE},     {"matmul", RT_KERNEL_GEMM},
     };
-    char want[48], have[48];
-    name_normalize(want, sizeof want, text ? text : "");
-    for (int k = 0; k < RT_KERNEL_KIND_COUNT; k++)
-        if (strcmp(want, name_normalize(have, sizeof have, kind_names[k])) == 0) {
-            *out = (enum rt_kernel_kind)k;
-            return 0;
-        }
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(want, aliases[i].alias) == 0) {
-            *out = aliases[i].kind;
-            return 0;
-        }
-    return -1;
+    int k = name_lookup(text, kind_names, RT_KERNEL_KIND_COUNT, aliases, sizeof aliases / sizeof aliases[0]);
+    if (k < 0)
+        return -1;
+    *out = (enum rt_kernel_kind)k;
+    return 0;
 }
 
 static const char *const format_names[RT_KF_COUNT] = {
@@ -73,24 +65,16 @@ const char *kernel_format_name(enum rt_kernel_format f)
 
 int kernel_format_parse(const char *text, enum rt_kernel_format *out)
 {
-    static const struct { const char *alias; enum rt_kernel_format f; } aliases[] = {
+    static const struct name_alias aliases[] = {
         {"bf16", RT_KF_BF16}, {"float16", RT_KF_BF16}, {"half", RT_KF_BF16}, {"fp16", RT_KF_BF16},
         {"int8", RT_KF_INT8}, {"w8a8", RT_KF_INT8},    {"fp8block", RT_KF_FP8_BLOCK},
         {"int4", RT_KF_INT4_WO}, {"w4a16", RT_KF_INT4_WO}, /* --precision int4 is weight-only: W4A16 */
     };
-    char want[48], have[48];
-    name_normalize(want, sizeof want, text ? text : "");
-    for (int f = 0; f < RT_KF_COUNT; f++)
-        if (strcmp(want, name_normalize(have, sizeof have, format_names[f])) == 0) {
-            *out = (enum rt_kernel_format)f;
-            return 0;
-        }
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(want, aliases[i].alias) == 0) {
-            *out = aliases[i].f;
-            return 0;
-        }
-    return -1;
+    int f = name_lookup(text, format_names, RT_KF_COUNT, aliases, sizeof aliases / sizeof aliases[0]);
+    if (f < 0)
+        return -1;
+    *out = (enum rt_kernel_format)f;
+    return 0;
 }
 
 double kernel_format_weight_bytes(enum rt_kernel_format f)
@@ -1141,6 +1125,15 @@ static double soft_min(double a, double b)
 enum rt_kernel_kind kernel_collective_kind(enum rt_kernel_kind k, double gpus)
 {
     return k == RT_KERNEL_ALLREDUCE && gpus > RT_KERNEL_MEASURED_GPUS_MAX ? RT_KERNEL_NCCL_ALLREDUCE : k;
+}
+
+double kernel_collective_hop_steps(enum rt_kernel_kind k, double n)
+{
+    if (!(n >= 2.0))
+        return 0.0;
+    if (k == RT_KERNEL_ALLREDUCE || k == RT_KERNEL_NCCL_ALLREDUCE)
+        return dmin(2.0 * (n - 1.0), 2.0 * ceil(log2(n)));
+    return n - 1.0;
 }
 
 double kernel_collective_latency_steps(enum rt_kernel_kind k, double n)

@@ -371,6 +371,13 @@ enum rt_kernel_kind kernel_collective_kind(enum rt_kernel_kind k, double gpus);
  * (tree levels). 0 for n < 2. */
 double kernel_collective_latency_steps(enum rt_kernel_kind k, double n);
 
+/* Steps of collective kind k over n >= 2 chips that each pay a scale-out
+ * hop when the group leaves its scale-up domain (parallel.h
+ * RT_SCALE_OUT_EXTRA_STEP_S): an all-reduce's ring 2(n - 1) or tree
+ * 2 ceil(log2 n), the fewer (NCCL's tuner; Thakur et al. 2005); n - 1 for
+ * the others. 0 for n < 2. */
+double kernel_collective_hop_steps(enum rt_kernel_kind k, double n);
+
 /* Why a kernel runs at what it runs: codes with numbers; the report words
  * them (kernel_reason_text). */
 enum rt_kernel_reason_code {

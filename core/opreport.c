@@ -163,11 +163,17 @@ char *op_profile_text(char *buf, size_t size, const struct operation_figures *o)
     return buf;
 }
 
+/* One figure of the report: a table row in markdown, an aligned line in text. */
+static void op_line(struct strbuf *sb, bool markdown, const char *label, const char *value)
+{
+    sb_printf(sb, markdown ? "| %s | %s |\n" : "  %-14s  %s\n", label, value);
+}
+
 void op_report_text(struct strbuf *sb, const struct scenario *s, const struct analysis *a, bool markdown)
 {
     const struct operation_figures *o = &a->operation;
     const struct kernel_estimate *e = &o->estimate;
-    char shape[200], fl[24], re[24], ai[24], rate[24], peak[24], by[80];
+    char shape[200], fl[24], re[24], ai[24], rate[24], peak[24], by[80], value[320];
     op_shape_text(shape, sizeof shape, &o->shape);
     format_turn_seconds(fl, sizeof fl, e->floor_s);
     format_turn_seconds(re, sizeof re, e->realistic_s);
@@ -175,37 +181,29 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
     format_si(rate, sizeof rate, o->realistic_flops_per_s, "FLOP/s");
     format_si(peak, sizeof peak, e->peak_flops_per_s, "FLOP/s");
     op_profile_text(by, sizeof by, o);
-    bool nccl = o->shape.kind >= RT_KERNEL_NCCL_ALLREDUCE;
-    const char *engine = nccl ? "nccl" : kernel_engine_name(o->engine);
-    bool collective = o->shape.kind >= RT_KERNEL_ALLREDUCE;
-    if (markdown) {
-        sb_printf(sb, "## %s on %s\n\n", shape, s->chip.key);
-        sb_printf(sb, "| figure | value |\n| --- | --- |\n");
-        if (collective)
-            sb_printf(sb, "| roofline floor | %s (link-bound: its bytes over the link) |\n", fl);
-        else
-            sb_printf(sb, "| roofline floor | %s (%s-bound, %s FLOP/byte) |\n", fl, op_bound_name(o), ai);
-        sb_printf(sb, "| realistic | %s (±%.0f%%, %s; %s kernels%s%s) |\n", re, 100.0 * e->error_fraction, by, engine,
-                  o->engine_guessed && !nccl ? ", standing in for " : "", o->engine_guessed && !nccl ? s->engine.name : "");
-        if (e->peak_flops_per_s > 0.0)
-            sb_printf(sb, "| achieved | %s, %.1f%% of the %s peak |\n", rate, 100.0 * o->fraction_of_peak, peak);
-        sb_printf(sb, "\nWhy:\n");
-    } else {
+    bool nccl = o->shape.kind >= RT_KERNEL_NCCL_ALLREDUCE, standing = o->engine_guessed && !nccl;
+    if (markdown)
+        sb_printf(sb, "## %s on %s\n\n| figure | value |\n| --- | --- |\n", shape, s->chip.key);
+    else
         sb_printf(sb, "%s on %s (%s)\n", shape, s->chip.key, s->chip.name);
-        if (collective)
-            sb_printf(sb, "  roofline floor  %s  (link-bound: its bytes over the link)\n", fl);
-        else
-            sb_printf(sb, "  roofline floor  %s  (%s-bound, %s FLOP/byte)\n", fl, op_bound_name(o), ai);
-        sb_printf(sb, "  realistic       %s  ±%.0f%%  (%s; %s kernels%s%s)\n", re, 100.0 * e->error_fraction, by, engine,
-                  o->engine_guessed && !nccl ? ", standing in for " : "", o->engine_guessed && !nccl ? s->engine.name : "");
-        if (e->peak_flops_per_s > 0.0)
-            sb_printf(sb, "  achieved        %s, %.1f%% of the %s peak\n", rate, 100.0 * o->fraction_of_peak, peak);
-        sb_printf(sb, "  why:\n");
+    if (o->shape.kind >= RT_KERNEL_ALLREDUCE) /* a collective: no FLOPs, its bytes over the link */
+        snprintf(value, sizeof value, "%s  (link-bound: its bytes over the link)", fl);
+    else
+        snprintf(value, sizeof value, "%s  (%s-bound, %s FLOP/byte)", fl, op_bound_name(o), ai);
+    op_line(sb, markdown, "roofline floor", value);
+    snprintf(value, sizeof value, "%s  ±%.0f%%  (%s; %s kernels%s%s)", re, 100.0 * e->error_fraction, by,
+             nccl ? "nccl" : kernel_engine_name(o->engine), standing ? ", standing in for " : "",
+             standing ? s->engine.name : "");
+    op_line(sb, markdown, "realistic", value);
+    if (e->peak_flops_per_s > 0.0) {
+        snprintf(value, sizeof value, "%s, %.1f%% of the %s peak", rate, 100.0 * o->fraction_of_peak, peak);
+        op_line(sb, markdown, "achieved", value);
     }
+    sb_printf(sb, markdown ? "\nWhy:\n" : "  why:\n");
     char line[160];
     for (int i = 0; i < e->why_count; i++)
         sb_printf(sb, markdown ? "- %s\n" : "    %s\n", kernel_reason_text(line, sizeof line, &e->why[i]));
     if (o->shape.warm_cache)
-        sb_printf(sb, markdown ? "- timed alone and repeatedly (cache=warm): operands that fit in L2 come from it\n"
-                               : "    timed alone and repeatedly (cache=warm): operands that fit in L2 come from it\n");
+        sb_printf(sb, markdown ? "- %s\n" : "    %s\n",
+                  "timed alone and repeatedly (cache=warm): operands that fit in L2 come from it");
 }

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "units.h" /* parse_number, format_exact, name_normalize */
+#include "units.h" /* parse_number, format_exact */
 
 /* A key of the spec and the shape field it sets. */
 struct op_key {
@@ -63,13 +63,12 @@ static int apply_key(struct op_spec *out, const char *key, const char *value, ch
         return 0;
     }
     if (strcmp(key, "kv") == 0) {
-        char v[16];
-        name_normalize(v, sizeof v, value);
-        if (strcmp(v, "fp8") != 0 && strcmp(v, "bf16") != 0 && strcmp(v, "bfloat16") != 0) {
+        enum rt_kernel_format f;
+        if (kernel_format_parse(value, &f) != 0 || (f != RT_KF_BF16 && f != RT_KF_FP8)) {
             snprintf(err, errsize, "--op %s: kv must be bf16 or fp8 (got '%s')", kind, value);
             return -1;
         }
-        out->shape.kv_fp8 = strcmp(v, "fp8") == 0;
+        out->shape.kv_fp8 = f == RT_KF_FP8;
         out->kv_given = true;
         return 0;
     }

@@ -358,6 +358,22 @@ char *name_normalize(char *out, size_t size, const char *text)
     return out;
 }
 
+int name_lookup(const char *text, const char *const *names, int count, const struct name_alias *aliases,
+                size_t n_aliases)
+{
+    if (!text)
+        return -1;
+    char want[64], have[64];
+    name_normalize(want, sizeof want, text);
+    for (int i = 0; i < count; i++)
+        if (strcmp(want, name_normalize(have, sizeof have, names[i])) == 0)
+            return i;
+    for (size_t i = 0; i < n_aliases; i++)
+        if (strcmp(want, aliases[i].alias) == 0)
+            return aliases[i].index;
+    return -1;
+}
+
 char *format_exact(char *buf, size_t size, double value)
 {
     if (!isfinite(value)) {

@@ -183,4 +183,17 @@ char *trim_blanks(char *out, size_t size, const char *text);
  * (size bytes, always NUL-terminated). Returns out. Used for name matching. */
 char *name_normalize(char *out, size_t size, const char *text);
 
+/* Another spelling of a name (already normalized: "allgather") and the
+ * index it stands for. */
+struct name_alias {
+    const char *alias;
+    int index;
+};
+
+/* The index in names[0..count) of the one text names, compared normalized
+ * (name_normalize: "Decode-Attention" is "decode-attention"), else of the
+ * alias it matches in aliases[0..n_aliases); -1 for none or a NULL text. */
+int name_lookup(const char *text, const char *const *names, int count, const struct name_alias *aliases,
+                size_t n_aliases);
+
 #endif
