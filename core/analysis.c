@@ -194,9 +194,8 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
         snprintf(err, errsize, "--op %s: %s", kernel_kind_name(k.kind), why);
         return -1;
     }
-    struct kernel_view view;
-    kernel_view_for(s->chip.key, &s->chip.kernels, &view);
-    kernel_chip_of(&s->chip, &view, &o->chip);
+    const struct kernel_view *view = &a->hw.kview; /* resolved once (detailed.c hw_rates_kernels) */
+    kernel_chip_of(&s->chip, view, &o->chip);
     if (s->peak_flops_override > 0.0) /* --peak-flops replaces the peak the op's matmuls run at */
         o->chip.peak_flops_per_s[kernel_format_rate(k.format)] = s->peak_flops_override;
     if (s->hbm_bytes_per_s_override > 0.0)
@@ -213,14 +212,14 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
         if (link.one_way_bytes_per_s > 0.0)
             o->chip.link_bytes_per_s = link.one_way_bytes_per_s;
     }
-    kernel_estimate(&k, &o->chip, &view, o->engine, &o->estimate);
+    kernel_estimate(&k, &o->chip, view, o->engine, &o->estimate);
     if (collective && link.extra_step_s > 0.0) {
         double hops_s = kernel_collective_hop_steps(k.kind, k.gpus) * link.extra_step_s;
         o->estimate.realistic_s += hops_s;
         o->estimate.fixed_s += hops_s;
     }
-    snprintf(o->profile_from, sizeof o->profile_from, "%s", view.from);
-    o->profile_measured = view.measured;
+    snprintf(o->profile_from, sizeof o->profile_from, "%s", view->from);
+    o->profile_measured = view->measured;
     const struct kernel_estimate *e = &o->estimate;
     o->intensity_flop_per_byte = e->bytes > 0.0 ? e->flops / e->bytes : 0.0;
     o->realistic_flops_per_s = e->realistic_s > 0.0 ? e->flops / e->realistic_s : 0.0;
@@ -644,11 +643,10 @@ static void fill_realistic(const struct scenario *s, struct analysis *a, const s
     r->decode_comms_s = dec->realistic_comms_s + a->parallel.pipeline_hops_s;
     r->chip_calibrated = a->hw.eff.calibrated;
     r->engine_calibrated = s->engine.calibrated;
-    struct kernel_view v;
-    kernel_view_for(s->chip.key, &s->chip.kernels, &v);
-    r->profile_measured = v.measured;
-    copy_text(r->profile_from, sizeof r->profile_from, v.from);
-    double level = v.measured ? RT_STEP_ERROR : v.sibling ? RT_STEP_ERROR_BORROWED : RT_KERNEL_FOREIGN_ERROR;
+    const struct kernel_view *v = &a->hw.kview;
+    r->profile_measured = v->measured;
+    copy_text(r->profile_from, sizeof r->profile_from, v->from);
+    double level = v->measured ? RT_STEP_ERROR : v->sibling ? RT_STEP_ERROR_BORROWED : RT_KERNEL_FOREIGN_ERROR;
     r->ttft_error_fraction = fmax(level, pre->error_fraction);
     r->tpot_error_fraction = fmax(level, dec->error_fraction);
     /* the overhead is the scenario's own figure: no error of the model's */
@@ -1437,16 +1435,15 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                 "attention, KV-cache reads, tensor-parallel all-reduces (bandwidth only); no real run beats it.",
              s->unfused_attention ? "unfused" : "fused");
     {
-        struct kernel_view kv;
-        kernel_view_for(s->chip.key, &s->chip.kernels, &kv);
+        const struct kernel_view *kv = &a->hw.kview;
         char whose[96];
-        if (!kv.from[0])
+        if (!kv->from[0])
             snprintf(whose, sizeof whose, "no measured kernels: the models' default constants");
-        else if (kv.measured)
+        else if (kv->measured)
             snprintf(whose, sizeof whose, "fitted on this chip's own measured kernels");
         else
-            snprintf(whose, sizeof whose, "fitted on %s's measured kernels, borrowed (%s)", kv.from,
-                     kv.sibling ? "the same architecture" : "another architecture: uncalibrated here");
+            snprintf(whose, sizeof whose, "fitted on %s's measured kernels, borrowed (%s)", kv->from,
+                     kv->sibling ? "the same architecture" : "another architecture: uncalibrated here");
         add_note(a, "Realistic estimate: each operation through the measured kernel models (%s; %s kernels, "
                     "nothing left in L2 from the previous call), plus the %s engine's%s per-pass and per-request "
                     "times; the %s estimate gives the verdict.",
@@ -1462,7 +1459,7 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
             add_note(a, "Collectives over more than %d chips are extrapolated from measurements on 2 to %d: NCCL's "
                         "all-reduce with one tree level a doubling, never faster than the ring's bytes over the link "
                         "(their time's band at least ±%.0f%%).",
-                     RT_KERNEL_MEASURED_GPUS_MAX, RT_KERNEL_MEASURED_GPUS_MAX, 100.0 * RT_STEP_ERROR_BORROWED);
+                     RT_KERNEL_MEASURED_GPUS_MAX, RT_KERNEL_MEASURED_GPUS_MAX, 100.0 * RT_KERNEL_EXTRAPOLATED_ERROR);
     }
     if (a->mfu_budget_source == RT_BUDGET_SHAPE && s->flops_convention != RT_FLOPS_PALM)
         add_note(a, "MFU counts %s per token (--flops-convention %s), not PaLM's 6N + 12 L H Q T; compare it with "

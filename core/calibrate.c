@@ -10,7 +10,7 @@ const char *fit_field_name(enum fit_field f)
 {
     static const char *const names[FIT_FIELD_COUNT] = {
         "matmul.bf16", "matmul.fp8", "memory", "kernel_overhead_s", "allreduce_step_s", "link",
-        "engine.step_overhead_s", "engine.request_overhead_s", "engine.attention", "engine.moe"};
+        "engine.step_overhead_s", "engine.request_overhead_s", "engine.attention"};
     return ((int)f >= 0 && f < FIT_FIELD_COUNT) ? names[f] : "?";
 }
 
@@ -222,7 +222,6 @@ void fit_apply(struct observation *obs, size_t n, const struct fit_param *params
             case FIT_ENGINE_STEP_S: s->engine.step_s = p->value; break;
             case FIT_ENGINE_REQUEST_S: s->engine.request_s = p->value; break;
             case FIT_ENGINE_ATTENTION: s->engine.attention = p->value; break;
-            case FIT_ENGINE_MOE: s->engine.moe = p->value; break;
             default: break;
             }
         }

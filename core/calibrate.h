@@ -81,7 +81,7 @@ int observation_predict(const struct observation *o, bool realistic, double *out
 /* Which profile field a fit parameter sets. */
 enum fit_field {
     FIT_MATMUL_BF16 = 0, FIT_MATMUL_FP8, FIT_MEMORY, FIT_KERNEL_S, FIT_ALLREDUCE_STEP_S, FIT_LINK,
-    FIT_ENGINE_STEP_S, FIT_ENGINE_REQUEST_S, FIT_ENGINE_ATTENTION, FIT_ENGINE_MOE, FIT_FIELD_COUNT
+    FIT_ENGINE_STEP_S, FIT_ENGINE_REQUEST_S, FIT_ENGINE_ATTENTION, FIT_FIELD_COUNT
 };
 
 /* "matmul.bf16", "matmul.fp8", "memory", "kernel_overhead_s",

@@ -76,13 +76,13 @@ static struct op_cost *add_op(struct phase_cost *pc, const struct hw_rates *hw, 
 }
 
 /* What kind of kernel an operation runs, for the realistic estimate. */
-enum { KIND_PLAIN = 0, KIND_ATTENTION = 1, KIND_MOE = 2 };
+enum { KIND_PLAIN = 0, KIND_ATTENTION = 1 };
 
 /* The realistic time of op (realistic.h): its floor's compute time over the
  * achieved matmul fraction at the compute precision times waves (the
  * fraction of the chip its tiles keep busy), its memory time over the
  * achieved bandwidth,
- * attention and MoE kernels over the engine's efficiency, plus kernels x
+ * unfused attention over the engine's attention efficiency, plus kernels x
  * the launch time. fill (0, 1] scales the memory rate of decode attention
  * (few work units). */
 static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, double kernels, double waves, int kind,
@@ -104,9 +104,8 @@ static void realistic_op_fill(struct op_cost *op, const struct hw_rates *hw, dou
         return;
     const struct efficiency_profile *e = &hw->eff;
     double attention = kind == KIND_ATTENTION ? hw->engine.attention : 1.0;
-    double grouped = kind == KIND_MOE ? hw->engine.moe : 1.0; /* the fused-MoE kernel's grouped GEMMs */
     double compute_eff = op->matrix ? e->matmul[hw->compute_precision] * waves : 1.0;
-    double compute = op->compute_s / (compute_eff * attention * grouped);
+    double compute = op->compute_s / (compute_eff * attention);
     double memory = kv_fill == fill ? op->memory_s / (e->memory * attention * fill)
                                     : (op->kv_bytes / kv_fill + (op->weight_bytes + op->act_bytes) / fill) /
                                           (hw->hbm_bytes_per_s * e->memory * attention);
@@ -168,7 +167,7 @@ static struct efficiency_profile efficiency_from_kernels(const struct hw_rates *
     for (int p = 0; p < RT_PRECISION_COUNT && peak >= 0; p++) {
         float q[RT_KERNEL_PARAMS];
         double err;
-        enum rt_kernel_format f = p == RT_INT4 ? RT_KF_INT4_WO : kernel_format_for((enum rt_precision)p, (enum rt_precision)p);
+        enum rt_kernel_format f = kernel_format_for((enum rt_precision)p, (enum rt_precision)p);
         resolve_kind(v, RT_KERNEL_GEMM, f, false, RT_KFAM_ANY, hw->kengine, q, &err, NULL);
         e.matmul[p] = dmin(1.0, dmax(0.01, (double)q[peak] * hw->kcompute_derate));
     }
@@ -182,14 +181,25 @@ static struct efficiency_profile efficiency_from_kernels(const struct hw_rates *
 
 void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s)
 {
-    struct kernel_view v;
-    kernel_view_for(s->chip.key, &s->chip.kernels, &v);
-    kernel_chip_of(&s->chip, &v, &hw->kchip);
+    struct kernel_view *v = &hw->kview;
+    kernel_view_for(s->chip.key, &s->chip.kernels, v);
+    kernel_chip_of(&s->chip, v, &hw->kchip);
     hw->kchip.peak_flops_per_s[kernel_format_rate(hw->kformat)] = hw->peak_flops_per_s; /* overrides, weight-only */
     hw->kchip.hbm_bytes_per_s = hw->hbm_bytes_per_s;
     hw->kengine = kernel_engine_for(s->engine.name, NULL);
-    hw->kcompute_derate = v.compute_derate;
-    hw->kmemory_derate = v.memory_derate;
+    if (s->chip.efficiency.present) {
+        /* The chip's own efficiency profile (a chip file's, or --calibrate's from a profiler's kernels): the
+         * kernels run at its matmul share and bandwidth, as derates of the bf16 GEMM fit they borrow. */
+        float g[RT_KERNEL_PARAMS];
+        double ignored;
+        resolve_kind(v, RT_KERNEL_GEMM, RT_KF_BF16, false, RT_KFAM_ANY, hw->kengine, g, &ignored, NULL);
+        double pf = g[kernel_param_index(RT_KERNEL_GEMM, "peak_fraction")];
+        double hf = g[kernel_param_index(RT_KERNEL_GEMM, "hbm_fraction")];
+        v->compute_derate = dmin(s->chip.efficiency.matmul[RT_BF16] / pf, 1.0 / pf);
+        v->memory_derate = dmin(s->chip.efficiency.memory / hf, 1.0 / hf);
+    }
+    hw->kcompute_derate = v->compute_derate;
+    hw->kmemory_derate = v->memory_derate;
     /* TensorRT-LLM's decode attention: XQA or MMHA by the group a chip holds */
     double heads = dmax(1.0, ceil((double)s->model.heads / hw->n_chips));
     double kv_heads = kv_heads_per_chip((double)(s->model.kv_heads > 0 ? s->model.kv_heads : 1), hw->n_chips);
@@ -198,17 +208,17 @@ void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s)
         enum rt_kernel_family fam = k == RT_KERNEL_ALLREDUCE ? RT_KFAM_GRAPH : RT_KFAM_ANY;
         if (k == RT_KERNEL_DECODE_ATTENTION && hw->kengine == RT_KE_TRTLLM)
             fam = kernel_trtllm_decode_family(heads, kv_heads);
-        hw->ksource[k] = resolve_kind(&v, (enum rt_kernel_kind)k, f, hw->kv_fp8, fam, hw->kengine, hw->kparams[k],
-                                      &hw->kerror[k], &hw->kfamily[k]);
+        resolve_kind(v, (enum rt_kernel_kind)k, f, hw->kv_fp8, fam, hw->kengine, hw->kparams[k], &hw->kerror[k],
+                     &hw->kfamily[k]);
     }
     double ignored;
-    resolve_kind(&v, RT_KERNEL_ALLREDUCE, RT_KF_BF16, false, RT_KFAM_EAGER, hw->kengine, hw->ar_eager, &ignored, NULL);
+    resolve_kind(v, RT_KERNEL_ALLREDUCE, RT_KF_BF16, false, RT_KFAM_EAGER, hw->kengine, hw->ar_eager, &ignored, NULL);
     /* In a forward pass a GEMM (and its input's quantiser) launch as plain kernels from a CUDA graph (kernels.h) */
     if (hw->kformat != RT_KF_BF16)
         hw->kparams[RT_KERNEL_GEMM][kernel_param_index(RT_KERNEL_GEMM, "launch_s")] =
-            (float)kernel_in_pass_launches(hw->kformat) * kernel_plain_gemm_launch_s(&v, hw->kengine);
+            (float)kernel_in_pass_launches(hw->kformat) * kernel_plain_gemm_launch_s(v, hw->kengine);
     hw->eff = s->chip.efficiency.present ? efficiency_resolve(&s->chip.efficiency)
-                                         : efficiency_from_kernels(hw, &v, s->chip.efficiency.sm_count);
+                                         : efficiency_from_kernels(hw, v, s->chip.efficiency.sm_count);
 }
 
 /* Seconds of one GEMM of m x n x k (fractional widths round up) in the
@@ -571,13 +581,11 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                       moe_layers * gemm_s(hw, T, (double)m->experts, d), moe_layers);
     double mlp_tile = shard_tile(d, 1, tile) * shard_tile(moe_layers > 0.0 ? ff_e : (double)m->d_ff, n, tile);
     /* Dense: the up (and gate) GEMM and the down GEMM; MoE: the fused kernel's two grouped GEMMs. */
-    double up_cols = (mats - 1.0) * (moe_layers > 0.0 ? ff_e : (double)m->d_ff) / n;
     /* Dense layers: their up (and gate) and down GEMMs at their mean width; MoE layers: the fused kernel. */
     double dense_width = z->dense_layers > 0.0 ? z->dense_ff / z->dense_layers : 0.0;
     double mlp_real = z->dense_layers * (gemm_s(hw, T, (mats - 1.0) * dense_width / n, d) + gemm_s(hw, T, d, dense_width / n));
     if (moe_layers > 0.0)
         mlp_real += moe_layers * moe_layer_s(s, hw, T, busy, e, imbalance);
-    (void)up_cols;
     set_realistic(add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n,
                          mlp_weights * ws / n, 0.0, (z->mlp_layers * T * d * (ab + hb) + ff_tokens * ((mats - 1.0) * hb + ab)) / n,
                          mlp_tile), hw, moe_layers > 0.0 ? RT_KERNEL_MOE : RT_KERNEL_GEMM,

@@ -157,7 +157,7 @@ struct hw_rates {
     bool kv_fp8;
     float kparams[RT_KERNEL_KIND_COUNT][RT_KERNEL_PARAMS];
     float ar_eager[RT_KERNEL_PARAMS]; /* the engine's all-reduce outside CUDA graphs (prefill) */
-    enum rt_kernel_source ksource[RT_KERNEL_KIND_COUNT];
+    struct kernel_view kview;         /* the chip's kernel fits (own or borrowed), and their derates */
     enum rt_kernel_family kfamily[RT_KERNEL_KIND_COUNT]; /* the kernel library each kind's fit is for */
     double kerror[RT_KERNEL_KIND_COUNT]; /* each kind's cross-validated error fraction */
     double kcompute_derate, kmemory_derate;

@@ -118,6 +118,8 @@ double kernel_fit_params(const struct kernel_obs *rows, size_t n, const struct k
         return -1.0;
     /* Three starts (the defaults, a faster and a slower kernel), each refitted briefly; the best kept. */
     double best = fit_continuous(rows, n, c, kind, p, iterations / 2);
+    if (isinf(best)) /* no memory for the fit's work arrays */
+        return -1.0;
     for (int k = 1; k <= 2; k++) {
         float trial[RT_KERNEL_PARAMS];
         memcpy(trial, p, sizeof trial);
@@ -147,7 +149,7 @@ double kernel_fit_params(const struct kernel_obs *rows, size_t n, const struct k
         }
     }
     fit_continuous(rows, n, c, kind, p, iterations);
-    return kernel_mape(rows, n, c, p, NULL);
+    return kernel_mape(rows, n, c, p);
 }
 
 static double fit_continuous(const struct kernel_obs *rows, size_t n, const struct kernel_chip *c,
@@ -227,33 +229,13 @@ static double fit_continuous(const struct kernel_obs *rows, size_t n, const stru
     return ss;
 }
 
-static int by_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double kernel_mape(const struct kernel_obs *rows, size_t n, const struct kernel_chip *c, const float *p,
-                   double *median)
+double kernel_mape(const struct kernel_obs *rows, size_t n, const struct kernel_chip *c, const float *p)
 {
     if (n == 0)
         return -1.0;
-    double sum = 0.0, *e = median ? malloc(n * sizeof *e) : NULL;
-    for (size_t i = 0; i < n; i++) {
-        double t = kernel_time(&rows[i].shape, c, p, 1.0, 1.0, NULL);
-        double a = fabs(t - rows[i].measured_s) / rows[i].measured_s;
-        sum += a;
-        if (e)
-            e[i] = a;
-    }
-    if (median) {
-        *median = -1.0;
-        if (e) {
-            qsort(e, n, sizeof *e, by_double);
-            *median = n % 2 ? e[n / 2] : 0.5 * (e[n / 2 - 1] + e[n / 2]);
-        }
-        free(e);
-    }
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum += fabs(kernel_time(&rows[i].shape, c, p, 1.0, 1.0, NULL) - rows[i].measured_s) / rows[i].measured_s;
     return sum / (double)n;
 }
 
@@ -268,7 +250,7 @@ static unsigned next_random(unsigned *state)
 }
 
 double kernel_fit_cv(const struct kernel_obs *rows, size_t n, const struct kernel_chip *c, enum rt_kernel_kind kind,
-                     const float start[RT_KERNEL_PARAMS], int folds, unsigned seed, int iterations, double *err)
+                     const float start[RT_KERNEL_PARAMS], int folds, unsigned seed, int iterations)
 {
     if (folds < 2 || n < (size_t)folds)
         return -1.0;
@@ -299,10 +281,7 @@ double kernel_fit_cv(const struct kernel_obs *rows, size_t n, const struct kerne
         for (size_t i = lo; i < hi; i++) {
             const struct kernel_obs *o = &rows[perm[i]];
             double t = kernel_time(&o->shape, c, p, 1.0, 1.0, NULL);
-            double a = fabs(t - o->measured_s) / o->measured_s;
-            sum += a;
-            if (err)
-                err[perm[i]] = a;
+            sum += fabs(t - o->measured_s) / o->measured_s;
         }
     }
     free(perm), free(train);

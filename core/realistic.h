@@ -82,8 +82,10 @@ struct engine_profile {
     char name[RT_ENGINE_NAME_MAX];         /* "vllm", "trtllm", ... or a file's name */
     double step_s;                         /* fixed time per forward pass (prefill or decode step), seconds */
     double request_s;                      /* fixed time to admit a request, paid once in its time to first token */
-    double attention;                      /* attention kernels' efficiency against the chip's profile, (0, 1] */
-    double moe;                            /* fused-MoE kernels' efficiency against the chip's profile, (0, 1] */
+    double attention;                      /* unfused (--attention unfused) attention's efficiency against the chip's
+                                              profile, (0, 1]; fused attention is the measured kernel models' */
+    double moe;                            /* read from engine files and checked, (0, 1]; no longer used: fused MoE
+                                              layers are timed by the measured MoE model (kernels.h) */
     bool calibrated;                       /* fitted to measurements of this engine */
     char source[RT_PROFILE_SOURCE_MAX];
 };

@@ -358,6 +358,28 @@ char *name_normalize(char *out, size_t size, const char *text)
     return out;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double mean_of(const double *x, size_t n)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    return n ? s / (double)n : 0.0;
+}
+
+double median_of(double *x, size_t n)
+{
+    if (!n)
+        return 0.0;
+    qsort(x, n, sizeof *x, by_value);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
 int name_lookup(const char *text, const char *const *names, int count, const struct name_alias *aliases,
                 size_t n_aliases)
 {

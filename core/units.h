@@ -183,6 +183,13 @@ char *trim_blanks(char *out, size_t size, const char *text);
  * (size bytes, always NUL-terminated). Returns out. Used for name matching. */
 char *name_normalize(char *out, size_t size, const char *text);
 
+/* The mean of x[0..n), 0 for n = 0. */
+double mean_of(const double *x, size_t n);
+
+/* The median of x[0..n) (the mean of the two middle values for an even n),
+ * sorting x in place; 0 for n = 0. */
+double median_of(double *x, size_t n);
+
 /* Another spelling of a name (already normalized: "allgather") and the
  * index it stands for. */
 struct name_alias {

@@ -14,6 +14,7 @@
 #include "kernels.h"
 #include "kerneltable.h"
 #include "opspec.h"
+#include "realistic.h"
 
 static void test_op_spec_round_trip(void **state)
 {
@@ -144,8 +145,8 @@ static void test_fit_recovers_its_constants(void **state)
     ASSERT_NEAR(p[kernel_param_index(RT_KERNEL_GEMM, "peak_fraction")], 0.62, 0.02);
     ASSERT_NEAR(p[kernel_param_index(RT_KERNEL_GEMM, "hbm_fraction")], 0.71, 0.02);
     /* Cross-validation is seeded: the same figure twice. */
-    double a = kernel_fit_cv(rows, n, &c, RT_KERNEL_GEMM, p, 5, 7, 20, NULL);
-    double b = kernel_fit_cv(rows, n, &c, RT_KERNEL_GEMM, p, 5, 7, 20, NULL);
+    double a = kernel_fit_cv(rows, n, &c, RT_KERNEL_GEMM, p, 5, 7, 20);
+    double b = kernel_fit_cv(rows, n, &c, RT_KERNEL_GEMM, p, 5, 7, 20);
     assert_true(a == b && a < 0.02);
 }
 
@@ -407,6 +408,46 @@ static void test_fp8_decode_beats_bf16(void **state)
     }
 }
 
+
+/* A chip's own efficiency block (a chip file's, or --calibrate's from a
+ * profiler's kernels) moves the measured kernel models: the H100's bf16
+ * GEMM fit reaches 0.9135 of the peak (kernel_profiles.inc), so a profile
+ * of 0.45 slows a compute-bound 8192^3 GEMM by about 0.9135 / 0.45 = 2.03x
+ * (a little less: its launch and wave costs do not scale), in an --op and
+ * in a model's prefill alike. */
+static void test_efficiency_block_derates_the_kernels(void **state)
+{
+    (void)state;
+    static struct analysis a;
+    char err[300];
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    assert_int_equal(op_spec_parse("gemm:m=8192,n=8192,k=8192", &s.op, err, sizeof err), 0);
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    double fitted = a.operation.estimate.realistic_s;
+    struct scenario model = s;
+    model.op.set = false;
+    scenario_set_model(&model, model_find("llama-3.1-70b"));
+    model.chips = 8;
+    assert_int_equal(analyze(&model, &a, err, sizeof err), 0);
+    double prefill = a.realistic.prefill_s;
+    int64_t sms = s.chip.efficiency.sm_count;
+    s.chip.efficiency = *efficiency_generic();
+    s.chip.efficiency.sm_count = sms;
+    s.chip.efficiency.present = true;
+    s.chip.efficiency.matmul[RT_BF16] = 0.45;
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    double ratio = a.operation.estimate.realistic_s / fitted;
+    if (!(ratio > 1.9 && ratio < 2.04))
+        fail_msg("a 0.45 matmul share made the GEMM %.3fx slower, want about 2.03x", ratio);
+    model.chip.efficiency = s.chip.efficiency;
+    assert_int_equal(analyze(&model, &a, err, sizeof err), 0);
+    ratio = a.realistic.prefill_s / prefill; /* GEMMs and attention slower; all-reduces and norms not */
+    if (!(ratio > 1.3 && ratio < 2.04))
+        fail_msg("a 0.45 matmul share made the prefill %.3fx slower", ratio);
+}
+
 /* The compiled-in fits were made for the kernel models as they are: a
  * model changed without `make profiles` would read constants meant for
  * another formula. */
@@ -475,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_collectives_past_one_node),
         cmocka_unit_test(test_realistic_never_below_floor),
         cmocka_unit_test(test_fp8_decode_beats_bf16),
+        cmocka_unit_test(test_efficiency_block_derates_the_kernels),
         cmocka_unit_test(test_compiled_fits_are_this_model_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

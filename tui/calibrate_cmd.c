@@ -189,20 +189,17 @@ static int fit_all(struct observation *obs, size_t n, const char *path, FILE *ou
         {FIT_ALLREDUCE_STEP_S, "", "", g->allreduce_step_s, 0}, {FIT_LINK, "", "", g->link, 0},
     };
     size_t np = 6;
-    for (size_t i = 0; i < engine_builtin_count() && np + 4 <= 40; i++) {
+    for (size_t i = 0; i < engine_builtin_count() && np + 3 <= 40; i++) {
         const struct engine_profile *e = engine_builtin(i);
         struct fit_param request = {FIT_ENGINE_REQUEST_S, "", "", e->request_s > 0 ? e->request_s : 1e-4, 0};
         snprintf(request.engine, sizeof request.engine, "%s", e->name);
         params[np++] = request;
         struct fit_param step = {FIT_ENGINE_STEP_S, "", "", e->step_s, 0};
         struct fit_param attn = {FIT_ENGINE_ATTENTION, "", "", e->attention, 0};
-        struct fit_param moe = {FIT_ENGINE_MOE, "", "", e->moe, 0};
         snprintf(step.engine, sizeof step.engine, "%s", e->name);
         snprintf(attn.engine, sizeof attn.engine, "%s", e->name);
-        snprintf(moe.engine, sizeof moe.engine, "%s", e->name);
         params[np++] = step;
         params[np++] = attn;
-        params[np++] = moe;
     }
     double before, after, median, loo = -1;
     /* The joint fit and its leave-one-out take minutes: say so first, so a silent terminal does not read as a hang. */

@@ -49,7 +49,10 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Appends the *.csv files under dir (any depth) to files. */
+/* Appends the *.csv files under dir (any depth; a linked folder is not
+ * followed, so a loop of links cannot recurse) to files. Returns 0, or -1
+ * with err: a folder that cannot be opened, more than MAX_FILES tables, no
+ * memory. */
 static int walk(const char *dir, char **files, int *n, char *err, size_t errsize)
 {
     DIR *d = opendir(dir);
@@ -62,21 +65,27 @@ static int walk(const char *dir, char **files, int *n, char *err, size_t errsize
     while (rc == 0 && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
-        size_t need = strlen(dir) + strlen(e->d_name) + 2;
+        size_t need = strlen(dir) + strlen(e->d_name) + 2, len = strlen(e->d_name);
         char *path = malloc(need);
         if (!path) {
+            snprintf(err, errsize, "out of memory");
             rc = -1;
             break;
         }
         snprintf(path, need, "%s/%s", dir, e->d_name);
-        struct stat st;
-        size_t len = strlen(e->d_name);
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        struct stat st, link;
+        bool ok = stat(path, &st) == 0, linked = lstat(path, &link) == 0 && S_ISLNK(link.st_mode);
+        if (ok && S_ISDIR(st.st_mode) && !linked) {
             rc = walk(path, files, n, err, errsize);
             free(path);
-        } else if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && len > 4 && strcmp(e->d_name + len - 4, ".csv") == 0 &&
-                   *n < MAX_FILES) {
-            files[(*n)++] = path;
+        } else if (ok && S_ISREG(st.st_mode) && len > 4 && strcmp(e->d_name + len - 4, ".csv") == 0) {
+            if (*n >= MAX_FILES) {
+                snprintf(err, errsize, "%s: more than %d CSV files; give a folder with fewer", dir, MAX_FILES);
+                free(path);
+                rc = -1;
+            } else {
+                files[(*n)++] = path;
+            }
         } else {
             free(path);
         }
@@ -105,8 +114,10 @@ int kernel_tables_read(const char *path, struct kernel_row **rows, size_t *count
             return -1;
         }
         qsort(files, (size_t)nfiles, sizeof *files, by_name);
-    } else {
-        files[nfiles++] = strdup(path);
+    } else if ((files[nfiles++] = strdup(path)) == NULL) {
+        free(files);
+        snprintf(err, errsize, "out of memory");
+        return -1;
     }
     struct kernel_row *all = NULL;
     size_t total = 0;
@@ -183,7 +194,7 @@ static int row_order(const void *a, const void *b)
 struct group {
     size_t first, n;       /* rows[first .. first + n) */
     struct kernel_fit fit;
-    double fit_mape, cv_mape, cv_median;
+    double fit_mape, cv_mape;
     bool fitted;           /* enough rows for a fit of its own */
 };
 
@@ -228,13 +239,12 @@ static void fit_group(const struct kernel_row *rows, struct group *g, const stru
     if (g->fitted) {
         g->fit_mape = kernel_fit_params(obs, g->n, chip, s->kind, g->fit.p, FIT_ITERATIONS);
         g->cv_mape = g->n >= 2 * CV_FOLDS
-                         ? kernel_fit_cv(obs, g->n, chip, s->kind, start, CV_FOLDS, seed, FIT_ITERATIONS, NULL)
+                         ? kernel_fit_cv(obs, g->n, chip, s->kind, start, CV_FOLDS, seed, FIT_ITERATIONS)
                          : g->fit_mape;
     } else {
-        g->fit_mape = g->cv_mape = kernel_mape(obs, g->n, chip, g->fit.p, NULL);
+        g->fit_mape = g->cv_mape = kernel_mape(obs, g->n, chip, g->fit.p);
     }
     g->fit.cv_error = (float)g->cv_mape;
-    g->cv_median = -1.0;
 }
 
 /* A chip key as a C identifier's tail ("a100-80" -> "a100_80"). */

@@ -289,10 +289,12 @@ static int read_rows(const char *path, const char *text, size_t len, char h[][CS
             free(rows);
             return -1;
         }
-        if (number(path, line, h, hc, f, fc, "latency", 0.0, &r->obs.measured_s, err, errsize) != 0 ||
-            !(r->obs.measured_s > 0.0)) {
-            if (!(r->obs.measured_s > 0.0) && err[0] == '\0')
-                snprintf(err, errsize, "%s:%d: 'latency' must be above 0", path, line);
+        int bad = number(path, line, h, hc, f, fc, "latency", 0.0, &r->obs.measured_s, err, errsize);
+        if (bad == 0 && !(r->obs.measured_s > 0.0)) {
+            snprintf(err, errsize, "%s:%d: 'latency' must be above 0", path, line);
+            bad = -1;
+        }
+        if (bad != 0) {
             free(rows);
             return -1;
         }

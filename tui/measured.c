@@ -178,10 +178,7 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     return 0;
 }
 
-/* Splits a flag string into words (single or double quotes group words).
- * Returns the count, or -1 when there are more than max words (a word
- * cannot outgrow CSV_FIELD_MAX: the string is one CSV field). */
-static int split_words(const char *text, char words[][CSV_FIELD_MAX], int max)
+int split_words(const char *text, char words[][CSV_FIELD_MAX], int max)
 {
     int n = 0;
     const char *p = text;

@@ -33,6 +33,12 @@
  * record has more than max fields (never a field cut short or dropped). */
 int csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max);
 
+/* Splits a flag string into words (single or double quotes group words,
+ * as a shell would), into words[0..max). Returns the count, or -1 when there
+ * are more than max words (a word cannot outgrow CSV_FIELD_MAX when the
+ * string is one CSV field). */
+int split_words(const char *text, char words[][CSV_FIELD_MAX], int max);
+
 /* Reads a points file into points (at most max). Returns 0 with *count
  * set, or -1 with "PATH:LINE: ..." in err: a header other than
  * label,flops,bytes,seconds[,precision], a value that is not a positive

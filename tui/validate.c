@@ -18,7 +18,7 @@
 #include "strbuf.h"
 #include "units.h"
 
-#define MAX_ARGS 16
+#define MAX_ARGS 64
 
 /* One row's outcome. */
 struct vrow {
@@ -26,51 +26,95 @@ struct vrow {
     char file[160];
     char table[48], chip[RT_CHIP_KEY_MAX], engine[24], kind[48], format[24], kernel[16];
     double measured_s, predicted_s, floor_s;
-    char args[MAX_ARGS][400];
+    /* On the heap, so that a row is small (a whole data set is held at once): */
+    char *args;     /* argc flags, each NUL-terminated, one after another */
     int argc;
-    char figure[400];
-    char skipped[600];
+    char *figure;   /* the JSON path of the prediction in `rooftop --report=json ARGS` */
+    char *skipped;  /* NULL, or why the row was not predicted */
 };
+
+/* Copies text into *out (freeing what was there). Returns 0, or -1 when
+ * memory runs out. */
+static int set_text(char **out, const char *text)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        return -1;
+    free(*out);
+    *out = copy;
+    return 0;
+}
+
+/* Packs args[0..argc) into v->args. Returns 0, or -1 when memory runs out. */
+static int set_args(struct vrow *v, char *const *args, int argc)
+{
+    size_t len = 0;
+    for (int i = 0; i < argc; i++)
+        len += strlen(args[i]) + 1;
+    char *packed = malloc(len ? len : 1), *p = packed;
+    if (!packed)
+        return -1;
+    for (int i = 0; i < argc; i++) {
+        size_t k = strlen(args[i]) + 1;
+        memcpy(p, args[i], k);
+        p += k;
+    }
+    free(v->args);
+    v->args = packed;
+    v->argc = argc;
+    return 0;
+}
+
+static void vrows_free(struct vrow *rows, size_t n)
+{
+    for (size_t i = 0; rows && i < n; i++)
+        free(rows[i].args), free(rows[i].figure), free(rows[i].skipped);
+    free(rows);
+}
 
 /* Predicts a kernel row by parsing its flags and analyzing them, as
  * `rooftop ARGS --report=json` does. */
-static void predict_kernel(const struct kernel_row *r, struct vrow *v, struct cli_options *scratch,
-                           const char *kernels_from)
+static int predict_kernel(const struct kernel_row *r, struct vrow *v, struct cli_options *scratch,
+                          const char *kernels_from)
 {
-    v->argc = kernel_row_args(r, v->args, MAX_ARGS - 2);
-    if (v->argc > 0 && kernels_from && kernels_from[0]) { /* a transfer test: another chip's fits */
-        snprintf(v->args[v->argc++], sizeof v->args[0], "--kernels-from");
-        snprintf(v->args[v->argc++], sizeof v->args[0], "%s", kernels_from);
+    char args[MAX_ARGS][400];
+    int argc = kernel_row_args(r, args, MAX_ARGS - 2);
+    if (argc > 0 && kernels_from && kernels_from[0]) { /* a transfer test: another chip's fits */
+        snprintf(args[argc++], sizeof args[0], "--kernels-from");
+        snprintf(args[argc++], sizeof args[0], "%s", kernels_from);
     }
-    if (v->argc == 0) {
-        snprintf(v->skipped, sizeof v->skipped, "%s", r->skipped[0] ? r->skipped : "not expressible");
-        return;
-    }
+    if (argc == 0)
+        return set_text(&v->skipped, r->skipped[0] ? r->skipped : "not expressible");
     char *argv[MAX_ARGS + 3];
     argv[0] = (char *)"rooftop";
-    for (int i = 0; i < v->argc; i++)
-        argv[i + 1] = v->args[i];
-    argv[v->argc + 1] = (char *)"--report=json"; /* as the row's figure is read: `rooftop --report=json ARGS` */
-    argv[v->argc + 2] = NULL;
+    for (int i = 0; i < argc; i++)
+        argv[i + 1] = args[i];
+    argv[argc + 1] = (char *)"--report=json"; /* as the row's figure is read: `rooftop --report=json ARGS` */
+    argv[argc + 2] = NULL;
+    if (set_args(v, argv + 1, argc) != 0)
+        return -1;
     char err[600];
-    if (cli_parse(v->argc + 2, argv, scratch, err, sizeof err) != 0) {
-        snprintf(v->skipped, sizeof v->skipped, "%s", err);
+    if (cli_parse(argc + 2, argv, scratch, err, sizeof err) != 0) {
         cli_options_free(scratch);
-        return;
+        return set_text(&v->skipped, err);
     }
     struct analysis *a = malloc(sizeof *a);
-    if (!a || analyze(&scratch->scenario, a, err, sizeof err) != 0) {
-        snprintf(v->skipped, sizeof v->skipped, "%s", a ? err : "out of memory");
+    int rc = 0;
+    if (!a) {
+        rc = -1;
+    } else if (analyze(&scratch->scenario, a, err, sizeof err) != 0) {
+        rc = set_text(&v->skipped, err);
     } else {
         v->predicted_s = a->operation.estimate.realistic_s;
         v->floor_s = a->operation.estimate.floor_s;
-        snprintf(v->figure, sizeof v->figure, "operation.realistic_s");
+        rc = set_text(&v->figure, "operation.realistic_s");
         const struct kernel_fit *f = a->operation.estimate.fit;
         snprintf(v->kernel, sizeof v->kernel, "%s",
                  kernel_family_name(f ? (enum rt_kernel_family)f->family : r->obs.shape.family));
     }
     free(a);
     cli_options_free(scratch);
+    return rc;
 }
 
 /* The figure a case row's metric reads, as JSON paths of the realistic estimate. */
@@ -131,7 +175,9 @@ static int validate_cases(const struct cli_options *o, const char *text, size_t 
         free(obs);
         return 1;
     }
-    for (size_t i = 0; i < n; i++) {
+    static char words[MAX_ARGS][CSV_FIELD_MAX];
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
         struct vrow *v = &rows[i];
         v->line = obs[i].line;
         snprintf(v->file, sizeof v->file, "%s", o->validate_path);
@@ -143,22 +189,23 @@ static int validate_cases(const struct cli_options *o, const char *text, size_t 
         v->measured_s = obs[i].measured_s;
         if (observation_predict(&obs[i], true, &v->predicted_s, err, sizeof err) != 0 ||
             observation_predict(&obs[i], false, &v->floor_s, err, sizeof err) != 0) {
-            snprintf(v->skipped, sizeof v->skipped, "%s", err);
+            rc = set_text(&v->skipped, err);
             continue;
         }
-        metric_figure(obs[i].metric, v->figure, sizeof v->figure);
-        /* The flags, one argument each (as the row's rooftop_args split them). */
-        const char *p = obs[i].args;
-        while (*p && v->argc < MAX_ARGS) {
-            while (*p == ' ')
-                p++;
-            if (!*p)
-                break;
-            size_t k = 0;
-            while (*p && *p != ' ' && k + 1 < sizeof v->args[0])
-                v->args[v->argc][k++] = *p++;
-            v->args[v->argc++][k] = '\0';
-        }
+        char figure[RT_OBS_METRIC_MAX * 4];
+        metric_figure(obs[i].metric, figure, sizeof figure);
+        /* The flags, one argument each, as the row ran them (measured.c splits them the same way). */
+        int argc = split_words(obs[i].args, words, MAX_ARGS);
+        char *argv[MAX_ARGS];
+        for (int k = 0; k < argc; k++)
+            argv[k] = words[k];
+        rc = set_text(&v->figure, figure) != 0 || argc < 0 || set_args(v, argv, argc) != 0 ? -1 : 0;
+    }
+    if (rc != 0) {
+        vrows_free(rows, n);
+        free(obs);
+        cli_say(errout, "%s: %s", o->validate_path, "out of memory, or a row with more flags than it can list");
+        return 1;
     }
     free(obs);
     *out = rows;
@@ -188,8 +235,11 @@ static int validate_serving_runs(const struct cli_options *o, const char *text, 
         struct vrow *v = &rows[n++];
         v->line = (int)line;
         snprintf(v->file, sizeof v->file, "%s", o->validate_path);
-        snprintf(v->skipped, sizeof v->skipped, "a serving run at a fixed concurrency: rooftop does not yet model an "
-                                                "engine serving many prompts at once (queueing, chunked prefill)");
+        if (set_text(&v->skipped, "a serving run at a fixed concurrency: rooftop does not yet model an engine "
+                                  "serving many prompts at once (queueing, chunked prefill)") != 0) {
+            vrows_free(rows, n);
+            return 1;
+        }
     }
     *out = rows;
     *count = n;
@@ -231,8 +281,13 @@ static int validate_kernels(const struct cli_options *o, struct vrow **out, size
         snprintf(v->kind, sizeof v->kind, "%s", kernel_kind_name(r->obs.shape.kind));
         snprintf(v->format, sizeof v->format, "%s", kernel_format_name(r->obs.shape.format));
         v->measured_s = r->obs.measured_s;
-        predict_kernel(r, v, scratch, o->scenario.chip.kernels.from[0] && !o->scenario.chip.kernels.measured
-                                          ? o->scenario.chip.kernels.from : NULL);
+        if (predict_kernel(r, v, scratch, o->scenario.chip.kernels.from[0] && !o->scenario.chip.kernels.measured
+                                              ? o->scenario.chip.kernels.from : NULL) != 0) {
+            free(scratch), free(krows);
+            vrows_free(rows, n);
+            cli_say(errout, "out of memory");
+            return 1;
+        }
     }
     free(scratch);
     free(krows);
@@ -260,42 +315,36 @@ struct vgroup {
     size_t n, cap;
 };
 
-static int by_double(const void *a, const void *b)
+/* Adds error e to the group (by, name), making it when new. Returns 0, or
+ * -1 when memory runs out (nothing is changed then). */
+static int group_add(struct vgroup **g, size_t *ng, const char *by, const char *name, int rank, double e)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static void group_add(struct vgroup **g, size_t *ng, const char *by, const char *name, int rank, double e)
-{
-    for (size_t i = 0; i < *ng; i++) {
-        struct vgroup *x = &(*g)[i];
-        if (strcmp(x->by, by) == 0 && strcmp(x->name, name) == 0) {
-            if (x->n == x->cap) {
-                double *grown = realloc(x->err, (x->cap *= 2) * sizeof *grown);
-                if (!grown)
-                    return;
-                x->err = grown;
-            }
-            x->err[x->n++] = e;
-            return;
-        }
+    struct vgroup *x = NULL;
+    for (size_t i = 0; i < *ng && !x; i++)
+        if (strcmp((*g)[i].by, by) == 0 && strcmp((*g)[i].name, name) == 0)
+            x = &(*g)[i];
+    if (!x) {
+        struct vgroup *grown = realloc(*g, (*ng + 1) * sizeof **g);
+        if (!grown)
+            return -1;
+        *g = grown;
+        x = &(*g)[*ng];
+        memset(x, 0, sizeof *x);
+        snprintf(x->by, sizeof x->by, "%s", by);
+        snprintf(x->name, sizeof x->name, "%s", name);
+        x->rank = rank;
+        (*ng)++;
     }
-    struct vgroup *grown = realloc(*g, (*ng + 1) * sizeof **g);
-    if (!grown)
-        return;
-    *g = grown;
-    struct vgroup *x = &(*g)[(*ng)++];
-    snprintf(x->by, sizeof x->by, "%s", by);
-    snprintf(x->name, sizeof x->name, "%s", name);
-    x->rank = rank;
-    x->cap = 64;
-    x->n = 0;
-    x->err = malloc(x->cap * sizeof *x->err);
-    if (x->err)
-        x->err[x->n++] = e;
-    else
-        x->cap = 0;
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        double *err = realloc(x->err, cap * sizeof *err);
+        if (!err)
+            return -1;
+        x->err = err;
+        x->cap = cap;
+    }
+    x->err[x->n++] = e;
+    return 0;
 }
 
 /* Groups by kind (table, chip, engine, format, size), sizes by decade,
@@ -308,50 +357,40 @@ static int by_group(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static double mean_of(const double *x, size_t n)
-{
-    double s = 0.0;
-    for (size_t i = 0; i < n; i++)
-        s += x[i];
-    return n ? s / (double)n : 0.0;
-}
-
-static double median_of(double *x, size_t n)
-{
-    if (!n)
-        return 0.0;
-    qsort(x, n, sizeof *x, by_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
-/* Prints the rows and the groups in o->format. */
-static void print_validation(const struct cli_options *o, const struct vrow *rows, size_t n, FILE *out)
+/* Prints the rows and the groups in o->format. Returns 0, or -1 when
+ * memory runs out (nothing is printed then). */
+static int print_validation(const struct cli_options *o, const struct vrow *rows, size_t n, FILE *out)
 {
     struct vgroup *g = NULL;
     size_t ng = 0, done = 0, skipped = 0, within = 0;
     double *all = malloc((n ? n : 1) * sizeof *all);
-    for (size_t i = 0; i < n; i++) {
+    int rc = all ? 0 : -1;
+    for (size_t i = 0; i < n && rc == 0; i++) {
         const struct vrow *v = &rows[i];
-        if (v->skipped[0]) {
+        if (v->skipped) {
             skipped++;
             continue;
         }
         double e = fabs(v->predicted_s - v->measured_s) / v->measured_s;
-        if (all)
-            all[done] = e;
-        done++;
+        all[done++] = e;
         within += v->floor_s <= v->measured_s * 1.0000001;
         char dec[24];
         int decade = decade_of(v->measured_s, dec, sizeof dec);
-        group_add(&g, &ng, "table", v->table, 0, e);
-        group_add(&g, &ng, "chip", v->chip, 100, e);
-        group_add(&g, &ng, "engine", v->engine, 200, e);
-        group_add(&g, &ng, "format", v->format, 300, e);
-        group_add(&g, &ng, "size", dec, 400 + decade, e);
+        if (group_add(&g, &ng, "table", v->table, 0, e) || group_add(&g, &ng, "chip", v->chip, 100, e) ||
+            group_add(&g, &ng, "engine", v->engine, 200, e) || group_add(&g, &ng, "format", v->format, 300, e) ||
+            group_add(&g, &ng, "size", dec, 400 + decade, e))
+            rc = -1;
+    }
+    if (rc != 0) {
+        for (size_t i = 0; i < ng; i++)
+            free(g[i].err);
+        free(g);
+        free(all);
+        return -1;
     }
     if (ng > 1)
         qsort(g, ng, sizeof *g, by_group);
-    double mape = all ? mean_of(all, done) : 0.0, med = all ? median_of(all, done) : 0.0;
+    double mape = mean_of(all, done), med = median_of(all, done);
     if (o->format == RT_FORMAT_JSON) {
         cJSON *root = cJSON_CreateObject();
         cJSON *list = cJSON_AddArrayToObject(root, "rows");
@@ -360,7 +399,7 @@ static void print_validation(const struct cli_options *o, const struct vrow *row
             cJSON *r = cJSON_CreateObject();
             cJSON_AddNumberToObject(r, "line", v->line);
             cJSON_AddStringToObject(r, "file", v->file);
-            if (v->skipped[0]) {
+            if (v->skipped) {
                 cJSON_AddStringToObject(r, "skipped", v->skipped);
             } else {
                 cJSON_AddStringToObject(r, "table", v->table);
@@ -374,9 +413,10 @@ static void print_validation(const struct cli_options *o, const struct vrow *row
                 json_add_exact(r, "predicted_s", v->predicted_s);
                 json_add_exact(r, "floor_s", v->floor_s);
                 cJSON *args = cJSON_AddArrayToObject(r, "args");
-                for (int k = 0; k < v->argc; k++)
-                    cJSON_AddItemToArray(args, cJSON_CreateString(v->args[k]));
-                cJSON_AddStringToObject(r, "figure", v->figure);
+                const char *arg = v->args;
+                for (int k = 0; k < v->argc; k++, arg += strlen(arg) + 1)
+                    cJSON_AddItemToArray(args, cJSON_CreateString(arg));
+                cJSON_AddStringToObject(r, "figure", v->figure ? v->figure : "");
             }
             cJSON_AddItemToArray(list, r);
         }
@@ -411,7 +451,7 @@ static void print_validation(const struct cli_options *o, const struct vrow *row
             char where[200];
             int len = snprintf(where, sizeof where, "%s:%d", v->file, v->line);
             ww = len > ww ? len : ww;
-            if (v->skipped[0])
+            if (v->skipped)
                 continue;
             wc = (int)strlen(v->chip) > wc ? (int)strlen(v->chip) : wc;
             we = (int)strlen(v->engine) > we ? (int)strlen(v->engine) : we;
@@ -430,7 +470,7 @@ static void print_validation(const struct cli_options *o, const struct vrow *row
             const struct vrow *v = &rows[i];
             char where[200], m[24], p[24];
             snprintf(where, sizeof where, "%s:%d", v->file, v->line);
-            if (v->skipped[0]) {
+            if (v->skipped) {
                 if (md)
                     fprintf(out, "| %s | skipped: %s |||||||\n", where, v->skipped);
                 else
@@ -466,6 +506,7 @@ static void print_validation(const struct cli_options *o, const struct vrow *row
         free(g[i].err);
     free(g);
     free(all);
+    return 0;
 }
 
 int run_validate(const struct cli_options *o, FILE *out, FILE *errout)
@@ -489,8 +530,10 @@ int run_validate(const struct cli_options *o, FILE *out, FILE *errout)
             status = validate_cases(o, text, len, &rows, &n, errout);
         free(text);
     }
-    if (status == 0)
-        print_validation(o, rows, n, out);
-    free(rows);
+    if (status == 0 && print_validation(o, rows, n, out) != 0) {
+        cli_say(errout, "out of memory");
+        status = 1;
+    }
+    vrows_free(rows, n);
     return status;
 }
