@@ -206,7 +206,7 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
     k.rank0_only = o->shape.rank0_only;
     o->shape.engine = k.engine = o->engine;
     struct link_choice link = {0};
-    bool collective = k.kind >= RT_KERNEL_ALLREDUCE;
+    bool collective = kernel_kind_is_collective(k.kind);
     if (collective) { /* past the chip's scale-up domain, the scale-out link and its hop a step (parallel.h) */
         link = link_for_group(&s->chip, k.gpus);
         if (link.one_way_bytes_per_s > 0.0)

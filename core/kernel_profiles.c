@@ -51,41 +51,63 @@ static const struct {
     float compute_derate, memory_derate;
     const char *source;
     double exp_per_s;
-    bool sibling; /* from is the same architecture */
     const char *arch; /* the GPU architecture (or vendor family): borrowing within one is a sibling's */
 } chip_map[] = {
-    {"a100-80", "a100-80", NULL, 40e6, 1, 1, "measured", EXP(108, 1.41), false, "ampere"},
-    {"a100-40", "a100-80", NULL, 40e6, 1, 1, "the A100 80GB's fits (same SMs and kernels; its own bandwidth)", EXP(108, 1.41), true, "ampere"},
-    {"h100", "h100", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), false, "hopper"},
-    {"h100-pcie", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own SMs, clocks and bandwidth)", EXP(114, 1.76), true, "hopper"},
-    {"h100-nvl", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own bandwidth)", EXP(132, 1.76), true, "hopper"},
-    {"h200", "h200", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), false, "hopper"},
-    {"h20", "h200", NULL, 60e6, 1, 1, "the H200's fits (Hopper kernels; its own peaks and bandwidth)", EXP(78, 1.83), true, "hopper"},
-    {"h800", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (the same die; its own NVLink)", EXP(132, 1.83), true, "hopper"},
-    {"b200", "b200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.07), false, "blackwell"},
-    {"gb200", "gb200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.11), false, "blackwell"},
-    {"b300", "b300", NULL, 126e6, 1, 1, "measured", 10.7e12, false, "blackwell"},
-    {"gb300", "b300", "gb200", 126e6, 1, 1, "the B300's fits (the same Blackwell Ultra GPU; its own clocks)", 10.7e12, true, "blackwell"},
-    {"l40s", "l40s", NULL, 96e6, 1, 1, "measured", EXP(142, 2.52), false, "ada"},
-    {"l4", "l40s", NULL, 48e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(58, 2.04), true, "ada"},
-    {"rtx-4090", "l40s", NULL, 72e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(128, 2.52), true, "ada"},
+    {"a100-80", "a100-80", NULL, 40e6, 1, 1, "measured", EXP(108, 1.41), "ampere"},
+    {"a100-40", "a100-80", NULL, 40e6, 1, 1, "the A100 80GB's fits (same SMs and kernels; its own bandwidth)", EXP(108, 1.41), "ampere"},
+    {"h100", "h100", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), "hopper"},
+    {"h100-pcie", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own SMs, clocks and bandwidth)", EXP(114, 1.76), "hopper"},
+    {"h100-nvl", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (same kernels; its own bandwidth)", EXP(132, 1.76), "hopper"},
+    {"h200", "h200", NULL, 50e6, 1, 1, "measured", EXP(132, 1.83), "hopper"},
+    {"h20", "h200", NULL, 60e6, 1, 1, "the H200's fits (Hopper kernels; its own peaks and bandwidth)", EXP(78, 1.83), "hopper"},
+    {"h800", "h100", NULL, 50e6, 1, 1, "the H100 SXM's fits (the same die; its own NVLink)", EXP(132, 1.83), "hopper"},
+    {"b200", "b200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.07), "blackwell"},
+    {"gb200", "gb200", NULL, 126e6, 1, 1, "measured", EXP(148, 2.11), "blackwell"},
+    {"b300", "b300", NULL, 126e6, 1, 1, "measured", 10.7e12, "blackwell"},
+    {"gb300", "b300", "gb200", 126e6, 1, 1, "the B300's fits (the same Blackwell Ultra GPU; its own clocks)", 10.7e12, "blackwell"},
+    {"l40s", "l40s", NULL, 96e6, 1, 1, "measured", EXP(142, 2.52), "ada"},
+    {"l4", "l40s", NULL, 48e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(58, 2.04), "ada"},
+    {"rtx-4090", "l40s", NULL, 72e6, 1, 1, "the L40S's fits (Ada; its own SMs and bandwidth)", EXP(128, 2.52), "ada"},
     {"rtx-pro-6000", "l40s", "b200", 128e6, 1, 1,
-     "the L40S's fits (a GDDR workstation-class part) and, for FP4, the B200's", EXP(188, 2.6), false, "blackwell-gb202"},
-    {"mi250x", "a100-80", NULL, 16e6, 1, 1, "the A100's fits (AMD's kernels not measured here)", 0, false, "cdna2"},
+     "the L40S's fits (a GDDR workstation-class part) and, for FP4, the B200's", EXP(188, 2.6), "blackwell-gb202"},
+    {"mi250x", "a100-80", NULL, 16e6, 1, 1, "the A100's fits (AMD's kernels not measured here)", 0, "cdna2"},
     {"mi300x", "h200", NULL, 256e6, 0.56f, 0.92f,
-     "the H200's fits derated to AMD's published 45% of peak and 81% of bandwidth (ROCm kernels not measured here)", 0, false, "cdna3"},
+     "the H200's fits derated to AMD's published 45% of peak and 81% of bandwidth (ROCm kernels not measured here)", 0, "cdna3"},
     {"mi325x", "h200", NULL, 256e6, 0.56f, 0.92f,
-     "the H200's fits derated as the MI300X's (the same CDNA 3 compute; ROCm kernels not measured here)", 0, false, "cdna3"},
+     "the H200's fits derated as the MI300X's (the same CDNA 3 compute; ROCm kernels not measured here)", 0, "cdna3"},
     {"mi355x", "b200", NULL, 256e6, 0.56f, 0.92f,
-     "the B200's fits with the MI300X's derates assumed (no published MI355X kernel measurement)", 0, false, "cdna4"},
-    {"tpu-v4", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
-    {"tpu-v5e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
-    {"tpu-v5p", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
-    {"tpu-v6e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
-    {"tpu7x", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, false, "tpu"},
-    {"gaudi2", "h100", NULL, 48e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, false, "gaudi"},
-    {"gaudi3", "h100", NULL, 96e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, false, "gaudi"},
+     "the B200's fits with the MI300X's derates assumed (no published MI355X kernel measurement)", 0, "cdna4"},
+    {"tpu-v4", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, "tpu"},
+    {"tpu-v5e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, "tpu"},
+    {"tpu-v5p", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, "tpu"},
+    {"tpu-v6e", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, "tpu"},
+    {"tpu7x", "h100", NULL, 0, 1, 1, "the H100's fits (no TPU kernels measured here; no wave model)", 0, "tpu"},
+    {"gaudi2", "h100", NULL, 48e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, "gaudi"},
+    {"gaudi3", "h100", NULL, 96e6, 1, 1, "the H100's fits (no Gaudi kernels measured here)", 0, "gaudi"},
 };
+
+/* The map row of chip_key, or -1. */
+static int map_row(const char *chip_key)
+{
+    for (size_t i = 0; chip_key && i < sizeof chip_map / sizeof chip_map[0]; i++)
+        if (strcmp(chip_map[i].chip, chip_key) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *kernel_chip_architecture(const char *chip_key)
+{
+    int i = map_row(chip_key);
+    return i >= 0 ? chip_map[i].arch : NULL;
+}
+
+/* True when chip_key's fits come from another measured chip of its own
+ * architecture (a sibling's transfer error, kernels.h). */
+static bool same_architecture(const char *chip_key, const char *from)
+{
+    const char *a = kernel_chip_architecture(chip_key), *b = kernel_chip_architecture(from);
+    return a && b && strcmp(chip_key, from) != 0 && strcmp(a, b) == 0;
+}
 
 #ifndef KERNEL_PROFILES_VERSION
 #define KERNEL_PROFILES_VERSION 0 /* a table written before versions were recorded */
@@ -130,39 +152,24 @@ const struct kernel_fit *kernel_builtin_fits(const char *chip_key, int *count)
 
 bool kernel_builtin_profile(const char *chip_key, struct kernel_profile *out)
 {
-    for (size_t i = 0; chip_key && i < sizeof chip_map / sizeof chip_map[0]; i++) {
-        if (strcmp(chip_map[i].chip, chip_key) != 0)
-            continue;
-        memset(out, 0, offsetof(struct kernel_profile, fits));
-        snprintf(out->from, sizeof out->from, "%s", chip_map[i].from);
-        snprintf(out->from2, sizeof out->from2, "%s", chip_map[i].from2 ? chip_map[i].from2 : "");
-        out->measured = strcmp(chip_map[i].from, chip_key) == 0;
-        out->compute_derate = chip_map[i].compute_derate;
-        out->memory_derate = chip_map[i].memory_derate;
-        out->l2_bytes = chip_map[i].l2_bytes;
-        snprintf(out->source, sizeof out->source, "%s", chip_map[i].source);
-        out->sibling = chip_map[i].sibling;
-        return true;
-    }
-    return false;
+    int i = map_row(chip_key);
+    if (i < 0)
+        return false;
+    memset(out, 0, offsetof(struct kernel_profile, fits));
+    snprintf(out->from, sizeof out->from, "%s", chip_map[i].from);
+    snprintf(out->from2, sizeof out->from2, "%s", chip_map[i].from2 ? chip_map[i].from2 : "");
+    out->measured = strcmp(chip_map[i].from, chip_key) == 0;
+    out->compute_derate = chip_map[i].compute_derate;
+    out->memory_derate = chip_map[i].memory_derate;
+    out->l2_bytes = chip_map[i].l2_bytes;
+    snprintf(out->source, sizeof out->source, "%s", chip_map[i].source);
+    out->sibling = same_architecture(chip_key, chip_map[i].from);
+    return true;
 }
 
-const char *kernel_chip_architecture(const char *chip_key)
-{
-    for (size_t i = 0; chip_key && i < sizeof chip_map / sizeof chip_map[0]; i++)
-        if (strcmp(chip_map[i].chip, chip_key) == 0)
-            return chip_map[i].arch;
-    return NULL;
-}
 
-/* The map row of chip_key, or -1. */
-static int map_row(const char *chip_key)
-{
-    for (size_t i = 0; chip_key && i < sizeof chip_map / sizeof chip_map[0]; i++)
-        if (strcmp(chip_map[i].chip, chip_key) == 0)
-            return (int)i;
-    return -1;
-}
+
+
 
 void kernel_view_for(const char *chip_key, const struct kernel_profile *prof, struct kernel_view *out)
 {
@@ -170,41 +177,43 @@ void kernel_view_for(const char *chip_key, const struct kernel_profile *prof, st
     out->compute_derate = out->memory_derate = 1.0;
     out->from = "";
     out->source = "no measured kernels for this chip: the models' default constants";
-    if (prof && (prof->count > 0 || prof->from[0])) {
-        if (prof->count > 0) {
-            out->fits = prof->fits;
-            out->count = prof->count;
-            out->from = chip_key;
-        } else {
-            out->fits = kernel_builtin_fits(prof->from, &out->count);
-            out->from = prof->from;
-        }
-        if (prof->from2[0])
-            out->fits2 = kernel_builtin_fits(prof->from2, &out->count2);
+    int i = map_row(chip_key); /* the built-in chip's row, then what its file (or --kernels-from) sets */
+    if (i >= 0) {
+        out->fits = kernel_builtin_fits(chip_map[i].from, &out->count);
+        if (chip_map[i].from2)
+            out->fits2 = kernel_builtin_fits(chip_map[i].from2, &out->count2);
+        out->measured = strcmp(chip_map[i].from, chip_key) == 0;
+        out->sibling = same_architecture(chip_key, chip_map[i].from);
+        out->compute_derate = chip_map[i].compute_derate;
+        out->memory_derate = chip_map[i].memory_derate;
+        out->l2_bytes = chip_map[i].l2_bytes;
+        out->from = chip_map[i].from;
+        out->source = chip_map[i].source;
+    }
+    if (prof && prof->count > 0) { /* fits of its own */
+        out->fits = prof->fits;
+        out->count = prof->count;
+        out->fits2 = NULL, out->count2 = 0;
+        out->from = chip_key;
         out->measured = prof->measured;
         out->sibling = prof->sibling;
-        out->compute_derate = prof->compute_derate > 0.0f ? prof->compute_derate : 1.0;
-        out->memory_derate = prof->memory_derate > 0.0f ? prof->memory_derate : 1.0;
+    } else if (prof && prof->from[0]) { /* another measured chip's */
+        out->fits = kernel_builtin_fits(prof->from, &out->count);
+        out->fits2 = NULL, out->count2 = 0;
+        out->from = prof->from;
+        out->measured = prof->measured;
+        out->sibling = prof->sibling || same_architecture(chip_key, prof->from);
+    }
+    if (prof && prof->from2[0])
+        out->fits2 = kernel_builtin_fits(prof->from2, &out->count2);
+    if (prof && prof->compute_derate > 0.0f)
+        out->compute_derate = prof->compute_derate;
+    if (prof && prof->memory_derate > 0.0f)
+        out->memory_derate = prof->memory_derate;
+    if (prof && prof->l2_bytes > 0.0)
         out->l2_bytes = prof->l2_bytes;
+    if (prof && prof->source[0])
         out->source = prof->source;
-        kernel_view_index(out);
-        return;
-    }
-    int i = map_row(chip_key);
-    if (i < 0) {
-        kernel_view_index(out);
-        return;
-    }
-    out->fits = kernel_builtin_fits(chip_map[i].from, &out->count);
-    if (chip_map[i].from2)
-        out->fits2 = kernel_builtin_fits(chip_map[i].from2, &out->count2);
-    out->measured = strcmp(chip_map[i].from, chip_key) == 0;
-    out->sibling = chip_map[i].sibling;
-    out->compute_derate = chip_map[i].compute_derate;
-    out->memory_derate = chip_map[i].memory_derate;
-    out->l2_bytes = chip_map[i].l2_bytes;
-    out->from = chip_map[i].from;
-    out->source = chip_map[i].source;
     kernel_view_index(out);
 }
 
@@ -226,7 +235,7 @@ void kernel_chip_of(const struct chip_spec *c, const struct kernel_view *v, stru
         out->sm_count = sib ? (double)sib->efficiency.sm_count : 0.0;
     }
     out->link_bytes_per_s = c->interconnect_bytes_per_s / 2.0;
-    out->l2_bytes = c->kernels.l2_bytes > 0.0 ? c->kernels.l2_bytes : v ? v->l2_bytes : 0.0;
+    out->l2_bytes = v ? v->l2_bytes : c->kernels.l2_bytes;
     int i = map_row(c->key);
     out->exp_per_s = i >= 0 ? chip_map[i].exp_per_s : 0.0;
     const char *measured = v && v->from && v->from[0] ? v->from : c->key;

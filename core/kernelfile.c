@@ -24,6 +24,7 @@ static int fit_from_json(const cJSON *f, const char *path, const char *prefix, s
     }
     out->kind = (uint8_t)kind;
     kernel_default_params(kind, out->p);
+    text[0] = '\0'; /* an absent key leaves text as it was: the kind's name */
     if (json_string(f, "engine", path, false, text, sizeof text, err, errsize) == JSON_BAD)
         return -1;
     bool guessed = false;
@@ -44,11 +45,20 @@ static int fit_from_json(const cJSON *f, const char *path, const char *prefix, s
     text[0] = '\0';
     if (json_string(f, "kv", path, false, text, sizeof text, err, errsize) == JSON_BAD)
         return -1;
-    out->kv_fp8 = strcmp(text, "fp8") == 0;
+    enum rt_kernel_format kv = RT_KF_BF16;
+    if (text[0] && (kernel_format_parse(text, &kv) != 0 || (kv != RT_KF_BF16 && kv != RT_KF_FP8))) {
+        snprintf(err, errsize, "%s: '%skv' must be bf16 or fp8 (got '%s')", path, prefix, text);
+        return -1;
+    }
+    out->kv_fp8 = kv == RT_KF_FP8;
     text[0] = '\0';
     if (json_string(f, "kernel", path, false, text, sizeof text, err, errsize) == JSON_BAD)
         return -1;
     out->family = (uint8_t)(text[0] ? kernel_family_of(text) : RT_KFAM_DEFAULT);
+    if (text[0] && out->family == RT_KFAM_DEFAULT && strcmp(text, "default") != 0) {
+        snprintf(err, errsize, "%s: '%skernel' is not a kernel library rooftop knows (got '%s')", path, prefix, text);
+        return -1;
+    }
     double rows = 0, cv = 0;
     if (json_number(f, "rows", path, prefix, false, 0, 65535, true, &rows, err, errsize) == JSON_BAD ||
         json_number(f, "cv_error_fraction", path, prefix, false, 0, 10, false, &cv, err, errsize) == JSON_BAD)
@@ -156,8 +166,7 @@ void kernels_to_json(cJSON *obj, const struct kernel_profile *p)
         enum rt_kernel_kind kind = (enum rt_kernel_kind)f->kind;
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "kind", kernel_kind_name(kind));
-        cJSON_AddStringToObject(o, "engine", kind >= RT_KERNEL_NCCL_ALLREDUCE
-                                                 ? "nccl" : kernel_engine_name((enum rt_kernel_engine)f->engine));
+        cJSON_AddStringToObject(o, "engine", kernel_engine_label(kind, (enum rt_kernel_engine)f->engine));
         cJSON_AddStringToObject(o, "format", kernel_format_name((enum rt_kernel_format)f->format));
         cJSON_AddStringToObject(o, "kv", f->kv_fp8 ? "fp8" : "bf16");
         cJSON_AddStringToObject(o, "kernel", kernel_family_name((enum rt_kernel_family)f->family));

@@ -532,15 +532,25 @@ static int near_format(enum rt_kernel_format f, int i)
     return ((int)f >= 0 && f < RT_KF_COUNT && i >= 0 && i < 3) ? near[f][i] : -1;
 }
 
-static bool kind_uses_kv(enum rt_kernel_kind k)
+bool kernel_kind_is_attention(enum rt_kernel_kind k)
 {
     return k == RT_KERNEL_ATTENTION || k == RT_KERNEL_DECODE_ATTENTION || k == RT_KERNEL_MLA ||
            k == RT_KERNEL_DECODE_MLA;
 }
 
-static bool kind_is_nccl(enum rt_kernel_kind k)
+bool kernel_kind_is_nccl(enum rt_kernel_kind k)
 {
     return k >= RT_KERNEL_NCCL_ALLREDUCE && k <= RT_KERNEL_NCCL_ALLTOALL;
+}
+
+bool kernel_kind_is_collective(enum rt_kernel_kind k)
+{
+    return k == RT_KERNEL_ALLREDUCE || kernel_kind_is_nccl(k);
+}
+
+const char *kernel_engine_label(enum rt_kernel_kind k, enum rt_kernel_engine e)
+{
+    return kernel_kind_is_nccl(k) ? "nccl" : kernel_engine_name(e);
 }
 
 const struct kernel_fit *kernel_fit_lookup(const struct kernel_view *prof, const struct kernel_shape *s,
@@ -548,9 +558,9 @@ const struct kernel_fit *kernel_fit_lookup(const struct kernel_view *prof, const
 {
     enum rt_kernel_source own = prof && prof->measured ? RT_KSRC_MEASURED : RT_KSRC_BORROWED;
     enum rt_kernel_source near = own == RT_KSRC_MEASURED ? RT_KSRC_NEAR : RT_KSRC_BORROWED;
-    int kv = kind_uses_kv(s->kind) ? (s->kv_fp8 ? 1 : 0) : -1;
-    int engine = kind_is_nccl(s->kind) ? -1 : (int)e;
-    int format = kind_is_nccl(s->kind) ? -1 : (int)s->format;
+    int kv = kernel_kind_is_attention(s->kind) ? (s->kv_fp8 ? 1 : 0) : -1;
+    int engine = kernel_kind_is_nccl(s->kind) ? -1 : (int)e;
+    int format = kernel_kind_is_nccl(s->kind) ? -1 : (int)s->format;
     int fam = (int)s->family;
     /* Each step widens the search; every step past the first is a stand-in. */
     const struct kernel_fit *f = find_fit(prof, s->kind, engine, format, kv, fam);
@@ -1299,7 +1309,7 @@ double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c
         out->source = src;
         out->fit = f;
         out->error_fraction = kernel_error_for(src, f ? kernel_fit_error(f) : RT_KERNEL_DEFAULT_ERROR, v);
-        if (s->kind >= RT_KERNEL_ALLREDUCE && s->gpus > RT_KERNEL_MEASURED_GPUS_MAX)
+        if (kernel_kind_is_collective(s->kind) && s->gpus > RT_KERNEL_MEASURED_GPUS_MAX)
             out->error_fraction = dmax(out->error_fraction, RT_KERNEL_EXTRAPOLATED_ERROR);
     }
     return t;

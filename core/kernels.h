@@ -121,6 +121,18 @@ const char *kernel_engine_name(enum rt_kernel_engine e);
  * with *guessed set true. */
 enum rt_kernel_engine kernel_engine_for(const char *engine_name, bool *guessed);
 
+/* True for NCCL's collectives (whose fits are no engine's), and for any
+ * collective (the engines' all-reduce too): no FLOPs, bytes over a link. */
+bool kernel_kind_is_nccl(enum rt_kernel_kind k);
+bool kernel_kind_is_collective(enum rt_kernel_kind k);
+
+/* True for the attention kinds (prefill and decode, MLA too): a KV cache, heads. */
+bool kernel_kind_is_attention(enum rt_kernel_kind k);
+
+/* Whose kernels an operation of kind k on engine e is, as reports name it:
+ * "nccl" for NCCL's collectives, else kernel_engine_name(e). */
+const char *kernel_engine_label(enum rt_kernel_kind k, enum rt_kernel_engine e);
+
 /* The kernel library that runs a kernel, as the measured tables name it
  * (kernel_source): engines ship several for the same work, and they differ.
  * RT_KFAM_ANY picks the one an engine runs (the family with the most

@@ -17,11 +17,6 @@ const char *kernel_source_name(enum rt_kernel_source src)
     }
 }
 
-static bool is_attention(enum rt_kernel_kind k)
-{
-    return k >= RT_KERNEL_ATTENTION && k <= RT_KERNEL_DECODE_MLA;
-}
-
 char *op_shape_text(char *buf, size_t size, const struct kernel_shape *k)
 {
     char a[24], b[24], c[24];
@@ -55,7 +50,7 @@ char *op_shape_text(char *buf, size_t size, const struct kernel_shape *k)
 
 const char *op_bound_name(const struct operation_figures *o)
 {
-    if (o->shape.kind >= RT_KERNEL_ALLREDUCE)
+    if (kernel_kind_is_collective(o->shape.kind))
         return "link";
     return o->compute_bound ? "compute" : "memory"; /* the roofline's bound, as every placement says it */
 }
@@ -105,7 +100,7 @@ void op_report_json(cJSON *root, const struct scenario *s, const struct analysis
     cJSON_AddStringToObject(op, "kind", kernel_kind_name(o->shape.kind));
     shape_json(cJSON_AddObjectToObject(op, "shape"), &o->shape);
     cJSON_AddStringToObject(op, "format", kernel_format_name(o->shape.format));
-    if (is_attention(o->shape.kind))
+    if (kernel_kind_is_attention(o->shape.kind))
         cJSON_AddStringToObject(op, "kv", o->shape.kv_fp8 ? "fp8" : "bf16");
     cJSON_AddStringToObject(op, "kernel", kernel_family_name(e->fit ? (enum rt_kernel_family)e->fit->family
                                                                      : o->shape.family));
@@ -133,8 +128,8 @@ void op_report_json(cJSON *root, const struct scenario *s, const struct analysis
         const struct kernel_fit *f = e->fit;
         cJSON *fit = cJSON_AddObjectToObject(prof, "fit");
         cJSON_AddStringToObject(fit, "kind", kernel_kind_name((enum rt_kernel_kind)f->kind));
-        cJSON_AddStringToObject(fit, "engine", f->kind >= RT_KERNEL_NCCL_ALLREDUCE ? "nccl"
-                                                : kernel_engine_name((enum rt_kernel_engine)f->engine));
+        cJSON_AddStringToObject(fit, "engine",
+                                kernel_engine_label((enum rt_kernel_kind)f->kind, (enum rt_kernel_engine)f->engine));
         cJSON_AddStringToObject(fit, "format", kernel_format_name((enum rt_kernel_format)f->format));
         cJSON_AddStringToObject(fit, "kernel", kernel_family_name((enum rt_kernel_family)f->family));
         cJSON_AddNumberToObject(fit, "rows", f->rows);
@@ -181,18 +176,18 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
     format_si(rate, sizeof rate, o->realistic_flops_per_s, "FLOP/s");
     format_si(peak, sizeof peak, e->peak_flops_per_s, "FLOP/s");
     op_profile_text(by, sizeof by, o);
-    bool nccl = o->shape.kind >= RT_KERNEL_NCCL_ALLREDUCE, standing = o->engine_guessed && !nccl;
+    bool standing = o->engine_guessed && !kernel_kind_is_nccl(o->shape.kind);
     if (markdown)
         sb_printf(sb, "## %s on %s\n\n| figure | value |\n| --- | --- |\n", shape, s->chip.key);
     else
         sb_printf(sb, "%s on %s (%s)\n", shape, s->chip.key, s->chip.name);
-    if (o->shape.kind >= RT_KERNEL_ALLREDUCE) /* a collective: no FLOPs, its bytes over the link */
+    if (kernel_kind_is_collective(o->shape.kind)) /* no FLOPs: its bytes over the link */
         snprintf(value, sizeof value, "%s  (link-bound: its bytes over the link)", fl);
     else
         snprintf(value, sizeof value, "%s  (%s-bound, %s FLOP/byte)", fl, op_bound_name(o), ai);
     op_line(sb, markdown, "roofline floor", value);
     snprintf(value, sizeof value, "%s  ±%.0f%%  (%s; %s kernels%s%s)", re, 100.0 * e->error_fraction, by,
-             nccl ? "nccl" : kernel_engine_name(o->engine), standing ? ", standing in for " : "",
+             kernel_engine_label(o->shape.kind, o->engine), standing ? ", standing in for " : "",
              standing ? s->engine.name : "");
     op_line(sb, markdown, "realistic", value);
     if (e->peak_flops_per_s > 0.0) {

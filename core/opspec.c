@@ -55,8 +55,14 @@ static int apply_key(struct op_spec *out, const char *key, const char *value, ch
     const char *kind = kernel_kind_name(out->shape.kind);
     if (strcmp(key, "format") == 0 || strcmp(key, "dtype") == 0) {
         if (kernel_format_parse(value, &out->shape.format) != 0) {
-            snprintf(err, errsize, "--op %s: unknown format '%s' (bfloat16, fp8, fp8_block, nvfp4, mxfp4, sq or int8, "
-                                   "int8_wo, int4_wo or int4, w4a16_mxfp4, w4a8_mxfp4_mxfp8)", kind, value);
+            char names[240] = "";
+            for (int f = 0; f < RT_KF_COUNT; f++) { /* the formats kernels.h knows, so the list cannot drift */
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s", f ? ", " : "",
+                         kernel_format_name((enum rt_kernel_format)f));
+            }
+            snprintf(err, errsize, "--op %s: unknown format '%s' (%s; bf16, int8 and int4 name bfloat16, sq and int4_wo)",
+                     kind, value, names);
             return -1;
         }
         out->format_given = true;
@@ -157,14 +163,12 @@ int op_spec_parse(const char *text, struct op_spec *out, char *err, size_t errsi
         item = comma ? comma + 1 : NULL;
     }
     enum rt_kernel_kind k = out->shape.kind;
-    bool attention = k == RT_KERNEL_ATTENTION || k == RT_KERNEL_DECODE_ATTENTION || k == RT_KERNEL_MLA ||
-                     k == RT_KERNEL_DECODE_MLA;
-    if (out->format_given && attention && out->shape.format != RT_KF_BF16 && out->shape.format != RT_KF_FP8) {
+    if (out->format_given && kernel_kind_is_attention(k) && out->shape.format != RT_KF_BF16 && out->shape.format != RT_KF_FP8) {
         snprintf(err, errsize, "--op %s: format must be bfloat16 or fp8 (attention's compute; kv= sets the cache's)",
                  kernel_kind_name(k));
         return -1;
     }
-    if (out->format_given && k >= RT_KERNEL_ALLREDUCE && out->shape.format != RT_KF_BF16 &&
+    if (out->format_given && kernel_kind_is_collective(k) && out->shape.format != RT_KF_BF16 &&
         out->shape.format != RT_KF_INT8) {
         snprintf(err, errsize, "--op %s: a collective's elements are bfloat16 or int8 (bytes= gives its size)",
                  kernel_kind_name(k));

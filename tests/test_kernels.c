@@ -10,6 +10,7 @@
 
 #include "analysis.h"
 #include "fileio.h"
+#include "kernelfile.h"
 #include "kernelfit.h"
 #include "kernels.h"
 #include "kerneltable.h"
@@ -448,6 +449,40 @@ static void test_efficiency_block_derates_the_kernels(void **state)
         fail_msg("a 0.45 matmul share made the prefill %.3fx slower", ratio);
 }
 
+
+/* A chip file's kernels block overlays the built-in chip's row: a block of
+ * a derate alone keeps the H100's own fits and applies it; one with a bad
+ * KV format or kernel library is refused, naming the key. */
+static void test_kernels_block_overlays_the_builtin_row(void **state)
+{
+    (void)state;
+    char err[300];
+    struct kernel_profile *prof = calloc(1, sizeof *prof);
+    assert_non_null(prof);
+    cJSON *obj = cJSON_Parse("{\"compute_derate\": 0.5, \"source\": \"a lab's derate\"}");
+    struct load_warnings w = {0};
+    assert_int_equal(kernels_from_json(obj, "lab.json", prof, &w, err, sizeof err), 0);
+    cJSON_Delete(obj);
+    struct kernel_view v;
+    kernel_view_for("h100", prof, &v);
+    assert_true(v.count > 0 && v.measured);
+    assert_string_equal(v.from, "h100");
+    ASSERT_NEAR(v.compute_derate, 0.5, 1e-7);
+    ASSERT_NEAR(v.l2_bytes, 50e6, 0); /* the H100 whitepaper's 50 MB, from the built-in row */
+    assert_string_equal(v.source, "a lab's derate");
+
+    obj = cJSON_Parse("{\"fits\": [{\"kind\": \"attention\", \"kv\": \"int8\"}]}");
+    assert_int_equal(kernels_from_json(obj, "lab.json", prof, &w, err, sizeof err), -1);
+    if (!strstr(err, "kv' must be bf16 or fp8 (got 'int8')"))
+        fail_msg("%s", err);
+    cJSON_Delete(obj);
+    obj = cJSON_Parse("{\"fits\": [{\"kind\": \"gemm\", \"kernel\": \"cublas9\"}]}");
+    assert_int_equal(kernels_from_json(obj, "lab.json", prof, &w, err, sizeof err), -1);
+    assert_non_null(strstr(err, "kernel' is not a kernel library rooftop knows (got 'cublas9')"));
+    cJSON_Delete(obj);
+    free(prof);
+}
+
 /* The compiled-in fits were made for the kernel models as they are: a
  * model changed without `make profiles` would read constants meant for
  * another formula. */
@@ -517,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_realistic_never_below_floor),
         cmocka_unit_test(test_fp8_decode_beats_bf16),
         cmocka_unit_test(test_efficiency_block_derates_the_kernels),
+        cmocka_unit_test(test_kernels_block_overlays_the_builtin_row),
         cmocka_unit_test(test_compiled_fits_are_this_model_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,10 +173,9 @@ static int group_cmp(const struct kernel_row *a, const struct kernel_row *b)
     if (c)
         return c;
     const struct kernel_shape *x = &a->obs.shape, *y = &b->obs.shape;
-    bool nccl = x->kind >= RT_KERNEL_NCCL_ALLREDUCE;
-    int kx[5] = {(int)x->kind, nccl ? 0 : (int)a->engine, nccl ? 0 : (int)x->format, x->kv_fp8, (int)x->family};
-    int ky[5] = {(int)y->kind, y->kind >= RT_KERNEL_NCCL_ALLREDUCE ? 0 : (int)b->engine,
-                 y->kind >= RT_KERNEL_NCCL_ALLREDUCE ? 0 : (int)y->format, y->kv_fp8, (int)y->family};
+    bool nx = kernel_kind_is_nccl(x->kind), ny = kernel_kind_is_nccl(y->kind); /* NCCL's are no engine's or format's */
+    int kx[5] = {(int)x->kind, nx ? 0 : (int)a->engine, nx ? 0 : (int)x->format, x->kv_fp8, (int)x->family};
+    int ky[5] = {(int)y->kind, ny ? 0 : (int)b->engine, ny ? 0 : (int)y->format, y->kv_fp8, (int)y->family};
     for (int i = 0; i < 5; i++)
         if (kx[i] != ky[i])
             return kx[i] < ky[i] ? -1 : 1;
@@ -201,9 +200,9 @@ struct group {
 static const char *group_label(char *buf, size_t size, const struct kernel_row *r)
 {
     const struct kernel_shape *s = &r->obs.shape;
-    bool nccl = s->kind >= RT_KERNEL_NCCL_ALLREDUCE;
+    bool nccl = kernel_kind_is_nccl(s->kind);
     bool attn = s->kind >= RT_KERNEL_ATTENTION && s->kind <= RT_KERNEL_DECODE_MLA;
-    snprintf(buf, size, "%s %s %s %s%s %s", r->chip, nccl ? "nccl" : kernel_engine_name(r->engine),
+    snprintf(buf, size, "%s %s %s %s%s %s", r->chip, kernel_engine_label(s->kind, r->engine),
              kernel_kind_name(s->kind), nccl ? "" : kernel_format_name(s->format), attn ? (s->kv_fp8 ? "/kv-fp8" : "/kv-bf16") : "",
              kernel_family_name(s->family));
     return buf;
@@ -222,7 +221,7 @@ static void fit_group(const struct kernel_row *rows, struct group *g, const stru
 {
     const struct kernel_row *r0 = &rows[g->first];
     const struct kernel_shape *s = &r0->obs.shape;
-    bool nccl = s->kind >= RT_KERNEL_NCCL_ALLREDUCE;
+    bool nccl = kernel_kind_is_nccl(s->kind);
     for (size_t i = 0; i < g->n; i++)
         obs[i] = rows[g->first + i].obs;
     memset(&g->fit, 0, sizeof g->fit);
@@ -455,7 +454,7 @@ int run_kernel_calibrate(const struct cli_options *o, FILE *out, FILE *errout)
         double s = groups[g].cv_mape * (double)groups[g].n;
         pool_add(kinds, &nk, RT_KERNEL_KIND_COUNT, kernel_kind_name(r0->obs.shape.kind), s, groups[g].n);
         pool_add(chips_pool, &nc, 32, r0->chip, s, groups[g].n);
-        pool_add(engines, &ne, 4, r0->obs.shape.kind >= RT_KERNEL_NCCL_ALLREDUCE ? "nccl" : kernel_engine_name(r0->engine),
+        pool_add(engines, &ne, 4, kernel_engine_label(r0->obs.shape.kind, r0->engine),
                  s, groups[g].n);
         all_sum += s;
         all_n += groups[g].n;

@@ -185,7 +185,7 @@ static int row_shape(const char *path, struct kernel_row *r, char h[][CSV_FIELD_
     }
 #undef NUM
     if (kernel_format_parse(dtype, &s->format) != 0) {
-        if (s->kind >= RT_KERNEL_ALLREDUCE)
+        if (kernel_kind_is_collective(s->kind))
             s->format = RT_KF_BF16; /* a collective's elements: the size is in bytes already */
         else
             snprintf(r->skipped, sizeof r->skipped, "dtype '%s' is not one rooftop models", dtype);

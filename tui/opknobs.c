@@ -77,7 +77,7 @@ int op_knob_list(enum rt_kernel_kind k, enum op_knob out[OP_KNOBS_MAX])
     case RT_KERNEL_DECODE_MLA: USE(decode_mla); break;
     case RT_KERNEL_MOE: USE(moe); break;
     default:
-        if ((int)k >= RT_KERNEL_ALLREDUCE && k < RT_KERNEL_KIND_COUNT)
+        if (kernel_kind_is_collective(k))
             USE(collective);
         break;
     }

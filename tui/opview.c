@@ -52,7 +52,7 @@ static int draw_fields(struct view v, int x, int y, const struct field *f, int n
 /* True when the operation is a collective (no FLOPs, timed by its link). */
 static bool is_collective(const struct operation_figures *o)
 {
-    return o->shape.kind >= RT_KERNEL_ALLREDUCE;
+    return kernel_kind_is_collective(o->shape.kind);
 }
 
 /* The role of the operation's bound word. */
@@ -208,7 +208,7 @@ static void op_fit_row(struct view v, int y, const struct operation_figures *o)
     char rows[24], whose[120];
     snprintf(rows, sizeof rows, "%u", (unsigned)fit->rows);
     snprintf(whose, sizeof whose, " (%s, %s, %s kernels)",
-             fit->kind >= RT_KERNEL_NCCL_ALLREDUCE ? "nccl" : kernel_engine_name((enum rt_kernel_engine)fit->engine),
+             kernel_engine_label((enum rt_kernel_kind)fit->kind, (enum rt_kernel_engine)fit->engine),
              kernel_format_name((enum rt_kernel_format)fit->format),
              kernel_family_name((enum rt_kernel_family)fit->family));
     struct field f[] = {{"fitted    ", ROLE_DIM}, {"on ", ROLE_TEXT}, {rows, ROLE_ACCENT},

@@ -1012,7 +1012,7 @@ void plot_draw_operation(struct view v, const struct analysis *a, bool ascii, st
                          struct plot_scratch *ps)
 {
     const struct operation_figures *o = &a->operation;
-    if (!o->set || o->shape.kind >= RT_KERNEL_ALLREDUCE) {
+    if (!o->set || kernel_kind_is_collective(o->shape.kind)) {
         view_text(v, 0, 0, -1, "Roofline", ROLE_HEADER);
         return;
     }

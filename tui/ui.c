@@ -1206,7 +1206,7 @@ static void render_op_view(struct ui *u, struct grid *g, const struct glyphs *gl
     op_current(u);
     struct op_layout ol = op_layout_compute(&u->layout, n);
     panel_op_title(view_make(g, ol.title), &u->scenario, &u->analysis, gl);
-    if (u->analysis.operation.shape.kind >= RT_KERNEL_ALLREDUCE)
+    if (kernel_kind_is_collective(u->analysis.operation.shape.kind))
         panel_op_link(view_make(g, ol.plot), &u->analysis, gl);
     else
         plot_draw_operation(view_make(g, ol.plot), &u->analysis, u->ascii, &u->plot, &u->scratch);

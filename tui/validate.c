@@ -271,13 +271,13 @@ static int validate_kernels(const struct cli_options *o, struct vrow **out, size
         /* the table's path under the folder given (SYSTEM/ENGINE/TABLE.csv), or the file given */
         if (folder)
             snprintf(v->file, sizeof v->file, "%s/%s/%s.csv", r->system,
-                     r->obs.shape.kind >= RT_KERNEL_NCCL_ALLREDUCE ? "nccl" : kernel_engine_name(r->engine), r->table);
+                     kernel_engine_label(r->obs.shape.kind, r->engine), r->table);
         else
             snprintf(v->file, sizeof v->file, "%s", o->validate_path);
         snprintf(v->table, sizeof v->table, "%s", r->table);
         snprintf(v->chip, sizeof v->chip, "%s", r->chip);
         snprintf(v->engine, sizeof v->engine, "%s",
-                 r->obs.shape.kind >= RT_KERNEL_NCCL_ALLREDUCE ? "nccl" : kernel_engine_name(r->engine));
+                 kernel_engine_label(r->obs.shape.kind, r->engine));
         snprintf(v->kind, sizeof v->kind, "%s", kernel_kind_name(r->obs.shape.kind));
         snprintf(v->format, sizeof v->format, "%s", kernel_format_name(r->obs.shape.format));
         v->measured_s = r->obs.measured_s;
