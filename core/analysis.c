@@ -223,6 +223,7 @@ static int analyze_operation(const struct scenario *s, struct analysis *a, char 
     const struct kernel_estimate *e = &o->estimate;
     o->intensity_flop_per_byte = e->bytes > 0.0 ? e->flops / e->bytes : 0.0;
     o->realistic_flops_per_s = e->realistic_s > 0.0 ? e->flops / e->realistic_s : 0.0;
+    o->floor_flops_per_s = e->floor_s > 0.0 ? e->flops / e->floor_s : 0.0;
     o->fraction_of_peak = e->peak_flops_per_s > 0.0 ? o->realistic_flops_per_s / e->peak_flops_per_s : 0.0;
     o->ridge_flop_per_byte = e->peak_flops_per_s > 0.0 ? ridge_point(e->peak_flops_per_s, o->chip.hbm_bytes_per_s) : 0.0;
     o->compute_bound = e->peak_flops_per_s > 0.0 && o->intensity_flop_per_byte >= o->ridge_flop_per_byte;

@@ -292,6 +292,7 @@ struct operation_figures {
     bool profile_measured;            /* on this chip itself */
     double intensity_flop_per_byte;   /* flops / bytes (0 for a collective) */
     double realistic_flops_per_s;     /* flops / realistic_s */
+    double floor_flops_per_s;         /* flops / floor_s: where the operation sits on its roof */
     double fraction_of_peak;          /* realistic_flops_per_s / the peak its matmuls run at */
     double ridge_flop_per_byte;       /* the peak its matmuls run at / HBM bandwidth (0 for a collective) */
     bool compute_bound;               /* the floor's bound: intensity at or above the ridge */

@@ -6,21 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "minmax.h"
 #include "models.h"
 #include "parallel.h"
 #include "roofline.h"
-
-/* The larger and the smaller of two finite figures, inline (libm's fmax and
- * fmin are calls, for their NaN rules; no figure here is a NaN). */
-static inline double dmax(double a, double b)
-{
-    return a > b ? a : b;
-}
-
-static inline double dmin(double a, double b)
-{
-    return a < b ? a : b;
-}
 
 const char *phase_name(enum rt_phase p)
 {

@@ -5,19 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "units.h" /* name_normalize, format_si */
-
-/* The larger and the smaller of two finite figures, inline (libm's fmax and
- * fmin are calls, for their NaN rules; no figure here is a NaN). */
-static inline double dmax(double a, double b)
-{
-    return a > b ? a : b;
-}
-
-static inline double dmin(double a, double b)
-{
-    return a < b ? a : b;
-}
+#include "minmax.h"
+#include "units.h" /* name_lookup, format_si, precision_bytes */
 
 /* ceil(x) for 0 <= x < 2^52, inline (every count here is one): the
  * baseline x86-64 has no rounding instruction, and libm's ceil is a call on
@@ -77,30 +66,34 @@ int kernel_format_parse(const char *text, enum rt_kernel_format *out)
     return 0;
 }
 
+/* Each format's weights and inputs as scenario precisions (units.h says
+ * their bytes, block scales counted). */
+static const struct {
+    enum rt_precision weights, inputs;
+} format_precisions[RT_KF_COUNT] = {
+    [RT_KF_BF16] = {RT_BF16, RT_BF16},       [RT_KF_FP8] = {RT_FP8, RT_FP8},
+    [RT_KF_FP8_BLOCK] = {RT_FP8_BLOCK, RT_FP8_BLOCK}, [RT_KF_NVFP4] = {RT_NVFP4, RT_NVFP4},
+    [RT_KF_MXFP4] = {RT_MXFP4, RT_MXFP4},   [RT_KF_INT8] = {RT_INT8, RT_INT8},
+    [RT_KF_INT8_WO] = {RT_INT8, RT_BF16},    [RT_KF_INT4_WO] = {RT_INT4, RT_BF16},
+    [RT_KF_MXFP4_WO] = {RT_MXFP4, RT_BF16},  [RT_KF_MXFP4_A8] = {RT_MXFP4, RT_FP8},
+    [RT_KF_FP8_WO] = {RT_FP8, RT_BF16},
+};
+
 double kernel_format_weight_bytes(enum rt_kernel_format f)
 {
-    switch (f) {
-    case RT_KF_BF16: return 2.0;
-    case RT_KF_FP8: case RT_KF_INT8: case RT_KF_INT8_WO: case RT_KF_FP8_WO: return 1.0;
-    case RT_KF_FP8_BLOCK: return 1.0 + 4.0 / 16384.0;
-    case RT_KF_NVFP4: return 0.5625;
-    case RT_KF_MXFP4: case RT_KF_MXFP4_WO: case RT_KF_MXFP4_A8: return 0.53125;
-    case RT_KF_INT4_WO: return 0.5 + 2.0 / 128.0;
-    default: return 0.0;
-    }
+    if ((int)f < 0 || f >= RT_KF_COUNT)
+        return 0.0;
+    /* a weight-only int4 kernel (AWQ, GPTQ) also reads an fp16 scale per group of 128, which the
+     * scenario's bare int4 (the guide's 0.5 bytes) leaves out */
+    return precision_bytes(format_precisions[f].weights) + (f == RT_KF_INT4_WO ? 2.0 / 128.0 : 0.0);
 }
 
 double kernel_format_act_bytes(enum rt_kernel_format f)
 {
-    switch (f) {
-    case RT_KF_FP8: case RT_KF_INT8: return 1.0;
-    case RT_KF_FP8_BLOCK: return 1.0 + 4.0 / 128.0;
-    case RT_KF_NVFP4: return 0.5625;
-    case RT_KF_MXFP4: return 0.53125;
-    case RT_KF_MXFP4_A8: return 1.0 + 1.0 / 32.0;
-    case RT_KF_COUNT: return 0.0;
-    default: return 2.0;
-    }
+    if ((int)f < 0 || f >= RT_KF_COUNT)
+        return 0.0;
+    /* W4A8's inputs are MXFP8: fp8 with an e8m0 scale per 32 */
+    return precision_activation_bytes(format_precisions[f].inputs) + (f == RT_KF_MXFP4_A8 ? 1.0 / 32.0 : 0.0);
 }
 
 /* The kernel format (kernels.h) of matmuls with weights at w and inputs at
@@ -1354,7 +1347,6 @@ char *kernel_reason_text(char *buf, size_t size, const struct kernel_reason *r)
         snprintf(buf, size, "%.0f %s on %.0f SMs: %.2f of the waves in use", r->a, r->a == 1.0 ? "tile" : "tiles",
                  r->b, r->c);
         break;
-    case RT_KWHY_PADDING: snprintf(buf, size, "tiles %.0f%% useful (the rest is padding)", 100.0 * r->a); break;
     case RT_KWHY_SPLIT_K: snprintf(buf, size, "split-K x%.0f", r->a); break;
     case RT_KWHY_L2: snprintf(buf, size, "%.0f%% of the bytes from L2 (timed alone)", 100.0 * r->a); break;
     case RT_KWHY_FIXED:

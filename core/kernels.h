@@ -10,7 +10,7 @@
  * are fitted per chip, serving engine and number format to AIConfigurator's
  * measured tables (github:ai-dynamo/aiconfigurator @ 095f58a5,
  * systems/data/, Apache-2.0; 226,399 rows on seven GPU systems) by
- * kernel_fit_group() (kernelfit.h), from `make profiles`; every constant has
+ * kernel_fit_params() and kernel_fit_cv() (kernelfit.h), by `make profiles`; every constant has
  * a name (kernel_param_name) and each fit carries its cross-validated error.
  *
  * A chip without measurements of its own borrows the profile of its nearest
@@ -393,8 +393,7 @@ double kernel_collective_hop_steps(enum rt_kernel_kind k, double n);
 /* Why a kernel runs at what it runs: codes with numbers; the report words
  * them (kernel_reason_text). */
 enum rt_kernel_reason_code {
-    RT_KWHY_WAVES = 1,     /* a: work units (tiles), b: SMs, c: fraction of the last wave in use */
-    RT_KWHY_PADDING,       /* a: useful share of the padded tiles */
+    RT_KWHY_WAVES = 1,     /* a: work units (tiles), b: SMs, c: fraction of the waves in use */
     RT_KWHY_SPLIT_K,       /* a: splits of K */
     RT_KWHY_L2,            /* a: share of the bytes read from L2 */
     RT_KWHY_FIXED,         /* a: fixed time (launch, setup), b: its share of the total */
@@ -472,9 +471,11 @@ double kernel_estimate(const struct kernel_shape *s, const struct kernel_chip *c
 /* The FLOPs and floor of s on c (no constants): what the roofline allows. */
 double kernel_floor(const struct kernel_shape *s, const struct kernel_chip *c, double *flops, double *bytes);
 
-/* Writes reason r in words into buf: "97 tiles on 132 SMs: 0.73 of the last
- * wave", "split-K x4", "62% of the bytes from L2", "fixed 3.1 us (41%)",
- * "0.81 of the 989 TFLOP/s peak", "0.83 of HBM bandwidth". Returns buf. */
+/* Writes reason r in words into buf (size bytes): "128 tiles on 132 SMs:
+ * 0.97 of the waves in use", "split-K x4", "62% of the bytes from L2 (timed
+ * alone)", "fixed 3.1 us (41%)", "0.81 of the 989 TFLOP/s peak", "0.83 of HBM
+ * bandwidth", "the input's quantiser 12.0 us (8%)". An unknown code writes
+ * "?". Returns buf. */
 char *kernel_reason_text(char *buf, size_t size, const struct kernel_reason *r);
 
 /* The error of an estimate without a fit of its own, measured by

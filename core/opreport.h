@@ -31,9 +31,9 @@ void op_report_text(struct strbuf *sb, const struct scenario *s, const struct an
  * (kv fp8)". Returns buf. */
 char *op_shape_text(char *buf, size_t size, const struct kernel_shape *k);
 
-/* Which ceiling the operation's time comes from: "compute" or "memory"
- * (the larger of the realistic model's compute and memory parts; a tie is
- * compute), "link" for a collective. The word --report prints. */
+/* The operation's roofline bound: "compute" when its arithmetic intensity
+ * is at or above the ridge, else "memory", and "link" for a collective. The
+ * word --report prints, as every placement says it. */
 const char *op_bound_name(const struct operation_figures *o);
 
 /* Where the estimate's constants come from, in words, into buf: "measured

@@ -929,8 +929,7 @@ struct op_roof {
 /* The roof of operation o (its estimate's peak, its chip figures' bandwidth). */
 static struct op_roof op_roof_of(const struct operation_figures *o)
 {
-    struct op_roof r = {o->estimate.peak_flops_per_s, o->chip.hbm_bytes_per_s, 0.0};
-    r.ridge = ridge_point(r.peak, r.bw);
+    struct op_roof r = {o->estimate.peak_flops_per_s, o->chip.hbm_bytes_per_s, o->ridge_flop_per_byte};
     return r;
 }
 
@@ -974,14 +973,14 @@ static void draw_op_heading(struct view v, const struct operation_figures *o, st
  * as a phase on its roof) where that is another cell, the trail, then their
  * labels: the kind (with the value of a pinned point) and "floor". */
 static void draw_op_points(struct view area, struct taken *t, const struct plot_frame *f,
-                           const struct operation_figures *o, struct op_roof r, const struct plot_state *st,
+                           const struct operation_figures *o, const struct plot_state *st,
                            const struct plot_glyphs *gl)
 {
     double ai = o->intensity_flop_per_byte;
     enum role role = strcmp(op_bound_name(o), "memory") == 0 ? ROLE_MEMORY : ROLE_COMPUTE;
     int cx, cy, fx, fy;
     int pin = cell_of(f, ai, o->realistic_flops_per_s, false, &cx, &cy);
-    int fpin = cell_of(f, ai, roofline_throughput(r.peak, r.bw, ai), false, &fx, &fy);
+    int fpin = cell_of(f, ai, o->floor_flops_per_s, false, &fx, &fy);
     view_put(area, cx, cy, pin ? pin_arrow(gl, pin) : gl->realistic, role);
     taken_mark(t, cx, cy, 1);
     bool floor_shown = !fpin && !cell_marked(t, fx, fy);
@@ -1040,6 +1039,6 @@ void plot_draw_operation(struct view v, const struct analysis *a, bool ascii, st
     canvas_blit(scratch, area, 0, 0);
     struct taken t = {f.cw, f.ch, ps->taken, scratch};
     memset(t.cell, 0, (size_t)f.cw * (size_t)f.ch);
-    draw_op_points(area, &t, &f, o, r, st, gl);
+    draw_op_points(area, &t, &f, o, st, gl);
     draw_ridge_label(area, &t, floor_div(ridge_px, f.sx), floor_div(roof_py, f.sy), "", r.ridge, ROLE_RIDGE);
 }
