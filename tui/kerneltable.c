@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measured.h" /* csv_record */
+#include "measured.h" /* csv_record, csv_column */
 #include "opspec.h"
 #include "units.h"
 
@@ -34,35 +34,26 @@ const char *kernel_table_chip(const char *name)
     return NULL;
 }
 
-/* Column index of name among the header's fields, or -1. */
-static int column(char h[][CSV_FIELD_MAX], int count, const char *name)
+bool kernel_table_header(char fields[][CSV_FIELD_MAX], int count)
 {
-    for (int i = 0; i < count; i++)
-        if (strcmp(h[i], name) == 0)
-            return i;
-    return -1;
-}
-
-bool kernel_table_header(char fields[][1024], int count)
-{
-    return column(fields, count, "latency") >= 0 &&
-           (column(fields, count, "gemm_dtype") >= 0 || column(fields, count, "moe_dtype") >= 0 ||
-            column(fields, count, "attn_dtype") >= 0 || column(fields, count, "mla_dtype") >= 0 ||
-            column(fields, count, "allreduce_dtype") >= 0 || column(fields, count, "nccl_dtype") >= 0);
+    return csv_column(fields, count, "latency") >= 0 &&
+           (csv_column(fields, count, "gemm_dtype") >= 0 || csv_column(fields, count, "moe_dtype") >= 0 ||
+            csv_column(fields, count, "attn_dtype") >= 0 || csv_column(fields, count, "mla_dtype") >= 0 ||
+            csv_column(fields, count, "allreduce_dtype") >= 0 || csv_column(fields, count, "nccl_dtype") >= 0);
 }
 
 /* The kind of a row: from the table's dtype column and its op_name. */
 static int row_kind(char h[][CSV_FIELD_MAX], int hc, char f[][CSV_FIELD_MAX], enum rt_kernel_kind *kind)
 {
-    int op = column(h, hc, "op_name");
+    int op = csv_column(h, hc, "op_name");
     const char *name = op >= 0 ? f[op] : "";
-    if (column(h, hc, "gemm_dtype") >= 0)
+    if (csv_column(h, hc, "gemm_dtype") >= 0)
         *kind = RT_KERNEL_GEMM;
-    else if (column(h, hc, "moe_dtype") >= 0)
+    else if (csv_column(h, hc, "moe_dtype") >= 0)
         *kind = RT_KERNEL_MOE;
-    else if (column(h, hc, "allreduce_dtype") >= 0)
+    else if (csv_column(h, hc, "allreduce_dtype") >= 0)
         *kind = RT_KERNEL_ALLREDUCE;
-    else if (column(h, hc, "nccl_dtype") >= 0) {
+    else if (csv_column(h, hc, "nccl_dtype") >= 0) {
         if (strcmp(name, "all_reduce") == 0)
             *kind = RT_KERNEL_NCCL_ALLREDUCE;
         else if (strcmp(name, "all_gather") == 0)
@@ -73,9 +64,9 @@ static int row_kind(char h[][CSV_FIELD_MAX], int hc, char f[][CSV_FIELD_MAX], en
             *kind = RT_KERNEL_NCCL_ALLTOALL;
         else
             return -1;
-    } else if (column(h, hc, "mla_dtype") >= 0)
+    } else if (csv_column(h, hc, "mla_dtype") >= 0)
         *kind = strstr(name, "context") ? RT_KERNEL_MLA : RT_KERNEL_DECODE_MLA;
-    else if (column(h, hc, "attn_dtype") >= 0)
+    else if (csv_column(h, hc, "attn_dtype") >= 0)
         *kind = strstr(name, "context") ? RT_KERNEL_ATTENTION : RT_KERNEL_DECODE_ATTENTION;
     else
         return -1;
@@ -86,7 +77,7 @@ static int row_kind(char h[][CSV_FIELD_MAX], int hc, char f[][CSV_FIELD_MAX], en
 static int number(const char *path, int line, char h[][CSV_FIELD_MAX], int hc, char f[][CSV_FIELD_MAX], int fc,
                   const char *name, double lo, double *out, char *err, size_t errsize)
 {
-    int c = column(h, hc, name);
+    int c = csv_column(h, hc, name);
     if (c < 0) {
         snprintf(err, errsize, "%s:%d: no '%s' column for this table", path, line, name);
         return -1;
@@ -101,7 +92,7 @@ static int number(const char *path, int line, char h[][CSV_FIELD_MAX], int hc, c
 
 static const char *text_of(char h[][CSV_FIELD_MAX], int hc, char f[][CSV_FIELD_MAX], int fc, const char *name)
 {
-    int c = column(h, hc, name);
+    int c = csv_column(h, hc, name);
     return c >= 0 && c < fc ? f[c] : "";
 }
 
@@ -126,9 +117,9 @@ static int row_shape(const char *path, struct kernel_row *r, char h[][CSV_FIELD_
         if (NUM("batch_size", 1, &s->batch) || NUM("isl", 1, &isl) || NUM("num_heads", 1, &s->heads) ||
             NUM("num_key_value_heads", 0, &s->kv_heads) || NUM("head_dim", 1, &s->head_dim))
             return -1;
-        if (column(h, hc, "window_size") >= 0 && NUM("window_size", 0, &s->window)) /* older tables: full only */
+        if (csv_column(h, hc, "window_size") >= 0 && NUM("window_size", 0, &s->window)) /* older tables: full only */
             return -1;
-        if (column(h, hc, "step") >= 0 && NUM("step", 0, &step))
+        if (csv_column(h, hc, "step") >= 0 && NUM("step", 0, &step))
             return -1;
         if (s->kv_heads < 1.0) /* the collectors' 0: as many kv heads as heads (MHA) */
             s->kv_heads = s->heads;
@@ -144,7 +135,7 @@ static int row_shape(const char *path, struct kernel_row *r, char h[][CSV_FIELD_
         double isl, step = 0.0;
         if (NUM("batch_size", 1, &s->batch) || NUM("isl", 1, &isl) || NUM("num_heads", 1, &s->heads))
             return -1;
-        if (column(h, hc, "step") >= 0 && NUM("step", 0, &step))
+        if (csv_column(h, hc, "step") >= 0 && NUM("step", 0, &step))
             return -1;
         s->kv_heads = 1.0;
         s->head_dim = 128.0;
@@ -174,7 +165,7 @@ static int row_shape(const char *path, struct kernel_row *r, char h[][CSV_FIELD_
         break;
     }
     default:
-        dtype = column(h, hc, "allreduce_dtype") >= 0 ? text_of(h, hc, f, fc, "allreduce_dtype")
+        dtype = csv_column(h, hc, "allreduce_dtype") >= 0 ? text_of(h, hc, f, fc, "allreduce_dtype")
                                                      : text_of(h, hc, f, fc, "nccl_dtype");
         if (NUM("num_gpus", 1, &s->gpus) || NUM("message_size", 1, &s->message_bytes))
             return -1;

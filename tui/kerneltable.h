@@ -25,6 +25,7 @@
 
 #include "chips.h"
 #include "kernelfit.h"
+#include "measured.h" /* CSV_FIELD_MAX */
 
 #define RT_KROW_SOURCE_MAX 96
 #define RT_KROW_SKIP_MAX 160
@@ -42,7 +43,7 @@ struct kernel_row {
 };
 
 /* True when a CSV header row (its fields) is a kernel table's. */
-bool kernel_table_header(char fields[][1024], int count);
+bool kernel_table_header(char fields[][CSV_FIELD_MAX], int count);
 
 /* Reads a kernel table (text, len bytes; path for messages and for the
  * system's folder name) into a new array of rows (free it). Returns 0 with

@@ -98,8 +98,7 @@ static int next_row(const char *path, const char *text, size_t len, size_t *pos,
     return 1;
 }
 
-/* Column index of name in the header, or -1. */
-static int column(char header[][CSV_FIELD_MAX], int n, const char *name)
+int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(header[i], name) == 0)
@@ -311,9 +310,9 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
         return -1;
     }
     bool points = nh >= 4 && strcmp(header[0], "label") == 0;
-    int c_id = column(header, nh, "id"), c_cat = column(header, nh, "category"), c_eng = column(header, nh, "engine");
-    int c_meas = column(header, nh, "measured_s"), c_args = column(header, nh, "rooftop_args");
-    int c_metric = column(header, nh, "rooftop_metric"), c_expr = column(header, nh, "expressible");
+    int c_id = csv_column(header, nh, "id"), c_cat = csv_column(header, nh, "category"), c_eng = csv_column(header, nh, "engine");
+    int c_meas = csv_column(header, nh, "measured_s"), c_args = csv_column(header, nh, "rooftop_args");
+    int c_metric = csv_column(header, nh, "rooftop_metric"), c_expr = csv_column(header, nh, "expressible");
     if (!points && (c_meas < 0 || c_args < 0 || c_metric < 0)) {
         snprintf(err, errsize, "%s:1: expected the header label,flops,bytes,seconds[,precision], or rooftop's "
                                "measurement columns (measured_s, rooftop_args, rooftop_metric, ...)",

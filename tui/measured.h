@@ -39,6 +39,9 @@ int csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIEL
  * string is one CSV field). */
 int split_words(const char *text, char words[][CSV_FIELD_MAX], int max);
 
+/* The index of the field named name among header[0..n), or -1. */
+int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name);
+
 /* Reads a points file into points (at most max). Returns 0 with *count
  * set, or -1 with "PATH:LINE: ..." in err: a header other than
  * label,flops,bytes,seconds[,precision], a value that is not a positive
