@@ -356,13 +356,7 @@ int panel_op_help(struct view v, const struct glyphs *g, int scroll)
         {"u", "undo the last change"},
         {"r / a", "reset / re-fit the plot's axes"},
         {"v", "the model's view, and back"},
-        {"t", "next colour theme (--theme, --list-themes)"},
-        {"s", "save the scenario to a file (asks where)"},
-        {"e / y", "markdown report to a file / the clipboard"},
-        {"Ctrl-L", "repaint the screen"},
-        {"?", "this help (arrows scroll; other keys close)"},
-        {"q", "quit (Esc only closes or cancels)"},
-        {"mouse", "click or drag a knob's track; wheel steps"},
+        PANEL_HELP_SHARED_ROWS
         {"dots", "filled: the floor on the roof; hollow: realistic"},
         {"", "the kernel fit's cross-validated error"}, /* the key: "±N%" in the glyphs' charset */
         {"bound", "the larger of the compute and memory parts"},

@@ -885,13 +885,7 @@ int panel_help(struct view v, const struct glyphs *g, int scroll)
         {"p", "Pareto view: search layouts; Enter loads one"},
         {"T", "guided tour: guess a figure, then see it"},
         {"P", "presentation view (P or Esc returns)"},
-        {"t", "next colour theme (--theme, --list-themes)"},
-        {"s", "save the scenario to a file (asks where)"},
-        {"e / y", "markdown report to a file / the clipboard"},
-        {"Ctrl-L", "repaint the screen"},
-        {"?", "this help (arrows scroll; other keys close)"},
-        {"q", "quit (Esc only closes or cancels)"},
-        {"mouse", "click or drag a knob's track; wheel steps"},
+        PANEL_HELP_SHARED_ROWS
         {"dots", "filled: on the roof; hollow: realistic"},
         {"realistic?", "chip profile not calibrated (generic fit)"},
     };

@@ -96,6 +96,14 @@ int wrap_text(struct view v, int y, const char *text, enum role role, bool centr
  * (0 when everything fits). */
 int panel_help(struct view v, const struct glyphs *g, int scroll);
 
+/* The help rows every view shares (its own come before them), as
+ * initializers of a {key, text} table. */
+#define PANEL_HELP_SHARED_ROWS                                                                                      \
+    {"t", "next colour theme (--theme, --list-themes)"}, {"s", "save the scenario to a file (asks where)"},          \
+        {"e / y", "markdown report to a file / the clipboard"}, {"Ctrl-L", "repaint the screen"},                    \
+        {"?", "this help (arrows scroll; other keys close)"}, {"q", "quit (Esc only closes or cancels)"},           \
+        {"mouse", "click or drag a knob's track; wheel steps"},
+
 /* panel_help's box with another title and other lines: n rows of a key
  * (17 columns) and what it does; the first two rows are text across the
  * box (an introduction and a blank). Returns the largest scroll. */
