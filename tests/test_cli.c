@@ -1758,6 +1758,20 @@ static void test_validate_rows_rerun_exactly(void **state)
     cJSON_Delete(doc);
     run_free(&r);
 
+    /* --kernels-from goes to every row as a flag of its own (a transfer test anyone can rerun) */
+    r = RUN("--validate", "tests/fixtures/kernels/h200_sxm", "--kernels-from", "h100", "--format=json");
+    assert_int_equal(r.status, 0);
+    doc = cJSON_Parse(r.out);
+    assert_non_null(doc);
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "rows"), 0),
+                                                         "args");
+    int na = cJSON_GetArraySize(args);
+    assert_true(na >= 2);
+    assert_string_equal(cJSON_GetArrayItem(args, na - 2)->valuestring, "--kernels-from");
+    assert_string_equal(cJSON_GetArrayItem(args, na - 1)->valuestring, "h100");
+    cJSON_Delete(doc);
+    run_free(&r);
+
     r = RUN("--validate", table, "--format=csv");
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "--validate --format=csv: give text, markdown or json"));

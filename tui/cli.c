@@ -1482,6 +1482,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "--plot goes with --report=markdown or --report=text");
         return 2;
     }
+    out->kernels_from = pend.text[OPT_KERNELS_FROM];
     if (fmt && out->mode == CLI_VALIDATE && out->format == RT_FORMAT_CSV) {
         snprintf(err, errsize, "--validate --format=csv: give text, markdown or json");
         return 2;

@@ -34,6 +34,7 @@ struct cli_options {
     struct theme_set *themes;     /* loaded for the explorer and --list-themes; NULL otherwise */
     const char *calibrate_path;   /* --calibrate FILE */
     const char *validate_path;    /* --validate FILE|FOLDER */
+    const char *kernels_from;     /* --kernels-from CHIP as given (--validate passes it to every row); NULL */
     bool calibrate_all;           /* --calibrate-scope all: the generic profile and the engines */
     const char *write_chip;       /* --write-chip FILE: save the calibrated chip */
     const char *write_profiles;   /* --write-profiles FILE: the kernel fits as core/kernel_profiles.inc */

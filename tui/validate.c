@@ -281,8 +281,7 @@ static int validate_kernels(const struct cli_options *o, struct vrow **out, size
         snprintf(v->kind, sizeof v->kind, "%s", kernel_kind_name(r->obs.shape.kind));
         snprintf(v->format, sizeof v->format, "%s", kernel_format_name(r->obs.shape.format));
         v->measured_s = r->obs.measured_s;
-        if (predict_kernel(r, v, scratch, o->scenario.chip.kernels.from[0] && !o->scenario.chip.kernels.measured
-                                              ? o->scenario.chip.kernels.from : NULL) != 0) {
+        if (predict_kernel(r, v, scratch, o->kernels_from) != 0) {
             free(scratch), free(krows);
             vrows_free(rows, n);
             cli_say(errout, "out of memory");
