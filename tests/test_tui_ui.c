@@ -371,7 +371,7 @@ static void test_help_quit_repaint(void **state)
     assert_int_equal(u->mode, UI_MODE_HELP);
     t = frame();
     assert_non_null(strstr(t, "quit (Esc only closes or cancels)"));
-    assert_non_null(strstr(t, "chip profile not calibrated (generic fit)"));
+    assert_non_null(strstr(t, "kernels not measured on this chip (borrowed)"));
     assert_non_null(strstr(t, "\xe2\x86\x91 more: ")); /* only the lines above are hidden now */
     assert_int_equal(u->help_scroll, u->help_max_scroll);
     assert_true(u->help_max_scroll > 0);

@@ -92,7 +92,7 @@ static void estimate_text(const struct analysis *a, enum rt_latency_model m, boo
     const bool *oks = a->estimate_ok;
     char t[24];
     secs(t, sizeof t, a->estimate_total_s[m]);
-    /* "realistic?": the chip has no calibrated profile of its own. */
+    /* "realistic?": the chip's kernels were not measured on it (borrowed fits, or none). */
     bool unsure = m == RT_LATENCY_REALISTIC && !a->realistic.chip_calibrated;
     snprintf(buf, size, "%s%s%s%s%s", verdict ? (oks[m] ? "OK " : "MISS ") : "", t, name ? " " : "",
              name ? latency_model_name(m) : "", name && unsure ? "?" : "");
@@ -887,7 +887,7 @@ int panel_help(struct view v, const struct glyphs *g, int scroll)
         {"P", "presentation view (P or Esc returns)"},
         PANEL_HELP_SHARED_ROWS
         {"dots", "filled: on the roof; hollow: realistic"},
-        {"realistic?", "chip profile not calibrated (generic fit)"},
+        {"realistic?", "kernels not measured on this chip (borrowed)"},
     };
     return panel_help_lines(v, g, scroll, " rooftop keys ", lines, (int)(sizeof lines / sizeof lines[0]));
 }
