@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "parallel.h"
+#include "serving.h"
 
 const char *params_source_name(enum rt_params_source src)
 {
@@ -492,6 +493,7 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     hw->ep_link_extra_step_s = ep_link.extra_step_s;
     hw->ep = (double)s->ep;
     hw->ep_imbalance = s->ep_imbalance;
+    hw->moe_ep = (double)s->moe_ep;
     hw->ep_link_bytes_per_s = ep_link.one_way_bytes_per_s;
     struct parallel_figures *pf = &a->parallel;
     pf->tp = tp;
@@ -739,81 +741,168 @@ static void analyze_layout(const struct scenario *s, struct analysis *a, struct 
     }
 }
 
-/* Steady-state serving (analysis.h, struct serving_figures) from the
- * realistic estimate: one prompt's prefill for the time to first token
- * (on the prefill pool, plus the KV's move, when disaggregated); a decode
- * step plus the batch's prefill work spread over its output tokens for the
- * time per output token. */
+/* A decode step of `seqs` sequences per attention group on scenario s
+ * (its context the requests' mean): one micro-batch's pass through every
+ * stage plus the stage-to-stage sends, as analyze_layout() times the step. */
+static double group_decode_step_s(const struct scenario *s, const struct analysis *a, const struct hw_rates *hw,
+                                  double seqs)
+{
+    double pp = (double)s->pp;
+    struct hw_rates d = *hw;
+    d.seqs = ceil(seqs / fmin(pp, fmax(1.0, seqs)));
+    struct phase_cost pc;
+    phase_costs(s, &d, RT_PHASE_DECODE, !s->unfused_attention, &pc);
+    double t = pc.realistic_s + a->parallel.pipeline_hops_s;
+    if (a->speculative.enabled && a->realistic.decode_step_s > 0.0) /* drafts and verify, as at the batch */
+        t *= a->realistic.tpot_s / a->realistic.decode_step_s;
+    return t;
+}
+
+/* Serving as an engine serves (serving.h, analysis.h struct
+ * serving_figures), from the realistic estimate: the step loop of
+ * continuous batching for `batch` clients per replica (or --arrival-rate),
+ * on a decode-step curve costed at the requests' mean context, one
+ * prompt's prefill (on a prefill worker when disaggregated, plus its KV's
+ * move to each decode rank), and the KV slots the memory holds. */
 static void analyze_serving(const struct scenario *s, struct analysis *a)
 {
     struct serving_figures *sv = &a->serving;
     const bool fused = !s->unfused_attention;
-    struct phase_cost one_prompt;
+    double groups = (double)s->ep, replicas = (double)s->data_parallel;
+    double pp = (double)s->pp;
+    bool disagg = s->disagg_prefill_chips > 0;
+
+    /* One prompt alone: what of it the prefix cache does not hold. */
+    struct scenario sp = *s;
+    if (s->prefix_hit > 0.0 && s->prefill_tokens > 0)
+        sp.prefill_tokens = (int64_t)fmax(1.0, ceil((double)s->prefill_tokens * (1.0 - s->prefix_hit)));
     struct hw_rates hw = a->hw;
+    if (sp.prefill_tokens != s->prefill_tokens)
+        hw_rates_prepare(&hw, &sp);
     hw.seqs = 1.0;
     hw.ep_busy = 1.0; /* a prompt alone: only its tokens reach the experts */
-    double pp = (double)s->pp;
-    double hop_f = 0.0, hop_r = 0.0;
-    double pool_tp = 0.0, instances = 0.0;
-    if (s->disagg_prefill_chips > 0) {
-        /* The pool runs as instances of pool_tp chips, each within a box; a
-         * prompt runs on one of them. */
-        pool_tp = (double)pool_instance_tp(s->disagg_prefill_chips, s->model.heads, s->chip.scale_up_domain);
-        instances = (double)s->disagg_prefill_chips / pool_tp;
+    double hop_f = 0.0, hop_r = 0.0, pool_tp = 0.0, pool_dp = 1.0, workers = 0.0;
+    if (disagg) {
+        /* The pool runs as workers of pool_tp x pool_dp chips, each within a
+         * box unless told; each attention-DP rank of a worker runs a prompt. */
+        pool_dp = s->disagg_prefill_dp > 1 ? (double)s->disagg_prefill_dp : 1.0;
+        pool_tp = s->disagg_prefill_tp > 0 ? (double)s->disagg_prefill_tp
+                  : s->disagg_prefill_dp > 1
+                      ? 1.0
+                      : (double)pool_instance_tp(s->disagg_prefill_chips, s->model.heads, s->chip.scale_up_domain);
+        workers = (double)s->disagg_prefill_chips / (pool_tp * pool_dp);
         hw.n_chips = pool_tp;
-        hw.ep = 1.0;
+        hw.ep = pool_dp;
         struct link_choice pool_link = link_for_group(&s->chip, pool_tp);
+        struct link_choice pool_ep_link = link_for_group(&s->chip, pool_tp * pool_dp);
         hw.link_bytes_per_s = pool_link.one_way_bytes_per_s;
         hw.link_extra_step_s = pool_link.extra_step_s;
+        hw.ep_link_bytes_per_s = pool_ep_link.one_way_bytes_per_s;
+        hw.ep_link_extra_step_s = pool_ep_link.extra_step_s;
         pp = 1.0;
     } else if (pp > 1.0) {
-        hop_s(s, a, (double)s->prefill_tokens, link_for_group(&s->chip, (double)s->chips), &hop_f, &hop_r);
+        hop_s(s, a, (double)sp.prefill_tokens, link_for_group(&s->chip, (double)s->chips), &hop_f, &hop_r);
     }
-    double prompt_s = 0.0;
+    struct serving_costs costs = {0};
     if (s->prefill_tokens > 0) {
-        phase_costs(s, &hw, RT_PHASE_PREFILL, fused, &one_prompt);
-        prompt_s = one_prompt.realistic_s + (pp - 1.0) * hop_r; /* one micro-batch: every stage in turn */
+        struct phase_cost one_prompt;
+        phase_costs(&sp, &hw, RT_PHASE_PREFILL, fused, &one_prompt);
+        costs.prompt_s = one_prompt.realistic_s + (pp - 1.0) * hop_r; /* one micro-batch: every stage in turn */
     }
-    double tpot = a->realistic.tpot_s;
+    costs.step_s = a->hw.engine.step_s;
+
+    /* The KV the request moves: what each decode rank holds of it, over that rank's own link. */
     sv->kv_transfer_s = 0.0;
-    sv->prefill_pool_share = 0.0;
+    if (disagg) {
+        struct link_choice l = link_for_group(&s->chip, (double)s->disagg_prefill_chips + (double)s->chips);
+        double tp = (double)scenario_tp(s);
+        double kv_units = s->model.kv_lora_rank > 0 ? 1.0 : (double)s->model.kv_heads;
+        double share = kv_heads_per_chip(kv_units, tp) / kv_units / (double)s->pp;
+        double kv = (a->memory.kv_cache_bytes_per_request *
+                         fmin(1.0, (double)s->prefill_tokens / (double)s->context_tokens) +
+                     a->memory.state_bytes_per_request) * share;
+        sv->kv_transfer_s = kv_transfer_s(kv, l.one_way_bytes_per_s, a->hw.eff.allreduce_step_s + l.extra_step_s);
+        sv->kv_bytes_per_rank = kv;
+        costs.kv_move_s = sv->kv_transfer_s;
+    }
+
+    /* The decode-step curve at the requests' mean context: the prompt and half the output. */
+    double clients = (double)s->batch / groups;
+    struct scenario sd = *s;
+    double mean_ctx = (double)s->prefill_tokens + 0.5 * (double)s->decode_tokens;
+    if (mean_ctx >= 1.0 && mean_ctx < (double)s->context_tokens)
+        sd.context_tokens = (int64_t)ceil(mean_ctx);
+    struct hw_rates dh = a->hw;
+    if (sd.context_tokens != s->context_tokens)
+        hw_rates_prepare(&dh, &sd);
+    sv->mean_context_tokens = (double)sd.context_tokens;
+    double top = clients;
+    if (s->arrival_per_s > 0.0) /* open loop: as many as the KV holds may run */
+        top = fmax(1.0, (double)a->memory.max_concurrent_requests / groups * (double)s->context_tokens /
+                            (double)sd.context_tokens);
+    static const double at[] = {1.0 / 64.0, 1.0 / 16.0, 1.0 / 4.0, 1.0 / 2.0, 1.0};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        double n = fmax(1.0, round(top * at[i]));
+        if (costs.points > 0 && !(n > costs.seqs[costs.points - 1]))
+            continue;
+        costs.seqs[costs.points] = n;
+        costs.decode_step_s[costs.points] = group_decode_step_s(&sd, a, &dh, n);
+        costs.points++;
+    }
+
+    struct serving_load load = {
+        .clients = s->arrival_per_s > 0.0 ? 0.0 : clients,
+        .arrival_per_s = s->arrival_per_s / (groups * replicas > 0.0 ? groups : 1.0),
+        .isl = fmax(1.0, (double)sp.prefill_tokens),
+        .osl = fmax(1.0, (double)s->decode_tokens),
+        .token_budget = (double)(s->activation_tokens > 0 ? s->activation_tokens : RT_DEFAULT_ACTIVATION_TOKENS),
+        /* paged KV: a running request holds its prompt and what it has generated, on average the mean context */
+        .kv_slots = fmax(1.0, (double)a->memory.max_concurrent_requests / groups * (double)s->context_tokens /
+                                  fmax(1.0, sv->mean_context_tokens)),
+        .rounds = (double)s->bench_rounds,
+        .disaggregated = disagg,
+        /* the pool serves every replica's groups */
+        .prefill_workers = disagg ? workers * pool_dp / (groups * replicas) : 0.0,
+    };
+    struct serving_loop lp;
+    if (serving_run(&costs, &load, &lp) != 0)
+        memset(&lp, 0, sizeof lp);
+    sv->loop = lp;
+    sv->token_budget = load.token_budget;
+    sv->clients = s->arrival_per_s > 0.0 ? 0.0 : (double)s->batch;
+    sv->prompt_s = costs.prompt_s;
+    sv->ttft_s = lp.steady_ttft_s;
+    sv->tpot_s = lp.steady_tpot_s;
+    sv->benchmark_ttft_s = lp.ttft_s;
+    sv->benchmark_tpot_s = lp.tpot_s;
+    sv->running_requests = lp.running * groups;
+    sv->requests_per_s = lp.requests_per_s * groups;
+
     double chips = (double)s->chips;
-    if (s->disagg_prefill_chips > 0) {
-        /* The request's KV leaves the prefill pool for the decode pool: over
-         * the scale-up link when both fit one domain, else scale-out. */
-        double both = (double)s->disagg_prefill_chips + chips;
-        struct link_choice l = link_for_group(&s->chip, both);
-        double kv = a->memory.kv_cache_bytes_per_request * fmin(1.0, (double)s->prefill_tokens /
-                                                                         (double)s->context_tokens) +
-                    a->memory.state_bytes_per_request;
-        sv->kv_transfer_s = kv_transfer_s(kv, l.one_way_bytes_per_s * pool_tp, a->hw.eff.allreduce_step_s + l.extra_step_s);
-        /* Requests per second this replica finishes, each one prompt on one
-         * instance. The design's chips are the pool's and the replica's, all
-         * of them, idle or not (a search must not find a bigger pool free); a
-         * pool that cannot keep up is counted as the pools it would take
-         * (load x its chips), and fails the serving verdict. */
-        double rate = tpot > 0.0 && s->decode_tokens > 0 ? (double)s->batch / (tpot * (double)s->decode_tokens) : 0.0;
+    sv->prefill_pool_share = 0.0;
+    if (disagg) {
         sv->prefill_pool_tp = (int64_t)pool_tp;
-        sv->prefill_pool_load = rate * prompt_s / instances;
-        sv->prefill_pool_share = sv->prefill_pool_load * (double)s->disagg_prefill_chips;
-        chips += fmax((double)s->disagg_prefill_chips, sv->prefill_pool_share);
+        sv->prefill_pool_dp = (int64_t)pool_dp;
+        sv->prefill_pool_workers = (int64_t)workers;
+        sv->prefill_pool_load = lp.prefill_share;
+        /* The design's chips are the pool's and the replicas', idle or not (a
+         * search must not find a bigger pool free); the pool serves every
+         * replica, so each carries its share. */
+        sv->prefill_pool_share = sv->prefill_pool_load * (double)s->disagg_prefill_chips / replicas;
+        chips += (double)s->disagg_prefill_chips / replicas;
         const struct chip_memory *cm = &a->memory.per_chip;
         double act = cm->activation_tokens *
                      layer_activation_width(&s->model, &a->shape_count, pool_tp) * cm->activation_bytes_per_element;
         sv->prefill_pool_fits = (a->memory.weights_bytes + s->reserve_bytes + a->memory.kv_cache_bytes_per_request) /
-                                        pool_tp + act <= a->hbm_bytes;
-    } else if (s->decode_tokens > 0) {
-        tpot += a->realistic.prefill_s / (double)s->decode_tokens; /* chunked prefill mixed into the steps */
+                                        (pool_tp * pool_dp) + act <= a->hbm_bytes;
     }
-    sv->ttft_s = prompt_s + sv->kv_transfer_s;
-    sv->tpot_s = tpot;
-    bool serves = tpot > 0.0 && s->decode_tokens > 0; /* no output tokens: no output throughput */
-    sv->tokens_per_s_per_user = serves ? 1.0 / tpot : 0.0;
-    sv->tokens_per_s_per_chip = serves ? (double)s->batch / tpot / chips : 0.0;
+    bool serves = sv->tpot_s > 0.0 && s->decode_tokens > 0; /* no output tokens: no output throughput */
+    sv->tokens_per_s_per_user = serves ? 1.0 / sv->tpot_s : 0.0;
+    sv->tokens_per_s_per_chip = serves ? sv->requests_per_s * (double)s->decode_tokens / chips : 0.0;
     sv->ttft_ok = !(s->ttft_target_s > 0.0) || sv->ttft_s <= s->ttft_target_s;
     sv->tpot_ok = !(s->tpot_target_s > 0.0) || sv->tpot_s <= s->tpot_target_s;
-    sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.batch_fits &&
-             (s->disagg_prefill_chips == 0 || (sv->prefill_pool_fits && sv->prefill_pool_load <= 1.0));
+    sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.batch_fits && !lp.overloaded &&
+             (!disagg || sv->prefill_pool_fits);
 }
 
 /* Cost and energy per output token (analysis.h, struct cost_figures and

@@ -14,6 +14,7 @@
 #include "detailed.h"
 #include "roofline.h"
 #include "scenario.h"
+#include "serving.h"
 
 #define RT_MAX_PLACEMENTS 64
 #define RT_MAX_NOTES 24
@@ -204,23 +205,37 @@ struct speculative_figures {
     double speedup;              /* plain decode step / tpot_s */
 };
 
-/* Serving in steady state (continuous batching), from the realistic
- * estimate: every request has the scenario's prompt and output lengths,
- * the replica holds `batch` of them, and each decode step also runs its
- * share of the prompts that replace finished requests. */
+/* Serving as an engine serves (serving.h): continuous batching of a closed
+ * loop of `batch` clients per replica (or an open loop at --arrival-rate),
+ * every request with the scenario's prompt and output lengths, from the
+ * realistic estimate. TTFT always means one request's wait plus its
+ * prefill (plus, disaggregated, its KV's move); latency.*.ttft_s is the
+ * turn's, the whole batch's prefill at once. */
 struct serving_figures {
-    double ttft_s;               /* one prompt's prefill alone (on one prefill-pool instance when disaggregated, plus
-                                    its KV's move); latency.*.ttft_s is the turn's prefill of the whole batch */
-    double tpot_s;               /* a decode step (speculative when on) plus the prefill work per step */
+    double ttft_s;               /* steady state: mean time to first token */
+    double tpot_s;               /* steady state: mean time per output token (a step with its share of prompts) */
+    double benchmark_ttft_s;     /* closed loop: what a benchmark of bench_rounds x batch requests reports
+                                    (its first wave and the steady rounds); open loop: ttft_s */
+    double benchmark_tpot_s;
+    double clients;              /* closed-loop clients per replica (batch); 0 open loop */
+    double prompt_s;             /* one prompt's prefill alone (on a prefill worker when disaggregated) */
+    double running_requests;     /* requests decoding at once per replica, steady state */
+    double requests_per_s;       /* finished per second per replica */
+    double mean_context_tokens;  /* the context the decode steps are costed at: prompt + half the output */
+    double token_budget;         /* tokens a step carries: --max-num-tokens, else 8192 */
+    struct serving_loop loop;    /* the loop's figures per attention group (percentiles, wait, first wave) */
     double tokens_per_s_per_user;/* 1 / tpot_s */
-    double tokens_per_s_per_chip;/* batch / tpot_s / chips (a disaggregated prefill pool's share counted) */
-    double kv_transfer_s;        /* disaggregated: one request's KV from the prefill pool to the decode pool */
-    double prefill_pool_share;   /* disaggregated: the prefill pool's chips this replica keeps busy (load x pool) */
-    double prefill_pool_load;    /* disaggregated: prompts arriving / prompts the pool finishes; > 1 overloaded */
-    int64_t prefill_pool_tp;     /* disaggregated: chips of each pool instance (pool_instance_tp); 0 without */
-    bool prefill_pool_fits;      /* disaggregated: the weights and a prompt's activations fit on the pool */
+    double tokens_per_s_per_chip;/* output tokens per second over the replica's chips (and its share of a pool) */
+    double kv_transfer_s;        /* disaggregated: one request's KV to each decode rank, over that rank's link */
+    double kv_bytes_per_rank;    /* disaggregated: what each decode rank receives of it */
+    double prefill_pool_share;   /* disaggregated: the pool's chips this replica keeps busy (load x pool / dp) */
+    double prefill_pool_load;    /* disaggregated: the pool's utilisation, [0, 1) */
+    int64_t prefill_pool_tp;     /* disaggregated: each worker's tensor-parallel chips; 0 without */
+    int64_t prefill_pool_dp;     /* disaggregated: each worker's attention-DP ranks */
+    int64_t prefill_pool_workers;/* disaggregated: workers in the pool */
+    bool prefill_pool_fits;      /* disaggregated: the weights and a prompt's activations fit on a worker */
     bool ttft_ok, tpot_ok;       /* within the targets (true when none is set) */
-    bool ok;                     /* both, the batch fits, and a prefill pool fits and keeps up */
+    bool ok;                     /* both, the batch fits, the load is served, and a prefill pool fits */
 };
 
 /* What an output token costs, from the steady-state serving throughput

@@ -275,8 +275,16 @@ static double attention_s(const struct scenario *s, const struct hw_rates *hw, e
 
 /* Seconds of one MoE layer's routed experts for T tokens on one chip (the
  * fused kernel), and the shared experts as GEMMs. */
+/* The experts' ranks of hw's layout (detailed.h, hw_rates.moe_ep). */
+static double moe_ranks(const struct hw_rates *hw)
+{
+    if (hw->moe_ep >= 1.0)
+        return hw->moe_ep;
+    return hw->ep > 1.0 ? hw->n_chips * hw->ep : 1.0;
+}
+
 static double moe_layer_s(const struct scenario *s, const struct hw_rates *hw, double T, double busy, double e,
-                          double imbalance)
+                          double ranks, double imbalance)
 {
     const struct model_shape *m = &s->model;
     double ff_e = m->moe_d_ff > 0 ? (double)m->moe_d_ff : (double)m->d_ff;
@@ -285,8 +293,8 @@ static double moe_layer_s(const struct scenario *s, const struct hw_rates *hw, d
                              .family = hw->kfamily[RT_KERNEL_MOE],
                              .tokens = dmax(1.0, ceil(T * busy)),
                              .hidden = (double)m->d_model, .inter = ff_e, .topk = (double)m->experts_per_token,
-                             .experts = (double)m->experts, .moe_tp = e > 1.0 ? 1.0 : hw->n_chips,
-                             .moe_ep = e > 1.0 ? hw->n_chips * e : 1.0};
+                             .experts = (double)m->experts, .moe_tp = hw->n_chips * e / ranks,
+                             .moe_ep = ranks};
     if (k.topk < 1.0)
         k.topk = 1.0;
     if (k.experts < k.topk)
@@ -554,11 +562,16 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
      * a chip computes busy / e of one group's routed FLOPs and reads its 1/e
      * of the experts those tokens touch, each times the busiest rank's
      * imbalance (at most all of its experts). */
-    double imbalance = e > 1.0 && hw->ep_imbalance > 1.0 ? hw->ep_imbalance : 1.0;
+    /* The experts' own layout: `ranks` of them (moe_ep), each holding
+     * ceil(E / ranks) whole experts sliced n e / ranks ways; a chip reads
+     * its share of the experts the tokens touch, at most its own. */
+    const double ranks = moe_ranks(hw);
+    double imbalance = ranks > 1.0 && hw->ep_imbalance > 1.0 ? hw->ep_imbalance : 1.0;
     double busy = hw->ep_busy > 0.0 && hw->ep_busy < e ? hw->ep_busy : e; /* groups whose tokens arrive */
-    double touched = moe_layers > 0.0 ? dmin((double)m->experts / e,
-                                             experts_touched((double)m->experts, k_routed, T * busy) / e * imbalance)
-                                      : 0.0;
+    double touched = moe_layers > 0.0
+                         ? dmin(ceil((double)m->experts / ranks),
+                                experts_touched((double)m->experts, k_routed, T * busy) / ranks * imbalance) * ranks / e
+                         : 0.0;
     double mlp_flops = 2.0 * T * mats * d * z->dense_ff +
                        moe_layers * 2.0 * T * mats * d * (k_routed * ff_e * imbalance * busy / e + shared * ff_s);
     double mlp_weights = (mats * d * z->dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;
@@ -574,7 +587,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     double dense_width = z->dense_layers > 0.0 ? z->dense_ff / z->dense_layers : 0.0;
     double mlp_real = z->dense_layers * (gemm_s(hw, T, (mats - 1.0) * dense_width / n, d) + gemm_s(hw, T, d, dense_width / n));
     if (moe_layers > 0.0)
-        mlp_real += moe_layers * moe_layer_s(s, hw, T, busy, e, imbalance);
+        mlp_real += moe_layers * moe_layer_s(s, hw, T, busy, e, ranks, imbalance);
     set_realistic(add_op(out, hw, moe_layers > 0.0 ? "mlp (experts)" : "mlp", true, mlp_flops * fs / n,
                          mlp_weights * ws / n, 0.0, (z->mlp_layers * T * d * (ab + hb) + ff_tokens * ((mats - 1.0) * hb + ab)) / n,
                          mlp_tile), hw, moe_layers > 0.0 ? RT_KERNEL_MOE : RT_KERNEL_GEMM,
@@ -604,12 +617,14 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     /* An all-reduce of the activations after each mixer and each MLP (two
      * per layer of a transformer), ring over n chips. */
     out->allreduces = out->realistic_comms_s = out->alltoall_bytes = 0.0;
-    if (moe_layers > 0.0 && e > 1.0 && hw->ep_link_bytes_per_s > 0.0) {
+    if (moe_layers > 0.0 && e > 1.0 && ranks > 1.0 && hw->ep_link_bytes_per_s > 0.0) {
         /* Each MoE layer's dispatch and combine (parallel.h): the group's
-         * tokens split over its n chips, each sent to k experts, (e-1)/e of
-         * them elsewhere; a pairwise exchange is e - 1 steps each way. */
+         * tokens split over its n chips, each sent once to every rank that
+         * holds one of its k experts (DeepEP and the engines deduplicate per
+         * rank), (ranks-1)/ranks of them elsewhere. */
         /* dispatch at the matmuls' input precision, combine in bf16 (the DeepSeek-V3 report, 3.3) */
-        out->alltoall_bytes = moe_layers * alltoall_bytes_per_chip(T / n, k_routed, d, 0.5 * (ab + hb), e);
+        double dest = alltoall_destinations(k_routed, (double)m->experts, ranks);
+        out->alltoall_bytes = moe_layers * alltoall_bytes_per_chip(T / n, dest, d, 0.5 * (ab + hb), ranks);
         out->comms_bytes += out->alltoall_bytes;
         out->comms_s += out->alltoall_bytes / hw->ep_link_bytes_per_s;
         /* dispatch and combine: two NCCL all-to-alls a layer (the measured model) */

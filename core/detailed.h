@@ -130,6 +130,8 @@ struct hw_rates {
     double seqs;               /* sequences one tensor-parallel group runs in one pass (attention-DP, micro-batch) */
     double ep;                 /* expert-parallel groups: routed experts over n_chips x ep chips */
     double ep_imbalance;       /* the busiest expert rank's load over the mean (0 = 1) */
+    double moe_ep;             /* the experts' ranks over n_chips x ep chips (scenario.moe_ep); 0 = the plain
+                                  layout: n_chips x ep when ep > 1, else 1 (experts sliced n_chips ways) */
     double ep_busy;            /* expert groups whose tokens reach the experts (0 = all ep; 1: one lone prompt) */
     double ep_link_bytes_per_s; /* one direction, for the all-to-all over n_chips x ep chips */
     double link_extra_step_s, ep_link_extra_step_s; /* network latency per step when the group crosses a domain */

@@ -86,3 +86,16 @@ int64_t pool_instance_tp(int64_t pool_chips, int64_t heads, int64_t domain)
             return t;
     return 1;
 }
+
+double alltoall_destinations(double k, double experts, double ranks)
+{
+    if (!(k >= 1.0) || !(experts >= 1.0) || !(ranks >= 1.0) || k > experts || !isfinite(k + experts + ranks))
+        return 0.0;
+    if (ranks <= 1.0)
+        return 1.0;
+    double per_rank = experts / ranks, none = 1.0;
+    for (double i = 0.0; i < k && none > 0.0; i += 1.0)
+        none *= fmax(0.0, (experts - per_rank - i) / (experts - i));
+    double d = ranks * (1.0 - none);
+    return fmin(fmin(k, ranks), fmax(1.0, d));
+}

@@ -63,6 +63,17 @@ double pipeline_bubble_fraction(double pp, double microbatches);
  * positive. */
 double alltoall_bytes_per_chip(double tokens_per_chip, double k, double d_model, double bytes_per_act, double ep);
 
+/* Ranks a token's k experts sit on, in expectation, when `experts` are
+ * spread evenly over `ranks` ranks and a token picks k distinct ones
+ * uniformly: ranks x (1 - C(E - E/ranks, k) / C(E, k)), the chance a rank
+ * holds none of them being the product over i < k of (E - E/ranks - i) /
+ * (E - i). An all-to-all that sends a token once per destination rank
+ * (DeepEP; the engines' dispatch) moves this many copies, not k: 5.33 for
+ * 8 of 128 experts over 8 ranks. E/ranks need not be whole (redundant
+ * experts fill a rank's slots). Between 1 and min(k, ranks); 0 when any
+ * input is below 1 or k > experts. */
+double alltoall_destinations(double k, double experts, double ranks);
+
 /* Seconds of one all-reduce of `bytes` over n chips, alpha-beta: the faster
  * of a ring, 2(n-1) steps of alpha and 2(n-1)/n x bytes over the one-way
  * bandwidth, and a tree (NCCL's small-message algorithms), 2 ceil(log2 n)

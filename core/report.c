@@ -220,7 +220,12 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     const struct parallel_figures *pf = &a->parallel;
     const struct serving_figures *sv = &a->serving;
     char t1[32], t2[32];
-    sb_puts(sb, "\nServing (steady state, the realistic estimate; no queueing)\n");
+    char load[96];
+    if (s->arrival_per_s > 0.0)
+        snprintf(load, sizeof load, "open loop, %.3g requests/s", s->arrival_per_s);
+    else
+        snprintf(load, sizeof load, "closed loop of %lld client%s", (long long)s->batch, s->batch == 1 ? "" : "s");
+    sb_printf(sb, "\nServing (continuous batching, %s a replica; the realistic estimate)\n", load);
     sb_printf(sb, "  layout             tp %lld x pp %lld x ep %lld = %lld chip%s a replica, %lld replica%s",
               (long long)pf->tp, (long long)pf->pp, (long long)pf->ep, (long long)pf->chips_per_replica,
               pf->chips_per_replica == 1 ? "" : "s", (long long)pf->dp, pf->dp == 1 ? "" : "s");
@@ -241,28 +246,40 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
                   (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head",
                   s->spec_accept, sp->tokens_per_pass, sp->speedup);
     }
-    sb_printf(sb, "  TTFT               %s%s", format_seconds(t1, sizeof t1, sv->ttft_s),
-              s->disagg_prefill_chips > 0 ? " (prefill pool, with the KV's move)" : " (one prompt alone)");
-    if (s->ttft_target_s > 0.0) /* beside the TTFT it judges, before the turn's figure */
+    char t3[32], t4[32];
+    sb_printf(sb, "  TTFT               %s steady, p90 %s, p99 %s (a request's wait and its prefill%s)",
+              format_seconds(t1, sizeof t1, sv->ttft_s), format_seconds(t3, sizeof t3, sv->loop.ttft_p90_s),
+              format_seconds(t4, sizeof t4, sv->loop.ttft_p99_s),
+              s->disagg_prefill_chips > 0 ? " on the pool, with the KV's move" : "");
+    if (s->ttft_target_s > 0.0) /* beside the TTFT it judges */
         sb_printf(sb, " %s target %s", sv->ttft_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->ttft_target_s));
-    if (s->batch > 1 && s->prefill_tokens > 0)
-        sb_printf(sb, "; the turn's prefill of all %lld prompts takes %s", (long long)s->batch,
-                  format_seconds(t2, sizeof t2, a->realistic.prefill_s));
     sb_puts(sb, "\n");
-    sb_printf(sb, "  TPOT               %s%s", format_seconds(t1, sizeof t1, sv->tpot_s),
-              s->disagg_prefill_chips > 0 ? " (decode only)" : " (a decode step plus its share of the prompts)");
+    sb_printf(sb, "  TPOT               %s steady, p90 %s, p99 %s (%s)", format_seconds(t1, sizeof t1, sv->tpot_s),
+              format_seconds(t3, sizeof t3, sv->loop.tpot_p90_s), format_seconds(t4, sizeof t4, sv->loop.tpot_p99_s),
+              s->disagg_prefill_chips > 0 ? "decode steps only" : "a decode step with its share of the prompts");
     if (s->tpot_target_s > 0.0)
         sb_printf(sb, " %s target %s", sv->tpot_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->tpot_target_s));
     sb_puts(sb, "\n");
+    sb_printf(sb, "  the loop           %.1f running, %.3g requests/s, a prompt alone %s, waits %s; budget %.0f "
+                  "tokens a step%s%s\n",
+              sv->running_requests, sv->requests_per_s, format_seconds(t1, sizeof t1, sv->prompt_s),
+              format_seconds(t2, sizeof t2, sv->loop.wait_s), sv->token_budget,
+              sv->loop.kv_bound ? "; the KV cache caps the running requests" : "",
+              sv->loop.overloaded ? "; OVERLOADED: requests arrive faster than they are served" : "");
+    if (s->arrival_per_s <= 0.0)
+        sb_printf(sb, "  a benchmark        of %lld x %lld requests reports TTFT %s, TPOT %s (its first wave: TTFT "
+                      "%s)\n",
+                  (long long)s->bench_rounds, (long long)s->batch, format_seconds(t1, sizeof t1, sv->benchmark_ttft_s),
+                  format_seconds(t2, sizeof t2, sv->benchmark_tpot_s),
+                  format_seconds(t3, sizeof t3, sv->loop.first_wave_ttft_s));
     if (s->disagg_prefill_chips > 0)
-        sb_printf(sb, "  prefill pool       %lld chip%s as %lld instance%s of tp %lld, load %.2f (%s)%s; busy "
-                      "%.2f chips' worth\n",
+        sb_printf(sb, "  prefill pool       %lld chip%s as %lld worker%s of tp %lld x dp %lld, load %.2f; the KV "
+                      "moves %s to each decode rank in %s%s\n",
                   (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s",
-                  (long long)(s->disagg_prefill_chips / (sv->prefill_pool_tp > 0 ? sv->prefill_pool_tp : 1)),
-                  s->disagg_prefill_chips / (sv->prefill_pool_tp > 0 ? sv->prefill_pool_tp : 1) == 1 ? "" : "s",
-                  (long long)sv->prefill_pool_tp, sv->prefill_pool_load,
-                  sv->prefill_pool_load > 1.0 ? "overloaded: it cannot keep up" : "keeps up",
-                  sv->prefill_pool_fits ? "" : ", and the weights do not fit on it", sv->prefill_pool_share);
+                  (long long)sv->prefill_pool_workers, sv->prefill_pool_workers == 1 ? "" : "s",
+                  (long long)sv->prefill_pool_tp, (long long)sv->prefill_pool_dp, sv->prefill_pool_load,
+                  format_si(t3, sizeof t3, sv->kv_bytes_per_rank, "B"), format_seconds(t4, sizeof t4, sv->kv_transfer_s),
+                  sv->prefill_pool_fits ? "" : "; the weights do not fit on a worker");
     if (s->decode_tokens > 0)
         sb_printf(sb, "  throughput         %.1f tokens/s per user, %.1f tokens/s per chip%s\n",
                   sv->tokens_per_s_per_user, sv->tokens_per_s_per_chip,
@@ -276,8 +293,8 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
         reasons[nr++] = "the batch does not fit";
     if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits)
         reasons[nr++] = "the weights do not fit on the prefill pool";
-    else if (s->disagg_prefill_chips > 0 && sv->prefill_pool_load > 1.0)
-        reasons[nr++] = "the prefill pool cannot keep up";
+    if (sv->loop.overloaded)
+        reasons[nr++] = "the requests arrive faster than they are served";
     if (!sv->ttft_ok)
         reasons[nr++] = "TTFT misses its target";
     if (!sv->tpot_ok)
@@ -964,17 +981,47 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON *serve = cJSON_AddObjectToObject(root, "serving");
     cJSON_AddNumberToObject(serve, "ttft_s", sv->ttft_s);
     cJSON_AddNumberToObject(serve, "tpot_s", sv->tpot_s);
+    cJSON_AddNumberToObject(serve, "benchmark_ttft_s", sv->benchmark_ttft_s);
+    cJSON_AddNumberToObject(serve, "benchmark_tpot_s", sv->benchmark_tpot_s);
+    json_measured(serve, "clients", sv->clients);
+    json_measured(serve, "arrival_per_s", s->arrival_per_s);
+    cJSON_AddNumberToObject(serve, "bench_rounds", (double)s->bench_rounds);
+    cJSON_AddNumberToObject(serve, "token_budget", sv->token_budget);
+    cJSON_AddNumberToObject(serve, "prefix_hit", s->prefix_hit);
+    cJSON_AddNumberToObject(serve, "prompt_s", sv->prompt_s);
+    cJSON_AddNumberToObject(serve, "mean_context_tokens", sv->mean_context_tokens);
+    cJSON_AddNumberToObject(serve, "running_requests", sv->running_requests);
+    cJSON_AddNumberToObject(serve, "requests_per_s", sv->requests_per_s);
+    cJSON_AddNumberToObject(serve, "step_time_s", sv->loop.step_time_s);
+    cJSON_AddNumberToObject(serve, "queue_wait_s", sv->loop.wait_s);
+    cJSON_AddNumberToObject(serve, "prefill_share", sv->loop.prefill_share);
+    cJSON_AddNumberToObject(serve, "first_wave_ttft_s", sv->loop.first_wave_ttft_s);
+    cJSON_AddNumberToObject(serve, "first_wave_tpot_s", sv->loop.first_wave_tpot_s);
+    cJSON *pct = cJSON_AddObjectToObject(serve, "percentiles");
+    cJSON_AddNumberToObject(pct, "ttft_p50_s", sv->loop.ttft_p50_s);
+    cJSON_AddNumberToObject(pct, "ttft_p90_s", sv->loop.ttft_p90_s);
+    cJSON_AddNumberToObject(pct, "ttft_p99_s", sv->loop.ttft_p99_s);
+    cJSON_AddNumberToObject(pct, "tpot_p50_s", sv->loop.tpot_p50_s);
+    cJSON_AddNumberToObject(pct, "tpot_p90_s", sv->loop.tpot_p90_s);
+    cJSON_AddNumberToObject(pct, "tpot_p99_s", sv->loop.tpot_p99_s);
+    cJSON_AddBoolToObject(serve, "kv_bound", sv->loop.kv_bound);
+    cJSON_AddBoolToObject(serve, "overloaded", sv->loop.overloaded);
     cJSON_AddNumberToObject(serve, "tokens_per_s_per_user", sv->tokens_per_s_per_user);
     cJSON_AddNumberToObject(serve, "tokens_per_s_per_chip", sv->tokens_per_s_per_chip);
     cJSON_AddNumberToObject(serve, "kv_transfer_s", sv->kv_transfer_s);
+    cJSON_AddNumberToObject(serve, "kv_bytes_per_rank", sv->kv_bytes_per_rank);
     cJSON_AddNumberToObject(serve, "prefill_pool_share_chips", sv->prefill_pool_share);
     if (s->disagg_prefill_chips > 0) {
         cJSON_AddNumberToObject(serve, "prefill_pool_load", sv->prefill_pool_load);
         cJSON_AddNumberToObject(serve, "prefill_pool_tp", (double)sv->prefill_pool_tp);
+        cJSON_AddNumberToObject(serve, "prefill_pool_dp", (double)sv->prefill_pool_dp);
+        cJSON_AddNumberToObject(serve, "prefill_pool_workers", (double)sv->prefill_pool_workers);
         cJSON_AddBoolToObject(serve, "prefill_pool_fits", sv->prefill_pool_fits);
     } else {
         cJSON_AddNullToObject(serve, "prefill_pool_load");
         cJSON_AddNullToObject(serve, "prefill_pool_tp");
+        cJSON_AddNullToObject(serve, "prefill_pool_dp");
+        cJSON_AddNullToObject(serve, "prefill_pool_workers");
         cJSON_AddNullToObject(serve, "prefill_pool_fits");
     }
     json_measured(serve, "ttft_target_s", s->ttft_target_s);

@@ -1,5 +1,6 @@
 /* scenario.c — the default scenario and its validation. */
 #include "scenario.h"
+#include "serving.h"
 
 #include "units.h"
 
@@ -31,6 +32,7 @@ void scenario_default(struct scenario *s)
     s->pp = 1;
     s->ep = 1;
     s->ep_imbalance = 1.0;
+    s->bench_rounds = RT_DEFAULT_BENCH_ROUNDS;
 }
 
 int64_t scenario_tp(const struct scenario *s)
@@ -201,8 +203,36 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_int("--microbatches", s->microbatches, 0, RT_MAX_BATCH, err, errsize) ||
         check_int("--activation-tokens", s->activation_tokens, 0, RT_MAX_TOKENS, err, errsize) ||
         check_int("--spec-tokens", s->spec_tokens, 0, 16, err, errsize) ||
-        check_int("--disagg", s->disagg_prefill_chips, 0, RT_MAX_CHIPS, err, errsize))
+        check_int("--disagg", s->disagg_prefill_chips, 0, RT_MAX_CHIPS, err, errsize) ||
+        check_int("--prefill-tp", s->disagg_prefill_tp, 0, RT_MAX_CHIPS, err, errsize) ||
+        check_int("--prefill-dp", s->disagg_prefill_dp, 0, RT_MAX_CHIPS, err, errsize) ||
+        check_int("--moe-ep", s->moe_ep, 0, RT_MAX_CHIPS, err, errsize) ||
+        check_int("--bench-rounds", s->bench_rounds, 1, 1000000, err, errsize))
         return -1;
+    if (s->disagg_prefill_chips > 0 && (s->disagg_prefill_tp > 0 || s->disagg_prefill_dp > 1) &&
+        s->disagg_prefill_chips % ((s->disagg_prefill_tp > 0 ? s->disagg_prefill_tp : 1) *
+                                   (s->disagg_prefill_dp > 0 ? s->disagg_prefill_dp : 1)) != 0) {
+        snprintf(err, errsize, "--disagg's prefill pool of %lld chips is not whole workers of --prefill-tp %lld x "
+                 "--prefill-dp %lld chips",
+                 (long long)s->disagg_prefill_chips, (long long)(s->disagg_prefill_tp > 0 ? s->disagg_prefill_tp : 1),
+                 (long long)(s->disagg_prefill_dp > 0 ? s->disagg_prefill_dp : 1));
+        return -1;
+    }
+    if (s->disagg_prefill_chips == 0 && (s->disagg_prefill_tp > 0 || s->disagg_prefill_dp > 1)) {
+        snprintf(err, errsize, "--prefill-tp and --prefill-dp lay out a disaggregated prefill pool: give --disagg P:D");
+        return -1;
+    }
+    if (s->moe_ep > 1 && s->model.experts <= 1) {
+        snprintf(err, errsize, "--moe-ep %lld needs a mixture-of-experts model: %s has no routed experts",
+                 (long long)s->moe_ep, s->model.name);
+        return -1;
+    }
+    if (s->moe_ep > 0 && s->pp * s->ep > 0 && s->chips % (s->pp * s->ep) == 0 &&
+        (s->chips / s->pp) % s->moe_ep != 0) {
+        snprintf(err, errsize, "--moe-ep %lld does not divide a stage's %lld chips (tp x ep): the experts' ranks "
+                 "are the stage's chips", (long long)s->moe_ep, (long long)(s->chips / s->pp));
+        return -1;
+    }
     if (s->chips % (s->pp * s->ep) != 0) {
         snprintf(err, errsize,
                  "--chips %lld is not a multiple of --pp %lld x --ep %lld: a replica is tp x pp x ep chips",
@@ -246,6 +276,8 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_given("--train-mfu", s->train_mfu, RT_MIN_MFU, 1.0, "(a fraction of peak)", err, errsize) ||
         check_given("--train-chip-hours", s->train_chip_hours, 1e-3, 1e12, "chip-hours", err, errsize) ||
         check_real("--ep-imbalance", s->ep_imbalance, 1.0, false, 64.0, err, errsize) ||
+        check_given("--arrival-rate", s->arrival_per_s, 1e-6, 1e9, "requests/s", err, errsize) ||
+        check_real("--prefix-cache", s->prefix_hit, 0.0, false, 0.99, err, errsize) ||
         check_given("--spec-draft", s->spec_draft_params, 1.0, RT_MAX_PARAMS, "parameters", err, errsize) ||
         check_given("--ttft-target", s->ttft_target_s, RT_MIN_SECONDS, 1e9, "s", err, errsize) ||
         check_given("--tpot-target", s->tpot_target_s, RT_MIN_SECONDS, 1e9, "s", err, errsize) ||

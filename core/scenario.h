@@ -123,6 +123,20 @@ struct scenario {
      * chips (tensor parallel) and moves each request's KV cache to the
      * decode pool (the layout above); 0 = prefill and decode share chips. */
     int64_t disagg_prefill_chips;
+    int64_t disagg_prefill_tp;        /* each prefill worker's tensor-parallel chips; 0 = derived (pool_instance_tp) */
+    int64_t disagg_prefill_dp;        /* each prefill worker's attention-DP ranks (each a prompt at a time); 0 = 1 */
+    /* The experts' own layout over a stage's tp x ep chips (TRT-LLM
+     * moe_ep_size, vLLM --enable-expert-parallel): moe_ep ranks each hold
+     * ceil(experts / moe_ep) whole experts (redundant ones fill an EP that
+     * does not divide them), sliced tp x ep / moe_ep ways. 0 = the plain
+     * layout: all tp x ep chips when ep > 1, else none (experts sliced tp ways). */
+    int64_t moe_ep;
+    /* How the engine is loaded (serving.h): a closed loop of `batch`
+     * clients per replica, or an open loop at arrival_per_s requests per
+     * second per replica (> 0). */
+    double arrival_per_s;
+    int64_t bench_rounds;             /* a closed-loop benchmark sends bench_rounds x batch requests, >= 1 */
+    double prefix_hit;                /* share of each prompt found in the engine's prefix cache, [0, 1) */
     double comm_overlap;              /* share of training communication hidden behind compute, [0, 1] */
 
     /* Measurements of a real run; 0 = none. */

@@ -30,6 +30,10 @@ static const struct int_field scenario_ints[] = {
     {"activation_tokens", SFIELD(activation_tokens)},
     {"spec_tokens", SFIELD(spec_tokens)},
     {"disagg_prefill_chips", SFIELD(disagg_prefill_chips)},
+    {"disagg_prefill_tp", SFIELD(disagg_prefill_tp)},
+    {"disagg_prefill_dp", SFIELD(disagg_prefill_dp)},
+    {"moe_ep", SFIELD(moe_ep)},
+    {"bench_rounds", SFIELD(bench_rounds)},
 };
 static const struct int_field scenario_reals[] = {
     {"peak_flops_override", SFIELD(peak_flops_override)},
@@ -56,6 +60,8 @@ static const struct int_field scenario_reals[] = {
     {"train_tokens", SFIELD(train_tokens)},
     {"train_mfu", SFIELD(train_mfu)},
     {"train_chip_hours", SFIELD(train_chip_hours)},
+    {"arrival_per_s", SFIELD(arrival_per_s)},
+    {"prefix_hit", SFIELD(prefix_hit)},
 };
 #undef SFIELD
 
@@ -462,7 +468,9 @@ static const struct {
     {"--prefill-tokens", "prefill_tokens"}, {"--decode-tokens", "decode_tokens"}, {"--max-chips", "max_chips"},
     {"--tile", "tile"}, {"--dp", "data_parallel"}, {"--pp", "pp"}, {"--ep", "ep"}, {"--microbatches", "microbatches"},
     {"--activation-tokens", "activation_tokens"}, {"--spec-tokens", "spec_tokens"},
-    {"--disagg", "disagg_prefill_chips"}, {"--peak-flops", "peak_flops_override"},
+    {"--disagg", "disagg_prefill_chips"}, {"--prefill-tp", "disagg_prefill_tp"}, {"--prefill-dp", "disagg_prefill_dp"},
+    {"--moe-ep", "moe_ep"}, {"--bench-rounds", "bench_rounds"}, {"--arrival-rate", "arrival_per_s"},
+    {"--prefix-cache", "prefix_hit"}, {"--peak-flops", "peak_flops_override"},
     {"--hbm-bw", "hbm_bytes_per_s_override"}, {"--hbm-bytes", "hbm_bytes_override"}, {"--params", "params"},
     {"--budget", "budget_s"}, {"--overhead", "overhead_s"}, {"--reserve", "reserve_bytes"}, {"--mfu", "mfu"},
     {"--recompute", "recompute_fraction"}, {"--comm-overlap", "comm_overlap"},

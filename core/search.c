@@ -100,6 +100,10 @@ static void add_reason(char *buf, size_t size, const char *fmt, ...)
 /* Why a candidate was rejected, from its analysis: every failure as a bit
  * (returned; 0 when accepted) and in words in buf, in the order HBM, the
  * prefill pool (too small for the weights, or overloaded), TTFT, TPOT. */
+/* A prefill pool this busy is rejected: its prompts' queue grows without
+ * bound as the load nears 1 (M/D/1, serving.h). */
+#define RT_SEARCH_POOL_SATURATED 0.95
+
 static unsigned reject_reason(const struct scenario *s, const struct analysis *a, char *buf, size_t size)
 {
     char x[32], y[32];
@@ -113,10 +117,10 @@ static unsigned reject_reason(const struct scenario *s, const struct analysis *a
     if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits) {
         bits |= RT_REJECT_POOL;
         add_reason(buf, size, "prefill pool of %lld chips too small for the weights", (long long)s->disagg_prefill_chips);
-    } else if (s->disagg_prefill_chips > 0 && sv->prefill_pool_load > 1.0) {
+    } else if (s->disagg_prefill_chips > 0 && (sv->prefill_pool_load >= RT_SEARCH_POOL_SATURATED || sv->loop.overloaded)) {
         bits |= RT_REJECT_POOL;
-        add_reason(buf, size, "prefill pool of %lld chips overloaded %.1fx", (long long)s->disagg_prefill_chips,
-                   sv->prefill_pool_load);
+        add_reason(buf, size, "prefill pool of %lld chips saturated (load %.2f: the prompts queue)",
+                   (long long)s->disagg_prefill_chips, sv->prefill_pool_load);
     }
     if (!sv->ttft_ok) {
         bits |= RT_REJECT_TTFT;

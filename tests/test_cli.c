@@ -1076,7 +1076,7 @@ static void test_did_you_mean(void **state)
                       "unknown option '--kvheads=4'; did you mean --kv-heads? (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--zzz"), "unknown option '--zzz' (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--pre", "8"),
-                      "ambiguous option '--pre' (it begins --precision, --prefill-tokens, --present) (rooftop --help lists them)");
+                      "ambiguous option '--pre' (it begins --precision, --prefill-tokens, --present, --prefill-tp, --prefill-dp, --prefix-cache) (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--chip", "h10"),
                       "--chip 'h10': unknown chip; did you mean h100, h20, h200, h800? rooftop --list-chips shows "
                       "the 27 known");
@@ -1489,7 +1489,7 @@ static void test_report_numbers_without_exponents(void **state)
     r = RUN("--chip", "h100", "--chips", "8", "--ttft-target", "1", "--batch", "64", "--report");
     assert_non_null(strstr(r.out, "\n  serving verdict    OK\n"));
     /* The target's '<=' sits beside the TTFT it judges, not the turn's longer prefill. */
-    assert_non_null(strstr(r.out, " (one prompt alone) <= target 1.000 s; the turn's prefill of all 64 prompts takes "));
+    assert_non_null(strstr(r.out, " (a request's wait and its prefill) <= target 1.000 s\n"));
     run_free(&r);
     r = RUN("--batch", "1024", "--prefill-tokens", "1000000", "--context", "1000000", "--report");
     assert_int_equal(r.status, 0);
@@ -1732,6 +1732,45 @@ static void test_validate_rows_rerun_exactly(void **state)
     const cJSON *sum = cJSON_GetObjectItemCaseSensitive(doc, "summary");
     assert_int_equal((int)json_at(sum, "rows"), 40);
     assert_int_equal((int)json_at(sum, "skipped"), 0);
+    cJSON_Delete(doc);
+    run_free(&r);
+
+    /* measured serving runs: each run's args rerun give its TTFT and TPOT exactly, at the paths it names */
+    r = RUN("--validate", "tests/fixtures/serving/runs.csv", "--format=json");
+    assert_int_equal(r.status, 0);
+    doc = cJSON_Parse(r.out);
+    assert_non_null(doc);
+    rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
+    assert_int_equal(cJSON_GetArraySize(rows), 5);
+    for (int i = 0; i < 5; i++) {
+        const cJSON *row = cJSON_GetArrayItem(rows, i);
+        assert_null(cJSON_GetObjectItemCaseSensitive(row, "skipped"));
+        const cJSON *args = cJSON_GetObjectItemCaseSensitive(row, "args");
+        const char *argv[48];
+        int n = 0;
+        const cJSON *a;
+        cJSON_ArrayForEach(a, args) if (n < 46) argv[n++] = a->valuestring;
+        argv[n++] = "--report=json";
+        argv[n] = NULL;
+        struct run again = run_argv(argv);
+        assert_int_equal(again.status, 0);
+        cJSON *rep = cJSON_Parse(again.out);
+        assert_non_null(rep);
+        const cJSON *fig = cJSON_GetObjectItemCaseSensitive(row, "figures");
+        const cJSON *pred = cJSON_GetObjectItemCaseSensitive(row, "predicted");
+        assert_true(json_at(rep, cJSON_GetObjectItemCaseSensitive(fig, "ttft_s")->valuestring) == json_at(pred, "ttft_s"));
+        assert_true(json_at(rep, cJSON_GetObjectItemCaseSensitive(fig, "tpot_s")->valuestring) == json_at(pred, "tpot_s"));
+        cJSON_Delete(rep);
+        run_free(&again);
+    }
+    /* row 2 (line 2) is the GB200 DeepSeek-V3 1P8D... run: 1 prefill worker of tp 1 x dp 8, decode tp 1 x dp 32 */
+    const cJSON *disagg = cJSON_GetArrayItem(rows, 0);
+    assert_int_equal((int)json_at(disagg, "line"), 2);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(disagg, "mode")->valuestring, "disagg");
+    ASSERT_NEAR(json_at(cJSON_GetObjectItemCaseSensitive(disagg, "measured"), "tpot_s"), 0.024497003443363074, 1e-15);
+    sum = cJSON_GetObjectItemCaseSensitive(doc, "summary");
+    assert_int_equal((int)json_at(sum, "skipped"), 0);
+    ASSERT_NEAR(json_at(sum, "expressed"), 1.0, 0);
     cJSON_Delete(doc);
     run_free(&r);
 

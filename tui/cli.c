@@ -175,7 +175,8 @@ enum {
     OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS, OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET,
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
     OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT,
-    OPT_ACT_PRECISION, OPT_WRITE_PROFILES, OPT_OP, OPT_VALIDATE, OPT_KERNELS_FROM, OPT_COUNT
+    OPT_ACT_PRECISION, OPT_WRITE_PROFILES, OPT_OP, OPT_VALIDATE, OPT_KERNELS_FROM, OPT_PREFILL_TP, OPT_PREFILL_DP,
+    OPT_MOE_EP, OPT_ARRIVAL_RATE, OPT_BENCH_ROUNDS, OPT_PREFIX_CACHE, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -202,6 +203,7 @@ static const struct option long_options[] = {
     {"d-ff", required_argument, NULL, OPT_D_FF},
     {"vocab", required_argument, NULL, OPT_VOCAB},
     {"batch", required_argument, NULL, OPT_BATCH},
+    {"concurrency", required_argument, NULL, OPT_BATCH},
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"kv-precision", required_argument, NULL, OPT_KV_PRECISION},
     {"act-precision", required_argument, NULL, OPT_ACT_PRECISION},
@@ -259,6 +261,13 @@ static const struct option long_options[] = {
     {"microbatches", required_argument, NULL, OPT_MICROBATCHES},
     {"ep-imbalance", required_argument, NULL, OPT_EP_IMBALANCE},
     {"activation-tokens", required_argument, NULL, OPT_ACTIVATION_TOKENS},
+    {"max-num-tokens", required_argument, NULL, OPT_ACTIVATION_TOKENS},
+    {"prefill-tp", required_argument, NULL, OPT_PREFILL_TP},
+    {"prefill-dp", required_argument, NULL, OPT_PREFILL_DP},
+    {"moe-ep", required_argument, NULL, OPT_MOE_EP},
+    {"arrival-rate", required_argument, NULL, OPT_ARRIVAL_RATE},
+    {"bench-rounds", required_argument, NULL, OPT_BENCH_ROUNDS},
+    {"prefix-cache", required_argument, NULL, OPT_PREFIX_CACHE},
     {"spec-tokens", required_argument, NULL, OPT_SPEC_TOKENS},
     {"spec-accept", required_argument, NULL, OPT_SPEC_ACCEPT},
     {"spec-draft", required_argument, NULL, OPT_SPEC_DRAFT},
@@ -683,6 +692,12 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_MICROBATCHES: whole = &s->microbatches; break;
     case OPT_EP_IMBALANCE: real = &s->ep_imbalance; break;
     case OPT_ACTIVATION_TOKENS: whole = &s->activation_tokens; break;
+    case OPT_PREFILL_TP: whole = &s->disagg_prefill_tp; break;
+    case OPT_PREFILL_DP: whole = &s->disagg_prefill_dp; break;
+    case OPT_MOE_EP: whole = &s->moe_ep; break;
+    case OPT_BENCH_ROUNDS: whole = &s->bench_rounds; break;
+    case OPT_ARRIVAL_RATE: real = &s->arrival_per_s; break;
+    case OPT_PREFIX_CACHE: real = &s->prefix_hit; break;
     case OPT_SPEC_TOKENS: whole = &s->spec_tokens; break;
     case OPT_SPEC_ACCEPT: real = &s->spec_accept; break;
     case OPT_TTFT_TARGET: real = &s->ttft_target_s; break;
@@ -846,7 +861,8 @@ static const int apply_order[] = {
     OPT_STEP_TIMES, OPT_RECOMPUTE, OPT_ATTENTION, OPT_DATA_PARALLEL, OPT_DP, OPT_COMM_OVERLAP, OPT_MEASURED_TRAIN,
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
     OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE,
-    OPT_TRAIN_TOKENS, OPT_TRAIN_MFU, OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_OP, OPT_KERNELS_FROM};
+    OPT_TRAIN_TOKENS, OPT_TRAIN_MFU, OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_OP, OPT_KERNELS_FROM,
+    OPT_PREFILL_TP, OPT_PREFILL_DP, OPT_MOE_EP, OPT_ARRIVAL_RATE, OPT_BENCH_ROUNDS, OPT_PREFIX_CACHE};
 
 /* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
  * number as the scenario holds it (1e-320 reads back as

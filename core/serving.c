@@ -1,0 +1,242 @@
+/* serving.c — continuous batching at a concurrency or an arrival rate (serving.h). */
+#include "serving.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "minmax.h"
+
+double serving_decode_step_s(const struct serving_costs *c, double seqs)
+{
+    if (!c || c->points < 1)
+        return 0.0;
+    int k = c->points;
+    if (seqs <= c->seqs[0])
+        return c->decode_step_s[0];
+    for (int i = 1; i < k; i++)
+        if (seqs <= c->seqs[i]) {
+            double f = (seqs - c->seqs[i - 1]) / (c->seqs[i] - c->seqs[i - 1]);
+            return c->decode_step_s[i - 1] + f * (c->decode_step_s[i] - c->decode_step_s[i - 1]);
+        }
+    if (k == 1)
+        return c->decode_step_s[0];
+    /* past the last point: the last segment's slope, never below flat */
+    double slope = (c->decode_step_s[k - 1] - c->decode_step_s[k - 2]) / (c->seqs[k - 1] - c->seqs[k - 2]);
+    return c->decode_step_s[k - 1] + dmax(0.0, slope) * (seqs - c->seqs[k - 1]);
+}
+
+/* The steady state with n requests decoding (serving.h). */
+struct steady {
+    double step_s, lambda, rho, own_s, wait_s, ttft_s, joins_per_step, population;
+    double tpot_s;      /* the steps a request decodes through: others' prompts ride on them, not its own */
+    double others_share; /* closed loop: (N - 1) / N, the share of the load that is other clients'; 1 open loop */
+    bool stable;
+};
+
+static double prompt_marginal_s(const struct serving_costs *c)
+{
+    return dmax(0.0, c->prompt_s - c->step_s);
+}
+
+static struct steady steady_at(const struct serving_costs *c, const struct serving_load *l, double n)
+{
+    struct steady st = {0};
+    double td = serving_decode_step_s(c, dmax(1.0, n));
+    st.others_share = l->clients > 0.0 ? (l->clients - 1.0) / l->clients : 1.0;
+    if (l->disaggregated) {
+        /* decode steps alone; prompts queue on the pool, one server X times as fast */
+        double s = c->prompt_s;
+        st.step_s = st.tpot_s = td;
+        st.lambda = n / ((l->osl - 1.0) * td);
+        st.rho = st.lambda * s / l->prefill_workers;
+        st.own_s = s + c->kv_move_s;
+        if (!(st.rho < 1.0))
+            return st;
+        st.wait_s = st.rho * st.others_share / (2.0 * (1.0 - st.rho)) * s / l->prefill_workers;
+        st.ttft_s = st.own_s + st.wait_s;
+    } else {
+        /* Requests finish at lambda = n / ((osl - 1) TPOT); a decoding
+         * request's steps carry the others' prompts, lambda x share x P of
+         * each second: TPOT = decode / (1 - lambda share P), so lambda =
+         * n / ((osl - 1) decode + n share P). */
+        double pm = prompt_marginal_s(c), share = st.others_share;
+        st.lambda = n / ((l->osl - 1.0) * td + n * share * pm);
+        st.tpot_s = td / (1.0 - st.lambda * share * pm);
+        st.step_s = td / fmax(1e-12, 1.0 - st.lambda * pm); /* the engine's mean step, every prompt on it */
+        st.joins_per_step = st.lambda * st.tpot_s;
+        double room = dmax(1.0, l->token_budget - n); /* the budget's share left for prompts */
+        st.rho = st.joins_per_step * l->isl / room;
+        if (!(st.lambda * pm < 1.0))
+            return st;
+        /* Others decoding when a prompt arrives (a closed loop's own client is not among them): a step
+         * is then in flight, and the prompt's chunks ride on decode steps rather than bare ones. */
+        double busy = dmin(1.0, n * share);
+        double ride = c->step_s + (td - c->step_s) * busy;
+        st.own_s = ceil(l->isl / room) * ride + pm;
+        if (!(st.rho < 1.0))
+            return st;
+        st.wait_s = st.rho * share / (2.0 * (1.0 - st.rho)) * st.own_s; /* behind others' prompts */
+        st.ttft_s = 0.5 * st.tpot_s * busy + st.wait_s + st.own_s;
+    }
+    st.population = n + st.lambda * st.ttft_s;
+    st.stable = true;
+    return st;
+}
+
+/* Percentiles of the steady state (serving.h): the wait's exponential
+ * tail, the count of prompts joining a request's decode. */
+static void percentiles(const struct serving_costs *c, const struct serving_load *l, const struct steady *st,
+                        double n, double extra_wait_s, struct serving_loop *out)
+{
+    static const double q[3] = {0.5, 0.9, 0.99};
+    static const double z[3] = {0.0, 1.2815515655446004, 2.3263478740408408}; /* the normal quantiles */
+    double *tt[3] = {&out->ttft_p50_s, &out->ttft_p90_s, &out->ttft_p99_s};
+    double *tp[3] = {&out->tpot_p50_s, &out->tpot_p90_s, &out->tpot_p99_s};
+    double base = st->ttft_s - st->wait_s + extra_wait_s; /* the wait's tail below, the rest as it is */
+    double td = serving_decode_step_s(c, dmax(1.0, n));
+    double joins = l->disaggregated ? 0.0 : n * st->others_share; /* others' prompts during its osl - 1 steps */
+    double pm = l->disaggregated ? 0.0 : prompt_marginal_s(c);
+    for (int i = 0; i < 3; i++) {
+        double t = 0.0;
+        if (st->rho > 0.0 && st->wait_s > 0.0 && q[i] > 1.0 - st->rho)
+            t = st->wait_s / st->rho * log(st->rho / (1.0 - q[i]));
+        *tt[i] = base + t;
+        double k = dmax(0.0, joins + z[i] * sqrt(joins));
+        *tp[i] = l->osl > 1.0 ? td + k * pm / (l->osl - 1.0) : 0.0;
+    }
+}
+
+/* Requests decoding at once in the closed loop of N clients: the n whose
+ * population is N, within the KV slots and the budget. */
+static double closed_loop_running(const struct serving_costs *c, const struct serving_load *l, double cap)
+{
+    double lo = 0.0, hi = cap;
+    struct steady top = steady_at(c, l, hi);
+    if (top.stable && top.population <= l->clients)
+        return hi;
+    for (int i = 0; i < 80; i++) {
+        double mid = 0.5 * (lo + hi);
+        struct steady st = steady_at(c, l, mid);
+        if (st.stable && st.population <= l->clients)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The first wave of a closed-loop benchmark (serving.h). */
+static void first_wave(const struct serving_costs *c, const struct serving_load *l, double steady_tpot_s,
+                       double *ttft_s, double *tpot_s)
+{
+    double N = l->clients;
+    if (l->disaggregated) {
+        double rounds = ceil(N / l->prefill_workers);
+        *ttft_s = c->prompt_s * (rounds + 1.0) / 2.0 + c->kv_move_s;
+        *tpot_s = steady_tpot_s;
+        return;
+    }
+    double pm = prompt_marginal_s(c);
+    double per_step = l->isl <= l->token_budget ? dmax(1.0, dmin(N, floor(l->token_budget / l->isl))) : 1.0;
+    double steps_each = ceil(l->isl / l->token_budget);
+    double groups = ceil(N / per_step);
+    /* those already decoding while the rest prefill: half the others on average (none for one client) */
+    double running = dmin(l->kv_slots, 0.5 * (N - 1.0));
+    double step = (running >= 1.0 ? serving_decode_step_s(c, running) : c->step_s) + per_step * pm / steps_each;
+    *ttft_s = step * steps_each * (groups + 1.0) / 2.0;
+    /* a request of group j decodes through the (groups - j) x steps_each prefill steps behind it */
+    double behind = dmin(l->osl - 1.0, 0.5 * (groups - 1.0) * steps_each);
+    double full = serving_decode_step_s(c, dmin(N, l->kv_slots));
+    *tpot_s = l->osl > 1.0 ? steady_tpot_s + behind * dmax(0.0, step - full) / (l->osl - 1.0) : 0.0;
+}
+
+int serving_run(const struct serving_costs *c, const struct serving_load *l, struct serving_loop *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!c || !l || c->points < 1 || c->points > RT_SERVING_POINTS || !(c->prompt_s >= 0.0) ||
+        !(c->step_s >= 0.0) || !(c->kv_move_s >= 0.0) || !(l->isl >= 1.0) || !(l->osl >= 1.0) ||
+        !(l->token_budget >= 1.0) || !(l->kv_slots >= 1.0) || !(l->clients >= 0.0) ||
+        (l->clients > 0.0 && !(l->rounds >= 1.0)) || (l->clients == 0.0 && !(l->arrival_per_s > 0.0)) ||
+        (l->disaggregated && !(l->prefill_workers > 0.0)))
+        return -1;
+    for (int i = 0; i < c->points; i++)
+        if (!(c->seqs[i] >= 1.0) || (i > 0 && !(c->seqs[i] > c->seqs[i - 1])) || !(c->decode_step_s[i] >= 0.0))
+            return -1;
+
+    if (l->osl < 2.0) {
+        /* No decode steps: every request is a prompt; they queue through the budget. */
+        double pm = prompt_marginal_s(c);
+        double per_step = l->isl <= l->token_budget ? dmax(1.0, floor(l->token_budget / l->isl)) : 1.0;
+        double per_prompt = l->disaggregated ? c->prompt_s / l->prefill_workers : pm + c->step_s / per_step;
+        double n = l->clients > 0.0 ? l->clients : 1.0;
+        out->requests_per_s = per_prompt > 0.0 ? 1.0 / per_prompt : 0.0;
+        if (l->clients == 0.0) {
+            out->prefill_share = l->arrival_per_s * per_prompt;
+            out->overloaded = !(out->prefill_share < 1.0);
+            out->requests_per_s = l->arrival_per_s;
+            n = 1.0;
+        }
+        out->ttft_s = out->steady_ttft_s = n * per_prompt + (l->disaggregated ? c->kv_move_s : c->step_s);
+        out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = out->ttft_s;
+        out->first_wave_ttft_s = l->clients > 0.0 ? out->ttft_s : 0.0;
+        /* one output token comes with the prompt: no step to average; a lone decode step's time is shown */
+        out->tpot_s = out->steady_tpot_s = out->step_time_s = serving_decode_step_s(c, 1.0);
+        out->tpot_p50_s = out->tpot_p90_s = out->tpot_p99_s = out->tpot_s;
+        return 0;
+    }
+
+    double cap = l->kv_slots;
+    struct steady st;
+    double n, extra = 0.0;
+    if (l->clients > 0.0) {
+        cap = dmin(cap, l->clients);
+        n = closed_loop_running(c, l, cap);
+        st = steady_at(c, l, n);
+        if (!st.stable) { /* the smallest loop is already past its budget: one request at a time */
+            n = dmin(1.0, cap);
+            st = steady_at(c, l, n);
+        }
+        if (st.population < l->clients && st.lambda > 0.0) { /* the rest wait for a KV slot (or the budget) */
+            extra = (l->clients - st.population) / st.lambda;
+            out->kv_bound = n >= l->kv_slots;
+        }
+    } else {
+        /* Open loop: the running requests n that arrivals at lambda keep busy. */
+        double lam = l->arrival_per_s;
+        double lo = 0.0, hi = cap;
+        if (!(steady_at(c, l, hi).lambda >= lam)) { /* even every KV slot decoding finishes fewer */
+            out->overloaded = true;
+            n = hi;
+        } else {
+            for (int i = 0; i < 80; i++) {
+                double mid = 0.5 * (lo + hi);
+                if (steady_at(c, l, mid).lambda >= lam)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+            n = hi;
+        }
+        st = steady_at(c, l, n);
+        if (!st.stable) /* the prompts' budget or pool cannot keep up */
+            out->overloaded = true;
+    }
+    out->running = n;
+    out->requests_per_s = st.lambda;
+    out->prefill_share = dmin(st.rho, 1.0);
+    out->step_time_s = st.step_s;
+    out->wait_s = st.wait_s + extra;
+    out->steady_ttft_s = st.ttft_s + extra;
+    out->steady_tpot_s = st.tpot_s;
+    percentiles(c, l, &st, n, extra, out);
+    if (l->clients > 0.0) {
+        first_wave(c, l, out->steady_tpot_s, &out->first_wave_ttft_s, &out->first_wave_tpot_s);
+        double r = l->rounds;
+        out->ttft_s = (out->first_wave_ttft_s + (r - 1.0) * out->steady_ttft_s) / r;
+        out->tpot_s = (out->first_wave_tpot_s + (r - 1.0) * out->steady_tpot_s) / r;
+    } else {
+        out->ttft_s = out->steady_ttft_s;
+        out->tpot_s = out->steady_tpot_s;
+    }
+    return 0;
+}

@@ -1,0 +1,106 @@
+/* serving.h — an engine serving many requests at once: the step loop of
+ * continuous batching at a closed-loop concurrency or an open-loop arrival
+ * rate, in steady state and through a benchmark's first wave.
+ *
+ * The engine (vLLM, SGLang, TensorRT-LLM) runs steps. Each step decodes one
+ * token for every running request and fills what is left of a token budget
+ * (max_num_batched_tokens, chunked_prefill_size, max_num_tokens) with
+ * prompt tokens of waiting requests, first come first served; a request
+ * holds a KV slot from its prefill to its last token, and waits when none
+ * is free. Every request has the same prompt (isl) and output (osl)
+ * lengths, as a benchmark sends them.
+ *
+ * The model is a mean-value one, not a simulation:
+ * - steady state: n requests decoding; a request's steps carry the other
+ *   requests' prompts, P each (a prompt's prefill alone less the engine's
+ *   fixed step time, which the step pays anyway), so its time per output
+ *   token is TPOT = decode(n) / (1 - lambda s P), s = (N - 1) / N the
+ *   others' share of a closed loop of N (1 open loop), and requests finish
+ *   at lambda = n / ((osl - 1) TPOT) per second.
+ *   A prompt waits for the step in flight (T / 2, when others are decoding:
+ *   a closed loop's own client is not among them), for the prompts ahead of
+ *   it (M/D/1, Pollaczek-Khinchine: rho / (2 (1 - rho)) x its own prefill,
+ *   rho the share of the budget prompts use), then takes ceil(isl / (budget
+ *   - n)) steps (decode steps when others decode, else bare ones of the
+ *   engine's fixed time); a closed loop of N clients holds n + lambda x TTFT = N
+ *   requests (Little's law), which fixes n.
+ * - first wave: a closed-loop benchmark starts its N clients at once; the
+ *   prompts go through the budget in turn (floor(budget / isl) a step, or
+ *   ceil(isl / budget) steps each), the j-th group reaching its first token
+ *   after j groups' steps, and the requests already decoding are slowed by
+ *   the prefill steps behind them. A benchmark of R x N requests (R rounds;
+ *   InferenceMAX and AIConfigurator's collectors send 10 x the concurrency)
+ *   reports the mean of one first wave and R - 1 steady rounds.
+ * - open loop at lambda requests/s: the same steady state with lambda given;
+ *   percentiles of the wait from the exponential tail of a single-server
+ *   queue (P(W > t) = rho exp(-rho t / E[W]), Kingman's heavy-traffic form),
+ *   and of TPOT from the Poisson count of prompts that join while a
+ *   request decodes (normal approximation).
+ * - disaggregated (xPyD): prefill on X workers of their own, one prompt at a
+ *   time each, then the KV's move; decode steps carry no prompts. The pool
+ *   queues as one server X times as fast (M/D/1).
+ * Pure: no I/O, no allocation, no globals.
+ */
+#ifndef ROOFTOP_SERVING_H
+#define ROOFTOP_SERVING_H
+
+#include <stdbool.h>
+
+/* Points of the decode-step curve the loop interpolates (sequences ->
+ * seconds). */
+#define RT_SERVING_POINTS 8
+
+/* Benchmark rounds when none is given: requests sent = 10 x concurrency,
+ * as InferenceMAX's runs (num_prompts = concurrency x 10) and the
+ * AIConfigurator collectors' benchmarks send them. */
+#define RT_DEFAULT_BENCH_ROUNDS 10
+
+/* The step costs the loop runs on, seconds, from the realistic estimate. */
+struct serving_costs {
+    int points;                              /* 1..RT_SERVING_POINTS */
+    double seqs[RT_SERVING_POINTS];          /* increasing, >= 1 */
+    double decode_step_s[RT_SERVING_POINTS]; /* one decode step of that many sequences (one attention group) */
+    double prompt_s;       /* one prompt's prefill alone (aggregated: on the replica; disaggregated: on a worker) */
+    double step_s;         /* the engine's fixed time per step, inside both of the above */
+    double kv_move_s;      /* disaggregated: one request's KV to its decode ranks; 0 aggregated */
+};
+
+/* The workload and the engine's limits. */
+struct serving_load {
+    double clients;        /* closed loop: concurrent clients per attention group (> 0), or 0 for open loop */
+    double arrival_per_s;  /* open loop: requests per second per attention group (> 0); ignored when clients > 0 */
+    double isl, osl;       /* prompt tokens (>= 1) and output tokens (>= 1) of every request */
+    double token_budget;   /* tokens a step may carry (>= 1) */
+    double kv_slots;       /* requests whose KV cache fits at once per attention group (>= 1) */
+    double rounds;         /* closed loop: benchmark rounds (>= 1); 1 = the first wave alone */
+    bool disaggregated;    /* prompts on a prefill pool of their own */
+    double prefill_workers;/* disaggregated: prefill workers per attention group's share (> 0) */
+};
+
+/* What the loop gives, seconds unless named. */
+struct serving_loop {
+    double ttft_s, tpot_s;       /* means as a benchmark reports them (closed loop: over its rounds) */
+    double steady_ttft_s, steady_tpot_s; /* in steady state */
+    double first_wave_ttft_s, first_wave_tpot_s; /* closed loop: the first wave's means; 0 open loop */
+    double ttft_p50_s, ttft_p90_s, ttft_p99_s; /* steady state */
+    double tpot_p50_s, tpot_p90_s, tpot_p99_s;
+    double running;              /* requests decoding at once (steady state) */
+    double requests_per_s;       /* finished per second */
+    double prefill_share;        /* rho: the share of the prompts' capacity in use (budget or pool), [0, 1) */
+    double wait_s;               /* a prompt's mean wait for those ahead of it (and for a KV slot) */
+    double step_time_s;          /* mean step time in steady state */
+    bool overloaded;             /* open loop: prompts arrive faster than they are served */
+    bool kv_bound;               /* the KV slots, not the clients, cap the running requests */
+};
+
+/* Seconds of a decode step of `seqs` sequences on c's curve: linear
+ * between the points, the first point's time below it, and linear in seqs
+ * past the last (the step grows with the batch). seqs >= 0; 0 when c has no
+ * points. */
+double serving_decode_step_s(const struct serving_costs *c, double seqs);
+
+/* Runs the loop of `load` on `costs` into *out. Returns 0; -1 when an
+ * input is outside its range above (out is then zeroed). */
+int serving_run(const struct serving_costs *costs, const struct serving_load *load, struct serving_loop *out);
+
+#endif

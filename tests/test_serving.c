@@ -1,0 +1,207 @@
+/* test_serving.c — the step loop of continuous batching (serving.h), by hand. */
+#include <math.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "analysis.h"
+#include "chips.h"
+#include "models.h"
+#include "serving.h"
+
+/* A flat decode step of 10 ms, a 50 ms prompt, no fixed step time. */
+static struct serving_costs flat(void)
+{
+    struct serving_costs c = {.points = 1, .seqs = {1.0}, .decode_step_s = {0.010}, .prompt_s = 0.050};
+    return c;
+}
+
+static struct serving_load closed(double clients)
+{
+    struct serving_load l = {.clients = clients, .isl = 1000, .osl = 101, .token_budget = 8192, .kv_slots = 1000,
+                             .rounds = 10};
+    return l;
+}
+
+/* One client: nothing to wait for, nobody else decoding: TTFT is its
+ * prompt, TPOT the decode step, the first wave the same, and it finishes
+ * one request per 50 ms + 100 x 10 ms. */
+static void test_one_client_by_hand(void **state)
+{
+    (void)state;
+    struct serving_costs c = flat();
+    struct serving_load l = closed(1);
+    struct serving_loop o;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    ASSERT_NEAR(o.steady_ttft_s, 0.050, 1e-12);
+    ASSERT_NEAR(o.steady_tpot_s, 0.010, 1e-12);
+    ASSERT_NEAR(o.ttft_s, 0.050, 1e-12);
+    ASSERT_NEAR(o.tpot_s, 0.010, 1e-12);
+    ASSERT_NEAR(o.wait_s, 0.0, 0);
+    /* Little's law on the one client: decoding 1.0 s of the 1.05 s cycle */
+    ASSERT_NEAR(o.requests_per_s, 1.0 / 1.05, 1e-6);
+    ASSERT_NEAR(o.running, 1.0 / 1.05, 1e-6);
+}
+
+/* Ten clients: the loop's figures obey their own definitions at the n it
+ * finds, worked here apart from serving.c: requests finish at lambda = n /
+ * (100 x 10 ms + n x 0.9 x 50 ms), a decoding request's steps carry the
+ * others' 0.9 of the prompts (TPOT = 10 ms / (1 - lambda 0.9 50 ms)), a
+ * prompt rides one decode step (its 1000 tokens fit the budget's 8192 - n),
+ * waits behind the others' share 0.9 of rho = lambda TPOT 1000 / (8192 -
+ * n) (Pollaczek-Khinchine), and Little's law closes the loop at 10. */
+static void test_ten_clients_by_their_definitions(void **state)
+{
+    (void)state;
+    struct serving_costs c = flat();
+    struct serving_load l = closed(10);
+    struct serving_loop o;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    double n = o.running;
+    double lambda = n / (100.0 * 0.010 + n * 0.9 * 0.050);
+    double tpot = 0.010 / (1.0 - lambda * 0.9 * 0.050);
+    double rho = lambda * tpot * 1000.0 / (8192.0 - n);
+    double own = 0.010 * fmin(1.0, 0.9 * n) + 0.050;
+    double wait = rho * 0.9 / (2.0 * (1.0 - rho)) * own;
+    double ttft = 0.5 * tpot * fmin(1.0, 0.9 * n) + wait + own;
+    ASSERT_NEAR(o.step_time_s, 0.010 / (1.0 - lambda * 0.050), 1e-12);
+    ASSERT_NEAR(o.requests_per_s, lambda, 1e-12);
+    ASSERT_NEAR(o.prefill_share, rho, 1e-12);
+    ASSERT_NEAR(o.wait_s, wait, 1e-12);
+    ASSERT_NEAR(o.steady_ttft_s, ttft, 1e-12);
+    ASSERT_NEAR(o.steady_tpot_s, tpot, 1e-12);
+    ASSERT_NEAR(n + lambda * ttft, 10.0, 1e-6); /* Little's law: the ten clients */
+    assert_true(n > 9.0 && n < 10.0);
+    /* the percentiles bracket the mean's parts: p50 without a wait, p99 above the mean */
+    assert_true(o.ttft_p99_s > o.steady_ttft_s && o.ttft_p50_s <= o.ttft_p99_s);
+    assert_true(o.tpot_p99_s > o.tpot_p50_s);
+}
+
+/* The first wave of 16 clients with 1024-token prompts: 8 prompts fill a
+ * step of 8192, so two groups; a wave step is 8 x 50 ms of prompts on a
+ * decode step of the 7.5 already running (10 ms): 0.41 s, and the groups'
+ * first tokens come after 1 and 2 steps, 0.615 s on average. Over 10
+ * rounds the benchmark's TTFT is (wave + 9 x steady) / 10. */
+static void test_first_wave_by_hand(void **state)
+{
+    (void)state;
+    struct serving_costs c = flat();
+    struct serving_load l = closed(16);
+    l.isl = 1024;
+    struct serving_loop o;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    ASSERT_NEAR(o.first_wave_ttft_s, 0.41 * 1.5, 1e-12);
+    ASSERT_NEAR(o.ttft_s, (o.first_wave_ttft_s + 9.0 * o.steady_ttft_s) / 10.0, 1e-12);
+    /* the requests of the first group decode through the second's prefill step: 0.5 steps on average */
+    ASSERT_NEAR(o.first_wave_tpot_s, o.steady_tpot_s + 0.5 * (0.41 - 0.010) / 100.0, 1e-12);
+    l.rounds = 1;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    ASSERT_NEAR(o.ttft_s, o.first_wave_ttft_s, 0);
+}
+
+/* KV slots cap the running requests: the other clients wait for a slot,
+ * (N - population) / lambda more in TTFT. */
+static void test_kv_slots_queue_the_rest(void **state)
+{
+    (void)state;
+    struct serving_costs c = flat();
+    struct serving_load l = closed(64);
+    l.kv_slots = 8;
+    struct serving_loop o;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    assert_true(o.kv_bound);
+    ASSERT_NEAR(o.running, 8.0, 0);
+    ASSERT_NEAR(o.running + o.requests_per_s * o.steady_ttft_s, 64.0, 1e-9);
+}
+
+/* Disaggregated: one client's TTFT is its prompt on the pool plus the KV's
+ * move, and decode steps carry no prompts; an open loop faster than the
+ * pool (2 workers x 20 prompts/s) is overloaded. */
+static void test_disaggregated_and_open_loop(void **state)
+{
+    (void)state;
+    struct serving_costs c = flat();
+    c.kv_move_s = 0.004;
+    struct serving_load l = closed(1);
+    l.disaggregated = true;
+    l.prefill_workers = 2;
+    struct serving_loop o;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    ASSERT_NEAR(o.steady_ttft_s, 0.054, 1e-12);
+    ASSERT_NEAR(o.steady_tpot_s, 0.010, 1e-12);
+    l.clients = 0;
+    l.arrival_per_s = 30; /* rho = 30 x 0.05 / 2 = 0.75: M/D/1 wait 0.75 / 0.5 x 0.025 / 2 */
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    assert_false(o.overloaded);
+    ASSERT_NEAR(o.requests_per_s, 30.0, 1e-6);
+    ASSERT_NEAR(o.prefill_share, 0.75, 1e-6);
+    ASSERT_NEAR(o.wait_s, 0.75 / (2.0 * 0.25) * 0.025, 1e-6);
+    /* the wait's tail: P(W > t) = rho exp(-rho t / E[W]); p99 at t = E[W] / rho x ln(rho / 0.01) */
+    ASSERT_NEAR(o.ttft_p99_s - 0.054, o.wait_s / 0.75 * log(0.75 / 0.01), 1e-6);
+    l.arrival_per_s = 50;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    assert_true(o.overloaded);
+}
+
+/* Inputs outside their ranges are refused, and the curve interpolates. */
+static void test_refusals_and_curve(void **state)
+{
+    (void)state;
+    struct serving_costs c = flat();
+    struct serving_load l = closed(4);
+    struct serving_loop o;
+    l.isl = 0;
+    assert_int_equal(serving_run(&c, &l, &o), -1);
+    l = closed(4);
+    l.rounds = 0;
+    assert_int_equal(serving_run(&c, &l, &o), -1);
+    l = closed(0); /* open loop without a rate */
+    assert_int_equal(serving_run(&c, &l, &o), -1);
+    l = closed(4);
+    c.points = 0;
+    assert_int_equal(serving_run(&c, &l, &o), -1);
+    struct serving_costs k = {.points = 2, .seqs = {1, 11}, .decode_step_s = {0.010, 0.020}};
+    ASSERT_NEAR(serving_decode_step_s(&k, 6), 0.015, 1e-15);
+    ASSERT_NEAR(serving_decode_step_s(&k, 0.5), 0.010, 0);
+    ASSERT_NEAR(serving_decode_step_s(&k, 21), 0.030, 1e-15); /* the last slope carries on */
+}
+
+/* The analysis: one client's serving TTFT is its prompt alone (the
+ * realistic prefill of one prompt), and with a prefix cache of half the
+ * prompt it is shorter; the benchmark's figures sit in the report. */
+static void test_analysis_one_client(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    s.chips = 8;
+    scenario_set_model(&s, model_find("llama-3.1-70b"));
+    s.prefill_tokens = 2048;
+    s.decode_tokens = 256;
+    s.context_tokens = 4096;
+    char err[256];
+    struct analysis a;
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    ASSERT_NEAR(a.serving.ttft_s, a.serving.prompt_s, 1e-12);
+    ASSERT_NEAR(a.serving.prompt_s, a.realistic.prefill_s, 1e-12); /* batch 1: the turn's prefill is the prompt */
+    ASSERT_NEAR(a.serving.mean_context_tokens, 2048 + 128, 0);
+    double whole = a.serving.ttft_s;
+    s.prefix_hit = 0.5;
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    assert_true(a.serving.ttft_s < 0.75 * whole);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_client_by_hand),
+        cmocka_unit_test(test_ten_clients_by_their_definitions),
+        cmocka_unit_test(test_first_wave_by_hand),
+        cmocka_unit_test(test_kv_slots_queue_the_rest),
+        cmocka_unit_test(test_disaggregated_and_open_loop),
+        cmocka_unit_test(test_refusals_and_curve),
+        cmocka_unit_test(test_analysis_one_client),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
