@@ -31,6 +31,10 @@ struct vrow {
     int argc;
     char *figure;   /* the JSON path of the prediction in `rooftop --report=json ARGS` */
     char *skipped;  /* NULL, or why the row was not predicted */
+    /* A serving run: measured_s/predicted_s are its TTFT, these its TPOT. */
+    bool serving;
+    double measured_tpot_s, predicted_tpot_s;
+    char mode[8], concurrency[24];
 };
 
 /* Copies text into *out (freeing what was there). Returns 0, or -1 when
@@ -213,33 +217,228 @@ static int validate_cases(const struct cli_options *o, const char *text, size_t 
     return 0;
 }
 
-/* A table of measured serving runs (the shared data/serving/runs.csv):
- * listed, each run skipped with the reason, until rooftop models an engine
- * serving many prompts at once (closed-loop concurrency, queueing). */
+/* A run's field by column name; "" when the column is missing. */
+static const char *run_field(char f[][CSV_FIELD_MAX], int k, char header[][CSV_FIELD_MAX], int nh, const char *name)
+{
+    int c = csv_column(header, nh, name);
+    return c >= 0 && c < k ? f[c] : "";
+}
+
+/* A whole number field, or `otherwise` when blank or below 1. */
+static long long run_degree(const char *text, long long otherwise)
+{
+    char *end;
+    double v = strtod(text, &end);
+    return end != text && v >= 1.0 && v < 1e9 ? (long long)v : otherwise;
+}
+
+/* The model's config beside the runs: models.csv maps model_path to a
+ * config.json under the same folder. Returns 0 with the path in out, or -1
+ * (why in why). */
+static int run_model_config(const char *runs_path, const char *model_path, char *out, size_t size, char *why,
+                            size_t wsize)
+{
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s", runs_path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = '\0';
+    else
+        dir[0] = '\0';
+    char path[700];
+    snprintf(path, sizeof path, "%smodels.csv", dir);
+    char *text;
+    size_t len;
+    char err[600];
+    if (read_file(path, &text, &len, err, sizeof err) != 0) {
+        snprintf(why, wsize, "no models.csv beside the runs to find %.100s's config (%.300s)", model_path, err);
+        return -1;
+    }
+    static char f[4][CSV_FIELD_MAX];
+    size_t pos = 0;
+    int rc = -1;
+    int k = csv_record(text, len, &pos, f, 4);
+    while (k > 0) {
+        k = csv_record(text, len, &pos, f, 4);
+        if (k >= 2 && strcmp(f[0], model_path) == 0) {
+            snprintf(out, size, "%.180s%.190s", dir, f[1]);
+            rc = 0;
+            break;
+        }
+    }
+    free(text);
+    if (rc != 0)
+        snprintf(why, wsize, "models.csv names no config for %s", model_path);
+    return rc;
+}
+
+/* The flags that express a serving run (data/serving/README.md), into
+ * args; returns their count, or 0 with why when rooftop cannot express it. */
+static int serving_run_args(const char *runs_path, char f[][CSV_FIELD_MAX], int k, char h[][CSV_FIELD_MAX], int nh,
+                            char args[][400], int max, long long *concurrency, char *why, size_t wsize)
+{
+    static const struct { const char *system, *chip; } chips[] = {
+        {"h100_sxm", "h100"}, {"h200_sxm", "h200"}, {"b200_sxm", "b200"}, {"gb200", "gb200"}, {"b300_sxm", "b300"},
+        {"gb300", "gb300"}};
+    const char *system = run_field(f, k, h, nh, "system"), *chip = NULL;
+    for (size_t i = 0; i < sizeof chips / sizeof chips[0]; i++)
+        if (strcmp(system, chips[i].system) == 0)
+            chip = chips[i].chip;
+    if (!chip) {
+        snprintf(why, wsize, "system '%s' is not a chip rooftop knows", system);
+        return 0;
+    }
+    const char *model = run_field(f, k, h, nh, "model_path");
+    char config[380];
+    if (run_model_config(runs_path, model, config, sizeof config, why, wsize) != 0)
+        return 0;
+    const char *q = run_field(f, k, h, nh, "gemm_quant_mode");
+    const char *precision = strcmp(q, "fp8") == 0 ? "fp8" : strcmp(q, "fp8_block") == 0 ? "fp8-block"
+                            : strcmp(q, "nvfp4") == 0 ? "nvfp4" : strcmp(q, "int4_wo") == 0 ? "int4"
+                            : q[0] == '\0' ? "bf16" : NULL;
+    if (!precision) {
+        snprintf(why, wsize, "quantisation '%s' is not one rooftop knows", q);
+        return 0;
+    }
+    if (strstr(model, "gpt-oss")) /* its checkpoint's experts are MXFP4 whatever the run's label */
+        precision = "mxfp4";
+    long long isl = run_degree(run_field(f, k, h, nh, "isl"), 0), osl = run_degree(run_field(f, k, h, nh, "osl"), 0);
+    if (!isl || !osl) {
+        snprintf(why, wsize, "no isl or osl");
+        return 0;
+    }
+    bool disagg = strcmp(run_field(f, k, h, nh, "mode"), "disagg") == 0;
+    const char *pre = disagg ? "decode_" : "";
+    char key[64];
+#define RUN_DEG(name, d) (snprintf(key, sizeof key, "%s%s", pre, name), run_degree(run_field(f, k, h, nh, key), d))
+    long long tp = RUN_DEG("tp_size", 1), pp = RUN_DEG("pp_size", 1), adp = RUN_DEG("attention_dp_size", 1);
+    long long moe_ep = RUN_DEG("moe_ep_size", 1), workers = disagg ? RUN_DEG("num_workers", 1) : 1;
+    long long batch = RUN_DEG("batch_size", 0);
+#undef RUN_DEG
+    /* the concurrency the benchmark ran (its source), else batch per attention-DP rank x ranks x workers */
+    const char *src = strstr(run_field(f, k, h, nh, "silicon_data_source"), "silicon_concurrency=");
+    long long c = src ? run_degree(src + strlen("silicon_concurrency="), 0) : batch * adp * workers;
+    if (c < 1) {
+        snprintf(why, wsize, "no concurrency");
+        return 0;
+    }
+    *concurrency = c;
+    long long per_replica = (c + workers - 1) / workers;
+    if (per_replica < adp)
+        per_replica = adp;
+    int n = 0;
+#define ARG(...) (n < max ? snprintf(args[n++], sizeof args[0], __VA_ARGS__) : 0)
+    ARG("--model"), ARG("%s", config), ARG("--chip"), ARG("%s", chip);
+    ARG("--engine"), ARG("%s", run_field(f, k, h, nh, "backend"));
+    ARG("--precision"), ARG("%s", precision);
+    ARG("--concurrency"), ARG("%lld", per_replica);
+    ARG("--prefill-tokens"), ARG("%lld", isl), ARG("--decode-tokens"), ARG("%lld", osl);
+    ARG("--context"), ARG("%lld", isl + osl);
+    ARG("--tp"), ARG("%lld", tp), ARG("--pp"), ARG("%lld", pp), ARG("--ep"), ARG("%lld", adp);
+    if (moe_ep > 1)
+        ARG("--moe-ep"), ARG("%lld", moe_ep);
+    if (workers > 1)
+        ARG("--dp"), ARG("%lld", workers);
+    if (disagg) {
+        long long ptp = run_degree(run_field(f, k, h, nh, "prefill_tp_size"), 1);
+        long long pdp = run_degree(run_field(f, k, h, nh, "prefill_attention_dp_size"), 1);
+        long long pw = run_degree(run_field(f, k, h, nh, "prefill_num_workers"), 1);
+        if (run_degree(run_field(f, k, h, nh, "prefill_pp_size"), 1) > 1) {
+            snprintf(why, wsize, "a pipelined prefill worker");
+            return 0;
+        }
+        ARG("--disagg"), ARG("%lld:%lld", pw * ptp * pdp, tp * pp * adp);
+        ARG("--prefill-tp"), ARG("%lld", ptp), ARG("--prefill-dp"), ARG("%lld", pdp);
+    }
+#undef ARG
+    return n;
+}
+
+/* A table of measured serving runs (data/serving/runs.csv): each run's
+ * flags, analyzed as `rooftop ARGS --report=json`, and the benchmark's TTFT
+ * and TPOT there (serving.benchmark_ttft_s, serving.benchmark_tpot_s). */
 static int validate_serving_runs(const struct cli_options *o, const char *text, size_t len, struct vrow **out,
                                  size_t *count)
 {
-    size_t lines = 0;
+    size_t lines = 1;
     for (size_t i = 0; i < len; i++)
         lines += text[i] == '\n';
-    struct vrow *rows = calloc(lines ? lines : 1, sizeof *rows);
-    if (!rows)
+    struct vrow *rows = calloc(lines, sizeof *rows);
+    struct cli_options *scratch = malloc(sizeof *scratch);
+    struct analysis *a = malloc(sizeof *a);
+    static char header[64][CSV_FIELD_MAX], f[64][CSV_FIELD_MAX];
+    if (!rows || !scratch || !a) {
+        free(rows), free(scratch), free(a);
         return 1;
-    size_t n = 0;
-    for (size_t i = 0, line = 1; i < len; i++) {
-        if (text[i] != '\n')
+    }
+    size_t pos = 0, n = 0;
+    int nh = csv_record(text, len, &pos, header, 64), rc = 0;
+    int line = 1; /* the line the next record starts on */
+    for (size_t i = 0; i < pos && i < len; i++)
+        line += text[i] == '\n';
+    while (rc == 0 && pos < len && n < lines) {
+        size_t at = pos;
+        while (at < len && (text[at] == '\n' || text[at] == '\r')) /* the end of the last record's line */
+            line += text[at++] == '\n';
+        int start = line;
+        int k = csv_record(text, len, &pos, f, 64);
+        for (size_t i = at; i < pos && i < len; i++)
+            line += text[i] == '\n';
+        if (k <= 1)
             continue;
-        line++;
-        if (i + 1 >= len || n >= lines)
-            break;
         struct vrow *v = &rows[n++];
-        v->line = (int)line;
+        v->line = start;
+        v->serving = true;
         snprintf(v->file, sizeof v->file, "%s", o->validate_path);
-        if (set_text(&v->skipped, "a serving run at a fixed concurrency: rooftop does not yet model an engine "
-                                  "serving many prompts at once (queueing, chunked prefill)") != 0) {
-            vrows_free(rows, n);
-            return 1;
+        snprintf(v->table, sizeof v->table, "serving");
+        snprintf(v->mode, sizeof v->mode, "%s", run_field(f, k, header, nh, "mode"));
+        snprintf(v->chip, sizeof v->chip, "%s", run_field(f, k, header, nh, "system"));
+        snprintf(v->engine, sizeof v->engine, "%s", run_field(f, k, header, nh, "backend"));
+        snprintf(v->kind, sizeof v->kind, "%.47s", run_field(f, k, header, nh, "model_path"));
+        const char *q = run_field(f, k, header, nh, "gemm_quant_mode");
+        snprintf(v->format, sizeof v->format, "%s", q[0] ? q : "bf16");
+        v->measured_s = strtod(run_field(f, k, header, nh, "silicon_ttft_ms"), NULL) / 1e3;
+        v->measured_tpot_s = strtod(run_field(f, k, header, nh, "silicon_tpot_ms"), NULL) / 1e3;
+        char args[MAX_ARGS][400], why[600] = "";
+        long long conc = 0;
+        int argc = serving_run_args(o->validate_path, f, k, header, nh, args, MAX_ARGS - 2, &conc, why, sizeof why);
+        snprintf(v->concurrency, sizeof v->concurrency, "%lld", conc);
+        if (!(v->measured_s > 0.0) || !(v->measured_tpot_s > 0.0)) {
+            rc = set_text(&v->skipped, "no measured TTFT or TPOT");
+            continue;
         }
+        if (argc == 0) {
+            rc = set_text(&v->skipped, why);
+            continue;
+        }
+        char *argv[MAX_ARGS + 3];
+        argv[0] = (char *)"rooftop";
+        for (int i = 0; i < argc; i++)
+            argv[i + 1] = args[i];
+        argv[argc + 1] = (char *)"--report=json";
+        argv[argc + 2] = NULL;
+        if (set_args(v, argv + 1, argc) != 0) {
+            rc = -1;
+            break;
+        }
+        char err[600];
+        if (cli_parse(argc + 2, argv, scratch, err, sizeof err) != 0) {
+            rc = set_text(&v->skipped, err);
+        } else if (analyze(&scratch->scenario, a, err, sizeof err) != 0) {
+            rc = set_text(&v->skipped, err);
+        } else {
+            v->predicted_s = a->serving.benchmark_ttft_s;
+            v->predicted_tpot_s = a->serving.benchmark_tpot_s;
+            v->floor_s = 0.0;
+            rc = set_text(&v->figure, "serving.benchmark_ttft_s,serving.benchmark_tpot_s");
+        }
+        cli_options_free(scratch);
+    }
+    free(scratch);
+    free(a);
+    if (rc != 0) {
+        vrows_free(rows, n);
+        return 1;
     }
     *out = rows;
     *count = n;
@@ -363,7 +562,9 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
     struct vgroup *g = NULL;
     size_t ng = 0, done = 0, skipped = 0, within = 0;
     double *all = malloc((n ? n : 1) * sizeof *all);
-    int rc = all ? 0 : -1;
+    double *ttft_err = malloc((n ? n : 1) * sizeof *ttft_err), *tpot_err = malloc((n ? n : 1) * sizeof *tpot_err);
+    size_t serving_runs = 0;
+    int rc = all && ttft_err && tpot_err ? 0 : -1;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const struct vrow *v = &rows[i];
         if (v->skipped) {
@@ -373,6 +574,27 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
         double e = fabs(v->predicted_s - v->measured_s) / v->measured_s;
         all[done++] = e;
         within += v->floor_s <= v->measured_s * 1.0000001;
+        if (v->serving) { /* TTFT and TPOT apart, by engine, GPU, mode, precision and concurrency */
+            double e2 = fabs(v->predicted_tpot_s - v->measured_tpot_s) / v->measured_tpot_s;
+            ttft_err[serving_runs] = e;
+            tpot_err[serving_runs++] = e2;
+            long long c = atoll(v->concurrency);
+            char conc[48];
+            int at = c <= 8 ? 0 : c <= 64 ? 1 : c <= 256 ? 2 : 3;
+            static const char *const bands[] = {"1-8", "9-64", "65-256", ">256"};
+            static const char *const by[5] = {"engine", "chip", "mode", "format", "clients"};
+            for (int m = 0; m < 2 && rc == 0; m++) {
+                const char *metric = m == 0 ? "TTFT" : "TPOT";
+                double x = m == 0 ? e : e2;
+                const char *names[5] = {v->engine, v->chip, v->mode, v->format, bands[at]};
+                rc = group_add(&g, &ng, "metric", metric, m, x);
+                for (int b = 0; b < 5 && rc == 0; b++) {
+                    snprintf(conc, sizeof conc, "%s %.30s", metric, names[b]);
+                    rc = group_add(&g, &ng, by[b], conc, 100 * (b + 1) + (b == 4 ? at : 0) + m * 10, x);
+                }
+            }
+            continue;
+        }
         char dec[24];
         int decade = decade_of(v->measured_s, dec, sizeof dec);
         if (group_add(&g, &ng, "table", v->table, 0, e) || group_add(&g, &ng, "chip", v->chip, 100, e) ||
@@ -384,7 +606,7 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
         for (size_t i = 0; i < ng; i++)
             free(g[i].err);
         free(g);
-        free(all);
+        free(all), free(ttft_err), free(tpot_err);
         return -1;
     }
     if (ng > 1)
@@ -408,14 +630,30 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
                 cJSON_AddStringToObject(r, "format", v->format);
                 if (v->kernel[0])
                     cJSON_AddStringToObject(r, "kernel", v->kernel);
-                json_add_exact(r, "measured_s", v->measured_s);
-                json_add_exact(r, "predicted_s", v->predicted_s);
-                json_add_exact(r, "floor_s", v->floor_s);
+                if (v->serving) {
+                    cJSON_AddStringToObject(r, "mode", v->mode);
+                    cJSON_AddNumberToObject(r, "concurrency", atof(v->concurrency));
+                    cJSON *m = cJSON_AddObjectToObject(r, "measured"), *p = cJSON_AddObjectToObject(r, "predicted");
+                    json_add_exact(m, "ttft_s", v->measured_s);
+                    json_add_exact(m, "tpot_s", v->measured_tpot_s);
+                    json_add_exact(p, "ttft_s", v->predicted_s);
+                    json_add_exact(p, "tpot_s", v->predicted_tpot_s);
+                } else {
+                    json_add_exact(r, "measured_s", v->measured_s);
+                    json_add_exact(r, "predicted_s", v->predicted_s);
+                    json_add_exact(r, "floor_s", v->floor_s);
+                }
                 cJSON *args = cJSON_AddArrayToObject(r, "args");
                 const char *arg = v->args;
                 for (int k = 0; k < v->argc; k++, arg += strlen(arg) + 1)
                     cJSON_AddItemToArray(args, cJSON_CreateString(arg));
-                cJSON_AddStringToObject(r, "figure", v->figure ? v->figure : "");
+                if (v->serving) {
+                    cJSON *fig = cJSON_AddObjectToObject(r, "figures");
+                    cJSON_AddStringToObject(fig, "ttft_s", "serving.benchmark_ttft_s");
+                    cJSON_AddStringToObject(fig, "tpot_s", "serving.benchmark_tpot_s");
+                } else {
+                    cJSON_AddStringToObject(r, "figure", v->figure ? v->figure : "");
+                }
             }
             cJSON_AddItemToArray(list, r);
         }
@@ -434,7 +672,15 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
         cJSON_AddNumberToObject(sum, "skipped", (double)skipped);
         json_add_exact(sum, "mape", mape);
         json_add_exact(sum, "median_ape", med);
-        json_add_exact(sum, "within_floor", done ? (double)within / (double)done : 0.0);
+        if (serving_runs > 0) {
+            json_add_exact(sum, "ttft_mape", mean_of(ttft_err, serving_runs));
+            json_add_exact(sum, "tpot_mape", mean_of(tpot_err, serving_runs));
+            json_add_exact(sum, "ttft_median_ape", median_of(ttft_err, serving_runs));
+            json_add_exact(sum, "tpot_median_ape", median_of(tpot_err, serving_runs));
+            json_add_exact(sum, "expressed", (double)done / (double)(done + skipped));
+        } else {
+            json_add_exact(sum, "within_floor", done ? (double)within / (double)done : 0.0);
+        }
         struct strbuf sb = {0};
         json_finish(&sb, root);
         char *text = report_take(&sb, RT_FORMAT_JSON);
@@ -478,6 +724,20 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
             }
             format_seconds(m, sizeof m, v->measured_s);
             format_seconds(p, sizeof p, v->predicted_s);
+            if (v->serving) {
+                char m2[24], p2[24];
+                format_seconds(m2, sizeof m2, v->measured_tpot_s);
+                format_seconds(p2, sizeof p2, v->predicted_tpot_s);
+                if (md)
+                    fprintf(out, "| %s | %s | %s | %s c%s | %s | TTFT %s / TPOT %s | TTFT %s / TPOT %s | %.3f / %.3f |\n",
+                            where, v->chip, v->engine, v->mode, v->concurrency, v->format, m, m2, p, p2,
+                            v->predicted_s / v->measured_s, v->predicted_tpot_s / v->measured_tpot_s);
+                else
+                    fprintf(out, "%-*s %-*s %-*s %-6s c=%-5s %-*s TTFT %9s -> %9s (%6.3f)  TPOT %9s -> %9s (%6.3f)\n",
+                            ww, where, wc, v->chip, we, v->engine, v->mode, v->concurrency, wf, v->format, m, p,
+                            v->predicted_s / v->measured_s, m2, p2, v->predicted_tpot_s / v->measured_tpot_s);
+                continue;
+            }
             if (md)
                 fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %.3f |\n", where, v->chip, v->engine, v->kind,
                         v->format, m, p, v->predicted_s / v->measured_s);
@@ -495,6 +755,15 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
                 fprintf(out, "  %-7s %-*s %7zu rows  MAPE %5.1f%%  median %5.1f%%\n", g[i].by, wg, g[i].name, g[i].n,
                         mean, median);
         }
+        if (serving_runs > 0)
+            fprintf(out, md ? "\n**%zu runs: TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "
+                              "skipped (%.1f%% expressed).**\n"
+                            : "all: %zu runs, TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "
+                              "skipped (%.1f%% expressed)\n",
+                    done, 100.0 * mean_of(ttft_err, serving_runs), 100.0 * median_of(ttft_err, serving_runs),
+                    100.0 * mean_of(tpot_err, serving_runs), 100.0 * median_of(tpot_err, serving_runs), skipped,
+                    100.0 * (double)done / (double)(done + skipped ? done + skipped : 1));
+        else
         fprintf(out, md ? "\n**All: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; the floor is at or below the "
                           "measurement on %.1f%% of rows.**\n"
                         : "all: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; floor at or below the measurement "
@@ -504,7 +773,7 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
     for (size_t i = 0; i < ng; i++)
         free(g[i].err);
     free(g);
-    free(all);
+    free(all), free(ttft_err), free(tpot_err);
     return 0;
 }
 
@@ -523,10 +792,13 @@ int run_validate(const struct cli_options *o, FILE *out, FILE *errout)
             cli_say(errout, "%s", err);
             return 2;
         }
-        if (strncmp(text, "id,silicon_data_source", 22) == 0 || strstr(text, "silicon_ttft_ms") != NULL)
+        if (strncmp(text, "id,silicon_data_source", 22) == 0 || strstr(text, "silicon_ttft_ms") != NULL) {
             status = validate_serving_runs(o, text, len, &rows, &n);
-        else
+            if (status == 1)
+                cli_say(errout, "out of memory");
+        } else {
             status = validate_cases(o, text, len, &rows, &n, errout);
+        }
         free(text);
     }
     if (status == 0 && print_validation(o, rows, n, out) != 0) {
