@@ -1693,6 +1693,27 @@ static double json_at(const cJSON *root, const char *path)
     return x->valuedouble;
 }
 
+/* Reruns a --validate JSON row's "args" as `rooftop ARGS --report=json`
+ * and reads the report's figures at paths[0..n) into out. */
+static void rerun_row(const cJSON *row, const char *const *paths, double *out, int n)
+{
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(row, "args");
+    const char *argv[64];
+    int argc = 0;
+    const cJSON *a;
+    cJSON_ArrayForEach(a, args) if (argc < 62) argv[argc++] = a->valuestring;
+    argv[argc++] = "--report=json";
+    argv[argc] = NULL;
+    struct run again = run_argv(argv);
+    assert_int_equal(again.status, 0);
+    cJSON *rep = cJSON_Parse(again.out);
+    assert_non_null(rep);
+    for (int i = 0; i < n; i++)
+        out[i] = json_at(rep, paths[i]);
+    cJSON_Delete(rep);
+    run_free(&again);
+}
+
 /* --validate's contract (issue 17): each row's "args" run as `rooftop
  * ARGS --report=json` give its predicted_s at its "figure", exactly; rows
  * name the file and line they came from (a CRLF file counted right); and
@@ -1712,22 +1733,12 @@ static void test_validate_rows_rerun_exactly(void **state)
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(first, "file")->valuestring, table);
     for (int i = 0; i < 40; i += 13) {
         const cJSON *row = cJSON_GetArrayItem(rows, i);
-        const cJSON *args = cJSON_GetObjectItemCaseSensitive(row, "args");
-        const char *argv[24];
-        int n = 0;
-        const cJSON *a;
-        cJSON_ArrayForEach(a, args) if (n < 22) argv[n++] = a->valuestring;
-        argv[n++] = "--report=json";
-        argv[n] = NULL;
-        struct run again = run_argv(argv);
-        assert_int_equal(again.status, 0);
-        cJSON *rep = cJSON_Parse(again.out);
-        assert_non_null(rep);
         const char *figure = cJSON_GetObjectItemCaseSensitive(row, "figure")->valuestring;
         assert_string_equal(figure, "operation.realistic_s");
-        assert_true(json_at(rep, figure) == json_at(row, "predicted_s")); /* exactly: the same computation */
-        cJSON_Delete(rep);
-        run_free(&again);
+        const char *paths[1] = {figure};
+        double again[1];
+        rerun_row(row, paths, again, 1);
+        assert_true(again[0] == json_at(row, "predicted_s")); /* exactly: the same computation */
     }
     const cJSON *sum = cJSON_GetObjectItemCaseSensitive(doc, "summary");
     assert_int_equal((int)json_at(sum, "rows"), 40);
@@ -1745,27 +1756,26 @@ static void test_validate_rows_rerun_exactly(void **state)
     for (int i = 0; i < 5; i++) {
         const cJSON *row = cJSON_GetArrayItem(rows, i);
         assert_null(cJSON_GetObjectItemCaseSensitive(row, "skipped"));
-        const cJSON *args = cJSON_GetObjectItemCaseSensitive(row, "args");
-        const char *argv[48];
-        int n = 0;
-        const cJSON *a;
-        cJSON_ArrayForEach(a, args) if (n < 46) argv[n++] = a->valuestring;
-        argv[n++] = "--report=json";
-        argv[n] = NULL;
-        struct run again = run_argv(argv);
-        assert_int_equal(again.status, 0);
-        cJSON *rep = cJSON_Parse(again.out);
-        assert_non_null(rep);
         const cJSON *fig = cJSON_GetObjectItemCaseSensitive(row, "figures");
         const cJSON *pred = cJSON_GetObjectItemCaseSensitive(row, "predicted");
-        assert_true(json_at(rep, cJSON_GetObjectItemCaseSensitive(fig, "ttft_s")->valuestring) == json_at(pred, "ttft_s"));
-        assert_true(json_at(rep, cJSON_GetObjectItemCaseSensitive(fig, "tpot_s")->valuestring) == json_at(pred, "tpot_s"));
-        cJSON_Delete(rep);
-        run_free(&again);
+        const char *paths[2] = {cJSON_GetObjectItemCaseSensitive(fig, "ttft_s")->valuestring,
+                                cJSON_GetObjectItemCaseSensitive(fig, "tpot_s")->valuestring};
+        double again[2];
+        rerun_row(row, paths, again, 2);
+        assert_true(again[0] == json_at(pred, "ttft_s"));
+        assert_true(again[1] == json_at(pred, "tpot_s"));
     }
-    /* row 2 (line 2) is the GB200 DeepSeek-V3 1P8D... run: 1 prefill worker of tp 1 x dp 8, decode tp 1 x dp 32 */
+    /* line 2 is a GB200 DeepSeek-V3 xPyD run: 1 prefill worker of tp 1 x attention-dp 8 (moe ep 8),
+     * 1 decode worker of tp 1 x attention-dp 32 (moe ep 32), 2048 clients: rooftop's flags say the same */
     const cJSON *disagg = cJSON_GetArrayItem(rows, 0);
     assert_int_equal((int)json_at(disagg, "line"), 2);
+    char joined[1200] = "";
+    const cJSON *arg;
+    cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(disagg, "args"))
+        snprintf(joined + strlen(joined), sizeof joined - strlen(joined), " %s", arg->valuestring);
+    assert_non_null(strstr(joined, " --concurrency 2048 "));
+    assert_non_null(strstr(joined, " --tp 1 --pp 1 --ep 32 --moe-ep 32 "));
+    assert_non_null(strstr(joined, " --disagg 8:32 --prefill-tp 1 --prefill-dp 8"));
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(disagg, "mode")->valuestring, "disagg");
     ASSERT_NEAR(json_at(cJSON_GetObjectItemCaseSensitive(disagg, "measured"), "tpot_s"), 0.024497003443363074, 1e-15);
     sum = cJSON_GetObjectItemCaseSensitive(doc, "summary");

@@ -20,6 +20,10 @@
 
 #define MAX_ARGS 64
 
+/* Where a serving run's two predictions sit in `rooftop ARGS --report=json`. */
+#define SERVING_TTFT_FIGURE "serving.benchmark_ttft_s"
+#define SERVING_TPOT_FIGURE "serving.benchmark_tpot_s"
+
 /* One row's outcome. */
 struct vrow {
     int line;
@@ -76,19 +80,12 @@ static void vrows_free(struct vrow *rows, size_t n)
     free(rows);
 }
 
-/* Predicts a kernel row by parsing its flags and analyzing them, as
- * `rooftop ARGS --report=json` does. */
-static int predict_kernel(const struct kernel_row *r, struct vrow *v, struct cli_options *scratch,
-                          const char *kernels_from)
+/* Runs a row's flags args[0..argc) as `rooftop ARGS --report=json` would:
+ * keeps them in v, parses them into *scratch and analyzes them into *a.
+ * Returns 1 when *a holds the analysis, 0 when the row is skipped (the
+ * reason in v), -1 when memory runs out. */
+static int analyze_row(char args[][400], int argc, struct vrow *v, struct cli_options *scratch, struct analysis *a)
 {
-    char args[MAX_ARGS][400];
-    int argc = kernel_row_args(r, args, MAX_ARGS - 2);
-    if (argc > 0 && kernels_from && kernels_from[0]) { /* a transfer test: another chip's fits */
-        snprintf(args[argc++], sizeof args[0], "--kernels-from");
-        snprintf(args[argc++], sizeof args[0], "%s", kernels_from);
-    }
-    if (argc == 0)
-        return set_text(&v->skipped, r->skipped[0] ? r->skipped : "not expressible");
     char *argv[MAX_ARGS + 3];
     argv[0] = (char *)"rooftop";
     for (int i = 0; i < argc; i++)
@@ -98,27 +95,36 @@ static int predict_kernel(const struct kernel_row *r, struct vrow *v, struct cli
     if (set_args(v, argv + 1, argc) != 0)
         return -1;
     char err[600];
-    if (cli_parse(argc + 2, argv, scratch, err, sizeof err) != 0) {
-        cli_options_free(scratch);
-        return set_text(&v->skipped, err);
-    }
-    struct analysis *a = malloc(sizeof *a);
-    int rc = 0;
-    if (!a) {
-        rc = -1;
-    } else if (analyze(&scratch->scenario, a, err, sizeof err) != 0) {
-        rc = set_text(&v->skipped, err);
-    } else {
-        v->predicted_s = a->operation.estimate.realistic_s;
-        v->floor_s = a->operation.estimate.floor_s;
-        rc = set_text(&v->figure, "operation.realistic_s");
-        const struct kernel_fit *f = a->operation.estimate.fit;
-        snprintf(v->kernel, sizeof v->kernel, "%s",
-                 kernel_family_name(f ? (enum rt_kernel_family)f->family : r->obs.shape.family));
-    }
-    free(a);
+    int rc = 1;
+    if (cli_parse(argc + 2, argv, scratch, err, sizeof err) != 0)
+        rc = set_text(&v->skipped, err) != 0 ? -1 : 0;
+    else if (analyze(&scratch->scenario, a, err, sizeof err) != 0)
+        rc = set_text(&v->skipped, err) != 0 ? -1 : 0;
     cli_options_free(scratch);
     return rc;
+}
+
+/* Predicts a kernel row by its flags (analyze_row). */
+static int predict_kernel(const struct kernel_row *r, struct vrow *v, struct cli_options *scratch,
+                          struct analysis *a, const char *kernels_from)
+{
+    char args[MAX_ARGS][400];
+    int argc = kernel_row_args(r, args, MAX_ARGS - 2);
+    if (argc > 0 && kernels_from && kernels_from[0]) { /* a transfer test: another chip's fits */
+        snprintf(args[argc++], sizeof args[0], "--kernels-from");
+        snprintf(args[argc++], sizeof args[0], "%s", kernels_from);
+    }
+    if (argc == 0)
+        return set_text(&v->skipped, r->skipped[0] ? r->skipped : "not expressible");
+    int rc = analyze_row(args, argc, v, scratch, a);
+    if (rc != 1)
+        return rc;
+    v->predicted_s = a->operation.estimate.realistic_s;
+    v->floor_s = a->operation.estimate.floor_s;
+    const struct kernel_fit *f = a->operation.estimate.fit;
+    snprintf(v->kernel, sizeof v->kernel, "%s",
+             kernel_family_name(f ? (enum rt_kernel_family)f->family : r->obs.shape.family));
+    return set_text(&v->figure, "operation.realistic_s");
 }
 
 /* The figure a case row's metric reads, as JSON paths of the realistic estimate. */
@@ -232,49 +238,55 @@ static long long run_degree(const char *text, long long otherwise)
     return end != text && v >= 1.0 && v < 1e9 ? (long long)v : otherwise;
 }
 
-/* The model's config beside the runs: models.csv maps model_path to a
- * config.json under the same folder. Returns 0 with the path in out, or -1
- * (why in why). */
-static int run_model_config(const char *runs_path, const char *model_path, char *out, size_t size, char *why,
-                            size_t wsize)
+/* The runs' models.csv (beside them), read once: model_path -> config.json
+ * under the same folder. */
+struct run_models {
+    char dir[600];  /* the runs' folder, with its slash ("" for the current one) */
+    char *text;     /* models.csv, or NULL when it could not be read */
+    size_t len;
+    char err[600];  /* why not */
+};
+
+static void run_models_open(struct run_models *m, const char *runs_path)
 {
-    char dir[600];
-    snprintf(dir, sizeof dir, "%s", runs_path);
-    char *slash = strrchr(dir, '/');
+    snprintf(m->dir, sizeof m->dir, "%s", runs_path);
+    char *slash = strrchr(m->dir, '/');
     if (slash)
         slash[1] = '\0';
     else
-        dir[0] = '\0';
+        m->dir[0] = '\0';
     char path[700];
-    snprintf(path, sizeof path, "%smodels.csv", dir);
-    char *text;
-    size_t len;
-    char err[600];
-    if (read_file(path, &text, &len, err, sizeof err) != 0) {
-        snprintf(why, wsize, "no models.csv beside the runs to find %.100s's config (%.300s)", model_path, err);
+    snprintf(path, sizeof path, "%smodels.csv", m->dir);
+    m->text = NULL;
+    if (read_file(path, &m->text, &m->len, m->err, sizeof m->err) != 0)
+        m->text = NULL;
+}
+
+/* The config of model_path into out. Returns 0, or -1 with why. */
+static int run_model_config(const struct run_models *m, const char *model_path, char *out, size_t size, char *why,
+                            size_t wsize)
+{
+    if (!m->text) {
+        snprintf(why, wsize, "no models.csv beside the runs to find %.100s's config (%.300s)", model_path, m->err);
         return -1;
     }
     static char f[4][CSV_FIELD_MAX];
     size_t pos = 0;
-    int rc = -1;
-    int k = csv_record(text, len, &pos, f, 4);
+    int k = csv_record(m->text, m->len, &pos, f, 4); /* the header */
     while (k > 0) {
-        k = csv_record(text, len, &pos, f, 4);
+        k = csv_record(m->text, m->len, &pos, f, 4);
         if (k >= 2 && strcmp(f[0], model_path) == 0) {
-            snprintf(out, size, "%.180s%.190s", dir, f[1]);
-            rc = 0;
-            break;
+            snprintf(out, size, "%.180s%.190s", m->dir, f[1]);
+            return 0;
         }
     }
-    free(text);
-    if (rc != 0)
-        snprintf(why, wsize, "models.csv names no config for %s", model_path);
-    return rc;
+    snprintf(why, wsize, "models.csv names no config for %s", model_path);
+    return -1;
 }
 
 /* The flags that express a serving run (data/serving/README.md), into
  * args; returns their count, or 0 with why when rooftop cannot express it. */
-static int serving_run_args(const char *runs_path, char f[][CSV_FIELD_MAX], int k, char h[][CSV_FIELD_MAX], int nh,
+static int serving_run_args(const struct run_models *models, char f[][CSV_FIELD_MAX], int k, char h[][CSV_FIELD_MAX], int nh,
                             char args[][400], int max, long long *concurrency, char *why, size_t wsize)
 {
     static const struct { const char *system, *chip; } chips[] = {
@@ -290,7 +302,7 @@ static int serving_run_args(const char *runs_path, char f[][CSV_FIELD_MAX], int 
     }
     const char *model = run_field(f, k, h, nh, "model_path");
     char config[380];
-    if (run_model_config(runs_path, model, config, sizeof config, why, wsize) != 0)
+    if (run_model_config(models, model, config, sizeof config, why, wsize) != 0)
         return 0;
     const char *q = run_field(f, k, h, nh, "gemm_quant_mode");
     const char *precision = strcmp(q, "fp8") == 0 ? "fp8" : strcmp(q, "fp8_block") == 0 ? "fp8-block"
@@ -371,6 +383,8 @@ static int validate_serving_runs(const struct cli_options *o, const char *text, 
         free(rows), free(scratch), free(a);
         return 1;
     }
+    struct run_models models;
+    run_models_open(&models, o->validate_path);
     size_t pos = 0, n = 0;
     int nh = csv_record(text, len, &pos, header, 64), rc = 0;
     int line = 1; /* the line the next record starts on */
@@ -401,7 +415,7 @@ static int validate_serving_runs(const struct cli_options *o, const char *text, 
         v->measured_tpot_s = strtod(run_field(f, k, header, nh, "silicon_tpot_ms"), NULL) / 1e3;
         char args[MAX_ARGS][400], why[600] = "";
         long long conc = 0;
-        int argc = serving_run_args(o->validate_path, f, k, header, nh, args, MAX_ARGS - 2, &conc, why, sizeof why);
+        int argc = serving_run_args(&models, f, k, header, nh, args, MAX_ARGS - 2, &conc, why, sizeof why);
         snprintf(v->concurrency, sizeof v->concurrency, "%lld", conc);
         if (!(v->measured_s > 0.0) || !(v->measured_tpot_s > 0.0)) {
             rc = set_text(&v->skipped, "no measured TTFT or TPOT");
@@ -411,29 +425,14 @@ static int validate_serving_runs(const struct cli_options *o, const char *text, 
             rc = set_text(&v->skipped, why);
             continue;
         }
-        char *argv[MAX_ARGS + 3];
-        argv[0] = (char *)"rooftop";
-        for (int i = 0; i < argc; i++)
-            argv[i + 1] = args[i];
-        argv[argc + 1] = (char *)"--report=json";
-        argv[argc + 2] = NULL;
-        if (set_args(v, argv + 1, argc) != 0) {
-            rc = -1;
-            break;
+        int got = analyze_row(args, argc, v, scratch, a);
+        rc = got < 0 ? -1 : 0;
+        if (got == 1) {
+            v->predicted_s = a->serving.benchmark_ttft_s;      /* at SERVING_TTFT_FIGURE */
+            v->predicted_tpot_s = a->serving.benchmark_tpot_s; /* at SERVING_TPOT_FIGURE */
         }
-        char err[600];
-        if (cli_parse(argc + 2, argv, scratch, err, sizeof err) != 0) {
-            rc = set_text(&v->skipped, err);
-        } else if (analyze(&scratch->scenario, a, err, sizeof err) != 0) {
-            rc = set_text(&v->skipped, err);
-        } else {
-            v->predicted_s = a->serving.benchmark_ttft_s;
-            v->predicted_tpot_s = a->serving.benchmark_tpot_s;
-            v->floor_s = 0.0;
-            rc = set_text(&v->figure, "serving.benchmark_ttft_s,serving.benchmark_tpot_s");
-        }
-        cli_options_free(scratch);
     }
+    free(models.text);
     free(scratch);
     free(a);
     if (rc != 0) {
@@ -457,8 +456,9 @@ static int validate_kernels(const struct cli_options *o, struct vrow **out, size
     }
     struct vrow *rows = calloc(n ? n : 1, sizeof *rows);
     struct cli_options *scratch = malloc(sizeof *scratch);
-    if (!rows || !scratch) {
-        free(rows), free(scratch), free(krows);
+    struct analysis *a = malloc(sizeof *a); /* one for every row: an analysis is large */
+    if (!rows || !scratch || !a) {
+        free(rows), free(scratch), free(a), free(krows);
         return 1;
     }
     struct stat st;
@@ -480,14 +480,15 @@ static int validate_kernels(const struct cli_options *o, struct vrow **out, size
         snprintf(v->kind, sizeof v->kind, "%s", kernel_kind_name(r->obs.shape.kind));
         snprintf(v->format, sizeof v->format, "%s", kernel_format_name(r->obs.shape.format));
         v->measured_s = r->obs.measured_s;
-        if (predict_kernel(r, v, scratch, o->kernels_from) != 0) {
-            free(scratch), free(krows);
+        if (predict_kernel(r, v, scratch, a, o->kernels_from) != 0) {
+            free(scratch), free(a), free(krows);
             vrows_free(rows, n);
             cli_say(errout, "out of memory");
             return 1;
         }
     }
     free(scratch);
+    free(a);
     free(krows);
     *out = rows;
     *count = n;
@@ -649,8 +650,8 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
                     cJSON_AddItemToArray(args, cJSON_CreateString(arg));
                 if (v->serving) {
                     cJSON *fig = cJSON_AddObjectToObject(r, "figures");
-                    cJSON_AddStringToObject(fig, "ttft_s", "serving.benchmark_ttft_s");
-                    cJSON_AddStringToObject(fig, "tpot_s", "serving.benchmark_tpot_s");
+                    cJSON_AddStringToObject(fig, "ttft_s", SERVING_TTFT_FIGURE);
+                    cJSON_AddStringToObject(fig, "tpot_s", SERVING_TPOT_FIGURE);
                 } else {
                     cJSON_AddStringToObject(r, "figure", v->figure ? v->figure : "");
                 }
