@@ -793,6 +793,7 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
         workers = (double)s->disagg_prefill_chips / (pool_tp * pool_dp);
         hw.n_chips = pool_tp;
         hw.ep = pool_dp;
+        hw.moe_ep = 0.0; /* a worker's experts over its own chips (the replica's --moe-ep is the decode side's) */
         struct link_choice pool_link = link_for_group(&s->chip, pool_tp);
         struct link_choice pool_ep_link = link_for_group(&s->chip, pool_tp * pool_dp);
         hw.link_bytes_per_s = pool_link.one_way_bytes_per_s;
@@ -815,12 +816,12 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     sv->kv_transfer_s = 0.0;
     if (disagg) {
         struct link_choice l = link_for_group(&s->chip, (double)s->disagg_prefill_chips + (double)s->chips);
-        double tp = (double)scenario_tp(s);
-        double kv_units = s->model.kv_lora_rank > 0 ? 1.0 : (double)s->model.kv_heads;
-        double share = kv_heads_per_chip(kv_units, tp) / kv_units / (double)s->pp;
-        double kv = (a->memory.kv_cache_bytes_per_request *
-                         fmin(1.0, (double)s->prefill_tokens / (double)s->context_tokens) +
-                     a->memory.state_bytes_per_request) * share;
+        /* the memory model's per-chip share of a request (its KV heads, a latent whole, its stage's
+         * layers), of which the prompt's tokens move; a fixed state moves whole */
+        double state = a->memory.state_bytes_per_request / (double)scenario_tp(s) * a->parallel.stage_layers /
+                       (double)s->model.layers;
+        double kv = (a->memory.per_chip.kv_cache_bytes_per_request - state) *
+                        fmin(1.0, (double)s->prefill_tokens / (double)s->context_tokens) + state;
         sv->kv_transfer_s = kv_transfer_s(kv, l.one_way_bytes_per_s, a->hw.eff.allreduce_step_s + l.extra_step_s);
         sv->kv_bytes_per_rank = kv;
         costs.kv_move_s = sv->kv_transfer_s;
@@ -836,10 +837,11 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     if (sd.context_tokens != s->context_tokens)
         hw_rates_prepare(&dh, &sd);
     sv->mean_context_tokens = (double)sd.context_tokens;
-    double top = clients;
-    if (s->arrival_per_s > 0.0) /* open loop: as many as the KV holds may run */
-        top = fmax(1.0, (double)a->memory.max_concurrent_requests / groups * (double)s->context_tokens /
-                            (double)sd.context_tokens);
+    /* Paged KV: a running request holds its prompt and what it has generated, on average the
+     * mean context, so more fit than at the full context memory.max_concurrent_requests counts. */
+    double slots = fmax(1.0, (double)a->memory.max_concurrent_requests / groups * (double)s->context_tokens /
+                                 (double)sd.context_tokens);
+    double top = s->arrival_per_s > 0.0 ? slots : clients; /* open loop: as many as the KV holds may run */
     static const double at[] = {1.0 / 64.0, 1.0 / 16.0, 1.0 / 4.0, 1.0 / 2.0, 1.0};
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
         double n = fmax(1.0, round(top * at[i]));
@@ -852,13 +854,11 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
 
     struct serving_load load = {
         .clients = s->arrival_per_s > 0.0 ? 0.0 : clients,
-        .arrival_per_s = s->arrival_per_s / (groups * replicas > 0.0 ? groups : 1.0),
+        .arrival_per_s = s->arrival_per_s / groups, /* a replica's arrivals spread over its attention groups */
         .isl = fmax(1.0, (double)sp.prefill_tokens),
         .osl = fmax(1.0, (double)s->decode_tokens),
         .token_budget = (double)(s->activation_tokens > 0 ? s->activation_tokens : RT_DEFAULT_ACTIVATION_TOKENS),
-        /* paged KV: a running request holds its prompt and what it has generated, on average the mean context */
-        .kv_slots = fmax(1.0, (double)a->memory.max_concurrent_requests / groups * (double)s->context_tokens /
-                                  fmax(1.0, sv->mean_context_tokens)),
+        .kv_slots = slots,
         .rounds = (double)s->bench_rounds,
         .disaggregated = disagg,
         /* the pool serves every replica's groups */

@@ -24,9 +24,13 @@
  *   ceil(kv_heads / n) KV heads (parallel.h): past kv_heads chips the KV
  *   cache is copied, and its read per chip stops shrinking; a latent cache is
  *   whole on every chip.
- * - Expert parallelism (hw_rates.ep > 1): the routed experts spread over
- *   n x ep chips that receive every group's tokens; each MoE layer pays an
- *   all-to-all (parallel.h).
+ * - Expert parallelism: the routed experts spread over hw_rates.moe_ep
+ *   ranks of the n x ep chips (all of them when ep > 1 and moe_ep is not
+ *   given), each holding ceil(E / ranks) whole experts sliced n ep / ranks
+ *   ways; with attention data-parallel (ep > 1) each MoE layer pays an
+ *   all-to-all that sends a token once per rank its experts sit on
+ *   (parallel.h); with attention tensor-parallel the TP all-reduce carries
+ *   the combine.
  * - MoE: a step of T tokens touches E(1 - (1 - k/E)^T) distinct experts in
  *   expectation; their weights are read, k per token are computed.
  * - Activations are bf16, or 1 byte when the matmuls run natively at fp8 or

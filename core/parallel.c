@@ -31,11 +31,11 @@ double pipeline_bubble_fraction(double pp, double microbatches)
     return (pp - 1.0) / microbatches;
 }
 
-double alltoall_bytes_per_chip(double tokens_per_chip, double k, double d_model, double bytes_per_act, double ep)
+double alltoall_bytes_per_chip(double tokens_per_chip, double copies, double d_model, double bytes_per_act, double ep)
 {
-    if (!(ep > 1.0) || !(tokens_per_chip > 0.0) || !(k > 0.0) || !(d_model > 0.0) || !(bytes_per_act > 0.0))
+    if (!(ep > 1.0) || !(tokens_per_chip > 0.0) || !(copies > 0.0) || !(d_model > 0.0) || !(bytes_per_act > 0.0))
         return 0.0;
-    return tokens_per_chip * k * d_model * bytes_per_act * (ep - 1.0) / ep * 2.0;
+    return tokens_per_chip * copies * d_model * bytes_per_act * (ep - 1.0) / ep * 2.0;
 }
 
 double allreduce_s(double n, double bytes, double alpha_s, double one_way_bytes_per_s)

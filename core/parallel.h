@@ -57,11 +57,12 @@ double pipeline_stage_layers(double layers, double pp);
 double pipeline_bubble_fraction(double pp, double microbatches);
 
 /* Bytes one chip sends in one MoE layer's all-to-all, dispatch and combine
- * together: tokens_per_chip x k x d_model x bytes_per_act x (ep - 1) / ep x
- * 2 (each token's activation goes to its k experts, a share (ep-1)/ep of
- * them on other chips, and comes back). 0 when ep <= 1 or any input is not
- * positive. */
-double alltoall_bytes_per_chip(double tokens_per_chip, double k, double d_model, double bytes_per_act, double ep);
+ * together: tokens_per_chip x copies x d_model x bytes_per_act x (ep - 1) /
+ * ep x 2 (each token's activation goes to `copies` ranks, a share (ep-1)/ep
+ * of them other chips, and comes back). copies is the ranks a token's
+ * experts sit on (alltoall_destinations; k when each expert gets its own
+ * copy). 0 when ep <= 1 or any input is not positive. */
+double alltoall_bytes_per_chip(double tokens_per_chip, double copies, double d_model, double bytes_per_act, double ep);
 
 /* Ranks a token's k experts sit on, in expectation, when `experts` are
  * spread evenly over `ranks` ranks and a token picks k distinct ones

@@ -106,20 +106,22 @@ static void percentiles(const struct serving_costs *c, const struct serving_load
     }
 }
 
-/* Requests decoding at once in the closed loop of N clients: the n whose
- * population is N, within the KV slots and the budget. */
-static double closed_loop_running(const struct serving_costs *c, const struct serving_load *l, double cap)
+/* The largest n in [0, cap] the load allows: closed loop, the n whose
+ * steady population is at most the clients (the budget, or the pool,
+ * keeping up); open loop, the n that finishes fewer requests than arrive
+ * (so that n + 0 finishes as many). Both grow with n; bisection. */
+static double running_for(const struct serving_costs *c, const struct serving_load *l, double cap)
 {
     double lo = 0.0, hi = cap;
-    struct steady top = steady_at(c, l, hi);
-    if (top.stable && top.population <= l->clients)
-        return hi;
-    for (int i = 0; i < 80; i++) {
-        double mid = 0.5 * (lo + hi);
+    for (int i = 0; i < 81; i++) {
+        double mid = i == 0 ? cap : 0.5 * (lo + hi); /* the cap itself first: often it is the answer */
         struct steady st = steady_at(c, l, mid);
-        if (st.stable && st.population <= l->clients)
+        bool ok = l->clients > 0.0 ? st.stable && st.population <= l->clients : st.lambda < l->arrival_per_s;
+        if (ok && i == 0)
+            return cap;
+        if (ok)
             lo = mid;
-        else
+        else if (i > 0)
             hi = mid;
     }
     return lo;
@@ -164,62 +166,42 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
             return -1;
 
     if (l->osl < 2.0) {
-        /* No decode steps: every request is a prompt; they queue through the budget. */
+        /* No decode steps: every request is its prompt, and they queue
+         * through the budget (several a step when they fit) or the pool. */
         double pm = prompt_marginal_s(c);
-        double per_step = l->isl <= l->token_budget ? dmax(1.0, floor(l->token_budget / l->isl)) : 1.0;
+        double waiting = l->clients > 0.0 ? l->clients : 1.0;
+        double per_step = l->isl <= l->token_budget ? dmax(1.0, dmin(waiting, floor(l->token_budget / l->isl))) : 1.0;
         double per_prompt = l->disaggregated ? c->prompt_s / l->prefill_workers : pm + c->step_s / per_step;
-        double n = l->clients > 0.0 ? l->clients : 1.0;
-        out->requests_per_s = per_prompt > 0.0 ? 1.0 / per_prompt : 0.0;
-        if (l->clients == 0.0) {
+        double own = c->prompt_s + (l->disaggregated ? c->kv_move_s : 0.0);
+        if (l->clients > 0.0) { /* Little's law: N prompts in the system, one finished every per_prompt */
+            out->requests_per_s = per_prompt > 0.0 ? 1.0 / per_prompt : 0.0;
+            out->ttft_s = dmax(own, l->clients * per_prompt);
+            out->first_wave_ttft_s = out->ttft_s;
+        } else { /* M/D/1 on the prompts */
+            out->requests_per_s = l->arrival_per_s;
             out->prefill_share = l->arrival_per_s * per_prompt;
             out->overloaded = !(out->prefill_share < 1.0);
-            out->requests_per_s = l->arrival_per_s;
-            n = 1.0;
+            out->wait_s = out->overloaded ? 0.0 : out->prefill_share / (2.0 * (1.0 - out->prefill_share)) * per_prompt;
+            out->ttft_s = own + out->wait_s;
         }
-        out->ttft_s = out->steady_ttft_s = n * per_prompt + (l->disaggregated ? c->kv_move_s : c->step_s);
-        out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = out->ttft_s;
-        out->first_wave_ttft_s = l->clients > 0.0 ? out->ttft_s : 0.0;
+        out->steady_ttft_s = out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = out->ttft_s;
         /* one output token comes with the prompt: no step to average; a lone decode step's time is shown */
         out->tpot_s = out->steady_tpot_s = out->step_time_s = serving_decode_step_s(c, 1.0);
         out->tpot_p50_s = out->tpot_p90_s = out->tpot_p99_s = out->tpot_s;
         return 0;
     }
 
-    double cap = l->kv_slots;
-    struct steady st;
-    double n, extra = 0.0;
+    double cap = l->clients > 0.0 ? dmin(l->kv_slots, l->clients) : l->kv_slots;
+    double n = running_for(c, l, cap), extra = 0.0;
+    struct steady st = steady_at(c, l, n);
     if (l->clients > 0.0) {
-        cap = dmin(cap, l->clients);
-        n = closed_loop_running(c, l, cap);
-        st = steady_at(c, l, n);
-        if (!st.stable) { /* the smallest loop is already past its budget: one request at a time */
-            n = dmin(1.0, cap);
-            st = steady_at(c, l, n);
-        }
-        if (st.population < l->clients && st.lambda > 0.0) { /* the rest wait for a KV slot (or the budget) */
+        if (st.population < l->clients && st.lambda > 0.0) { /* the rest wait for a KV slot */
             extra = (l->clients - st.population) / st.lambda;
-            out->kv_bound = n >= l->kv_slots;
+            out->kv_bound = true;
         }
     } else {
-        /* Open loop: the running requests n that arrivals at lambda keep busy. */
-        double lam = l->arrival_per_s;
-        double lo = 0.0, hi = cap;
-        if (!(steady_at(c, l, hi).lambda >= lam)) { /* even every KV slot decoding finishes fewer */
-            out->overloaded = true;
-            n = hi;
-        } else {
-            for (int i = 0; i < 80; i++) {
-                double mid = 0.5 * (lo + hi);
-                if (steady_at(c, l, mid).lambda >= lam)
-                    hi = mid;
-                else
-                    lo = mid;
-            }
-            n = hi;
-        }
-        st = steady_at(c, l, n);
-        if (!st.stable) /* the prompts' budget or pool cannot keep up */
-            out->overloaded = true;
+        /* open loop: n = cap still finishing fewer than arrive, or prompts past the budget or the pool */
+        out->overloaded = st.lambda < l->arrival_per_s * (1.0 - 1e-9) || !st.stable;
     }
     out->running = n;
     out->requests_per_s = st.lambda;

@@ -332,6 +332,36 @@ static void test_disaggregated(void **state)
     assert_false(a.serving.ok);
 }
 
+/* A latent cache is whole on every decode rank (DeepSeek-V3: one 512 +
+ * 64-element latent a token and layer, 61 layers, bf16: 70,272 bytes a
+ * token), so each of 8 ranks receives all 4096 prompt tokens' worth,
+ * 287,834,112 bytes, over its own link: the move takes as long on 8 ranks
+ * as on 4, not an eighth (the issue: it was timed as split over 8 NICs). */
+static void test_latent_moves_whole_to_each_rank(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "deepseek-v3", "h200", 8, 4096);
+    s.precision = RT_FP8;
+    s.batch = 8;
+    s.decode_tokens = 256;
+    s.context_tokens = 4096 + 256;
+    s.disagg_prefill_chips = 8;
+    struct analysis eight = must_analyze(&s);
+    ASSERT_NEAR(eight.serving.kv_bytes_per_rank, 61.0 * 576 * 2 * 4096, 1e-3);
+    s.chips = 4;
+    s.disagg_prefill_chips = 4;
+    struct analysis four = must_analyze(&s);
+    ASSERT_NEAR(four.serving.kv_bytes_per_rank, eight.serving.kv_bytes_per_rank, 1e-3);
+    /* both pools' chips fit one 8-chip box on 4 + 4, cross it on 8 + 8: the same bytes, a slower link */
+    assert_true(eight.serving.kv_transfer_s >= four.serving.kv_transfer_s);
+    /* Llama's 8 KV heads over tp 8: a rank holds one head, an eighth of the request */
+    serving(&s, "llama-3.1-70b", "h100", 8, 8192);
+    s.batch = 4;
+    s.disagg_prefill_chips = 8;
+    ASSERT_NEAR(must_analyze(&s).serving.kv_bytes_per_rank, 80.0 * 1 * 128 * 2 * 2 * 8192, 1e-3);
+}
+
 /* A prefill pool runs as instances within a box (pool_instance_tp): 16
  * H100s are two tp-8 instances, so a bigger pool keeps up with more and its
  * prompt is no slower (found by a newcomer: a 16-chip pool, timed as one
@@ -447,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_serving_targets),
         cmocka_unit_test(test_lone_prompt_spreads_over_experts),
         cmocka_unit_test(test_prefill_pool_instances),
+        cmocka_unit_test(test_latent_moves_whole_to_each_rank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -143,6 +143,33 @@ static void test_disaggregated_and_open_loop(void **state)
     assert_true(o.overloaded);
 }
 
+/* One output token: no decode steps, every request is its prompt. Four
+ * clients' 1000-token prompts fit one step of 8192, so a step of 4 x 40
+ * ms of prompt and 10 ms of the engine finishes 4: 42.5 ms each, and by
+ * Little's law the four wait 4 x 42.5 = 170 ms; an open loop's prompts
+ * arrive apart, one a step of 50 ms: at 10/s the engine is half busy and a
+ * prompt waits 0.5 / (2 x 0.5) x 50 ms (M/D/1). */
+static void test_prompts_only_by_hand(void **state)
+{
+    (void)state;
+    struct serving_costs c = flat();
+    c.step_s = 0.010;
+    struct serving_load l = closed(4);
+    l.osl = 1;
+    struct serving_loop o;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    ASSERT_NEAR(o.requests_per_s, 1.0 / 0.0425, 1e-9);
+    ASSERT_NEAR(o.ttft_s, 4 * 0.0425, 1e-12);
+    l.clients = 1; /* one client: its prompt alone */
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    ASSERT_NEAR(o.ttft_s, 0.050, 1e-12);
+    l.clients = 0;
+    l.arrival_per_s = 10;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    ASSERT_NEAR(o.prefill_share, 0.5, 1e-12);
+    ASSERT_NEAR(o.ttft_s, 0.050 + 0.5 / (2 * 0.5) * 0.050, 1e-12);
+}
+
 /* Inputs outside their ranges are refused, and the curve interpolates. */
 static void test_refusals_and_curve(void **state)
 {
@@ -200,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_first_wave_by_hand),
         cmocka_unit_test(test_kv_slots_queue_the_rest),
         cmocka_unit_test(test_disaggregated_and_open_loop),
+        cmocka_unit_test(test_prompts_only_by_hand),
         cmocka_unit_test(test_refusals_and_curve),
         cmocka_unit_test(test_analysis_one_client),
     };
