@@ -899,9 +899,10 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     bool serves = sv->tpot_s > 0.0 && s->decode_tokens > 0; /* no output tokens: no output throughput */
     sv->tokens_per_s_per_user = serves ? 1.0 / sv->tpot_s : 0.0;
     sv->tokens_per_s_per_chip = serves ? sv->requests_per_s * (double)s->decode_tokens / chips : 0.0;
-    sv->ttft_ok = !(s->ttft_target_s > 0.0) || sv->ttft_s <= s->ttft_target_s;
+    sv->ttft_ok = !lp.overloaded && (!(s->ttft_target_s > 0.0) || sv->ttft_s <= s->ttft_target_s);
     sv->tpot_ok = !(s->tpot_target_s > 0.0) || sv->tpot_s <= s->tpot_target_s;
-    sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.batch_fits && !lp.overloaded &&
+    /* clients past the KV slots queue (loop.kv_bound) rather than fail: the weights must fit */
+    sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.weights_fit && !lp.overloaded &&
              (!disagg || sv->prefill_pool_fits);
 }
 
@@ -1458,8 +1459,18 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         add_note(a, "Disaggregated: the turn's prefill in the latency verdict is still priced on the %lld decode chips, "
                     "as without --disagg; a prompt on the prefill pool reaches its first token in %s (serving.ttft_s, "
                     "with the KV's move), the figure the design search ranks.",
-                 (long long)s->chips, format_seconds(tt, sizeof tt, a->serving.ttft_s));
+                 (long long)s->chips,
+                 a->serving.loop.overloaded ? "no steady time (the pool is overloaded)"
+                                            : format_seconds(tt, sizeof tt, a->serving.ttft_s));
     }
+    if (s->moe_ep > 0)
+        add_note(a, "Experts over %lld ranks of the stage's %lld chips (--moe-ep), each holding %.0f whole experts "
+                    "sliced %lld ways%s.",
+                 (long long)s->moe_ep, (long long)(s->chips / s->pp), ceil((double)s->model.experts / (double)s->moe_ep),
+                 (long long)(s->chips / s->pp / s->moe_ep),
+                 s->ep > 1 ? "; the all-to-all sends a token once to each rank its experts sit on"
+                           : "; attention is tensor-parallel, so the tokens are on every rank already and the MLP's "
+                             "all-reduce carries the combine (no all-to-all)");
     analyze_cost_energy(s, a);
     if (s->op.set && analyze_operation(s, a, err, errsize) != 0)
         return -1;

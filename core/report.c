@@ -215,22 +215,37 @@ static void cost_energy_lines(struct strbuf *sb, const struct analysis *a, bool 
 }
 
 /* The layout and steady-state serving: time to first token, time per output token, throughputs. */
+/* The serving layout in words: "tp 8 x pp 1 x ep 1 = 8 chips a replica, 1
+ * replica; experts over 8 ranks; prefill on its own 8 chips". */
+static void serving_layout_words(struct strbuf *sb, const struct scenario *s, const struct parallel_figures *pf)
+{
+    sb_printf(sb, "tp %lld x pp %lld x ep %lld = %lld chip%s a replica, %lld replica%s", (long long)pf->tp,
+              (long long)pf->pp, (long long)pf->ep, (long long)pf->chips_per_replica,
+              pf->chips_per_replica == 1 ? "" : "s", (long long)pf->dp, pf->dp == 1 ? "" : "s");
+    if (s->moe_ep > 0)
+        sb_printf(sb, "; experts over %lld rank%s (--moe-ep)", (long long)s->moe_ep, s->moe_ep == 1 ? "" : "s");
+    if (s->disagg_prefill_chips > 0)
+        sb_printf(sb, "; prefill on its own %lld chip%s", (long long)s->disagg_prefill_chips,
+                  s->disagg_prefill_chips == 1 ? "" : "s");
+}
+
+/* The layout and serving as engines serve: the loop, TTFT, TPOT, throughputs. */
 static void text_serving(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
     const struct parallel_figures *pf = &a->parallel;
     const struct serving_figures *sv = &a->serving;
-    char t1[32], t2[32];
-    char load[96];
+    const struct serving_loop *lp = &sv->loop;
+    char t1[32], t2[32], t3[32], t4[32];
     if (s->arrival_per_s > 0.0)
-        snprintf(load, sizeof load, "open loop, %.3g requests/s", s->arrival_per_s);
+        sb_printf(sb, "\nServing (continuous batching, an open loop of %.3g request%s/s a replica; the realistic "
+                      "estimate)\n",
+                  s->arrival_per_s, s->arrival_per_s == 1.0 ? "" : "s");
     else
-        snprintf(load, sizeof load, "closed loop of %lld client%s", (long long)s->batch, s->batch == 1 ? "" : "s");
-    sb_printf(sb, "\nServing (continuous batching, %s a replica; the realistic estimate)\n", load);
-    sb_printf(sb, "  layout             tp %lld x pp %lld x ep %lld = %lld chip%s a replica, %lld replica%s",
-              (long long)pf->tp, (long long)pf->pp, (long long)pf->ep, (long long)pf->chips_per_replica,
-              pf->chips_per_replica == 1 ? "" : "s", (long long)pf->dp, pf->dp == 1 ? "" : "s");
-    if (s->disagg_prefill_chips > 0)
-        sb_printf(sb, "; prefill on its own %lld chips", (long long)s->disagg_prefill_chips);
+        sb_printf(sb, "\nServing (continuous batching, a closed loop of %lld client%s a replica; the realistic "
+                      "estimate)\n",
+                  (long long)s->batch, s->batch == 1 ? "" : "s");
+    sb_puts(sb, "  layout             ");
+    serving_layout_words(sb, s, pf);
     sb_puts(sb, "\n");
     if (pf->pp > 1)
         sb_printf(sb, "  pipeline           %.0f layer%s on the busiest stage; prefill in %.0f micro-batch%s, bubble "
@@ -246,32 +261,36 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
                   (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head",
                   s->spec_accept, sp->tokens_per_pass, sp->speedup);
     }
-    char t3[32], t4[32];
-    sb_printf(sb, "  TTFT               %s steady, p90 %s, p99 %s (a request's wait and its prefill%s)",
-              format_seconds(t1, sizeof t1, sv->ttft_s), format_seconds(t3, sizeof t3, sv->loop.ttft_p90_s),
-              format_seconds(t4, sizeof t4, sv->loop.ttft_p99_s),
-              s->disagg_prefill_chips > 0 ? " on the pool, with the KV's move" : "");
+    if (lp->overloaded)
+        sb_puts(sb, "  TTFT               unbounded: requests arrive faster than the engine serves them, so the "
+                    "queue grows without end");
+    else
+        sb_printf(sb, "  TTFT               %s mean, p50 %s, p90 %s, p99 %s (a request's wait and its prefill%s)",
+                  format_seconds(t1, sizeof t1, sv->ttft_s), format_seconds(t2, sizeof t2, lp->ttft_p50_s),
+                  format_seconds(t3, sizeof t3, lp->ttft_p90_s), format_seconds(t4, sizeof t4, lp->ttft_p99_s),
+                  s->disagg_prefill_chips > 0 ? " on the pool, with the KV's move" : "");
     if (s->ttft_target_s > 0.0) /* beside the TTFT it judges */
         sb_printf(sb, " %s target %s", sv->ttft_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->ttft_target_s));
     sb_puts(sb, "\n");
-    sb_printf(sb, "  TPOT               %s steady, p90 %s, p99 %s (%s)", format_seconds(t1, sizeof t1, sv->tpot_s),
-              format_seconds(t3, sizeof t3, sv->loop.tpot_p90_s), format_seconds(t4, sizeof t4, sv->loop.tpot_p99_s),
+    sb_printf(sb, "  TPOT               %s mean, p50 %s, p90 %s, p99 %s (%s)", format_seconds(t1, sizeof t1, sv->tpot_s),
+              format_seconds(t2, sizeof t2, lp->tpot_p50_s), format_seconds(t3, sizeof t3, lp->tpot_p90_s),
+              format_seconds(t4, sizeof t4, lp->tpot_p99_s),
               s->disagg_prefill_chips > 0 ? "decode steps only" : "a decode step with its share of the prompts");
     if (s->tpot_target_s > 0.0)
         sb_printf(sb, " %s target %s", sv->tpot_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->tpot_target_s));
     sb_puts(sb, "\n");
-    sb_printf(sb, "  the loop           %.1f running, %.3g requests/s, a prompt alone %s, waits %s; budget %.0f "
-                  "tokens a step%s%s\n",
-              sv->running_requests, sv->requests_per_s, format_seconds(t1, sizeof t1, sv->prompt_s),
-              format_seconds(t2, sizeof t2, sv->loop.wait_s), sv->token_budget,
-              sv->loop.kv_bound ? "; the KV cache caps the running requests" : "",
-              sv->loop.overloaded ? "; OVERLOADED: requests arrive faster than they are served" : "");
+    sb_printf(sb, "  the loop           %.1f running, %.3g request%s/s%s, a prompt alone %s, waits %s; budget %.0f "
+                  "token%s a step%s\n",
+              sv->running_requests, sv->requests_per_s, sv->requests_per_s == 1.0 ? "" : "s",
+              lp->overloaded ? " (the most it serves)" : "", format_seconds(t1, sizeof t1, sv->prompt_s),
+              lp->overloaded ? "without end" : format_seconds(t2, sizeof t2, lp->wait_s), sv->token_budget, sv->token_budget == 1.0 ? "" : "s",
+              lp->kv_bound ? "; the KV cache caps the running requests, the rest queue" : "");
     if (s->arrival_per_s <= 0.0)
         sb_printf(sb, "  a benchmark        of %lld x %lld requests reports TTFT %s, TPOT %s (its first wave: TTFT "
                       "%s)\n",
                   (long long)s->bench_rounds, (long long)s->batch, format_seconds(t1, sizeof t1, sv->benchmark_ttft_s),
                   format_seconds(t2, sizeof t2, sv->benchmark_tpot_s),
-                  format_seconds(t3, sizeof t3, sv->loop.first_wave_ttft_s));
+                  format_seconds(t3, sizeof t3, lp->first_wave_ttft_s));
     if (s->disagg_prefill_chips > 0)
         sb_printf(sb, "  prefill pool       %lld chip%s as %lld worker%s of tp %lld x dp %lld, load %.2f; the KV "
                       "moves %s to each decode rank in %s%s\n",
@@ -281,21 +300,20 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
                   format_si(t3, sizeof t3, sv->kv_bytes_per_rank, "B"), format_seconds(t4, sizeof t4, sv->kv_transfer_s),
                   sv->prefill_pool_fits ? "" : "; the weights do not fit on a worker");
     if (s->decode_tokens > 0)
-        sb_printf(sb, "  throughput         %.1f tokens/s per user, %.1f tokens/s per chip%s\n",
-                  sv->tokens_per_s_per_user, sv->tokens_per_s_per_chip,
-                  a->memory.batch_fits ? "" : " (the batch does not fit)");
+        sb_printf(sb, "  throughput         %.1f tokens/s per user, %.1f tokens/s per chip\n", sv->tokens_per_s_per_user,
+                  sv->tokens_per_s_per_chip);
     else
         sb_puts(sb, "  throughput         none: --decode-tokens 0 generates no output tokens\n");
     /* One verdict for serving, with every reason it fails. */
     const char *reasons[4];
     int nr = 0;
-    if (!a->memory.batch_fits)
-        reasons[nr++] = "the batch does not fit";
+    if (!a->memory.weights_fit)
+        reasons[nr++] = "the weights do not fit";
     if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits)
         reasons[nr++] = "the weights do not fit on the prefill pool";
-    if (sv->loop.overloaded)
+    if (lp->overloaded)
         reasons[nr++] = "the requests arrive faster than they are served";
-    if (!sv->ttft_ok)
+    else if (!sv->ttft_ok)
         reasons[nr++] = "TTFT misses its target";
     if (!sv->tpot_ok)
         reasons[nr++] = "TPOT misses its target";
@@ -643,17 +661,36 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
                   (long long)a->parallel.tp, mv->kv_replication);
     const struct parallel_figures *pf = &a->parallel;
     const struct serving_figures *sv = &a->serving;
-    sb_printf(sb, "\n| serving (steady state, realistic) | value |\n| --- | ---: |\n");
-    sb_printf(sb, "| layout | tp %lld x pp %lld x ep %lld, %lld replica%s%s |\n", (long long)pf->tp, (long long)pf->pp,
-              (long long)pf->ep, (long long)pf->dp, pf->dp == 1 ? "" : "s",
-              s->disagg_prefill_chips > 0 ? "; a separate prefill pool" : "");
+    const struct serving_loop *lp = &sv->loop;
+    sb_printf(sb, "\n| serving (continuous batching, realistic) | value |\n| --- | ---: |\n");
+    if (s->arrival_per_s > 0.0)
+        sb_printf(sb, "| load | an open loop of %.3g request%s/s a replica |\n", s->arrival_per_s,
+                  s->arrival_per_s == 1.0 ? "" : "s");
+    else
+        sb_printf(sb, "| load | a closed loop of %lld client%s a replica |\n", (long long)s->batch, s->batch == 1 ? "" : "s");
+    sb_puts(sb, "| layout | ");
+    serving_layout_words(sb, s, pf);
+    sb_puts(sb, " |\n");
     if (a->speculative.enabled)
         sb_printf(sb, "| speculative decoding | %lld drafts at %.2f: %.2f tokens a pass, %.2fx |\n",
                   (long long)s->spec_tokens, s->spec_accept, a->speculative.tokens_per_pass, a->speculative.speedup);
-    sb_printf(sb, "| TTFT | %s%s |\n", format_seconds(x, sizeof x, sv->ttft_s),
-              s->ttft_target_s > 0.0 ? (sv->ttft_ok ? " (meets the target)" : " (**misses the target**)") : "");
-    sb_printf(sb, "| TPOT | %s%s |\n", format_seconds(x, sizeof x, sv->tpot_s),
+    if (lp->overloaded)
+        sb_puts(sb, "| TTFT | **unbounded: requests arrive faster than the engine serves them** |\n");
+    else
+        sb_printf(sb, "| TTFT (mean; p50, p90, p99) | %s; %s, %s, %s%s |\n", format_seconds(x, sizeof x, sv->ttft_s),
+                  format_seconds(y, sizeof y, lp->ttft_p50_s), format_seconds(z, sizeof z, lp->ttft_p90_s),
+                  format_seconds(w, sizeof w, lp->ttft_p99_s),
+                  s->ttft_target_s > 0.0 ? (sv->ttft_ok ? " (meets the target)" : " (**misses the target**)") : "");
+    sb_printf(sb, "| TPOT (mean; p50, p90, p99) | %s; %s, %s, %s%s |\n", format_seconds(x, sizeof x, sv->tpot_s),
+              format_seconds(y, sizeof y, lp->tpot_p50_s), format_seconds(z, sizeof z, lp->tpot_p90_s),
+              format_seconds(w, sizeof w, lp->tpot_p99_s),
               s->tpot_target_s > 0.0 ? (sv->tpot_ok ? " (meets the target)" : " (**misses the target**)") : "");
+    sb_printf(sb, "| running, requests/s | %.1f, %.3g%s%s |\n", sv->running_requests, sv->requests_per_s,
+              lp->overloaded ? " (the most it serves)" : "", lp->kv_bound ? "; the KV cache caps the running requests" : "");
+    if (s->arrival_per_s <= 0.0)
+        sb_printf(sb, "| a benchmark of %lld x %lld requests: TTFT, TPOT | %s, %s |\n", (long long)s->bench_rounds,
+                  (long long)s->batch, format_seconds(x, sizeof x, sv->benchmark_ttft_s),
+                  format_seconds(y, sizeof y, sv->benchmark_tpot_s));
     sb_printf(sb, "| tokens/s per user, per chip | %.1f, %.1f |\n\n", sv->tokens_per_s_per_user,
               sv->tokens_per_s_per_chip);
     sb_puts(sb, "| cost and energy (per output token) | value |\n| --- | --- |\n");
@@ -762,6 +799,15 @@ static void json_turn(cJSON *obj, double prefill_s, double decode_s, double ttft
 }
 
 /* Adds a number, or null when it is 0 (not measured, not set). */
+/* Adds key: v, or null when none. */
+static void json_number_or_null(cJSON *obj, const char *key, double v, bool none)
+{
+    if (none)
+        cJSON_AddNullToObject(obj, key);
+    else
+        cJSON_AddNumberToObject(obj, key, v);
+}
+
 static void json_measured(cJSON *obj, const char *key, double v)
 {
     if (v > 0.0)
@@ -976,12 +1022,14 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddBoolToObject(par, "tp_crosses_domain", pf->tp_crosses_domain);
     cJSON_AddBoolToObject(par, "replica_crosses_domain", pf->replica_crosses_domain);
     json_measured(par, "disagg_prefill_chips", (double)s->disagg_prefill_chips);
+    json_measured(par, "moe_ep", (double)s->moe_ep);
 
     const struct serving_figures *sv = &a->serving;
     cJSON *serve = cJSON_AddObjectToObject(root, "serving");
-    cJSON_AddNumberToObject(serve, "ttft_s", sv->ttft_s);
+    bool no_ttft = sv->loop.overloaded; /* no steady state, so no TTFT (serving.h): null */
+    json_number_or_null(serve, "ttft_s", sv->ttft_s, no_ttft);
     cJSON_AddNumberToObject(serve, "tpot_s", sv->tpot_s);
-    cJSON_AddNumberToObject(serve, "benchmark_ttft_s", sv->benchmark_ttft_s);
+    json_number_or_null(serve, "benchmark_ttft_s", sv->benchmark_ttft_s, no_ttft);
     cJSON_AddNumberToObject(serve, "benchmark_tpot_s", sv->benchmark_tpot_s);
     json_measured(serve, "clients", sv->clients);
     json_measured(serve, "arrival_per_s", s->arrival_per_s);
@@ -993,14 +1041,14 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(serve, "running_requests", sv->running_requests);
     cJSON_AddNumberToObject(serve, "requests_per_s", sv->requests_per_s);
     cJSON_AddNumberToObject(serve, "step_time_s", sv->loop.step_time_s);
-    cJSON_AddNumberToObject(serve, "queue_wait_s", sv->loop.wait_s);
+    json_number_or_null(serve, "queue_wait_s", sv->loop.wait_s, no_ttft);
     cJSON_AddNumberToObject(serve, "prefill_share", sv->loop.prefill_share);
     cJSON_AddNumberToObject(serve, "first_wave_ttft_s", sv->loop.first_wave_ttft_s);
     cJSON_AddNumberToObject(serve, "first_wave_tpot_s", sv->loop.first_wave_tpot_s);
     cJSON *pct = cJSON_AddObjectToObject(serve, "percentiles");
-    cJSON_AddNumberToObject(pct, "ttft_p50_s", sv->loop.ttft_p50_s);
-    cJSON_AddNumberToObject(pct, "ttft_p90_s", sv->loop.ttft_p90_s);
-    cJSON_AddNumberToObject(pct, "ttft_p99_s", sv->loop.ttft_p99_s);
+    json_number_or_null(pct, "ttft_p50_s", sv->loop.ttft_p50_s, no_ttft);
+    json_number_or_null(pct, "ttft_p90_s", sv->loop.ttft_p90_s, no_ttft);
+    json_number_or_null(pct, "ttft_p99_s", sv->loop.ttft_p99_s, no_ttft);
     cJSON_AddNumberToObject(pct, "tpot_p50_s", sv->loop.tpot_p50_s);
     cJSON_AddNumberToObject(pct, "tpot_p90_s", sv->loop.tpot_p90_s);
     cJSON_AddNumberToObject(pct, "tpot_p99_s", sv->loop.tpot_p99_s);

@@ -29,6 +29,8 @@ double serving_decode_step_s(const struct serving_costs *c, double seqs)
 struct steady {
     double step_s, lambda, rho, own_s, wait_s, ttft_s, joins_per_step, population;
     double tpot_s;      /* the steps a request decodes through: others' prompts ride on them, not its own */
+    double residual_s;  /* the mean wait for the step in flight: half a step, when others decode */
+    double rho_queue;   /* the load a prompt queues behind: the others' share of rho */
     double others_share; /* closed loop: (N - 1) / N, the share of the load that is other clients'; 1 open loop */
     bool stable;
 };
@@ -52,7 +54,8 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
         st.own_s = s + c->kv_move_s;
         if (!(st.rho < 1.0))
             return st;
-        st.wait_s = st.rho * st.others_share / (2.0 * (1.0 - st.rho)) * s / l->prefill_workers;
+        st.rho_queue = st.rho * st.others_share;
+        st.wait_s = st.rho_queue / (2.0 * (1.0 - st.rho)) * s / l->prefill_workers;
         st.ttft_s = st.own_s + st.wait_s;
     } else {
         /* Requests finish at lambda = n / ((osl - 1) TPOT); a decoding
@@ -73,10 +76,14 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
         double busy = dmin(1.0, n * share);
         double ride = c->step_s + (td - c->step_s) * busy;
         st.own_s = ceil(l->isl / room) * ride + pm;
-        if (!(st.rho < 1.0))
+        /* A prompt queues behind the others' prompts only (its own chunks are in own_s): their share
+         * of the budget, rho x share, must stay below 1. */
+        st.rho_queue = st.rho * share;
+        if (!(st.rho_queue < 1.0))
             return st;
-        st.wait_s = st.rho * share / (2.0 * (1.0 - st.rho)) * st.own_s; /* behind others' prompts */
-        st.ttft_s = 0.5 * st.tpot_s * busy + st.wait_s + st.own_s;
+        st.wait_s = st.rho_queue / (2.0 * (1.0 - st.rho_queue)) * st.own_s;
+        st.residual_s = 0.5 * st.tpot_s * busy;
+        st.ttft_s = st.residual_s + st.wait_s + st.own_s;
     }
     st.population = n + st.lambda * st.ttft_s;
     st.stable = true;
@@ -92,15 +99,18 @@ static void percentiles(const struct serving_costs *c, const struct serving_load
     static const double z[3] = {0.0, 1.2815515655446004, 2.3263478740408408}; /* the normal quantiles */
     double *tt[3] = {&out->ttft_p50_s, &out->ttft_p90_s, &out->ttft_p99_s};
     double *tp[3] = {&out->tpot_p50_s, &out->tpot_p90_s, &out->tpot_p99_s};
-    double base = st->ttft_s - st->wait_s + extra_wait_s; /* the wait's tail below, the rest as it is */
+    /* its own prefill and any wait for a KV slot as they are; the step in flight uniform over [0, 2
+     * residual]; the wait behind others' prompts by its tail (each quantile added: an upper bound) */
+    double base = st->ttft_s - st->wait_s - st->residual_s + extra_wait_s;
     double td = serving_decode_step_s(c, dmax(1.0, n));
     double joins = l->disaggregated ? 0.0 : n * st->others_share; /* others' prompts during its osl - 1 steps */
     double pm = l->disaggregated ? 0.0 : prompt_marginal_s(c);
     for (int i = 0; i < 3; i++) {
         double t = 0.0;
-        if (st->rho > 0.0 && st->wait_s > 0.0 && q[i] > 1.0 - st->rho)
-            t = st->wait_s / st->rho * log(st->rho / (1.0 - q[i]));
-        *tt[i] = base + t;
+        double r = st->rho_queue;
+        if (r > 0.0 && st->wait_s > 0.0 && q[i] > 1.0 - r)
+            t = st->wait_s / r * log(r / (1.0 - q[i]));
+        *tt[i] = base + 2.0 * st->residual_s * q[i] + t;
         double k = dmax(0.0, joins + z[i] * sqrt(joins));
         *tp[i] = l->osl > 1.0 ? td + k * pm / (l->osl - 1.0) : 0.0;
     }
@@ -178,11 +188,12 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
             out->ttft_s = dmax(own, l->clients * per_prompt);
             out->first_wave_ttft_s = out->ttft_s;
         } else { /* M/D/1 on the prompts */
-            out->requests_per_s = l->arrival_per_s;
             out->prefill_share = l->arrival_per_s * per_prompt;
             out->overloaded = !(out->prefill_share < 1.0);
+            out->requests_per_s = out->overloaded ? 1.0 / per_prompt : l->arrival_per_s;
+            out->prefill_share = dmin(out->prefill_share, 1.0);
             out->wait_s = out->overloaded ? 0.0 : out->prefill_share / (2.0 * (1.0 - out->prefill_share)) * per_prompt;
-            out->ttft_s = own + out->wait_s;
+            out->ttft_s = out->overloaded ? 0.0 : own + out->wait_s; /* overloaded: no mean (serving.h) */
         }
         out->steady_ttft_s = out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = out->ttft_s;
         /* one output token comes with the prompt: no step to average; a lone decode step's time is shown */
@@ -199,10 +210,32 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
             extra = (l->clients - st.population) / st.lambda;
             out->kv_bound = true;
         }
-    } else {
-        /* open loop: n = cap still finishing fewer than arrive, or prompts past the budget or the pool */
-        out->overloaded = st.lambda < l->arrival_per_s * (1.0 - 1e-9) || !st.stable;
+    } else if (st.lambda < l->arrival_per_s * (1.0 - 1e-9) || !st.stable) {
+        /* Open loop past what the engine serves (every KV slot decoding finishes fewer, or the prompts
+         * outrun the budget or the pool): no steady state, the queue grows without end. The engine
+         * runs at the most it can, the largest stable n; TTFT has no mean (serving.h). */
+        out->overloaded = true;
+        double lo = 0.0, hi = n;
+        for (int i = 0; i < 80; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (steady_at(c, l, mid).stable)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        n = lo;
+        st = steady_at(c, l, n);
+        out->running = n;
+        out->requests_per_s = st.lambda;
+        out->prefill_share = dmin(st.rho, 1.0);
+        out->step_time_s = st.step_s;
+        out->tpot_s = out->steady_tpot_s = st.tpot_s;
+        out->kv_bound = n >= l->kv_slots * (1.0 - 1e-9);
+        percentiles(c, l, &st, n, 0.0, out);
+        out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = 0.0;
+        return 0;
     }
+    out->kv_bound = out->kv_bound || n >= l->kv_slots * (1.0 - 1e-9);
     out->running = n;
     out->requests_per_s = st.lambda;
     out->prefill_share = dmin(st.rho, 1.0);

@@ -17,13 +17,14 @@
  *   token is TPOT = decode(n) / (1 - lambda s P), s = (N - 1) / N the
  *   others' share of a closed loop of N (1 open loop), and requests finish
  *   at lambda = n / ((osl - 1) TPOT) per second.
- *   A prompt waits for the step in flight (T / 2, when others are decoding:
- *   a closed loop's own client is not among them), for the prompts ahead of
- *   it (M/D/1, Pollaczek-Khinchine: rho / (2 (1 - rho)) x its own prefill,
- *   rho the share of the budget prompts use), then takes ceil(isl / (budget
- *   - n)) steps (decode steps when others decode, else bare ones of the
- *   engine's fixed time); a closed loop of N clients holds n + lambda x TTFT = N
- *   requests (Little's law), which fixes n.
+ *   A prompt waits for the step in flight (half a step, when others are
+ *   decoding: a closed loop's own client is not among them), for the other
+ *   prompts ahead of it (M/D/1, Pollaczek-Khinchine: r / (2 (1 - r)) x its
+ *   own prefill, r = s rho, rho the share of the budget prompts use), then
+ *   takes ceil(isl / (budget - n)) steps (decode steps when others decode,
+ *   else bare ones of the engine's fixed time); a closed loop of N clients
+ *   holds n + lambda x TTFT = N requests (Little's law), which fixes n.
+ *   Clients past the KV slots wait for one: (N - that population) / lambda.
  * - first wave: a closed-loop benchmark starts its N clients at once; the
  *   prompts go through the budget in turn (floor(budget / isl) a step, or
  *   ceil(isl / budget) steps each), the j-th group reaching its first token
@@ -31,14 +32,19 @@
  *   the prefill steps behind them. A benchmark of R x N requests (R rounds;
  *   InferenceMAX and AIConfigurator's collectors send 10 x the concurrency)
  *   reports the mean of one first wave and R - 1 steady rounds.
- * - open loop at lambda requests/s: the same steady state with lambda given;
- *   percentiles of the wait from the exponential tail of a single-server
- *   queue (P(W > t) = rho exp(-rho t / E[W]), Kingman's heavy-traffic form),
- *   and of TPOT from the Poisson count of prompts that join while a
- *   request decodes (normal approximation).
+ * - open loop at lambda requests/s: the same steady state with lambda given,
+ *   or, past what the engine serves, overloaded: no steady state (the queue
+ *   grows without end), the engine at its largest stable n.
+ * - percentiles: the step in flight uniform over [0, a step], the wait's
+ *   exponential tail (P(W > t) = r exp(-r t / E[W]), Kingman's heavy-traffic
+ *   form), each quantile added (an upper bound); TPOT's from the Poisson
+ *   count of the others' prompts joining a request's decode (normal
+ *   approximation).
  * - disaggregated (xPyD): prefill on X workers of their own, one prompt at a
  *   time each, then the KV's move; decode steps carry no prompts. The pool
  *   queues as one server X times as fast (M/D/1).
+ * - no output beyond the first token (osl 1): the prompts alone, by Little's
+ *   law (closed) or M/D/1 (open).
  * Pure: no I/O, no allocation, no globals.
  */
 #ifndef ROOFTOP_SERVING_H
@@ -89,7 +95,9 @@ struct serving_loop {
     double prefill_share;        /* rho: the share of the prompts' capacity in use (budget or pool), [0, 1) */
     double wait_s;               /* a prompt's mean wait for those ahead of it (and for a KV slot) */
     double step_time_s;          /* mean step time in steady state */
-    bool overloaded;             /* open loop: prompts arrive faster than they are served */
+    bool overloaded;             /* open loop: requests arrive faster than the engine serves them; there is no
+                                    steady state, the TTFT figures are 0 (no mean: show none) and the rest
+                                    describe the engine at the most it serves */
     bool kv_bound;               /* the KV slots, not the clients, cap the running requests */
 };
 

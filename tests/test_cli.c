@@ -548,6 +548,35 @@ static void test_layout_flags(void **state)
     assert_usage_error(RUN("--heads", "5"), "--heads 5: model guide-70b: kv_heads must be");
     assert_usage_error(RUN("--pp", "81", "--model", "llama-3.1-70b"), "--pp 81 is out of range");
     assert_usage_error(RUN("--model", "mixtral-8x7b", "--ep", "3"), "--ep 3 does not divide the 8 experts");
+    /* An alias is named as typed; two names for one knob, and a closed loop's flags on an open loop, are
+     * refused rather than one silently winning (found by a newcomer). */
+    assert_usage_error(RUN("--concurrency", "0"), "--concurrency 0 is out of range");
+    assert_usage_error(RUN("--max-num-tokens", "-1"), "--max-num-tokens -1 is out of range");
+    assert_usage_error(RUN("--batch", "4", "--concurrency", "8"), "--batch and --concurrency are the same knob");
+    assert_usage_error(RUN("--arrival-rate", "1", "--bench-rounds", "3"), "--bench-rounds is a closed loop's");
+    assert_usage_error(RUN("--arrival-rate", "1", "--concurrency", "8"), "--concurrency is a closed loop's");
+    assert_usage_error(RUN("--moe-ep", "3", "--model", "mixtral-8x7b", "--chips", "8"),
+                       "--moe-ep 3 does not divide a stage's 8 chips");
+    assert_usage_error(RUN("--prefill-tp", "2"), "give --disagg P:D");
+    assert_usage_error(RUN("--prefix-cache", "1"), "--prefix-cache 1 is out of range");
+    {
+        /* an overloaded open loop has no TTFT: the report says unbounded, JSON null, never 0 */
+        struct run over = RUN("--chip", "h100", "--chips", "8", "--model", "llama-3.1-70b", "--arrival-rate", "100",
+                              "--report");
+        assert_int_equal(over.status, 0);
+        assert_non_null(strstr(over.out, "\n  TTFT               unbounded: requests arrive faster than the engine "));
+        assert_non_null(strstr(over.out, "MISS: the requests arrive faster than they are served"));
+        assert_null(strstr(over.out, "TTFT               0.000 s"));
+        run_free(&over);
+        over = RUN("--chip", "h100", "--chips", "8", "--model", "llama-3.1-70b", "--arrival-rate", "100",
+                   "--report=json");
+        cJSON *doc = cJSON_Parse(over.out);
+        const cJSON *sv = cJSON_GetObjectItemCaseSensitive(doc, "serving");
+        assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(sv, "ttft_s")));
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sv, "overloaded")));
+        cJSON_Delete(doc);
+        run_free(&over);
+    }
     assert_usage_error(RUN("--ep", "2"), "--ep 2 needs a mixture-of-experts model");
     assert_usage_error(RUN("--spec-tokens", "4", "--spec-accept", "1"), "--spec-accept 1 is out of range");
     assert_usage_error(RUN("--spec-tokens", "4"), "--spec-tokens 4 needs --spec-accept");

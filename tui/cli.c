@@ -122,7 +122,20 @@ static const char usage_text[] =
     "  --spec-draft MODEL|N  the draft (a built-in model or a parameter count;\n"
     "                      default: an MTP head, one layer of the target)\n"
     "  --disagg P:D        prefill on its own P chips, decode on D\n"
-    "  --ttft-target S --tpot-target S  steady-state serving targets, seconds\n"
+    "  --prefill-tp N --prefill-dp N  each prefill worker's tensor-parallel and\n"
+    "                      attention-DP degrees (workers: P / (tp x dp)) [derived]\n"
+    "  --moe-ep N          the experts' ranks over a stage's tp x ep chips (TRT-LLM\n"
+    "                      moe_ep_size); they need not divide the experts\n"
+    "                      [0: all tp x ep when ep > 1, else none]\n"
+    "Serving load (continuous batching; --batch clients in a closed loop):\n"
+    "  --concurrency N     the same as --batch: closed-loop clients a replica\n"
+    "  --arrival-rate R    an open loop instead: R requests/s a replica; mean,\n"
+    "                      p50, p90, p99                           [0: closed]\n"
+    "  --max-num-tokens N  the engine's token budget a step (= --activation-tokens)\n"
+    "                                                              [0: 8192]\n"
+    "  --bench-rounds R    a benchmark sends R x concurrency requests      [10]\n"
+    "  --prefix-cache F    share of each prompt in the prefix cache, [0, 0.99] [0]\n"
+    "  --ttft-target S --tpot-target S  serving targets on the means, seconds\n"
     "  --search            enumerate layouts, batches and precisions up to\n"
     "                      --max-chips: the Pareto frontier and the fewest chips\n"
     "Training, measurements, cost:\n"
@@ -284,9 +297,16 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* The long name of option id, for messages. */
+/* The name each option was typed under in the parse under way (an alias
+ * such as --concurrency for --batch), so that messages name what was
+ * typed; cleared at the start of each cli_parse(). */
+static const char *typed_name[OPT_COUNT];
+
+/* The long name of option id, for messages: as typed, else its own. */
 static const char *flag_name(int id)
 {
+    if (id >= 0 && id < OPT_COUNT && typed_name[id])
+        return typed_name[id];
     for (const struct option *o = long_options; o->name; o++)
         if (o->val == id)
             return o->name;
@@ -867,7 +887,8 @@ static const int apply_order[] = {
 /* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
  * number as the scenario holds it (1e-320 reads back as
  * 9.99988867182683e-321); when FLAG was given on the command line, puts the
- * user's own text there instead, so the message names what was typed. */
+ * user's own text there instead, and the flag's name as typed (an alias),
+ * so the message names what was typed. */
 static void echo_given_text(const struct pending *pend, char *err, size_t errsize)
 {
     for (const struct option *o = long_options; o->name; o++) {
@@ -884,10 +905,12 @@ static void echo_given_text(const struct pending *pend, char *err, size_t errsiz
             return;
         memcpy(token, number, len);
         token[len] = '\0';
-        if (parse_number(token, &ignored) != 0 || strcmp(token, given) == 0)
+        bool numeric = parse_number(token, &ignored) == 0;
+        const char *typed = flag_name(o->val); /* an alias names itself (--concurrency, not --batch) */
+        if (strcmp(typed, o->name) == 0 && (!numeric || strcmp(token, given) == 0))
             return;
         snprintf(rest, sizeof rest, "%s", number + len);
-        snprintf(err, errsize, "--%s %s%s", o->name, given, rest);
+        snprintf(err, errsize, "--%s %s%s", typed, numeric ? given : token, rest);
         return;
     }
 }
@@ -1195,8 +1218,18 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
 
     optind = 0; /* GNU: full re-initialisation, so tests can parse repeatedly */
     opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":hV", long_options, NULL)) != -1) {
+    memset(typed_name, 0, sizeof typed_name);
+    int c, at = -1;
+    while ((c = getopt_long(argc, argv, ":hV", long_options, &at)) != -1) {
+        if (at >= 0 && c > OPT_REPORT && c < OPT_COUNT) {
+            if (typed_name[c] && strcmp(typed_name[c], long_options[at].name) != 0) { /* two names, one knob */
+                snprintf(err, errsize, "--%s and --%s are the same knob: give one", typed_name[c],
+                         long_options[at].name);
+                return 2;
+            }
+            typed_name[c] = long_options[at].name;
+        }
+        at = -1;
         switch (c) {
         case 'h':
             out->mode = CLI_HELP;
@@ -1557,7 +1590,21 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                                     pend.text[OPT_DISAGG] || pend.text[OPT_BATCH] || pend.text[OPT_CHIPS] ||
                                     pend.text[OPT_DP] || pend.text[OPT_DATA_PARALLEL])) {
         snprintf(err, errsize, "--search chooses the layout and the batch itself: drop --chips, --tp, --pp, --ep, "
-                               "--dp, --disagg and --batch (--max-chips bounds it)");
+                               "--dp, --disagg and --%s (--max-chips bounds it)",
+                 flag_name(OPT_BATCH));
+        return 2;
+    }
+    if (out->mode == CLI_SEARCH && (pend.text[OPT_ARRIVAL_RATE] || pend.text[OPT_MOE_EP] ||
+                                    pend.text[OPT_PREFILL_TP] || pend.text[OPT_PREFILL_DP])) {
+        snprintf(err, errsize, "--search ranks closed-loop designs it lays out itself: drop --arrival-rate, --moe-ep, "
+                               "--prefill-tp and --prefill-dp");
+        return 2;
+    }
+    /* An open loop has no clients and no benchmark rounds: a flag for them would be silently ignored. */
+    if (out->scenario.arrival_per_s > 0.0 && (pend.text[OPT_BENCH_ROUNDS] ||
+                                              (pend.text[OPT_BATCH] && strcmp(flag_name(OPT_BATCH), "concurrency") == 0))) {
+        snprintf(err, errsize, "--arrival-rate serves an open loop: --%s is a closed loop's; give one",
+                 pend.text[OPT_BENCH_ROUNDS] ? "bench-rounds" : "concurrency");
         return 2;
     }
     if (out->mode == CLI_SEARCH && latency_flags) {

@@ -749,7 +749,10 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     if (row < v.r.h) { /* steady-state serving: what the Pareto view ranks */
         const struct serving_figures *sv = &a->serving;
         char tt[24], tp[24], pool[48] = "";
-        format_seconds(tt, sizeof tt, sv->ttft_s);
+        if (sv->loop.overloaded) /* no steady state: say so, not 0 */
+            snprintf(tt, sizeof tt, "unbounded");
+        else
+            format_seconds(tt, sizeof tt, sv->ttft_s);
         format_seconds(tp, sizeof tp, sv->tpot_s);
         if (s->disagg_prefill_chips > 0)
             snprintf(pool, sizeof pool, ", prefill pool %lld", (long long)s->disagg_prefill_chips);
