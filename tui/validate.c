@@ -706,7 +706,16 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
         }
         for (size_t i = 0; i < ng; i++)
             wg = (int)strlen(g[i].name) > wg ? (int)strlen(g[i].name) : wg;
-        if (md)
+        bool serving = n > 0 && rows[0].serving; /* one reader makes every row of a file */
+        if (serving && md)
+            fprintf(out, "| file:line | chip | engine | model | mode | clients | format | TTFT measured | TTFT "
+                         "predicted | ratio | TPOT measured | TPOT predicted | ratio |\n"
+                         "| --- | --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        else if (serving)
+            fprintf(out, "%-*s %-*s %-*s %-*s %-6s %7s %-*s %11s %11s %7s %11s %11s %7s\n", ww, "file:line", wc, "chip",
+                    we, "engine", wk, "model", "mode", "clients", wf, "format", "TTFT meas.", "predicted", "ratio",
+                    "TPOT meas.", "predicted", "ratio");
+        else if (md)
             fprintf(out, "| file:line | chip | engine | kind | format | measured | predicted | ratio |\n"
                          "| --- | --- | --- | --- | --- | ---: | ---: | ---: |\n");
         else
@@ -718,7 +727,7 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
             snprintf(where, sizeof where, "%s:%d", v->file, v->line);
             if (v->skipped) {
                 if (md)
-                    fprintf(out, "| %s | skipped: %s |||||||\n", where, v->skipped);
+                    fprintf(out, "| %s | skipped: %s |%s\n", where, v->skipped, serving ? "||||||||||" : "||||||");
                 else
                     fprintf(out, "%-*s skipped: %s\n", ww, where, v->skipped);
                 continue;
@@ -729,14 +738,14 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
                 char m2[24], p2[24];
                 format_seconds(m2, sizeof m2, v->measured_tpot_s);
                 format_seconds(p2, sizeof p2, v->predicted_tpot_s);
+                double r1 = v->predicted_s / v->measured_s, r2 = v->predicted_tpot_s / v->measured_tpot_s;
                 if (md)
-                    fprintf(out, "| %s | %s | %s | %s c%s | %s | TTFT %s / TPOT %s | TTFT %s / TPOT %s | %.3f / %.3f |\n",
-                            where, v->chip, v->engine, v->mode, v->concurrency, v->format, m, m2, p, p2,
-                            v->predicted_s / v->measured_s, v->predicted_tpot_s / v->measured_tpot_s);
+                    fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %s | %.3f |\n", where,
+                            v->chip, v->engine, v->kind, v->mode, v->concurrency, v->format, m, p, r1, m2, p2, r2);
                 else
-                    fprintf(out, "%-*s %-*s %-*s %-6s c=%-5s %-*s TTFT %9s -> %9s (%6.3f)  TPOT %9s -> %9s (%6.3f)\n",
-                            ww, where, wc, v->chip, we, v->engine, v->mode, v->concurrency, wf, v->format, m, p,
-                            v->predicted_s / v->measured_s, m2, p2, v->predicted_tpot_s / v->measured_tpot_s);
+                    fprintf(out, "%-*s %-*s %-*s %-*s %-6s %7s %-*s %11s %11s %7.3f %11s %11s %7.3f\n", ww, where, wc,
+                            v->chip, we, v->engine, wk, v->kind, v->mode, v->concurrency, wf, v->format, m, p, r1, m2,
+                            p2, r2);
                 continue;
             }
             if (md)
@@ -756,7 +765,9 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
                 fprintf(out, "  %-7s %-*s %7zu rows  MAPE %5.1f%%  median %5.1f%%\n", g[i].by, wg, g[i].name, g[i].n,
                         mean, median);
         }
-        if (serving_runs > 0)
+        if (done == 0)
+            fprintf(out, md ? "\n**No row predicted: %zu skipped.**\n" : "no row predicted: %zu skipped\n", skipped);
+        else if (serving)
             fprintf(out, md ? "\n**%zu runs: TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "
                               "skipped (%.1f%% expressed).**\n"
                             : "all: %zu runs, TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "

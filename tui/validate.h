@@ -19,7 +19,18 @@
  *    "groups": [{"by", "name", "rows", "mape", "median_ape"}],
  *    "summary": {"rows", "skipped", "mape", "median_ape", "within_floor"}}
  * where within_floor is the share of rows whose roofline floor is at or
- * below the measurement.
+ * below the measurement. Measured serving runs (data/serving/runs.csv,
+ * with the models.csv beside it) give one row a run:
+ *   {"line", "file", "table": "serving", "chip", "engine", "kind": the
+ *    model, "format", "mode", "concurrency", "measured": {"ttft_s",
+ *    "tpot_s"}, "predicted": {"ttft_s", "tpot_s"}, "args": [...],
+ *    "figures": {"ttft_s": "serving.benchmark_ttft_s", "tpot_s":
+ *    "serving.benchmark_tpot_s"}}
+ * groups by "metric" (TTFT, TPOT), then engine, chip, mode, format and
+ * clients, each name led by its metric, and a summary of "rows",
+ * "skipped", "mape" (both metrics), "median_ape", "ttft_mape",
+ * "tpot_mape", "ttft_median_ape", "tpot_median_ape" and "expressed" (the
+ * share of runs predicted).
  */
 #ifndef ROOFTOP_VALIDATE_H
 #define ROOFTOP_VALIDATE_H
