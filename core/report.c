@@ -355,9 +355,12 @@ static void text_latency(struct strbuf *sb, const struct scenario *s, const stru
               (long long)s->prefill_tokens, (long long)s->decode_tokens, latency_model_name(a->latency_model));
     sb_printf(sb, "  %-10s %11s %11s %11s\n", "", "napkin", "floor", "realistic");
     latency_row(sb, "prefill", n->prefill_s, d->prefill_s, r->prefill_s);
-    sb_printf(sb, "   (time to first token)\n");
+    if (s->batch > 1) /* serving's TTFT is one request's; this is the turn's, every prompt at once */
+        sb_printf(sb, "   (%lld prompts at once; a request's TTFT: Serving)\n", (long long)s->batch);
+    else
+        sb_printf(sb, "   (time to first token)\n");
     latency_row(sb, "decode", n->decode_s, d->decode_s, r->decode_s);
-    sb_printf(sb, "   (%lld x %s floor, %s realistic per output token)\n", (long long)s->decode_tokens,
+    sb_printf(sb, "   (%lld steps: %s floor, %s realistic)\n", (long long)s->decode_tokens,
               format_seconds(x, sizeof x, d->tpot_s), format_seconds(y, sizeof y, r->tpot_s));
     latency_row(sb, "overhead", n->overhead_s, d->overhead_s, r->overhead_s);
     sb_printf(sb, "\n");
