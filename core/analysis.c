@@ -869,7 +869,6 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
         memset(&lp, 0, sizeof lp);
     sv->loop = lp;
     sv->token_budget = load.token_budget;
-    sv->clients = s->arrival_per_s > 0.0 ? 0.0 : (double)s->batch;
     sv->prompt_s = costs.prompt_s;
     sv->ttft_s = lp.steady_ttft_s;
     sv->tpot_s = lp.steady_tpot_s;

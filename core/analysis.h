@@ -217,7 +217,6 @@ struct serving_figures {
     double benchmark_ttft_s;     /* closed loop: what a benchmark of bench_rounds x batch requests reports
                                     (its first wave and the steady rounds); open loop: ttft_s */
     double benchmark_tpot_s;
-    double clients;              /* closed-loop clients per replica (batch); 0 open loop */
     double prompt_s;             /* one prompt's prefill alone (on a prefill worker when disaggregated) */
     double running_requests;     /* requests decoding at once per replica, steady state */
     double requests_per_s;       /* finished per second per replica */

@@ -1034,7 +1034,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(serve, "tpot_s", sv->tpot_s);
     json_number_or_null(serve, "benchmark_ttft_s", sv->benchmark_ttft_s, no_ttft);
     cJSON_AddNumberToObject(serve, "benchmark_tpot_s", sv->benchmark_tpot_s);
-    json_measured(serve, "clients", sv->clients);
+    json_measured(serve, "clients", s->arrival_per_s > 0.0 ? 0.0 : (double)s->batch); /* null: an open loop */
     json_measured(serve, "arrival_per_s", s->arrival_per_s);
     cJSON_AddNumberToObject(serve, "bench_rounds", (double)s->bench_rounds);
     cJSON_AddNumberToObject(serve, "token_budget", sv->token_budget);
