@@ -744,14 +744,13 @@ static void analyze_layout(const struct scenario *s, struct analysis *a, struct 
 /* A decode step of `seqs` sequences per attention group on scenario s
  * (its context the requests' mean): one micro-batch's pass through every
  * stage plus the stage-to-stage sends, as analyze_layout() times the step. */
-static double group_decode_step_s(const struct scenario *s, const struct analysis *a, const struct hw_rates *hw,
+static double group_decode_step_s(const struct scenario *s, const struct analysis *a, struct hw_rates *hw,
                                   double seqs)
 {
     double pp = (double)s->pp;
-    struct hw_rates d = *hw;
-    d.seqs = ceil(seqs / fmin(pp, fmax(1.0, seqs)));
+    hw->seqs = ceil(seqs / fmin(pp, fmax(1.0, seqs))); /* hw is the caller's scratch copy: no copy a point */
     struct phase_cost pc;
-    phase_costs(s, &d, RT_PHASE_DECODE, !s->unfused_attention, &pc);
+    phase_costs(s, hw, RT_PHASE_DECODE, !s->unfused_attention, &pc);
     double t = pc.realistic_s + a->parallel.pipeline_hops_s;
     if (a->speculative.enabled && a->realistic.decode_step_s > 0.0) /* drafts and verify, as at the batch */
         t *= a->realistic.tpot_s / a->realistic.decode_step_s;
@@ -772,13 +771,16 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     double pp = (double)s->pp;
     bool disagg = s->disagg_prefill_chips > 0;
 
-    /* One prompt alone: what of it the prefix cache does not hold. */
-    struct scenario sp = *s;
-    if (s->prefix_hit > 0.0 && s->prefill_tokens > 0)
-        sp.prefill_tokens = (int64_t)fmax(1.0, ceil((double)s->prefill_tokens * (1.0 - s->prefix_hit)));
+    /* One prompt alone: what of it the prefix cache does not hold (a scenario is large: copied only then). */
+    struct scenario cached;
+    const struct scenario *ps = s;
     struct hw_rates hw = a->hw;
-    if (sp.prefill_tokens != s->prefill_tokens)
-        hw_rates_prepare(&hw, &sp);
+    if (s->prefix_hit > 0.0 && s->prefill_tokens > 0) {
+        cached = *s;
+        cached.prefill_tokens = (int64_t)fmax(1.0, ceil((double)s->prefill_tokens * (1.0 - s->prefix_hit)));
+        ps = &cached;
+        hw_rates_prepare(&hw, ps);
+    }
     hw.seqs = 1.0;
     hw.ep_busy = 1.0; /* a prompt alone: only its tokens reach the experts */
     double hop_f = 0.0, hop_r = 0.0, pool_tp = 0.0, pool_dp = 1.0, workers = 0.0;
@@ -802,12 +804,12 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
         hw.ep_link_extra_step_s = pool_ep_link.extra_step_s;
         pp = 1.0;
     } else if (pp > 1.0) {
-        hop_s(s, a, (double)sp.prefill_tokens, link_for_group(&s->chip, (double)s->chips), &hop_f, &hop_r);
+        hop_s(s, a, (double)ps->prefill_tokens, link_for_group(&s->chip, (double)s->chips), &hop_f, &hop_r);
     }
     struct serving_costs costs = {0};
     if (s->prefill_tokens > 0) {
         struct phase_cost one_prompt;
-        phase_costs(&sp, &hw, RT_PHASE_PREFILL, fused, &one_prompt);
+        phase_costs(ps, &hw, RT_PHASE_PREFILL, fused, &one_prompt);
         costs.prompt_s = one_prompt.realistic_s + (pp - 1.0) * hop_r; /* one micro-batch: every stage in turn */
     }
     costs.step_s = a->hw.engine.step_s;
@@ -829,18 +831,21 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
 
     /* The decode-step curve at the requests' mean context: the prompt and half the output. */
     double clients = (double)s->batch / groups;
-    struct scenario sd = *s;
-    double mean_ctx = (double)s->prefill_tokens + 0.5 * (double)s->decode_tokens;
-    if (mean_ctx >= 1.0 && mean_ctx < (double)s->context_tokens)
-        sd.context_tokens = (int64_t)ceil(mean_ctx);
+    struct scenario at_mean;
+    const struct scenario *sd = s;
     struct hw_rates dh = a->hw;
-    if (sd.context_tokens != s->context_tokens)
-        hw_rates_prepare(&dh, &sd);
-    sv->mean_context_tokens = (double)sd.context_tokens;
+    double mean_ctx = (double)s->prefill_tokens + 0.5 * (double)s->decode_tokens;
+    if (mean_ctx >= 1.0 && mean_ctx < (double)s->context_tokens) {
+        at_mean = *s;
+        at_mean.context_tokens = (int64_t)ceil(mean_ctx);
+        sd = &at_mean;
+        hw_rates_prepare(&dh, sd);
+    }
+    sv->mean_context_tokens = (double)sd->context_tokens;
     /* Paged KV: a running request holds its prompt and what it has generated, on average the
      * mean context, so more fit than at the full context memory.max_concurrent_requests counts. */
     double slots = fmax(1.0, (double)a->memory.max_concurrent_requests / groups * (double)s->context_tokens /
-                                 (double)sd.context_tokens);
+                                 (double)sd->context_tokens);
     double top = s->arrival_per_s > 0.0 ? slots : clients; /* open loop: as many as the KV holds may run */
     static const double at[] = {1.0 / 64.0, 1.0 / 16.0, 1.0 / 4.0, 1.0 / 2.0, 1.0};
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
@@ -848,14 +853,14 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
         if (costs.points > 0 && !(n > costs.seqs[costs.points - 1]))
             continue;
         costs.seqs[costs.points] = n;
-        costs.decode_step_s[costs.points] = group_decode_step_s(&sd, a, &dh, n);
+        costs.decode_step_s[costs.points] = group_decode_step_s(sd, a, &dh, n);
         costs.points++;
     }
 
     struct serving_load load = {
         .clients = s->arrival_per_s > 0.0 ? 0.0 : clients,
         .arrival_per_s = s->arrival_per_s / groups, /* a replica's arrivals spread over its attention groups */
-        .isl = fmax(1.0, (double)sp.prefill_tokens),
+        .isl = fmax(1.0, (double)ps->prefill_tokens),
         .osl = fmax(1.0, (double)s->decode_tokens),
         .token_budget = (double)(s->activation_tokens > 0 ? s->activation_tokens : RT_DEFAULT_ACTIVATION_TOKENS),
         .kv_slots = slots,
