@@ -343,6 +343,12 @@ static int serving_run_args(const struct run_models *models, char f[][CSV_FIELD_
     ARG("--model"), ARG("%s", config), ARG("--chip"), ARG("%s", chip);
     ARG("--engine"), ARG("%s", run_field(f, k, h, nh, "backend"));
     ARG("--precision"), ARG("%s", precision);
+    /* The runs name no KV format. TensorRT-LLM takes it from the checkpoint (hf_quant_config.json's
+     * kv_cache_quant_algo), and NVIDIA's ModelOpt FP8 and NVFP4 checkpoints set FP8; vLLM and SGLang
+     * default to the model's dtype (kv_cache_dtype "auto"). */
+    bool quantized = strcmp(precision, "bf16") != 0 && strcmp(precision, "mxfp4") != 0;
+    if (quantized && strcmp(run_field(f, k, h, nh, "backend"), "trtllm") == 0)
+        ARG("--kv-precision"), ARG("fp8");
     ARG("--concurrency"), ARG("%lld", per_replica);
     ARG("--prefill-tokens"), ARG("%lld", isl), ARG("--decode-tokens"), ARG("%lld", osl);
     ARG("--context"), ARG("%lld", isl + osl);
