@@ -857,6 +857,9 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
         costs.points++;
     }
 
+    if (s->prefill_tokens == 0) /* no prompt: the first token still takes a forward pass of its own */
+        costs.prompt_s = serving_decode_step_s(&costs, 1.0);
+
     struct serving_load load = {
         .clients = s->arrival_per_s > 0.0 ? 0.0 : clients,
         .arrival_per_s = s->arrival_per_s / groups, /* a replica's arrivals spread over its attention groups */

@@ -284,7 +284,10 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
               sv->running_requests, sv->requests_per_s, sv->requests_per_s == 1.0 ? "" : "s",
               lp->overloaded ? " (the most it serves)" : "", format_seconds(t1, sizeof t1, sv->prompt_s),
               lp->overloaded ? "without end" : format_seconds(t2, sizeof t2, lp->wait_s), sv->token_budget, sv->token_budget == 1.0 ? "" : "s",
-              lp->kv_bound ? "; the KV cache caps the running requests, the rest queue" : "");
+              lp->kv_bound    ? "; the KV cache caps the running requests, the rest queue"
+              : lp->saturated ? (s->disagg_prefill_chips > 0 ? "; the prefill pool is saturated, the rest queue"
+                                                             : "; the engine is saturated, the rest queue")
+                              : "");
     if (s->arrival_per_s <= 0.0)
         sb_printf(sb, "  a benchmark        of %lld x %lld requests reports TTFT %s, TPOT %s (its first wave: TTFT "
                       "%s)\n",
@@ -689,7 +692,8 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               format_seconds(w, sizeof w, lp->tpot_p99_s),
               s->tpot_target_s > 0.0 ? (sv->tpot_ok ? " (meets the target)" : " (**misses the target**)") : "");
     sb_printf(sb, "| running, requests/s | %.1f, %.3g%s%s |\n", sv->running_requests, sv->requests_per_s,
-              lp->overloaded ? " (the most it serves)" : "", lp->kv_bound ? "; the KV cache caps the running requests" : "");
+              lp->overloaded ? " (the most it serves)" : "",
+              lp->kv_bound ? "; the KV cache caps the running requests" : lp->saturated ? "; the engine is saturated" : "");
     if (s->arrival_per_s <= 0.0)
         sb_printf(sb, "| a benchmark of %lld x %lld requests: TTFT, TPOT | %s, %s |\n", (long long)s->bench_rounds,
                   (long long)s->batch, format_seconds(x, sizeof x, sv->benchmark_ttft_s),
@@ -1030,13 +1034,14 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     const struct serving_figures *sv = &a->serving;
     cJSON *serve = cJSON_AddObjectToObject(root, "serving");
     bool no_ttft = sv->loop.overloaded; /* no steady state, so no TTFT (serving.h): null */
+    bool open_loop = s->arrival_per_s > 0.0; /* no benchmark rounds, no first wave: null */
     json_number_or_null(serve, "ttft_s", sv->ttft_s, no_ttft);
     cJSON_AddNumberToObject(serve, "tpot_s", sv->tpot_s);
-    json_number_or_null(serve, "benchmark_ttft_s", sv->benchmark_ttft_s, no_ttft);
-    cJSON_AddNumberToObject(serve, "benchmark_tpot_s", sv->benchmark_tpot_s);
+    json_number_or_null(serve, "benchmark_ttft_s", sv->benchmark_ttft_s, no_ttft || open_loop);
+    json_number_or_null(serve, "benchmark_tpot_s", sv->benchmark_tpot_s, open_loop);
     json_measured(serve, "clients", s->arrival_per_s > 0.0 ? 0.0 : (double)s->batch); /* null: an open loop */
     json_measured(serve, "arrival_per_s", s->arrival_per_s);
-    cJSON_AddNumberToObject(serve, "bench_rounds", (double)s->bench_rounds);
+    json_number_or_null(serve, "bench_rounds", (double)s->bench_rounds, open_loop);
     cJSON_AddNumberToObject(serve, "token_budget", sv->token_budget);
     cJSON_AddNumberToObject(serve, "prefix_hit", s->prefix_hit);
     cJSON_AddNumberToObject(serve, "prompt_s", sv->prompt_s);
@@ -1046,8 +1051,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(serve, "step_time_s", sv->loop.step_time_s);
     json_number_or_null(serve, "queue_wait_s", sv->loop.wait_s, no_ttft);
     cJSON_AddNumberToObject(serve, "prefill_share", sv->loop.prefill_share);
-    cJSON_AddNumberToObject(serve, "first_wave_ttft_s", sv->loop.first_wave_ttft_s);
-    cJSON_AddNumberToObject(serve, "first_wave_tpot_s", sv->loop.first_wave_tpot_s);
+    json_number_or_null(serve, "first_wave_ttft_s", sv->loop.first_wave_ttft_s, open_loop);
+    json_number_or_null(serve, "first_wave_tpot_s", sv->loop.first_wave_tpot_s, open_loop);
     cJSON *pct = cJSON_AddObjectToObject(serve, "percentiles");
     json_number_or_null(pct, "ttft_p50_s", sv->loop.ttft_p50_s, no_ttft);
     json_number_or_null(pct, "ttft_p90_s", sv->loop.ttft_p90_s, no_ttft);
@@ -1056,6 +1061,7 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(pct, "tpot_p90_s", sv->loop.tpot_p90_s);
     cJSON_AddNumberToObject(pct, "tpot_p99_s", sv->loop.tpot_p99_s);
     cJSON_AddBoolToObject(serve, "kv_bound", sv->loop.kv_bound);
+    cJSON_AddBoolToObject(serve, "saturated", sv->loop.saturated);
     cJSON_AddBoolToObject(serve, "overloaded", sv->loop.overloaded);
     cJSON_AddNumberToObject(serve, "tokens_per_s_per_user", sv->tokens_per_s_per_user);
     cJSON_AddNumberToObject(serve, "tokens_per_s_per_chip", sv->tokens_per_s_per_chip);

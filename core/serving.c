@@ -65,23 +65,27 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
         double pm = prompt_marginal_s(c), share = st.others_share;
         st.lambda = n / ((l->osl - 1.0) * td + n * share * pm);
         st.tpot_s = td / (1.0 - st.lambda * share * pm);
-        st.step_s = td / fmax(1e-12, 1.0 - st.lambda * pm); /* the engine's mean step, every prompt on it */
         st.joins_per_step = st.lambda * st.tpot_s;
-        double room = dmax(1.0, l->token_budget - n); /* the budget's share left for prompts */
-        st.rho = st.joins_per_step * l->isl / room;
-        if (!(st.lambda * pm < 1.0))
+        st.step_s = td + st.joins_per_step * pm; /* the engine's mean step: a decode step and the prompts on it */
+        /* The engine's time: every prompt's work and the decode steps, at most N requests decoding a
+         * step (the clients, or an open loop's KV slots), cannot pass one second a second; a lone
+         * client keeps it exactly busy. */
+        double most = l->clients > 0.0 ? dmin(l->clients, l->kv_slots) : l->kv_slots;
+        if (!(st.lambda * (pm + (l->osl - 1.0) * td / dmax(1.0, most)) <= 1.0 + 1e-9))
             return st;
         /* Others decoding when a prompt arrives (a closed loop's own client is not among them): a step
-         * is then in flight, and the prompt's chunks ride on decode steps rather than bare ones. */
+         * is then in flight, and the prompt's chunks ride on decode steps, in the budget the decoding
+         * requests leave; with nobody decoding they run on bare steps of the engine's fixed time. */
         double busy = dmin(1.0, n * share);
         double ride = c->step_s + (td - c->step_s) * busy;
+        double room = dmax(1.0, l->token_budget - n * busy);
         st.own_s = ceil(l->isl / room) * ride + pm;
-        /* A prompt queues behind the others' prompts only (its own chunks are in own_s): their share
-         * of the budget, rho x share, must stay below 1. */
-        st.rho_queue = st.rho * share;
-        if (!(st.rho_queue < 1.0))
+        /* the budget's load: prompt tokens riding on decode steps over the room those steps leave */
+        st.rho = st.joins_per_step * l->isl / room * busy;
+        if (!(st.rho < 1.0))
             return st;
-        st.wait_s = st.rho_queue / (2.0 * (1.0 - st.rho_queue)) * st.own_s;
+        st.rho_queue = st.rho * share; /* a prompt queues behind the others' prompts, not its own */
+        st.wait_s = st.rho_queue / (2.0 * (1.0 - st.rho)) * st.own_s;
         st.residual_s = 0.5 * st.tpot_s * busy;
         st.ttft_s = st.residual_s + st.wait_s + st.own_s;
     }
@@ -186,6 +190,8 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
         if (l->clients > 0.0) { /* Little's law: N prompts in the system, one finished every per_prompt */
             out->requests_per_s = per_prompt > 0.0 ? 1.0 / per_prompt : 0.0;
             out->ttft_s = dmax(own, l->clients * per_prompt);
+            out->wait_s = out->ttft_s - own; /* behind the other clients' prompts */
+            out->saturated = out->wait_s > 0.0;
             out->first_wave_ttft_s = out->ttft_s;
         } else { /* M/D/1 on the prompts */
             out->prefill_share = l->arrival_per_s * per_prompt;
@@ -206,9 +212,10 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
     double n = running_for(c, l, cap), extra = 0.0;
     struct steady st = steady_at(c, l, n);
     if (l->clients > 0.0) {
-        if (st.population < l->clients && st.lambda > 0.0) { /* the rest wait for a KV slot */
+        if (st.population < l->clients && st.lambda > 0.0) { /* the rest queue: for a KV slot, or the engine */
             extra = (l->clients - st.population) / st.lambda;
-            out->kv_bound = true;
+            out->kv_bound = n >= 0.99 * l->kv_slots; /* within 1%: the engine's time binds there too */
+            out->saturated = !out->kv_bound;
         }
     } else if (st.lambda < l->arrival_per_s * (1.0 - 1e-9) || !st.stable) {
         /* Open loop past what the engine serves (every KV slot decoding finishes fewer, or the prompts
@@ -230,12 +237,12 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
         out->prefill_share = dmin(st.rho, 1.0);
         out->step_time_s = st.step_s;
         out->tpot_s = out->steady_tpot_s = st.tpot_s;
-        out->kv_bound = n >= l->kv_slots * (1.0 - 1e-9);
+        out->kv_bound = n >= 0.99 * l->kv_slots; /* within 1%: the engine's time binds there too */
+        out->saturated = !out->kv_bound;
         percentiles(c, l, &st, n, 0.0, out);
         out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = 0.0;
         return 0;
     }
-    out->kv_bound = out->kv_bound || n >= l->kv_slots * (1.0 - 1e-9);
     out->running = n;
     out->requests_per_s = st.lambda;
     out->prefill_share = dmin(st.rho, 1.0);

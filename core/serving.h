@@ -24,7 +24,10 @@
  *   takes ceil(isl / (budget - n)) steps (decode steps when others decode,
  *   else bare ones of the engine's fixed time); a closed loop of N clients
  *   holds n + lambda x TTFT = N requests (Little's law), which fixes n.
- *   Clients past the KV slots wait for one: (N - that population) / lambda.
+ *   The engine's time caps the loop: lambda (P + (osl - 1) decode / N) <= 1,
+ *   at most N requests decoding a step (a lone client keeps it exactly
+ *   busy). Clients past the KV slots, or past that cap, wait: (N - that
+ *   population) / lambda.
  * - first wave: a closed-loop benchmark starts its N clients at once; the
  *   prompts go through the budget in turn (floor(budget / isl) a step, or
  *   ceil(isl / budget) steps each), the j-th group reaching its first token
@@ -99,6 +102,7 @@ struct serving_loop {
                                     steady state, the TTFT figures are 0 (no mean: show none) and the rest
                                     describe the engine at the most it serves */
     bool kv_bound;               /* the KV slots, not the clients, cap the running requests */
+    bool saturated;              /* the engine's time, its token budget or a prefill pool caps them (not the KV) */
 };
 
 /* Seconds of a decode step of `seqs` sequences on c's curve: linear

@@ -1515,7 +1515,7 @@ static void test_report_numbers_without_exponents(void **state)
     r = RUN("--chip", "h100", "--chips", "8", "--report");
     assert_non_null(strstr(r.out, "\n  serving verdict    fits; no targets set (--ttft-target, --tpot-target)\n"));
     run_free(&r);
-    r = RUN("--chip", "h100", "--chips", "8", "--ttft-target", "1", "--batch", "64", "--report");
+    r = RUN("--chip", "h100", "--chips", "8", "--ttft-target", "1", "--batch", "2", "--report");
     assert_non_null(strstr(r.out, "\n  serving verdict    OK\n"));
     /* The target's '<=' sits beside the TTFT it judges, not the turn's longer prefill. */
     assert_non_null(strstr(r.out, " (a request's wait and its prefill) <= target 1.000 s\n"));

@@ -43,29 +43,34 @@ static void test_one_client_by_hand(void **state)
     ASSERT_NEAR(o.running, 1.0 / 1.05, 1e-6);
 }
 
-/* Ten clients: the loop's figures obey their own definitions at the n it
- * finds, worked here apart from serving.c: requests finish at lambda = n /
- * (100 x 10 ms + n x 0.9 x 50 ms), a decoding request's steps carry the
- * others' 0.9 of the prompts (TPOT = 10 ms / (1 - lambda 0.9 50 ms)), a
- * prompt rides one decode step (its 1000 tokens fit the budget's 8192 - n),
- * waits behind the others' share 0.9 of rho = lambda TPOT 1000 / (8192 -
- * n) (Pollaczek-Khinchine, at their load 0.9 rho), and Little's law closes
- * the loop at 10. */
+/* Ten clients answering 1000 tokens each: the loop's figures obey their
+ * own definitions at the n it finds, worked here apart from serving.c:
+ * requests finish at lambda = n / (1000 x 10 ms + n x 0.9 x 50 ms), a
+ * decoding request's steps carry the others' 0.9 of the prompts (TPOT = 10
+ * ms / (1 - lambda 0.9 50 ms)), a prompt rides one decode step (its 1000
+ * tokens fit the 8192 - n the decoders leave), waits behind the others'
+ * 0.9 of rho = lambda TPOT 1000 / (8192 - n) (Pollaczek-Khinchine), and
+ * Little's law closes the loop at 10; the engine's time is not the limit
+ * (lambda x (50 ms + 1000 x 10 ms / 10) < 1). */
 static void test_ten_clients_by_their_definitions(void **state)
 {
     (void)state;
     struct serving_costs c = flat();
     struct serving_load l = closed(10);
+    l.osl = 1001;
     struct serving_loop o;
     assert_int_equal(serving_run(&c, &l, &o), 0);
+    assert_false(o.saturated || o.kv_bound);
     double n = o.running;
-    double lambda = n / (100.0 * 0.010 + n * 0.9 * 0.050);
+    double lambda = n / (1000.0 * 0.010 + n * 0.9 * 0.050);
+    assert_true(lambda * (0.050 + 1000.0 * 0.010 / 10.0) < 1.0);
     double tpot = 0.010 / (1.0 - lambda * 0.9 * 0.050);
     double rho = lambda * tpot * 1000.0 / (8192.0 - n);
-    double own = 0.010 * fmin(1.0, 0.9 * n) + 0.050;
-    double wait = rho * 0.9 / (2.0 * (1.0 - rho * 0.9)) * own; /* the queue of the others' prompts */
-    double ttft = 0.5 * tpot * fmin(1.0, 0.9 * n) + wait + own;
-    ASSERT_NEAR(o.step_time_s, 0.010 / (1.0 - lambda * 0.050), 1e-12);
+    double own = 0.010 + 0.050;
+    double wait = rho * 0.9 / (2.0 * (1.0 - rho)) * own; /* the queue of the others' prompts */
+    double residual = 0.5 * tpot;                         /* the step in flight, others decoding */
+    double ttft = residual + wait + own;
+    ASSERT_NEAR(o.step_time_s, 0.010 + lambda * tpot * 0.050, 1e-12); /* a decode step and the prompts on it */
     ASSERT_NEAR(o.requests_per_s, lambda, 1e-12);
     ASSERT_NEAR(o.prefill_share, rho, 1e-12);
     ASSERT_NEAR(o.wait_s, wait, 1e-12);
@@ -73,13 +78,29 @@ static void test_ten_clients_by_their_definitions(void **state)
     ASSERT_NEAR(o.steady_tpot_s, tpot, 1e-12);
     ASSERT_NEAR(n + lambda * ttft, 10.0, 1e-6); /* Little's law: the ten clients */
     assert_true(n > 9.0 && n < 10.0);
-    /* percentiles: the step in flight uniform over [0, 2 x its mean wait] (0.5 tpot when others decode),
-     * the queue's exponential tail; p99 above the mean */
-    double residual = 0.5 * tpot * fmin(1.0, 0.9 * n);
-    ASSERT_NEAR(o.ttft_p50_s, own + residual, 1e-12); /* fewer than half wait behind others: no tail at p50 */
-    ASSERT_NEAR(o.ttft_p99_s, own + 2.0 * residual * 0.99 + wait / (rho * 0.9) * log(rho * 0.9 / 0.01), 1e-12);
+    /* percentiles: the step in flight uniform over [0, a step], the queue's exponential tail past the
+     * share 1 - 0.9 rho that does not wait; p99 above the mean */
+    double r = 0.9 * rho;
+    ASSERT_NEAR(o.ttft_p50_s, own + residual, 1e-12);
+    ASSERT_NEAR(o.ttft_p99_s, own + 2.0 * residual * 0.99 + (r > 0.01 ? wait / r * log(r / 0.01) : 0.0), 1e-12);
     assert_true(o.ttft_p99_s > o.steady_ttft_s);
     assert_true(o.tpot_p99_s > o.tpot_p50_s);
+}
+
+/* Ten clients answering 100 tokens with 50 ms prompts: eight decoding a
+ * step would need 100 x 10 ms / 10 = 0.1 s of steps a request beside its
+ * prompt, so the engine serves at most 1 / 0.15 s = 6.67 requests/s; the
+ * loop stops there and the rest queue (saturated, not KV-bound). */
+static void test_engine_time_caps_the_loop(void **state)
+{
+    (void)state;
+    struct serving_costs c = flat();
+    struct serving_load l = closed(10);
+    struct serving_loop o;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    assert_true(o.saturated && !o.kv_bound);
+    ASSERT_NEAR(o.requests_per_s, 1.0 / 0.15, 1e-6);
+    ASSERT_NEAR(o.running + o.requests_per_s * o.steady_ttft_s, 10.0, 1e-6);
 }
 
 /* The first wave of 16 clients with 1024-token prompts: 8 prompts fill a
@@ -114,8 +135,11 @@ static void test_kv_slots_queue_the_rest(void **state)
     l.kv_slots = 8;
     struct serving_loop o;
     assert_int_equal(serving_run(&c, &l, &o), 0);
-    assert_true(o.kv_bound);
-    ASSERT_NEAR(o.running, 8.0, 0);
+    /* 8 decoding at once need 100 / 8 steps of 10 ms a request beside its 50 ms prompt: the engine's
+     * time allows 1 / 0.175 s = 5.714 requests/s, reached just short of the 8 slots */
+    assert_true(o.kv_bound && !o.saturated);
+    ASSERT_NEAR(o.requests_per_s, 1.0 / 0.175, 1e-6);
+    assert_true(o.running > 0.99 * 8.0 && o.running <= 8.0);
     ASSERT_NEAR(o.running + o.requests_per_s * o.steady_ttft_s, 64.0, 1e-9);
 }
 
@@ -262,6 +286,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_client_by_hand),
         cmocka_unit_test(test_ten_clients_by_their_definitions),
+        cmocka_unit_test(test_engine_time_caps_the_loop),
         cmocka_unit_test(test_first_wave_by_hand),
         cmocka_unit_test(test_kv_slots_queue_the_rest),
         cmocka_unit_test(test_disaggregated_and_open_loop),
