@@ -81,20 +81,23 @@ struct search_ctx {
     bool stop;                /* the array is full and another candidate came */
 };
 
-/* Appends "; " (after the first) and a formatted reason to buf. */
+/* Appends "; " (after the first) and a formatted reason to buf, whole: a
+ * reason that does not fit leaves "; ..." (the bits carry every reason). */
 static void add_reason(char *buf, size_t size, const char *fmt, ...)
 {
-    size_t n = strlen(buf);
-    if (n > 0 && n + 2 < size) {
-        memcpy(buf + n, "; ", 3);
-        n += 2;
-    }
-    if (n + 1 >= size)
-        return;
+    char reason[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf + n, size - n, fmt, ap);
+    vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
+    size_t n = strlen(buf);
+    const char *sep = n > 0 ? "; " : "";
+    if (strstr(buf, "...")) /* already cut */
+        return;
+    if (n + strlen(sep) + strlen(reason) < size)
+        snprintf(buf + n, size - n, "%s%s", sep, reason);
+    else if (n + 5 < size)
+        snprintf(buf + n, size - n, "; ...");
 }
 
 /* Why a candidate was rejected, from its analysis: every failure as a bit
@@ -116,11 +119,12 @@ static unsigned reject_reason(const struct scenario *s, const struct analysis *a
     }
     if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits) {
         bits |= RT_REJECT_POOL;
-        add_reason(buf, size, "prefill pool of %lld chips too small for the weights", (long long)s->disagg_prefill_chips);
+        add_reason(buf, size, "prefill pool of %lld chip%s too small for the weights", (long long)s->disagg_prefill_chips,
+                   s->disagg_prefill_chips == 1 ? "" : "s");
     } else if (s->disagg_prefill_chips > 0 && (sv->prefill_pool_load >= RT_SEARCH_POOL_SATURATED || sv->loop.overloaded)) {
         bits |= RT_REJECT_POOL;
-        add_reason(buf, size, "prefill pool of %lld chips saturated (load %.2f: the prompts queue)",
-                   (long long)s->disagg_prefill_chips, sv->prefill_pool_load);
+        add_reason(buf, size, "prefill pool of %lld chip%s saturated (load %.2f: the prompts queue)",
+                   (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s", sv->prefill_pool_load);
     }
     if (!sv->ttft_ok) {
         bits |= RT_REJECT_TTFT;
