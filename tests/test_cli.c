@@ -1781,8 +1781,8 @@ static void test_validate_rows_rerun_exactly(void **state)
     doc = cJSON_Parse(r.out);
     assert_non_null(doc);
     rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
-    assert_int_equal(cJSON_GetArraySize(rows), 5);
-    for (int i = 0; i < 5; i++) {
+    assert_int_equal(cJSON_GetArraySize(rows), 7);
+    for (int i = 0; i < 6; i++) {
         const cJSON *row = cJSON_GetArrayItem(rows, i);
         assert_null(cJSON_GetObjectItemCaseSensitive(row, "skipped"));
         const cJSON *fig = cJSON_GetObjectItemCaseSensitive(row, "figures");
@@ -1807,9 +1807,19 @@ static void test_validate_rows_rerun_exactly(void **state)
     assert_non_null(strstr(joined, " --disagg 8:32 --prefill-tp 1 --prefill-dp 8"));
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(disagg, "mode")->valuestring, "disagg");
     ASSERT_NEAR(json_at(cJSON_GetObjectItemCaseSensitive(disagg, "measured"), "tpot_s"), 0.024497003443363074, 1e-15);
+    /* line 7: 416 clients on engines of batch 13 ran on 32 of them (batch_size is each rank's share) */
+    joined[0] = '\0';
+    cJSON_ArrayForEach(arg, cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rows, 5), "args"))
+        snprintf(joined + strlen(joined), sizeof joined - strlen(joined), " %s", arg->valuestring);
+    assert_non_null(strstr(joined, " --concurrency 13 "));
+    assert_non_null(strstr(joined, " --dp 32"));
+    /* line 8: a disaggregated run with no workers recorded is skipped, and says why */
+    const cJSON *why = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rows, 6), "skipped");
+    assert_non_null(why);
+    assert_non_null(strstr(why->valuestring, "records no prefill or decode workers"));
     sum = cJSON_GetObjectItemCaseSensitive(doc, "summary");
-    assert_int_equal((int)json_at(sum, "skipped"), 0);
-    ASSERT_NEAR(json_at(sum, "expressed"), 1.0, 0);
+    assert_int_equal((int)json_at(sum, "skipped"), 1);
+    ASSERT_NEAR(json_at(sum, "expressed"), 6.0 / 7.0, 1e-12);
     cJSON_Delete(doc);
     run_free(&r);
 

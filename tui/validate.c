@@ -335,6 +335,15 @@ static int serving_run_args(const struct run_models *models, char f[][CSV_FIELD_
         return 0;
     }
     *concurrency = c;
+    if (disagg && (!run_degree(run_field(f, k, h, nh, "prefill_num_workers"), 0) ||
+                   !run_degree(run_field(f, k, h, nh, "decode_num_workers"), 0))) {
+        snprintf(why, wsize, "a disaggregated run that records no prefill or decode workers");
+        return 0;
+    }
+    /* batch_size is each attention-DP rank's share (data/serving/README.md): more clients than the
+     * engine's ranks hold ran on more engines (replicas behind one router) */
+    if (!disagg && batch > 0 && c > batch * adp * workers)
+        workers = (c + batch * adp - 1) / (batch * adp);
     long long per_replica = (c + workers - 1) / workers;
     if (per_replica < adp)
         per_replica = adp;
