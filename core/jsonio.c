@@ -3,6 +3,7 @@
 
 #include "units.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -199,6 +200,93 @@ static int resolve_duplicates(cJSON *node, const char *path, struct load_warning
     return cJSON_IsObject(node) ? resolve_object(node, path, w, s) : 0;
 }
 
+/* Python's json module (which writes most config.json files) reads and
+ * writes the literals Infinity, -Infinity and NaN, which JSON itself lacks.
+ * Returns how many stand outside strings, as whole words, in text, and the
+ * offset of the first in *first. */
+static size_t count_python_literals(const char *text, size_t len, size_t *first)
+{
+    size_t count = 0;
+    bool in_string = false, escaped = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+            continue;
+        }
+        size_t n = (c == 'I' && len - i >= 8 && memcmp(text + i, "Infinity", 8) == 0) ? 8
+                   : (c == 'N' && len - i >= 3 && memcmp(text + i, "NaN", 3) == 0) ? 3
+                                                                                     : 0;
+        bool before = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_');
+        bool after = n > 0 && (i + n == len || !(isalnum((unsigned char)text[i + n]) || text[i + n] == '_'));
+        if (n > 0 && before && after) {
+            if (count++ == 0)
+                *first = i > 0 && text[i - 1] == '-' ? i - 1 : i;
+            i += n - 1;
+        }
+    }
+    return count;
+}
+
+/* A copy of text (len bytes) with each Infinity (and -Infinity) outside
+ * strings written as 1e999 padded to its width, which cJSON reads as an
+ * infinity, and each NaN as null (absent); inserted[] gets the offsets, in
+ * the copy, after which a byte was inserted (NaN is one byte shorter than
+ * null), so that an error in the copy maps back to the file. NULL when out
+ * of memory. */
+static char *rewrite_python_literals(const char *text, size_t len, size_t count, size_t *out_len, size_t *inserted,
+                                     size_t *inserted_count)
+{
+    char *copy = malloc(len + count + 1);
+    if (!copy)
+        return NULL;
+    size_t o = 0, k = 0;
+    bool in_string = false, escaped = false;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+            copy[o++] = c;
+            continue;
+        }
+        if (c == '"')
+            in_string = true;
+        bool before = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_');
+        if (before && c == 'I' && len - i >= 8 && memcmp(text + i, "Infinity", 8) == 0 &&
+            (i + 8 == len || !(isalnum((unsigned char)text[i + 8]) || text[i + 8] == '_'))) {
+            memcpy(copy + o, "1e999   ", 8);
+            o += 8;
+            i += 7;
+        } else if (before && c == 'N' && len - i >= 3 && memcmp(text + i, "NaN", 3) == 0 &&
+                   (i + 3 == len || !(isalnum((unsigned char)text[i + 3]) || text[i + 3] == '_'))) {
+            memcpy(copy + o, "null", 4);
+            o += 4;
+            inserted[k++] = o;
+            i += 2;
+        } else {
+            copy[o++] = c;
+        }
+    }
+    copy[o] = '\0';
+    *out_len = o;
+    *inserted_count = k;
+    return copy;
+}
+
 cJSON *json_parse_text(const char *text, size_t len, const char *path, struct load_warnings *w, char *err,
                        size_t errsize)
 {
@@ -227,10 +315,35 @@ cJSON *json_parse_text(const char *text, size_t len, const char *path, struct lo
     }
     if (scan_structure(body, body_len, path, err, errsize) != 0)
         return NULL;
+    /* Python's Infinity and NaN literals: parse a rewritten copy, and map
+     * any error in it back to the file. */
+    size_t first_literal = 0, literals = count_python_literals(body, body_len, &first_literal);
+    char *copy = NULL;
+    size_t *inserted = NULL, inserted_count = 0, parse_len = body_len;
+    const char *parse = body;
+    if (literals > 0) {
+        inserted = malloc(literals * sizeof *inserted);
+        copy = inserted ? rewrite_python_literals(body, body_len, literals, &parse_len, inserted, &inserted_count)
+                        : NULL;
+        if (!copy) {
+            free(inserted);
+            snprintf(err, errsize, "%s: out of memory reading its Infinity/NaN literals", path);
+            return NULL;
+        }
+        parse = copy;
+    }
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(body, body_len, &end, 0);
+    cJSON *root = cJSON_ParseWithLengthOpts(parse, parse_len, &end, 0);
+    size_t stop = end ? (size_t)(end - parse) : parse_len;
+    for (size_t k = inserted_count; k > 0; k--) /* back to the file's offsets */
+        if (inserted[k - 1] <= stop) {
+            stop -= k;
+            break;
+        }
+    free(copy);
+    free(inserted);
     if (!root) {
-        size_t offset = end ? (size_t)(end - body) : body_len;
+        size_t offset = stop < body_len ? stop : body_len;
         /* cJSON sometimes stops one past a closing bracket that follows a
          * comma; point at the bracket, where the reader should look. */
         if (offset > 0 && offset <= body_len && (body[offset - 1] == '}' || body[offset - 1] == ']'))
@@ -238,13 +351,20 @@ cJSON *json_parse_text(const char *text, size_t len, const char *path, struct lo
         error_at(body, body_len, offset, path, err, errsize, expected_at(body, offset, body_len));
         return NULL;
     }
-    size_t rest = (size_t)(end - body);
+    size_t rest = stop;
     while (rest < body_len && (body[rest] == ' ' || body[rest] == '\t' || body[rest] == '\n' || body[rest] == '\r'))
         rest++;
     if (rest < body_len) {
         error_at(body, body_len, rest, path, err, errsize, "expected the end of the file after the JSON value");
         cJSON_Delete(root);
         return NULL;
+    }
+    if (literals > 0) {
+        int line, col;
+        json_line_col(body, body_len, first_literal, &line, &col);
+        warn_add(w, "%s:%d:%d: %zu Infinity/NaN literal%s, as Python's json writes them: Infinity read as infinite "
+                    "(refused by name where a figure needs it), NaN as null",
+                 path, line, col, literals, literals == 1 ? "" : "s");
     }
     struct dup_scratch scratch = {0};
     int rc = resolve_duplicates(root, path, w, &scratch);
