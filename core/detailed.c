@@ -292,7 +292,8 @@ static double moe_layer_s(const struct scenario *s, const struct hw_rates *hw, d
     struct kernel_shape k = {.kind = RT_KERNEL_MOE, .format = hw->kformat, .engine = hw->kengine,
                              .family = hw->kfamily[RT_KERNEL_MOE],
                              .tokens = dmax(1.0, ceil(T * busy)),
-                             .hidden = (double)m->d_model, .inter = ff_e, .topk = (double)m->experts_per_token,
+                             .hidden = (double)(m->moe_latent > 0 ? m->moe_latent : m->d_model), .inter = ff_e,
+                             .topk = (double)m->experts_per_token,
                              .experts = (double)m->experts, .moe_tp = hw->n_chips * e / ranks,
                              .moe_ep = ranks};
     if (k.topk < 1.0)
@@ -301,6 +302,9 @@ static double moe_layer_s(const struct scenario *s, const struct hw_rates *hw, d
         k.experts = k.topk;
     double t = kernel_time(&k, &hw->kchip, hw->kparams[RT_KERNEL_MOE], hw->kcompute_derate, hw->kmemory_derate, NULL);
     t *= imbalance; /* the busiest rank's experts */
+    if (m->moe_latent > 0) /* a latent MoE's projections into and out of the experts' width */
+        t += gemm_s(hw, T, (double)m->moe_latent / hw->n_chips, (double)m->d_model) +
+             gemm_s(hw, T, (double)m->d_model, (double)m->moe_latent / hw->n_chips);
     double shared = (double)m->shared_experts;
     if (shared > 0.0) {
         double mats = m->gated_mlp ? 3.0 : 2.0;
@@ -356,6 +360,18 @@ struct phase_shape phase_shape(const struct scenario *s, enum rt_phase p, double
     for (int i = 0; i < m->kind_count; i++) {
         const struct layer_kind *k = &m->kinds[i];
         double n = (double)k->count;
+        if (k->mixer == RT_MIXER_SPARSE) { /* the indexer scores every cached key; the attention reads top-k */
+            struct layer_kind all = {.mixer = RT_MIXER_FULL};
+            z.index_layers += n;
+            if (p == RT_PHASE_DECODE) {
+                z.index_pairs += n * B * context;
+                z.index_read_tokens += n * B * context;
+                z.index_new_tokens += n * B;
+            } else {
+                z.index_pairs += n * B * layer_prefill_pairs(&all, seq);
+                z.index_new_tokens += p == RT_PHASE_PREFILL ? n * B * seq : 0.0;
+            }
+        }
         if (mixer_is_attention(k->mixer)) {
             z.attn_layers += n;
             if (p == RT_PHASE_DECODE) {
@@ -455,6 +471,9 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         z_scaled.kv_new_tokens *= zr * q;
         z_scaled.scan_flops *= zr * q;
         z_scaled.state_bytes *= zr;
+        z_scaled.index_pairs *= zr * q;
+        z_scaled.index_read_tokens *= zr;
+        z_scaled.index_new_tokens *= zr * q;
         zp = &z_scaled;
     }
     const struct phase_shape *z = zp;
@@ -532,6 +551,23 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                       La * gemm_s(hw, T, d, H * dv / n), La);
     }
 
+    /* DeepSeek Sparse Attention's lightning indexer (DeepSeek-V3.2 tech
+     * report, sec. 2.1; its inference/model.py): its projections, the fp8
+     * scores of index_heads heads against every cached index key (with
+     * their ReLU and weighted sum), and the index keys read and written at
+     * their own fp8 bytes, whole on every chip like a latent. The top-k
+     * selection rides with the scores. */
+    if (z->index_layers > 0.0) {
+        double ip = model_indexer_params(m), ih = (double)m->index_heads, iw = (double)m->index_head_dim;
+        double ib = model_index_bytes_per_token_per_layer(m);
+        realistic_op(add_op(out, hw, "sparse indexer", true,
+                            (z->index_layers * 2.0 * T * ip * fs + 2.0 * ih * iw * z->index_pairs +
+                             2.0 * ih * z->index_pairs) / n,
+                            z->index_layers * ip * wb * ws / n, (z->index_read_tokens + z->index_new_tokens) * ib,
+                            z->index_layers * T * (d * ab + ih * hb / n), shard_tile(iw, 1, tile)),
+                     hw, 3.0 * z->index_layers, 1.0, KIND_ATTENTION, 1.0);
+    }
+
     /* Linear-attention and Mamba layers: their projections, and the state
      * update, which reads and writes each sequence's state once a step
      * (decode) or once a prompt (prefill; the chunked scan keeps it on chip
@@ -572,9 +608,12 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                          ? dmin(ceil((double)m->experts / ranks),
                                 experts_touched((double)m->experts, k_routed, T * busy) / ranks * imbalance) * ranks / e
                          : 0.0;
+    /* A latent MoE's routed experts work at its latent width, between two projections (Nemotron-3 Super). */
+    const double de = m->moe_latent > 0 ? (double)m->moe_latent : d, lat = m->moe_latent > 0 ? 2.0 * d * de : 0.0;
     double mlp_flops = 2.0 * T * mats * d * z->dense_ff +
-                       moe_layers * 2.0 * T * mats * d * (k_routed * ff_e * imbalance * busy / e + shared * ff_s);
-    double mlp_weights = (mats * d * z->dense_ff + moe_layers * mats * d * (touched * ff_e + shared * ff_s)) * wb;
+                       moe_layers * 2.0 * T * (mats * (de * k_routed * ff_e * imbalance * busy / e + d * shared * ff_s) + lat);
+    double mlp_weights =
+        (mats * d * z->dense_ff + moe_layers * (mats * (de * touched * ff_e + d * shared * ff_s) + lat)) * wb;
     double ff_tokens = T * z->dense_ff + moe_layers * T * (k_routed * ff_e + shared * ff_s); /* intermediate elements */
     if (moe_layers > 0.0)
         set_realistic(add_op(out, hw, "router", true, moe_layers * 2.0 * T * d * (double)m->experts * fs / n,
@@ -622,9 +661,10 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
          * tokens split over its n chips, each sent once to every rank that
          * holds one of its k experts (DeepEP and the engines deduplicate per
          * rank), (ranks-1)/ranks of them elsewhere. */
-        /* dispatch at the matmuls' input precision, combine in bf16 (the DeepSeek-V3 report, 3.3) */
+        /* dispatch at the matmuls' input precision, combine in bf16 (the DeepSeek-V3 report, 3.3); a
+         * latent MoE sends its latent width (Nemotron-3 Super) */
         double dest = alltoall_destinations(k_routed, (double)m->experts, ranks);
-        out->alltoall_bytes = moe_layers * alltoall_bytes_per_chip(T / n, dest, d, 0.5 * (ab + hb), ranks);
+        out->alltoall_bytes = moe_layers * alltoall_bytes_per_chip(T / n, dest, de, 0.5 * (ab + hb), ranks);
         out->comms_bytes += out->alltoall_bytes;
         out->comms_s += out->alltoall_bytes / hw->ep_link_bytes_per_s;
         /* dispatch and combine: two NCCL all-to-alls a layer (the measured model) */

@@ -115,6 +115,9 @@ struct phase_shape {
     double dense_layers, dense_ff; /* dense MLP layers and the sum of their widths */
     double moe_layers;
     double mixer_layers, mlp_layers; /* layers with a mixer, with an MLP (each ends in an all-reduce) */
+    double index_layers;   /* sparse-attention layers (each with a lightning indexer) */
+    double index_pairs;    /* query-key pairs per indexer head: every cached key, causally (not the top-k) */
+    double index_read_tokens, index_new_tokens; /* layer-tokens of index keys read (decode) and written */
 };
 
 /* Resolved figures the detailed model needs, per chip. */

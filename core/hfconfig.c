@@ -53,7 +53,8 @@ enum {
     F_LIGHTNING = 1 << 16,     /* linear layers are lightning attention over the attention heads */
     F_QK_NORM_OPTIONAL = 1 << 17, /* the q/k norms exist only with use_qk_norm (Cohere) */
     F_SSM_INNER_NORMS = 1 << 18,  /* Jamba's Mamba layers norm dt, B and C */
-    F_HALF_FF = 1 << 19           /* intermediate_size counts both gated halves: each matrix is half of it */
+    F_HALF_FF = 1 << 19,          /* intermediate_size counts both gated halves: each matrix is half of it */
+    F_SPARSE = 1 << 20            /* DeepSeek Sparse Attention: with index_topk, every layer's attention is sparse */
 };
 
 struct hf_family {
@@ -125,6 +126,18 @@ static const struct hf_family families[] = {
      MOE_ALL, F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_POSITIONS | F_FF4},
     {"glm4_moe", "glm4_moe/configuration_glm4_moe.py, modeling_glm4_moe.py", false, 2, PAT_NONE, 0, MOE_DEEPSEEK,
      F_ROUTER_BIAS},
+    {"glm_moe_dsa", "glm_moe_dsa/configuration_glm_moe_dsa.py, modeling_glm_moe_dsa.py (MLA with DSA's indexer)",
+     false, 2, PAT_NONE, 0, MOE_DEEPSEEK, F_ROUTER_BIAS | F_SPARSE},
+    {"deepseek_v32", "deepseek_v32/modeling_deepseek_v32.py; DeepSeek-V3.2-Exp's inference/model.py (Indexer)", false,
+     2, PAT_NONE, 0, MOE_DEEPSEEK, F_ROUTER_BIAS | F_SPARSE},
+    {"minimax_m2", "minimax_m2/modular_minimax_m2.py (full-width q/k norms, score-correction bias)", false, 2,
+     PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL | F_ROUTER_BIAS},
+    {"step3p7", "vLLM's models/step3p5.py (Step3p5Attention, FusedMoEBlock; Step-3.7 is served by it)", false, 2,
+     PAT_NONE, 0, MOE_DEEPSEEK, F_QK_NORM_HEAD | F_ROUTER_BIAS},
+    {"qwen3_5_text", "qwen3_5/configuration_qwen3_5.py, modeling_qwen3_5.py (Gated DeltaNet, gated attention)", false,
+     2, PAT_LINEAR_INTERVAL, 4, MOE_QWEN, F_QK_NORM_HEAD | F_SHARED_GATE | F_OUTPUT_GATE},
+    {"qwen3_5_moe_text", "qwen3_5_moe/configuration_qwen3_5_moe.py, modeling_qwen3_5_moe.py", false, 2,
+     PAT_LINEAR_INTERVAL, 4, MOE_QWEN, F_QK_NORM_HEAD | F_SHARED_GATE | F_OUTPUT_GATE},
     {"chatglm", "THUDM's configuration_chatglm.py, modeling_chatglm.py (remote code)", false, 2, PAT_NONE, 0, MOE_ALL,
      0},
     {"mllama_text_model", "mllama/configuration_mllama.py, modeling_mllama.py", false, 2, PAT_NONE, 0, MOE_ALL, 0},
@@ -143,6 +156,10 @@ static const struct {
     {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen2_5_vl_text", "qwen2"}, {"RefinedWeb", "falcon"},
     {"RefinedWebModel", "falcon"}, {"ministral", "mistral"}, {"qwen2_vl_text", "qwen2"},
     {"minimax_text_01", "minimax_m1"}, {"qwen2_vl", "qwen2"}, {"qwen2_5_vl", "qwen2"},
+    {"qwen3_5", "qwen3_5_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}, {"qwen3_vl", "qwen3"},
+    {"qwen3_vl_text", "qwen3"}, {"qwen3_vl_moe", "qwen3_moe"}, {"qwen3_vl_moe_text", "qwen3_moe"},
+    {"kimi_k2", "deepseek_v3"}, {"kimi_k25", "deepseek_v3"}, {"step3p5", "step3p7"},
+    {"mimo", "qwen2"}, /* XiaomiMiMo's modeling_mimo.py: MiMoForCausalLM is Qwen2 with MTP layers */
 };
 
 /* What a configuration class fills in for a key its config.json leaves out
@@ -194,6 +211,7 @@ struct hf_reader {
     size_t errsize;
     struct model_shape *m;
     const struct hf_family *family;
+    bool dense_ff_absent; /* no intermediate_size: d_ff holds moe_intermediate_size, and no layer may be dense */
 };
 
 /* The first scope holding key (null values included); NULL when none. */
@@ -247,6 +265,13 @@ static enum json_found hf_number(const struct hf_reader *r, const char *const *k
         }
     }
     if (required) {
+        for (const char *const *k = keys; *k; k++) {
+            const cJSON *v = hf_find(r, *k, NULL);
+            if (v && cJSON_IsNull(v)) {
+                snprintf(r->err, r->errsize, "%s: '%s' is null (or NaN); rooftop needs a number there", r->path, *k);
+                return JSON_BAD;
+            }
+        }
         int n = snprintf(r->err, r->errsize, "%s: missing key '%s'", r->path, keys[0]);
         for (const char *const *k = keys + 1; *k && n > 0 && (size_t)n < r->errsize; k++)
             n += snprintf(r->err + n, r->errsize - (size_t)n, "%s%s", k == keys + 1 ? " (or " : ", ", *k);
@@ -343,9 +368,15 @@ static int read_dimensions(struct hf_reader *r)
         assume(m, "intermediate_size", "halved: this family counts both gated halves (each MLP matrix is half of it)",
                "%lld", (long long)m->d_ff);
     }
+    if (m->d_ff == 0 && hf_has(r, "moe_intermediate_size") &&
+        hf_whole(r, KEYS("moe_intermediate_size"), true, 1, &m->d_ff) == 0) {
+        /* An all-MoE config (Qwen3.5-MoE) has no dense width; build_schedule refuses a dense layer. */
+        r->dense_ff_absent = true;
+        return 0;
+    }
     if (m->d_ff == 0) {
-        snprintf(r->err, r->errsize, "%s: missing key 'intermediate_size' (or n_inner, ffn_dim, ffn_hidden_size)",
-                 r->path);
+        snprintf(r->err, r->errsize, "%s: missing key 'intermediate_size' (or n_inner, ffn_dim, ffn_hidden_size)%s",
+                 r->path, hf_find(r, "intermediate_size", NULL) ? ": it is null" : "");
         return -1;
     }
     return 0;
@@ -359,7 +390,8 @@ static int read_kv_heads(struct hf_reader *r)
     int64_t kv = 0;
     const char *type = r->family->model_type;
     bool mpt = strcmp(type, "mpt") == 0;
-    if (!mpt && hf_whole(r, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv", "kv_n_heads"), false, 0, &kv))
+    if (!mpt && hf_whole(r, KEYS("num_key_value_heads", "num_kv_heads", "n_head_kv", "kv_n_heads", "num_attention_groups"), false,
+                              0, &kv))
         return -1;
     if (mpt && hf_has(r, "kv_n_heads"))
         assume(m, "kv_n_heads", "ignored: transformers builds MPT with one KV head per query head", "%lld",
@@ -455,8 +487,17 @@ static int read_details(struct hf_reader *r)
     enum json_found bf = hf_bool(r, "attention_bias", &b);
     if (bf == JSON_BAD)
         return -1;
-    if (bf == JSON_FOUND) /* every family with the key biases Q, K, V and O alike */
+    /* Every family that reads the key biases Q, K, V and O alike; Qwen2's
+     * modeling code fixes its biases (Q, K, V yes, O no) and never reads it
+     * (MiMo's config carries it). */
+    bool fixed_bias = strcmp(f->model_type, "qwen2") == 0 || strcmp(f->model_type, "qwen2_moe") == 0;
+    if (bf == JSON_FOUND && !fixed_bias)
         m->qkv_bias = m->o_bias = b;
+    if ((bf = hf_bool(r, "use_moe_router_bias", &b)) == JSON_BAD || /* Step-3.5/3.7 */
+        (bf == JSON_ABSENT && (bf = hf_bool(r, "use_routing_bias", &b)) == JSON_BAD)) /* MiniMax-M2 */
+        return -1;
+    if (bf == JSON_FOUND)
+        m->router_bias = b;
     if ((bf = hf_bool(r, "mlp_bias", &b)) == JSON_BAD)
         return -1;
     if (bf == JSON_FOUND)
@@ -508,6 +549,12 @@ static int read_details(struct hf_reader *r)
                                              "(OPT-350m) are counted at full width, a few percent high",
                    "%lld", (long long)proj);
     }
+    if ((bf = hf_bool(r, "use_head_wise_attn_gate", &m->attn_head_gate)) == JSON_BAD) /* Step-3.5/3.7's g_proj */
+        return -1;
+    if (hf_find(r, "attention_other_setting", NULL))
+        assume(m, "attention_other_setting", "not modeled: every attention layer is counted with "
+                                             "num_attention_heads (Step's sliding layers have their own heads)",
+               "present");
     bool qk_norm = (f->flags & (F_QK_NORM_HEAD | F_QK_NORM_FULL)) != 0 && !(f->flags & F_QK_NORM_OPTIONAL);
     if ((bf = hf_bool(r, "use_qk_norm", &qk_norm)) == JSON_BAD)
         return -1;
@@ -545,6 +592,7 @@ static int read_experts(struct hf_reader *r)
         return -1;
     }
     if (hf_whole(r, KEYS("moe_intermediate_size"), false, 1, &m->moe_d_ff) ||
+        hf_whole(r, KEYS("moe_latent_size"), false, 0, &m->moe_latent) ||
         hf_whole(r, KEYS("n_shared_experts", "num_shared_experts"), false, 0, &m->shared_experts))
         return -1;
     if (f->flags & F_SHARED_GATE) {
@@ -558,7 +606,8 @@ static int read_experts(struct hf_reader *r)
         }
     }
     if (m->shared_experts > 0 &&
-        hf_whole(r, KEYS("moe_shared_expert_intermediate_size", "shared_intermediate_size"), false, 0, &m->shared_d_ff))
+        hf_whole(r, KEYS("moe_shared_expert_intermediate_size", "shared_intermediate_size", "share_expert_dim"), false,
+                 0, &m->shared_d_ff))
         return -1;
     if (f->flags & F_LLAMA4_SHARED) {
         m->shared_experts = 1; /* Llama4TextMoe: one shared expert beside the routed ones */
@@ -581,6 +630,31 @@ static int read_latent(struct hf_reader *r)
         hf_whole(r, KEYS("v_head_dim"), true, 1, &m->v_head_dim))
         return -1;
     m->d_head = m->qk_nope_head_dim + m->qk_rope_head_dim;
+    return 0;
+}
+
+/* DeepSeek Sparse Attention's indexer: index_n_heads, index_head_dim and
+ * index_topk (DeepSeek-V3.2-Exp's config.json and inference/model.py). The
+ * top-k goes to *topk (0 when the model has no indexer). */
+static int read_indexer(struct hf_reader *r, int64_t *topk)
+{
+    struct model_shape *m = r->m;
+    *topk = 0;
+    bool keyed = hf_has(r, "index_topk");
+    if (!keyed)
+        return 0;
+    if (!(r->family->flags & F_SPARSE)) {
+        assume(m, "index_topk", r->family->model_type[0]
+                                    ? "ignored: this family builds no sparse-attention indexer"
+                                    : "unknown model_type: read as DeepSeek Sparse Attention, as DeepSeek-V3.2 "
+                                      "builds it",
+               "present");
+        if (r->family->model_type[0])
+            return 0;
+    }
+    if (hf_whole(r, KEYS("index_topk"), true, 1, topk) || hf_whole(r, KEYS("index_n_heads"), true, 1, &m->index_heads) ||
+        hf_whole(r, KEYS("index_head_dim"), true, 1, &m->index_head_dim))
+        return -1;
     return 0;
 }
 
@@ -707,9 +781,17 @@ static int read_layer_types(struct hf_reader *r, const cJSON *types, enum rt_mix
         while (j < sizeof names / sizeof names[0] && !(cJSON_IsString(t) && strcmp(t->valuestring, names[j].name) == 0))
             j++;
         if (j == sizeof names / sizeof names[0]) {
-            snprintf(r->err, r->errsize, "%s: 'layer_types[%d]' must be one of full_attention, sliding_attention, "
-                                         "chunked_attention, linear_attention, mamba, mamba2",
-                     r->path, i);
+            char met[40];
+            if (cJSON_IsString(t))
+                snprintf(met, sizeof met, "'%.30s'%s", t->valuestring, strlen(t->valuestring) > 30 ? "..." : "");
+            else
+                snprintf(met, sizeof met, "not a string");
+            snprintf(r->err, r->errsize, "%s: 'layer_types[%d]' is %s, a layer rooftop does not model%s; it reads "
+                                         "full_attention, sliding_attention, chunked_attention, linear_attention, "
+                                         "mamba, mamba2",
+                     r->path, i, met,
+                     cJSON_IsString(t) && strcmp(t->valuestring, "conv") == 0
+                         ? " (LFM2's short convolution block)" : "");
             return -1;
         }
         mixers[i++] = names[j].mixer;
@@ -1010,9 +1092,12 @@ static int build_schedule(struct hf_reader *r)
     int64_t dense_ff = 0; /* Llama 4's dense layers use intermediate_size_mlp */
     if (r->family->moe == MOE_LLAMA4 && hf_whole(r, KEYS("intermediate_size_mlp"), false, 1, &dense_ff))
         return -1;
-    int64_t chunk = 0;
-    if (hf_whole(r, KEYS("attention_chunk_size"), false, 0, &chunk))
+    int64_t chunk = 0, topk = 0;
+    if (hf_whole(r, KEYS("attention_chunk_size"), false, 0, &chunk) || read_indexer(r, &topk))
         return -1;
+    for (int64_t i = 0; i < m->layers && topk > 0; i++) /* DSA: every attention layer picks its top-k */
+        if (mixers[i] == RT_MIXER_FULL)
+            mixers[i] = RT_MIXER_SPARSE;
     bool no_mlp[RT_MAX_LAYERS] = {false};
     if (r->family->pattern == PAT_HYBRID_STRING && read_hybrid_blocks(r, mixers, moe, no_mlp) != 0)
         return -1;
@@ -1023,6 +1108,8 @@ static int build_schedule(struct hf_reader *r)
             k.window = window;
         else if (k.mixer == RT_MIXER_CHUNKED)
             k.window = chunk > 0 ? chunk : window;
+        else if (k.mixer == RT_MIXER_SPARSE)
+            k.window = topk;
         if ((k.mixer == RT_MIXER_SLIDING || k.mixer == RT_MIXER_CHUNKED) && k.window < 1) {
             snprintf(r->err, r->errsize, "%s: layer %lld is %s but '%s' is absent or 0", r->path, (long long)i,
                      k.mixer == RT_MIXER_SLIDING ? "sliding_attention" : "chunked_attention",
@@ -1037,6 +1124,12 @@ static int build_schedule(struct hf_reader *r)
         if ((k.mixer == RT_MIXER_MAMBA || k.mixer == RT_MIXER_MAMBA2) && m->ssm_d_inner == 0) {
             snprintf(r->err, r->errsize, "%s: layer %lld is a Mamba layer but the mamba_* keys are absent", r->path,
                      (long long)i);
+            return -1;
+        }
+        if (r->dense_ff_absent && !k.moe && !k.no_mlp) {
+            snprintf(r->err, r->errsize, "%s: layer %lld has a dense MLP but 'intermediate_size' is absent (the "
+                                         "config gives only moe_intermediate_size)",
+                     r->path, (long long)i);
             return -1;
         }
         int index = model_kind_index(m, &k);

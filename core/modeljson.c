@@ -16,8 +16,8 @@ cJSON *model_schedule_to_json(const struct model_shape *m)
         cJSON *run = cJSON_CreateObject();
         cJSON_AddNumberToObject(run, "count", (double)(j - i));
         cJSON_AddStringToObject(run, "mixer", mixer_name(k->mixer));
-        if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED)
-            cJSON_AddNumberToObject(run, "window", (double)k->window);
+        if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED || k->mixer == RT_MIXER_SPARSE)
+            cJSON_AddNumberToObject(run, "window", (double)k->window); /* a sparse layer's: its top-k */
         cJSON_AddStringToObject(run, "mlp", k->no_mlp ? "none" : k->moe ? "moe" : "dense");
         if (!k->moe && k->d_ff > 0)
             cJSON_AddNumberToObject(run, "d_ff", (double)k->d_ff);

@@ -54,19 +54,21 @@ static const struct model_shape builtin_models[] = {
 const char *mixer_name(enum rt_mixer mixer)
 {
     static const char *const names[RT_MIXER_COUNT] = {"full",  "sliding", "chunked", "linear",
-                                                              "mamba", "mamba2",  "none"};
+                                                              "mamba", "mamba2",  "none",    "sparse"};
     return ((int)mixer >= 0 && mixer < RT_MIXER_COUNT) ? names[mixer] : "?";
 }
 
 bool mixer_is_attention(enum rt_mixer mixer)
 {
-    return mixer == RT_MIXER_FULL || mixer == RT_MIXER_SLIDING || mixer == RT_MIXER_CHUNKED;
+    return mixer == RT_MIXER_FULL || mixer == RT_MIXER_SLIDING || mixer == RT_MIXER_CHUNKED ||
+           mixer == RT_MIXER_SPARSE;
 }
 
 double layer_kv_tokens(const struct layer_kind *k, double context_tokens)
 {
     switch (k->mixer) {
     case RT_MIXER_FULL:
+    case RT_MIXER_SPARSE: /* every token stays cached: the indexer may pick any of them */
         return context_tokens;
     case RT_MIXER_SLIDING:
     case RT_MIXER_CHUNKED:
@@ -82,6 +84,7 @@ double layer_decode_keys(const struct layer_kind *k, double context_tokens)
     case RT_MIXER_FULL:
         return context_tokens;
     case RT_MIXER_SLIDING:
+    case RT_MIXER_SPARSE: /* the top-k the indexer picks, or every key while there are fewer */
         return fmin(context_tokens, (double)k->window);
     case RT_MIXER_CHUNKED: {
         double c = (double)k->window;
@@ -99,6 +102,7 @@ double layer_prefill_pairs(const struct layer_kind *k, double prompt_tokens)
     case RT_MIXER_FULL:
         return P * (P + 1.0) / 2.0;
     case RT_MIXER_SLIDING:
+    case RT_MIXER_SPARSE: /* query i attends min(i, top-k) keys, as a window of top-k would */
         return P <= W ? P * (P + 1.0) / 2.0 : W * (W + 1.0) / 2.0 + (P - W) * W;
     case RT_MIXER_CHUNKED: {
         double q = floor(P / W), r = P - q * W;
@@ -116,6 +120,7 @@ double layer_palm_keys(const struct layer_kind *k, double seq_len)
         return seq_len;
     case RT_MIXER_SLIDING:
     case RT_MIXER_CHUNKED:
+    case RT_MIXER_SPARSE:
         return fmin(seq_len, (double)k->window);
     default:
         return 0.0;
@@ -151,17 +156,48 @@ double model_kv_elements_per_token_per_layer(const struct model_shape *m)
     return (double)m->kv_heads * (double)(m->d_head + model_v_head_dim(m));
 }
 
+double model_index_bytes_per_token_per_layer(const struct model_shape *m)
+{
+    if (m->index_heads <= 0 || m->index_head_dim <= 0)
+        return 0.0;
+    return (double)m->index_head_dim + 4.0 * ceil((double)m->index_head_dim / 128.0);
+}
+
+double model_indexer_params(const struct model_shape *m)
+{
+    if (m->index_heads <= 0 || m->index_head_dim <= 0)
+        return 0.0;
+    double d = (double)m->d_model, h = (double)m->index_heads, w = (double)m->index_head_dim;
+    double q_in = m->q_lora_rank > 0 ? (double)m->q_lora_rank : d;
+    return q_in * h * w + d * w + 2.0 * w + d * h;
+}
+
+/* Layers of the shape whose mixer is sparse attention. */
+static double sparse_layers(const struct model_shape *m)
+{
+    double n = 0.0;
+    for (int i = 0; i < m->kind_count; i++)
+        if (m->kinds[i].mixer == RT_MIXER_SPARSE)
+            n += (double)m->kinds[i].count;
+    return n;
+}
+
 double model_kv_bytes_per_token(const struct model_shape *m, double bytes_per_element)
 {
-    return model_attention_layers(m) * model_kv_elements_per_token_per_layer(m) * bytes_per_element;
+    return model_attention_layers(m) * model_kv_elements_per_token_per_layer(m) * bytes_per_element +
+           sparse_layers(m) * model_index_bytes_per_token_per_layer(m);
 }
 
 double model_kv_bytes_per_request(const struct model_shape *m, double context_tokens, double bytes_per_element)
 {
-    double tokens = 0.0; /* layer-tokens held */
-    for (int i = 0; i < m->kind_count; i++)
-        tokens += (double)m->kinds[i].count * layer_kv_tokens(&m->kinds[i], context_tokens);
-    return tokens * model_kv_elements_per_token_per_layer(m) * bytes_per_element;
+    double tokens = 0.0, sparse = 0.0; /* layer-tokens held */
+    for (int i = 0; i < m->kind_count; i++) {
+        double t = (double)m->kinds[i].count * layer_kv_tokens(&m->kinds[i], context_tokens);
+        tokens += t;
+        sparse += m->kinds[i].mixer == RT_MIXER_SPARSE ? t : 0.0;
+    }
+    return tokens * model_kv_elements_per_token_per_layer(m) * bytes_per_element +
+           sparse * model_index_bytes_per_token_per_layer(m);
 }
 
 /* The recurrent and convolution parts of a layer's fixed state, elements. */
@@ -220,7 +256,7 @@ static double attention_params(const struct model_shape *m)
     }
     double q = h * (double)m->d_head, v = h * (double)model_v_head_dim(m);
     double k = (double)m->kv_heads * (double)m->d_head, kv_v = (double)m->kv_heads * (double)model_v_head_dim(m);
-    double gate = m->attn_output_gate ? d * q : 0.0;
+    double gate = (m->attn_output_gate ? d * q : 0.0) + (m->attn_head_gate ? d * h : 0.0);
     return d * (q + k + kv_v) + v * d + gate + (m->qkv_bias ? q + k + kv_v : 0.0) + extras;
 }
 
@@ -263,6 +299,8 @@ static double mamba2_params(const struct model_shape *m)
 
 double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer)
 {
+    if (mixer == RT_MIXER_SPARSE)
+        return attention_params(m) + model_indexer_params(m);
     if (mixer_is_attention(mixer))
         return attention_params(m);
     if (mixer == RT_MIXER_LINEAR)
@@ -274,11 +312,18 @@ double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer)
     return 0.0;
 }
 
-/* One MLP of width ff: two or three matrices and, with mlp_bias, theirs. */
+/* One MLP of width ff from and to width d: two or three matrices and, with
+ * mlp_bias, theirs. */
+static double mlp_params_at(const struct model_shape *m, double d, double ff)
+{
+    double mats = m->gated_mlp ? 3.0 : 2.0;
+    return mats * d * ff + (m->mlp_bias ? (mats - 1.0) * ff + d : 0.0);
+}
+
+/* One MLP of width ff on the residual stream. */
 static double mlp_params(const struct model_shape *m, double ff)
 {
-    double d = (double)m->d_model, mats = m->gated_mlp ? 3.0 : 2.0;
-    return mats * d * ff + (m->mlp_bias ? (mats - 1.0) * ff + d : 0.0);
+    return mlp_params_at(m, (double)m->d_model, ff);
 }
 
 struct param_count model_param_count(const struct model_shape *m)
@@ -293,8 +338,11 @@ struct param_count model_param_count(const struct model_shape *m)
     c.embedding = ((double)m->vocab + (double)m->position_rows) * d;
     c.lm_head = (m->tied_embeddings ? 0.0 : (double)m->vocab * d) + (m->lm_head_bias ? (double)m->vocab : 0.0);
     c.attention_per_layer = attention_params(m);
-    c.mlp_per_expert = mlp_params(m, m->experts > 1 ? expert_ff : (double)m->d_ff);
+    double expert_d = m->experts > 1 && m->moe_latent > 0 ? (double)m->moe_latent : d;
+    c.mlp_per_expert = mlp_params_at(m, expert_d, m->experts > 1 ? expert_ff : (double)m->d_ff);
     c.router_per_layer = m->experts > 1 ? d * (double)m->experts + (m->router_bias ? (double)m->experts : 0.0) : 0.0;
+    if (m->experts > 1 && m->moe_latent > 0) /* the latent's down and up projections, in every MoE layer */
+        c.router_per_layer += 2.0 * d * (double)m->moe_latent;
     c.norms = norms_per_layer * norm * (double)m->layers + norm + (m->embedding_norm ? norm : 0.0);
     double shared = (double)m->shared_experts * mlp_params(m, shared_ff) + (m->shared_expert_gate ? d : 0.0);
     double common = c.embedding + c.lm_head + c.norms, total = common, active = common;
@@ -366,8 +414,13 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
             snprintf(err, errsize, "layer kind %d has no known mixer", i);
             return -1;
         }
-        if ((k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED) &&
-            check_range(k->mixer == RT_MIXER_SLIDING ? "window" : "chunk", k->window, 1, big, err, errsize))
+        if ((k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED || k->mixer == RT_MIXER_SPARSE) &&
+            check_range(k->mixer == RT_MIXER_SLIDING ? "window" : k->mixer == RT_MIXER_SPARSE ? "top-k" : "chunk",
+                        k->window, 1, big, err, errsize))
+            return -1;
+        if (k->count > 0 && k->mixer == RT_MIXER_SPARSE &&
+            (check_range("index_heads", m->index_heads, 1, RT_MAX_WIDTH, err, errsize) ||
+             check_range("index_head_dim", m->index_head_dim, 1, RT_MAX_WIDTH, err, errsize)))
             return -1;
         if (check_range("a layer's d_ff", k->d_ff, 0, RT_MAX_FF, err, errsize))
             return -1;
@@ -512,7 +565,7 @@ int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
 {
     /* One spelling per kind: a window only where the mixer has one, a width only on a dense MLP. */
     struct layer_kind k = *kind;
-    if (k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED)
+    if (k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED && k.mixer != RT_MIXER_SPARSE)
         k.window = 0;
     if (k.moe || k.no_mlp)
         k.d_ff = 0;
@@ -613,7 +666,7 @@ int model_set_window(struct model_shape *m, int64_t window)
     model_schedule_fix(m);
     for (int i = 0; i < m->kind_count; i++) {
         struct layer_kind *k = &m->kinds[i];
-        if (!mixer_is_attention(k->mixer))
+        if (!mixer_is_attention(k->mixer) || k->mixer == RT_MIXER_SPARSE) /* a top-k is not a window */
             continue;
         k->mixer = window > 0 ? RT_MIXER_SLIDING : RT_MIXER_FULL;
         k->window = window;
@@ -664,9 +717,9 @@ static void append_label(const struct model_shape *m, const struct layer_kind *k
         } else {
             append(buf, size, used, "dense");
         }
-    } else if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED) {
+    } else if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED || k->mixer == RT_MIXER_SPARSE) {
         append(buf, size, used, mixer_name(k->mixer));
-        append(buf, size, used, " (");
+        append(buf, size, used, k->mixer == RT_MIXER_SPARSE ? " (top-" : " (");
         append_count(buf, size, used, k->window);
         append(buf, size, used, ")");
     } else if (k->mixer == RT_MIXER_NONE) {
@@ -733,6 +786,10 @@ char *model_schedule_summary(const struct model_shape *m, char *buf, size_t size
         append(buf, size, &used, " MoE");
     } else if (!by_mlp && moe > 0 && moe == m->layers) {
         append(buf, size, &used, ", all MoE");
+    }
+    if (by_mlp && m->kinds[0].mixer != RT_MIXER_FULL) { /* the one mixer they share */
+        append(buf, size, &used, ", all ");
+        append_label(m, &m->kinds[0], false, buf, size, &used);
     }
     return buf;
 }

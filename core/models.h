@@ -44,13 +44,15 @@ enum rt_mixer {
     RT_MIXER_MAMBA,    /* selective state space (Mamba, Jamba): a fixed state per request */
     RT_MIXER_MAMBA2,   /* state-space duality (Mamba-2, Nemotron-H): a fixed state per head per request */
     RT_MIXER_NONE,     /* no mixer: a block holding only an MLP (Nemotron-H's MLP and MoE blocks) */
+    RT_MIXER_SPARSE,   /* sparse attention (DeepSeek Sparse Attention): caches every token, attends to the
+                        * `window` (top-k) keys a lightning indexer picks (DeepSeek-V3.2, GLM-5) */
     RT_MIXER_COUNT
 };
 
 /* One kind of layer; the model's layers of this kind are identical. */
 struct layer_kind {
     enum rt_mixer mixer;
-    int64_t window; /* tokens: the sliding window or the chunk; 0 for the other mixers */
+    int64_t window; /* tokens: the sliding window, the chunk, or a sparse layer's top-k; 0 for the other mixers */
     bool moe;       /* routed experts (the model's MoE fields); otherwise one dense MLP */
     bool no_mlp;    /* a block holding only its mixer (Nemotron-H's Mamba and attention blocks) */
     int64_t d_ff;   /* a dense layer's MLP width; 0 = the model's d_ff */
@@ -94,6 +96,9 @@ struct model_shape {
     int64_t qk_rope_head_dim;  /* MLA rotary key width, cached beside the latent */
     int64_t qk_nope_head_dim;  /* MLA per-head non-rotary query/key width */
     int64_t v_head_dim;        /* per-head value width; 0 = d_head (MLA sets it) */
+    int64_t moe_latent;        /* latent MoE: routed experts work at this width, between a d_model x moe_latent
+                                * down projection and its up projection (Nemotron-3 Super's moe_latent_size);
+                                * 0 = at d_model */
 
     /* Details of the modeling code that change the count but not the shape. */
     bool shared_expert_gate;   /* a d_model x 1 sigmoid gate on the shared expert (Qwen MoE) */
@@ -104,10 +109,18 @@ struct model_shape {
     bool lm_head_bias;         /* bias on the LM head (Phi-2, GPT-J) */
     bool attention_sinks;      /* one learned sink logit per head and layer (gpt-oss) */
     bool attn_output_gate;     /* the query projection also yields an output gate (Qwen3-Next) */
+    bool attn_head_gate;       /* a d_model x heads projection gates each head's output (Step-3.5's g_proj) */
     bool embedding_norm;       /* a LayerNorm right after the embedding (BLOOM) */
     int64_t norms_per_layer;   /* norm weights of d_model per layer; 0 = 2 (Gemma 2/3: 4; parallel blocks: 1) */
     int64_t qk_norm_width;     /* weights of the query/key norms per attention layer (Qwen3: 2 x d_head) */
     int64_t position_rows;     /* learned absolute position embeddings (GPT-2, OPT); 0 = none (RoPE, ALiBi) */
+
+    /* The lightning indexer of sparse-attention layers (RT_MIXER_SPARSE):
+     * index_heads query heads of index_head_dim score every cached token
+     * against one index key per token, which the cache keeps in fp8 with an
+     * fp32 scale per 128 elements (DeepSeek-V3.2-Exp's inference/model.py,
+     * class Indexer); 0 = no indexer. */
+    int64_t index_heads, index_head_dim;
 
     /* Linear attention (RT_MIXER_LINEAR layers): Gated DeltaNet (Qwen3-Next),
      * or with lin_lightning MiniMax's lightning attention (q/k/v, an output
@@ -146,28 +159,30 @@ struct param_count {
     double attention_per_layer;/* one attention layer's Q, K, V, O (biases, norms, sinks) */
     double linear_per_layer;   /* one linear-attention or Mamba mixer */
     double mlp_per_expert;     /* one routed expert (the dense MLP when the model has no experts) */
-    double router_per_layer;   /* d_model x experts in an MoE layer */
+    double router_per_layer;   /* d_model x experts in an MoE layer (with a latent MoE's two projections) */
     double norms;              /* every norm weight of the model */
 };
 
 /* "full", "sliding", "chunked", "linear", "mamba", "mamba2", "none". */
 const char *mixer_name(enum rt_mixer mixer);
 
-/* True for the mixers that keep a growing KV cache (full, sliding, chunked). */
+/* True for the mixers that keep a growing KV cache (full, sliding, chunked, sparse). */
 bool mixer_is_attention(enum rt_mixer mixer);
 
 /* Tokens a layer of kind k holds in its KV cache for a request of
- * context_tokens >= 0: all of them (full), at most the window or the chunk,
- * 0 for linear and state-space mixers. */
+ * context_tokens >= 0: all of them (full, sparse), at most the window or
+ * the chunk, 0 for linear and state-space mixers. */
 double layer_kv_tokens(const struct layer_kind *k, double context_tokens);
 
 /* Keys the newest token attends to at 1-based position context_tokens >= 1:
- * the context (full), min(context, window) (sliding), its place in its chunk
+ * the context (full), min(context, window) (sliding; sparse, whose window is
+ * the indexer's top-k: DeepSeek-V3.2 tech report, sec. 2.1), its place in its chunk
  * ((context - 1) mod chunk + 1), 0 for linear and state-space mixers. */
 double layer_decode_keys(const struct layer_kind *k, double context_tokens);
 
 /* Query-key pairs a causal prompt of P >= 0 tokens computes in one head of a
- * layer of kind k: P(P+1)/2 (full); for a window W < P, W(W+1)/2 + (P-W)W;
+ * layer of kind k: P(P+1)/2 (full); for a window (or sparse top-k) W < P,
+ * W(W+1)/2 + (P-W)W;
  * for chunks of C, q C(C+1)/2 + r(r+1)/2 with P = qC + r; 0 for linear and
  * state-space mixers. */
 double layer_prefill_pairs(const struct layer_kind *k, double prompt_tokens);
@@ -193,8 +208,21 @@ int64_t model_v_head_dim(const struct model_shape *m);
  * compressed latent and the decoupled rotary key). */
 double model_kv_elements_per_token_per_layer(const struct model_shape *m);
 
+/* Bytes one token's index key takes in one sparse-attention layer: fp8
+ * index_head_dim plus a 4-byte fp32 scale per 128 elements (132 for
+ * DeepSeek-V3.2's 128; its inference/model.py, Indexer.k_cache and
+ * k_scale_cache); 0 without an indexer. */
+double model_index_bytes_per_token_per_layer(const struct model_shape *m);
+
+/* Parameters of one sparse layer's indexer: wq_b (q_lora_rank, or d_model
+ * without a query LoRA, to index_heads x index_head_dim), wk (d_model to
+ * index_head_dim), k_norm (a LayerNorm with its bias) and weights_proj
+ * (d_model to index_heads) (DeepSeek-V3.2-Exp's inference/model.py). */
+double model_indexer_params(const struct model_shape *m);
+
 /* KV-cache bytes one token adds across every attention layer, before any
- * window (the "per token" figure of the guide's ch. 7). bytes_per_element > 0. */
+ * window (the "per token" figure of the guide's ch. 7), with each sparse
+ * layer's index key at its own fp8 bytes. bytes_per_element > 0. */
 double model_kv_bytes_per_token(const struct model_shape *m, double bytes_per_element);
 
 /* KV-cache bytes of one request holding context_tokens tokens: each layer

@@ -99,6 +99,9 @@ static const struct int_field model_ints[] = {
     {"mamba_heads", MFIELD(ssm_heads)},
     {"mamba_groups", MFIELD(ssm_groups)},
     {"mamba_state_bytes", MFIELD(ssm_state_bytes)},
+    {"index_heads", MFIELD(index_heads)},
+    {"moe_latent", MFIELD(moe_latent)},
+    {"index_head_dim", MFIELD(index_head_dim)},
 };
 
 static const struct int_field model_bools[] = {
@@ -113,6 +116,7 @@ static const struct int_field model_bools[] = {
     {"shared_expert_gate", MFIELD(shared_expert_gate)},
     {"attention_sinks", MFIELD(attention_sinks)},
     {"attn_output_gate", MFIELD(attn_output_gate)},
+    {"attn_head_gate", MFIELD(attn_head_gate)},
     {"embedding_norm", MFIELD(embedding_norm)},
     {"mamba_conv_bias", MFIELD(ssm_conv_bias)},
     {"mamba_proj_bias", MFIELD(ssm_proj_bias)},
@@ -270,13 +274,13 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
         while (mx < RT_MIXER_COUNT && strcmp(mixer, mixer_name((enum rt_mixer)mx)) != 0)
             mx++;
         if (mx == RT_MIXER_COUNT || (strcmp(mlp, "dense") != 0 && strcmp(mlp, "moe") != 0 && strcmp(mlp, "none") != 0)) {
-            snprintf(err, errsize, "%s: '%smixer' must be full, sliding, chunked, linear, mamba, mamba2 or none and "
+            snprintf(err, errsize, "%s: '%smixer' must be full, sliding, chunked, linear, mamba, mamba2, none or sparse and "
                                    "'%smlp' dense, moe or none",
                      path, what, what);
             return -1;
         }
         k.mixer = (enum rt_mixer)mx;
-        if (window > 0 && k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED)
+        if (window > 0 && k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED && k.mixer != RT_MIXER_SPARSE)
             warn_add(w, "%s: '%swindow' ignored: a %s layer has no window", path, what, mixer);
         k.moe = strcmp(mlp, "moe") == 0;
         k.no_mlp = strcmp(mlp, "none") == 0;

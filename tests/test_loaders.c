@@ -621,7 +621,7 @@ static void test_config_schedule_errors(void **state)
         const char *rest, *want;
     } bad[] = {
         {"\"layer_types\": [\"full_attention\", \"full_attention\"]}", "'layer_types' lists 2 layers but num_hidden_layers is 4"},
-        {"\"layer_types\": [\"full_attention\", \"lstm\", \"full_attention\", \"full_attention\"]}", "'layer_types[1]' must be one of"},
+        {"\"layer_types\": [\"full_attention\", \"lstm\", \"full_attention\", \"full_attention\"]}", "'layer_types[1]' is 'lstm', a layer rooftop does not model"},
         {"\"layer_types\": \"full\"}", "'layer_types' must be a list"},
         {"\"layer_types\": [\"sliding_attention\", \"full_attention\", \"full_attention\", \"full_attention\"]}",
          "layer 0 is sliding_attention but 'sliding_window' is absent"},
