@@ -314,11 +314,10 @@ static int64_t holding_chips(const struct scenario *s, const struct analysis *a,
     if (latency_chips <= 0)
         return 0;
     const struct model_shape *m = &s->model;
-    double kv_units = m->kv_lora_rank > 0 ? 1.0 : (double)m->kv_heads;
     int64_t n = latency_chips;
     for (;;) {
         /* Per chip: its shard of the weights, the reserve and the state; its KV heads (copied past kv_heads). */
-        double kv_share = kv_heads_per_chip(kv_units, (double)n) / kv_units;
+        double kv_share = model_kv_share_per_chip(m, (double)s->context_tokens, (double)n);
         double act = a->memory.per_chip.activation_tokens *
                      layer_activation_width(m, &a->shape_count, (double)n) * a->memory.per_chip.activation_bytes_per_element;
         double need = (a->memory.weights_bytes + s->reserve_bytes + a->memory.state_bytes) / (double)n +
@@ -386,8 +385,8 @@ static void analyze_chip_memory(const struct scenario *s, struct analysis *a)
     if (s->spec_tokens > 0) /* the draft (or MTP head) sits beside the target, split over the same tp chips */
         cm->weights_bytes += spec_draft_params(s, a) * a->bytes_per_weight / tp;
     double kv_units = m->kv_lora_rank > 0 ? 1.0 : (double)m->kv_heads;
-    mv->kv_replication = kv_replication(kv_units, tp);
-    double kv_share = kv_heads_per_chip(kv_units, tp) / kv_units;
+    double kv_share = model_kv_share_per_chip(m, (double)s->context_tokens, tp);
+    mv->kv_replication = model_mixed_geometry(m) ? kv_share * tp : kv_replication(kv_units, tp);
     cm->kv_cache_bytes_per_request =
         (mv->kv_cache_bytes_per_request * kv_share + mv->state_bytes_per_request / tp) * stage;
     double group_batch = ceil((double)s->batch / ep);
@@ -1087,11 +1086,13 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
     /* Measured mode: prefill MFU and decode MBU. */
     if (s->measured_ttft_s > 0.0 && s->prefill_tokens > 0) {
         const struct model_shape *m = &s->model;
-        double P = (double)s->prefill_tokens, pairs = 0.0; /* per head, every attention layer */
-        for (int k = 0; k < m->kind_count; k++)
-            pairs += (double)m->kinds[k].count * (double)s->batch * layer_prefill_pairs(&m->kinds[k], P);
-        double model_flops = 2.0 * a->active_params * pre->tokens +
-                             2.0 * (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) * pairs;
+        double P = (double)s->prefill_tokens, pair_widths = 0.0; /* pairs x heads x (d_head + v width) */
+        for (int k = 0; k < m->kind_count; k++) {
+            struct attn_geometry g = model_kind_geometry(m, &m->kinds[k]);
+            pair_widths += (double)m->kinds[k].count * (double)s->batch * layer_prefill_pairs(&m->kinds[k], P) *
+                           (double)g.heads * (double)(g.d_head + g.v_head_dim);
+        }
+        double model_flops = 2.0 * a->active_params * pre->tokens + 2.0 * pair_widths;
         a->prefill_mfu = model_flops / (s->measured_ttft_s * n * hw->peak_flops_per_s);
     }
     if (s->measured_tpot_s > 0.0)

@@ -413,77 +413,28 @@ void hw_rates_prepare(struct hw_rates *hw, const struct scenario *s)
     hw->prepared = true;
 }
 
-void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
-                 struct phase_cost *out)
+/* The attention operations (QKV projection, scores, softmax, x V, output
+ * projection) of s's attention layers in phase shape z, at the model's
+ * attention geometry, with attention_params weights in each layer. */
+static void attention_ops(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
+                          const struct phase_shape *z, double attention_params, double T, double B, double q,
+                          double seq, double stored_scores, struct phase_cost *out)
 {
-    out->count = 0; /* every field of each op is set by add_op; no need to clear the array */
-    out->comms_bytes = out->comms_s = 0.0;
     const struct model_shape *m = &s->model;
-    struct param_count pc_local;
-    const struct param_count *pcp = &hw->count;
-    if (!hw->prepared) {
-        pc_local = model_param_count(m);
-        pcp = &pc_local;
-    }
-    const struct param_count *pc = pcp;
     const double n = hw->n_chips, wb = hw->bytes_per_weight, kvb = hw->bytes_per_kv, ab = hw->bytes_per_act;
-    const double hb = hw->bytes_per_stream; /* ab: what a GEMM reads; hb: the rest (detailed.h) */
-    const double L = (double)m->layers, d = (double)m->d_model, H = (double)m->heads, V = (double)m->vocab;
-    const double kvh = (double)m->kv_heads, B = hw->seqs > 0.0 ? hw->seqs : (double)s->batch;
-    const double e = hw->ep > 1.0 ? hw->ep : 1.0;
-    /* Query tokens per sequence in a decode pass (verifying k draft tokens scores k + 1). */
-    const double q = p == RT_PHASE_DECODE && hw->query_tokens > 1.0 ? hw->query_tokens : 1.0;
-    /* Share of one sequence's KV cache on each chip: ceil(kv heads / n) of them, the whole latent. */
+    const double hb = hw->bytes_per_stream;
+    const double d = (double)m->d_model, H = (double)m->heads, kvh = (double)m->kv_heads;
     const double kv_units = m->kv_lora_rank > 0 ? 1.0 : kvh;
     const double kvs = kv_heads_per_chip(kv_units, n) / kv_units;
     const double dq = (double)m->d_head;
     const double dv = (double)model_v_head_dim(m);
     const int64_t tile = s->tile;
-
-    /* Tokens processed, scores an unfused kernel stores, tokens reaching the LM head. */
-    double seq = p == RT_PHASE_PREFILL ? (double)s->prefill_tokens : (double)s->context_tokens;
-    double tokens, stored_scores, head_tokens;
-    if (p == RT_PHASE_DECODE) {
-        tokens = B * q;
-        stored_scores = B * q * (double)s->context_tokens;
-        head_tokens = B * q;
-    } else {
-        tokens = B * seq;
-        stored_scores = B * seq * seq;      /* an unfused kernel materialises the square */
-        head_tokens = p == RT_PHASE_PREFILL ? B : tokens; /* prefill: logits of the last position only */
-    }
-    out->tokens = tokens;
-    double T = tokens;
-    struct phase_shape z_local;
-    const struct phase_shape *zp = &hw->shape[p];
-    if (!hw->prepared) {
-        z_local = phase_shape(s, p, kvb);
-        zp = &z_local;
-    }
-    /* The shape is summed over the scenario's batch; a pass over fewer
-     * sequences (or more query tokens) scales its per-sequence work. */
-    struct phase_shape z_scaled;
-    double zr = B / (double)s->batch;
-    if (zr != 1.0 || q != 1.0) {
-        z_scaled = *zp;
-        z_scaled.pairs *= zr * q;
-        z_scaled.kv_read_tokens *= zr;
-        z_scaled.kv_new_tokens *= zr * q;
-        z_scaled.scan_flops *= zr * q;
-        z_scaled.state_bytes *= zr;
-        z_scaled.index_pairs *= zr * q;
-        z_scaled.index_read_tokens *= zr;
-        z_scaled.index_new_tokens *= zr * q;
-        zp = &z_scaled;
-    }
-    const struct phase_shape *z = zp;
     const double La = z->attn_layers;
-
+    const double fs = hw->flop_scale, ws = hw->weight_scale;
     double kv_elems = model_kv_elements_per_token_per_layer(m); /* per token per attention layer */
     double o_params = H * dv * d;
-    double qkv_params = pc->attention_per_layer - o_params;
+    double qkv_params = attention_params - o_params;
     double qkv_width = qkv_params / d;
-    const double fs = hw->flop_scale, ws = hw->weight_scale;
 
     if (La > 0.0) {
         /* QKV projection; prefill and decode write the new keys and values to
@@ -549,6 +500,133 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                              La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * hb),
                              shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)), hw, RT_KERNEL_GEMM,
                       La * gemm_s(hw, T, d, H * dv / n), La);
+    }
+}
+
+/* Merges the operations from index start on that share a name (the
+ * attention of each layer geometry) into the first of them: their work,
+ * bytes and times add; tile efficiency, waves and error are weighted. */
+static void merge_ops(struct phase_cost *out, int start)
+{
+    int count = start;
+    for (int j = start; j < out->count; j++) {
+        struct op_cost *b = &out->ops[j];
+        int i = start;
+        while (i < count && strcmp(out->ops[i].name, b->name) != 0)
+            i++;
+        if (i == count) {
+            out->ops[count++] = *b;
+            continue;
+        }
+        struct op_cost *a = &out->ops[i];
+        double flops = a->flops + b->flops, compute = a->compute_s + b->compute_s, real = a->realistic_s + b->realistic_s;
+        a->tile_efficiency = flops > 0.0 ? (a->tile_efficiency * a->flops + b->tile_efficiency * b->flops) / flops
+                                         : a->tile_efficiency;
+        a->waves = compute > 0.0 ? (a->waves * a->compute_s + b->waves * b->compute_s) / compute : a->waves;
+        a->error_fraction = real > 0.0 ? (a->error_fraction * a->realistic_s + b->error_fraction * b->realistic_s) / real
+                                       : a->error_fraction;
+        a->flops = flops;
+        a->weight_bytes += b->weight_bytes;
+        a->kv_bytes += b->kv_bytes;
+        a->act_bytes += b->act_bytes;
+        a->compute_s = compute;
+        a->memory_s += b->memory_s;
+        a->time_s += b->time_s;
+        a->kernels += b->kernels;
+        a->realistic_s = real;
+    }
+    out->count = count;
+}
+
+void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
+                 struct phase_cost *out)
+{
+    out->count = 0; /* every field of each op is set by add_op; no need to clear the array */
+    out->comms_bytes = out->comms_s = 0.0;
+    const struct model_shape *m = &s->model;
+    struct param_count pc_local;
+    const struct param_count *pcp = &hw->count;
+    if (!hw->prepared) {
+        pc_local = model_param_count(m);
+        pcp = &pc_local;
+    }
+    const struct param_count *pc = pcp;
+    const double n = hw->n_chips, wb = hw->bytes_per_weight, kvb = hw->bytes_per_kv, ab = hw->bytes_per_act;
+    const double hb = hw->bytes_per_stream; /* ab: what a GEMM reads; hb: the rest (detailed.h) */
+    const double L = (double)m->layers, d = (double)m->d_model, V = (double)m->vocab;
+    const double B = hw->seqs > 0.0 ? hw->seqs : (double)s->batch;
+    const double e = hw->ep > 1.0 ? hw->ep : 1.0;
+    /* Query tokens per sequence in a decode pass (verifying k draft tokens scores k + 1). */
+    const double q = p == RT_PHASE_DECODE && hw->query_tokens > 1.0 ? hw->query_tokens : 1.0;
+    const int64_t tile = s->tile;
+    const double fs = hw->flop_scale, ws = hw->weight_scale;
+
+    /* Tokens processed, scores an unfused kernel stores, tokens reaching the LM head. */
+    double seq = p == RT_PHASE_PREFILL ? (double)s->prefill_tokens : (double)s->context_tokens;
+    double tokens, stored_scores, head_tokens;
+    if (p == RT_PHASE_DECODE) {
+        tokens = B * q;
+        stored_scores = B * q * (double)s->context_tokens;
+        head_tokens = B * q;
+    } else {
+        tokens = B * seq;
+        stored_scores = B * seq * seq;      /* an unfused kernel materialises the square */
+        head_tokens = p == RT_PHASE_PREFILL ? B : tokens; /* prefill: logits of the last position only */
+    }
+    out->tokens = tokens;
+    double T = tokens;
+    struct phase_shape z_local;
+    const struct phase_shape *zp = &hw->shape[p];
+    if (!hw->prepared) {
+        z_local = phase_shape(s, p, kvb);
+        zp = &z_local;
+    }
+    /* The shape is summed over the scenario's batch; a pass over fewer
+     * sequences (or more query tokens) scales its per-sequence work. */
+    struct phase_shape z_scaled;
+    double zr = B / (double)s->batch;
+    if (zr != 1.0 || q != 1.0) {
+        z_scaled = *zp;
+        z_scaled.pairs *= zr * q;
+        z_scaled.kv_read_tokens *= zr;
+        z_scaled.kv_new_tokens *= zr * q;
+        z_scaled.scan_flops *= zr * q;
+        z_scaled.state_bytes *= zr;
+        z_scaled.index_pairs *= zr * q;
+        z_scaled.index_read_tokens *= zr;
+        z_scaled.index_new_tokens *= zr * q;
+        zp = &z_scaled;
+    }
+    const struct phase_shape *z = zp;
+
+    if (!model_mixed_geometry(m)) {
+        attention_ops(s, hw, p, fused_attention, z, pc->attention_per_layer, T, B, q, seq, stored_scores, out);
+    } else {
+        /* Each attention kind at its own geometry (Gemma 4's full and sliding layers): the model seen
+         * through that kind alone, its operations merged with the others' by name. */
+        int first = out->count;
+        for (int i = 0; i < m->kind_count; i++) {
+            const struct layer_kind *k = &m->kinds[i];
+            if (!mixer_is_attention(k->mixer) || k->count <= 0)
+                continue;
+            struct scenario view = *s;
+            struct model_shape *vm = &view.model;
+            struct attn_geometry g = model_kind_geometry(m, k);
+            vm->heads = g.heads;
+            vm->kv_heads = g.kv_heads;
+            vm->d_head = g.d_head;
+            vm->v_head_dim = g.v_head_dim;
+            for (int j = 0; j < vm->kind_count; j++)
+                if (j != i && mixer_is_attention(vm->kinds[j].mixer))
+                    vm->kinds[j].mixer = RT_MIXER_NONE;
+            struct phase_shape zk = phase_shape(&view, p, kvb);
+            zk.pairs *= zr * q;
+            zk.kv_read_tokens *= zr;
+            zk.kv_new_tokens *= zr * q;
+            double params = model_kind_mixer_params(m, k) - (k->mixer == RT_MIXER_SPARSE ? model_indexer_params(m) : 0.0);
+            attention_ops(&view, hw, p, fused_attention, &zk, params, T, B, q, seq, stored_scores, out);
+        }
+        merge_ops(out, first);
     }
 
     /* DeepSeek Sparse Attention's lightning indexer (DeepSeek-V3.2 tech
@@ -709,6 +787,14 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
 double palm_attention_flops_per_token(const struct model_shape *m, double seq_len)
 {
     double keys = 0.0;
+    if (model_mixed_geometry(m)) { /* each kind's keys at its own head widths */
+        for (int i = 0; i < m->kind_count; i++) {
+            struct attn_geometry g = model_kind_geometry(m, &m->kinds[i]);
+            keys += (double)m->kinds[i].count * layer_palm_keys(&m->kinds[i], seq_len) * (double)g.heads *
+                    (double)(g.d_head + g.v_head_dim);
+        }
+        return 6.0 * keys;
+    }
     for (int i = 0; i < m->kind_count; i++)
         keys += (double)m->kinds[i].count * layer_palm_keys(&m->kinds[i], seq_len);
     return 6.0 * (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) * keys;

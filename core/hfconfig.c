@@ -1,6 +1,8 @@
 /* hfconfig.c — HuggingFace config.json to a model shape, family by family. */
 #include "hfconfig.h"
 
+#include "hfquant.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,7 +56,9 @@ enum {
     F_QK_NORM_OPTIONAL = 1 << 17, /* the q/k norms exist only with use_qk_norm (Cohere) */
     F_SSM_INNER_NORMS = 1 << 18,  /* Jamba's Mamba layers norm dt, B and C */
     F_HALF_FF = 1 << 19,          /* intermediate_size counts both gated halves: each matrix is half of it */
-    F_SPARSE = 1 << 20            /* DeepSeek Sparse Attention: with index_topk, every layer's attention is sparse */
+    F_SPARSE = 1 << 20,           /* DeepSeek Sparse Attention: with index_topk, every layer's attention is sparse */
+    F_GLOBAL_GEOMETRY = 1 << 21   /* full layers have their own heads: global_head_dim, num_global_key_value_heads
+                                   * with attention_k_eq_v (Gemma 4) */
 };
 
 struct hf_family {
@@ -87,6 +91,8 @@ static const struct hf_family families[] = {
     {"gemma2", "gemma2/configuration_gemma2.py, modeling_gemma2.py", true, 4, PAT_ALTERNATE, 2, MOE_ALL, 0},
     {"gemma3_text", "gemma3/configuration_gemma3.py, modeling_gemma3.py", true, 4, PAT_WINDOW_PERIOD, 6, MOE_ALL,
      F_QK_NORM_HEAD},
+    {"gemma4_text", "gemma4/configuration_gemma4.py, modeling_gemma4.py (Gemma4TextAttention, Gemma4TextRouter)",
+     true, 4, PAT_WINDOW_PERIOD, 6, MOE_ALL, F_QK_NORM_HEAD | F_GLOBAL_GEOMETRY},
     {"cohere", "cohere/configuration_cohere.py, modeling_cohere.py", true, 1, PAT_NONE, 0, MOE_ALL,
      F_QK_NORM_FULL | F_QK_NORM_OPTIONAL},
     {"cohere2", "cohere2/configuration_cohere2.py, modeling_cohere2.py", true, 1, PAT_WINDOW_PERIOD, 4, MOE_ALL, 0},
@@ -153,7 +159,7 @@ static const struct hf_family families[] = {
 static const struct {
     const char *alias, *model_type;
 } family_aliases[] = {
-    {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen2_5_vl_text", "qwen2"}, {"RefinedWeb", "falcon"},
+    {"gemma3", "gemma3_text"}, {"gemma4", "gemma4_text"}, {"llama4", "llama4_text"}, {"qwen2_5_vl_text", "qwen2"}, {"RefinedWeb", "falcon"},
     {"RefinedWebModel", "falcon"}, {"ministral", "mistral"}, {"qwen2_vl_text", "qwen2"},
     {"minimax_text_01", "minimax_m1"}, {"qwen2_vl", "qwen2"}, {"qwen2_5_vl", "qwen2"},
     {"qwen3_5", "qwen3_5_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}, {"qwen3_vl", "qwen3"},
@@ -583,8 +589,8 @@ static int read_experts(struct hf_reader *r)
         return 0;
     }
     m->experts_per_token = 0;
-    if (hf_whole(r, KEYS("num_experts_per_tok", "moe_top_k", "num_experts_per_token", "experts_per_token"), true, 1,
-                 &m->experts_per_token))
+    if (hf_whole(r, KEYS("num_experts_per_tok", "moe_top_k", "num_experts_per_token", "experts_per_token",
+                         "top_k_experts"), true, 1, &m->experts_per_token))
         return -1;
     if (m->experts_per_token > m->experts) {
         snprintf(r->err, r->errsize, "%s: 'num_experts_per_tok' (%lld) exceeds the %lld experts", r->path,
@@ -609,6 +615,22 @@ static int read_experts(struct hf_reader *r)
         hf_whole(r, KEYS("moe_shared_expert_intermediate_size", "shared_intermediate_size", "share_expert_dim"), false,
                  0, &m->shared_d_ff))
         return -1;
+    if (f->flags & F_GLOBAL_GEOMETRY) {
+        /* Gemma 4: enable_moe_block puts the experts beside the dense MLP, which is then the always-on
+         * "shared expert"; its router adds a scale of hidden_size (counted with the norms) and a scale
+         * per expert (the router bias), and the block three norms. */
+        bool moe_block = false;
+        if (hf_bool(r, "enable_moe_block", &moe_block) == JSON_BAD)
+            return -1;
+        if (!moe_block) {
+            m->experts = m->experts_per_token = 1;
+            return 0;
+        }
+        m->shared_experts = 1;
+        m->shared_d_ff = m->d_ff;
+        m->router_bias = true;
+        m->norms_per_layer = 8;
+    }
     if (f->flags & F_LLAMA4_SHARED) {
         m->shared_experts = 1; /* Llama4TextMoe: one shared expert beside the routed ones */
         m->shared_d_ff = m->d_ff;
@@ -671,6 +693,26 @@ static int period_key(struct hf_reader *r, const char *key, int64_t fallback, co
     return hf_whole(r, (const char *const[]){key, NULL}, true, lo, out);
 }
 
+/* The recurrent state's bytes an element from a dtype key (float32 4,
+ * bfloat16 or float16 2); *bytes left alone when the key is absent, and an
+ * unknown dtype is said (the state then sits at the KV precision). */
+static int ssm_dtype_bytes(struct hf_reader *r, const char *key, int64_t *bytes)
+{
+    char dtype[16] = "";
+    int scope = 0;
+    if (hf_find(r, key, &scope) &&
+        json_string(r->scopes[scope], key, r->path, false, dtype, sizeof dtype, r->err, r->errsize) == JSON_BAD)
+        return -1;
+    if (strcmp(dtype, "float32") == 0)
+        *bytes = 4;
+    else if (strcmp(dtype, "bfloat16") == 0 || strcmp(dtype, "float16") == 0)
+        *bytes = 2;
+    else if (dtype[0])
+        assume(r->m, key, "not float32, bfloat16 or float16: the state is sized at the KV precision (at least bf16)",
+               "%s", dtype);
+    return 0;
+}
+
 /* Linear attention and Mamba dimensions, when the family has them. */
 static int read_state_mixers(struct hf_reader *r)
 {
@@ -683,6 +725,10 @@ static int read_state_mixers(struct hf_reader *r)
             return -1;
         m->lin_conv_kernel = 4;
         if (hf_whole(r, KEYS("linear_conv_kernel_dim"), false, 1, &m->lin_conv_kernel))
+            return -1;
+        /* Qwen3.5 keeps the delta rule's state in float32 (mamba_ssm_dtype, read by vLLM's
+         * mamba_utils as the recurrent state's dtype) */
+        if (ssm_dtype_bytes(r, "mamba_ssm_dtype", &m->ssm_state_bytes))
             return -1;
     }
     if (r->family->flags & F_LIGHTNING) { /* lightning attention runs over the attention heads */
@@ -708,20 +754,8 @@ static int read_state_mixers(struct hf_reader *r)
         if (hf_bool(r, "use_conv_bias", &m->ssm_conv_bias) == JSON_BAD ||
             hf_bool(r, "mamba_proj_bias", &m->ssm_proj_bias) == JSON_BAD)
             return -1;
-        char dtype[16] = "";
-        int scope = 0;
-        if (hf_find(r, "mamba_ssm_cache_dtype", &scope) &&
-            json_string(r->scopes[scope], "mamba_ssm_cache_dtype", r->path, false, dtype, sizeof dtype, r->err,
-                        r->errsize) == JSON_BAD)
+        if (ssm_dtype_bytes(r, "mamba_ssm_cache_dtype", &m->ssm_state_bytes))
             return -1;
-        if (strcmp(dtype, "float32") == 0)
-            m->ssm_state_bytes = 4;
-        else if (strcmp(dtype, "bfloat16") == 0 || strcmp(dtype, "float16") == 0)
-            m->ssm_state_bytes = 2;
-        else if (dtype[0])
-            assume(m, "mamba_ssm_cache_dtype", "not float32, bfloat16 or float16: the state is sized at the KV "
-                                               "precision (at least bf16)",
-                   "%s", dtype);
     }
     if (r->family->pattern == PAT_JAMBA) {
         int64_t expand = 2, d_state = 16, d_conv = 4, dt_rank = 0;
@@ -1101,6 +1135,24 @@ static int build_schedule(struct hf_reader *r)
     bool no_mlp[RT_MAX_LAYERS] = {false};
     if (r->family->pattern == PAT_HYBRID_STRING && read_hybrid_blocks(r, mixers, moe, no_mlp) != 0)
         return -1;
+    int64_t global_head_dim = 0, global_kv = 0, shared_kv = 0, per_layer_input = 0;
+    bool k_eq_v = false;
+    if ((r->family->flags & F_GLOBAL_GEOMETRY) &&
+        (hf_whole(r, KEYS("global_head_dim"), false, 1, &global_head_dim) ||
+         hf_whole(r, KEYS("num_global_key_value_heads"), false, 1, &global_kv) ||
+         hf_bool(r, "attention_k_eq_v", &k_eq_v) == JSON_BAD ||
+         hf_whole(r, KEYS("num_kv_shared_layers"), false, 0, &shared_kv) ||
+         hf_whole(r, KEYS("hidden_size_per_layer_input"), false, 0, &per_layer_input)))
+        return -1;
+    if (shared_kv > 0 || per_layer_input > 0) {
+        snprintf(r->err, r->errsize, "%s: '%s' is %lld: Gemma 4's %s rooftop does not model yet; refusing rather than "
+                                     "guessing",
+                 r->path, shared_kv > 0 ? "num_kv_shared_layers" : "hidden_size_per_layer_input",
+                 (long long)(shared_kv > 0 ? shared_kv : per_layer_input),
+                 shared_kv > 0 ? "layers that reuse another layer's keys and values are a layout"
+                               : "per-layer input embeddings are a layout");
+        return -1;
+    }
     m->kind_count = 0;
     for (int64_t i = 0; i < m->layers; i++) {
         struct layer_kind k = {.mixer = mixers[i], .moe = moe[i], .d_ff = moe[i] ? 0 : dense_ff, .no_mlp = no_mlp[i]};
@@ -1110,6 +1162,11 @@ static int build_schedule(struct hf_reader *r)
             k.window = chunk > 0 ? chunk : window;
         else if (k.mixer == RT_MIXER_SPARSE)
             k.window = topk;
+        if (k.mixer == RT_MIXER_FULL && (r->family->flags & F_GLOBAL_GEOMETRY)) {
+            k.d_head = global_head_dim;
+            k.kv_heads = k_eq_v && global_kv > 0 ? global_kv : 0;
+            k.k_eq_v = k_eq_v;
+        }
         if ((k.mixer == RT_MIXER_SLIDING || k.mixer == RT_MIXER_CHUNKED) && k.window < 1) {
             snprintf(r->err, r->errsize, "%s: layer %lld is %s but '%s' is absent or 0", r->path, (long long)i,
                      k.mixer == RT_MIXER_SLIDING ? "sliding_attention" : "chunked_attention",
@@ -1216,6 +1273,8 @@ int model_from_hf_config(const char *text, size_t len, const char *path, const c
         goto done;
     if (read_dimensions(&r) || read_kv_heads(&r) || read_details(&r) || read_experts(&r) || read_latent(&r) ||
         read_state_mixers(&r) || build_schedule(&r))
+        goto done;
+    if (hf_quant_from_config(cJSON_GetObjectItemCaseSensitive(root, "quantization_config"), path, &m, err, errsize))
         goto done;
     const cJSON *cross = hf_find(&r, "cross_attention_layers", NULL);
     if (cJSON_IsArray(cross) && cJSON_GetArraySize(cross) > 0)

@@ -18,6 +18,14 @@ cJSON *model_schedule_to_json(const struct model_shape *m)
         cJSON_AddStringToObject(run, "mixer", mixer_name(k->mixer));
         if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED || k->mixer == RT_MIXER_SPARSE)
             cJSON_AddNumberToObject(run, "window", (double)k->window); /* a sparse layer's: its top-k */
+        if (k->heads > 0) /* an attention kind's own geometry (models.h, struct layer_kind) */
+            cJSON_AddNumberToObject(run, "heads", (double)k->heads);
+        if (k->kv_heads > 0)
+            cJSON_AddNumberToObject(run, "kv_heads", (double)k->kv_heads);
+        if (k->d_head > 0)
+            cJSON_AddNumberToObject(run, "d_head", (double)k->d_head);
+        if (k->k_eq_v)
+            cJSON_AddBoolToObject(run, "k_eq_v", true);
         cJSON_AddStringToObject(run, "mlp", k->no_mlp ? "none" : k->moe ? "moe" : "dense");
         if (!k->moe && k->d_ff > 0)
             cJSON_AddNumberToObject(run, "d_ff", (double)k->d_ff);

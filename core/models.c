@@ -156,6 +156,42 @@ double model_kv_elements_per_token_per_layer(const struct model_shape *m)
     return (double)m->kv_heads * (double)(m->d_head + model_v_head_dim(m));
 }
 
+struct attn_geometry model_kind_geometry(const struct model_shape *m, const struct layer_kind *k)
+{
+    struct attn_geometry g = {m->heads, m->kv_heads, m->d_head, model_v_head_dim(m)};
+    if (!k)
+        return g;
+    if (k->heads > 0)
+        g.heads = k->heads;
+    if (k->kv_heads > 0)
+        g.kv_heads = k->kv_heads;
+    if (k->d_head > 0)
+        g.d_head = g.v_head_dim = k->d_head;
+    return g;
+}
+
+/* True when kind k sets a geometry of its own. */
+static bool kind_has_geometry(const struct layer_kind *k)
+{
+    return k->heads > 0 || k->kv_heads > 0 || k->d_head > 0 || k->k_eq_v;
+}
+
+bool model_mixed_geometry(const struct model_shape *m)
+{
+    for (int i = 0; i < m->kind_count; i++)
+        if (m->kinds[i].count > 0 && mixer_is_attention(m->kinds[i].mixer) && kind_has_geometry(&m->kinds[i]))
+            return true;
+    return false;
+}
+
+double model_kind_kv_elements(const struct model_shape *m, const struct layer_kind *k)
+{
+    if (!k || !kind_has_geometry(k) || m->kv_lora_rank > 0)
+        return model_kv_elements_per_token_per_layer(m);
+    struct attn_geometry g = model_kind_geometry(m, k);
+    return (double)g.kv_heads * (double)(g.d_head + g.v_head_dim);
+}
+
 double model_index_bytes_per_token_per_layer(const struct model_shape *m)
 {
     if (m->index_heads <= 0 || m->index_head_dim <= 0)
@@ -184,20 +220,30 @@ static double sparse_layers(const struct model_shape *m)
 
 double model_kv_bytes_per_token(const struct model_shape *m, double bytes_per_element)
 {
-    return model_attention_layers(m) * model_kv_elements_per_token_per_layer(m) * bytes_per_element +
-           sparse_layers(m) * model_index_bytes_per_token_per_layer(m);
+    double elements = model_attention_layers(m) * model_kv_elements_per_token_per_layer(m);
+    if (model_mixed_geometry(m)) { /* each attention kind at its own width */
+        elements = 0.0;
+        for (int i = 0; i < m->kind_count; i++)
+            if (mixer_is_attention(m->kinds[i].mixer))
+                elements += (double)m->kinds[i].count * model_kind_kv_elements(m, &m->kinds[i]);
+    }
+    return elements * bytes_per_element + sparse_layers(m) * model_index_bytes_per_token_per_layer(m);
 }
 
 double model_kv_bytes_per_request(const struct model_shape *m, double context_tokens, double bytes_per_element)
 {
-    double tokens = 0.0, sparse = 0.0; /* layer-tokens held */
+    double tokens = 0.0, sparse = 0.0, elements = 0.0; /* layer-tokens held, and their elements */
+    bool mixed = model_mixed_geometry(m);
     for (int i = 0; i < m->kind_count; i++) {
         double t = (double)m->kinds[i].count * layer_kv_tokens(&m->kinds[i], context_tokens);
         tokens += t;
         sparse += m->kinds[i].mixer == RT_MIXER_SPARSE ? t : 0.0;
+        if (mixed && t > 0.0)
+            elements += t * model_kind_kv_elements(m, &m->kinds[i]);
     }
-    return tokens * model_kv_elements_per_token_per_layer(m) * bytes_per_element +
-           sparse * model_index_bytes_per_token_per_layer(m);
+    if (!mixed)
+        elements = tokens * model_kv_elements_per_token_per_layer(m);
+    return elements * bytes_per_element + sparse * model_index_bytes_per_token_per_layer(m);
 }
 
 /* The recurrent and convolution parts of a layer's fixed state, elements. */
@@ -226,7 +272,7 @@ double model_state_bytes_per_layer(const struct model_shape *m, enum rt_mixer mi
     state_parts(m, mixer, &recurrent, &conv);
     /* Serving stacks keep recurrent state at bf16 or wider whatever the KV cache's precision. */
     double kv = kv_bytes_per_element > 2.0 ? kv_bytes_per_element : 2.0;
-    double bytes = m->ssm_state_bytes > 0 && mixer != RT_MIXER_LINEAR ? (double)m->ssm_state_bytes : kv;
+    double bytes = m->ssm_state_bytes > 0 ? (double)m->ssm_state_bytes : kv;
     return recurrent * bytes + conv * kv;
 }
 
@@ -241,9 +287,42 @@ double model_state_bytes_per_request(const struct model_shape *m, double kv_byte
 /* Attention parameters of one layer: Q, K, V, O with their biases, query/key
  * norms, sinks and an output gate, or the latent-attention projections
  * (DeepSeek-V2 paper, sec. 2.1). */
+static double attention_params_of(const struct model_shape *m, const struct layer_kind *kind);
+
 static double attention_params(const struct model_shape *m)
 {
-    double d = (double)m->d_model, h = (double)m->heads;
+    return attention_params_of(m, NULL);
+}
+
+/* The q/k norm weights of kind k: per-head norms (2 x d_head) and
+ * full-width ones ((heads + kv heads) x d_head) follow the kind's own
+ * geometry. */
+static double qk_norm_of(const struct model_shape *m, const struct attn_geometry *g)
+{
+    double w = (double)m->qk_norm_width;
+    if (w <= 0.0)
+        return 0.0;
+    if (w == 2.0 * (double)m->d_head)
+        return 2.0 * (double)g->d_head;
+    if (w == (double)(m->heads + m->kv_heads) * (double)m->d_head)
+        return (double)(g->heads + g->kv_heads) * (double)g->d_head;
+    return w;
+}
+
+static double attention_params_of(const struct model_shape *m, const struct layer_kind *kind)
+{
+    double d = (double)m->d_model;
+    if (kind && kind_has_geometry(kind) && m->kv_lora_rank == 0) { /* the kind's own heads */
+        struct attn_geometry g = model_kind_geometry(m, kind);
+        double hq = (double)g.heads;
+        double q = hq * (double)g.d_head, k = (double)g.kv_heads * (double)g.d_head;
+        double v = kind->k_eq_v ? 0.0 : (double)g.kv_heads * (double)g.v_head_dim;
+        double o = hq * (double)g.v_head_dim;
+        double gate = (m->attn_output_gate ? d * q : 0.0) + (m->attn_head_gate ? d * hq : 0.0);
+        return d * (q + k + v) + o * d + gate + (m->qkv_bias ? q + k + v : 0.0) + qk_norm_of(m, &g) +
+               (m->attention_sinks ? hq : 0.0) + (m->o_bias ? d : 0.0);
+    }
+    double h = (double)m->heads;
     double extras = (double)m->qk_norm_width + (m->attention_sinks ? h : 0.0) + (m->o_bias ? d : 0.0);
     if (m->kv_lora_rank > 0) {
         double qk = (double)(m->qk_nope_head_dim + m->qk_rope_head_dim);
@@ -297,6 +376,15 @@ static double mamba2_params(const struct model_shape *m)
            di * d + (m->ssm_proj_bias ? 2.0 * di + bc + h + d : 0.0);
 }
 
+double model_kind_mixer_params(const struct model_shape *m, const struct layer_kind *k)
+{
+    if (!k)
+        return attention_params(m);
+    if (mixer_is_attention(k->mixer) && kind_has_geometry(k))
+        return attention_params_of(m, k) + (k->mixer == RT_MIXER_SPARSE ? model_indexer_params(m) : 0.0);
+    return model_mixer_params(m, k->mixer);
+}
+
 double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer)
 {
     if (mixer == RT_MIXER_SPARSE)
@@ -348,7 +436,7 @@ struct param_count model_param_count(const struct model_shape *m)
     double common = c.embedding + c.lm_head + c.norms, total = common, active = common;
     for (int i = 0; i < m->kind_count; i++) {
         const struct layer_kind *k = &m->kinds[i];
-        double n = (double)k->count, mixer = model_mixer_params(m, k->mixer);
+        double n = (double)k->count, mixer = model_kind_mixer_params(m, k);
         if (!mixer_is_attention(k->mixer) && mixer > 0.0)
             c.linear_per_layer = mixer;
         double always = mixer, routed_all = 0.0, routed_active = 0.0;
@@ -442,6 +530,22 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
             (check_range("mamba heads", m->ssm_heads, 1, RT_MAX_WIDTH, err, errsize) ||
              check_range("mamba groups", m->ssm_groups, 1, RT_MAX_WIDTH, err, errsize)))
             return -1;
+        if (check_range("a layer's heads", k->heads, 0, RT_MAX_WIDTH, err, errsize) ||
+            check_range("a layer's kv_heads", k->kv_heads, 0, RT_MAX_WIDTH, err, errsize) ||
+            check_range("a layer's d_head", k->d_head, 0, RT_MAX_WIDTH, err, errsize))
+            return -1;
+        if (kind_has_geometry(k)) {
+            struct attn_geometry g = model_kind_geometry(m, k);
+            if (m->kv_lora_rank > 0) {
+                snprintf(err, errsize, "layer kind %d sets its own heads, but latent attention has one geometry", i);
+                return -1;
+            }
+            if (g.kv_heads > g.heads || g.heads % g.kv_heads != 0) {
+                snprintf(err, errsize, "layer kind %d: its kv_heads (%lld) must divide its heads (%lld)", i,
+                         (long long)g.kv_heads, (long long)g.heads);
+                return -1;
+            }
+        }
         if (k->mixer == RT_MIXER_NONE && k->no_mlp) {
             snprintf(err, errsize, "layer kind %d has neither a mixer nor an MLP", i);
             return -1;
@@ -558,7 +662,8 @@ int model_shape_check(const struct model_shape *m, char *err, size_t errsize)
 static bool same_kind(const struct layer_kind *a, const struct layer_kind *b)
 {
     return a->mixer == b->mixer && a->window == b->window && a->moe == b->moe && a->d_ff == b->d_ff &&
-           a->no_mlp == b->no_mlp;
+           a->no_mlp == b->no_mlp && a->heads == b->heads && a->kv_heads == b->kv_heads && a->d_head == b->d_head &&
+           a->k_eq_v == b->k_eq_v;
 }
 
 int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
@@ -571,6 +676,17 @@ int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
         k.d_ff = 0;
     if (k.no_mlp)
         k.moe = false;
+    /* A geometry only on attention, and only where it differs from the model's. */
+    if (!mixer_is_attention(k.mixer)) {
+        k.heads = k.kv_heads = k.d_head = 0;
+        k.k_eq_v = false;
+    }
+    if (k.heads == m->heads)
+        k.heads = 0;
+    if (k.kv_heads == m->kv_heads)
+        k.kv_heads = 0;
+    if (k.d_head == m->d_head && m->v_head_dim <= 0)
+        k.d_head = 0;
     k.count = 0;
     for (int i = 0; i < m->kind_count; i++)
         if (same_kind(&m->kinds[i], &k))
@@ -726,6 +842,18 @@ static void append_label(const struct model_shape *m, const struct layer_kind *k
         append(buf, size, used, k->moe ? "MoE-only" : "MLP-only");
     } else {
         append(buf, size, used, mixer_name(k->mixer));
+    }
+    if (!by_mlp && mixer_is_attention(k->mixer) && kind_has_geometry(k)) { /* its own heads */
+        struct attn_geometry g = model_kind_geometry(m, k);
+        append(buf, size, used, " [");
+        if (k->heads > 0) {
+            append_count(buf, size, used, g.heads);
+            append(buf, size, used, " heads, ");
+        }
+        append_count(buf, size, used, g.kv_heads);
+        append(buf, size, used, " kv x ");
+        append_count(buf, size, used, g.d_head);
+        append(buf, size, used, k->k_eq_v ? ", k=v]" : "]");
     }
 }
 

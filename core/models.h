@@ -30,7 +30,7 @@
 #define RT_MAX_VOCAB ((int64_t)1 << 24)   /* vocab, learned position rows */
 #define RT_MAX_EXPERTS ((int64_t)1 << 16) /* routed or shared experts */
 #define RT_MAX_SHAPE_PARAMS 1e16          /* parameters a shape may count (a million times GPT-4's rumoured size) */
-#define RT_MAX_ASSUMPTIONS 12
+#define RT_MAX_ASSUMPTIONS 16
 #define RT_ASSUMPTION_KEY_MAX 40
 #define RT_ASSUMPTION_VALUE_MAX 48
 #define RT_ASSUMPTION_WHY_MAX 200
@@ -57,6 +57,18 @@ struct layer_kind {
     bool no_mlp;    /* a block holding only its mixer (Nemotron-H's Mamba and attention blocks) */
     int64_t d_ff;   /* a dense layer's MLP width; 0 = the model's d_ff */
     int64_t count;  /* layers of this kind; the counts add up to the model's layers */
+    /* An attention layer's own geometry where it differs from the model's
+     * (Gemma 4's full layers: 512-wide heads over 2 KV heads, where the
+     * sliding ones have 256 over 8; Nemotron-NAS's blocks): 0 = the
+     * model's heads, kv_heads, d_head. Values are as wide as keys. */
+    int64_t heads, kv_heads, d_head;
+    bool k_eq_v;    /* no value projection: the values come from the key projection (Gemma 4's
+                     * attention_k_eq_v), yet are cached beside the keys */
+};
+
+/* The attention geometry of one layer kind: its own where set, else the model's. */
+struct attn_geometry {
+    int64_t heads, kv_heads, d_head, v_head_dim;
 };
 
 /* Something a loader assumed: the key it read (or did not find), the value
@@ -145,6 +157,17 @@ struct model_shape {
     int kind_count;
     uint8_t layer_kind[RT_MAX_LAYERS];
 
+    /* The checkpoint's stored format, as its quantization_config or
+     * hf_quant_config.json states it (hfquant.h); checkpoint_quantized false
+     * = none stated (bf16 or fp16 weights). The scenario's precisions start
+     * from it (scenario_use_checkpoint); rooftop counts every weight at one
+     * precision, and the assumption it writes says what the checkpoint keeps
+     * wider. */
+    bool checkpoint_quantized;
+    int checkpoint_precision;  /* enum rt_precision (units.h) of the bulk of its weights */
+    bool checkpoint_kv_fp8;    /* it ships an fp8 KV cache (kv_cache_quant_algo FP8, kv_cache_scheme 8-bit float) */
+    bool checkpoint_weight_only; /* weights only (W4A16, AWQ, GPTQ): the matmuls run in bf16 */
+
     /* What the loader assumed (absent keys, inferred patterns). */
     struct model_assumption assumptions[RT_MAX_ASSUMPTIONS];
     int assumption_count;
@@ -198,6 +221,24 @@ bool model_all_full_attention(const struct model_shape *m);
 
 /* Layers of the shape whose mixer keeps a KV cache (full, sliding, chunked). */
 double model_attention_layers(const struct model_shape *m);
+
+/* The attention geometry of layer kind k of m (k NULL: the model's):
+ * heads, kv_heads and d_head of the kind where it sets them, else the
+ * model's; the value width is d_head for a kind that sets its own, else
+ * model_v_head_dim(m). */
+struct attn_geometry model_kind_geometry(const struct model_shape *m, const struct layer_kind *k);
+
+/* True when some attention kind of m has its own geometry (layer_kind.heads,
+ * kv_heads, d_head or k_eq_v). */
+bool model_mixed_geometry(const struct model_shape *m);
+
+/* KV-cache elements one token adds in one layer of kind k (k NULL: the
+ * model's geometry), as model_kv_elements_per_token_per_layer. */
+double model_kind_kv_elements(const struct model_shape *m, const struct layer_kind *k);
+
+/* Parameters of one layer's mixer of kind k, in its own geometry (k NULL:
+ * the model's attention). */
+double model_kind_mixer_params(const struct model_shape *m, const struct layer_kind *k);
 
 /* Value width of an attention head: v_head_dim when set, else d_head. */
 int64_t model_v_head_dim(const struct model_shape *m);

@@ -99,3 +99,21 @@ double alltoall_destinations(double k, double experts, double ranks)
     double d = ranks * (1.0 - none);
     return fmin(fmin(k, ranks), fmax(1.0, d));
 }
+
+double model_kv_share_per_chip(const struct model_shape *m, double context_tokens, double tp)
+{
+    double kv_units = m->kv_lora_rank > 0 ? 1.0 : (double)m->kv_heads;
+    if (!model_mixed_geometry(m))
+        return kv_heads_per_chip(kv_units, tp) / kv_units;
+    double all = 0.0, held = 0.0; /* elements of one request's cache, and those on one chip */
+    for (int i = 0; i < m->kind_count; i++) {
+        const struct layer_kind *k = &m->kinds[i];
+        if (!mixer_is_attention(k->mixer) || k->count <= 0)
+            continue;
+        struct attn_geometry g = model_kind_geometry(m, k);
+        double e = (double)k->count * layer_kv_tokens(k, context_tokens) * model_kind_kv_elements(m, k);
+        all += e;
+        held += e * kv_heads_per_chip((double)g.kv_heads, tp) / (double)g.kv_heads;
+    }
+    return all > 0.0 ? held / all : kv_heads_per_chip(kv_units, tp) / kv_units;
+}

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "chips.h"
+#include "models.h"
 
 /* Tokens of the forward pass a serving engine sizes its activation
  * workspace for when the scenario names none: vLLM's default chunked-prefill
@@ -41,6 +42,13 @@
  * kv_heads >= 1 (a latent-attention cache counts as 1), tp >= 1; 0 when
  * either is below 1. */
 double kv_heads_per_chip(double kv_heads, double tp);
+
+/* The share of one request's KV cache each of tp >= 1 tensor-parallel chips
+ * holds: ceil(kv heads / tp) / kv heads of each attention layer (a latent
+ * whole on every chip), weighted by the layers' KV elements at
+ * context_tokens >= 0; for a model of one geometry, ceil(kv / tp) / kv
+ * exactly, the same expression as kv_heads_per_chip gives. */
+double model_kv_share_per_chip(const struct model_shape *m, double context_tokens, double tp);
 
 /* Copies of each KV head over tp chips: tp x ceil(kv_heads / tp) / kv_heads
  * (1 while tp divides kv_heads; 2 for 8 heads on 16 chips, 4 on 32; tp for

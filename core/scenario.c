@@ -60,6 +60,17 @@ void scenario_set_model(struct scenario *s, const struct model_shape *m)
     s->params = 0.0;
 }
 
+void scenario_use_checkpoint(struct scenario *s)
+{
+    const struct model_shape *m = &s->model;
+    if (!m->checkpoint_quantized || m->checkpoint_precision < 0 || m->checkpoint_precision >= RT_PRECISION_COUNT)
+        return;
+    s->precision = (enum rt_precision)m->checkpoint_precision;
+    if (m->checkpoint_kv_fp8)
+        s->kv_precision = RT_FP8;
+    s->act_precision = m->checkpoint_weight_only ? RT_BF16 : RT_PRECISION_AUTO;
+}
+
 /* Checks an integer knob against [lo, hi]. */
 static int check_int(const char *flag, int64_t v, int64_t lo, int64_t hi, char *err, size_t errsize)
 {

@@ -184,4 +184,11 @@ int64_t scenario_tp(const struct scenario *s);
  * layer schedule (kind_count 0) gets one: every layer full attention. */
 void scenario_set_model(struct scenario *s, const struct model_shape *m);
 
+/* Starts s's precisions from its model's checkpoint (models.h,
+ * checkpoint_quantized): the weights at the checkpoint's format, the KV
+ * cache at fp8 when the checkpoint ships one, and the matmuls at bf16 for
+ * a weight-only format. Nothing for a model with no stated format. Flags
+ * applied after it (--precision, --kv-precision, --act-precision) win. */
+void scenario_use_checkpoint(struct scenario *s);
+
 #endif

@@ -481,6 +481,7 @@ static int load_model_file(const char *path, struct cli_options *o, char *err, s
     if (read_model_file(OPT_MODEL, path, o, &m, err, errsize) != 0)
         return 2;
     scenario_set_model(&o->scenario, &m);
+    scenario_use_checkpoint(&o->scenario); /* --precision and --kv-precision, applied after, win */
     return 0;
 }
 

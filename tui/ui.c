@@ -795,8 +795,10 @@ static bool typed_path(struct ui *u, struct scenario *next, enum slider_id id)
     } else {
         struct model_shape m;
         rc = userfile_model("model", path, &m, &w, err, sizeof err);
-        if (rc == 0)
+        if (rc == 0) {
             slider_use_model(next, &m);
+            scenario_use_checkpoint(next); /* a quantized checkpoint's weights, as it stores them */
+        }
     }
     if (rc != 0) {
         say(u, true, "%s", err);

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "chipfile.h"
 #include "fileio.h"
 #include "hfconfig.h"
+#include "hfquant.h"
 
 /* True when text names a file or folder rather than a built-in name: it has
  * a slash, ends in .json, or exists. */
@@ -144,5 +146,18 @@ int userfile_model(const char *what, const char *path, struct model_shape *out, 
     char shown[200];
     int rc = model_from_hf_config(text, len, path_shown(shown, sizeof shown, file), name, out, w, err, errsize);
     free(text);
+    if (rc != 0)
+        return -1;
+    /* ModelOpt's hf_quant_config.json beside it states the checkpoint's format (hfquant.h). */
+    char quant[4096 + 32];
+    const char *slash = strrchr(file, '/');
+    int q = slash ? snprintf(quant, sizeof quant, "%.*s/hf_quant_config.json", (int)(slash - file), file)
+                  : snprintf(quant, sizeof quant, "hf_quant_config.json");
+    if (q > 0 && (size_t)q < sizeof quant && access(quant, F_OK) == 0) {
+        if (userfile_read(what, quant, &text, &len, err, errsize) != 0)
+            return -1;
+        rc = hf_quant_from_file(text, len, path_shown(shown, sizeof shown, quant), out, w, err, errsize);
+        free(text);
+    }
     return rc != 0 ? -1 : 0;
 }
