@@ -347,6 +347,10 @@ static double scan_flops_per_token(const struct model_shape *m, enum rt_mixer mi
     if (mixer == RT_MIXER_MAMBA || mixer == RT_MIXER_MAMBA2)
         return 6.0 * (double)m->ssm_d_inner * (double)m->ssm_d_state +
                2.0 * (double)m->ssm_d_inner * (double)m->ssm_d_conv;
+    if (mixer == RT_MIXER_CROSS) /* each text token's scores and weighted sum over the encoder tokens */
+        return 2.0 * (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) * (double)m->cross_tokens;
+    if (mixer == RT_MIXER_CONV) /* the depthwise kernel and the two gates (B x, C y) */
+        return 2.0 * (double)m->d_model * (double)m->conv_kernel + 2.0 * (double)m->d_model;
     return 0.0;
 }
 
@@ -389,8 +393,9 @@ struct phase_shape phase_shape(const struct scenario *s, enum rt_phase p, double
             z.mamba1_layers += k->mixer == RT_MIXER_MAMBA ? n : 0.0;
             z.state_params += n * model_mixer_params(m, k->mixer);
             z.scan_flops += n * T * scan_flops_per_token(m, k->mixer);
-            if (p != RT_PHASE_TRAINING)
-                z.state_bytes += n * B * model_state_bytes_per_layer(m, k->mixer, bytes_per_kv) * 2.0;
+            if (p != RT_PHASE_TRAINING) /* read and written; an encoder's keys and values are only read */
+                z.state_bytes += n * B * model_state_bytes_per_layer(m, k->mixer, bytes_per_kv) *
+                                 (k->mixer == RT_MIXER_CROSS ? 1.0 : 2.0);
         }
         z.mixer_layers += k->mixer != RT_MIXER_NONE ? n : 0.0;
         z.mlp_layers += k->no_mlp ? 0.0 : n;
@@ -553,7 +558,7 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     const struct param_count *pc = pcp;
     const double n = hw->n_chips, wb = hw->bytes_per_weight, kvb = hw->bytes_per_kv, ab = hw->bytes_per_act;
     const double hb = hw->bytes_per_stream; /* ab: what a GEMM reads; hb: the rest (detailed.h) */
-    const double L = (double)m->layers, d = (double)m->d_model, V = (double)m->vocab;
+    const double d = (double)m->d_model, V = (double)m->vocab;
     const double B = hw->seqs > 0.0 ? hw->seqs : (double)s->batch;
     const double e = hw->ep > 1.0 ? hw->ep : 1.0;
     /* Query tokens per sequence in a decode pass (verifying k draft tokens scores k + 1). */
@@ -714,10 +719,10 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                  hw, z->mlp_layers, 1.0, KIND_PLAIN, 1.0);
 
     /* Replicated on every chip: the norms and two residual adds per layer. */
-    double norms = m->norms_per_layer > 0 ? (double)m->norms_per_layer : 2.0;
-    realistic_op(add_op(out, hw, "norms", false, L * norms * 5.0 * T * d, L * norms * d * wb, 0.0,
-                        L * norms * T * d * (hb + ab), 1.0),
-                 hw, L * norms, 1.0, KIND_PLAIN, 1.0);
+    double norms = model_layer_norms(m); /* norm weights of d_model over every layer */
+    realistic_op(add_op(out, hw, "norms", false, norms * 5.0 * T * d, norms * d * wb, 0.0,
+                        norms * T * d * (hb + ab), 1.0),
+                 hw, norms, 1.0, KIND_PLAIN, 1.0);
     double adds = z->mixer_layers + z->mlp_layers; /* one residual add after each mixer and each MLP */
     /* Serving engines fuse the residual add into the next norm: no launch of its own. */
     realistic_op(add_op(out, hw, "residual adds", false, adds * T * d, 0.0, 0.0, adds * 3.0 * T * d * hb, 1.0), hw,

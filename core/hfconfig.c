@@ -57,8 +57,10 @@ enum {
     F_SSM_INNER_NORMS = 1 << 18,  /* Jamba's Mamba layers norm dt, B and C */
     F_HALF_FF = 1 << 19,          /* intermediate_size counts both gated halves: each matrix is half of it */
     F_SPARSE = 1 << 20,           /* DeepSeek Sparse Attention: with index_topk, every layer's attention is sparse */
-    F_GLOBAL_GEOMETRY = 1 << 21   /* full layers have their own heads: global_head_dim, num_global_key_value_heads
+    F_GLOBAL_GEOMETRY = 1 << 21,  /* full layers have their own heads: global_head_dim, num_global_key_value_heads
                                    * with attention_k_eq_v (Gemma 4) */
+    F_OWN_LAYOUT = 1 << 22,       /* the family reads its own per-block layout (block_configs, compress_ratios) */
+    F_SHORT_CONV = 1 << 23        /* "conv" layers are LFM2's gated short convolutions */
 };
 
 struct hf_family {
@@ -146,6 +148,12 @@ static const struct hf_family families[] = {
      PAT_LINEAR_INTERVAL, 4, MOE_QWEN, F_QK_NORM_HEAD | F_SHARED_GATE | F_OUTPUT_GATE},
     {"chatglm", "THUDM's configuration_chatglm.py, modeling_chatglm.py (remote code)", false, 2, PAT_NONE, 0, MOE_ALL,
      0},
+    {"nemotron-nas", "NVIDIA's modeling_decilm.py (remote code), as vLLM's models/nemotron_nas.py ports it: "
+                     "block_configs", false, 2, PAT_NONE, 0, MOE_ALL, F_OWN_LAYOUT},
+    {"lfm2", "lfm2/configuration_lfm2.py, modeling_lfm2.py (Lfm2ShortConv, Lfm2Attention, Lfm2MLP)", true, 2,
+     PAT_NONE, 0, MOE_ALL, F_QK_NORM_HEAD | F_SHORT_CONV},
+    {"lfm2_moe", "lfm2_moe/configuration_lfm2_moe.py, modular_lfm2_moe.py", true, 2, PAT_NONE, 0, MOE_DEEPSEEK,
+     F_QK_NORM_HEAD | F_SHORT_CONV},
     {"mllama_text_model", "mllama/configuration_mllama.py, modeling_mllama.py", false, 2, PAT_NONE, 0, MOE_ALL, 0},
     {"nemotron_h", "nemotron_h/configuration_nemotron_h.py, modeling_nemotron_h.py", false, 1, PAT_HYBRID_STRING, 0,
      MOE_ALL, F_PLAIN | F_ROUTER_BIAS},
@@ -351,6 +359,25 @@ static int read_dimensions(struct hf_reader *r)
     m->d_ff = 0;
     if (hf_whole(r, KEYS("intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", "d_ff"), false, 1, &m->d_ff))
         return -1;
+    if (f->flags & F_SHORT_CONV) { /* Lfm2Config: block_ff_dim wins; Lfm2MLP then takes 2/3 of it */
+        if (hf_whole(r, KEYS("block_ff_dim"), false, 1, &m->d_ff))
+            return -1;
+        bool adjust = true;
+        double mult = 0.0;
+        int64_t multiple = 256;
+        enum json_found mf;
+        if (hf_bool(r, "block_auto_adjust_ff_dim", &adjust) == JSON_BAD ||
+            (mf = hf_number(r, KEYS("block_ffn_dim_multiplier"), false, 1e-3, 1e3, false, &mult)) == JSON_BAD ||
+            hf_whole(r, KEYS("block_multiple_of"), false, 1, &multiple))
+            return -1;
+        if (adjust && m->d_ff > 0 && strcmp(f->model_type, "lfm2") == 0) {
+            m->d_ff = 2 * m->d_ff / 3;
+            if (mf == JSON_FOUND) {
+                m->d_ff = (int64_t)(mult * (double)m->d_ff);
+                m->d_ff = multiple * ((m->d_ff + multiple - 1) / multiple);
+            }
+        }
+    }
     if (m->d_ff == 0 && hf_has(r, "expansion_ratio")) { /* MPT: transformers' MptMLP is 4 x hidden_size */
         double ratio;
         if (hf_number(r, KEYS("expansion_ratio"), true, 1e-3, 1e3, false, &ratio) == JSON_BAD)
@@ -380,6 +407,8 @@ static int read_dimensions(struct hf_reader *r)
         r->dense_ff_absent = true;
         return 0;
     }
+    if (m->d_ff == 0 && (f->flags & F_OWN_LAYOUT))
+        return 0; /* each block gives its own width (build_nas_schedule) */
     if (m->d_ff == 0) {
         snprintf(r->err, r->errsize, "%s: missing key 'intermediate_size' (or n_inner, ffn_dim, ffn_hidden_size)%s",
                  r->path, hf_find(r, "intermediate_size", NULL) ? ": it is null" : "");
@@ -470,6 +499,8 @@ static int read_details(struct hf_reader *r)
     enum json_found tf = hf_bool(r, "tie_word_embeddings", &tied);
     if (tf == JSON_BAD)
         return -1;
+    if ((f->flags & F_SHORT_CONV) && hf_has(r, "tie_embedding") && (tf = hf_bool(r, "tie_embedding", &tied)) == JSON_BAD)
+        return -1; /* Lfm2Config: tie_embedding wins */
     if (tf == JSON_ABSENT)
         assume(m, "tie_word_embeddings", f->model_type[0] ? "absent: the family's config class default"
                                                           : "absent: PretrainedConfig's default (unknown model_type)",
@@ -500,7 +531,8 @@ static int read_details(struct hf_reader *r)
     if (bf == JSON_FOUND && !fixed_bias)
         m->qkv_bias = m->o_bias = b;
     if ((bf = hf_bool(r, "use_moe_router_bias", &b)) == JSON_BAD || /* Step-3.5/3.7 */
-        (bf == JSON_ABSENT && (bf = hf_bool(r, "use_routing_bias", &b)) == JSON_BAD)) /* MiniMax-M2 */
+        (bf == JSON_ABSENT && (bf = hf_bool(r, "use_routing_bias", &b)) == JSON_BAD) || /* MiniMax-M2 */
+        (bf == JSON_ABSENT && (bf = hf_bool(r, "use_expert_bias", &b)) == JSON_BAD))    /* LFM2-MoE */
         return -1;
     if (bf == JSON_FOUND)
         m->router_bias = b;
@@ -731,6 +763,12 @@ static int read_state_mixers(struct hf_reader *r)
         if (ssm_dtype_bytes(r, "mamba_ssm_dtype", &m->ssm_state_bytes))
             return -1;
     }
+    if (r->family->flags & F_SHORT_CONV) { /* Lfm2Config's defaults: a kernel of 3, no bias */
+        m->conv_kernel = 3;
+        if (hf_whole(r, KEYS("conv_L_cache"), false, 1, &m->conv_kernel) ||
+            hf_bool(r, "conv_bias", &m->conv_bias) == JSON_BAD)
+            return -1;
+    }
     if (r->family->flags & F_LIGHTNING) { /* lightning attention runs over the attention heads */
         m->lin_key_heads = m->lin_value_heads = m->heads;
         m->lin_key_head_dim = m->lin_value_head_dim = m->d_head;
@@ -806,7 +844,8 @@ static int read_layer_types(struct hf_reader *r, const cJSON *types, enum rt_mix
         enum rt_mixer mixer;
     } names[] = {{"full_attention", RT_MIXER_FULL},       {"sliding_attention", RT_MIXER_SLIDING},
                  {"chunked_attention", RT_MIXER_CHUNKED}, {"linear_attention", RT_MIXER_LINEAR},
-                 {"mamba", RT_MIXER_MAMBA},               {"mamba2", RT_MIXER_MAMBA2}};
+                 {"mamba", RT_MIXER_MAMBA},               {"mamba2", RT_MIXER_MAMBA2},
+                 {"conv", RT_MIXER_CONV}};
     int i = 0;
     const cJSON *t;
     cJSON_ArrayForEach(t, types)
@@ -814,6 +853,8 @@ static int read_layer_types(struct hf_reader *r, const cJSON *types, enum rt_mix
         size_t j = 0;
         while (j < sizeof names / sizeof names[0] && !(cJSON_IsString(t) && strcmp(t->valuestring, names[j].name) == 0))
             j++;
+        if (j < sizeof names / sizeof names[0] && names[j].mixer == RT_MIXER_CONV && !(r->family->flags & F_SHORT_CONV))
+            j = sizeof names / sizeof names[0]; /* a convolution only as LFM2 builds it */
         if (j == sizeof names / sizeof names[0]) {
             char met[40];
             if (cJSON_IsString(t))
@@ -822,13 +863,63 @@ static int read_layer_types(struct hf_reader *r, const cJSON *types, enum rt_mix
                 snprintf(met, sizeof met, "not a string");
             snprintf(r->err, r->errsize, "%s: 'layer_types[%d]' is %s, a layer rooftop does not model%s; it reads "
                                          "full_attention, sliding_attention, chunked_attention, linear_attention, "
-                                         "mamba, mamba2",
+                                         "mamba, mamba2 (and conv in LFM2)",
                      r->path, i, met,
                      cJSON_IsString(t) && strcmp(t->valuestring, "conv") == 0
-                         ? " (LFM2's short convolution block)" : "");
+                         ? " in this family (a short convolution is read as LFM2 builds it: model_type lfm2)" : "");
             return -1;
         }
         mixers[i++] = names[j].mixer;
+    }
+    return 0;
+}
+
+static int layer_index_list(struct hf_reader *r, const char *key, bool *flags, bool *present);
+
+/* The top-level object (the last scope). */
+static const cJSON *root_of(const struct hf_reader *r)
+{
+    return r->scopes[r->count - 1];
+}
+
+/* Llama 3.2 Vision (mllama): the layers cross_attention_layers lists attend
+ * to the image encoder's tokens, (image_size / patch_size)^2 + 1 a tile
+ * times max_num_tiles (vision_config; 1601 x 4 = 6404), counted as one
+ * image a request at its most tiles; num_hidden_layers counts them, and
+ * embed_tokens holds 8 rows past vocab_size (modeling_mllama.py). */
+static int read_cross_layers(struct hf_reader *r, const cJSON *root, enum rt_mixer *mixers)
+{
+    struct model_shape *m = r->m;
+    bool listed[RT_MAX_LAYERS] = {false}, present = false;
+    if (layer_index_list(r, "cross_attention_layers", listed, &present))
+        return -1;
+    int64_t n = 0;
+    for (int64_t i = 0; i < m->layers; i++)
+        if (listed[i]) {
+            mixers[i] = RT_MIXER_CROSS;
+            n++;
+        }
+    if (n == 0)
+        return 0;
+    const cJSON *vision = cJSON_GetObjectItemCaseSensitive(root, "vision_config");
+    double image = 560, patch = 14, tiles = 4;
+    char where[] = "vision_config.";
+    if (cJSON_IsObject(vision) &&
+        (json_number(vision, "image_size", r->path, where, false, 1, 1e6, true, &image, r->err, r->errsize) ==
+             JSON_BAD ||
+         json_number(vision, "patch_size", r->path, where, false, 1, 1e6, true, &patch, r->err, r->errsize) ==
+             JSON_BAD ||
+         json_number(vision, "max_num_tiles", r->path, where, false, 1, 64, true, &tiles, r->err, r->errsize) ==
+             JSON_BAD))
+        return -1;
+    int64_t side = (int64_t)image / (int64_t)patch;
+    m->cross_tokens = (side * side + 1) * (int64_t)tiles;
+    assume(m, "cross_attention_layers", "attend to one image's encoder tokens, (image/patch)^2 + 1 a tile at "
+                                        "max_num_tiles: a fixed KV per request",
+           "%lld layers, %lld tokens", (long long)n, (long long)m->cross_tokens);
+    if (strcmp(r->family->model_type, "mllama_text_model") == 0) {
+        m->position_rows = 8; /* MllamaTextModel's embed_tokens: vocab_size + 8 rows */
+        assume(m, "embed_tokens", "vocab_size + 8 rows, as MllamaTextModel builds it (its image tokens)", "+8 rows");
     }
     return 0;
 }
@@ -850,6 +941,14 @@ static int read_mixers(struct hf_reader *r, enum rt_mixer *mixers, int64_t *wind
             return -1;
         }
         return read_layer_types(r, types, mixers);
+    }
+    if (f->flags & F_SHORT_CONV) { /* Lfm2Config: attention at full_attn_idxs, convolutions elsewhere */
+        bool listed[RT_MAX_LAYERS] = {false}, present = false;
+        if (layer_index_list(r, "full_attn_idxs", listed, &present))
+            return -1;
+        for (int64_t i = 0; i < L && present; i++)
+            mixers[i] = listed[i] ? RT_MIXER_FULL : RT_MIXER_CONV;
+        return 0;
     }
     switch (f->pattern) {
     case PAT_NONE:
@@ -1009,7 +1108,9 @@ static int read_moe_layers(struct hf_reader *r, bool *moe)
     case MOE_ALL:
         break;
     case MOE_DEEPSEEK:
-        if (hf_whole(r, KEYS("first_k_dense_replace"), false, 0, &first) ||
+        if (strcmp(r->family->model_type, "lfm2_moe") == 0) /* Lfm2MoeConfig's default */
+            first = 2;
+        if (hf_whole(r, KEYS("first_k_dense_replace", "num_dense_layers"), false, 0, &first) ||
             hf_whole(r, KEYS("moe_layer_freq"), false, 1, &freq))
             return -1;
         if (first > L) {
@@ -1114,14 +1215,134 @@ static int hybrid_blocks_from(struct hf_reader *r, const char *pattern, enum rt_
     return 0;
 }
 
+/* A NAS block's MLP width from its ffn_mult: int(2 x ffn_mult x hidden / 3)
+ * rounded up to a multiple of 256 (_ffn_mult_to_intermediate_size in
+ * modeling_decilm.py, as vLLM's nemotron_nas.py and NeMo's decilm port it). */
+static int64_t nas_ffn_width(double mult, int64_t hidden)
+{
+    int64_t i = (int64_t)(2.0 * mult * (double)hidden / 3.0);
+    return i % 256 == 0 ? i : i + 256 - i % 256;
+}
+
+/* One sub-block's switches: no_op and replace_with_linear (absent: false). */
+static int nas_switches(struct hf_reader *r, const cJSON *part, const char *what, int i, bool *no_op)
+{
+    *no_op = false;
+    bool linear = false;
+    char where[48];
+    snprintf(where, sizeof where, "block_configs[%d].%s.", i, what);
+    if (json_bool(part, "no_op", r->path, false, no_op, r->err, r->errsize) == JSON_BAD ||
+        json_bool(part, "replace_with_linear", r->path, false, &linear, r->err, r->errsize) == JSON_BAD)
+        return -1;
+    if (linear && !*no_op) {
+        snprintf(r->err, r->errsize, "%s: '%sreplace_with_linear' is true: a block whose %s is one hidden x hidden "
+                                     "matrix, which rooftop does not model yet; refusing rather than guessing",
+                 r->path, where, what);
+        return -1;
+    }
+    return 0;
+}
+
+/* Nemotron-NAS (DeciLM): one block_configs entry per layer, each with its
+ * own attention (n_heads_in_group: heads / KV head; no_op: none, nor its
+ * input norm) and MLP (ffn_mult or intermediate_size; no_op: none, nor its
+ * post-attention norm). The model's kv_heads and d_ff become those of its
+ * most common blocks; the others keep their own. */
+static int build_nas_schedule(struct hf_reader *r)
+{
+    struct model_shape *m = r->m;
+    const cJSON *blocks = hf_find(r, "block_configs", NULL);
+    if (!cJSON_IsArray(blocks) || cJSON_GetArraySize(blocks) != m->layers) {
+        snprintf(r->err, r->errsize, "%s: 'block_configs' must list one block for each of the %lld layers", r->path,
+                 (long long)m->layers);
+        return -1;
+    }
+    struct layer_kind k[RT_MAX_LAYERS];
+    int i = 0;
+    const cJSON *b;
+    cJSON_ArrayForEach(b, blocks)
+    {
+        const cJSON *attn = cJSON_GetObjectItemCaseSensitive(b, "attention");
+        const cJSON *ffn = cJSON_GetObjectItemCaseSensitive(b, "ffn");
+        if (!cJSON_IsObject(b) || !cJSON_IsObject(attn) || !cJSON_IsObject(ffn)) {
+            snprintf(r->err, r->errsize, "%s: 'block_configs[%d]' must be an object with 'attention' and 'ffn' objects",
+                     r->path, i);
+            return -1;
+        }
+        bool attn_off, ffn_off;
+        if (nas_switches(r, attn, "attention", i, &attn_off) || nas_switches(r, ffn, "ffn", i, &ffn_off))
+            return -1;
+        k[i] = (struct layer_kind){.mixer = attn_off ? RT_MIXER_NONE : RT_MIXER_FULL, .no_mlp = ffn_off,
+                                   .own_norms = true, .norms = (attn_off ? 0 : 1) + (ffn_off ? 0 : 1)};
+        char where[48];
+        if (!attn_off) {
+            double group;
+            snprintf(where, sizeof where, "block_configs[%d].attention.", i);
+            if (json_number(attn, "n_heads_in_group", r->path, where, true, 1, (double)m->heads, true, &group, r->err,
+                            r->errsize) != JSON_FOUND)
+                return -1;
+            if (m->heads % (int64_t)group != 0) {
+                snprintf(r->err, r->errsize, "%s: '%sn_heads_in_group' (%.0f) must divide num_attention_heads (%lld)",
+                         r->path, where, group, (long long)m->heads);
+                return -1;
+            }
+            k[i].kv_heads = m->heads / (int64_t)group;
+        }
+        if (!ffn_off) {
+            double mult = 0, width = 0;
+            snprintf(where, sizeof where, "block_configs[%d].ffn.", i);
+            enum json_found mf = json_number(ffn, "ffn_mult", r->path, where, false, 1e-3, 1e3, false, &mult, r->err,
+                                             r->errsize);
+            if (mf == JSON_BAD || (mf == JSON_ABSENT && json_number(ffn, "intermediate_size", r->path, where, true, 1,
+                                                                    (double)RT_MAX_FF, true, &width, r->err,
+                                                                    r->errsize) != JSON_FOUND))
+                return -1;
+            k[i].d_ff = mf == JSON_FOUND ? nas_ffn_width(mult, m->d_model) : (int64_t)width;
+        }
+        i++;
+    }
+    /* The model's kv heads and width: its most common blocks'. */
+    int64_t best_kv = 0, best_ff = 0, n_kv = 0, n_ff = 0;
+    for (int a = 0; a < i; a++) {
+        int64_t c_kv = 0, c_ff = 0;
+        for (int c = 0; c < i; c++) {
+            c_kv += k[a].kv_heads > 0 && k[c].kv_heads == k[a].kv_heads;
+            c_ff += k[a].d_ff > 0 && k[c].d_ff == k[a].d_ff;
+        }
+        if (c_kv > n_kv)
+            n_kv = c_kv, best_kv = k[a].kv_heads;
+        if (c_ff > n_ff)
+            n_ff = c_ff, best_ff = k[a].d_ff;
+    }
+    model_unassume(m, "num_key_value_heads");
+    m->kv_heads = best_kv > 0 ? best_kv : m->heads;
+    m->d_ff = best_ff > 0 ? best_ff : m->d_model;
+    m->kind_count = 0;
+    for (int a = 0; a < i; a++) {
+        int index = model_kind_index(m, &k[a]);
+        if (index < 0) {
+            snprintf(r->err, r->errsize, "%s: its blocks have more than %d distinct shapes", r->path,
+                     RT_MAX_LAYER_KINDS);
+            return -1;
+        }
+        m->layer_kind[a] = (uint8_t)index;
+    }
+    model_schedule_fix(m);
+    return 0;
+}
+
 /* Builds the schedule from each layer's mixer and MLP. */
 static int build_schedule(struct hf_reader *r)
 {
+    if (strcmp(r->family->model_type, "nemotron-nas") == 0)
+        return build_nas_schedule(r);
     struct model_shape *m = r->m;
     enum rt_mixer mixers[RT_MAX_LAYERS];
     bool moe[RT_MAX_LAYERS];
     int64_t window = 0;
     if (read_mixers(r, mixers, &window) || read_moe_layers(r, moe))
+        return -1;
+    if (read_cross_layers(r, root_of(r), mixers))
         return -1;
     int64_t dense_ff = 0; /* Llama 4's dense layers use intermediate_size_mlp */
     if (r->family->moe == MOE_LLAMA4 && hf_whole(r, KEYS("intermediate_size_mlp"), false, 1, &dense_ff))
@@ -1176,6 +1397,11 @@ static int build_schedule(struct hf_reader *r)
         if (k.mixer == RT_MIXER_LINEAR && m->lin_value_heads == 0) {
             snprintf(r->err, r->errsize, "%s: layer %lld is linear_attention but 'linear_num_value_heads' is absent",
                      r->path, (long long)i);
+            return -1;
+        }
+        if (k.mixer == RT_MIXER_CONV && m->conv_kernel < 1) {
+            snprintf(r->err, r->errsize, "%s: layer %lld is a conv layer but 'conv_L_cache' is absent", r->path,
+                     (long long)i);
             return -1;
         }
         if ((k.mixer == RT_MIXER_MAMBA || k.mixer == RT_MIXER_MAMBA2) && m->ssm_d_inner == 0) {
@@ -1233,6 +1459,22 @@ static int open_scopes(struct hf_reader *r, const cJSON *root, char *model_type,
     r->scopes[r->count] = root;
     r->prefixes[r->count++] = "";
     r->family = family_find(model_type);
+    /* Layouts whose keys the generic reading would silently take for something else. */
+    static const struct {
+        const char *key, *what;
+    } unread[] = {
+        {"compress_ratios", "DeepSeek-V4's compressed attention (CSA/HCA, one cached entry per 4 or 128 tokens) "
+                            "and hyper-connections (hc_mult)"},
+        {"block_configs", "Nemotron-NAS's per-block layers"},
+    };
+    for (size_t i = 0; i < sizeof unread / sizeof unread[0]; i++) {
+        if (hf_find(r, unread[i].key, NULL) && !(r->family && (r->family->flags & F_OWN_LAYOUT))) {
+            snprintf(r->err, r->errsize, "%s: model_type '%s' has '%s': %s, which rooftop does not model yet; "
+                                         "refusing rather than guessing",
+                     r->path, model_type[0] ? model_type : "(absent)", unread[i].key, unread[i].what);
+            return -1;
+        }
+    }
     if (!r->family) {
         r->family = &generic_family;
         /* Keys of hybrid state-space layouts the generic reading would silently take for attention. */
@@ -1276,11 +1518,7 @@ int model_from_hf_config(const char *text, size_t len, const char *path, const c
         goto done;
     if (hf_quant_from_config(cJSON_GetObjectItemCaseSensitive(root, "quantization_config"), path, &m, err, errsize))
         goto done;
-    const cJSON *cross = hf_find(&r, "cross_attention_layers", NULL);
-    if (cJSON_IsArray(cross) && cJSON_GetArraySize(cross) > 0)
-        assume(&m, "cross_attention_layers", "counted as self-attention: their keys and values come from the image "
-                                             "encoder, a fixed set per request that rooftop does not model",
-               "%d layers", cJSON_GetArraySize(cross));
+
     const cJSON *dt = hf_find(&r, "torch_dtype", NULL);
     if (!dt)
         dt = hf_find(&r, "dtype", NULL);

@@ -26,6 +26,8 @@ cJSON *model_schedule_to_json(const struct model_shape *m)
             cJSON_AddNumberToObject(run, "d_head", (double)k->d_head);
         if (k->k_eq_v)
             cJSON_AddBoolToObject(run, "k_eq_v", true);
+        if (k->own_norms)
+            cJSON_AddNumberToObject(run, "norms", (double)k->norms);
         cJSON_AddStringToObject(run, "mlp", k->no_mlp ? "none" : k->moe ? "moe" : "dense");
         if (!k->moe && k->d_ff > 0)
             cJSON_AddNumberToObject(run, "d_ff", (double)k->d_ff);

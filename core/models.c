@@ -54,7 +54,8 @@ static const struct model_shape builtin_models[] = {
 const char *mixer_name(enum rt_mixer mixer)
 {
     static const char *const names[RT_MIXER_COUNT] = {"full",  "sliding", "chunked", "linear",
-                                                              "mamba", "mamba2",  "none",    "sparse"};
+                                                              "mamba", "mamba2",  "none",    "sparse",
+                                                              "conv",  "cross"};
     return ((int)mixer >= 0 && mixer < RT_MIXER_COUNT) ? names[mixer] : "?";
 }
 
@@ -170,6 +171,18 @@ struct attn_geometry model_kind_geometry(const struct model_shape *m, const stru
     return g;
 }
 
+double model_layer_norms(const struct model_shape *m)
+{
+    double per_layer = m->norms_per_layer > 0 ? (double)m->norms_per_layer : 2.0, n = 0.0, counted = 0.0;
+    for (int i = 0; i < m->kind_count; i++) {
+        if (!m->kinds[i].own_norms)
+            continue;
+        n += (double)m->kinds[i].count * (double)m->kinds[i].norms;
+        counted += (double)m->kinds[i].count;
+    }
+    return n + per_layer * ((double)m->layers - counted);
+}
+
 /* True when kind k sets a geometry of its own. */
 static bool kind_has_geometry(const struct layer_kind *k)
 {
@@ -263,6 +276,10 @@ static void state_parts(const struct model_shape *m, enum rt_mixer mixer, double
         double di = (double)m->ssm_d_inner, n = (double)m->ssm_d_state;
         *recurrent = di * n;
         *conv = (di + 2.0 * (double)m->ssm_groups * n) * window;
+    } else if (mixer == RT_MIXER_CONV) { /* the last kernel - 1 gated inputs (vLLM's ShortConv state) */
+        *conv = (double)m->d_model * fmax(0.0, (double)m->conv_kernel - 1.0);
+    } else if (mixer == RT_MIXER_CROSS) { /* the encoder tokens' keys and values, at the KV precision */
+        *conv = (double)m->cross_tokens * model_kv_elements_per_token_per_layer(m);
     }
 }
 
@@ -270,6 +287,8 @@ double model_state_bytes_per_layer(const struct model_shape *m, enum rt_mixer mi
 {
     double recurrent, conv;
     state_parts(m, mixer, &recurrent, &conv);
+    if (mixer == RT_MIXER_CROSS) /* an encoder's keys and values sit in the KV cache, at its precision */
+        return conv * kv_bytes_per_element;
     /* Serving stacks keep recurrent state at bf16 or wider whatever the KV cache's precision. */
     double kv = kv_bytes_per_element > 2.0 ? kv_bytes_per_element : 2.0;
     double bytes = m->ssm_state_bytes > 0 ? (double)m->ssm_state_bytes : kv;
@@ -397,6 +416,12 @@ double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer)
         return mamba_params(m);
     if (mixer == RT_MIXER_MAMBA2)
         return mamba2_params(m);
+    if (mixer == RT_MIXER_CROSS) /* q, k, v, o, per-head q and k norms, the two tanh gates (modeling_mllama.py) */
+        return attention_params(m) + 2.0 * (double)m->d_head + 2.0;
+    if (mixer == RT_MIXER_CONV) { /* in_proj 3d, depthwise kernel, out_proj (transformers' modeling_lfm2.py) */
+        double d = (double)m->d_model;
+        return 3.0 * d * d + d * (double)m->conv_kernel + d * d + (m->conv_bias ? 3.0 * d + d + d : 0.0);
+    }
     return 0.0;
 }
 
@@ -412,6 +437,15 @@ static double mlp_params_at(const struct model_shape *m, double d, double ff)
 static double mlp_params(const struct model_shape *m, double ff)
 {
     return mlp_params_at(m, (double)m->d_model, ff);
+}
+
+/* True when some kind counts its own norms. */
+static bool model_has_own_norms(const struct model_shape *m)
+{
+    for (int i = 0; i < m->kind_count; i++)
+        if (m->kinds[i].own_norms)
+            return true;
+    return false;
 }
 
 struct param_count model_param_count(const struct model_shape *m)
@@ -431,7 +465,8 @@ struct param_count model_param_count(const struct model_shape *m)
     c.router_per_layer = m->experts > 1 ? d * (double)m->experts + (m->router_bias ? (double)m->experts : 0.0) : 0.0;
     if (m->experts > 1 && m->moe_latent > 0) /* the latent's down and up projections, in every MoE layer */
         c.router_per_layer += 2.0 * d * (double)m->moe_latent;
-    c.norms = norms_per_layer * norm * (double)m->layers + norm + (m->embedding_norm ? norm : 0.0);
+    c.norms = (model_has_own_norms(m) ? model_layer_norms(m) : norms_per_layer * (double)m->layers) * norm + norm +
+              (m->embedding_norm ? norm : 0.0);
     double shared = (double)m->shared_experts * mlp_params(m, shared_ff) + (m->shared_expert_gate ? d : 0.0);
     double common = c.embedding + c.lm_head + c.norms, total = common, active = common;
     for (int i = 0; i < m->kind_count; i++) {
@@ -526,6 +561,12 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
             (check_range("mamba d_inner", m->ssm_d_inner, 1, RT_MAX_FF, err, errsize) ||
              check_range("mamba d_state", m->ssm_d_state, 1, RT_MAX_WIDTH, err, errsize)))
             return -1;
+        if (k->count > 0 && k->mixer == RT_MIXER_CROSS &&
+            check_range("cross-attention tokens", m->cross_tokens, 1, RT_MAX_VOCAB, err, errsize))
+            return -1;
+        if (k->count > 0 && k->mixer == RT_MIXER_CONV &&
+            check_range("conv kernel", m->conv_kernel, 1, RT_MAX_WIDTH, err, errsize))
+            return -1;
         if (k->count > 0 && k->mixer == RT_MIXER_MAMBA2 &&
             (check_range("mamba heads", m->ssm_heads, 1, RT_MAX_WIDTH, err, errsize) ||
              check_range("mamba groups", m->ssm_groups, 1, RT_MAX_WIDTH, err, errsize)))
@@ -546,7 +587,9 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
                 return -1;
             }
         }
-        if (k->mixer == RT_MIXER_NONE && k->no_mlp) {
+        if (check_range("a layer's norms", k->norms, 0, 16, err, errsize))
+            return -1;
+        if (k->mixer == RT_MIXER_NONE && k->no_mlp && !k->own_norms) { /* NAS's skipped blocks count their norms */
             snprintf(err, errsize, "layer kind %d has neither a mixer nor an MLP", i);
             return -1;
         }
@@ -663,7 +706,7 @@ static bool same_kind(const struct layer_kind *a, const struct layer_kind *b)
 {
     return a->mixer == b->mixer && a->window == b->window && a->moe == b->moe && a->d_ff == b->d_ff &&
            a->no_mlp == b->no_mlp && a->heads == b->heads && a->kv_heads == b->kv_heads && a->d_head == b->d_head &&
-           a->k_eq_v == b->k_eq_v;
+           a->k_eq_v == b->k_eq_v && a->own_norms == b->own_norms && a->norms == b->norms;
 }
 
 int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
@@ -687,6 +730,8 @@ int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
         k.kv_heads = 0;
     if (k.d_head == m->d_head && m->v_head_dim <= 0)
         k.d_head = 0;
+    if (!k.own_norms)
+        k.norms = 0;
     k.count = 0;
     for (int i = 0; i < m->kind_count; i++)
         if (same_kind(&m->kinds[i], &k))

@@ -20,7 +20,7 @@
 #define RT_MODEL_NAME_MAX 64
 #define RT_MODEL_SOURCE_MAX 200
 #define RT_MAX_LAYERS 512      /* deepest model a shape holds (Llama 3.1 405B has 126) */
-#define RT_MAX_LAYER_KINDS 8   /* distinct layer kinds in one model */
+#define RT_MAX_LAYER_KINDS 16  /* distinct layer kinds in one model (a power of two) */
 /* The largest dimensions a shape accepts: far beyond any published model
  * (DeepSeek-V3's d_model is 7168, Llama 3.1 405B's d_ff 53248, Gemma's vocab
  * 256000), yet small enough that every count and byte figure stays finite
@@ -46,6 +46,9 @@ enum rt_mixer {
     RT_MIXER_NONE,     /* no mixer: a block holding only an MLP (Nemotron-H's MLP and MoE blocks) */
     RT_MIXER_SPARSE,   /* sparse attention (DeepSeek Sparse Attention): caches every token, attends to the
                         * `window` (top-k) keys a lightning indexer picks (DeepSeek-V3.2, GLM-5) */
+    RT_MIXER_CONV,     /* a gated short convolution (LFM2): a fixed state of its last kernel - 1 inputs */
+    RT_MIXER_CROSS,    /* cross-attention to an encoder's tokens (Llama 3.2 Vision): their keys and values, fixed
+                        * per request, are its state */
     RT_MIXER_COUNT
 };
 
@@ -64,6 +67,9 @@ struct layer_kind {
     int64_t heads, kv_heads, d_head;
     bool k_eq_v;    /* no value projection: the values come from the key projection (Gemma 4's
                      * attention_k_eq_v), yet are cached beside the keys */
+    bool own_norms; /* the kind's layers hold `norms` norm weights of d_model each, not the model's
+                     * norms_per_layer (Nemotron-NAS: none before a skipped attention or MLP) */
+    int64_t norms;
 };
 
 /* The attention geometry of one layer kind: its own where set, else the model's. */
@@ -142,6 +148,16 @@ struct model_shape {
     /* Selective state space (RT_MIXER_MAMBA and RT_MIXER_MAMBA2 layers):
      * d_inner = expand x d_model (Mamba) or heads x head_dim (Mamba-2). */
     int64_t ssm_d_inner, ssm_d_state, ssm_d_conv, ssm_dt_rank, ssm_heads, ssm_groups;
+    /* Gated short convolutions (RT_MIXER_CONV, LFM2's Lfm2ShortConv): in_proj
+     * d_model to 3 d_model (B, C, x), a depthwise convolution of this kernel
+     * over d_model, out_proj; conv_bias puts a bias on all three. */
+    int64_t conv_kernel;
+    bool conv_bias;
+    /* Cross-attention layers (RT_MIXER_CROSS): the encoder tokens each
+     * request's keys and values hold (Llama 3.2 Vision: 1601 a tile x 4
+     * tiles), at the model's attention geometry with per-head q/k norms and
+     * two gate scalars (transformers' MllamaCrossAttentionDecoderLayer). */
+    int64_t cross_tokens;
     bool ssm_conv_bias, ssm_proj_bias;
     bool ssm_inner_norms;      /* Jamba: RMSNorms on dt (dt_rank), B and C (d_state each) inside each Mamba layer */
     /* Bytes per element of the recurrent state (Nemotron-H's
@@ -227,6 +243,11 @@ double model_attention_layers(const struct model_shape *m);
  * model's; the value width is d_head for a kind that sets its own, else
  * model_v_head_dim(m). */
 struct attn_geometry model_kind_geometry(const struct model_shape *m, const struct layer_kind *k);
+
+/* Norm weights of d_model over every layer: each kind's own count, or the
+ * model's norms_per_layer (2 when 0), times its layers; the final norm
+ * and an embedding norm are not included. */
+double model_layer_norms(const struct model_shape *m);
 
 /* True when some attention kind of m has its own geometry (layer_kind.heads,
  * kv_heads, d_head or k_eq_v). */

@@ -101,6 +101,8 @@ static const struct int_field model_ints[] = {
     {"mamba_state_bytes", MFIELD(ssm_state_bytes)},
     {"index_heads", MFIELD(index_heads)},
     {"moe_latent", MFIELD(moe_latent)},
+    {"conv_kernel", MFIELD(conv_kernel)},
+    {"cross_tokens", MFIELD(cross_tokens)},
     {"index_head_dim", MFIELD(index_head_dim)},
 };
 
@@ -117,6 +119,7 @@ static const struct int_field model_bools[] = {
     {"attention_sinks", MFIELD(attention_sinks)},
     {"attn_output_gate", MFIELD(attn_output_gate)},
     {"attn_head_gate", MFIELD(attn_head_gate)},
+    {"conv_bias", MFIELD(conv_bias)},
     {"embedding_norm", MFIELD(embedding_norm)},
     {"mamba_conv_bias", MFIELD(ssm_conv_bias)},
     {"mamba_proj_bias", MFIELD(ssm_proj_bias)},
@@ -244,7 +247,7 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
     {
         char what[48], mixer[16] = "full", mlp[16] = "dense";
         snprintf(what, sizeof what, "model.layer_schedule[%d].", i++);
-        double count, window = 0, d_ff = 0, heads = 0, kv_heads = 0, d_head = 0;
+        double count, window = 0, d_ff = 0, heads = 0, kv_heads = 0, d_head = 0, norms = -1;
         bool k_eq_v = false;
         if (!cJSON_IsObject(run)) {
             snprintf(err, errsize, "%s: '%s' must be an object", path, what);
@@ -264,6 +267,7 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
             json_number(run, "d_head", path, what, false, 0, (double)RT_MAX_WIDTH, true, &d_head, err, errsize) ==
                 JSON_BAD ||
             json_bool(run, "k_eq_v", path, false, &k_eq_v, err, errsize) == JSON_BAD ||
+            json_number(run, "norms", path, what, false, 0, 16, true, &norms, err, errsize) == JSON_BAD ||
             run_name(run, "mixer", true, path, what, mixer, sizeof mixer, err, errsize) ||
             run_name(run, "mlp", false, path, what, mlp, sizeof mlp, err, errsize))
             return -1;
@@ -275,15 +279,17 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
             return -1;
         }
         static const char *const run_keys[] = {"count", "mixer", "window", "mlp", "d_ff", "experts",
-                                               "experts_per_token", "heads", "kv_heads", "d_head", "k_eq_v", NULL};
+                                               "experts_per_token", "heads", "kv_heads", "d_head", "k_eq_v", "norms",
+                                               NULL};
         json_warn_unknown_keys(run, run_keys, path, what, w);
         struct layer_kind k = {.window = (int64_t)window, .d_ff = (int64_t)d_ff, .heads = (int64_t)heads,
-                               .kv_heads = (int64_t)kv_heads, .d_head = (int64_t)d_head, .k_eq_v = k_eq_v};
+                               .kv_heads = (int64_t)kv_heads, .d_head = (int64_t)d_head, .k_eq_v = k_eq_v,
+                               .own_norms = norms >= 0, .norms = norms >= 0 ? (int64_t)norms : 0};
         int mx = 0;
         while (mx < RT_MIXER_COUNT && strcmp(mixer, mixer_name((enum rt_mixer)mx)) != 0)
             mx++;
         if (mx == RT_MIXER_COUNT || (strcmp(mlp, "dense") != 0 && strcmp(mlp, "moe") != 0 && strcmp(mlp, "none") != 0)) {
-            snprintf(err, errsize, "%s: '%smixer' must be full, sliding, chunked, linear, mamba, mamba2, none or sparse and "
+            snprintf(err, errsize, "%s: '%smixer' must be full, sliding, chunked, linear, mamba, mamba2, none, sparse, conv or cross and "
                                    "'%smlp' dense, moe or none",
                      path, what, what);
             return -1;
