@@ -60,7 +60,9 @@ enum {
     F_GLOBAL_GEOMETRY = 1 << 21,  /* full layers have their own heads: global_head_dim, num_global_key_value_heads
                                    * with attention_k_eq_v (Gemma 4) */
     F_OWN_LAYOUT = 1 << 22,       /* the family reads its own per-block layout (block_configs, compress_ratios) */
-    F_SHORT_CONV = 1 << 23        /* "conv" layers are LFM2's gated short convolutions */
+    F_SHORT_CONV = 1 << 23,       /* "conv" layers are LFM2's gated short convolutions */
+    F_SWA_GEOMETRY = 1 << 24      /* sliding layers have their own heads (swa_num_key_value_heads ...) and sinks
+                                   * (add_swa_attention_sink_bias; MiMo-V2-Flash) */
 };
 
 struct hf_family {
@@ -130,6 +132,12 @@ static const struct hf_family families[] = {
     {"olmoe", "olmoe/configuration_olmoe.py, modeling_olmoe.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
     {"olmo2", "olmo2/configuration_olmo2.py, modeling_olmo2.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
     {"jamba", "jamba/configuration_jamba.py, modeling_jamba.py", false, 2, PAT_JAMBA, 8, MOE_JAMBA, F_SSM_INNER_NORMS},
+    {"olmo3", "olmo3/configuration_olmo3.py, modeling_olmo3.py (OLMo 2's full-width q/k norms; every 4th layer full)",
+     false, 2, PAT_WINDOW_PERIOD, 4, MOE_ALL, F_QK_NORM_FULL},
+    {"exaone4", "exaone4/configuration_exaone4.py, modeling_exaone4.py (per-head q/k norms, post-norms)", false, 2,
+     PAT_WINDOW_PERIOD, 4, MOE_ALL, F_QK_NORM_HEAD},
+    {"mimo_v2_flash", "XiaomiMiMo's modeling_mimo_v2_flash.py (remote code): hybrid_layer_pattern, swa_* heads",
+     false, 2, PAT_NONE, 0, MOE_DEEPSEEK, F_ROUTER_BIAS | F_SWA_GEOMETRY},
     {"gpt_bigcode", "gpt_bigcode/configuration_gpt_bigcode.py, modeling_gpt_bigcode.py", true, 2, PAT_NONE, 0,
      MOE_ALL, F_PLAIN | F_LN_BIAS | F_QKV_BIAS | F_O_BIAS | F_MLP_BIAS | F_POSITIONS | F_FF4},
     {"glm4_moe", "glm4_moe/configuration_glm4_moe.py, modeling_glm4_moe.py", false, 2, PAT_NONE, 0, MOE_DEEPSEEK,
@@ -676,8 +684,13 @@ static int read_latent(struct hf_reader *r)
     struct model_shape *m = r->m;
     if (hf_whole(r, KEYS("kv_lora_rank"), false, 0, &m->kv_lora_rank))
         return -1;
-    if (m->kv_lora_rank == 0)
+    if (m->kv_lora_rank == 0) { /* values narrower than keys without a latent (MiMo-V2-Flash: 192 and 128) */
+        if (hf_whole(r, KEYS("v_head_dim"), false, 1, &m->v_head_dim))
+            return -1;
+        if (m->v_head_dim == m->d_head)
+            m->v_head_dim = 0;
         return 0;
+    }
     if (hf_whole(r, KEYS("qk_rope_head_dim"), true, 1, &m->qk_rope_head_dim) ||
         hf_whole(r, KEYS("q_lora_rank"), false, 0, &m->q_lora_rank) ||
         hf_whole(r, KEYS("qk_nope_head_dim"), true, 1, &m->qk_nope_head_dim) ||
@@ -942,6 +955,27 @@ static int read_mixers(struct hf_reader *r, enum rt_mixer *mixers, int64_t *wind
         }
         return read_layer_types(r, types, mixers);
     }
+    if (f->flags & F_SWA_GEOMETRY) { /* MiMo-V2-Flash: hybrid_layer_pattern, 1 sliding, 0 full */
+        const cJSON *pat = hf_find(r, "hybrid_layer_pattern", NULL);
+        if (!cJSON_IsArray(pat) || cJSON_GetArraySize(pat) != L) {
+            snprintf(r->err, r->errsize, "%s: 'hybrid_layer_pattern' must list 0 (full) or 1 (sliding) for each of the "
+                                         "%lld layers",
+                     r->path, (long long)L);
+            return -1;
+        }
+        int64_t i = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, pat)
+        {
+            if (!cJSON_IsNumber(t) || (t->valuedouble != 0 && t->valuedouble != 1)) {
+                snprintf(r->err, r->errsize, "%s: 'hybrid_layer_pattern[%lld]' must be 0 (full) or 1 (sliding)",
+                         r->path, (long long)i);
+                return -1;
+            }
+            mixers[i++] = t->valuedouble == 1 ? RT_MIXER_SLIDING : RT_MIXER_FULL;
+        }
+        return 0;
+    }
     if (f->flags & F_SHORT_CONV) { /* Lfm2Config: attention at full_attn_idxs, convolutions elsewhere */
         bool listed[RT_MAX_LAYERS] = {false}, present = false;
         if (layer_index_list(r, "full_attn_idxs", listed, &present))
@@ -989,15 +1023,33 @@ static int read_mixers(struct hf_reader *r, enum rt_mixer *mixers, int64_t *wind
         for (int64_t i = 0; i < L; i += 2)
             mixers[i] = RT_MIXER_SLIDING;
         break;
-    case PAT_WINDOW_PERIOD:
+    case PAT_WINDOW_PERIOD: {
         if (*window == 0)
             break;
+        const cJSON *letters = hf_find(r, "sliding_window_pattern", NULL);
+        if (cJSON_IsString(letters) && letters->valuestring[0]) {
+            /* EXAONE 4's "LLLG": local where the letter at i mod its length is L, and the last layer global
+             * (TensorRT-LLM's exaone4 reading; transformers' own needs layer_types spelled out) */
+            const char *pat = letters->valuestring;
+            int64_t n = (int64_t)strlen(pat);
+            for (int64_t i = 0; i < n; i++)
+                if (pat[i] != 'L' && pat[i] != 'G') {
+                    snprintf(r->err, r->errsize, "%s: 'sliding_window_pattern' is '%.20s': give L (local) or G "
+                                                 "(global) for each layer of the period, or a number",
+                             r->path, pat);
+                    return -1;
+                }
+            for (int64_t i = 0; i < L; i++)
+                mixers[i] = pat[i % n] == 'L' && i != L - 1 ? RT_MIXER_SLIDING : RT_MIXER_FULL;
+            break;
+        }
         if (period_key(r, "sliding_window_pattern", f->period,
                        "absent: the config class default; every Nth layer is full, the rest sliding", &period))
             return -1;
         for (int64_t i = 0; i < L; i++)
             mixers[i] = (i + 1) % period != 0 ? RT_MIXER_SLIDING : RT_MIXER_FULL;
         break;
+    }
     case PAT_CHUNKED: {
         if (hf_whole(r, KEYS("attention_chunk_size"), false, 0, window))
             return -1;
@@ -1110,6 +1162,26 @@ static int read_moe_layers(struct hf_reader *r, bool *moe)
     case MOE_DEEPSEEK:
         if (strcmp(r->family->model_type, "lfm2_moe") == 0) /* Lfm2MoeConfig's default */
             first = 2;
+        const cJSON *freq_list = hf_find(r, "moe_layer_freq", NULL);
+        if (cJSON_IsArray(freq_list)) { /* MiMo-V2-Flash: one entry a layer, 1 MoE, 0 dense */
+            if (cJSON_GetArraySize(freq_list) != L) {
+                snprintf(r->err, r->errsize, "%s: 'moe_layer_freq' lists %d layers but num_hidden_layers is %lld",
+                         r->path, cJSON_GetArraySize(freq_list), (long long)L);
+                return -1;
+            }
+            int64_t i = 0;
+            const cJSON *t;
+            cJSON_ArrayForEach(t, freq_list)
+            {
+                if (!cJSON_IsNumber(t) || (t->valuedouble != 0 && t->valuedouble != 1)) {
+                    snprintf(r->err, r->errsize, "%s: 'moe_layer_freq[%lld]' must be 0 (dense) or 1 (MoE)", r->path,
+                             (long long)i);
+                    return -1;
+                }
+                moe[i++] = t->valuedouble == 1;
+            }
+            break;
+        }
         if (hf_whole(r, KEYS("first_k_dense_replace", "num_dense_layers"), false, 0, &first) ||
             hf_whole(r, KEYS("moe_layer_freq"), false, 1, &freq))
             return -1;
@@ -1356,6 +1428,23 @@ static int build_schedule(struct hf_reader *r)
     bool no_mlp[RT_MAX_LAYERS] = {false};
     if (r->family->pattern == PAT_HYBRID_STRING && read_hybrid_blocks(r, mixers, moe, no_mlp) != 0)
         return -1;
+    int64_t swa_heads = m->heads, swa_kv = m->kv_heads, swa_head_dim = m->d_head, swa_v = model_v_head_dim(m);
+    bool swa_sinks = false, full_sinks = false;
+    if ((r->family->flags & F_SWA_GEOMETRY) &&
+        (hf_whole(r, KEYS("swa_num_attention_heads"), false, 1, &swa_heads) ||
+         hf_whole(r, KEYS("swa_num_key_value_heads"), false, 1, &swa_kv) ||
+         hf_whole(r, KEYS("swa_head_dim"), false, 1, &swa_head_dim) ||
+         hf_whole(r, KEYS("swa_v_head_dim"), false, 1, &swa_v) ||
+         hf_bool(r, "add_swa_attention_sink_bias", &swa_sinks) == JSON_BAD ||
+         hf_bool(r, "add_full_attention_sink_bias", &full_sinks) == JSON_BAD))
+        return -1;
+    if ((r->family->flags & F_SWA_GEOMETRY) && swa_head_dim != m->d_head && swa_v != swa_head_dim) {
+        snprintf(r->err, r->errsize, "%s: 'swa_head_dim' (%lld) differs from head_dim and 'swa_v_head_dim' (%lld) from "
+                                     "it: rooftop gives a layer of its own heads one width for keys and values",
+                 r->path, (long long)swa_head_dim, (long long)swa_v);
+        return -1;
+    }
+    m->attention_sinks = m->attention_sinks || swa_sinks || full_sinks;
     int64_t global_head_dim = 0, global_kv = 0, shared_kv = 0, per_layer_input = 0;
     bool k_eq_v = false;
     if ((r->family->flags & F_GLOBAL_GEOMETRY) &&
@@ -1383,6 +1472,15 @@ static int build_schedule(struct hf_reader *r)
             k.window = chunk > 0 ? chunk : window;
         else if (k.mixer == RT_MIXER_SPARSE)
             k.window = topk;
+        if (r->family->flags & F_SWA_GEOMETRY) {
+            bool sliding = k.mixer == RT_MIXER_SLIDING;
+            if (sliding) {
+                k.heads = swa_heads;
+                k.kv_heads = swa_kv;
+                k.d_head = swa_head_dim != m->d_head ? swa_head_dim : 0;
+            }
+            k.no_sinks = !(sliding ? swa_sinks : full_sinks);
+        }
         if (k.mixer == RT_MIXER_FULL && (r->family->flags & F_GLOBAL_GEOMETRY)) {
             k.d_head = global_head_dim;
             k.kv_heads = k_eq_v && global_kv > 0 ? global_kv : 0;

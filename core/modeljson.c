@@ -26,6 +26,8 @@ cJSON *model_schedule_to_json(const struct model_shape *m)
             cJSON_AddNumberToObject(run, "d_head", (double)k->d_head);
         if (k->k_eq_v)
             cJSON_AddBoolToObject(run, "k_eq_v", true);
+        if (k->no_sinks)
+            cJSON_AddBoolToObject(run, "no_sinks", true);
         if (k->own_norms)
             cJSON_AddNumberToObject(run, "norms", (double)k->norms);
         cJSON_AddStringToObject(run, "mlp", k->no_mlp ? "none" : k->moe ? "moe" : "dense");

@@ -186,7 +186,7 @@ double model_layer_norms(const struct model_shape *m)
 /* True when kind k sets a geometry of its own. */
 static bool kind_has_geometry(const struct layer_kind *k)
 {
-    return k->heads > 0 || k->kv_heads > 0 || k->d_head > 0 || k->k_eq_v;
+    return k->heads > 0 || k->kv_heads > 0 || k->d_head > 0 || k->k_eq_v || k->no_sinks;
 }
 
 bool model_mixed_geometry(const struct model_shape *m)
@@ -339,7 +339,7 @@ static double attention_params_of(const struct model_shape *m, const struct laye
         double o = hq * (double)g.v_head_dim;
         double gate = (m->attn_output_gate ? d * q : 0.0) + (m->attn_head_gate ? d * hq : 0.0);
         return d * (q + k + v) + o * d + gate + (m->qkv_bias ? q + k + v : 0.0) + qk_norm_of(m, &g) +
-               (m->attention_sinks ? hq : 0.0) + (m->o_bias ? d : 0.0);
+               (m->attention_sinks && !kind->no_sinks ? hq : 0.0) + (m->o_bias ? d : 0.0);
     }
     double h = (double)m->heads;
     double extras = (double)m->qk_norm_width + (m->attention_sinks ? h : 0.0) + (m->o_bias ? d : 0.0);
@@ -706,7 +706,8 @@ static bool same_kind(const struct layer_kind *a, const struct layer_kind *b)
 {
     return a->mixer == b->mixer && a->window == b->window && a->moe == b->moe && a->d_ff == b->d_ff &&
            a->no_mlp == b->no_mlp && a->heads == b->heads && a->kv_heads == b->kv_heads && a->d_head == b->d_head &&
-           a->k_eq_v == b->k_eq_v && a->own_norms == b->own_norms && a->norms == b->norms;
+           a->k_eq_v == b->k_eq_v && a->no_sinks == b->no_sinks && a->own_norms == b->own_norms &&
+           a->norms == b->norms;
 }
 
 int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
@@ -724,6 +725,8 @@ int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
         k.heads = k.kv_heads = k.d_head = 0;
         k.k_eq_v = false;
     }
+    if (!m->attention_sinks)
+        k.no_sinks = false;
     if (k.heads == m->heads)
         k.heads = 0;
     if (k.kv_heads == m->kv_heads)
@@ -888,7 +891,7 @@ static void append_label(const struct model_shape *m, const struct layer_kind *k
     } else {
         append(buf, size, used, mixer_name(k->mixer));
     }
-    if (!by_mlp && mixer_is_attention(k->mixer) && kind_has_geometry(k)) { /* its own heads */
+    if (!by_mlp && mixer_is_attention(k->mixer) && (k->heads > 0 || k->kv_heads > 0 || k->d_head > 0 || k->k_eq_v)) {
         struct attn_geometry g = model_kind_geometry(m, k);
         append(buf, size, used, " [");
         if (k->heads > 0) {

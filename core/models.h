@@ -67,6 +67,7 @@ struct layer_kind {
     int64_t heads, kv_heads, d_head;
     bool k_eq_v;    /* no value projection: the values come from the key projection (Gemma 4's
                      * attention_k_eq_v), yet are cached beside the keys */
+    bool no_sinks;  /* no attention sinks here though the model has them (MiMo-V2-Flash's full layers) */
     bool own_norms; /* the kind's layers hold `norms` norm weights of d_model each, not the model's
                      * norms_per_layer (Nemotron-NAS: none before a skipped attention or MLP) */
     int64_t norms;

@@ -248,7 +248,7 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
         char what[48], mixer[16] = "full", mlp[16] = "dense";
         snprintf(what, sizeof what, "model.layer_schedule[%d].", i++);
         double count, window = 0, d_ff = 0, heads = 0, kv_heads = 0, d_head = 0, norms = -1;
-        bool k_eq_v = false;
+        bool k_eq_v = false, no_sinks = false;
         if (!cJSON_IsObject(run)) {
             snprintf(err, errsize, "%s: '%s' must be an object", path, what);
             return -1;
@@ -267,6 +267,7 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
             json_number(run, "d_head", path, what, false, 0, (double)RT_MAX_WIDTH, true, &d_head, err, errsize) ==
                 JSON_BAD ||
             json_bool(run, "k_eq_v", path, false, &k_eq_v, err, errsize) == JSON_BAD ||
+            json_bool(run, "no_sinks", path, false, &no_sinks, err, errsize) == JSON_BAD ||
             json_number(run, "norms", path, what, false, 0, 16, true, &norms, err, errsize) == JSON_BAD ||
             run_name(run, "mixer", true, path, what, mixer, sizeof mixer, err, errsize) ||
             run_name(run, "mlp", false, path, what, mlp, sizeof mlp, err, errsize))
@@ -279,11 +280,12 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
             return -1;
         }
         static const char *const run_keys[] = {"count", "mixer", "window", "mlp", "d_ff", "experts",
-                                               "experts_per_token", "heads", "kv_heads", "d_head", "k_eq_v", "norms",
+                                               "experts_per_token", "heads", "kv_heads", "d_head", "k_eq_v", "norms", "no_sinks",
                                                NULL};
         json_warn_unknown_keys(run, run_keys, path, what, w);
         struct layer_kind k = {.window = (int64_t)window, .d_ff = (int64_t)d_ff, .heads = (int64_t)heads,
                                .kv_heads = (int64_t)kv_heads, .d_head = (int64_t)d_head, .k_eq_v = k_eq_v,
+                               .no_sinks = no_sinks,
                                .own_norms = norms >= 0, .norms = norms >= 0 ? (int64_t)norms : 0};
         int mx = 0;
         while (mx < RT_MIXER_COUNT && strcmp(mixer, mixer_name((enum rt_mixer)mx)) != 0)
