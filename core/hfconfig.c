@@ -61,8 +61,9 @@ enum {
                                    * with attention_k_eq_v (Gemma 4) */
     F_OWN_LAYOUT = 1 << 22,       /* the family reads its own per-block layout (block_configs, compress_ratios) */
     F_SHORT_CONV = 1 << 23,       /* "conv" layers are LFM2's gated short convolutions */
-    F_SWA_GEOMETRY = 1 << 24      /* sliding layers have their own heads (swa_num_key_value_heads ...) and sinks
+    F_SWA_GEOMETRY = 1 << 24,     /* sliding layers have their own heads (swa_num_key_value_heads ...) and sinks
                                    * (add_swa_attention_sink_bias; MiMo-V2-Flash) */
+    F_KDA = 1 << 25               /* linear_attn_config: Kimi Delta Attention layers beside MLA (Kimi-Linear) */
 };
 
 struct hf_family {
@@ -132,6 +133,8 @@ static const struct hf_family families[] = {
     {"olmoe", "olmoe/configuration_olmoe.py, modeling_olmoe.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
     {"olmo2", "olmo2/configuration_olmo2.py, modeling_olmo2.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
     {"jamba", "jamba/configuration_jamba.py, modeling_jamba.py", false, 2, PAT_JAMBA, 8, MOE_JAMBA, F_SSM_INNER_NORMS},
+    {"kimi_linear", "moonshotai's modeling_kimi.py (remote code), as vLLM's models/kimi_linear.py and layers/kda.py "
+                    "build it", false, 2, PAT_NONE, 0, MOE_DEEPSEEK, F_ROUTER_BIAS | F_KDA},
     {"olmo3", "olmo3/configuration_olmo3.py, modeling_olmo3.py (OLMo 2's full-width q/k norms; every 4th layer full)",
      false, 2, PAT_WINDOW_PERIOD, 4, MOE_ALL, F_QK_NORM_FULL},
     {"exaone4", "exaone4/configuration_exaone4.py, modeling_exaone4.py (per-head q/k norms, post-norms)", false, 2,
@@ -776,6 +779,29 @@ static int read_state_mixers(struct hf_reader *r)
         if (ssm_dtype_bytes(r, "mamba_ssm_dtype", &m->ssm_state_bytes))
             return -1;
     }
+    if (r->family->flags & F_KDA) { /* linear_attn_config {num_heads, head_dim, short_conv_kernel_size} */
+        const cJSON *lin = hf_find(r, "linear_attn_config", NULL);
+        double heads, dim, kernel = 4;
+        const char *where = "linear_attn_config.";
+        if (!cJSON_IsObject(lin)) {
+            snprintf(r->err, r->errsize, "%s: 'linear_attn_config' must be an object with num_heads, head_dim and the "
+                                         "kda_layers", r->path);
+            return -1;
+        }
+        if (json_number(lin, "num_heads", r->path, where, true, 1, (double)RT_MAX_WIDTH, true, &heads, r->err,
+                        r->errsize) != JSON_FOUND ||
+            json_number(lin, "head_dim", r->path, where, true, 1, (double)RT_MAX_WIDTH, true, &dim, r->err,
+                        r->errsize) != JSON_FOUND ||
+            json_number(lin, "short_conv_kernel_size", r->path, where, false, 1, 64, true, &kernel, r->err,
+                        r->errsize) == JSON_BAD)
+            return -1;
+        m->lin_key_heads = m->lin_value_heads = (int64_t)heads;
+        m->lin_key_head_dim = m->lin_value_head_dim = (int64_t)dim;
+        m->lin_conv_kernel = (int64_t)kernel;
+        m->lin_kda = true;
+        m->ssm_state_bytes = 4; /* vLLM's kda_state_dtype: the recurrent state in float32 */
+        assume(m, "kda state", "float32, as vLLM keeps Kimi Delta Attention's recurrent state", "4 bytes");
+    }
     if (r->family->flags & F_SHORT_CONV) { /* Lfm2Config's defaults: a kernel of 3, no bias */
         m->conv_kernel = 3;
         if (hf_whole(r, KEYS("conv_L_cache"), false, 1, &m->conv_kernel) ||
@@ -954,6 +980,26 @@ static int read_mixers(struct hf_reader *r, enum rt_mixer *mixers, int64_t *wind
             return -1;
         }
         return read_layer_types(r, types, mixers);
+    }
+    if (f->flags & F_KDA) { /* Kimi-Linear: 1-based kda_layers (configuration_kimi.py: layer_types[layer - 1]) */
+        const cJSON *lin = hf_find(r, "linear_attn_config", NULL);
+        const cJSON *kda = cJSON_GetObjectItemCaseSensitive(lin, "kda_layers"), *t;
+        if (!cJSON_IsArray(kda)) {
+            snprintf(r->err, r->errsize, "%s: 'linear_attn_config.kda_layers' must list the KDA layers (from 1)",
+                     r->path);
+            return -1;
+        }
+        cJSON_ArrayForEach(t, kda)
+        {
+            if (!cJSON_IsNumber(t) || t->valuedouble != floor(t->valuedouble) || t->valuedouble < 1 ||
+                t->valuedouble > (double)L) {
+                snprintf(r->err, r->errsize, "%s: 'linear_attn_config.kda_layers' must list layers from 1 to %lld",
+                         r->path, (long long)L);
+                return -1;
+            }
+            mixers[(int64_t)t->valuedouble - 1] = RT_MIXER_LINEAR;
+        }
+        return 0;
     }
     if (f->flags & F_SWA_GEOMETRY) { /* MiMo-V2-Flash: hybrid_layer_pattern, 1 sliding, 0 full */
         const cJSON *pat = hf_find(r, "hybrid_layer_pattern", NULL);

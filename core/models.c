@@ -368,6 +368,11 @@ static double linear_params(const struct model_shape *m)
     double kd = (double)(m->lin_key_heads * m->lin_key_head_dim), vd = hv * (double)m->lin_value_head_dim;
     if (m->lin_lightning) /* MiniMax: qkv, output gate, output, and a norm over the heads */
         return d * (2.0 * kd + vd) + d * vd + vd * d + vd;
+    if (m->lin_kda) { /* q, k, v and their kernels; forget and output gates d -> dk -> vd; beta; A_log, dt_bias; norm; o */
+        double dk = (double)m->lin_key_head_dim;
+        return d * (2.0 * kd + vd) + (2.0 * kd + vd) * (double)m->lin_conv_kernel + 2.0 * (d * dk + dk * vd) + d * hv +
+               hv + vd + dk + vd * d;
+    }
     return d * (2.0 * kd + 2.0 * vd) + d * 2.0 * hv + (2.0 * kd + vd) * (double)m->lin_conv_kernel + 2.0 * hv +
            (double)m->lin_value_head_dim + vd * d;
 }

@@ -146,6 +146,11 @@ struct model_shape {
      * gate and norm, no convolution). */
     int64_t lin_key_heads, lin_value_heads, lin_key_head_dim, lin_value_head_dim, lin_conv_kernel;
     bool lin_lightning;
+    /* Kimi Delta Attention (Kimi-Linear): q, k, v projections each with its
+     * own short convolution, low-rank forget and output gates of rank
+     * head_dim, a beta per head, A_log, dt_bias, a gated norm and o_proj
+     * (vLLM's layers/kda.py); its state is the delta rule's. */
+    bool lin_kda;
     /* Selective state space (RT_MIXER_MAMBA and RT_MIXER_MAMBA2 layers):
      * d_inner = expand x d_model (Mamba) or heads x head_dim (Mamba-2). */
     int64_t ssm_d_inner, ssm_d_state, ssm_d_conv, ssm_dt_rank, ssm_heads, ssm_groups;

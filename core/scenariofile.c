@@ -124,6 +124,7 @@ static const struct int_field model_bools[] = {
     {"mamba_conv_bias", MFIELD(ssm_conv_bias)},
     {"mamba_proj_bias", MFIELD(ssm_proj_bias)},
     {"linear_lightning", MFIELD(lin_lightning)},
+    {"linear_kda", MFIELD(lin_kda)},
     {"mamba_inner_norms", MFIELD(ssm_inner_norms)},
 };
 #undef MFIELD
