@@ -263,6 +263,8 @@ static double attention_s(const struct scenario *s, const struct hw_rates *hw, e
         if (!mixer_is_attention(lk->mixer) || lk->count <= 0)
             continue;
         k.window = lk->mixer == RT_MIXER_FULL ? 0.0 : (double)lk->window; /* a chunk read as its window */
+        if (lk->mixer == RT_MIXER_COMPRESSED) /* the window and the entries it attends, as one window */
+            k.window = layer_decode_keys(lk, p == RT_PHASE_DECODE ? (double)s->context_tokens : seq);
         total += (double)lk->count * kernel_time(&k, &hw->kchip, hw->kparams[k.kind], hw->kcompute_derate,
                                                  hw->kmemory_derate, NULL);
         layers += (double)lk->count;
@@ -364,6 +366,21 @@ struct phase_shape phase_shape(const struct scenario *s, enum rt_phase p, double
     for (int i = 0; i < m->kind_count; i++) {
         const struct layer_kind *k = &m->kinds[i];
         double n = (double)k->count;
+        if (k->mixer == RT_MIXER_COMPRESSED && k->topk > 0) { /* CSA: the indexer scores every entry */
+            struct layer_kind hca = *k;
+            hca.topk = 0;
+            hca.window = 1; /* its entries alone: one key of window less per query */
+            double entries = layer_compressed_entries(k, context);
+            z.index_layers += n;
+            if (p == RT_PHASE_DECODE) {
+                z.index_pairs += n * B * entries;
+                z.index_read_tokens += n * B * entries;
+                z.index_new_tokens += n * B / (double)k->ratio;
+            } else {
+                z.index_pairs += n * B * (layer_prefill_pairs(&hca, seq) - seq);
+                z.index_new_tokens += p == RT_PHASE_PREFILL ? n * B * layer_compressed_entries(k, seq) : 0.0;
+            }
+        }
         if (k->mixer == RT_MIXER_SPARSE) { /* the indexer scores every cached key; the attention reads top-k */
             struct layer_kind all = {.mixer = RT_MIXER_FULL};
             z.index_layers += n;
@@ -436,8 +453,9 @@ static void attention_ops(const struct scenario *s, const struct hw_rates *hw, e
     const int64_t tile = s->tile;
     const double La = z->attn_layers;
     const double fs = hw->flop_scale, ws = hw->weight_scale;
+    const bool one_tensor = m->kv_lora_rank > 0 || m->kv_single; /* a latent, or DeepSeek-V4's key-value tensor */
     double kv_elems = model_kv_elements_per_token_per_layer(m); /* per token per attention layer */
-    double o_params = H * dv * d;
+    double o_params = model_o_params(m);
     double qkv_params = attention_params - o_params;
     double qkv_width = qkv_params / d;
 
@@ -453,7 +471,7 @@ static void attention_ops(const struct scenario *s, const struct hw_rates *hw, e
         /* Attention: scores, softmax, x V. */
         double q_bytes = T * H * dq * hb / n;
         double k_cache, v_cache;
-        if (m->kv_lora_rank > 0) { /* the latent serves K and V: read once, charged to the scores */
+        if (one_tensor) { /* the latent (or V4's one tensor) serves K and V: read once, charged to the scores */
             k_cache = z->kv_read_tokens * kv_elems * kvb * kvs;
             v_cache = 0.0;
         } else {
@@ -504,7 +522,7 @@ static void attention_ops(const struct scenario *s, const struct hw_rates *hw, e
         set_realistic(add_op(out, hw, "output projection", true, La * 2.0 * T * o_params * fs / n,
                              La * o_params * wb * ws / n, 0.0, La * (T * H * dv * ab / n + T * d * hb),
                              shard_tile(H * dv, n, tile) * shard_tile(d, 1, tile)), hw, RT_KERNEL_GEMM,
-                      La * gemm_s(hw, T, d, H * dv / n), La);
+                      La * gemm_s(hw, T, d, o_params / d / n), La);
     }
 }
 
@@ -719,6 +737,16 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                  hw, z->mlp_layers, 1.0, KIND_PLAIN, 1.0);
 
     /* Replicated on every chip: the norms and two residual adds per layer. */
+    if (m->hc_mult > 0) {
+        /* DeepSeek-V4's hyper-connections: two a layer, each a (2 + hc) hc x hc d projection of the hc
+         * copies of the stream (on the tensor unit) and the mixing of those copies, which read and write
+         * hc d a token (modeling_deepseek_v4.py, DeepseekV4HyperConnection). */
+        double hcp = model_hyper_connection_params_per_layer(m), hc = (double)m->hc_mult;
+        double layers = (double)m->layers;
+        realistic_op(add_op(out, hw, "hyper-connections", true, layers * 2.0 * T * hcp * fs, layers * hcp * wb,
+                            0.0, layers * 2.0 * 2.0 * T * hc * d * hb, 1.0),
+                     hw, 2.0 * layers, 1.0, KIND_PLAIN, 1.0);
+    }
     double norms = model_layer_norms(m); /* norm weights of d_model over every layer */
     realistic_op(add_op(out, hw, "norms", false, norms * 5.0 * T * d, norms * d * wb, 0.0,
                         norms * T * d * (hb + ab), 1.0),

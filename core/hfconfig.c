@@ -63,7 +63,8 @@ enum {
     F_SHORT_CONV = 1 << 23,       /* "conv" layers are LFM2's gated short convolutions */
     F_SWA_GEOMETRY = 1 << 24,     /* sliding layers have their own heads (swa_num_key_value_heads ...) and sinks
                                    * (add_swa_attention_sink_bias; MiMo-V2-Flash) */
-    F_KDA = 1 << 25               /* linear_attn_config: Kimi Delta Attention layers beside MLA (Kimi-Linear) */
+    F_KDA = 1 << 25,              /* linear_attn_config: Kimi Delta Attention layers beside MLA (Kimi-Linear) */
+    F_COMPRESSED = 1 << 26        /* compress_ratios: DeepSeek-V4's CSA and HCA layers, hyper-connections */
 };
 
 struct hf_family {
@@ -133,6 +134,8 @@ static const struct hf_family families[] = {
     {"olmoe", "olmoe/configuration_olmoe.py, modeling_olmoe.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
     {"olmo2", "olmo2/configuration_olmo2.py, modeling_olmo2.py", false, 2, PAT_NONE, 0, MOE_ALL, F_QK_NORM_FULL},
     {"jamba", "jamba/configuration_jamba.py, modeling_jamba.py", false, 2, PAT_JAMBA, 8, MOE_JAMBA, F_SSM_INNER_NORMS},
+    {"deepseek_v4", "deepseek_v4/configuration_deepseek_v4.py, modeling_deepseek_v4.py (CSA, HCA, mHC)", false, 2,
+     PAT_NONE, 0, MOE_ALL, F_ROUTER_BIAS | F_SINKS | F_OWN_LAYOUT | F_COMPRESSED},
     {"kimi_linear", "moonshotai's modeling_kimi.py (remote code), as vLLM's models/kimi_linear.py and layers/kda.py "
                     "build it", false, 2, PAT_NONE, 0, MOE_DEEPSEEK, F_ROUTER_BIAS | F_KDA},
     {"olmo3", "olmo3/configuration_olmo3.py, modeling_olmo3.py (OLMo 2's full-width q/k norms; every 4th layer full)",
@@ -184,6 +187,7 @@ static const struct {
     {"qwen3_5", "qwen3_5_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}, {"qwen3_vl", "qwen3"},
     {"qwen3_vl_text", "qwen3"}, {"qwen3_vl_moe", "qwen3_moe"}, {"qwen3_vl_moe_text", "qwen3_moe"},
     {"kimi_k2", "deepseek_v3"}, {"kimi_k25", "deepseek_v3"}, {"step3p5", "step3p7"},
+    {"deepseek_ref", "deepseek_v4"}, /* sgl-project's DeepSeek-V4-Flash-FP8 names it so */
     {"mimo", "qwen2"}, /* XiaomiMiMo's modeling_mimo.py: MiMoForCausalLM is Qwen2 with MTP layers */
 };
 
@@ -778,6 +782,23 @@ static int read_state_mixers(struct hf_reader *r)
          * mamba_utils as the recurrent state's dtype) */
         if (ssm_dtype_bytes(r, "mamba_ssm_dtype", &m->ssm_state_bytes))
             return -1;
+    }
+    if (r->family->flags & F_COMPRESSED) { /* DeepSeek-V4: q LoRA, grouped output, hyper-connections, indexer */
+        if (hf_whole(r, KEYS("q_lora_rank"), true, 1, &m->q_lora_rank) ||
+            hf_whole(r, KEYS("o_groups"), true, 1, &m->o_groups) ||
+            hf_whole(r, KEYS("o_lora_rank"), true, 1, &m->o_lora_rank) ||
+            hf_whole(r, KEYS("hc_mult"), false, 1, &m->hc_mult) ||
+            hf_whole(r, KEYS("index_n_heads"), true, 1, &m->index_heads) ||
+            hf_whole(r, KEYS("index_head_dim"), true, 1, &m->index_head_dim))
+            return -1;
+        if ((m->heads * m->d_head) % m->o_groups != 0) {
+            snprintf(r->err, r->errsize, "%s: 'o_groups' (%lld) must divide the heads' width (%lld)", r->path,
+                     (long long)m->o_groups, (long long)(m->heads * m->d_head));
+            return -1;
+        }
+        m->kv_single = true;
+        assume(m, "kv cache", "one 512-wide key-value tensor a cached row, at the KV precision; the engines store "
+                              "584 B (fp8 with a bf16 rope part and scales)", "kv_single");
     }
     if (r->family->flags & F_KDA) { /* linear_attn_config {num_heads, head_dim, short_conv_kernel_size} */
         const cJSON *lin = hf_find(r, "linear_attn_config", NULL);
@@ -1450,10 +1471,58 @@ static int build_nas_schedule(struct hf_reader *r)
 }
 
 /* Builds the schedule from each layer's mixer and MLP. */
+/* DeepSeek-V4: compress_ratios gives each layer's attention (its first
+ * num_hidden_layers entries; the next is the MTP layer's): 0 a sliding
+ * window only, 4 CSA (an entry per 4 tokens, the indexer's top index_topk
+ * of them, and the window), 128 HCA (every entry per 128 tokens, and the
+ * window; modeling_deepseek_v4.py's _COMPRESS_RATIO_TO_LAYER_TYPE). Every
+ * layer is MoE; the first num_hash_layers route by a token table. */
+static int build_compressed_schedule(struct hf_reader *r)
+{
+    struct model_shape *m = r->m;
+    const cJSON *ratios = hf_find(r, "compress_ratios", NULL);
+    int64_t window = 0, topk = 0, hashed = 0;
+    if (!cJSON_IsArray(ratios) || cJSON_GetArraySize(ratios) < m->layers) {
+        snprintf(r->err, r->errsize, "%s: 'compress_ratios' must list 0, 4 or 128 for each of the %lld layers",
+                 r->path, (long long)m->layers);
+        return -1;
+    }
+    if (hf_whole(r, KEYS("sliding_window"), true, 1, &window) || hf_whole(r, KEYS("index_topk"), true, 1, &topk) ||
+        hf_whole(r, KEYS("num_hash_layers"), false, 0, &hashed))
+        return -1;
+    m->kind_count = 0;
+    int64_t i = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, ratios)
+    {
+        if (i >= m->layers)
+            break;
+        if (!cJSON_IsNumber(t) || (t->valuedouble != 0 && t->valuedouble != 4 && t->valuedouble != 128)) {
+            snprintf(r->err, r->errsize, "%s: 'compress_ratios[%lld]' must be 0 (sliding), 4 (CSA) or 128 (HCA)",
+                     r->path, (long long)i);
+            return -1;
+        }
+        int64_t ratio = (int64_t)t->valuedouble;
+        struct layer_kind k = {.mixer = ratio == 0 ? RT_MIXER_SLIDING : RT_MIXER_COMPRESSED, .window = window,
+                               .ratio = ratio, .topk = ratio == 4 ? topk : 0, .moe = m->experts > 1,
+                               .hash_router = i < hashed};
+        int index = model_kind_index(m, &k);
+        if (index < 0) {
+            snprintf(r->err, r->errsize, "%s: more than %d distinct kinds of layer", r->path, RT_MAX_LAYER_KINDS);
+            return -1;
+        }
+        m->layer_kind[i++] = (uint8_t)index;
+    }
+    model_schedule_fix(m);
+    return 0;
+}
+
 static int build_schedule(struct hf_reader *r)
 {
     if (strcmp(r->family->model_type, "nemotron-nas") == 0)
         return build_nas_schedule(r);
+    if (r->family->flags & F_COMPRESSED)
+        return build_compressed_schedule(r);
     struct model_shape *m = r->m;
     enum rt_mixer mixers[RT_MAX_LAYERS];
     bool moe[RT_MAX_LAYERS];

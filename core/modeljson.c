@@ -16,8 +16,15 @@ cJSON *model_schedule_to_json(const struct model_shape *m)
         cJSON *run = cJSON_CreateObject();
         cJSON_AddNumberToObject(run, "count", (double)(j - i));
         cJSON_AddStringToObject(run, "mixer", mixer_name(k->mixer));
-        if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED || k->mixer == RT_MIXER_SPARSE)
+        if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED || k->mixer == RT_MIXER_SPARSE ||
+            k->mixer == RT_MIXER_COMPRESSED)
             cJSON_AddNumberToObject(run, "window", (double)k->window); /* a sparse layer's: its top-k */
+        if (k->mixer == RT_MIXER_COMPRESSED) {
+            cJSON_AddNumberToObject(run, "ratio", (double)k->ratio);
+            cJSON_AddNumberToObject(run, "topk", (double)k->topk);
+        }
+        if (k->hash_router)
+            cJSON_AddBoolToObject(run, "hash_router", true);
         if (k->heads > 0) /* an attention kind's own geometry (models.h, struct layer_kind) */
             cJSON_AddNumberToObject(run, "heads", (double)k->heads);
         if (k->kv_heads > 0)

@@ -55,14 +55,37 @@ const char *mixer_name(enum rt_mixer mixer)
 {
     static const char *const names[RT_MIXER_COUNT] = {"full",  "sliding", "chunked", "linear",
                                                               "mamba", "mamba2",  "none",    "sparse",
-                                                              "conv",  "cross"};
+                                                              "conv",  "cross",   "compressed"};
     return ((int)mixer >= 0 && mixer < RT_MIXER_COUNT) ? names[mixer] : "?";
 }
 
 bool mixer_is_attention(enum rt_mixer mixer)
 {
     return mixer == RT_MIXER_FULL || mixer == RT_MIXER_SLIDING || mixer == RT_MIXER_CHUNKED ||
-           mixer == RT_MIXER_SPARSE;
+           mixer == RT_MIXER_SPARSE || mixer == RT_MIXER_COMPRESSED;
+}
+
+/* Compressed entries a compressed layer holds for context tokens: one per
+ * whole ratio of them (modeling_deepseek_v4.py's compressors emit an entry
+ * each time a window of ratio tokens fills). */
+double layer_compressed_entries(const struct layer_kind *k, double context_tokens)
+{
+    return k->ratio > 0 ? floor(context_tokens / (double)k->ratio) : 0.0;
+}
+
+/* Sum over i = 1..P of min(cap, floor(i / r)): the compressed entries the
+ * queries of a P-token prompt attend (cap <= 0: no cap). */
+static double compressed_pairs(double P, double r, double cap)
+{
+    if (!(r >= 1.0) || !(P >= 1.0))
+        return 0.0;
+    double sum_upto = 0.0, top = P; /* sum of floor(i/r), i = 1..top */
+    if (cap > 0.0 && P >= cap * r) {
+        top = cap * r - 1.0;
+        sum_upto = (P - cap * r + 1.0) * cap;
+    }
+    double q = floor(top / r), rem = top - q * r; /* top = q r + rem */
+    return sum_upto + r * q * (q - 1.0) / 2.0 + q * (rem + 1.0);
 }
 
 double layer_kv_tokens(const struct layer_kind *k, double context_tokens)
@@ -74,6 +97,8 @@ double layer_kv_tokens(const struct layer_kind *k, double context_tokens)
     case RT_MIXER_SLIDING:
     case RT_MIXER_CHUNKED:
         return fmin(context_tokens, (double)k->window);
+    case RT_MIXER_COMPRESSED: /* the raw window and one entry per ratio tokens */
+        return fmin(context_tokens, (double)k->window) + layer_compressed_entries(k, context_tokens);
     default:
         return 0.0;
     }
@@ -87,6 +112,10 @@ double layer_decode_keys(const struct layer_kind *k, double context_tokens)
     case RT_MIXER_SLIDING:
     case RT_MIXER_SPARSE: /* the top-k the indexer picks, or every key while there are fewer */
         return fmin(context_tokens, (double)k->window);
+    case RT_MIXER_COMPRESSED: { /* the window, and the top-k entries (CSA) or all of them (HCA) */
+        double entries = layer_compressed_entries(k, context_tokens);
+        return fmin(context_tokens, (double)k->window) + (k->topk > 0 ? fmin(entries, (double)k->topk) : entries);
+    }
     case RT_MIXER_CHUNKED: {
         double c = (double)k->window;
         return context_tokens < 1.0 ? context_tokens : fmod(context_tokens - 1.0, c) + 1.0;
@@ -105,6 +134,9 @@ double layer_prefill_pairs(const struct layer_kind *k, double prompt_tokens)
     case RT_MIXER_SLIDING:
     case RT_MIXER_SPARSE: /* query i attends min(i, top-k) keys, as a window of top-k would */
         return P <= W ? P * (P + 1.0) / 2.0 : W * (W + 1.0) / 2.0 + (P - W) * W;
+    case RT_MIXER_COMPRESSED: /* the window's pairs, and each query's min(top-k, floor(i / ratio)) entries */
+        return (P <= W ? P * (P + 1.0) / 2.0 : W * (W + 1.0) / 2.0 + (P - W) * W) +
+               compressed_pairs(P, (double)k->ratio, (double)k->topk);
     case RT_MIXER_CHUNKED: {
         double q = floor(P / W), r = P - q * W;
         return q * W * (W + 1.0) / 2.0 + r * (r + 1.0) / 2.0;
@@ -123,6 +155,10 @@ double layer_palm_keys(const struct layer_kind *k, double seq_len)
     case RT_MIXER_CHUNKED:
     case RT_MIXER_SPARSE:
         return fmin(seq_len, (double)k->window);
+    case RT_MIXER_COMPRESSED: {
+        double entries = layer_compressed_entries(k, seq_len);
+        return fmin(seq_len, (double)k->window) + (k->topk > 0 ? fmin(entries, (double)k->topk) : entries);
+    }
     default:
         return 0.0;
     }
@@ -154,7 +190,41 @@ double model_kv_elements_per_token_per_layer(const struct model_shape *m)
 {
     if (m->kv_lora_rank > 0)
         return (double)m->kv_lora_rank + (double)m->qk_rope_head_dim;
+    if (m->kv_single) /* one cached tensor serves as keys and values (DeepSeek-V4) */
+        return (double)m->kv_heads * (double)m->d_head;
     return (double)m->kv_heads * (double)(m->d_head + model_v_head_dim(m));
+}
+
+double model_o_params(const struct model_shape *m)
+{
+    double d = (double)m->d_model, h = (double)m->heads, dv = (double)model_v_head_dim(m);
+    if (m->o_groups > 0 && m->o_lora_rank > 0) { /* each group of heads to o_lora_rank, then all of them to d */
+        double g = (double)m->o_groups, r = (double)m->o_lora_rank;
+        return (h * dv / g) * (g * r) + g * r * d;
+    }
+    return h * dv * d;
+}
+
+/* Parameters of one hyper-connection module over hc copies of the stream:
+ * fn (2 + hc) hc x hc d, its base and 3 scales (DeepseekV4HyperConnection). */
+static double hyper_connection_params(const struct model_shape *m)
+{
+    double hc = (double)m->hc_mult, d = (double)m->d_model;
+    return m->hc_mult > 0 ? (2.0 + hc) * hc * hc * d + (2.0 + hc) * hc + 3.0 : 0.0;
+}
+
+double model_hyper_connection_params_per_layer(const struct model_shape *m)
+{
+    return 2.0 * hyper_connection_params(m);
+}
+
+/* A compressed layer's compressor: key-value and gate projections to
+ * overlap x d_head (overlap 2 for CSA's two series, 1 for HCA), a position
+ * bias of ratio rows and the entry's norm (modeling_deepseek_v4.py). */
+static double compressor_params(const struct model_shape *m, const struct layer_kind *k, double width)
+{
+    double c = k->topk > 0 ? 2.0 : 1.0;
+    return 2.0 * c * width * (double)m->d_model + (double)k->ratio * c * width + width;
 }
 
 struct attn_geometry model_kind_geometry(const struct model_shape *m, const struct layer_kind *k)
@@ -192,7 +262,8 @@ static bool kind_has_geometry(const struct layer_kind *k)
 bool model_mixed_geometry(const struct model_shape *m)
 {
     for (int i = 0; i < m->kind_count; i++)
-        if (m->kinds[i].count > 0 && mixer_is_attention(m->kinds[i].mixer) && kind_has_geometry(&m->kinds[i]))
+        if (m->kinds[i].count > 0 && mixer_is_attention(m->kinds[i].mixer) &&
+            (kind_has_geometry(&m->kinds[i]) || m->kinds[i].mixer == RT_MIXER_COMPRESSED))
             return true;
     return false;
 }
@@ -218,6 +289,8 @@ double model_indexer_params(const struct model_shape *m)
         return 0.0;
     double d = (double)m->d_model, h = (double)m->index_heads, w = (double)m->index_head_dim;
     double q_in = m->q_lora_rank > 0 ? (double)m->q_lora_rank : d;
+    if (m->o_groups > 0) /* DeepSeek-V4: its own two-series compressor of w (the position bias goes with the layer) */
+        return 2.0 * 2.0 * w * d + w + q_in * h * w + d * h;
     return q_in * h * w + d * w + 2.0 * w + d * h;
 }
 
@@ -233,14 +306,20 @@ static double sparse_layers(const struct model_shape *m)
 
 double model_kv_bytes_per_token(const struct model_shape *m, double bytes_per_element)
 {
-    double elements = model_attention_layers(m) * model_kv_elements_per_token_per_layer(m);
-    if (model_mixed_geometry(m)) { /* each attention kind at its own width */
+    double elements = model_attention_layers(m) * model_kv_elements_per_token_per_layer(m), index = 0.0;
+    if (model_mixed_geometry(m)) { /* each attention kind at its own width; a compressed one per entry */
         elements = 0.0;
-        for (int i = 0; i < m->kind_count; i++)
-            if (mixer_is_attention(m->kinds[i].mixer))
-                elements += (double)m->kinds[i].count * model_kind_kv_elements(m, &m->kinds[i]);
+        for (int i = 0; i < m->kind_count; i++) {
+            const struct layer_kind *k = &m->kinds[i];
+            if (!mixer_is_attention(k->mixer))
+                continue;
+            double share = k->mixer == RT_MIXER_COMPRESSED && k->ratio > 0 ? 1.0 / (double)k->ratio : 1.0;
+            elements += (double)k->count * model_kind_kv_elements(m, k) * share;
+            if (k->mixer == RT_MIXER_COMPRESSED && k->topk > 0)
+                index += (double)k->count * share * model_index_bytes_per_token_per_layer(m);
+        }
     }
-    return elements * bytes_per_element + sparse_layers(m) * model_index_bytes_per_token_per_layer(m);
+    return elements * bytes_per_element + sparse_layers(m) * model_index_bytes_per_token_per_layer(m) + index;
 }
 
 double model_kv_bytes_per_request(const struct model_shape *m, double context_tokens, double bytes_per_element)
@@ -251,6 +330,8 @@ double model_kv_bytes_per_request(const struct model_shape *m, double context_to
         double t = (double)m->kinds[i].count * layer_kv_tokens(&m->kinds[i], context_tokens);
         tokens += t;
         sparse += m->kinds[i].mixer == RT_MIXER_SPARSE ? t : 0.0;
+        if (m->kinds[i].mixer == RT_MIXER_COMPRESSED && m->kinds[i].topk > 0) /* the indexer's key per entry */
+            sparse += (double)m->kinds[i].count * layer_compressed_entries(&m->kinds[i], context_tokens);
         if (mixed && t > 0.0)
             elements += t * model_kind_kv_elements(m, &m->kinds[i]);
     }
@@ -343,6 +424,11 @@ static double attention_params_of(const struct model_shape *m, const struct laye
     }
     double h = (double)m->heads;
     double extras = (double)m->qk_norm_width + (m->attention_sinks ? h : 0.0) + (m->o_bias ? d : 0.0);
+    if (m->kv_single && m->q_lora_rank > 0) { /* DeepSeek-V4: q LoRA, one key-value tensor and its norm, grouped o */
+        double lora = (double)m->q_lora_rank, kv = (double)m->kv_heads * (double)m->d_head;
+        return d * lora + lora + lora * h * (double)m->d_head + d * kv + (double)m->d_head + model_o_params(m) +
+               extras;
+    }
     if (m->kv_lora_rank > 0) {
         double qk = (double)(m->qk_nope_head_dim + m->qk_rope_head_dim);
         double lora = (double)m->q_lora_rank;
@@ -404,6 +490,9 @@ double model_kind_mixer_params(const struct model_shape *m, const struct layer_k
 {
     if (!k)
         return attention_params(m);
+    if (k->mixer == RT_MIXER_COMPRESSED) /* attention, its compressor, and CSA's indexer with its position bias */
+        return attention_params(m) + compressor_params(m, k, (double)m->d_head) +
+               (k->topk > 0 ? model_indexer_params(m) + (double)k->ratio * 2.0 * (double)m->index_head_dim : 0.0);
     if (mixer_is_attention(k->mixer) && kind_has_geometry(k))
         return attention_params_of(m, k) + (k->mixer == RT_MIXER_SPARSE ? model_indexer_params(m) : 0.0);
     return model_mixer_params(m, k->mixer);
@@ -473,16 +562,17 @@ struct param_count model_param_count(const struct model_shape *m)
     c.norms = (model_has_own_norms(m) ? model_layer_norms(m) : norms_per_layer * (double)m->layers) * norm + norm +
               (m->embedding_norm ? norm : 0.0);
     double shared = (double)m->shared_experts * mlp_params(m, shared_ff) + (m->shared_expert_gate ? d : 0.0);
-    double common = c.embedding + c.lm_head + c.norms, total = common, active = common;
+    double head_hc = m->hc_mult > 0 ? (double)m->hc_mult * (double)m->hc_mult * d + (double)m->hc_mult + 1.0 : 0.0;
+    double common = c.embedding + c.lm_head + c.norms + head_hc, total = common, active = common;
     for (int i = 0; i < m->kind_count; i++) {
         const struct layer_kind *k = &m->kinds[i];
         double n = (double)k->count, mixer = model_kind_mixer_params(m, k);
         if (!mixer_is_attention(k->mixer) && mixer > 0.0)
             c.linear_per_layer = mixer;
-        double always = mixer, routed_all = 0.0, routed_active = 0.0;
+        double always = mixer + model_hyper_connection_params_per_layer(m), routed_all = 0.0, routed_active = 0.0;
         if (k->no_mlp) {
         } else if (k->moe) {
-            always += c.router_per_layer + shared;
+            always += c.router_per_layer + shared - (k->hash_router && m->router_bias ? (double)m->experts : 0.0);
             routed_all = (double)m->experts * c.mlp_per_expert;
             routed_active = (double)m->experts_per_token * c.mlp_per_expert;
         } else {
@@ -565,6 +655,15 @@ static int check_schedule(const struct model_shape *m, char *err, size_t errsize
         if (k->count > 0 && (k->mixer == RT_MIXER_MAMBA || k->mixer == RT_MIXER_MAMBA2) &&
             (check_range("mamba d_inner", m->ssm_d_inner, 1, RT_MAX_FF, err, errsize) ||
              check_range("mamba d_state", m->ssm_d_state, 1, RT_MAX_WIDTH, err, errsize)))
+            return -1;
+        if (k->mixer == RT_MIXER_COMPRESSED &&
+            (check_range("a compressed layer's window", k->window, 1, big, err, errsize) ||
+             check_range("a compressed layer's ratio", k->ratio, 1, big, err, errsize) ||
+             check_range("a compressed layer's top-k", k->topk, 0, big, err, errsize)))
+            return -1;
+        if (k->count > 0 && k->mixer == RT_MIXER_COMPRESSED && k->topk > 0 &&
+            (check_range("index_heads", m->index_heads, 1, RT_MAX_WIDTH, err, errsize) ||
+             check_range("index_head_dim", m->index_head_dim, 1, RT_MAX_WIDTH, err, errsize)))
             return -1;
         if (k->count > 0 && k->mixer == RT_MIXER_CROSS &&
             check_range("cross-attention tokens", m->cross_tokens, 1, RT_MAX_VOCAB, err, errsize))
@@ -712,15 +811,20 @@ static bool same_kind(const struct layer_kind *a, const struct layer_kind *b)
     return a->mixer == b->mixer && a->window == b->window && a->moe == b->moe && a->d_ff == b->d_ff &&
            a->no_mlp == b->no_mlp && a->heads == b->heads && a->kv_heads == b->kv_heads && a->d_head == b->d_head &&
            a->k_eq_v == b->k_eq_v && a->no_sinks == b->no_sinks && a->own_norms == b->own_norms &&
-           a->norms == b->norms;
+           a->norms == b->norms && a->ratio == b->ratio && a->topk == b->topk && a->hash_router == b->hash_router;
 }
 
 int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
 {
     /* One spelling per kind: a window only where the mixer has one, a width only on a dense MLP. */
     struct layer_kind k = *kind;
-    if (k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED && k.mixer != RT_MIXER_SPARSE)
+    if (k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED && k.mixer != RT_MIXER_SPARSE &&
+        k.mixer != RT_MIXER_COMPRESSED)
         k.window = 0;
+    if (k.mixer != RT_MIXER_COMPRESSED)
+        k.ratio = k.topk = 0;
+    if (!k.moe)
+        k.hash_router = false;
     if (k.moe || k.no_mlp)
         k.d_ff = 0;
     if (k.no_mlp)
@@ -886,6 +990,16 @@ static void append_label(const struct model_shape *m, const struct layer_kind *k
         } else {
             append(buf, size, used, "dense");
         }
+    } else if (k->mixer == RT_MIXER_COMPRESSED) {
+        append(buf, size, used, k->topk > 0 ? "CSA (1/" : "HCA (1/");
+        append_count(buf, size, used, k->ratio);
+        if (k->topk > 0) {
+            append(buf, size, used, ", top-");
+            append_count(buf, size, used, k->topk);
+        }
+        append(buf, size, used, " + ");
+        append_count(buf, size, used, k->window);
+        append(buf, size, used, ")");
     } else if (k->mixer == RT_MIXER_SLIDING || k->mixer == RT_MIXER_CHUNKED || k->mixer == RT_MIXER_SPARSE) {
         append(buf, size, used, mixer_name(k->mixer));
         append(buf, size, used, k->mixer == RT_MIXER_SPARSE ? " (top-" : " (");

@@ -49,6 +49,8 @@ enum rt_mixer {
     RT_MIXER_CONV,     /* a gated short convolution (LFM2): a fixed state of its last kernel - 1 inputs */
     RT_MIXER_CROSS,    /* cross-attention to an encoder's tokens (Llama 3.2 Vision): their keys and values, fixed
                         * per request, are its state */
+    RT_MIXER_COMPRESSED, /* compressed attention (DeepSeek-V4): a raw `window` plus one cached entry per `ratio`
+                          * tokens, all of them attended (HCA) or the `topk` an indexer picks (CSA) */
     RT_MIXER_COUNT
 };
 
@@ -68,6 +70,10 @@ struct layer_kind {
     bool k_eq_v;    /* no value projection: the values come from the key projection (Gemma 4's
                      * attention_k_eq_v), yet are cached beside the keys */
     bool no_sinks;  /* no attention sinks here though the model has them (MiMo-V2-Flash's full layers) */
+    int64_t ratio;  /* compressed layers: tokens per compressed entry (DeepSeek-V4: 4 CSA, 128 HCA); else 0 */
+    int64_t topk;   /* compressed layers: entries the indexer picks (CSA: 512); 0 = every entry (HCA) */
+    bool hash_router; /* an MoE layer routed by a fixed token-to-expert table: its router has no bias
+                       * (DeepSeek-V4's first num_hash_layers) */
     bool own_norms; /* the kind's layers hold `norms` norm weights of d_model each, not the model's
                      * norms_per_layer (Nemotron-NAS: none before a skipped attention or MLP) */
     int64_t norms;
@@ -115,6 +121,14 @@ struct model_shape {
     int64_t qk_rope_head_dim;  /* MLA rotary key width, cached beside the latent */
     int64_t qk_nope_head_dim;  /* MLA per-head non-rotary query/key width */
     int64_t v_head_dim;        /* per-head value width; 0 = d_head (MLA sets it) */
+    /* DeepSeek-V4's attention (modeling_deepseek_v4.py): one cached tensor
+     * serves as keys and values (kv_single), the output projection is
+     * grouped low-rank (o_groups blocks of the heads, each to o_lora_rank,
+     * then one o_lora_rank x o_groups to d_model), and hc_mult copies of the
+     * residual stream mix through hyper-connections (two a layer, one at
+     * the head). 0 / false = the usual attention. */
+    bool kv_single;
+    int64_t o_groups, o_lora_rank, hc_mult;
     int64_t moe_latent;        /* latent MoE: routed experts work at this width, between a d_model x moe_latent
                                 * down projection and its up projection (Nemotron-3 Super's moe_latent_size);
                                 * 0 = at d_model */
@@ -225,9 +239,16 @@ double layer_kv_tokens(const struct layer_kind *k, double context_tokens);
  * ((context - 1) mod chunk + 1), 0 for linear and state-space mixers. */
 double layer_decode_keys(const struct layer_kind *k, double context_tokens);
 
+/* Compressed entries a compressed layer (RT_MIXER_COMPRESSED) holds for
+ * context_tokens >= 0: floor(context / ratio), one each time a window of
+ * ratio tokens fills (modeling_deepseek_v4.py's compressors); 0 for the
+ * other mixers. */
+double layer_compressed_entries(const struct layer_kind *k, double context_tokens);
+
 /* Query-key pairs a causal prompt of P >= 0 tokens computes in one head of a
  * layer of kind k: P(P+1)/2 (full); for a window (or sparse top-k) W < P,
- * W(W+1)/2 + (P-W)W;
+ * W(W+1)/2 + (P-W)W; a compressed layer its window's pairs plus, for each
+ * query i, min(top-k, floor(i / ratio)) entries (all of them for HCA);
  * for chunks of C, q C(C+1)/2 + r(r+1)/2 with P = qC + r; 0 for linear and
  * state-space mixers. */
 double layer_prefill_pairs(const struct layer_kind *k, double prompt_tokens);
@@ -243,6 +264,16 @@ bool model_all_full_attention(const struct model_shape *m);
 
 /* Layers of the shape whose mixer keeps a KV cache (full, sliding, chunked). */
 double model_attention_layers(const struct model_shape *m);
+
+/* Parameters of one attention layer's output projection: heads x value
+ * width x d_model, or DeepSeek-V4's grouped low-rank one (o_groups blocks
+ * of the heads each to o_lora_rank, then o_groups o_lora_rank to d_model). */
+double model_o_params(const struct model_shape *m);
+
+/* Parameters of one layer's hyper-connections (two modules, each fn
+ * (2 + hc) hc x hc d_model, a base of (2 + hc) hc and 3 scales;
+ * DeepseekV4HyperConnection); 0 without hc_mult. */
+double model_hyper_connection_params_per_layer(const struct model_shape *m);
 
 /* The attention geometry of layer kind k of m (k NULL: the model's):
  * heads, kv_heads and d_head of the kind where it sets them, else the

@@ -103,6 +103,9 @@ static const struct int_field model_ints[] = {
     {"moe_latent", MFIELD(moe_latent)},
     {"conv_kernel", MFIELD(conv_kernel)},
     {"cross_tokens", MFIELD(cross_tokens)},
+    {"o_groups", MFIELD(o_groups)},
+    {"o_lora_rank", MFIELD(o_lora_rank)},
+    {"hc_mult", MFIELD(hc_mult)},
     {"index_head_dim", MFIELD(index_head_dim)},
 };
 
@@ -120,6 +123,7 @@ static const struct int_field model_bools[] = {
     {"attn_output_gate", MFIELD(attn_output_gate)},
     {"attn_head_gate", MFIELD(attn_head_gate)},
     {"conv_bias", MFIELD(conv_bias)},
+    {"kv_single", MFIELD(kv_single)},
     {"embedding_norm", MFIELD(embedding_norm)},
     {"mamba_conv_bias", MFIELD(ssm_conv_bias)},
     {"mamba_proj_bias", MFIELD(ssm_proj_bias)},
@@ -248,8 +252,8 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
     {
         char what[48], mixer[16] = "full", mlp[16] = "dense";
         snprintf(what, sizeof what, "model.layer_schedule[%d].", i++);
-        double count, window = 0, d_ff = 0, heads = 0, kv_heads = 0, d_head = 0, norms = -1;
-        bool k_eq_v = false, no_sinks = false;
+        double count, window = 0, d_ff = 0, heads = 0, kv_heads = 0, d_head = 0, norms = -1, ratio = 0, topk = 0;
+        bool k_eq_v = false, no_sinks = false, hash_router = false;
         if (!cJSON_IsObject(run)) {
             snprintf(err, errsize, "%s: '%s' must be an object", path, what);
             return -1;
@@ -269,6 +273,9 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
                 JSON_BAD ||
             json_bool(run, "k_eq_v", path, false, &k_eq_v, err, errsize) == JSON_BAD ||
             json_bool(run, "no_sinks", path, false, &no_sinks, err, errsize) == JSON_BAD ||
+            json_bool(run, "hash_router", path, false, &hash_router, err, errsize) == JSON_BAD ||
+            json_number(run, "ratio", path, what, false, 0, 1099511627776.0, true, &ratio, err, errsize) == JSON_BAD ||
+            json_number(run, "topk", path, what, false, 0, 1099511627776.0, true, &topk, err, errsize) == JSON_BAD ||
             json_number(run, "norms", path, what, false, 0, 16, true, &norms, err, errsize) == JSON_BAD ||
             run_name(run, "mixer", true, path, what, mixer, sizeof mixer, err, errsize) ||
             run_name(run, "mlp", false, path, what, mlp, sizeof mlp, err, errsize))
@@ -282,23 +289,26 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
         }
         static const char *const run_keys[] = {"count", "mixer", "window", "mlp", "d_ff", "experts",
                                                "experts_per_token", "heads", "kv_heads", "d_head", "k_eq_v", "norms", "no_sinks",
+                                               "ratio", "topk", "hash_router",
                                                NULL};
         json_warn_unknown_keys(run, run_keys, path, what, w);
         struct layer_kind k = {.window = (int64_t)window, .d_ff = (int64_t)d_ff, .heads = (int64_t)heads,
                                .kv_heads = (int64_t)kv_heads, .d_head = (int64_t)d_head, .k_eq_v = k_eq_v,
-                               .no_sinks = no_sinks,
+                               .no_sinks = no_sinks, .ratio = (int64_t)ratio, .topk = (int64_t)topk,
+                               .hash_router = hash_router,
                                .own_norms = norms >= 0, .norms = norms >= 0 ? (int64_t)norms : 0};
         int mx = 0;
         while (mx < RT_MIXER_COUNT && strcmp(mixer, mixer_name((enum rt_mixer)mx)) != 0)
             mx++;
         if (mx == RT_MIXER_COUNT || (strcmp(mlp, "dense") != 0 && strcmp(mlp, "moe") != 0 && strcmp(mlp, "none") != 0)) {
-            snprintf(err, errsize, "%s: '%smixer' must be full, sliding, chunked, linear, mamba, mamba2, none, sparse, conv or cross and "
+            snprintf(err, errsize, "%s: '%smixer' must be full, sliding, chunked, linear, mamba, mamba2, none, sparse, conv, cross or compressed and "
                                    "'%smlp' dense, moe or none",
                      path, what, what);
             return -1;
         }
         k.mixer = (enum rt_mixer)mx;
-        if (window > 0 && k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED && k.mixer != RT_MIXER_SPARSE)
+        if (window > 0 && k.mixer != RT_MIXER_SLIDING && k.mixer != RT_MIXER_CHUNKED && k.mixer != RT_MIXER_SPARSE &&
+            k.mixer != RT_MIXER_COMPRESSED)
             warn_add(w, "%s: '%swindow' ignored: a %s layer has no window", path, what, mixer);
         k.moe = strcmp(mlp, "moe") == 0;
         k.no_mlp = strcmp(mlp, "none") == 0;
