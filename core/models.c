@@ -939,7 +939,8 @@ int model_set_window(struct model_shape *m, int64_t window)
     model_schedule_fix(m);
     for (int i = 0; i < m->kind_count; i++) {
         struct layer_kind *k = &m->kinds[i];
-        if (!mixer_is_attention(k->mixer) || k->mixer == RT_MIXER_SPARSE) /* a top-k is not a window */
+        if (!mixer_is_attention(k->mixer) || k->mixer == RT_MIXER_SPARSE || k->mixer == RT_MIXER_COMPRESSED)
+            /* a top-k is not a window, and a compressed layer keeps its own */
             continue;
         k->mixer = window > 0 ? RT_MIXER_SLIDING : RT_MIXER_FULL;
         k->window = window;

@@ -407,8 +407,10 @@ int model_kind_index(struct model_shape *m, const struct layer_kind *k);
 int model_set_layers(struct model_shape *m, int64_t layers);
 
 /* Makes every attention layer (full, sliding or chunked) a sliding window of
- * window tokens, or full attention when window is 0. Linear and Mamba layers
- * are unchanged. Returns 0, or -1 when window is negative. */
+ * window tokens, or full attention when window is 0. Sparse and compressed
+ * layers keep their own (a top-k is not a window), and linear, Mamba,
+ * convolution and cross-attention layers are unchanged. Returns 0, or -1
+ * when window is negative. */
 int model_set_window(struct model_shape *m, int64_t window);
 
 /* Writes a few words naming the schedule into buf (size bytes), e.g.

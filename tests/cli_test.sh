@@ -172,5 +172,19 @@ printf '{"title": "t", "steps": [{"title": "s", "question": "q?", "figure": "mem
 expect 0 "a user's tour, no terminal: the report" -- --tour mine
 grep -q "Ridge point" "$tmp/out" && ok || bad "--tour mine without a terminal did not print the report"
 
+# A quantized checkpoint's folder: hf_quant_config.json beside config.json sets
+# the precisions (Kimi K2.6 NVFP4, FP8 KV), the report says so, and flags win.
+expect 0 "NVFP4 checkpoint" -- --report --model tests/fixtures/hf/kimi-k2.6 --chip b200 --chips 8
+head -1 "$tmp/out" | grep -q "nvfp4 weights, fp8 KV cache" && ok || bad "kimi-k2.6 NVFP4: $(head -1 "$tmp/out")"
+grep -q "quantization = nvfp4 weights, fp8 KV: hf_quant_config.json (ModelOpt NVFP4)" "$tmp/out" && ok ||
+    bad "the NVFP4 checkpoint's assumption is missing"
+expect 0 "checkpoint overridden" -- --report --model tests/fixtures/hf/kimi-k2.6 --chip b200 --chips 8 \
+    --precision bf16 --kv-precision bf16
+head -1 "$tmp/out" | grep -q "bf16 weights, bf16 KV cache" && ok || bad "--precision after --model: $(head -1 "$tmp/out")"
+# Python's Infinity literal (Nemotron-3 Super's time_step_limit) loads with one warning.
+expect 0 "Infinity in config.json" -- --report --model tests/fixtures/hf/nemotron-3-super-120b-a12b
+grep -q "1 Infinity/NaN literal, as Python's json writes them" "$tmp/err" && ok ||
+    bad "Infinity literal: $(cat "$tmp/err")"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

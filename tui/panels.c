@@ -642,6 +642,56 @@ static void memory_change(struct view v, int x, int y, double now, double was)
         view_text(v, x, y, -1, text, change_role(was, now, true));
 }
 
+/* The mixers whose state is fixed a request, in words: "linear/Mamba",
+ * "conv", "encoder KV" (a model's own mix of them). */
+static const char *fixed_state_mixers(const struct model_shape *m)
+{
+    static char words[64];
+    bool lin = false, ssm = false, conv = false, cross = false;
+    for (int i = 0; i < m->kind_count; i++) {
+        enum rt_mixer x = m->kinds[i].mixer;
+        lin = lin || x == RT_MIXER_LINEAR;
+        ssm = ssm || x == RT_MIXER_MAMBA || x == RT_MIXER_MAMBA2;
+        conv = conv || x == RT_MIXER_CONV;
+        cross = cross || x == RT_MIXER_CROSS;
+    }
+    snprintf(words, sizeof words, "%s%s%s%s%s%s%s", lin ? "linear" : "", lin && ssm ? "/" : "", ssm ? "Mamba" : "",
+             (lin || ssm) && conv ? "/" : "", conv ? "conv" : "", (lin || ssm || conv) && cross ? "/" : "",
+             cross ? "encoder KV" : "");
+    return words;
+}
+
+/* One line on a model's sparse or compressed attention ("sparse: 78 latent
+ * + indexer, top-2048"; "compressed: 21 CSA 1/4 top-512, 20 HCA 1/128,
+ * +128 window"); false when it has none. */
+static bool sparse_words(const struct model_shape *m, char *buf, size_t size)
+{
+    double sparse = 0.0, csa = 0.0, hca = 0.0;
+    int64_t topk = 0, csa_r = 0, csa_k = 0, hca_r = 0, window = 0;
+    for (int i = 0; i < m->kind_count; i++) {
+        const struct layer_kind *k = &m->kinds[i];
+        if (k->mixer == RT_MIXER_SPARSE) {
+            sparse += (double)k->count;
+            topk = k->window;
+        } else if (k->mixer == RT_MIXER_COMPRESSED && k->topk > 0) {
+            csa += (double)k->count;
+            csa_r = k->ratio, csa_k = k->topk, window = k->window;
+        } else if (k->mixer == RT_MIXER_COMPRESSED) {
+            hca += (double)k->count;
+            hca_r = k->ratio, window = k->window;
+        }
+    }
+    if (sparse > 0.0)
+        snprintf(buf, size, "sparse: %.0f %s + indexer, top-%lld", sparse, m->kv_lora_rank > 0 ? "latent" : "layers",
+                 (long long)topk);
+    else if (csa + hca > 0.0)
+        snprintf(buf, size, "compressed: %.0f CSA 1/%lld top-%lld, %.0f HCA 1/%lld, +%lld window", csa,
+                 (long long)csa_r, (long long)csa_k, hca, (long long)hca_r, (long long)window);
+    else
+        return false;
+    return true;
+}
+
 void panel_memory(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
                      int64_t largest_ok_batch)
 {
@@ -794,8 +844,8 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     }
     if (row < v.r.h && m->state_bytes_per_request > 0.0) {
         char st[24];
-        view_printf(v, 0, row++, -1, ROLE_TEXT, "+ fixed state %s/request (linear/Mamba)",
-                    format_si(st, sizeof st, m->state_bytes_per_request, "B"));
+        view_printf(v, 0, row++, -1, ROLE_TEXT, "+ fixed state %s/request (%s)",
+                    format_si(st, sizeof st, m->state_bytes_per_request, "B"), fixed_state_mixers(&s->model));
     }
     if (row < v.r.h)
         view_printf(v, 0, row++, -1, ROLE_TEXT, "batch of %s %s", nb,
@@ -805,6 +855,9 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         view_printf(v, 0, row++, -1, ROLE_DIM, "KV per token %s; context %s tokens", t,
                     format_number(nc, sizeof nc, (double)s->context_tokens, 0));
     const struct model_shape *ms = &s->model;
+    char sparse[96];
+    if (row < v.r.h && sparse_words(ms, sparse, sizeof sparse))
+        view_printf(v, 0, row++, -1, ROLE_DIM, "%s", sparse);
     if (row < v.r.h && ms->kv_lora_rank > 0) {
         view_printf(v, 0, row++, -1, ROLE_DIM, "MLA: a %lld-wide latent per token, %.0fx smaller KV than MHA",
                     (long long)(ms->kv_lora_rank + ms->qk_rope_head_dim), a->kv_saving);
