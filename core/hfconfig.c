@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BIG 1099511627776.0 /* 2^40: the largest dimension a shape accepts */
@@ -604,10 +605,6 @@ static int read_details(struct hf_reader *r)
     }
     if ((bf = hf_bool(r, "use_head_wise_attn_gate", &m->attn_head_gate)) == JSON_BAD) /* Step-3.5/3.7's g_proj */
         return -1;
-    if (hf_find(r, "attention_other_setting", NULL))
-        assume(m, "attention_other_setting", "not modeled: every attention layer is counted with "
-                                             "num_attention_heads (Step's sliding layers have their own heads)",
-               "present");
     bool qk_norm = (f->flags & (F_QK_NORM_HEAD | F_QK_NORM_FULL)) != 0 && !(f->flags & F_QK_NORM_OPTIONAL);
     if ((bf = hf_bool(r, "use_qk_norm", &qk_norm)) == JSON_BAD)
         return -1;
@@ -1229,6 +1226,25 @@ static int read_moe_layers(struct hf_reader *r, bool *moe)
     case MOE_DEEPSEEK:
         if (strcmp(r->family->model_type, "lfm2_moe") == 0) /* Lfm2MoeConfig's default */
             first = 2;
+        const cJSON *listed_moe = hf_find(r, "moe_layers_enum", NULL);
+        if (cJSON_IsString(listed_moe)) { /* Step-3.5/3.7: "3,4,...,44", the MoE layers */
+            for (int64_t i = 0; i < L; i++)
+                moe[i] = false;
+            const char *c = listed_moe->valuestring;
+            while (*c) {
+                char *end;
+                long v = strtol(c, &end, 10);
+                if (end == c || v < 0 || v >= L || (*end && *end != ',')) {
+                    snprintf(r->err, r->errsize, "%s: 'moe_layers_enum' must list layer indices from 0 to %lld, "
+                                                 "separated by commas",
+                             r->path, (long long)L - 1);
+                    return -1;
+                }
+                moe[v] = true;
+                c = *end ? end + 1 : end;
+            }
+            break;
+        }
         const cJSON *freq_list = hf_find(r, "moe_layer_freq", NULL);
         if (cJSON_IsArray(freq_list)) { /* MiMo-V2-Flash: one entry a layer, 1 MoE, 0 dense */
             if (cJSON_GetArraySize(freq_list) != L) {
@@ -1543,6 +1559,56 @@ static int build_schedule(struct hf_reader *r)
     bool no_mlp[RT_MAX_LAYERS] = {false};
     if (r->family->pattern == PAT_HYBRID_STRING && read_hybrid_blocks(r, mixers, moe, no_mlp) != 0)
         return -1;
+    /* Step-3.5/3.7's attention_other_setting: the layers of its attention_type have their own heads (vLLM's
+     * step3p5.py: num_attention_heads, num_attention_groups, head_dim) */
+    int other_mixer = -1;
+    int64_t other_heads = m->heads, other_kv = m->kv_heads, other_dim = m->d_head;
+    const cJSON *other = hf_find(r, "attention_other_setting", NULL);
+    if (cJSON_IsObject(other)) {
+        static const struct {
+            const char *name;
+            enum rt_mixer mixer;
+        } types[] = {{"sliding_attention", RT_MIXER_SLIDING}, {"full_attention", RT_MIXER_FULL},
+                     {"chunked_attention", RT_MIXER_CHUNKED}};
+        const char *type = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(other, "attention_type"))
+                               ? cJSON_GetObjectItemCaseSensitive(other, "attention_type")->valuestring
+                               : "sliding_attention";
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+            if (strcmp(type, types[t].name) == 0)
+                other_mixer = (int)types[t].mixer;
+        double v;
+        const char *where = "attention_other_setting.";
+        if (other_mixer < 0) {
+            snprintf(r->err, r->errsize, "%s: 'attention_other_setting.attention_type' is '%.30s': give "
+                                         "sliding_attention, full_attention or chunked_attention",
+                     r->path, type);
+            return -1;
+        }
+        enum json_found f1 = json_number(other, "num_attention_heads", r->path, where, false, 1, (double)RT_MAX_WIDTH,
+                                         true, &v, r->err, r->errsize);
+        if (f1 == JSON_BAD)
+            return -1;
+        if (f1 == JSON_FOUND)
+            other_heads = (int64_t)v;
+        enum json_found f2 = json_number(other, "num_attention_groups", r->path, where, false, 1,
+                                         (double)RT_MAX_WIDTH, true, &v, r->err, r->errsize);
+        if (f2 == JSON_BAD)
+            return -1;
+        if (f2 == JSON_FOUND)
+            other_kv = (int64_t)v;
+        enum json_found f3 = json_number(other, "head_dim", r->path, where, false, 1, (double)RT_MAX_WIDTH, true, &v,
+                                         r->err, r->errsize);
+        if (f3 == JSON_BAD)
+            return -1;
+        if (f3 == JSON_FOUND)
+            other_dim = (int64_t)v;
+        if (other_dim != m->d_head && m->v_head_dim > 0) {
+            snprintf(r->err, r->errsize, "%s: 'attention_other_setting.head_dim' differs from head_dim and the values "
+                                         "from the keys: rooftop gives a layer of its own heads one width for both",
+                     r->path);
+            return -1;
+        }
+    }
     int64_t swa_heads = m->heads, swa_kv = m->kv_heads, swa_head_dim = m->d_head, swa_v = model_v_head_dim(m);
     bool swa_sinks = false, full_sinks = false;
     if ((r->family->flags & F_SWA_GEOMETRY) &&
@@ -1587,6 +1653,11 @@ static int build_schedule(struct hf_reader *r)
             k.window = chunk > 0 ? chunk : window;
         else if (k.mixer == RT_MIXER_SPARSE)
             k.window = topk;
+        if (other_mixer >= 0 && k.mixer == (enum rt_mixer)other_mixer) { /* Step's attention_other_setting */
+            k.heads = other_heads;
+            k.kv_heads = other_kv;
+            k.d_head = other_dim != m->d_head ? other_dim : 0;
+        }
         if (r->family->flags & F_SWA_GEOMETRY) {
             bool sliding = k.mixer == RT_MIXER_SLIDING;
             if (sliding) {
@@ -1731,6 +1802,19 @@ int model_from_hf_config(const char *text, size_t len, const char *path, const c
         goto done;
     if (hf_quant_from_config(cJSON_GetObjectItemCaseSensitive(root, "quantization_config"), path, &m, err, errsize))
         goto done;
+    /* Multi-token prediction layers: a draft head beside the model, not part of it. */
+    static const char *const mtp_keys[] = {"num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"};
+    for (size_t i = 0; i < sizeof mtp_keys / sizeof mtp_keys[0]; i++) {
+        double mtp = 0;
+        if (hf_has(&r, mtp_keys[i]) &&
+            hf_number(&r, (const char *const[]){mtp_keys[i], NULL}, false, 0, 64, true, &mtp) == JSON_FOUND &&
+            mtp > 0) {
+            assume(&m, mtp_keys[i], "left out of the count and of every step: multi-token prediction layers are "
+                                    "a draft head beside the model (as DeepSeek-V3's 671B leaves its own out)",
+                   "%.0f layer%s", mtp, mtp == 1 ? "" : "s");
+            break;
+        }
+    }
 
     const cJSON *dt = hf_find(&r, "torch_dtype", NULL);
     if (!dt)
