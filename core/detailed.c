@@ -399,7 +399,7 @@ struct phase_shape phase_shape(const struct scenario *s, enum rt_phase p, double
                 double keys = layer_decode_keys(k, context);
                 z.pairs += n * B * keys;
                 z.kv_read_tokens += n * B * keys;
-                z.kv_new_tokens += n * B; /* the new token's keys and values */
+                z.kv_new_tokens += k->kv_shared ? 0.0 : n * B; /* the new token's keys and values */
             } else {
                 z.pairs += n * B * layer_prefill_pairs(k, seq);
                 if (p == RT_PHASE_PREFILL)
@@ -756,9 +756,22 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     realistic_op(add_op(out, hw, "residual adds", false, adds * T * d, 0.0, 0.0, adds * 3.0 * T * d * hb, 1.0), hw,
                  0.0, 1.0, KIND_PLAIN, 1.0);
 
-    /* Embedding lookup reads only the rows used; the LM head reads all of its weights. */
-    realistic_op(add_op(out, hw, "embedding lookup", false, 0.0, dmin(T, V) * d * wb * ws / n, 0.0, T * d * hb, 1.0),
+    /* Embedding lookup reads only the rows used (and their per-layer inputs' rows); the LM head reads all
+     * of its weights. */
+    double ple = (double)m->per_layer_input * (double)m->layers; /* Gemma 4's per-layer input width */
+    realistic_op(add_op(out, hw, "embedding lookup", false, 0.0,
+                        (dmin(T, V) * d + dmin(T, (double)m->per_layer_vocab) * ple) * wb * ws / n, 0.0,
+                        T * (d + ple) * hb, 1.0),
                  hw, 1.0, 1.0, KIND_PLAIN, 1.0);
+    if (m->per_layer_input > 0) {
+        /* the stream's projection to every layer's input, and each layer's gate and projection back
+         * (Gemma4TextModel, Gemma4TextDecoderLayer) */
+        double w = ple * d + (double)m->layers * model_per_layer_input_params(m);
+        set_realistic(add_op(out, hw, "per-layer inputs", true, 2.0 * T * w * fs / n, w * wb * ws / n, 0.0,
+                             T * (2.0 * ple + (double)m->layers * d) * hb, shard_tile(ple, n, tile)),
+                      hw, RT_KERNEL_GEMM, gemm_s(hw, T, ple / n, d) + (double)m->layers * 2.0 *
+                      gemm_s(hw, T, (double)m->per_layer_input, d), 1.0 + 2.0 * (double)m->layers);
+    }
     set_realistic(add_op(out, hw, "lm head", true, 2.0 * head_tokens * d * V * fs / n, V * d * wb * ws / n, 0.0,
                          head_tokens * d * ab + head_tokens * V * hb / n,
                          shard_tile(d, 1, tile) * shard_tile(V, n, tile)), hw, RT_KERNEL_GEMM,

@@ -1635,14 +1635,20 @@ static int build_schedule(struct hf_reader *r)
          hf_whole(r, KEYS("num_kv_shared_layers"), false, 0, &shared_kv) ||
          hf_whole(r, KEYS("hidden_size_per_layer_input"), false, 0, &per_layer_input)))
         return -1;
-    if (shared_kv > 0 || per_layer_input > 0) {
-        snprintf(r->err, r->errsize, "%s: '%s' is %lld: Gemma 4's %s rooftop does not model yet; refusing rather than "
-                                     "guessing",
-                 r->path, shared_kv > 0 ? "num_kv_shared_layers" : "hidden_size_per_layer_input",
-                 (long long)(shared_kv > 0 ? shared_kv : per_layer_input),
-                 shared_kv > 0 ? "layers that reuse another layer's keys and values are a layout"
-                               : "per-layer input embeddings are a layout");
+    bool double_wide = false;
+    if ((r->family->flags & F_GLOBAL_GEOMETRY) && hf_bool(r, "use_double_wide_mlp", &double_wide) == JSON_BAD)
         return -1;
+    if (shared_kv >= m->layers) {
+        snprintf(r->err, r->errsize, "%s: 'num_kv_shared_layers' (%lld) must leave a layer of its own keys and "
+                                     "values (num_hidden_layers is %lld)",
+                 r->path, (long long)shared_kv, (long long)m->layers);
+        return -1;
+    }
+    if (per_layer_input > 0) { /* Gemma 4's per-layer inputs: vocab_size_per_layer_input rows (default vocab) */
+        m->per_layer_input = per_layer_input;
+        m->per_layer_vocab = m->vocab;
+        if (hf_whole(r, KEYS("vocab_size_per_layer_input"), false, 1, &m->per_layer_vocab))
+            return -1;
     }
     m->kind_count = 0;
     for (int64_t i = 0; i < m->layers; i++) {
@@ -1671,6 +1677,13 @@ static int build_schedule(struct hf_reader *r)
             k.d_head = global_head_dim;
             k.kv_heads = k_eq_v && global_kv > 0 ? global_kv : 0;
             k.k_eq_v = k_eq_v;
+        }
+        if ((r->family->flags & F_GLOBAL_GEOMETRY) && shared_kv > 0 && i >= m->layers - shared_kv) {
+            /* Gemma 4: the last num_kv_shared_layers read the keys and values of the last layer of their
+             * own type before them, and have no key or value projection (Gemma4TextAttention) */
+            k.kv_shared = mixer_is_attention(k.mixer);
+            if (double_wide && !k.moe) /* use_double_wide_mlp: those layers' MLP is twice as wide */
+                k.d_ff = 2 * m->d_ff;
         }
         if ((k.mixer == RT_MIXER_SLIDING || k.mixer == RT_MIXER_CHUNKED) && k.window < 1) {
             snprintf(r->err, r->errsize, "%s: layer %lld is %s but '%s' is absent or 0", r->path, (long long)i,

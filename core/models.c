@@ -90,6 +90,8 @@ static double compressed_pairs(double P, double r, double cap)
 
 double layer_kv_tokens(const struct layer_kind *k, double context_tokens)
 {
+    if (k->kv_shared) /* it reads an earlier layer's cache and keeps none */
+        return 0.0;
     switch (k->mixer) {
     case RT_MIXER_FULL:
     case RT_MIXER_SPARSE: /* every token stays cached: the indexer may pick any of them */
@@ -213,6 +215,12 @@ static double hyper_connection_params(const struct model_shape *m)
     return m->hc_mult > 0 ? (2.0 + hc) * hc * hc * d + (2.0 + hc) * hc + 3.0 : 0.0;
 }
 
+double model_per_layer_input_params(const struct model_shape *m)
+{
+    double p = (double)m->per_layer_input, d = (double)m->d_model;
+    return m->per_layer_input > 0 ? 2.0 * p * d + d : 0.0;
+}
+
 double model_hyper_connection_params_per_layer(const struct model_shape *m)
 {
     return 2.0 * hyper_connection_params(m);
@@ -256,7 +264,7 @@ double model_layer_norms(const struct model_shape *m)
 /* True when kind k sets a geometry of its own. */
 static bool kind_has_geometry(const struct layer_kind *k)
 {
-    return k->heads > 0 || k->kv_heads > 0 || k->d_head > 0 || k->k_eq_v || k->no_sinks;
+    return k->heads > 0 || k->kv_heads > 0 || k->d_head > 0 || k->k_eq_v || k->no_sinks || k->kv_shared;
 }
 
 bool model_mixed_geometry(const struct model_shape *m)
@@ -270,6 +278,8 @@ bool model_mixed_geometry(const struct model_shape *m)
 
 double model_kind_kv_elements(const struct model_shape *m, const struct layer_kind *k)
 {
+    if (k && k->kv_shared) /* an earlier layer's cache serves it */
+        return 0.0;
     if (!k || !kind_has_geometry(k) || m->kv_lora_rank > 0)
         return model_kv_elements_per_token_per_layer(m);
     struct attn_geometry g = model_kind_geometry(m, k);
@@ -415,11 +425,14 @@ static double attention_params_of(const struct model_shape *m, const struct laye
     if (kind && kind_has_geometry(kind) && m->kv_lora_rank == 0) { /* the kind's own heads */
         struct attn_geometry g = model_kind_geometry(m, kind);
         double hq = (double)g.heads;
-        double q = hq * (double)g.d_head, k = (double)g.kv_heads * (double)g.d_head;
-        double v = kind->k_eq_v ? 0.0 : (double)g.kv_heads * (double)g.v_head_dim;
+        double q = hq * (double)g.d_head, k = kind->kv_shared ? 0.0 : (double)g.kv_heads * (double)g.d_head;
+        double v = kind->k_eq_v || kind->kv_shared ? 0.0 : (double)g.kv_heads * (double)g.v_head_dim;
         double o = hq * (double)g.v_head_dim;
         double gate = (m->attn_output_gate ? d * q : 0.0) + (m->attn_head_gate ? d * hq : 0.0);
-        return d * (q + k + v) + o * d + gate + (m->qkv_bias ? q + k + v : 0.0) + qk_norm_of(m, &g) +
+        double norms = qk_norm_of(m, &g);
+        if (kind->kv_shared && norms == 2.0 * (double)g.d_head) /* the query's norm; no key of its own */
+            norms = (double)g.d_head;
+        return d * (q + k + v) + o * d + gate + (m->qkv_bias ? q + k + v : 0.0) + norms +
                (m->attention_sinks && !kind->no_sinks ? hq : 0.0) + (m->o_bias ? d : 0.0);
     }
     double h = (double)m->heads;
@@ -562,8 +575,13 @@ struct param_count model_param_count(const struct model_shape *m)
     c.norms = (model_has_own_norms(m) ? model_layer_norms(m) : norms_per_layer * (double)m->layers) * norm + norm +
               (m->embedding_norm ? norm : 0.0);
     double shared = (double)m->shared_experts * mlp_params(m, shared_ff) + (m->shared_expert_gate ? d : 0.0);
-    double head_hc = m->hc_mult > 0 ? (double)m->hc_mult * (double)m->hc_mult * d + (double)m->hc_mult + 1.0 : 0.0;
-    double common = c.embedding + c.lm_head + c.norms + head_hc, total = common, active = common;
+    double extra = m->hc_mult > 0 ? (double)m->hc_mult * (double)m->hc_mult * d + (double)m->hc_mult + 1.0 : 0.0;
+    if (m->per_layer_input > 0) { /* Gemma 4's per-layer inputs: the table (a lookup), the projection, its norm */
+        double p = (double)m->per_layer_input, L = (double)m->layers;
+        c.embedding += (double)m->per_layer_vocab * L * p;
+        extra += L * p * d + p + L * model_per_layer_input_params(m);
+    }
+    double common = c.embedding + c.lm_head + c.norms + extra, total = common, active = common;
     for (int i = 0; i < m->kind_count; i++) {
         const struct layer_kind *k = &m->kinds[i];
         double n = (double)k->count, mixer = model_kind_mixer_params(m, k);
@@ -811,7 +829,8 @@ static bool same_kind(const struct layer_kind *a, const struct layer_kind *b)
     return a->mixer == b->mixer && a->window == b->window && a->moe == b->moe && a->d_ff == b->d_ff &&
            a->no_mlp == b->no_mlp && a->heads == b->heads && a->kv_heads == b->kv_heads && a->d_head == b->d_head &&
            a->k_eq_v == b->k_eq_v && a->no_sinks == b->no_sinks && a->own_norms == b->own_norms &&
-           a->norms == b->norms && a->ratio == b->ratio && a->topk == b->topk && a->hash_router == b->hash_router;
+           a->norms == b->norms && a->ratio == b->ratio && a->topk == b->topk && a->hash_router == b->hash_router &&
+           a->kv_shared == b->kv_shared;
 }
 
 int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
@@ -832,7 +851,7 @@ int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
     /* A geometry only on attention, and only where it differs from the model's. */
     if (!mixer_is_attention(k.mixer)) {
         k.heads = k.kv_heads = k.d_head = 0;
-        k.k_eq_v = false;
+        k.k_eq_v = k.kv_shared = false;
     }
     if (!m->attention_sinks)
         k.no_sinks = false;
@@ -1011,6 +1030,8 @@ static void append_label(const struct model_shape *m, const struct layer_kind *k
     } else {
         append(buf, size, used, mixer_name(k->mixer));
     }
+    if (!by_mlp && k->kv_shared)
+        append(buf, size, used, " (shared KV)");
     if (!by_mlp && mixer_is_attention(k->mixer) && (k->heads > 0 || k->kv_heads > 0 || k->d_head > 0 || k->k_eq_v)) {
         struct attn_geometry g = model_kind_geometry(m, k);
         append(buf, size, used, " [");

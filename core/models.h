@@ -70,6 +70,8 @@ struct layer_kind {
     bool k_eq_v;    /* no value projection: the values come from the key projection (Gemma 4's
                      * attention_k_eq_v), yet are cached beside the keys */
     bool no_sinks;  /* no attention sinks here though the model has them (MiMo-V2-Flash's full layers) */
+    bool kv_shared; /* attends over an earlier layer's keys and values: no key or value projection, no cache
+                     * of its own (Gemma 4's num_kv_shared_layers) */
     int64_t ratio;  /* compressed layers: tokens per compressed entry (DeepSeek-V4: 4 CSA, 128 HCA); else 0 */
     int64_t topk;   /* compressed layers: entries the indexer picks (CSA: 512); 0 = every entry (HCA) */
     bool hash_router; /* an MoE layer routed by a fixed token-to-expert table: its router has no bias
@@ -129,6 +131,12 @@ struct model_shape {
      * the head). 0 / false = the usual attention. */
     bool kv_single;
     int64_t o_groups, o_lora_rank, hc_mult;
+    /* Gemma 4's per-layer inputs (hidden_size_per_layer_input): a second
+     * embedding of per_layer_vocab rows x layers x per_layer_input, a
+     * projection of the stream to the same width, and in each layer a gate
+     * d_model -> per_layer_input, a projection back and a norm
+     * (Gemma4TextModel); 0 = none. */
+    int64_t per_layer_input, per_layer_vocab;
     int64_t moe_latent;        /* latent MoE: routed experts work at this width, between a d_model x moe_latent
                                 * down projection and its up projection (Nemotron-3 Super's moe_latent_size);
                                 * 0 = at d_model */
@@ -269,6 +277,11 @@ double model_attention_layers(const struct model_shape *m);
  * width x d_model, or DeepSeek-V4's grouped low-rank one (o_groups blocks
  * of the heads each to o_lora_rank, then o_groups o_lora_rank to d_model). */
 double model_o_params(const struct model_shape *m);
+
+/* Parameters of one layer's per-layer input path (Gemma 4: a gate
+ * d_model -> per_layer_input, a projection back, a norm of d_model); 0
+ * without per-layer inputs. */
+double model_per_layer_input_params(const struct model_shape *m);
 
 /* Parameters of one layer's hyper-connections (two modules, each fn
  * (2 + hc) hc x hc d_model, a base of (2 + hc) hc and 3 scales;

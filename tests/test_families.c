@@ -202,6 +202,21 @@ static void test_gemma4_kinds(void **state)
                 1e-15);
 }
 
+/* Gemma 4 E2B's shared-KV layers read an earlier layer's cache each step
+ * and write none; its per-layer inputs read one row of their table a token. */
+static void test_gemma4_shared_kv(void **state)
+{
+    (void)state;
+    struct model_shape m = load_fixture("gemma-4-e2b");
+    struct analysis a = one_request(&m, 8192);
+    const struct phase_cost *dec = &a.phases[RT_PHASE_DECODE];
+    double own = 12.0 * 512 * 1024 + 3.0 * 8192 * 2048, shared = 16.0 * 512 * 1024 + 4.0 * 8192 * 2048;
+    ASSERT_NEAR(op(dec, "attention scores")->kv_bytes + op(dec, "attention x V")->kv_bytes, own + shared, 0);
+    ASSERT_NEAR(op(dec, "qkv projection")->kv_bytes, 18432, 0); /* the new token, in the 15 layers that keep it */
+    ASSERT_NEAR(op(dec, "embedding lookup")->weight_bytes, (1536.0 + 35 * 256) * 2, 0);
+    assert_true(op(dec, "per-layer inputs")->flops > 0);
+}
+
 /* LFM2's convolution keeps its last kernel - 1 inputs; Llama 3.2 Vision's
  * cross layers keep one image's encoder keys and values, and a decode step
  * reads them (once: they are not written back). */
@@ -335,7 +350,11 @@ static void test_refusals_name_the_cause(void **state)
          "'layer_types[0]' is 'conv', a layer rooftop does not model in this family"},
         {"{\"model_type\": \"gemma4_text\", \"num_kv_shared_layers\": 4, \"hidden_size\": 64, "
          "\"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"vocab_size\": 100, \"intermediate_size\": 128}",
-         "'num_kv_shared_layers' is 4"},
+         "'num_kv_shared_layers' (4) must leave a layer of its own keys and values"},
+        {"{\"model_type\": \"nemotron-nas\", \"hidden_size\": 64, \"num_hidden_layers\": 1, "
+         "\"num_attention_heads\": 4, \"vocab_size\": 100, \"block_configs\": [{\"attention\": "
+         "{\"replace_with_linear\": true}, \"ffn\": {\"ffn_mult\": 1.0}}]}",
+         "'block_configs[0].attention.replace_with_linear' is true"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char err[400];
@@ -356,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_compressed_layer_by_hand),
         cmocka_unit_test(test_deepseek_v4_decode),
         cmocka_unit_test(test_gemma4_kinds),
+        cmocka_unit_test(test_gemma4_shared_kv),
         cmocka_unit_test(test_fixed_state_mixers),
         cmocka_unit_test(test_nas_blocks),
         cmocka_unit_test(test_quantized_checkpoints),
