@@ -19,6 +19,7 @@
 #include "hfquant.h"
 #include "jsonio.h"
 #include "parallel.h"
+#include "scenariofile.h"
 
 #define ASSERT_CONTAINS(haystack, needle)                                                                              \
     do {                                                                                                               \
@@ -367,6 +368,36 @@ static void test_refusals_name_the_cause(void **state)
     }
 }
 
+/* Every new field survives a scenario file: the same figures after a save
+ * and a load. */
+static void test_scenario_round_trip(void **state)
+{
+    (void)state;
+    const char *dirs[] = {"glm-5.1", "deepseek-v4-flash", "gemma-4-26b-a4b", "gemma-4-e2b", "kimi-linear-48b-a3b",
+                          "mimo-v2-flash", "llama-3.3-nemotron-super-49b", "lfm2-1.2b", "llama-3.2-11b-vision",
+                          "step-3.7-flash-mfa", "nemotron-3-super-120b-a12b", "qwen3.5-122b-a10b"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        struct model_shape m = load_fixture(dirs[i]);
+        struct scenario s;
+        scenario_default(&s);
+        scenario_set_model(&s, &m);
+        s.chip = *chip_find("h200");
+        s.chips = 2;
+        struct analysis a = must_analyze(&s);
+        char *text = scenario_to_json(&s), err[400];
+        struct scenario back;
+        struct load_warnings w = {0};
+        if (scenario_from_json(text, strlen(text), "rt.json", &back, &w, err, sizeof err) != 0)
+            fail_msg("%s: %s", dirs[i], err);
+        free(text);
+        struct analysis b = must_analyze(&back);
+        if (a.params != b.params || a.memory.kv_cache_bytes_per_request != b.memory.kv_cache_bytes_per_request ||
+            a.memory.state_bytes_per_request != b.memory.state_bytes_per_request ||
+            a.latency.total_s != b.latency.total_s || a.realistic.total_s != b.realistic.total_s)
+            fail_msg("%s: the figures changed through a scenario file", dirs[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_quantized_checkpoints),
         cmocka_unit_test(test_python_literals),
         cmocka_unit_test(test_refusals_name_the_cause),
+        cmocka_unit_test(test_scenario_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
