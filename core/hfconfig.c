@@ -1759,13 +1759,19 @@ static int open_scopes(struct hf_reader *r, const cJSON *root, char *model_type,
     /* Layouts whose keys the generic reading would silently take for something else. */
     static const struct {
         const char *key, *what;
+        unsigned reader; /* the family flag that reads the key; 0 = none yet */
     } unread[] = {
         {"compress_ratios", "DeepSeek-V4's compressed attention (CSA/HCA, one cached entry per 4 or 128 tokens) "
-                            "and hyper-connections (hc_mult)"},
-        {"block_configs", "Nemotron-NAS's per-block layers"},
+                            "and hyper-connections (hc_mult)", F_COMPRESSED},
+        {"block_configs", "Nemotron-NAS's per-block layers", F_OWN_LAYOUT},
+        {"sparse_attention_config", "MiniMax-M3's block-sparse attention (MSA: index heads and top-k blocks)", 0},
+        {"index_topk_blocks", "block-sparse attention (top-k blocks of an indexer)", 0},
+        {"linear_attn_config", "linear-attention layers beside full ones (as Kimi-Linear lists them)", F_KDA},
+        {"hybrid_layer_pattern", "a hybrid layer pattern (as MiMo-V2-Flash writes it)", F_SWA_GEOMETRY},
     };
     for (size_t i = 0; i < sizeof unread / sizeof unread[0]; i++) {
-        if (hf_find(r, unread[i].key, NULL) && !(r->family && (r->family->flags & F_OWN_LAYOUT))) {
+        const cJSON *v = hf_find(r, unread[i].key, NULL);
+        if (v && !cJSON_IsNull(v) && !(r->family && unread[i].reader && (r->family->flags & unread[i].reader))) {
             snprintf(r->err, r->errsize, "%s: model_type '%s' has '%s': %s, which rooftop does not model yet; "
                                          "refusing rather than guessing",
                      r->path, model_type[0] ? model_type : "(absent)", unread[i].key, unread[i].what);
