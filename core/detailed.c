@@ -381,7 +381,7 @@ struct phase_shape phase_shape(const struct scenario *s, enum rt_phase p, double
                 z.index_new_tokens += p == RT_PHASE_PREFILL ? n * B * layer_compressed_entries(k, seq) : 0.0;
             }
         }
-        if (k->mixer == RT_MIXER_SPARSE) { /* the indexer scores every cached key; the attention reads top-k */
+        if (k->mixer == RT_MIXER_SPARSE && !k->index_shared) { /* the indexer scores every cached key */
             struct layer_kind all = {.mixer = RT_MIXER_FULL};
             z.index_layers += n;
             if (p == RT_PHASE_DECODE) {

@@ -1556,6 +1556,29 @@ static int build_schedule(struct hf_reader *r)
     for (int64_t i = 0; i < m->layers && topk > 0; i++) /* DSA: every attention layer picks its top-k */
         if (mixers[i] == RT_MIXER_FULL)
             mixers[i] = RT_MIXER_SPARSE;
+    /* GLM-5's indexer_types: "shared" layers reuse the top-k of the layer before (IndexCache) */
+    bool index_shared[RT_MAX_LAYERS] = {false};
+    const cJSON *itypes = topk > 0 ? hf_find(r, "indexer_types", NULL) : NULL;
+    if (itypes && !cJSON_IsNull(itypes)) {
+        if (!cJSON_IsArray(itypes) || cJSON_GetArraySize(itypes) != m->layers) {
+            snprintf(r->err, r->errsize, "%s: 'indexer_types' must list full or shared for each of the %lld layers",
+                     r->path, (long long)m->layers);
+            return -1;
+        }
+        int64_t i = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, itypes)
+        {
+            bool full = cJSON_IsString(t) && strcmp(t->valuestring, "full") == 0;
+            bool shared = cJSON_IsString(t) && strcmp(t->valuestring, "shared") == 0;
+            if ((!full && !shared) || (shared && i == 0)) {
+                snprintf(r->err, r->errsize, "%s: 'indexer_types[%lld]' must be full or shared (the first layer full)",
+                         r->path, (long long)i);
+                return -1;
+            }
+            index_shared[i++] = shared;
+        }
+    }
     bool no_mlp[RT_MAX_LAYERS] = {false};
     if (r->family->pattern == PAT_HYBRID_STRING && read_hybrid_blocks(r, mixers, moe, no_mlp) != 0)
         return -1;
@@ -1657,8 +1680,10 @@ static int build_schedule(struct hf_reader *r)
             k.window = window;
         else if (k.mixer == RT_MIXER_CHUNKED)
             k.window = chunk > 0 ? chunk : window;
-        else if (k.mixer == RT_MIXER_SPARSE)
+        else if (k.mixer == RT_MIXER_SPARSE) {
             k.window = topk;
+            k.index_shared = index_shared[i];
+        }
         if (other_mixer >= 0 && k.mixer == (enum rt_mixer)other_mixer) { /* Step's attention_other_setting */
             k.heads = other_heads;
             k.kv_heads = other_kv;

@@ -27,6 +27,8 @@ cJSON *model_schedule_to_json(const struct model_shape *m)
             cJSON_AddBoolToObject(run, "hash_router", true);
         if (k->kv_shared)
             cJSON_AddBoolToObject(run, "kv_shared", true);
+        if (k->index_shared)
+            cJSON_AddBoolToObject(run, "index_shared", true);
         if (k->heads > 0) /* an attention kind's own geometry (models.h, struct layer_kind) */
             cJSON_AddNumberToObject(run, "heads", (double)k->heads);
         if (k->kv_heads > 0)

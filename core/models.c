@@ -309,7 +309,7 @@ static double sparse_layers(const struct model_shape *m)
 {
     double n = 0.0;
     for (int i = 0; i < m->kind_count; i++)
-        if (m->kinds[i].mixer == RT_MIXER_SPARSE)
+        if (m->kinds[i].mixer == RT_MIXER_SPARSE && !m->kinds[i].index_shared)
             n += (double)m->kinds[i].count;
     return n;
 }
@@ -339,7 +339,7 @@ double model_kv_bytes_per_request(const struct model_shape *m, double context_to
     for (int i = 0; i < m->kind_count; i++) {
         double t = (double)m->kinds[i].count * layer_kv_tokens(&m->kinds[i], context_tokens);
         tokens += t;
-        sparse += m->kinds[i].mixer == RT_MIXER_SPARSE ? t : 0.0;
+        sparse += m->kinds[i].mixer == RT_MIXER_SPARSE && !m->kinds[i].index_shared ? t : 0.0;
         if (m->kinds[i].mixer == RT_MIXER_COMPRESSED && m->kinds[i].topk > 0) /* the indexer's key per entry */
             sparse += (double)m->kinds[i].count * layer_compressed_entries(&m->kinds[i], context_tokens);
         if (mixed && t > 0.0)
@@ -830,7 +830,7 @@ static bool same_kind(const struct layer_kind *a, const struct layer_kind *b)
            a->no_mlp == b->no_mlp && a->heads == b->heads && a->kv_heads == b->kv_heads && a->d_head == b->d_head &&
            a->k_eq_v == b->k_eq_v && a->no_sinks == b->no_sinks && a->own_norms == b->own_norms &&
            a->norms == b->norms && a->ratio == b->ratio && a->topk == b->topk && a->hash_router == b->hash_router &&
-           a->kv_shared == b->kv_shared;
+           a->kv_shared == b->kv_shared && a->index_shared == b->index_shared;
 }
 
 int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
@@ -842,6 +842,8 @@ int model_kind_index(struct model_shape *m, const struct layer_kind *kind)
         k.window = 0;
     if (k.mixer != RT_MIXER_COMPRESSED)
         k.ratio = k.topk = 0;
+    if (k.mixer != RT_MIXER_SPARSE)
+        k.index_shared = false;
     if (!k.moe)
         k.hash_router = false;
     if (k.moe || k.no_mlp)
@@ -1032,6 +1034,8 @@ static void append_label(const struct model_shape *m, const struct layer_kind *k
     }
     if (!by_mlp && k->kv_shared)
         append(buf, size, used, " (shared KV)");
+    if (!by_mlp && k->index_shared)
+        append(buf, size, used, " (shared index)");
     if (!by_mlp && mixer_is_attention(k->mixer) && (k->heads > 0 || k->kv_heads > 0 || k->d_head > 0 || k->k_eq_v)) {
         struct attn_geometry g = model_kind_geometry(m, k);
         append(buf, size, used, " [");

@@ -72,6 +72,8 @@ struct layer_kind {
     bool no_sinks;  /* no attention sinks here though the model has them (MiMo-V2-Flash's full layers) */
     bool kv_shared; /* attends over an earlier layer's keys and values: no key or value projection, no cache
                      * of its own (Gemma 4's num_kv_shared_layers) */
+    bool index_shared; /* a sparse layer that reuses the layer before's top-k: its indexer neither scores nor
+                        * caches (GLM-5's indexer_types "shared"); its weights remain */
     int64_t ratio;  /* compressed layers: tokens per compressed entry (DeepSeek-V4: 4 CSA, 128 HCA); else 0 */
     int64_t topk;   /* compressed layers: entries the indexer picks (CSA: 512); 0 = every entry (HCA) */
     bool hash_router; /* an MoE layer routed by a fixed token-to-expert table: its router has no bias

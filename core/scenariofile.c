@@ -255,7 +255,7 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
         char what[48], mixer[16] = "full", mlp[16] = "dense";
         snprintf(what, sizeof what, "model.layer_schedule[%d].", i++);
         double count, window = 0, d_ff = 0, heads = 0, kv_heads = 0, d_head = 0, norms = -1, ratio = 0, topk = 0;
-        bool k_eq_v = false, no_sinks = false, hash_router = false, kv_shared = false;
+        bool k_eq_v = false, no_sinks = false, hash_router = false, kv_shared = false, index_shared = false;
         if (!cJSON_IsObject(run)) {
             snprintf(err, errsize, "%s: '%s' must be an object", path, what);
             return -1;
@@ -277,6 +277,7 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
             json_bool(run, "no_sinks", path, false, &no_sinks, err, errsize) == JSON_BAD ||
             json_bool(run, "hash_router", path, false, &hash_router, err, errsize) == JSON_BAD ||
             json_bool(run, "kv_shared", path, false, &kv_shared, err, errsize) == JSON_BAD ||
+            json_bool(run, "index_shared", path, false, &index_shared, err, errsize) == JSON_BAD ||
             json_number(run, "ratio", path, what, false, 0, 1099511627776.0, true, &ratio, err, errsize) == JSON_BAD ||
             json_number(run, "topk", path, what, false, 0, 1099511627776.0, true, &topk, err, errsize) == JSON_BAD ||
             json_number(run, "norms", path, what, false, 0, 16, true, &norms, err, errsize) == JSON_BAD ||
@@ -292,13 +293,13 @@ static int read_schedule(const cJSON *runs, const char *path, struct model_shape
         }
         static const char *const run_keys[] = {"count", "mixer", "window", "mlp", "d_ff", "experts",
                                                "experts_per_token", "heads", "kv_heads", "d_head", "k_eq_v", "norms", "no_sinks",
-                                               "ratio", "topk", "hash_router", "kv_shared",
+                                               "ratio", "topk", "hash_router", "kv_shared", "index_shared",
                                                NULL};
         json_warn_unknown_keys(run, run_keys, path, what, w);
         struct layer_kind k = {.window = (int64_t)window, .d_ff = (int64_t)d_ff, .heads = (int64_t)heads,
                                .kv_heads = (int64_t)kv_heads, .d_head = (int64_t)d_head, .k_eq_v = k_eq_v,
                                .no_sinks = no_sinks, .ratio = (int64_t)ratio, .topk = (int64_t)topk,
-                               .hash_router = hash_router, .kv_shared = kv_shared,
+                               .hash_router = hash_router, .kv_shared = kv_shared, .index_shared = index_shared,
                                .own_norms = norms >= 0, .norms = norms >= 0 ? (int64_t)norms : 0};
         int mx = 0;
         while (mx < RT_MIXER_COUNT && strcmp(mixer, mixer_name((enum rt_mixer)mx)) != 0)

@@ -122,6 +122,33 @@ static void test_glm5_decode_reads_top_k(void **state)
     ASSERT_NEAR(op(pre, "attention scores")->flops, 78.0 * 2 * 64 * 256 * pairs, 1e-6 * 78.0 * 2 * 64 * 256 * pairs);
 }
 
+/* GLM-5's indexer_types: a "shared" layer reuses the top-k of the layer
+ * before, so it neither caches an index key nor scores; its weights stay. */
+static void test_glm5_shared_indexer(void **state)
+{
+    (void)state;
+    char path[] = "tests/fixtures/hf/glm-5.1/config.json", err[400], *text;
+    size_t len;
+    if (read_file(path, &text, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    cJSON *c = cJSON_Parse(text);
+    free(text);
+    cJSON *types = cJSON_AddArrayToObject(c, "indexer_types");
+    for (int i = 0; i < 78; i++)
+        cJSON_AddItemToArray(types, cJSON_CreateString(i % 2 == 0 ? "full" : "shared"));
+    char *edited = cJSON_PrintUnformatted(c);
+    cJSON_Delete(c);
+    struct model_shape m;
+    struct load_warnings w = {0};
+    if (model_from_hf_config(edited, strlen(edited), path, "glm", &m, &w, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(edited);
+    ASSERT_NEAR(model_param_count(&m).total, 743911218432, 0);
+    ASSERT_NEAR(model_kv_bytes_per_token(&m, 2.0), 78.0 * 1152 + 39.0 * 132, 0);
+    struct analysis a = one_request(&m, 131072);
+    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "sparse indexer")->kv_bytes, 39.0 * (131072 + 1) * 132, 0);
+}
+
 /* Compressed entries (DeepSeek-V4): floor(context / ratio), the window
  * beside them, top-k for CSA; the prompt's pairs in closed form against a
  * sum over its queries. */
@@ -403,6 +430,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sparse_layer_by_hand),
         cmocka_unit_test(test_glm5_decode_reads_top_k),
+        cmocka_unit_test(test_glm5_shared_indexer),
         cmocka_unit_test(test_compressed_layer_by_hand),
         cmocka_unit_test(test_deepseek_v4_decode),
         cmocka_unit_test(test_gemma4_kinds),
