@@ -83,6 +83,15 @@ static void note_precisions(const struct scenario *s, struct analysis *a)
 {
     const struct chip_spec *c = &s->chip;
     enum rt_precision w = s->precision, m = a->compute_precision;
+    const struct model_shape *ms = &s->model;
+    bool kv_differs = ms->checkpoint_kv_quantized && ms->checkpoint_kv_precision != (int)s->kv_precision;
+    if (ms->checkpoint_quantized && (ms->checkpoint_precision != (int)w || kv_differs))
+        add_note(a, "The checkpoint stores %s weights%s%s%s (its quantization config); this scenario counts %s weights "
+                    "and a %s KV cache instead, as the flags or knobs ask.",
+                 precision_name((enum rt_precision)ms->checkpoint_precision),
+                 ms->checkpoint_kv_quantized ? " and a " : "",
+                 ms->checkpoint_kv_quantized ? precision_name((enum rt_precision)ms->checkpoint_kv_precision) : "",
+                 ms->checkpoint_kv_quantized ? " KV cache" : "", precision_name(w), precision_name(s->kv_precision));
     char label[16], bits[16], peak[24], bf16[24];
     snprintf(label, sizeof label, "W%dA%d", precision_nominal_bits(w), precision_nominal_bits(m));
     snprintf(bits, sizeof bits, "%.4g", precision_bytes(w) * 8.0);
@@ -99,6 +108,11 @@ static void note_precisions(const struct scenario *s, struct analysis *a)
                     "at the %s peak; activations take %.6g byte%s an element.",
                  label, bits, precision_name(w), precision_name(m), precision_name(m), precision_activation_bytes(m),
                  precision_activation_bytes(m) == 1.0 ? "" : "s");
+    else if (s->act_precision == RT_BF16 && s->model.checkpoint_weight_only &&
+             s->model.checkpoint_precision == (int)w)
+        add_note(a, "%s as the checkpoint stores it (a weight-only format): weights at %s bits (%s), matmuls at the "
+                    "bf16 peak.",
+                 label, bits, precision_name(w));
     else if (s->act_precision == RT_BF16)
         add_note(a, "%s as asked (--act-precision bf16): weights stored at %s bits (%s), matmuls at the bf16 peak "
                     "(weight-only quantization).",

@@ -32,9 +32,14 @@ static bool same_ci(const char *a, const char *b)
 struct reading {
     bool found;
     enum rt_precision weights;
-    bool kv_fp8;
+    bool kv_set;              /* the KV cache's format is stated */
+    enum rt_precision kv;
+    char kv_unknown[32];      /* a KV format stated that rooftop does not read ("" when none) */
     bool weight_only;
-    char method[48];          /* for the assumption: "fp8, 128x128 blocks", "ModelOpt NVFP4" */
+    bool act_set;             /* the matmuls' inputs have their own format (W4A8: fp8) */
+    enum rt_precision act;
+    char method[80];          /* for the assumption: "fp8, 128x128 blocks", "ModelOpt NVFP4" */
+    char why_not[64];         /* when !found: what was met */
     const cJSON *excluded;    /* a list of module names or globs the checkpoint keeps wide; may be NULL */
     const cJSON *layers;      /* MIXED_PRECISION: module -> {quant_algo}; may be NULL */
 };
@@ -58,7 +63,8 @@ static double num_of(const cJSON *obj, const char *key, double fallback)
  * W4A16_AWQ / INT4_AWQ, W8A8 / INT8. Returns false for anything else. */
 static bool algo_format(const char *algo, enum rt_precision *p, bool *weight_only)
 {
-    *weight_only = has_ci(algo, "W4A16") || has_ci(algo, "AWQ");
+    /* W4A16 and plain AWQ keep the activations in bf16; W4A8_AWQ (TensorRT-LLM) runs them in fp8 */
+    *weight_only = has_ci(algo, "W4A16") || (has_ci(algo, "AWQ") && !has_ci(algo, "W4A8"));
     if (has_ci(algo, "NVFP4"))
         *p = RT_NVFP4;
     else if (has_ci(algo, "MXFP4"))
@@ -141,19 +147,39 @@ static void read_config_block(const cJSON *qc, struct reading *r)
     if (!cJSON_IsArray(r->excluded))
         r->excluded = NULL;
     const cJSON *kv = cJSON_GetObjectItemCaseSensitive(qc, "kv_cache_scheme");
-    r->kv_fp8 = cJSON_IsObject(kv) && num_of(kv, "num_bits", 0) == 8;
+    if (cJSON_IsObject(kv)) { /* compressed-tensors / ModelOpt: 8-bit float fp8, 4-bit float nvfp4 */
+        double bits = num_of(kv, "num_bits", 0);
+        bool is_float = strcmp(str_of(kv, "type"), "float") == 0 || !cJSON_GetObjectItemCaseSensitive(kv, "type");
+        r->kv_set = (bits == 8 || bits == 4) && is_float;
+        r->kv = bits == 4 ? RT_NVFP4 : RT_FP8;
+        if (!r->kv_set)
+            snprintf(r->kv_unknown, sizeof r->kv_unknown, "%g-bit %s", bits, str_of(kv, "type"));
+    }
     const cJSON *groups = cJSON_GetObjectItemCaseSensitive(qc, "config_groups");
     if (same_ci(method, "fp8")) {
-        r->weights = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(qc, "weight_block_size")) ? RT_FP8_BLOCK : RT_FP8;
+        const cJSON *blocks = cJSON_GetObjectItemCaseSensitive(qc, "weight_block_size");
+        r->weights = cJSON_IsArray(blocks) ? RT_FP8_BLOCK : RT_FP8;
         r->found = true;
+        if (cJSON_IsArray(blocks) && cJSON_GetArraySize(blocks) == 2) { /* checked: two whole numbers */
+            double rows = cJSON_GetArrayItem(blocks, 0)->valuedouble, cols = cJSON_GetArrayItem(blocks, 1)->valuedouble;
+            if (rows != 128 || cols != 128) {
+                snprintf(r->method, sizeof r->method, "fp8, %.0fx%.0f blocks (scales counted per 128x128)", rows, cols);
+                return;
+            }
+        }
     } else if (same_ci(method, "mxfp4")) {
         r->weights = RT_MXFP4;
         r->found = true;
     } else if (same_ci(method, "awq") || same_ci(method, "gptq")) {
         double bits = num_of(qc, "bits", num_of(qc, "w_bit", 4));
+        const cJSON *given = cJSON_GetObjectItemCaseSensitive(qc, "bits");
+        if (given && !cJSON_IsNumber(given))
+            bits = 0; /* null, NaN, a string: not a width */
         r->weights = bits == 8 ? RT_INT8 : RT_INT4;
         r->weight_only = true;
         r->found = bits == 4 || bits == 8;
+        if (!r->found)
+            snprintf(r->why_not, sizeof r->why_not, "bits %g", bits);
     } else if (same_ci(method, "bitsandbytes")) {
         const cJSON *four = cJSON_GetObjectItemCaseSensitive(qc, "load_in_4bit");
         r->weights = cJSON_IsTrue(four) ? RT_INT4 : RT_INT8;
@@ -185,8 +211,19 @@ static void read_config_block(const cJSON *qc, struct reading *r)
 static void read_modelopt_block(const cJSON *q, struct reading *r)
 {
     const char *algo = str_of(q, "quant_algo");
+    const cJSON *kv_item = cJSON_GetObjectItemCaseSensitive(q, "kv_cache_quant_algo");
     const char *kv = str_of(q, "kv_cache_quant_algo");
-    r->kv_fp8 = has_ci(kv, "FP8");
+    if (has_ci(kv, "NVFP4")) {
+        r->kv_set = true;
+        r->kv = RT_NVFP4;
+    } else if (has_ci(kv, "FP8")) {
+        r->kv_set = true;
+        r->kv = RT_FP8;
+    } else if (kv_item && !cJSON_IsNull(kv_item)) {
+        snprintf(r->kv_unknown, sizeof r->kv_unknown, "%.24s", cJSON_IsString(kv_item) ? kv : "(not a string)");
+    }
+    if (cJSON_GetObjectItemCaseSensitive(q, "quant_algo") && !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(q, "quant_algo")))
+        snprintf(r->why_not, sizeof r->why_not, "quant_algo is not a string");
     r->excluded = cJSON_GetObjectItemCaseSensitive(q, "exclude_modules");
     if (!cJSON_IsArray(r->excluded))
         r->excluded = NULL;
@@ -220,11 +257,19 @@ static void read_modelopt_block(const cJSON *q, struct reading *r)
             r->weight_only = votes > 0 && weight_only_votes * 2 > votes;
         }
         snprintf(r->method, sizeof r->method, "ModelOpt mixed precision");
+        if (!r->found)
+            snprintf(r->why_not, sizeof r->why_not, "MIXED_PRECISION without quantized_layers it reads");
         return;
     }
     r->found = algo_format(algo, &r->weights, &weight_only);
     r->weight_only = weight_only;
+    if (r->found && has_ci(algo, "W4A8")) { /* TensorRT-LLM's W4A8_AWQ: int4 weights, fp8 activations */
+        r->act_set = true;
+        r->act = RT_FP8;
+    }
     snprintf(r->method, sizeof r->method, "ModelOpt %s", algo[0] ? algo : "(no quant_algo)");
+    if (!r->found && !r->why_not[0])
+        snprintf(r->why_not, sizeof r->why_not, "quant_algo '%.30s'", algo);
 }
 
 /* Parts of one layer a checkpoint can keep wide. */
@@ -299,7 +344,8 @@ static double layer_part_params(const struct model_shape *m, int64_t i, unsigned
 /* The parameters the checkpoint keeps wider than its format: the
  * embeddings and norms always, the LM head unless a quantized layer names
  * it, and what its exclusion list names. */
-static double kept_wide_params(const struct model_shape *m, const struct reading *r, bool *named_parts)
+static double kept_wide_params(const struct model_shape *m, const struct reading *r, bool *named_parts,
+                               bool *head_wide)
 {
     struct param_count pc = model_param_count(m);
     bool lm_head = true;
@@ -322,7 +368,8 @@ static double kept_wide_params(const struct model_shape *m, const struct reading
         for (int64_t i = at < 0 ? 0 : at; i < m->layers && i < RT_MAX_LAYERS && (at < 0 || i == at); i++)
             masks[i] |= parts;
     }
-    double kept = pc.embedding + pc.norms + (lm_head && !m->tied_embeddings ? pc.lm_head : 0.0);
+    *head_wide = lm_head && !m->tied_embeddings && pc.lm_head > 0.0;
+    double kept = pc.embedding + pc.norms + (*head_wide ? pc.lm_head : 0.0);
     *named_parts = false;
     for (int64_t i = 0; i < m->layers && i < RT_MAX_LAYERS; i++) {
         if (masks[i])
@@ -332,37 +379,133 @@ static double kept_wide_params(const struct model_shape *m, const struct reading
     return kept;
 }
 
+/* MIXED_PRECISION: the parameters of the quantized layers in a format
+ * other than the bulk's (Qwen3.6-27B's FP8 attention beside its NVFP4
+ * MLPs), and that format (the most common of them) in *other. */
+static double other_format_params(const struct model_shape *m, const struct reading *r, enum rt_precision *other)
+{
+    struct param_count pc = model_param_count(m);
+    int votes[RT_PRECISION_COUNT] = {0};
+    unsigned masks[RT_MAX_LAYERS] = {0};
+    const cJSON *layer;
+    cJSON_ArrayForEach(layer, r->layers)
+    {
+        enum rt_precision p;
+        bool wo;
+        if (!layer->string || !algo_format(str_of(layer, "quant_algo"), &p, &wo) || p == r->weights)
+            continue;
+        votes[p]++;
+        int64_t at = -1;
+        bool head = false;
+        unsigned parts = pattern_parts(layer->string, &at, &head);
+        for (int64_t i = at < 0 ? 0 : at; i < m->layers && i < RT_MAX_LAYERS && (at < 0 || i == at); i++)
+            masks[i] |= parts;
+    }
+    int best = -1;
+    for (int p = 0; p < RT_PRECISION_COUNT; p++)
+        if (votes[p] > 0 && (best < 0 || votes[p] > votes[best]))
+            best = p;
+    *other = best >= 0 ? (enum rt_precision)best : r->weights;
+    double n = 0.0;
+    for (int64_t i = 0; i < m->layers && i < RT_MAX_LAYERS && best >= 0; i++)
+        n += layer_part_params(m, i, masks[i], &pc);
+    return n;
+}
+
 /* Writes the reading into m: the checkpoint fields and one assumption. */
 static void apply_reading(struct model_shape *m, const struct reading *r, const char *file)
 {
     char value[RT_ASSUMPTION_VALUE_MAX], why[2 * RT_ASSUMPTION_WHY_MAX];
     model_unassume(m, "quantization");
-    if (!r->found) {
-        snprintf(value, sizeof value, "%.40s", r->method);
-        snprintf(why, sizeof why, "%s names a format rooftop does not read: the weights are counted at bf16 (give "
-                                  "--precision)",
+    if (r->kv_unknown[0]) {
+        snprintf(value, sizeof value, "%.40s", r->kv_unknown);
+        snprintf(why, sizeof why, "%s states a KV-cache format rooftop does not read: the cache is counted at the "
+                                  "--kv-precision (bf16 unless given)",
                  file);
+        model_assume(m, "kv cache format", value, why);
+    }
+    if (!r->found) {
+        snprintf(value, sizeof value, "%.40s", r->why_not[0] ? r->why_not : r->method);
+        snprintf(why, sizeof why, "%s (%s) names a format rooftop does not read: the weights are counted at bf16 "
+                                  "(give --precision)",
+                 file, r->method);
         model_assume(m, "quantization", value, why);
         return;
     }
     m->checkpoint_quantized = true;
     m->checkpoint_precision = (int)r->weights;
-    m->checkpoint_kv_fp8 = r->kv_fp8;
+    m->checkpoint_kv_quantized = r->kv_set;
+    m->checkpoint_kv_precision = (int)r->kv;
     m->checkpoint_weight_only = r->weight_only;
-    bool named = false;
+    m->checkpoint_act_set = r->act_set;
+    m->checkpoint_act_precision = (int)r->act;
+    bool named = false, head = false;
     struct param_count pc = model_param_count(m);
-    double kept = kept_wide_params(m, r, &named);
-    double extra_bytes = kept * (2.0 - precision_bytes(r->weights));
-    char kept_text[24], bytes_text[24];
+    double kept = kept_wide_params(m, r, &named, &head);
+    enum rt_precision other = r->weights;
+    double others = r->layers ? other_format_params(m, r, &other) : 0.0;
+    double bq = precision_bytes(r->weights);
+    double extra_bytes = kept * (2.0 - bq) + others * (precision_bytes(other) - bq);
+    char kept_text[24], bytes_text[24], other_text[64] = "";
     format_count(kept_text, sizeof kept_text, kept);
     format_si(bytes_text, sizeof bytes_text, extra_bytes, "B");
-    snprintf(value, sizeof value, "%s weights%s%s", precision_name(r->weights), r->weight_only ? " only" : "",
-             r->kv_fp8 ? ", fp8 KV" : "");
-    snprintf(why, sizeof why, "%s (%s): %s; --precision overrides; %s params (%.1f%%: embeddings, norms%s) stay "
-                              "wider: +%s",
+    if (others > 0.0) {
+        char n[24];
+        snprintf(other_text, sizeof other_text, "; %s at %s", format_count(n, sizeof n, others), precision_name(other));
+    }
+    char kv_text[24] = "";
+    if (r->kv_set)
+        snprintf(kv_text, sizeof kv_text, ", %s KV", precision_name(r->kv));
+    snprintf(value, sizeof value, "%s weights%s%s", precision_name(r->weights),
+             r->weight_only ? " only" : r->act_set ? (r->act == RT_FP8 ? ", fp8 matmuls" : ", own matmuls") : "",
+             kv_text);
+    snprintf(why, sizeof why, "%s (%s): %s; the precisions start there; %s params (%.1f%%: embeddings, norms%s%s) "
+                              "stay wider%s: +%s",
              file, r->method, format_words(r->weights), kept_text, pc.total > 0.0 ? 100.0 * kept / pc.total : 0.0,
-             named ? ", excluded modules" : "", bytes_text);
+             head ? ", LM head" : "", named ? ", excluded" : "", other_text, bytes_text);
     model_assume(m, "quantization", value, why);
+}
+
+/* A list of module names (ignore, modules_to_not_convert, exclude_modules)
+ * where present: strings only. */
+static int check_names(const cJSON *block, const char *key, const char *path, const char *what, char *err,
+                       size_t errsize)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(block, key), *e;
+    if (!v || cJSON_IsNull(v))
+        return 0;
+    bool ok = cJSON_IsArray(v);
+    cJSON_ArrayForEach(e, v) ok = ok && cJSON_IsString(e);
+    if (!ok) {
+        snprintf(err, errsize, "%s: '%s%s' must be a list of module names", path, what, key);
+        return -1;
+    }
+    return 0;
+}
+
+/* The sizes a block states: group_size a positive whole number,
+ * weight_block_size two of them. */
+static int check_sizes(const cJSON *block, const char *path, const char *what, char *err, size_t errsize)
+{
+    const cJSON *g = cJSON_GetObjectItemCaseSensitive(block, "group_size");
+    if (g && !cJSON_IsNull(g) &&
+        (!cJSON_IsNumber(g) || !isfinite(g->valuedouble) || g->valuedouble < 1 ||
+         g->valuedouble != floor(g->valuedouble) || g->valuedouble > 1e6)) {
+        snprintf(err, errsize, "%s: '%sgroup_size' must be a positive whole number of elements", path, what);
+        return -1;
+    }
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(block, "weight_block_size"), *e;
+    if (b && !cJSON_IsNull(b)) {
+        bool ok = cJSON_IsArray(b) && cJSON_GetArraySize(b) == 2;
+        cJSON_ArrayForEach(e, b) ok = ok && cJSON_IsNumber(e) && isfinite(e->valuedouble) && e->valuedouble >= 1 &&
+                                      e->valuedouble == floor(e->valuedouble) && e->valuedouble <= 1e6;
+        if (!ok) {
+            snprintf(err, errsize, "%s: '%sweight_block_size' must be two positive whole numbers (rows, columns)",
+                     path, what);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int hf_quant_from_config(const cJSON *qc, const char *path, struct model_shape *m, char *err, size_t errsize)
@@ -373,6 +516,10 @@ int hf_quant_from_config(const cJSON *qc, const char *path, struct model_shape *
         snprintf(err, errsize, "%s: 'quantization_config' must be an object", path);
         return -1;
     }
+    if (check_names(qc, "ignore", path, "quantization_config.", err, errsize) ||
+        check_names(qc, "modules_to_not_convert", path, "quantization_config.", err, errsize) ||
+        check_sizes(qc, path, "quantization_config.", err, errsize))
+        return -1;
     struct reading r = {0};
     read_config_block(qc, &r);
     apply_reading(m, &r, "quantization_config");
@@ -389,6 +536,9 @@ int hf_quant_from_file(const char *text, size_t len, const char *path, struct mo
     int rc = 0;
     if (!cJSON_IsObject(q)) {
         snprintf(err, errsize, "%s: expected a 'quantization' object (ModelOpt's hf_quant_config.json)", path);
+        rc = -1;
+    } else if (check_names(q, "exclude_modules", path, "quantization.", err, errsize) ||
+               check_sizes(q, path, "quantization.", err, errsize)) {
         rc = -1;
     } else {
         struct reading r = {0};

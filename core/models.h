@@ -211,8 +211,11 @@ struct model_shape {
      * wider. */
     bool checkpoint_quantized;
     int checkpoint_precision;  /* enum rt_precision (units.h) of the bulk of its weights */
-    bool checkpoint_kv_fp8;    /* it ships an fp8 KV cache (kv_cache_quant_algo FP8, kv_cache_scheme 8-bit float) */
-    bool checkpoint_weight_only; /* weights only (W4A16, AWQ, GPTQ): the matmuls run in bf16 */
+    bool checkpoint_kv_quantized; /* it states a KV-cache format (kv_cache_quant_algo, kv_cache_scheme) */
+    int checkpoint_kv_precision;  /* that format: enum rt_precision (FP8, NVFP4) */
+    bool checkpoint_weight_only;  /* weights only (W4A16, AWQ, GPTQ): the matmuls run in bf16 */
+    bool checkpoint_act_set;      /* its matmuls' inputs have a format of their own (W4A8: fp8) */
+    int checkpoint_act_precision; /* that format: enum rt_precision */
 
     /* What the loader assumed (absent keys, inferred patterns). */
     struct model_assumption assumptions[RT_MAX_ASSUMPTIONS];

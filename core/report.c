@@ -523,9 +523,12 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
     sb_printf(sb, "  HBM                %s on %lld chip%s, %s reserved, %s free after weights%s\n",
               format_si(x, sizeof x, mv->hbm_total_bytes, "B"), (long long)s->chips, s->chips == 1 ? "" : "s",
               format_si(y, sizeof y, s->reserve_bytes, "B"), format_si(z, sizeof z, mv->free_bytes, "B"),
-              mv->weights_fit ? "" : " (the weights do not fit)");
+              mv->weights_fit       ? ""
+              : mv->free_bytes < 0.0 ? " (the weights do not fit)"
+                                     : " (the weights fit, but not with the activation workspace beside them)");
     if (mv->state_bytes_per_request > 0.0)
-        sb_printf(sb, "  fixed state        %s per request (linear-attention and Mamba layers), %s for the batch\n",
+        sb_printf(sb, "  fixed state        %s per request (linear, Mamba, convolution or cross-attention layers), %s "
+                      "for the batch\n",
                   format_si(x, sizeof x, mv->state_bytes_per_request, "B"),
                   format_si(y, sizeof y, mv->state_bytes, "B"));
     sb_printf(sb, "  concurrent requests that fit at %lld tokens: %lld%s\n", (long long)s->context_tokens,

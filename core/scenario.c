@@ -66,9 +66,13 @@ void scenario_use_checkpoint(struct scenario *s)
     if (!m->checkpoint_quantized || m->checkpoint_precision < 0 || m->checkpoint_precision >= RT_PRECISION_COUNT)
         return;
     s->precision = (enum rt_precision)m->checkpoint_precision;
-    if (m->checkpoint_kv_fp8)
-        s->kv_precision = RT_FP8;
-    s->act_precision = m->checkpoint_weight_only ? RT_BF16 : RT_PRECISION_AUTO;
+    if (m->checkpoint_kv_quantized && m->checkpoint_kv_precision >= 0 && m->checkpoint_kv_precision < RT_PRECISION_COUNT)
+        s->kv_precision = (enum rt_precision)m->checkpoint_kv_precision;
+    s->act_precision = m->checkpoint_weight_only ? RT_BF16
+                       : m->checkpoint_act_set && m->checkpoint_act_precision >= 0 &&
+                               m->checkpoint_act_precision < RT_PRECISION_COUNT
+                           ? (enum rt_precision)m->checkpoint_act_precision
+                           : RT_PRECISION_AUTO;
 }
 
 /* Checks an integer knob against [lo, hi]. */

@@ -186,8 +186,8 @@ void scenario_set_model(struct scenario *s, const struct model_shape *m);
 
 /* Starts s's precisions from its model's checkpoint (models.h,
  * checkpoint_quantized): the weights at the checkpoint's format, the KV
- * cache at fp8 when the checkpoint ships one, and the matmuls at bf16 for
- * a weight-only format. Nothing for a model with no stated format. Flags
+ * cache at the format the checkpoint states (fp8, nvfp4), and the matmuls
+ * at bf16 for a weight-only format (fp8 for W4A8). Nothing for a model with no stated format. Flags
  * applied after it (--precision, --kv-precision, --act-precision) win. */
 void scenario_use_checkpoint(struct scenario *s);
 

@@ -282,7 +282,8 @@ static void test_quantized_checkpoints(void **state)
     load_quant("qwen3.6-27b", &m); /* MIXED_PRECISION: MLPs W4A16_NVFP4, attention FP8, FP8 KV */
     assert_true(m.checkpoint_quantized);
     assert_int_equal(m.checkpoint_precision, RT_NVFP4);
-    assert_true(m.checkpoint_kv_fp8);
+    assert_true(m.checkpoint_kv_quantized);
+    assert_int_equal(m.checkpoint_kv_precision, RT_FP8);
     assert_true(m.checkpoint_weight_only);
     struct scenario s;
     scenario_default(&s);
@@ -299,13 +300,13 @@ static void test_quantized_checkpoints(void **state)
     bool said = false;
     for (int i = 0; i < m.assumption_count; i++)
         said = said || (strcmp(m.assumptions[i].key, "quantization") == 0 &&
-                        strstr(m.assumptions[i].why, "excluded modules") != NULL);
+                        strstr(m.assumptions[i].why, "norms, LM head, excluded") != NULL);
     assert_true(said);
 
     m = load_fixture("minimax-m2.7"); /* quantization_config: fp8 with 128 x 128 blocks */
     assert_true(m.checkpoint_quantized);
     assert_int_equal(m.checkpoint_precision, RT_FP8_BLOCK);
-    assert_false(m.checkpoint_kv_fp8);
+    assert_false(m.checkpoint_kv_quantized);
     m = load_fixture("gpt-oss-20b");
     assert_int_equal(m.checkpoint_precision, RT_MXFP4);
     m = load_fixture("glm-5.1"); /* bf16: nothing stated */
@@ -330,6 +331,68 @@ static void test_quantized_checkpoints(void **state)
             fail_msg("%s", err);
         assert_true(q.checkpoint_quantized);
         assert_string_equal(precision_name((enum rt_precision)q.checkpoint_precision), forms[i][1]);
+    }
+}
+
+/* hf_quant_config.json's other forms: a mixed checkpoint's other format is
+ * counted in the assumption, an NVFP4 KV cache read, an unknown one said,
+ * W4A8 runs fp8 matmuls, and malformed sizes and lists are refused by name. */
+static void test_quant_file_forms(void **state)
+{
+    (void)state;
+    struct model_shape m = load_fixture("qwen3.6-27b");
+    load_quant("qwen3.6-27b", &m);
+    bool said = false;
+    for (int i = 0; i < m.assumption_count; i++)
+        said = said || (strcmp(m.assumptions[i].key, "quantization") == 0 &&
+                        strstr(m.assumptions[i].why, "7.24B at fp8") != NULL);
+    assert_true(said); /* its FP8 attention and linear-attention projections beside the NVFP4 MLPs */
+    struct {
+        const char *text, *error;
+        int kv, act; /* -1: not stated */
+    } cases[] = {
+        {"{\"quantization\": {\"quant_algo\": \"FP8\", \"kv_cache_quant_algo\": \"NVFP4\"}}", NULL, RT_NVFP4, -1},
+        {"{\"quantization\": {\"quant_algo\": \"FP8\", \"kv_cache_quant_algo\": \"BOGUS\"}}", NULL, -1, -1},
+        {"{\"quantization\": {\"quant_algo\": \"W4A8_AWQ\"}}", NULL, -1, RT_FP8},
+        {"{\"quantization\": {\"quant_algo\": \"NVFP4\", \"group_size\": 0}}", "'quantization.group_size'", -1, -1},
+        {"{\"quantization\": {\"quant_algo\": \"NVFP4\", \"exclude_modules\": [1]}}",
+         "'quantization.exclude_modules' must be a list of module names", -1, -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct model_shape q = load_fixture("llama-3.1-8b");
+        char err[300] = "";
+        struct load_warnings w = {0};
+        int rc = hf_quant_from_file(cases[i].text, strlen(cases[i].text), "h.json", &q, &w, err, sizeof err);
+        if (cases[i].error) {
+            assert_int_equal(rc, -1);
+            ASSERT_CONTAINS(err, cases[i].error);
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        assert_int_equal(q.checkpoint_kv_quantized, cases[i].kv >= 0);
+        if (cases[i].kv >= 0)
+            assert_int_equal(q.checkpoint_kv_precision, cases[i].kv);
+        assert_int_equal(q.checkpoint_act_set, cases[i].act >= 0);
+        if (cases[i].act >= 0)
+            assert_int_equal(q.checkpoint_act_precision, cases[i].act);
+        bool unknown_kv = false;
+        for (int j = 0; j < q.assumption_count; j++)
+            unknown_kv = unknown_kv || strcmp(q.assumptions[j].key, "kv cache format") == 0;
+        assert_int_equal(unknown_kv, strstr(cases[i].text, "BOGUS") != NULL);
+    }
+    const char *bad_config[][2] = {
+        {"{\"quant_method\": \"fp8\", \"weight_block_size\": [0, 0]}", "'quantization_config.weight_block_size'"},
+        {"{\"quant_method\": \"mxfp4\", \"modules_to_not_convert\": 5}", "modules_to_not_convert"},
+    };
+    for (size_t i = 0; i < sizeof bad_config / sizeof bad_config[0]; i++) {
+        char text[600], err[300];
+        snprintf(text, sizeof text, "{\"model_type\": \"llama\", \"hidden_size\": 64, \"num_hidden_layers\": 2, "
+                                    "\"num_attention_heads\": 4, \"vocab_size\": 100, \"intermediate_size\": 128, "
+                                    "\"quantization_config\": %s}", bad_config[i][0]);
+        struct model_shape q;
+        struct load_warnings w = {0};
+        assert_int_equal(model_from_hf_config(text, strlen(text), "q.json", "q", &q, &w, err, sizeof err), -1);
+        ASSERT_CONTAINS(err, bad_config[i][1]);
     }
 }
 
@@ -438,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_fixed_state_mixers),
         cmocka_unit_test(test_nas_blocks),
         cmocka_unit_test(test_quantized_checkpoints),
+        cmocka_unit_test(test_quant_file_forms),
         cmocka_unit_test(test_python_literals),
         cmocka_unit_test(test_refusals_name_the_cause),
         cmocka_unit_test(test_scenario_round_trip),

@@ -729,7 +729,8 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         view_text(v, x, 1, -1, batch, ROLE_TEXT);
     if (!m->weights_fit) {
         x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s: ", h);
-        view_text(v, x, 2, -1, "weights do not fit", ROLE_MISS);
+        /* the weights alone, or beside them the activation workspace */
+        view_text(v, x, 2, -1, m->free_bytes < 0.0 ? "weights do not fit" : "workspace does not fit", ROLE_MISS);
     } else if (!m->batch_fits) {
         x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s: ", h);
         view_text(v, x, 2, -1, "batch does not fit", ROLE_MISS);
