@@ -482,7 +482,12 @@ static int read_kv_heads(struct hf_reader *r)
     if (kv == 0 && !hf_has(r, "num_key_value_heads")) {
         kv = m->heads;
         if (!falcon && !mpt)
-            assume(m, "num_key_value_heads", "absent: one KV head per query head (MHA)", "%lld", (long long)kv);
+            assume(m, "num_key_value_heads",
+                   hf_find(r, "num_key_value_heads", NULL)
+                       ? "null (NaN in the file reads as null): one KV head per query head (MHA), as the config "
+                         "classes read None"
+                       : "absent: one KV head per query head (MHA)",
+                   "%lld", (long long)kv);
     }
     m->kv_heads = kv;
     if (m->kv_heads == 0 || m->kv_heads > m->heads || m->heads % m->kv_heads != 0) {
@@ -628,6 +633,14 @@ static int read_experts(struct hf_reader *r)
     if (hf_whole(r, KEYS("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"), false, 0,
                  &m->experts))
         return -1;
+    bool gemma_moe = false;
+    if ((f->flags & F_GLOBAL_GEOMETRY) && hf_bool(r, "enable_moe_block", &gemma_moe) == JSON_BAD)
+        return -1;
+    if (gemma_moe && m->experts < 2) {
+        snprintf(r->err, r->errsize, "%s: 'enable_moe_block' is true but 'num_experts' is %lld: an MoE block needs 2 "
+                                     "or more", r->path, (long long)m->experts);
+        return -1;
+    }
     if (m->experts <= 1) {
         m->experts = m->experts_per_token = 1;
         return 0;
@@ -642,7 +655,7 @@ static int read_experts(struct hf_reader *r)
         return -1;
     }
     if (hf_whole(r, KEYS("moe_intermediate_size"), false, 1, &m->moe_d_ff) ||
-        hf_whole(r, KEYS("moe_latent_size"), false, 0, &m->moe_latent) ||
+        hf_whole(r, KEYS("moe_latent_size"), false, 1, &m->moe_latent) ||
         hf_whole(r, KEYS("n_shared_experts", "num_shared_experts"), false, 0, &m->shared_experts))
         return -1;
     if (f->flags & F_SHARED_GATE) {
@@ -729,6 +742,23 @@ static int read_indexer(struct hf_reader *r, int64_t *topk)
     return 0;
 }
 
+/* A sparse-attention family's config without index_topk (or with it null):
+ * the 2048 DeepSeek-V3.2 and GLM-5 publish and their config classes
+ * default to, said; the indexer's own keys stay required. */
+static int read_indexer_defaulted(struct hf_reader *r, int64_t *topk)
+{
+    if (!(r->family->flags & F_SPARSE) || hf_has(r, "index_topk"))
+        return read_indexer(r, topk);
+    *topk = 2048;
+    assume(r->m, "index_topk", hf_find(r, "index_topk", NULL) ? "null (or NaN): the 2048 DeepSeek-V3.2 and GLM-5 use"
+                                                              : "absent: the 2048 DeepSeek-V3.2 and GLM-5 use",
+           "2048");
+    if (hf_whole(r, KEYS("index_n_heads"), true, 1, &r->m->index_heads) ||
+        hf_whole(r, KEYS("index_head_dim"), true, 1, &r->m->index_head_dim))
+        return -1;
+    return 0;
+}
+
 /* Reads a whole period key (>= 1) with a default and says when it was assumed. */
 static int period_key(struct hf_reader *r, const char *key, int64_t fallback, const char *why, int64_t *out)
 {
@@ -781,10 +811,12 @@ static int read_state_mixers(struct hf_reader *r)
             return -1;
     }
     if (r->family->flags & F_COMPRESSED) { /* DeepSeek-V4: q LoRA, grouped output, hyper-connections, indexer */
-        if (hf_whole(r, KEYS("q_lora_rank"), true, 1, &m->q_lora_rank) ||
+        int64_t head_dim = 0;
+        if (hf_whole(r, KEYS("head_dim"), true, 1, &head_dim) || /* never hidden / heads: the KV tensor's width */
+            hf_whole(r, KEYS("q_lora_rank"), true, 1, &m->q_lora_rank) ||
             hf_whole(r, KEYS("o_groups"), true, 1, &m->o_groups) ||
             hf_whole(r, KEYS("o_lora_rank"), true, 1, &m->o_lora_rank) ||
-            hf_whole(r, KEYS("hc_mult"), false, 1, &m->hc_mult) ||
+            hf_whole(r, KEYS("hc_mult"), true, 1, &m->hc_mult) ||
             hf_whole(r, KEYS("index_n_heads"), true, 1, &m->index_heads) ||
             hf_whole(r, KEYS("index_head_dim"), true, 1, &m->index_head_dim))
             return -1;
@@ -1010,12 +1042,29 @@ static int read_mixers(struct hf_reader *r, enum rt_mixer *mixers, int64_t *wind
         cJSON_ArrayForEach(t, kda)
         {
             if (!cJSON_IsNumber(t) || t->valuedouble != floor(t->valuedouble) || t->valuedouble < 1 ||
-                t->valuedouble > (double)L) {
-                snprintf(r->err, r->errsize, "%s: 'linear_attn_config.kda_layers' must list layers from 1 to %lld",
-                         r->path, (long long)L);
+                t->valuedouble > (double)L || mixers[(int64_t)t->valuedouble - 1] == RT_MIXER_LINEAR) {
+                snprintf(r->err, r->errsize, "%s: 'linear_attn_config.kda_layers' must list layers from 1 to %lld, "
+                                             "each once", r->path, (long long)L);
                 return -1;
             }
             mixers[(int64_t)t->valuedouble - 1] = RT_MIXER_LINEAR;
+        }
+        const cJSON *full = cJSON_GetObjectItemCaseSensitive(lin, "full_attn_layers");
+        if (full && !cJSON_IsNull(full)) { /* where given, the other layers exactly, counted from 1 */
+            int64_t n = 0;
+            bool ok = cJSON_IsArray(full);
+            cJSON_ArrayForEach(t, full)
+            {
+                ok = ok && cJSON_IsNumber(t) && t->valuedouble == floor(t->valuedouble) && t->valuedouble >= 1 &&
+                     t->valuedouble <= (double)L && mixers[(int64_t)t->valuedouble - 1] == RT_MIXER_FULL;
+                n++;
+            }
+            if (!ok || n + cJSON_GetArraySize(kda) != L) {
+                snprintf(r->err, r->errsize, "%s: 'linear_attn_config.full_attn_layers' must list, from 1, the %lld "
+                                             "layers kda_layers leaves out",
+                         r->path, (long long)(L - cJSON_GetArraySize(kda)));
+                return -1;
+            }
         }
         return 0;
     }
@@ -1227,6 +1276,18 @@ static int read_moe_layers(struct hf_reader *r, bool *moe)
         if (strcmp(r->family->model_type, "lfm2_moe") == 0) /* Lfm2MoeConfig's default */
             first = 2;
         const cJSON *listed_moe = hf_find(r, "moe_layers_enum", NULL);
+        if (cJSON_IsArray(listed_moe)) { /* the same list written as numbers */
+            for (int64_t i = 0; i < L; i++)
+                moe[i] = false;
+            if (layer_index_list(r, "moe_layers_enum", moe, &present))
+                return -1;
+            break;
+        }
+        if (listed_moe && !cJSON_IsNull(listed_moe) && !cJSON_IsString(listed_moe)) {
+            snprintf(r->err, r->errsize, "%s: 'moe_layers_enum' must list the MoE layers (\"3,4,5\" or [3, 4, 5])",
+                     r->path);
+            return -1;
+        }
         if (cJSON_IsString(listed_moe)) { /* Step-3.5/3.7: "3,4,...,44", the MoE layers */
             for (int64_t i = 0; i < L; i++)
                 moe[i] = false;
@@ -1430,6 +1491,34 @@ static int build_nas_schedule(struct hf_reader *r)
         k[i] = (struct layer_kind){.mixer = attn_off ? RT_MIXER_NONE : RT_MIXER_FULL, .no_mlp = ffn_off,
                                    .own_norms = true, .norms = (attn_off ? 0 : 1) + (ffn_off ? 0 : 1)};
         char where[48];
+        snprintf(where, sizeof where, "block_configs[%d].attention.", i);
+        double window = 0;
+        enum json_found wf = attn_off ? JSON_ABSENT
+                                      : json_number(attn, "window_length", r->path, where, false, 1, BIG, true,
+                                                    &window, r->err, r->errsize);
+        if (wf == JSON_BAD)
+            return -1;
+        if (wf == JSON_FOUND) { /* a windowed block (DeciLM's window_length) */
+            k[i].mixer = RT_MIXER_SLIDING;
+            k[i].window = (int64_t)window;
+        }
+        static const char *const unread_opts[] = {"sparsify", "num_sink_tokens"};
+        for (size_t o = 0; o < 2 && !attn_off; o++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(attn, unread_opts[o]);
+            if (v && !cJSON_IsNull(v)) {
+                snprintf(r->err, r->errsize, "%s: '%s%s' is set: an attention variant rooftop does not model yet; "
+                                             "refusing rather than guessing",
+                         r->path, where, unread_opts[o]);
+                return -1;
+            }
+        }
+        const cJSON *sparsify = cJSON_GetObjectItemCaseSensitive(ffn, "sparsify");
+        if (!ffn_off && sparsify && !cJSON_IsNull(sparsify)) {
+            snprintf(r->err, r->errsize, "%s: 'block_configs[%d].ffn.sparsify' is set: a sparse MLP rooftop does not "
+                                         "model yet; refusing rather than guessing",
+                     r->path, i);
+            return -1;
+        }
         if (!attn_off) {
             double group;
             snprintf(where, sizeof where, "block_configs[%d].attention.", i);
@@ -1446,6 +1535,13 @@ static int build_nas_schedule(struct hf_reader *r)
         if (!ffn_off) {
             double mult = 0, width = 0;
             snprintf(where, sizeof where, "block_configs[%d].ffn.", i);
+            const cJSON *given = cJSON_GetObjectItemCaseSensitive(ffn, "ffn_mult");
+            if (given && cJSON_IsNull(given) && !cJSON_GetObjectItemCaseSensitive(ffn, "intermediate_size")) {
+                snprintf(r->err, r->errsize, "%s: '%sffn_mult' is null (or NaN) and the block gives no "
+                                             "intermediate_size: its MLP has no width",
+                         r->path, where);
+                return -1;
+            }
             enum json_found mf = json_number(ffn, "ffn_mult", r->path, where, false, 1e-3, 1e3, false, &mult, r->err,
                                              r->errsize);
             if (mf == JSON_BAD || (mf == JSON_ABSENT && json_number(ffn, "intermediate_size", r->path, where, true, 1,
@@ -1503,9 +1599,21 @@ static int build_compressed_schedule(struct hf_reader *r)
                  r->path, (long long)m->layers);
         return -1;
     }
+    int64_t mtp = 0;
     if (hf_whole(r, KEYS("sliding_window"), true, 1, &window) || hf_whole(r, KEYS("index_topk"), true, 1, &topk) ||
-        hf_whole(r, KEYS("num_hash_layers"), false, 0, &hashed))
+        hf_whole(r, KEYS("num_hash_layers"), false, 0, &hashed) ||
+        hf_whole(r, KEYS("num_nextn_predict_layers"), false, 0, &mtp))
         return -1;
+    if (cJSON_GetArraySize(ratios) > m->layers + mtp) { /* the layers', then the MTP layers' */
+        snprintf(r->err, r->errsize, "%s: 'compress_ratios' lists %d layers but the model has %lld and %lld MTP",
+                 r->path, cJSON_GetArraySize(ratios), (long long)m->layers, (long long)mtp);
+        return -1;
+    }
+    if (hashed > m->layers) {
+        snprintf(r->err, r->errsize, "%s: 'num_hash_layers' (%lld) exceeds num_hidden_layers (%lld)", r->path,
+                 (long long)hashed, (long long)m->layers);
+        return -1;
+    }
     m->kind_count = 0;
     int64_t i = 0;
     const cJSON *t;
@@ -1551,7 +1659,7 @@ static int build_schedule(struct hf_reader *r)
     if (r->family->moe == MOE_LLAMA4 && hf_whole(r, KEYS("intermediate_size_mlp"), false, 1, &dense_ff))
         return -1;
     int64_t chunk = 0, topk = 0;
-    if (hf_whole(r, KEYS("attention_chunk_size"), false, 0, &chunk) || read_indexer(r, &topk))
+    if (hf_whole(r, KEYS("attention_chunk_size"), false, 0, &chunk) || read_indexer_defaulted(r, &topk))
         return -1;
     for (int64_t i = 0; i < m->layers && topk > 0; i++) /* DSA: every attention layer picks its top-k */
         if (mixers[i] == RT_MIXER_FULL)
@@ -1587,7 +1695,30 @@ static int build_schedule(struct hf_reader *r)
     int other_mixer = -1;
     int64_t other_heads = m->heads, other_kv = m->kv_heads, other_dim = m->d_head;
     const cJSON *other = hf_find(r, "attention_other_setting", NULL);
+    if (other && !cJSON_IsNull(other) && !cJSON_IsObject(other)) {
+        snprintf(r->err, r->errsize, "%s: 'attention_other_setting' must be an object {attention_type, "
+                                     "num_attention_heads, num_attention_groups, head_dim}",
+                 r->path);
+        return -1;
+    }
     if (cJSON_IsObject(other)) {
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(other, "attention_type");
+        static const char *const needed[] = {"num_attention_heads", "num_attention_groups", "head_dim"};
+        bool any = false;
+        for (size_t k = 0; k < 3; k++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(other, needed[k]);
+            if (v && cJSON_IsNull(v)) {
+                snprintf(r->err, r->errsize, "%s: 'attention_other_setting.%s' is null (or NaN); rooftop needs a "
+                                             "number there", r->path, needed[k]);
+                return -1;
+            }
+            any = any || v;
+        }
+        if ((at && !cJSON_IsString(at)) || !any) {
+            snprintf(r->err, r->errsize, "%s: 'attention_other_setting' must name its attention_type (a string) and "
+                                         "its num_attention_heads, num_attention_groups or head_dim", r->path);
+            return -1;
+        }
         static const struct {
             const char *name;
             enum rt_mixer mixer;
@@ -1661,6 +1792,11 @@ static int build_schedule(struct hf_reader *r)
     bool double_wide = false;
     if ((r->family->flags & F_GLOBAL_GEOMETRY) && hf_bool(r, "use_double_wide_mlp", &double_wide) == JSON_BAD)
         return -1;
+    if (k_eq_v && global_kv > 0 && (global_kv > m->heads || m->heads % global_kv != 0)) {
+        snprintf(r->err, r->errsize, "%s: 'num_global_key_value_heads' (%lld) must divide num_attention_heads (%lld)",
+                 r->path, (long long)global_kv, (long long)m->heads);
+        return -1;
+    }
     if (shared_kv >= m->layers) {
         snprintf(r->err, r->errsize, "%s: 'num_kv_shared_layers' (%lld) must leave a layer of its own keys and "
                                      "values (num_hidden_layers is %lld)",
@@ -1678,8 +1814,8 @@ static int build_schedule(struct hf_reader *r)
         struct layer_kind k = {.mixer = mixers[i], .moe = moe[i], .d_ff = moe[i] ? 0 : dense_ff, .no_mlp = no_mlp[i]};
         if (k.mixer == RT_MIXER_SLIDING)
             k.window = window;
-        else if (k.mixer == RT_MIXER_CHUNKED)
-            k.window = chunk > 0 ? chunk : window;
+        else if (k.mixer == RT_MIXER_CHUNKED) /* its chunk, never the sliding window (Llama 4 defaults it) */
+            k.window = chunk > 0 ? chunk : r->family->pattern == PAT_CHUNKED ? window : 0;
         else if (k.mixer == RT_MIXER_SPARSE) {
             k.window = topk;
             k.index_shared = index_shared[i];
