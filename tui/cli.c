@@ -2019,6 +2019,11 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         o->explorer.chips = chip_db_list(&o->chips);
         o->explorer.points = o->points;
         o->explorer.point_count = o->point_count;
+        if (o->warnings.count > 0) { /* stderr is behind the explorer's screen: say the first one there too */
+            int more = o->warnings.count - 1 + o->warnings.dropped;
+            snprintf(o->explorer.start_warning, sizeof o->explorer.start_warning, "warning: %.240s%s",
+                     o->warnings.text[0], more > 0 ? " (and more on stderr)" : "");
+        }
         int status = explorer_run(&o->scenario, &o->explorer, err, sizeof err);
         if (status >= 0)
             return status;

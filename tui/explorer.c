@@ -719,6 +719,8 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
             else
                 ui_set_message(u, true, err);
         }
+        if (opts->start_warning[0])
+            ui_set_message(u, true, opts->start_warning);
         if (opts->tour)
             ui_set_tour(u, opts->tour);
         if (opts->start_tour)

@@ -30,6 +30,8 @@ struct explorer_options {
     struct scenario baseline;
     const struct tour *tour; /* --tour NAME|PATH: the tour 'T' runs (borrowed); NULL = the built-in one */
     bool start_tour;    /* --tour: open on the tour's first step */
+    char start_warning[300]; /* the first warning loading the files gave (printed on stderr too, which the
+                              * explorer's screen hides), shown on the status line at the start; "" = none */
 };
 
 /* Runs the explorer on *initial until the user quits. Returns the process

@@ -931,6 +931,7 @@ int panel_help(struct view v, const struct glyphs *g, int scroll)
         {"LEFT/RIGHT, h/l", "step it (powers of two, list entries)"},
         {"PgUp/PgDn, H/L", "coarse step (also Shift-Left/Right)"},
         {"Enter or =", "type an exact value (Esc cancels)"},
+        {"", "chip, model: or a file's path (config.json)"},
         {"u", "undo the last change"},
         {"r / a", "reset the scenario / re-fit the plot's axes"},
         {"c / C", "overlay the next / previous chip's roof"},
