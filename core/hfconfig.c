@@ -965,6 +965,32 @@ static int read_layer_types(struct hf_reader *r, const cJSON *types, enum rt_mix
 
 static int layer_index_list(struct hf_reader *r, const char *key, bool *flags, bool *present);
 
+/* A list of 0 or 1 for each of the model's layers under key (attn_type_list,
+ * hybrid_layer_pattern, moe_layer_freq as a list) into ones[] (true for 1);
+ * -1 with the error naming the key, what 0 and 1 mean, and the entry. */
+static int binary_layer_list(struct hf_reader *r, const char *key, const char *zero, const char *one, bool *ones)
+{
+    int64_t L = r->m->layers;
+    const cJSON *list = hf_find(r, key, NULL);
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) != L) {
+        snprintf(r->err, r->errsize, "%s: '%s' must list 0 (%s) or 1 (%s) for each of the %lld layers", r->path, key,
+                 zero, one, (long long)L);
+        return -1;
+    }
+    int64_t i = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, list)
+    {
+        if (!cJSON_IsNumber(t) || (t->valuedouble != 0 && t->valuedouble != 1)) {
+            snprintf(r->err, r->errsize, "%s: '%s[%lld]' must be 0 (%s) or 1 (%s)", r->path, key, (long long)i, zero,
+                     one);
+            return -1;
+        }
+        ones[i++] = t->valuedouble == 1;
+    }
+    return 0;
+}
+
 /* The top-level object (the last scope). */
 static const cJSON *root_of(const struct hf_reader *r)
 {
@@ -1069,24 +1095,11 @@ static int read_mixers(struct hf_reader *r, enum rt_mixer *mixers, int64_t *wind
         return 0;
     }
     if (f->flags & F_SWA_GEOMETRY) { /* MiMo-V2-Flash: hybrid_layer_pattern, 1 sliding, 0 full */
-        const cJSON *pat = hf_find(r, "hybrid_layer_pattern", NULL);
-        if (!cJSON_IsArray(pat) || cJSON_GetArraySize(pat) != L) {
-            snprintf(r->err, r->errsize, "%s: 'hybrid_layer_pattern' must list 0 (full) or 1 (sliding) for each of the "
-                                         "%lld layers",
-                     r->path, (long long)L);
+        bool sliding[RT_MAX_LAYERS] = {false};
+        if (binary_layer_list(r, "hybrid_layer_pattern", "full", "sliding", sliding))
             return -1;
-        }
-        int64_t i = 0;
-        const cJSON *t;
-        cJSON_ArrayForEach(t, pat)
-        {
-            if (!cJSON_IsNumber(t) || (t->valuedouble != 0 && t->valuedouble != 1)) {
-                snprintf(r->err, r->errsize, "%s: 'hybrid_layer_pattern[%lld]' must be 0 (full) or 1 (sliding)",
-                         r->path, (long long)i);
-                return -1;
-            }
-            mixers[i++] = t->valuedouble == 1 ? RT_MIXER_SLIDING : RT_MIXER_FULL;
-        }
+        for (int64_t i = 0; i < L; i++)
+            mixers[i] = sliding[i] ? RT_MIXER_SLIDING : RT_MIXER_FULL;
         return 0;
     }
     if (f->flags & F_SHORT_CONV) { /* Lfm2Config: attention at full_attn_idxs, convolutions elsewhere */
@@ -1197,24 +1210,11 @@ static int read_mixers(struct hf_reader *r, enum rt_mixer *mixers, int64_t *wind
             mixers[i] = (i + 1) % period != 0 ? RT_MIXER_LINEAR : RT_MIXER_FULL;
         break;
     case PAT_TYPE_LIST: {
-        const cJSON *list = hf_find(r, "attn_type_list", NULL);
-        if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) != L) {
-            snprintf(r->err, r->errsize, "%s: 'attn_type_list' must list 0 (linear) or 1 (full) for each of the %lld "
-                                         "layers",
-                     r->path, (long long)L);
+        bool full[RT_MAX_LAYERS] = {false};
+        if (binary_layer_list(r, "attn_type_list", "linear", "full", full))
             return -1;
-        }
-        int64_t i = 0;
-        const cJSON *t;
-        cJSON_ArrayForEach(t, list)
-        {
-            if (!cJSON_IsNumber(t) || (t->valuedouble != 0 && t->valuedouble != 1)) {
-                snprintf(r->err, r->errsize, "%s: 'attn_type_list[%lld]' must be 0 (linear) or 1 (full)", r->path,
-                         (long long)i);
-                return -1;
-            }
-            mixers[i++] = t->valuedouble == 1 ? RT_MIXER_FULL : RT_MIXER_LINEAR;
-        }
+        for (int64_t i = 0; i < L; i++)
+            mixers[i] = full[i] ? RT_MIXER_FULL : RT_MIXER_LINEAR;
         break;
     }
     case PAT_HYBRID_STRING:
@@ -1308,22 +1308,8 @@ static int read_moe_layers(struct hf_reader *r, bool *moe)
         }
         const cJSON *freq_list = hf_find(r, "moe_layer_freq", NULL);
         if (cJSON_IsArray(freq_list)) { /* MiMo-V2-Flash: one entry a layer, 1 MoE, 0 dense */
-            if (cJSON_GetArraySize(freq_list) != L) {
-                snprintf(r->err, r->errsize, "%s: 'moe_layer_freq' lists %d layers but num_hidden_layers is %lld",
-                         r->path, cJSON_GetArraySize(freq_list), (long long)L);
+            if (binary_layer_list(r, "moe_layer_freq", "dense", "MoE", moe))
                 return -1;
-            }
-            int64_t i = 0;
-            const cJSON *t;
-            cJSON_ArrayForEach(t, freq_list)
-            {
-                if (!cJSON_IsNumber(t) || (t->valuedouble != 0 && t->valuedouble != 1)) {
-                    snprintf(r->err, r->errsize, "%s: 'moe_layer_freq[%lld]' must be 0 (dense) or 1 (MoE)", r->path,
-                             (long long)i);
-                    return -1;
-                }
-                moe[i++] = t->valuedouble == 1;
-            }
             break;
         }
         if (hf_whole(r, KEYS("first_k_dense_replace", "num_dense_layers"), false, 0, &first) ||

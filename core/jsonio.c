@@ -202,14 +202,23 @@ static int resolve_duplicates(cJSON *node, const char *path, struct load_warning
 
 /* Python's json module (which writes most config.json files) reads and
  * writes the literals Infinity, -Infinity and NaN, which JSON itself lacks.
- * Returns how many stand outside strings, as whole words, in text, and the
- * offset of the first in *first. */
-static size_t count_python_literals(const char *text, size_t len, size_t *first)
+ * Scans text (len bytes) for them outside strings, as whole words, and
+ * returns how many there are, the offset of the first in *first (a leading
+ * minus included). With copy (len + count + 1 bytes, count from a first
+ * pass) it also writes the text there with each Infinity as 1e999 padded to
+ * its width, which cJSON reads as an infinity, and each NaN as null
+ * (absent), sets *copy_len, and records in inserted[] the offsets, in the
+ * copy, after which a byte was inserted (null is one byte longer than
+ * NaN) and their number in *inserted_count, so that an error in the copy
+ * maps back to the file. */
+static size_t python_literals(const char *text, size_t len, size_t *first, char *copy, size_t *copy_len,
+                              size_t *inserted, size_t *inserted_count)
 {
-    size_t count = 0;
+    size_t count = 0, o = 0, k = 0;
     bool in_string = false, escaped = false;
     for (size_t i = 0; i < len; i++) {
         char c = text[i];
+        size_t n = 0;
         if (in_string) {
             if (escaped)
                 escaped = false;
@@ -217,74 +226,38 @@ static size_t count_python_literals(const char *text, size_t len, size_t *first)
                 escaped = true;
             else if (c == '"')
                 in_string = false;
-            continue;
-        }
-        if (c == '"') {
+        } else if (c == '"') {
             in_string = true;
+        } else {
+            n = (c == 'I' && len - i >= 8 && memcmp(text + i, "Infinity", 8) == 0) ? 8
+                : (c == 'N' && len - i >= 3 && memcmp(text + i, "NaN", 3) == 0) ? 3
+                                                                                  : 0;
+            bool before = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_');
+            bool after = n > 0 && (i + n == len || !(isalnum((unsigned char)text[i + n]) || text[i + n] == '_'));
+            if (!(n > 0 && before && after))
+                n = 0;
+        }
+        if (n == 0) {
+            if (copy)
+                copy[o++] = c;
             continue;
         }
-        size_t n = (c == 'I' && len - i >= 8 && memcmp(text + i, "Infinity", 8) == 0) ? 8
-                   : (c == 'N' && len - i >= 3 && memcmp(text + i, "NaN", 3) == 0) ? 3
-                                                                                     : 0;
-        bool before = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_');
-        bool after = n > 0 && (i + n == len || !(isalnum((unsigned char)text[i + n]) || text[i + n] == '_'));
-        if (n > 0 && before && after) {
-            if (count++ == 0)
-                *first = i > 0 && text[i - 1] == '-' ? i - 1 : i;
-            i += n - 1;
+        if (count++ == 0)
+            *first = i > 0 && text[i - 1] == '-' ? i - 1 : i;
+        if (copy) {
+            memcpy(copy + o, n == 8 ? "1e999   " : "null", n == 8 ? 8 : 4);
+            o += n == 8 ? 8 : 4;
+            if (n == 3)
+                inserted[k++] = o;
         }
+        i += n - 1;
+    }
+    if (copy) {
+        copy[o] = '\0';
+        *copy_len = o;
+        *inserted_count = k;
     }
     return count;
-}
-
-/* A copy of text (len bytes) with each Infinity (and -Infinity) outside
- * strings written as 1e999 padded to its width, which cJSON reads as an
- * infinity, and each NaN as null (absent); inserted[] gets the offsets, in
- * the copy, after which a byte was inserted (NaN is one byte shorter than
- * null), so that an error in the copy maps back to the file. NULL when out
- * of memory. */
-static char *rewrite_python_literals(const char *text, size_t len, size_t count, size_t *out_len, size_t *inserted,
-                                     size_t *inserted_count)
-{
-    char *copy = malloc(len + count + 1);
-    if (!copy)
-        return NULL;
-    size_t o = 0, k = 0;
-    bool in_string = false, escaped = false;
-    for (size_t i = 0; i < len; i++) {
-        char c = text[i];
-        if (in_string) {
-            if (escaped)
-                escaped = false;
-            else if (c == '\\')
-                escaped = true;
-            else if (c == '"')
-                in_string = false;
-            copy[o++] = c;
-            continue;
-        }
-        if (c == '"')
-            in_string = true;
-        bool before = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_');
-        if (before && c == 'I' && len - i >= 8 && memcmp(text + i, "Infinity", 8) == 0 &&
-            (i + 8 == len || !(isalnum((unsigned char)text[i + 8]) || text[i + 8] == '_'))) {
-            memcpy(copy + o, "1e999   ", 8);
-            o += 8;
-            i += 7;
-        } else if (before && c == 'N' && len - i >= 3 && memcmp(text + i, "NaN", 3) == 0 &&
-                   (i + 3 == len || !(isalnum((unsigned char)text[i + 3]) || text[i + 3] == '_'))) {
-            memcpy(copy + o, "null", 4);
-            o += 4;
-            inserted[k++] = o;
-            i += 2;
-        } else {
-            copy[o++] = c;
-        }
-    }
-    copy[o] = '\0';
-    *out_len = o;
-    *inserted_count = k;
-    return copy;
 }
 
 cJSON *json_parse_text(const char *text, size_t len, const char *path, struct load_warnings *w, char *err,
@@ -317,19 +290,19 @@ cJSON *json_parse_text(const char *text, size_t len, const char *path, struct lo
         return NULL;
     /* Python's Infinity and NaN literals: parse a rewritten copy, and map
      * any error in it back to the file. */
-    size_t first_literal = 0, literals = count_python_literals(body, body_len, &first_literal);
+    size_t first_literal = 0, literals = python_literals(body, body_len, &first_literal, NULL, NULL, NULL, NULL);
     char *copy = NULL;
     size_t *inserted = NULL, inserted_count = 0, parse_len = body_len;
     const char *parse = body;
     if (literals > 0) {
         inserted = malloc(literals * sizeof *inserted);
-        copy = inserted ? rewrite_python_literals(body, body_len, literals, &parse_len, inserted, &inserted_count)
-                        : NULL;
+        copy = inserted ? malloc(body_len + literals + 1) : NULL;
         if (!copy) {
             free(inserted);
             snprintf(err, errsize, "%s: out of memory reading its Infinity/NaN literals", path);
             return NULL;
         }
+        python_literals(body, body_len, &first_literal, copy, &parse_len, inserted, &inserted_count);
         parse = copy;
     }
     const char *end = NULL;

@@ -30,14 +30,6 @@ static struct scenario small(void)
     return s;
 }
 
-static const struct op_cost *op(const struct phase_cost *pc, const char *name)
-{
-    for (int i = 0; i < pc->count; i++)
-        if (strcmp(pc->ops[i].name, name) == 0)
-            return &pc->ops[i];
-    fail_msg("no operation %s", name);
-    return NULL;
-}
 
 /* Prefill of 2 x 8 = 16 tokens, worked by hand (2 FLOPs per multiply-add). */
 static void test_prefill_operations_by_hand(void **state)
@@ -48,31 +40,31 @@ static void test_prefill_operations_by_hand(void **state)
     const struct phase_cost *pc = &a.phases[RT_PHASE_PREFILL];
     ASSERT_NEAR(pc->tokens, 16, 0);
     /* QKV: 64 x (4 + 2 + 2) x 16 = 8192 weights per layer. */
-    const struct op_cost *qkv = op(pc, "qkv projection");
+    const struct op_cost *qkv = test_op(pc, "qkv projection");
     ASSERT_NEAR(qkv->flops, 2 * 2.0 * 16 * 8192, 0);
     ASSERT_NEAR(qkv->weight_bytes, 2 * 8192.0 * 2, 0);
     ASSERT_NEAR(qkv->kv_bytes, 2 * 16.0 * (2 * 2 * 16) * 2, 0);    /* the new K and V written */
     ASSERT_NEAR(qkv->act_bytes, 2 * (16.0 * 64 * 2 + 16.0 * 128 * 2), 0); /* x in, q k v out */
     /* Causal: 2 prompts x 8 x 9 / 2 = 72 pairs per head. */
-    ASSERT_NEAR(op(pc, "attention scores")->flops, 2 * 2.0 * 4 * 16 * 72, 0);
-    ASSERT_NEAR(op(pc, "attention x V")->flops, 2 * 2.0 * 4 * 16 * 72, 0);
-    ASSERT_NEAR(op(pc, "softmax")->flops, 2 * 5.0 * 4 * 72, 0);
-    ASSERT_NEAR(op(pc, "softmax")->act_bytes, 0, 0); /* fused: scores stay on chip */
-    ASSERT_NEAR(op(pc, "output projection")->flops, 2 * 2.0 * 16 * 4096, 0);
-    ASSERT_NEAR(op(pc, "mlp")->flops, 2 * 2.0 * 16 * 3 * 64 * 128, 0);
-    ASSERT_NEAR(op(pc, "mlp")->weight_bytes, 2 * 3.0 * 64 * 128 * 2, 0);
-    ASSERT_NEAR(op(pc, "activation")->flops, 2 * 5.0 * 16 * 128, 0);
-    ASSERT_NEAR(op(pc, "norms")->flops, 2 * 2 * 5.0 * 16 * 64, 0);
-    ASSERT_NEAR(op(pc, "residual adds")->flops, 2 * 2.0 * 16 * 64, 0);
+    ASSERT_NEAR(test_op(pc, "attention scores")->flops, 2 * 2.0 * 4 * 16 * 72, 0);
+    ASSERT_NEAR(test_op(pc, "attention x V")->flops, 2 * 2.0 * 4 * 16 * 72, 0);
+    ASSERT_NEAR(test_op(pc, "softmax")->flops, 2 * 5.0 * 4 * 72, 0);
+    ASSERT_NEAR(test_op(pc, "softmax")->act_bytes, 0, 0); /* fused: scores stay on chip */
+    ASSERT_NEAR(test_op(pc, "output projection")->flops, 2 * 2.0 * 16 * 4096, 0);
+    ASSERT_NEAR(test_op(pc, "mlp")->flops, 2 * 2.0 * 16 * 3 * 64 * 128, 0);
+    ASSERT_NEAR(test_op(pc, "mlp")->weight_bytes, 2 * 3.0 * 64 * 128 * 2, 0);
+    ASSERT_NEAR(test_op(pc, "activation")->flops, 2 * 5.0 * 16 * 128, 0);
+    ASSERT_NEAR(test_op(pc, "norms")->flops, 2 * 2 * 5.0 * 16 * 64, 0);
+    ASSERT_NEAR(test_op(pc, "residual adds")->flops, 2 * 2.0 * 16 * 64, 0);
     /* The LM head pays for the last position of each prompt only. */
-    ASSERT_NEAR(op(pc, "lm head")->flops, 2 * 2.0 * 64 * 100, 0);
-    ASSERT_NEAR(op(pc, "lm head")->weight_bytes, 100.0 * 64 * 2, 0);
+    ASSERT_NEAR(test_op(pc, "lm head")->flops, 2 * 2.0 * 64 * 100, 0);
+    ASSERT_NEAR(test_op(pc, "lm head")->weight_bytes, 100.0 * 64 * 2, 0);
     /* Unfused attention writes and reads the 8 x 8 score square per head. */
     s.unfused_attention = true;
     a = must_analyze(&s);
     pc = &a.phases[RT_PHASE_PREFILL];
     double square = 2 * 2.0 * 8 * 8 * 4 * 2; /* layers x batch x P x P x heads x bytes */
-    ASSERT_NEAR(op(pc, "softmax")->act_bytes, 2 * square, 0);
+    ASSERT_NEAR(test_op(pc, "softmax")->act_bytes, 2 * square, 0);
 }
 
 /* A decode step: 2 tokens, each attending over a 32-token cache. */
@@ -83,11 +75,11 @@ static void test_decode_operations_by_hand(void **state)
     struct analysis a = must_analyze(&s);
     const struct phase_cost *pc = &a.phases[RT_PHASE_DECODE];
     ASSERT_NEAR(pc->tokens, 2, 0);
-    ASSERT_NEAR(op(pc, "attention scores")->flops, 2 * 2.0 * 4 * 16 * 64, 0);
+    ASSERT_NEAR(test_op(pc, "attention scores")->flops, 2 * 2.0 * 4 * 16 * 64, 0);
     /* K cache: layers x batch x context x kv heads x d_head x 2 bytes; V the same. */
-    ASSERT_NEAR(op(pc, "attention scores")->kv_bytes, 2 * 2.0 * 32 * 2 * 16 * 2, 0);
-    ASSERT_NEAR(op(pc, "attention x V")->kv_bytes, 2 * 2.0 * 32 * 2 * 16 * 2, 0);
-    ASSERT_NEAR(op(pc, "lm head")->flops, 2 * 2.0 * 64 * 100, 0);
+    ASSERT_NEAR(test_op(pc, "attention scores")->kv_bytes, 2 * 2.0 * 32 * 2 * 16 * 2, 0);
+    ASSERT_NEAR(test_op(pc, "attention x V")->kv_bytes, 2 * 2.0 * 32 * 2 * 16 * 2, 0);
+    ASSERT_NEAR(test_op(pc, "lm head")->flops, 2 * 2.0 * 64 * 100, 0);
     /* Every operation is the larger of its compute and memory time. */
     for (int i = 0; i < pc->count; i++)
         ASSERT_NEAR(pc->ops[i].time_s, fmax(pc->ops[i].compute_s, pc->ops[i].memory_s), 0);
@@ -101,7 +93,7 @@ static void test_tensor_parallel(void **state)
     s.chips = 4;
     struct analysis a = must_analyze(&s);
     const struct phase_cost *pc = &a.phases[RT_PHASE_PREFILL];
-    ASSERT_NEAR(op(pc, "mlp")->flops, 2 * 2.0 * 16 * 3 * 64 * 128 / 4, 0);
+    ASSERT_NEAR(test_op(pc, "mlp")->flops, 2 * 2.0 * 16 * 3 * 64 * 128 / 4, 0);
     double bytes = 2 * 2 * 2.0 * 3 / 4 * 16 * 64 * 2; /* layers x 2 x 2(n-1)/n x T x d x bytes */
     ASSERT_NEAR(pc->comms_bytes, bytes, 1e-9);
     ASSERT_NEAR(pc->comms_s, bytes / (900e9 / 2), 1e-18); /* one direction of NVLink's 900 GB/s */
@@ -124,8 +116,8 @@ static void test_experts_touched(void **state)
     struct analysis one = must_analyze(&s);
     s.batch = 64;
     struct analysis many = must_analyze(&s);
-    double w1 = op(&one.phases[RT_PHASE_DECODE], "mlp (experts)")->weight_bytes;
-    double w64 = op(&many.phases[RT_PHASE_DECODE], "mlp (experts)")->weight_bytes;
+    double w1 = test_op(&one.phases[RT_PHASE_DECODE], "mlp (experts)")->weight_bytes;
+    double w64 = test_op(&many.phases[RT_PHASE_DECODE], "mlp (experts)")->weight_bytes;
     ASSERT_NEAR(w64 / w1, experts_touched(8, 2, 64) / 2.0, 1e-9);
 }
 
@@ -324,7 +316,7 @@ static void test_properties(void **state)
     for (int i = 0; i < 7; i++) {
         s.model.kv_heads = kv[i];
         struct analysis a = must_analyze(&s);
-        double read = op(&a.phases[RT_PHASE_DECODE], "attention scores")->kv_bytes;
+        double read = test_op(&a.phases[RT_PHASE_DECODE], "attention scores")->kv_bytes;
         assert_true(read >= last);
         last = read;
         /* Never below the bounds: all bytes over bandwidth, matrix FLOPs over peak. */
@@ -426,16 +418,16 @@ static void test_operations_are_the_kernel_models(void **state)
     struct kernel_shape g = {.kind = RT_KERNEL_GEMM, .format = RT_KF_BF16, .engine = RT_KE_TRTLLM, .m = 1, .n = 6144,
                              .k = 4096};
     double qkv = kernel_estimate(&g, &c, &v, RT_KE_TRTLLM, NULL);
-    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "qkv projection")->realistic_s, qkv, qkv * 1e-12);
+    ASSERT_NEAR(test_op(&a.phases[RT_PHASE_DECODE], "qkv projection")->realistic_s, qkv, qkv * 1e-12);
     g.n = 8192;
     double up = kernel_estimate(&g, &c, &v, RT_KE_TRTLLM, NULL);
     g.n = 4096;
     double down = kernel_estimate(&g, &c, &v, RT_KE_TRTLLM, NULL);
-    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "mlp")->realistic_s, up + down, (up + down) * 1e-12);
+    ASSERT_NEAR(test_op(&a.phases[RT_PHASE_DECODE], "mlp")->realistic_s, up + down, (up + down) * 1e-12);
     /* Each carries its fit's cross-validated error, and the phase's error is their time-weighted mean. */
     const struct kernel_fit *fit = kernel_fit_lookup(&v, &g, RT_KE_TRTLLM, NULL);
     assert_non_null(fit);
-    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "mlp")->error_fraction, fit->cv_error, 1e-7);
+    ASSERT_NEAR(test_op(&a.phases[RT_PHASE_DECODE], "mlp")->error_fraction, fit->cv_error, 1e-7);
     const struct phase_cost *dec = &a.phases[RT_PHASE_DECODE];
     assert_true(dec->realistic_comms_s == 0.0); /* one chip: no collectives */
     double weighted = dec->step_s * RT_STEP_ERROR, total = dec->step_s;

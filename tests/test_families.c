@@ -27,21 +27,6 @@
             fail_msg("'%s' does not contain '%s'", (haystack), (needle));                                              \
     } while (0)
 
-/* Loads a fixture's config.json into a shape, failing on error. */
-static struct model_shape load_fixture(const char *dir)
-{
-    char path[256], err[400], *text;
-    size_t len;
-    snprintf(path, sizeof path, "tests/fixtures/hf/%s/config.json", dir);
-    if (read_file(path, &text, &len, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    struct model_shape m;
-    struct load_warnings w = {0};
-    if (model_from_hf_config(text, len, path, dir, &m, &w, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    free(text);
-    return m;
-}
 
 /* Reads a fixture's hf_quant_config.json into m. */
 static void load_quant(const char *dir, struct model_shape *m)
@@ -57,14 +42,6 @@ static void load_quant(const char *dir, struct model_shape *m)
     free(text);
 }
 
-static const struct op_cost *op(const struct phase_cost *pc, const char *name)
-{
-    for (int i = 0; i < pc->count; i++)
-        if (strcmp(pc->ops[i].name, name) == 0)
-            return &pc->ops[i];
-    fail_msg("no operation %s", name);
-    return NULL;
-}
 
 /* One request of model m at context tokens on one H200, bf16. */
 static struct analysis one_request(const struct model_shape *m, int64_t context)
@@ -100,7 +77,7 @@ static void test_sparse_layer_by_hand(void **state)
 static void test_glm5_decode_reads_top_k(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("glm-5.1");
+    struct model_shape m = test_load_fixture("glm-5.1");
     assert_int_equal(m.index_heads, 32);
     assert_int_equal(m.index_head_dim, 128);
     ASSERT_NEAR(model_index_bytes_per_token_per_layer(&m), 132, 0);
@@ -109,17 +86,17 @@ static void test_glm5_decode_reads_top_k(void **state)
     struct analysis a = one_request(&m, 131072);
     const struct phase_cost *dec = &a.phases[RT_PHASE_DECODE];
     /* the latent (512 + 64) x 2 B of 2048 keys in each of 78 layers */
-    ASSERT_NEAR(op(dec, "attention scores")->kv_bytes, 78.0 * 2048 * 576 * 2, 0);
+    ASSERT_NEAR(test_op(dec, "attention scores")->kv_bytes, 78.0 * 2048 * 576 * 2, 0);
     /* the indexer reads every cached index key and writes the new one */
-    ASSERT_NEAR(op(dec, "sparse indexer")->kv_bytes, 78.0 * (131072 + 1) * 132, 0);
+    ASSERT_NEAR(test_op(dec, "sparse indexer")->kv_bytes, 78.0 * (131072 + 1) * 132, 0);
     /* 7.7x fewer cache bytes than reading every latent, as the issue measured */
     double full = 78.0 * 131072 * 1152;
-    double sparse = op(dec, "attention scores")->kv_bytes + op(dec, "sparse indexer")->kv_bytes;
+    double sparse = test_op(dec, "attention scores")->kv_bytes + test_op(dec, "sparse indexer")->kv_bytes;
     ASSERT_NEAR(full / sparse, 7.6799, 1e-4);
     /* Prefill of 8192: each head scores min(i, 2048) keys */
     const struct phase_cost *pre = &a.phases[RT_PHASE_PREFILL];
     double pairs = 2048.0 * 2049 / 2 + (8192.0 - 2048) * 2048;
-    ASSERT_NEAR(op(pre, "attention scores")->flops, 78.0 * 2 * 64 * 256 * pairs, 1e-6 * 78.0 * 2 * 64 * 256 * pairs);
+    ASSERT_NEAR(test_op(pre, "attention scores")->flops, 78.0 * 2 * 64 * 256 * pairs, 1e-6 * 78.0 * 2 * 64 * 256 * pairs);
 }
 
 /* GLM-5's indexer_types: a "shared" layer reuses the top-k of the layer
@@ -146,7 +123,7 @@ static void test_glm5_shared_indexer(void **state)
     ASSERT_NEAR(model_param_count(&m).total, 743911218432, 0);
     ASSERT_NEAR(model_kv_bytes_per_token(&m, 2.0), 78.0 * 1152 + 39.0 * 132, 0);
     struct analysis a = one_request(&m, 131072);
-    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "sparse indexer")->kv_bytes, 39.0 * (131072 + 1) * 132, 0);
+    ASSERT_NEAR(test_op(&a.phases[RT_PHASE_DECODE], "sparse indexer")->kv_bytes, 39.0 * (131072 + 1) * 132, 0);
 }
 
 /* Compressed entries (DeepSeek-V4): floor(context / ratio), the window
@@ -183,7 +160,7 @@ static void test_compressed_layer_by_hand(void **state)
 static void test_deepseek_v4_decode(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("deepseek-v4-flash");
+    struct model_shape m = test_load_fixture("deepseek-v4-flash");
     assert_true(m.kv_single);
     ASSERT_NEAR(model_kv_elements_per_token_per_layer(&m), 512, 0);
     /* the grouped output: 8 groups of 4096 to 1024, then 8192 to 4096 */
@@ -191,10 +168,10 @@ static void test_deepseek_v4_decode(void **state)
     struct analysis a = one_request(&m, 131072);
     const struct phase_cost *dec = &a.phases[RT_PHASE_DECODE];
     double rows = 2 * 128.0 + 21 * (128.0 + 512) + 20 * (128.0 + 1024);
-    ASSERT_NEAR(op(dec, "attention scores")->kv_bytes, rows * 1024, 0);
-    ASSERT_NEAR(op(dec, "attention x V")->kv_bytes, 0, 0); /* the one tensor is read once */
-    ASSERT_NEAR(op(dec, "sparse indexer")->kv_bytes, 21 * (32768 + 0.25) * 132, 1e-6);
-    assert_true(op(dec, "hyper-connections")->flops > 0);
+    ASSERT_NEAR(test_op(dec, "attention scores")->kv_bytes, rows * 1024, 0);
+    ASSERT_NEAR(test_op(dec, "attention x V")->kv_bytes, 0, 0); /* the one tensor is read once */
+    ASSERT_NEAR(test_op(dec, "sparse indexer")->kv_bytes, 21 * (32768 + 0.25) * 132, 1e-6);
+    assert_true(test_op(dec, "hyper-connections")->flops > 0);
 }
 
 /* Gemma 4's full layers at their own geometry: the decode step reads each
@@ -203,7 +180,7 @@ static void test_deepseek_v4_decode(void **state)
 static void test_gemma4_kinds(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("gemma-4-26b-a4b");
+    struct model_shape m = test_load_fixture("gemma-4-26b-a4b");
     assert_true(model_mixed_geometry(&m));
     int full = -1;
     for (int i = 0; i < m.kind_count; i++)
@@ -219,7 +196,7 @@ static void test_gemma4_kinds(void **state)
                 0);
     struct analysis a = one_request(&m, 8192);
     const struct phase_cost *dec = &a.phases[RT_PHASE_DECODE];
-    double read = op(dec, "attention scores")->kv_bytes + op(dec, "attention x V")->kv_bytes;
+    double read = test_op(dec, "attention scores")->kv_bytes + test_op(dec, "attention x V")->kv_bytes;
     ASSERT_NEAR(read, 377487360, 0);
     ASSERT_NEAR(a.memory.kv_cache_bytes_per_request, 377487360, 0);
     /* Two tensor-parallel chips hold half of each kind's KV heads (2 of 2 -> 1, 8 -> 4). */
@@ -235,14 +212,14 @@ static void test_gemma4_kinds(void **state)
 static void test_gemma4_shared_kv(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("gemma-4-e2b");
+    struct model_shape m = test_load_fixture("gemma-4-e2b");
     struct analysis a = one_request(&m, 8192);
     const struct phase_cost *dec = &a.phases[RT_PHASE_DECODE];
     double own = 12.0 * 512 * 1024 + 3.0 * 8192 * 2048, shared = 16.0 * 512 * 1024 + 4.0 * 8192 * 2048;
-    ASSERT_NEAR(op(dec, "attention scores")->kv_bytes + op(dec, "attention x V")->kv_bytes, own + shared, 0);
-    ASSERT_NEAR(op(dec, "qkv projection")->kv_bytes, 18432, 0); /* the new token, in the 15 layers that keep it */
-    ASSERT_NEAR(op(dec, "embedding lookup")->weight_bytes, (1536.0 + 35 * 256) * 2, 0);
-    assert_true(op(dec, "per-layer inputs")->flops > 0);
+    ASSERT_NEAR(test_op(dec, "attention scores")->kv_bytes + test_op(dec, "attention x V")->kv_bytes, own + shared, 0);
+    ASSERT_NEAR(test_op(dec, "qkv projection")->kv_bytes, 18432, 0); /* the new token, in the 15 layers that keep it */
+    ASSERT_NEAR(test_op(dec, "embedding lookup")->weight_bytes, (1536.0 + 35 * 256) * 2, 0);
+    assert_true(test_op(dec, "per-layer inputs")->flops > 0);
 }
 
 /* LFM2's convolution keeps its last kernel - 1 inputs; Llama 3.2 Vision's
@@ -251,22 +228,22 @@ static void test_gemma4_shared_kv(void **state)
 static void test_fixed_state_mixers(void **state)
 {
     (void)state;
-    struct model_shape lfm = load_fixture("lfm2-1.2b");
+    struct model_shape lfm = test_load_fixture("lfm2-1.2b");
     ASSERT_NEAR(model_state_bytes_per_layer(&lfm, RT_MIXER_CONV, 2.0), 2.0 * 2048 * 2, 0);
     ASSERT_NEAR(model_mixer_params(&lfm, RT_MIXER_CONV), 3.0 * 2048 * 2048 + 2048.0 * 3 + 2048.0 * 2048, 0);
-    struct model_shape v = load_fixture("llama-3.2-11b-vision");
+    struct model_shape v = test_load_fixture("llama-3.2-11b-vision");
     assert_int_equal(v.cross_tokens, 6404);
     ASSERT_NEAR(model_state_bytes_per_layer(&v, RT_MIXER_CROSS, 2.0), 6404.0 * 2048 * 2, 0);
     ASSERT_NEAR(model_state_bytes_per_layer(&v, RT_MIXER_CROSS, 1.0), 6404.0 * 2048, 0); /* an fp8 cache */
     struct analysis a = one_request(&v, 8192);
-    ASSERT_NEAR(op(&a.phases[RT_PHASE_DECODE], "state update")->kv_bytes, 8.0 * 6404 * 2048 * 2, 0);
+    ASSERT_NEAR(test_op(&a.phases[RT_PHASE_DECODE], "state update")->kv_bytes, 8.0 * 6404 * 2048 * 2, 0);
 }
 
 /* Nemotron-NAS: a skipped attention has no cache and no input norm. */
 static void test_nas_blocks(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("llama-3.3-nemotron-super-49b");
+    struct model_shape m = test_load_fixture("llama-3.3-nemotron-super-49b");
     ASSERT_NEAR(model_attention_layers(&m), 49, 0);
     ASSERT_NEAR(model_layer_norms(&m), 49 + 80, 0);
     assert_int_equal(m.kv_heads, 8);
@@ -278,7 +255,7 @@ static void test_nas_blocks(void **state)
 static void test_quantized_checkpoints(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("qwen3.6-27b");
+    struct model_shape m = test_load_fixture("qwen3.6-27b");
     load_quant("qwen3.6-27b", &m); /* MIXED_PRECISION: MLPs W4A16_NVFP4, attention FP8, FP8 KV */
     assert_true(m.checkpoint_quantized);
     assert_int_equal(m.checkpoint_precision, RT_NVFP4);
@@ -293,7 +270,7 @@ static void test_quantized_checkpoints(void **state)
     assert_int_equal(s.kv_precision, RT_FP8);
     assert_int_equal(s.act_precision, RT_BF16);
 
-    m = load_fixture("kimi-k2.6"); /* NVFP4, attention, shared experts and layer 0 excluded */
+    m = test_load_fixture("kimi-k2.6"); /* NVFP4, attention, shared experts and layer 0 excluded */
     load_quant("kimi-k2.6", &m);
     assert_int_equal(m.checkpoint_precision, RT_NVFP4);
     assert_false(m.checkpoint_weight_only);
@@ -303,13 +280,13 @@ static void test_quantized_checkpoints(void **state)
                         strstr(m.assumptions[i].why, "norms, LM head, excluded") != NULL);
     assert_true(said);
 
-    m = load_fixture("minimax-m2.7"); /* quantization_config: fp8 with 128 x 128 blocks */
+    m = test_load_fixture("minimax-m2.7"); /* quantization_config: fp8 with 128 x 128 blocks */
     assert_true(m.checkpoint_quantized);
     assert_int_equal(m.checkpoint_precision, RT_FP8_BLOCK);
     assert_false(m.checkpoint_kv_quantized);
-    m = load_fixture("gpt-oss-20b");
+    m = test_load_fixture("gpt-oss-20b");
     assert_int_equal(m.checkpoint_precision, RT_MXFP4);
-    m = load_fixture("glm-5.1"); /* bf16: nothing stated */
+    m = test_load_fixture("glm-5.1"); /* bf16: nothing stated */
     assert_false(m.checkpoint_quantized);
 
     const char *forms[][2] = {
@@ -340,7 +317,7 @@ static void test_quantized_checkpoints(void **state)
 static void test_quant_file_forms(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("qwen3.6-27b");
+    struct model_shape m = test_load_fixture("qwen3.6-27b");
     load_quant("qwen3.6-27b", &m);
     bool said = false;
     for (int i = 0; i < m.assumption_count; i++)
@@ -359,7 +336,7 @@ static void test_quant_file_forms(void **state)
          "'quantization.exclude_modules' must be a list of module names", -1, -1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct model_shape q = load_fixture("llama-3.1-8b");
+        struct model_shape q = test_load_fixture("llama-3.1-8b");
         char err[300] = "";
         struct load_warnings w = {0};
         int rc = hf_quant_from_file(cases[i].text, strlen(cases[i].text), "h.json", &q, &w, err, sizeof err);
@@ -402,7 +379,7 @@ static void test_quant_file_forms(void **state)
 static void test_python_literals(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("nemotron-3-super-120b-a12b"); /* time_step_limit [0.0, Infinity] */
+    struct model_shape m = test_load_fixture("nemotron-3-super-120b-a12b"); /* time_step_limit [0.0, Infinity] */
     assert_int_equal(m.moe_latent, 1024);
     const char *ok = "{\"a\": [NaN, -Infinity, Infinity], \"s\": \"NaN Infinity\", \"NaNa\": 1}";
     char err[300];
@@ -467,7 +444,7 @@ static void test_scenario_round_trip(void **state)
                           "mimo-v2-flash", "llama-3.3-nemotron-super-49b", "lfm2-1.2b", "llama-3.2-11b-vision",
                           "step-3.7-flash-mfa", "nemotron-3-super-120b-a12b", "qwen3.5-122b-a10b"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        struct model_shape m = load_fixture(dirs[i]);
+        struct model_shape m = test_load_fixture(dirs[i]);
         struct scenario s;
         scenario_default(&s);
         scenario_set_model(&s, &m);

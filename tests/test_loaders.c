@@ -22,21 +22,6 @@
 #include "report.h"
 #include "scenariofile.h"
 
-/* Loads a fixture config.json into a shape, failing on error. */
-static struct model_shape load_fixture(const char *dir)
-{
-    char path[256], err[400], *text;
-    size_t len;
-    snprintf(path, sizeof path, "tests/fixtures/hf/%s/config.json", dir);
-    if (read_file(path, &text, &len, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    struct model_shape m;
-    struct load_warnings w = {0};
-    if (model_from_hf_config(text, len, path, dir, &m, &w, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    free(text);
-    return m;
-}
 
 /* Parses an inline config; returns the loader's status and fills err. */
 static int load_text(const char *text, struct model_shape *m, struct load_warnings *w, char *err, size_t errsize)
@@ -66,24 +51,24 @@ static int64_t layers_with(const struct model_shape *m, enum rt_mixer mixer, int
 static void test_real_configs(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("llama-3.1-8b");
+    struct model_shape m = test_load_fixture("llama-3.1-8b");
     ASSERT_NEAR(model_param_count(&m).total, 8.03e9, 0.0803e9);
     assert_int_equal(layers_with(&m, RT_MIXER_FULL, 0), 32);
-    m = load_fixture("llama-3.1-70b");
+    m = test_load_fixture("llama-3.1-70b");
     ASSERT_NEAR(model_param_count(&m).total, 70.6e9, 0.706e9);
     /* 2 (K, V) x 80 layers x 8 kv heads x 128 x 2 bytes = 327,680 bytes per token. */
     ASSERT_NEAR(m.layers * model_kv_elements_per_token_per_layer(&m) * 2, 327680, 0);
-    m = load_fixture("mistral-7b-v0.1");
+    m = test_load_fixture("mistral-7b-v0.1");
     ASSERT_NEAR(model_param_count(&m).total, 7.24e9, 0.0724e9);
     assert_int_equal(layers_with(&m, RT_MIXER_SLIDING, 4096), 32);
     ASSERT_NEAR(model_kv_bytes_per_request(&m, 32768, 2), 131072.0 * 4096, 0);
     ASSERT_NEAR(model_kv_bytes_per_request(&m, 1000, 2), 131072.0 * 1000, 0);
-    m = load_fixture("mixtral-8x7b-v0.1");
+    m = test_load_fixture("mixtral-8x7b-v0.1");
     struct param_count c = model_param_count(&m);
     ASSERT_NEAR(c.total, 46.7e9, 0.467e9);
     ASSERT_NEAR(c.active, 12.9e9, 0.129e9);
     assert_int_equal(layers_with(&m, RT_MIXER_FULL, 0), 32); /* "sliding_window": null */
-    m = load_fixture("qwen2-window-off");
+    m = test_load_fixture("qwen2-window-off");
     assert_int_equal(layers_with(&m, RT_MIXER_FULL, 0), 80);
     assert_true(m.qkv_bias);
     ASSERT_NEAR(model_param_count(&m).total, 72.7e9, 0.727e9);
@@ -94,7 +79,7 @@ static void test_real_configs(void **state)
 static void test_latent_attention_and_shared_experts(void **state)
 {
     (void)state;
-    struct model_shape m = load_fixture("deepseek-v3");
+    struct model_shape m = test_load_fixture("deepseek-v3");
     assert_int_equal(m.kv_lora_rank, 512);
     ASSERT_NEAR(model_kv_elements_per_token_per_layer(&m), 512 + 64, 0);
     /* 61 layers x 576 elements x 2 bytes = 70,272 bytes per token, against
@@ -463,7 +448,7 @@ static void test_scenario_schedules(void **state)
     for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++) {
         struct scenario s;
         scenario_default(&s);
-        scenario_set_model(&s, (struct model_shape[]){load_fixture(folders[i])});
+        scenario_set_model(&s, (struct model_shape[]){test_load_fixture(folders[i])});
         char *text = scenario_to_json(&s);
         struct scenario back;
         struct load_warnings w = {0};

@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "analysis.h"
+#include "fileio.h"
+#include "hfconfig.h"
 
 /* Asserts that v printed with fmt reads exactly want: the guide's figures are
  * checked to the printed digit, as the guide prints them. */
@@ -47,6 +49,34 @@ static inline struct analysis must_analyze(const struct scenario *s)
     if (analyze(s, &a, err, sizeof err) != 0)
         fail_msg("analyze refused: %s", err);
     return a;
+}
+
+/* Loads tests/fixtures/hf/DIR/config.json into a shape, failing the test on
+ * any error. */
+static inline struct model_shape test_load_fixture(const char *dir)
+{
+    char path[256], err[400], *text;
+    size_t len;
+    snprintf(path, sizeof path, "tests/fixtures/hf/%s/config.json", dir);
+    if (read_file(path, &text, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    struct model_shape m;
+    struct load_warnings w = {0};
+    if (model_from_hf_config(text, len, path, dir, &m, &w, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(text);
+    return m;
+}
+
+/* The operation named name in phase cost pc, failing the test when it has
+ * none. */
+static inline const struct op_cost *test_op(const struct phase_cost *pc, const char *name)
+{
+    for (int i = 0; i < pc->count; i++)
+        if (strcmp(pc->ops[i].name, name) == 0)
+            return &pc->ops[i];
+    fail_msg("no operation %s", name);
+    return NULL;
 }
 
 /* Decodes len bytes of padded RFC 4648 base64 into a new NUL-terminated
