@@ -343,7 +343,8 @@ static double layer_part_params(const struct model_shape *m, int64_t i, unsigned
 
 /* The parameters the checkpoint keeps wider than its format: the
  * embeddings and norms always, the LM head unless a quantized layer names
- * it, and what its exclusion list names. */
+ * it, and what its exclusion list names. *named_parts: the list named some;
+ * *head_wide: the LM head is among them. */
 static double kept_wide_params(const struct model_shape *m, const struct reading *r, bool *named_parts,
                                bool *head_wide)
 {

@@ -346,10 +346,14 @@ double model_kv_bytes_per_token(const struct model_shape *m, double bytes_per_el
  * holds layer_kv_tokens() of them. bytes_per_element > 0, context >= 0. */
 double model_kv_bytes_per_request(const struct model_shape *m, double context_tokens, double bytes_per_element);
 
-/* Parameters of one layer's mixer of kind mixer: the attention projections
- * (with their biases, norms, sinks and gate; or the latent-attention ones),
- * a Gated DeltaNet mixer (transformers' modeling_qwen3_next.py) or a Mamba
- * mixer (Gu & Dao 2023; modeling_jamba.py). */
+/* Parameters of one layer's mixer of kind mixer at the model's geometry:
+ * the attention projections (with their biases, norms, sinks and gates; or
+ * the latent-attention ones; a sparse layer's indexer beside them), a
+ * Gated DeltaNet, lightning or Kimi Delta Attention mixer (transformers'
+ * modeling_qwen3_next.py; vLLM's layers/kda.py), a Mamba mixer (Gu & Dao
+ * 2023; modeling_jamba.py), LFM2's short convolution or a cross-attention
+ * layer (modeling_lfm2.py, modeling_mllama.py). A compressed layer's is
+ * model_kind_mixer_params'. */
 double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer);
 
 /* Fixed state bytes one request keeps in one layer of kind mixer,
@@ -360,10 +364,13 @@ double model_mixer_params(const struct model_shape *m, enum rt_mixer mixer);
  * key_dim x value_dim (MiniMax-01 report); Mamba keeps d_inner x d_state
  * plus d_inner x (d_conv - 1) (Gu & Dao 2023); Mamba-2 d_inner x d_state
  * plus (d_inner + 2 groups x d_state) x (d_conv - 1) (Dao & Gu 2024; the
- * convolution window as vLLM keeps it). The bytes: the recurrent part at
- * ssm_state_bytes (or the KV precision when 0), the convolution window at
- * the KV precision; never below 2 bytes an element (bf16), as serving
- * stacks keep it. kv_bytes_per_element > 0. */
+ * convolution window as vLLM keeps it); a short convolution d_model x
+ * (kernel - 1) (LFM2, as vLLM's ShortConv keeps it); a cross-attention
+ * layer its encoder tokens' keys and values. The bytes: the recurrent part
+ * at ssm_state_bytes (or the KV precision when 0), the convolution window
+ * at the KV precision, never below 2 bytes an element (bf16), as serving
+ * stacks keep it; the encoder's keys and values at the KV precision.
+ * kv_bytes_per_element > 0. */
 double model_state_bytes_per_layer(const struct model_shape *m, enum rt_mixer mixer, double kv_bytes_per_element);
 
 /* Fixed state bytes of one request across every layer. */
