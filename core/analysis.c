@@ -568,7 +568,17 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
                     "these figures divide the attention evenly.",
                  (long long)tp, (long long)s->model.heads);
     double kv_units = s->model.kv_lora_rank > 0 ? 1.0 : (double)s->model.kv_heads;
-    if ((double)tp > kv_units)
+    int64_t fewest = s->model.kv_lora_rank > 0 ? 1 : s->model.kv_heads; /* a kind's own KV heads count too */
+    for (int i = 0; i < s->model.kind_count; i++)
+        if (mixer_is_attention(s->model.kinds[i].mixer) && s->model.kinds[i].count > 0)
+            fewest = s->model.kinds[i].kv_heads > 0 && s->model.kinds[i].kv_heads < fewest ? s->model.kinds[i].kv_heads
+                                                                                          : fewest;
+    if (model_mixed_geometry(&s->model) && tp > fewest)
+        add_note(a, "Tensor parallel over %lld chips: the layers with fewer KV heads than chips (the fewest: %lld) "
+                    "copy theirs, so the KV cache per chip is %.3gx an even split, and stops shrinking as chips are "
+                    "added.",
+                 (long long)tp, (long long)fewest, a->memory.kv_replication);
+    else if ((double)tp > kv_units)
         add_note(a, "Tensor parallel over %lld chips with %s: each KV %s is copied %.3gx, so the KV cache per chip "
                     "and its read per decode step stop shrinking past %lld chip%s.",
                  (long long)tp, s->model.kv_lora_rank > 0 ? "one latent per token" : "fewer KV heads",
@@ -1547,6 +1557,24 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     a->gqa_saving = gqa_saving((double)m->heads, (double)m->kv_heads);
     double kv_elements = model_kv_elements_per_token_per_layer(m);
     a->kv_saving = kv_elements > 0.0 ? (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) / kv_elements : 0.0;
+    bool own_layout = model_mixed_geometry(m);
+    for (int i = 0; i < m->kind_count; i++)
+        own_layout = own_layout || m->kinds[i].mixer == RT_MIXER_SPARSE;
+    if (own_layout) { /* each layer's heads against what it caches (an index key too), a token's worth */
+        double mha = 0.0;
+        for (int i = 0; i < m->kind_count; i++) {
+            const struct layer_kind *k = &m->kinds[i];
+            if (!mixer_is_attention(k->mixer) || k->count <= 0)
+                continue;
+            struct attn_geometry g = model_kind_geometry(m, k);
+            double share = k->mixer == RT_MIXER_COMPRESSED && k->ratio > 0 ? 1.0 / (double)k->ratio : 1.0;
+            mha += (double)k->count * share * (double)g.heads * (double)(g.d_head + g.v_head_dim) * 2.0;
+        }
+        double held = model_kv_bytes_per_token(m, 2.0);
+        a->kv_saving = held > 0.0 ? mha / held : 0.0;
+        if (m->kv_lora_rank == 0)
+            a->gqa_saving = a->kv_saving;
+    }
     a->tile_efficiency_d_model = tile_efficiency(m->d_model, s->tile);
     a->tile_efficiency_d_ff = tile_efficiency(m->d_ff, s->tile);
     a->tile_efficiency_d_head = tile_efficiency(m->d_head, s->tile);

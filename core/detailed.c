@@ -408,7 +408,16 @@ struct phase_shape phase_shape(const struct scenario *s, enum rt_phase p, double
         } else if (k->mixer != RT_MIXER_NONE) {
             z.state_layers += n;
             z.mamba1_layers += k->mixer == RT_MIXER_MAMBA ? n : 0.0;
-            z.state_params += n * model_mixer_params(m, k->mixer);
+            double params = model_mixer_params(m, k->mixer);
+            if (k->mixer == RT_MIXER_CROSS) { /* K and V project the image once (prefill), never a text token */
+                double kv = (double)m->d_model * (double)m->kv_heads * (double)(m->d_head + model_v_head_dim(m));
+                params -= kv;
+                if (p != RT_PHASE_DECODE) {
+                    z.encoder_kv_params += n * kv;
+                    z.encoder_kv_flops += n * B * 2.0 * (double)m->cross_tokens * kv;
+                }
+            }
+            z.state_params += n * params;
             z.scan_flops += n * T * scan_flops_per_token(m, k->mixer);
             if (p != RT_PHASE_TRAINING) /* read and written; an encoder's keys and values are only read */
                 z.state_bytes += n * B * model_state_bytes_per_layer(m, k->mixer, bytes_per_kv) *
@@ -677,9 +686,10 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         /* in and out projections of each layer, the in one about as wide as the rest of its parameters */
         double per_layer = z->state_params / z->state_layers;
         double in_cols = dmax(1.0, per_layer / d - d);
-        set_realistic(add_op(out, hw, "state-mixer projections", true, 2.0 * T * z->state_params * fs / n,
-                             z->state_params * wb * ws / n, 0.0, z->state_layers * 2.0 * T * d * hb,
-                             shard_tile(d, 1, tile)), hw, RT_KERNEL_GEMM,
+        set_realistic(add_op(out, hw, "state-mixer projections", true,
+                             (2.0 * T * z->state_params + z->encoder_kv_flops * zr) * fs / n,
+                             (z->state_params + z->encoder_kv_params) * wb * ws / n, 0.0,
+                             z->state_layers * 2.0 * T * d * hb, shard_tile(d, 1, tile)), hw, RT_KERNEL_GEMM,
                       z->state_layers * (gemm_s(hw, T, in_cols / n, d) + gemm_s(hw, T, d, d / n)), 2.0 * z->state_layers);
         /* Mamba-2's and linear attention's chunked algorithms run on the tensor
          * unit; Mamba-1's selective scan runs on the vector unit. */

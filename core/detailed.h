@@ -118,6 +118,10 @@ struct phase_shape {
     double index_layers;   /* sparse-attention layers (each with a lightning indexer) */
     double index_pairs;    /* query-key pairs per indexer head: every cached key, causally (not the top-k) */
     double index_read_tokens, index_new_tokens; /* layer-tokens of index keys read (decode) and written */
+    double encoder_kv_params; /* cross-attention layers' key and value projections, not in state_params: they
+                               * run over the encoder's tokens once a request (prefill, training), never in a
+                               * decode step */
+    double encoder_kv_flops;  /* their FLOPs for the phase (prefill: every sequence's encoder tokens) */
 };
 
 /* Resolved figures the detailed model needs, per chip. */

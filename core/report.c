@@ -165,7 +165,11 @@ static void text_chip_memory(struct strbuf *sb, const struct scenario *s, const 
               format_si(f, sizeof f, cm->free_bytes, "B"), cm->free_bytes < 0.0 ? " (does not fit)" : "");
     sb_printf(sb, "                     %lld requests fit after the activation workspace", 
               (long long)cm->max_concurrent_requests);
-    if (mv->kv_replication > 1.0)
+    if (mv->kv_replication > 1.0 && model_mixed_geometry(&s->model)) /* each kind copies its own heads */
+        sb_printf(sb, "; the KV cache is %.2fx an even split over tp %lld (layers with fewer KV heads than chips copy "
+                      "theirs)",
+                  mv->kv_replication, (long long)a->parallel.tp);
+    else if (mv->kv_replication > 1.0)
         sb_printf(sb, "; each KV %s copied %.0fx over tp %lld", s->model.kv_lora_rank > 0 ? "latent" : "head",
                   mv->kv_replication, (long long)a->parallel.tp);
     sb_puts(sb, "\n");

@@ -186,5 +186,16 @@ expect 0 "Infinity in config.json" -- --report --model tests/fixtures/hf/nemotro
 grep -q "1 Infinity/NaN literal, as Python's json writes them" "$tmp/err" && ok ||
     bad "Infinity literal: $(cat "$tmp/err")"
 
+# Shape flags a 2026 layout cannot take say so, and the ones it takes say what they left.
+expect 2 "--window on an all-sparse model" -- --report --model tests/fixtures/hf/glm-5.1 --window 4096
+grep -q "every attention layer of glm-5.1 is sparse" "$tmp/err" && ok || bad "--window on glm-5.1: $(cat "$tmp/err")"
+expect 2 "--d-ff no layer uses" -- --report --model tests/fixtures/hf/deepseek-v4-flash --d-ff 4096
+grep -q "no layer of deepseek-v4-flash uses the model's MLP width" "$tmp/err" && ok || bad "--d-ff: $(cat "$tmp/err")"
+expect 2 "--d-head on latent attention" -- --report --model tests/fixtures/hf/glm-5.1 --d-head 128
+grep -q "qk_nope_head_dim + qk_rope_head_dim (192 + 64)" "$tmp/err" && ok || bad "--d-head: $(cat "$tmp/err")"
+expect 0 "--kv-heads on per-kind heads" -- --report --model tests/fixtures/hf/gemma-4-26b-a4b --kv-heads 4
+grep -q "kv-heads = 5 layers: the layers with their own heads keep them" "$tmp/out" && ok ||
+    bad "--kv-heads on gemma-4 did not say what it left"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

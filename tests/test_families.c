@@ -237,6 +237,12 @@ static void test_fixed_state_mixers(void **state)
     ASSERT_NEAR(model_state_bytes_per_layer(&v, RT_MIXER_CROSS, 1.0), 6404.0 * 2048, 0); /* an fp8 cache */
     struct analysis a = one_request(&v, 8192);
     ASSERT_NEAR(test_op(&a.phases[RT_PHASE_DECODE], "state update")->kv_bytes, 8.0 * 6404 * 2048 * 2, 0);
+    /* a decode step reads the cross layers' q and o (and their norms and gates), not the image's k and v */
+    ASSERT_NEAR(test_op(&a.phases[RT_PHASE_DECODE], "state-mixer projections")->weight_bytes,
+                8.0 * (2.0 * 4096 * 4096 + 2 * 128 + 2) * 2, 0);
+    /* a prefill projects the image's 6404 tokens to k and v once: 8 layers x 2 x 6404 x 4096 x 2048 */
+    const struct op_cost *pre = test_op(&a.phases[RT_PHASE_PREFILL], "state-mixer projections");
+    ASSERT_NEAR(pre->flops, 2.0 * 8192 * 8.0 * (2.0 * 4096 * 4096 + 258) + 8.0 * 2 * 6404 * 4096 * 2048, 1.0);
 }
 
 /* Nemotron-NAS: a skipped attention has no cache and no input norm. */

@@ -533,6 +533,28 @@ static int apply_model_flag(int id, const char *text, struct scenario *s, char *
                      text, (long long)RT_MAX_TOKENS);
             return 2;
         }
+        { /* sparse and compressed layers keep their own: say so, and refuse a flag that would change nothing */
+            int64_t kept = 0, windowed = 0;
+            for (int i = 0; i < m->kind_count; i++) {
+                enum rt_mixer x = m->kinds[i].mixer;
+                if (x == RT_MIXER_SPARSE || x == RT_MIXER_COMPRESSED)
+                    kept += m->kinds[i].count;
+                else if (mixer_is_attention(x))
+                    windowed += m->kinds[i].count;
+            }
+            if (kept > 0 && windowed == 0) {
+                snprintf(err, errsize, "--window: every attention layer of %s is sparse (its top-k) or compressed, "
+                                       "which a window does not replace",
+                         m->name);
+                return 2;
+            }
+            if (kept > 0) {
+                char n[40];
+                snprintf(n, sizeof n, "%lld layers", (long long)kept);
+                model_assume(m, "window", n, "--window leaves the sparse and compressed layers as they are: a top-k "
+                                             "or a compressed cache is not a window");
+            }
+        }
         /* The flag replaces whatever the config's pattern said; a window changes no parameter. */
         static const char *const pattern_keys[] = {"layer_types", "sliding_window", "use_sliding_window",
                                                    "sliding_window_pattern", "max_window_layers",
@@ -842,6 +864,42 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
             snprintf(err, errsize, "--kv-heads: %s uses latent attention; its KV cache does not depend on kv heads",
                      s->model.name);
             return 2;
+        }
+        if (id == OPT_D_HEAD && s->model.kv_lora_rank > 0) {
+            snprintf(err, errsize, "--d-head: %s uses latent attention, whose head width is qk_nope_head_dim + "
+                                   "qk_rope_head_dim (%lld + %lld); edit those in its config",
+                     s->model.name, (long long)s->model.qk_nope_head_dim, (long long)s->model.qk_rope_head_dim);
+            return 2;
+        }
+        if (id == OPT_HEADS && s->model.kv_lora_rank > 0)
+            s->model.kv_heads = *whole; /* a latent serves every head: its nominal KV heads follow them */
+        if (id == OPT_D_FF) { /* a width no layer uses changes nothing: refuse it by name */
+            bool used = false;
+            for (int i = 0; i < s->model.kind_count; i++) {
+                const struct layer_kind *k = &s->model.kinds[i];
+                used = used || (k->count > 0 && !k->no_mlp && ((!k->moe && k->d_ff == 0) ||
+                                                                 (k->moe && s->model.moe_d_ff == 0)));
+            }
+            if (!used) {
+                snprintf(err, errsize, "--d-ff: no layer of %s uses the model's MLP width (its MoE layers have their "
+                                       "experts' and shared experts' widths, its other layers their own)",
+                         s->model.name);
+                return 2;
+            }
+        }
+        if ((id == OPT_KV_HEADS || id == OPT_D_HEAD || id == OPT_HEADS) && model_mixed_geometry(&s->model)) {
+            char n[40];
+            int64_t own = 0;
+            for (int i = 0; i < s->model.kind_count; i++) {
+                const struct layer_kind *k = &s->model.kinds[i];
+                if ((id == OPT_KV_HEADS && k->kv_heads > 0) || (id == OPT_D_HEAD && k->d_head > 0) ||
+                    (id == OPT_HEADS && k->heads > 0))
+                    own += k->count;
+            }
+            snprintf(n, sizeof n, "%lld layers", (long long)own);
+            if (own > 0)
+                model_assume(&s->model, flag_name(id), n, "the layers with their own heads keep them (the flag sets "
+                                                          "the model's, which the other layers use)");
         }
         if (id == OPT_KV_HEADS && s->model.heads % *whole != 0) {
             char choices[160];

@@ -787,7 +787,10 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
             view_text(v, 0, row, -1, forms[pick], c->free_bytes < 0.0 ? ROLE_MISS : ROLE_TEXT);
         row++;
     }
-    if (row < v.r.h && m->kv_replication > 1.0)
+    if (row < v.r.h && m->kv_replication > 1.0 && model_mixed_geometry(&s->model))
+        view_printf(v, 0, row++, -1, ROLE_TEXT, "KV %.2fx an even split: tp %lld > some kv heads", m->kv_replication,
+                    (long long)a->parallel.tp);
+    else if (row < v.r.h && m->kv_replication > 1.0)
         view_printf(v, 0, row++, -1, ROLE_TEXT, "KV copied %.0fx: tp %lld > %s", m->kv_replication,
                     (long long)a->parallel.tp, s->model.kv_lora_rank > 0 ? "one latent" : "kv heads");
     if (row < v.r.h && largest_ok_batch >= 0) {
