@@ -79,6 +79,17 @@ enum rt_precision analysis_compute_precision(const struct scenario *s)
 /* The note saying how the weights' and the matmuls' precisions meet:
  * weight-only (W8A16, W4A16) and why, mixed (W4A8), or a block format's
  * scales when both are one. None for plain weights at their own peak. */
+/* The note saying the context runs past what the model was built for. */
+static void note_context(const struct scenario *s, struct analysis *a)
+{
+    int64_t most = s->model.max_context, asked = s->context_tokens > s->prefill_tokens ? s->context_tokens
+                                                                                       : s->prefill_tokens;
+    if (most > 0 && asked > most)
+        add_note(a, "The context (%lld tokens) is past the %lld the model was built for (its max_position_embeddings): "
+                    "the figures are the shape's, but the model itself would not run it.",
+                 (long long)asked, (long long)most);
+}
+
 static void note_precisions(const struct scenario *s, struct analysis *a)
 {
     const struct chip_spec *c = &s->chip;
@@ -143,6 +154,7 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
     a->hbm_bytes = s->hbm_bytes_override > 0.0 ? s->hbm_bytes_override : c->hbm_bytes;
     a->ridge_flop_per_byte = ridge_point(a->peak_flops_per_s, a->hbm_bytes_per_s);
     note_precisions(s, a);
+    note_context(s, a);
     if (c->sparse_halved)
         add_note(a, "%s's file gave 2:4-sparse peaks: they were halved once, on load, to the dense figures used here.",
                  c->key);

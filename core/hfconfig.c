@@ -1968,6 +1968,11 @@ int model_from_hf_config(const char *text, size_t len, const char *path, const c
         goto done;
     if (hf_quant_from_config(cJSON_GetObjectItemCaseSensitive(root, "quantization_config"), path, &m, err, errsize))
         goto done;
+    double positions = 0; /* the context it was built for: said when a scenario runs past it */
+    if (hf_number(&r, KEYS("max_position_embeddings", "n_positions", "seq_length", "max_sequence_length"), false, 1,
+                  BIG, true, &positions) == JSON_FOUND)
+        m.max_context = (int64_t)positions;
+    err[0] = '\0'; /* a malformed optional length is not a reason to refuse the model */
     /* Multi-token prediction layers: a draft head beside the model, not part of it. */
     static const char *const mtp_keys[] = {"num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"};
     for (size_t i = 0; i < sizeof mtp_keys / sizeof mtp_keys[0]; i++) {

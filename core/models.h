@@ -217,6 +217,10 @@ struct model_shape {
     bool checkpoint_act_set;      /* its matmuls' inputs have a format of their own (W4A8: fp8) */
     int checkpoint_act_precision; /* that format: enum rt_precision */
 
+    /* The longest context the model was built for (max_position_embeddings,
+     * n_positions); 0 = not stated. A longer --context is said, not refused. */
+    int64_t max_context;
+
     /* What the loader assumed (absent keys, inferred patterns). */
     struct model_assumption assumptions[RT_MAX_ASSUMPTIONS];
     int assumption_count;

@@ -108,6 +108,7 @@ static const struct int_field model_ints[] = {
     {"hc_mult", MFIELD(hc_mult)},
     {"per_layer_input", MFIELD(per_layer_input)},
     {"per_layer_vocab", MFIELD(per_layer_vocab)},
+    {"max_context", MFIELD(max_context)},
     {"index_head_dim", MFIELD(index_head_dim)},
 };
 
