@@ -96,6 +96,11 @@ int point_place(const struct measured_point *p, const struct scenario *s, struct
     out->achieved_flops_per_s = p->flops / p->seconds;
     out->roof_flops_per_s = fmin(peak, bw * out->intensity_flop_per_byte);
     out->fraction_of_roof = out->roof_flops_per_s > 0.0 ? out->achieved_flops_per_s / out->roof_flops_per_s : 0.0;
+    out->achieved_bytes_per_s = p->bytes / p->seconds;
+    if (p->flops == 0.0) { /* a copy: its bandwidth against the chip's, not 0% of a compute roof */
+        out->by_bytes = true;
+        out->fraction_of_roof = bw > 0.0 ? out->achieved_bytes_per_s / bw : 0.0;
+    }
     out->above_roof = out->fraction_of_roof > 1.02; /* beyond timing noise */
     return 0;
 }

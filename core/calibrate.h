@@ -39,12 +39,17 @@ struct point_placement {
     double fraction_of_roof;         /* achieved / roof */
     bool above_roof;                 /* more than 2% faster than the roof allows (timing noise aside): most
                                         likely a units error */
+    bool by_bytes;                   /* no FLOPs (a copy): placed by its bytes, fraction_of_roof then being
+                                        its achieved bandwidth over the chip's HBM bandwidth */
+    double achieved_bytes_per_s;     /* bytes / seconds */
 };
 
 /* Places point p on the roof of scenario s's chip (its overrides and chip
  * count aside: a kernel runs on one chip). The peak is the chip's at the
- * point's precision, or bf16's when the chip has none. Returns 0, or -1
- * when p has no bytes or no time. */
+ * point's precision, or bf16's when the chip has none. A kernel with no
+ * FLOPs (a copy) is placed by its bytes: by_bytes, and fraction_of_roof its
+ * bandwidth's share of the chip's (never 0%); above the roof when faster
+ * than the HBM allows. Returns 0, or -1 when p has no bytes or no time. */
 int point_place(const struct measured_point *p, const struct scenario *s, struct point_placement *out);
 
 /* One measurement. */

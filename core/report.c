@@ -1225,12 +1225,18 @@ static void text_points(struct strbuf *sb, const struct scenario *s, const struc
         format_si(ach, sizeof ach, pp.achieved_flops_per_s, "FLOP/s");
         format_si(roof, sizeof roof, pp.roof_flops_per_s, "FLOP/s");
         format_seconds(t, sizeof t, pts[i].seconds);
+        if (pp.by_bytes) { /* no FLOPs: its bandwidth against the HBM's */
+            double bw = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : s->chip.hbm_bytes_per_s;
+            snprintf(ai, sizeof ai, "no FLOPs");
+            format_si(ach, sizeof ach, pp.achieved_bytes_per_s, "B/s");
+            format_si(roof, sizeof roof, bw, "B/s");
+        }
         if (markdown)
             sb_printf(sb, "| %s | %s | %s | %s | %.1f%% | %s | %s |\n", pts[i].label, ai, ach, roof,
                       pp.fraction_of_roof * 100.0, t, pp.above_roof ? "above the roof: check its units" : "");
         else
-            sb_printf(sb, "  %-20s %10s FLOP/byte  %12s of %12s  %6.1f%%  %10s%s\n", pts[i].label, ai, ach, roof,
-                      pp.fraction_of_roof * 100.0, t,
+            sb_printf(sb, "  %-20s %10s %-9s  %12s of %12s  %6.1f%%  %10s%s\n", pts[i].label, ai,
+                      pp.by_bytes ? "by bytes" : "FLOP/byte", ach, roof, pp.fraction_of_roof * 100.0, t,
                       pp.above_roof ? "  ABOVE THE ROOF: a units error (FLOPs, bytes or seconds) or the wrong chip" : "");
     }
 }
@@ -1254,6 +1260,8 @@ static void json_points(cJSON *root, const struct scenario *s, const struct meas
         cJSON_AddNumberToObject(o, "roof_flops_per_s", pp.roof_flops_per_s);
         cJSON_AddNumberToObject(o, "fraction_of_roof", pp.fraction_of_roof);
         cJSON_AddBoolToObject(o, "above_roof", pp.above_roof);
+        cJSON_AddBoolToObject(o, "by_bytes", pp.by_bytes);
+        cJSON_AddNumberToObject(o, "achieved_bytes_per_s", pp.achieved_bytes_per_s);
         cJSON_AddItemToArray(list, o);
     }
 }

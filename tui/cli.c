@@ -1388,8 +1388,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                 return 2;
             char shown[200];
             int rc = measured_points_read(path_shown(shown, sizeof shown, optarg), text, len, out->points, RT_MAX_POINTS,
-                                          &out->point_count, err,
-                                          errsize);
+                                          &out->point_count, &out->warnings, err, errsize);
             free(text);
             if (rc != 0)
                 return 2;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "profile_ncu.h"
 #include "units.h"
 
 #define MAX_FIELDS 32
@@ -138,12 +139,34 @@ static int point_fields(char f[][CSV_FIELD_MAX], int k, bool with_precision, str
     return 0;
 }
 
+/* An Nsight Compute export's kernels as points. */
+static int ncu_file_points(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
+                           size_t *count, struct load_warnings *w, char *err, size_t errsize)
+{
+    struct ncu_kernel *kernels = malloc(RT_MAX_POINTS * 4 * sizeof *kernels);
+    size_t n = 0, skipped = 0;
+    if (!kernels) {
+        snprintf(err, errsize, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = ncu_read(path, text, len, kernels, RT_MAX_POINTS * 4, &n, err, errsize);
+    if (rc == 0)
+        rc = ncu_points(path, kernels, n, points, max, count, &skipped, err, errsize);
+    if (rc == 0 && skipped > 0)
+        warn_add(w, "%s: %zu of its %zu kernels have no time or no DRAM bytes in the export: left off", path, skipped,
+                 n);
+    free(kernels);
+    return rc;
+}
+
 int measured_points_read(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
-                         size_t *count, char *err, size_t errsize)
+                         size_t *count, struct load_warnings *w, char *err, size_t errsize)
 {
     char f[MAX_FIELDS][CSV_FIELD_MAX];
     size_t pos = 0;
     *count = 0;
+    if (ncu_looks_like(text, len))
+        return ncu_file_points(path, text, len, points, max, count, w, err, errsize);
     int n = csv_record(text, len, &pos, f, MAX_FIELDS);
     if (n < 4 || strcmp(f[0], "label") != 0 || strcmp(f[1], "flops") != 0 || strcmp(f[2], "bytes") != 0 ||
         strcmp(f[3], "seconds") != 0 || (n > 4 && strcmp(f[4], "precision") != 0)) {

@@ -42,12 +42,14 @@ int split_words(const char *text, char words[][CSV_FIELD_MAX], int max);
 /* The index of the field named name among header[0..n), or -1. */
 int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name);
 
-/* Reads a points file into points (at most max). Returns 0 with *count
- * set, or -1 with "PATH:LINE: ..." in err: a header other than
- * label,flops,bytes,seconds[,precision], a value that is not a positive
- * number, an unknown precision. */
+/* Reads a points file into points (at most max): rooftop's own CSV, or an
+ * Nsight Compute CSV export (profile_ncu.h; kernels it cannot place, for
+ * want of a time or DRAM bytes, are left out with a warning in w). Returns
+ * 0 with *count set, or -1 with "PATH:LINE: ..." in err: a header other than
+ * label,flops,bytes,seconds[,precision] (or an export's), a value that is
+ * not a positive number, an unknown precision. */
 int measured_points_read(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
-                         size_t *count, char *err, size_t errsize);
+                         size_t *count, struct load_warnings *w, char *err, size_t errsize);
 
 /* Reads a measurements file (either format) into a new array of
  * observations (free it). Point rows are timed on base's chip; case rows

@@ -1,0 +1,173 @@
+/* test_profiles.c — profiler exports read as measured kernels, against the
+ * figures read by hand in each fixture's .source.txt (tests/fixtures/
+ * profiles/, copied byte for byte from ../shared/fixtures/profiles/ with
+ * their sources): Nsight Compute's long and raw CSV shapes, ==PROF== lines,
+ * thousands separators, SI units, "n/a", a failed run's log; and a kernel
+ * with no FLOPs placed by its bytes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#include "calibrate.h"
+#include "fileio.h"
+#include "measured.h"
+#include "profile_ncu.h"
+
+#define NCU "tests/fixtures/profiles/ncu/"
+
+/* Reads a fixture export into kernels; returns ncu_read's status. */
+static int read_ncu(const char *file, struct ncu_kernel *k, size_t max, size_t *n, char *err, size_t errsize)
+{
+    char path[256], *text;
+    size_t len;
+    snprintf(path, sizeof path, NCU "%s", file);
+    if (read_file(path, &text, &len, err, errsize) != 0)
+        fail_msg("%s", err);
+    assert_true(ncu_looks_like(text, len));
+    int rc = ncu_read(path, text, len, k, max, n, err, errsize);
+    free(text);
+    return rc;
+}
+
+/* RTX 5090, cutlass bf16 GEMM, long form of ncu 2025: 404.70 us; DRAM
+ * 63.77 Mbyte + 197.38 Kbyte read and written (decimal prefixes, which the
+ * RooflineChart section's 158.07 GB/s confirms); tensor FLOPs 45,902,462,976
+ * from sm__ops_path_tensor_src_bf16_dst_fp32; flop_count_sp "n/a". */
+static void test_ncu_long_tensor(void **state)
+{
+    (void)state;
+    struct ncu_kernel k[4];
+    size_t n;
+    char err[300];
+    assert_int_equal(read_ncu("rtx5090_dsocr_bf16_gemm_long_2025.csv", k, 4, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+    ASSERT_NEAR(k[0].time_s, 404.70e-6, 1e-12);
+    ASSERT_NEAR(k[0].dram_bytes, 63970000.0 - 2620.0, 1e-3); /* 63,770,000 + 197,380 */
+    ASSERT_NEAR(k[0].dram_bytes / k[0].time_s / 1e9, 158.06, 0.01);
+    ASSERT_NEAR(k[0].tensor_flops, 45902462976.0, 0);
+    assert_int_equal(k[0].tensor_precision, RT_BF16);
+    ASSERT_NEAR(k[0].tensor_flops / k[0].dram_bytes, 717.6, 0.05);
+}
+
+/* A100, cuDNN fp32 conv: 12 lines of program output before the header,
+ * ragged rows, rule rows; no gpu__time_duration: 6,387.24 cycles at
+ * 959,621,505.52 cycle/s = 6.656 us; fp32 0 + 16,384 + 2 x 524,288 and fp16
+ * 2 x 20,480 SASS FLOPs; 66,048 DRAM, 877,856 L2, 344,064 L1 bytes; its
+ * pipe_tensor instructions not read as FLOPs. */
+static void test_ncu_long_sass(void **state)
+{
+    (void)state;
+    struct ncu_kernel k[4];
+    size_t n;
+    char err[300];
+    assert_int_equal(read_ncu("a100_cudnn_conv2d_sgemm_long_rules.csv", k, 4, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+    ASSERT_NEAR(k[0].time_s, 6387.24 / 959621505.52, 1e-15);
+    ASSERT_NEAR(k[0].sass_flops, 1064960.0 + 40960.0, 0);
+    ASSERT_NEAR(k[0].dram_bytes, 66048, 0);
+    ASSERT_NEAR(k[0].l2_bytes, 877856, 0);
+    ASSERT_NEAR(k[0].l1_bytes, 344064, 0);
+    assert_true(k[0].tensor_flops < 0.0); /* no tensor ops counter: absent, not 0 */
+}
+
+/* A100, cutlass fp16 GEMM: 11 kernels whose names run to 5,000
+ * characters; ID 4 131.697 ms (cycles over rate) and 147,469,918,080 DRAM
+ * bytes; ID 10 (cuBLAS) 106.975 ms. No FLOP counters: placed by bytes. */
+static void test_ncu_long_names_and_copies(void **state)
+{
+    (void)state;
+    struct ncu_kernel k[16];
+    size_t n;
+    char err[300];
+    assert_int_equal(read_ncu("a100_cutlass_fp16_gemm_long_progstdout.csv", k, 16, &n, err, sizeof err), 0);
+    assert_int_equal(n, 11);
+    ASSERT_NEAR(k[4].time_s * 1e3, 131.697, 0.001);
+    ASSERT_NEAR(k[4].dram_bytes, 147469918080.0, 0);
+    ASSERT_NEAR(k[10].time_s * 1e3, 106.975, 0.001);
+    double total = 0.0;
+    for (size_t i = 0; i < n; i++)
+        total += k[i].time_s;
+    ASSERT_NEAR(total * 1e3, 906.23, 0.01);
+    struct measured_point p[16];
+    size_t count, skipped;
+    assert_int_equal(ncu_points("x.csv", k, n, p, 16, &count, &skipped, err, sizeof err), 0);
+    assert_int_equal(count, 11);
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("a100");
+    struct point_placement pp;
+    assert_int_equal(point_place(&p[4], &s, &pp), 0);
+    assert_true(pp.by_bytes); /* no FLOPs: its bandwidth, never 0% */
+    ASSERT_NEAR(pp.fraction_of_roof, 147469918080.0 / k[4].time_s / s.chip.hbm_bytes_per_s, 1e-12);
+}
+
+/* B200 raw page: a units row under 475 columns, 16 kernels of 687.4 us
+ * mean (10,998,400 ns in all); no DRAM bytes or FLOPs, so nothing to place,
+ * and the message says what to profile. */
+static void test_ncu_raw(void **state)
+{
+    (void)state;
+    struct ncu_kernel k[32];
+    size_t n;
+    char err[300];
+    assert_int_equal(read_ncu("b200_sdpa_flash_decode_raw.csv", k, 32, &n, err, sizeof err), 0);
+    assert_int_equal(n, 16);
+    ASSERT_NEAR(k[0].time_s, 687488e-9, 1e-15);
+    double total = 0.0;
+    for (size_t i = 0; i < n; i++)
+        total += k[i].time_s;
+    ASSERT_NEAR(total, 10998400e-9, 1e-12);
+    struct measured_point p[32];
+    size_t count, skipped;
+    assert_int_equal(ncu_points("raw.csv", k, n, p, 32, &count, &skipped, err, sizeof err), -1);
+    assert_non_null(strstr(err, "none of its 16 kernels has a time and DRAM bytes"));
+}
+
+/* A failed run's log: no kernel rows, and its ==ERROR== line said. */
+static void test_ncu_failed_run(void **state)
+{
+    (void)state;
+    struct ncu_kernel k[4];
+    size_t n;
+    char err[300];
+    assert_int_equal(read_ncu("b200_failed_run_no_data.csv", k, 4, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no kernel rows: ==ERROR== The application returned an error code (1)."));
+}
+
+/* --points takes an export, and a rooftop points file as before. */
+static void test_points_files(void **state)
+{
+    (void)state;
+    char *text, err[300];
+    size_t len, count;
+    if (read_file(NCU "rtx5090_dsocr_bf16_gemm_long_2025.csv", &text, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    struct measured_point p[RT_MAX_POINTS];
+    struct load_warnings w = {0};
+    assert_int_equal(measured_points_read("x.csv", text, len, p, RT_MAX_POINTS, &count, &w, err, sizeof err), 0);
+    free(text);
+    assert_int_equal(count, 1);
+    ASSERT_NEAR(p[0].flops, 45902462976.0, 0);
+    const char *own = "label,flops,bytes,seconds\ncopy,0,1e9,0.001\n";
+    assert_int_equal(measured_points_read("own.csv", own, strlen(own), p, RT_MAX_POINTS, &count, &w, err, sizeof err),
+                     0);
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    struct point_placement pp;
+    assert_int_equal(point_place(&p[0], &s, &pp), 0);
+    assert_true(pp.by_bytes);
+    ASSERT_NEAR(pp.fraction_of_roof, 1e12 / s.chip.hbm_bytes_per_s, 1e-12); /* 1 TB/s of H100's 3.35 */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ncu_long_tensor),   cmocka_unit_test(test_ncu_long_sass),
+        cmocka_unit_test(test_ncu_long_names_and_copies), cmocka_unit_test(test_ncu_raw),
+        cmocka_unit_test(test_ncu_failed_run),    cmocka_unit_test(test_points_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

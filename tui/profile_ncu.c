@@ -1,0 +1,390 @@
+/* profile_ncu.c — Nsight Compute CSV exports (see profile_ncu.h). */
+#include "profile_ncu.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measured.h"
+#include "units.h"
+
+#define NCU_MAX_COLUMNS 4096 /* a raw page holds about 500 metric columns */
+
+/* One CSV record at *pos into fields (at most max of CSV_FIELD_MAX bytes):
+ * as csv_record reads it, except that a longer field keeps its first
+ * CSV_FIELD_MAX - 1 bytes (cutlass kernel names run to 5,000 characters).
+ * Returns the fields, 0 at the end, -1 for an unclosed quote or more than
+ * max fields. */
+static int ncu_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max)
+{
+    size_t i = *pos;
+    while (i < len && (text[i] == '\n' || text[i] == '\r'))
+        i++;
+    if (i >= len)
+        return 0;
+    int n = 0;
+    size_t used = 0;
+    bool quoted = false;
+    fields[0][0] = '\0';
+    for (; i < len; i++) {
+        char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < len && text[i + 1] == '"') {
+                i++;
+            } else if (c == '"') {
+                quoted = false;
+                continue;
+            }
+        } else if (c == '"') {
+            quoted = true;
+            continue;
+        } else if (c == ',') {
+            if (++n >= max)
+                return -1;
+            used = 0;
+            fields[n][0] = '\0';
+            continue;
+        } else if (c == '\n' || c == '\r') {
+            break;
+        }
+        if (used + 1 < CSV_FIELD_MAX) {
+            fields[n][used++] = c;
+            fields[n][used] = '\0';
+        }
+    }
+    *pos = i;
+    return quoted ? -1 : n + 1;
+}
+
+/* What one kernel's metrics add up to while the file is read. */
+struct tally {
+    char id[32];
+    char name[CSV_FIELD_MAX];
+    double gpu_time, cycles, cycle_rate, dram, dram_read, dram_write, l2, l1;
+    double sass[3][3]; /* fp32, fp16, fp64 x add, mul, fma; negative = absent */
+    double tensor[RT_PRECISION_COUNT];
+    bool any_tensor, any_sass;
+};
+
+static void tally_init(struct tally *t)
+{
+    memset(t, 0, sizeof *t);
+    t->gpu_time = t->cycles = t->cycle_rate = t->dram = t->dram_read = t->dram_write = t->l2 = t->l1 = -1.0;
+}
+
+/* A metric value as a number: thousands separators dropped; "n/a", "" and
+ * anything else not a number give false (missing, never 0). */
+static bool value_of(const char *text, double *out)
+{
+    char clean[64];
+    size_t n = 0;
+    for (const char *c = text; *c && n + 1 < sizeof clean; c++)
+        if (*c != ',' && *c != ' ')
+            clean[n++] = *c;
+    clean[n] = '\0';
+    if (n == 0 || strcmp(clean, "n/a") == 0)
+        return false;
+    return parse_number(clean, out) == 0 && isfinite(*out);
+}
+
+/* The scale of a unit with an SI prefix onto base (one of "second", "byte",
+ * "cycle", "inst"): "nsecond" 1e-9, "us" 1e-6, "Mbyte" 1e6, "cycle/second"
+ * 1, "Gcycle/second" 1e9, "cycle/nsecond" 1e9. 0 when the unit is another. */
+static double unit_scale(const char *unit, const char *base)
+{
+    static const struct {
+        const char *name;
+        double scale;
+    } seconds[] = {{"ns", 1e-9}, {"nsecond", 1e-9}, {"us", 1e-6}, {"usecond", 1e-6}, {"ms", 1e-3}, {"msecond", 1e-3},
+                   {"s", 1.0},   {"second", 1.0}};
+    if (strcmp(base, "second") == 0) {
+        for (size_t i = 0; i < sizeof seconds / sizeof seconds[0]; i++)
+            if (strcmp(unit, seconds[i].name) == 0)
+                return seconds[i].scale;
+        return 0.0;
+    }
+    const char *slash = strchr(unit, '/');
+    char head[32];
+    snprintf(head, sizeof head, "%.*s", slash ? (int)(slash - unit) : (int)strlen(unit), unit);
+    double scale = 1.0;
+    size_t b = strlen(base), h = strlen(head);
+    if (h == b + 1 && strcmp(head + 1, base) == 0) {
+        const char *prefixes = "KMGTP";
+        const char *p = strchr(prefixes, head[0]);
+        if (!p || !head[0])
+            return 0.0;
+        scale = pow(1e3, (double)(p - prefixes + 1));
+    } else if (strcmp(head, base) != 0 && !(h == 0 && strcmp(base, "inst") == 0)) {
+        return 0.0;
+    }
+    if (slash) { /* a rate: per the time unit after the slash */
+        double per = unit_scale(slash + 1, "second");
+        return per > 0.0 ? scale / per : 0.0;
+    }
+    return scale;
+}
+
+/* Which tensor dtype a metric name's src_<dtype> names. */
+static bool tensor_dtype(const char *name, enum rt_precision *p)
+{
+    const char *src = strstr(name, "_src_");
+    if (!src)
+        return false;
+    src += 5;
+    if (strncmp(src, "bf16", 4) == 0 || strncmp(src, "fp16", 4) == 0 || strncmp(src, "tf32", 4) == 0 ||
+        strncmp(src, "fp32", 4) == 0 || strncmp(src, "fp64", 4) == 0)
+        *p = RT_BF16; /* the 16-bit roof is the closest rooftop draws */
+    else if (strncmp(src, "fp8", 3) == 0)
+        *p = RT_FP8;
+    else if (strncmp(src, "fp4", 3) == 0 || strncmp(src, "fp6", 3) == 0)
+        *p = RT_NVFP4;
+    else if (strncmp(src, "int8", 4) == 0)
+        *p = RT_INT8;
+    else if (strncmp(src, "int4", 4) == 0)
+        *p = RT_INT4;
+    else
+        *p = RT_BF16;
+    return true;
+}
+
+/* Adds one metric to a kernel's tally. */
+static void tally_metric(struct tally *t, const char *name, const char *unit, const char *text)
+{
+    double v;
+    if (!value_of(text, &v))
+        return;
+    double s;
+    if (strcmp(name, "gpu__time_duration.sum") == 0 && (s = unit_scale(unit, "second")) > 0.0)
+        t->gpu_time = v * s;
+    else if (strcmp(name, "sm__cycles_elapsed.avg") == 0 && (s = unit_scale(unit, "cycle")) > 0.0)
+        t->cycles = v * s;
+    else if (strcmp(name, "sm__cycles_elapsed.avg.per_second") == 0 && (s = unit_scale(unit, "cycle")) > 0.0)
+        t->cycle_rate = v * s;
+    else if (strcmp(name, "dram__bytes.sum") == 0 && (s = unit_scale(unit, "byte")) > 0.0)
+        t->dram = v * s;
+    else if (strcmp(name, "dram__bytes_read.sum") == 0 && (s = unit_scale(unit, "byte")) > 0.0)
+        t->dram_read = v * s;
+    else if (strcmp(name, "dram__bytes_write.sum") == 0 && (s = unit_scale(unit, "byte")) > 0.0)
+        t->dram_write = v * s;
+    else if (strcmp(name, "lts__t_bytes.sum") == 0 && (s = unit_scale(unit, "byte")) > 0.0)
+        t->l2 = v * s;
+    else if (strcmp(name, "l1tex__t_bytes.sum") == 0 && (s = unit_scale(unit, "byte")) > 0.0)
+        t->l1 = v * s;
+    else if (strncmp(name, "sm__ops_path_tensor_", 20) == 0 && strstr(name, ".sum") &&
+             (s = unit_scale(unit, "inst")) > 0.0) {
+        enum rt_precision p;
+        if (tensor_dtype(name, &p)) {
+            t->tensor[p] += v * s;
+            t->any_tensor = true;
+        }
+    } else {
+        /* smsp__sass_thread_inst_executed_op_<f|h|d><add|mul|fma>_pred_on.sum */
+        const char *op = strstr(name, "sass_thread_inst_executed_op_");
+        if (!op || !strstr(name, "_pred_on.sum") || (s = unit_scale(unit, "inst")) <= 0.0)
+            return;
+        op += strlen("sass_thread_inst_executed_op_");
+        int width = op[0] == 'f' ? 0 : op[0] == 'h' ? 1 : op[0] == 'd' ? 2 : -1;
+        int kind = strncmp(op + 1, "add", 3) == 0 ? 0 : strncmp(op + 1, "mul", 3) == 0 ? 1
+                   : strncmp(op + 1, "fma", 3) == 0 ? 2 : -1;
+        if (width < 0 || kind < 0 || op[4] != '_')
+            return;
+        t->sass[width][kind] += v * s;
+        t->any_sass = true;
+    }
+}
+
+/* The finished kernel from its tally. */
+static void tally_kernel(const struct tally *t, struct ncu_kernel *k)
+{
+    const char *name = strncmp(t->name, "void ", 5) == 0 ? t->name + 5 : t->name;
+    snprintf(k->name, sizeof k->name, "%s %s", t->id, name);
+    k->time_s = t->gpu_time > 0.0 ? t->gpu_time : t->cycles > 0.0 && t->cycle_rate > 0.0 ? t->cycles / t->cycle_rate
+                                                                                        : -1.0;
+    k->dram_bytes = t->dram >= 0.0                            ? t->dram
+                    : t->dram_read >= 0.0 && t->dram_write >= 0.0 ? t->dram_read + t->dram_write
+                                                                  : -1.0;
+    k->l2_bytes = t->l2;
+    k->l1_bytes = t->l1;
+    k->tensor_flops = -1.0;
+    k->tensor_precision = RT_BF16;
+    if (t->any_tensor) {
+        k->tensor_flops = 0.0;
+        for (int p = 0; p < RT_PRECISION_COUNT; p++) {
+            k->tensor_flops += t->tensor[p];
+            if (t->tensor[p] > t->tensor[k->tensor_precision])
+                k->tensor_precision = (enum rt_precision)p;
+        }
+    }
+    k->sass_flops = -1.0;
+    if (t->any_sass) {
+        k->sass_flops = 0.0;
+        for (int w = 0; w < 3; w++)
+            k->sass_flops += t->sass[w][0] + t->sass[w][1] + 2.0 * t->sass[w][2];
+    }
+}
+
+/* The offset of the header line (its first field "ID"), or len; the first
+ * ==ERROR== line's text into error. */
+static size_t find_header(const char *text, size_t len, char *error, size_t size)
+{
+    size_t i = 0;
+    error[0] = '\0';
+    while (i < len) {
+        size_t end = i;
+        while (end < len && text[end] != '\n')
+            end++;
+        if (end - i >= 9 && strncmp(text + i, "==ERROR==", 9) == 0 && !error[0])
+            snprintf(error, size, "%.*s", (int)(end - i < 200 ? end - i : 200), text + i);
+        if ((end - i >= 4 && strncmp(text + i, "\"ID\"", 4) == 0) || (end - i >= 3 && strncmp(text + i, "ID,", 3) == 0))
+            return i;
+        i = end + 1;
+    }
+    return len;
+}
+
+bool ncu_looks_like(const char *text, size_t len)
+{
+    char error[220];
+    if (len >= 8 && strncmp(text, "==PROF==", 8) == 0)
+        return true;
+    size_t h = find_header(text, len, error, sizeof error);
+    if (h >= len)
+        return false;
+    size_t end = h;
+    while (end < len && text[end] != '\n')
+        end++;
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)(end - h < 511 ? end - h : 511), text + h);
+    return strstr(line, "Kernel Name") != NULL;
+}
+
+/* The kernel tallied under id, a new one when it is not yet (NULL when
+ * max are already there). */
+static struct tally *kernel_for(struct tally *t, size_t *n, size_t max, const char *id, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(t[i].id, id) == 0)
+            return &t[i];
+    if (*n >= max)
+        return NULL;
+    tally_init(&t[*n]);
+    snprintf(t[*n].id, sizeof t[*n].id, "%.31s", id);
+    snprintf(t[*n].name, sizeof t[*n].name, "%s", name);
+    return &t[(*n)++];
+}
+
+int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *kernels, size_t max, size_t *count,
+             char *err, size_t errsize)
+{
+    *count = 0;
+    char error[220];
+    size_t pos = find_header(text, len, error, sizeof error);
+    if (pos >= len) {
+        snprintf(err, errsize, "%s: an Nsight Compute log with no kernel rows%s%s", path, error[0] ? ": " : "",
+                 error[0] ? error : " (no \"ID\",\"Kernel Name\" header)");
+        return -1;
+    }
+    char (*head)[CSV_FIELD_MAX] = malloc((size_t)NCU_MAX_COLUMNS * CSV_FIELD_MAX);
+    char (*row)[CSV_FIELD_MAX] = malloc((size_t)NCU_MAX_COLUMNS * CSV_FIELD_MAX);
+    struct tally *t = malloc((max + 1) * sizeof *t);
+    char (*units)[32] = malloc((size_t)NCU_MAX_COLUMNS * 32);
+    int rc = -1;
+    size_t kernels_seen = 0;
+    if (!head || !row || !t || !units) {
+        snprintf(err, errsize, "%s: out of memory reading the export", path);
+        goto done;
+    }
+    int cols = ncu_record(text, len, &pos, head, NCU_MAX_COLUMNS);
+    int c_id = csv_column(head, cols, "ID"), c_name = csv_column(head, cols, "Kernel Name");
+    int c_metric = csv_column(head, cols, "Metric Name"), c_unit = csv_column(head, cols, "Metric Unit");
+    int c_value = csv_column(head, cols, "Metric Value");
+    if (cols < 0 || c_id < 0 || c_name < 0) {
+        snprintf(err, errsize, "%s: the header has no \"ID\" and \"Kernel Name\" columns", path);
+        goto done;
+    }
+    bool raw = c_metric < 0;
+    if (!raw && (c_unit < 0 || c_value < 0)) {
+        snprintf(err, errsize, "%s: a long export needs \"Metric Unit\" and \"Metric Value\" beside \"Metric Name\"",
+                 path);
+        goto done;
+    }
+    for (int j = 0; j < cols; j++)
+        units[j][0] = '\0';
+    int k;
+    bool first = true;
+    while ((k = ncu_record(text, len, &pos, row, NCU_MAX_COLUMNS)) != 0) {
+        if (k < 0) {
+            snprintf(err, errsize, "%s: a row has an unclosed quote or more than %d fields", path, NCU_MAX_COLUMNS);
+            goto done;
+        }
+        if (raw && first && k > c_id && row[c_id][0] == '\0') { /* --page raw: the units row */
+            for (int j = 0; j < k && j < cols; j++)
+                snprintf(units[j], sizeof units[j], "%.31s", row[j]);
+            first = false;
+            continue;
+        }
+        first = false;
+        if (k <= c_id || k <= c_name || !isdigit((unsigned char)row[c_id][0]))
+            continue; /* a rule's line, the program's own output after the rows */
+        struct tally *kt = kernel_for(t, &kernels_seen, max, row[c_id], row[c_name]);
+        if (!kt) {
+            snprintf(err, errsize, "%s: more than %zu kernels (profile fewer, or filter with --kernel-name)", path,
+                     max);
+            goto done;
+        }
+        if (raw) {
+            for (int j = 0; j < k && j < cols; j++)
+                if (strstr(head[j], "__"))
+                    tally_metric(kt, head[j], units[j], row[j]);
+        } else if (k > c_value) {
+            tally_metric(kt, row[c_metric], row[c_unit], row[c_value]);
+        }
+    }
+    if (kernels_seen == 0) {
+        snprintf(err, errsize, "%s: an Nsight Compute export with no kernel rows%s%s", path, error[0] ? ": " : "",
+                 error);
+        goto done;
+    }
+    for (size_t i = 0; i < kernels_seen; i++)
+        tally_kernel(&t[i], &kernels[i]);
+    *count = kernels_seen;
+    rc = 0;
+done:
+    free(head);
+    free(row);
+    free(t);
+    free(units);
+    return rc;
+}
+
+int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, struct measured_point *points,
+               size_t max, size_t *count, size_t *skipped, char *err, size_t errsize)
+{
+    *count = *skipped = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct ncu_kernel *k = &kernels[i];
+        if (!(k->time_s > 0.0) || !(k->dram_bytes > 0.0)) {
+            (*skipped)++;
+            continue;
+        }
+        if (*count >= max) {
+            snprintf(err, errsize, "%s: more than %zu kernels to place", path, max);
+            return -1;
+        }
+        struct measured_point *p = &points[(*count)++];
+        snprintf(p->label, sizeof p->label, "%s", k->name);
+        p->seconds = k->time_s;
+        p->bytes = k->dram_bytes;
+        p->flops = k->tensor_flops > 0.0 ? k->tensor_flops : k->sass_flops > 0.0 ? k->sass_flops : 0.0;
+        p->precision = k->tensor_flops > 0.0 ? k->tensor_precision : RT_BF16;
+    }
+    if (*count == 0) {
+        snprintf(err, errsize, "%s: none of its %zu kernels has a time and DRAM bytes (profile with --metrics "
+                               "gpu__time_duration.sum,dram__bytes.sum and the FLOP counters, or --set full)",
+                 path, n);
+        return -1;
+    }
+    return 0;
+}
