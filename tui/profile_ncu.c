@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measured.h"
+#include "measured.h" /* CSV_FIELD_MAX only: this reader stands alone (its fuzzer links no CLI) */
 #include "units.h"
 
 #define NCU_MAX_COLUMNS 4096 /* a raw page holds about 500 metric columns */
@@ -56,6 +56,15 @@ static int ncu_record(const char *text, size_t len, size_t *pos, char fields[][C
     }
     *pos = i;
     return quoted ? -1 : n + 1;
+}
+
+/* The index of the column named name among head[0..n), or -1. */
+static int column(char head[][CSV_FIELD_MAX], int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(head[i], name) == 0)
+            return i;
+    return -1;
 }
 
 /* What one kernel's metrics add up to while the file is read. */
@@ -286,20 +295,25 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
                  error[0] ? error : " (no \"ID\",\"Kernel Name\" header)");
         return -1;
     }
-    char (*head)[CSV_FIELD_MAX] = malloc((size_t)NCU_MAX_COLUMNS * CSV_FIELD_MAX);
-    char (*row)[CSV_FIELD_MAX] = malloc((size_t)NCU_MAX_COLUMNS * CSV_FIELD_MAX);
+    /* Room for the header's columns (its commas bound them) and a few past them in ragged rows. */
+    size_t width = 2;
+    for (size_t i = pos; i < len && text[i] != '\n'; i++)
+        width += text[i] == ',';
+    int most = width + 8 < NCU_MAX_COLUMNS ? (int)width + 8 : NCU_MAX_COLUMNS;
+    char (*head)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
+    char (*row)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
     struct tally *t = malloc((max + 1) * sizeof *t);
-    char (*units)[32] = malloc((size_t)NCU_MAX_COLUMNS * 32);
+    char (*units)[32] = malloc((size_t)most * 32);
     int rc = -1;
     size_t kernels_seen = 0;
     if (!head || !row || !t || !units) {
         snprintf(err, errsize, "%s: out of memory reading the export", path);
         goto done;
     }
-    int cols = ncu_record(text, len, &pos, head, NCU_MAX_COLUMNS);
-    int c_id = csv_column(head, cols, "ID"), c_name = csv_column(head, cols, "Kernel Name");
-    int c_metric = csv_column(head, cols, "Metric Name"), c_unit = csv_column(head, cols, "Metric Unit");
-    int c_value = csv_column(head, cols, "Metric Value");
+    int cols = ncu_record(text, len, &pos, head, most);
+    int c_id = column(head, cols, "ID"), c_name = column(head, cols, "Kernel Name");
+    int c_metric = column(head, cols, "Metric Name"), c_unit = column(head, cols, "Metric Unit");
+    int c_value = column(head, cols, "Metric Value");
     if (cols < 0 || c_id < 0 || c_name < 0) {
         snprintf(err, errsize, "%s: the header has no \"ID\" and \"Kernel Name\" columns", path);
         goto done;
@@ -314,9 +328,9 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
         units[j][0] = '\0';
     int k;
     bool first = true;
-    while ((k = ncu_record(text, len, &pos, row, NCU_MAX_COLUMNS)) != 0) {
+    while ((k = ncu_record(text, len, &pos, row, most)) != 0) {
         if (k < 0) {
-            snprintf(err, errsize, "%s: a row has an unclosed quote or more than %d fields", path, NCU_MAX_COLUMNS);
+            snprintf(err, errsize, "%s: a row has an unclosed quote or more than %d fields", path, most);
             goto done;
         }
         if (raw && first && k > c_id && row[c_id][0] == '\0') { /* --page raw: the units row */
