@@ -201,5 +201,16 @@ expect 0 "context past the model's" -- --report --model tests/fixtures/hf/glm-5.
 grep -q "The context (1000000 tokens) is past the 202752 the model was built for" "$tmp/out" && ok ||
     bad "a context past max_position_embeddings was not said"
 
+# Nsight Compute exports: --points places their kernels (a copy by its bytes), --calibrate fits to them,
+# a failed run's log is one line with its ==ERROR==.
+expect 0 "--points an ncu export" -- --report --chip a100 --points tests/fixtures/profiles/ncu/a100_cutlass_fp16_gemm_long_progstdout.csv
+grep -q "4 cutlass::Kernel<cutlass::gemm::kernel   no FLOPs by bytes      1.12 TB/s of    2.04 TB/s    54.9%    131.7 ms" "$tmp/out" && ok ||
+    bad "--points ncu: the cutlass GEMM without FLOP counters is not placed by its bytes"
+expect 0 "--calibrate an ncu export" -- --calibrate tests/fixtures/profiles/ncu/a100_cutlass_fp16_gemm_long_progstdout.csv --chip a100
+grep -q "4 cutlass::Kernel<cutlas point" "$tmp/out" && ok || bad "--calibrate ncu: the kernels are not its rows"
+expect 2 "--points a failed ncu run" -- --report --points tests/fixtures/profiles/ncu/b200_failed_run_no_data.csv
+grep -q "no kernel rows: ==ERROR== The application returned an error code (1)." "$tmp/err" && ok ||
+    bad "failed ncu run: $(cat "$tmp/err")"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -324,6 +324,37 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
 {
     *out = NULL;
     *count = 0;
+    if (ncu_looks_like(text, len)) { /* an Nsight Compute export: its kernels as points */
+        struct measured_point *pts = malloc(RT_MAX_POINTS * 4 * sizeof *pts);
+        size_t np = 0;
+        if (!pts || ncu_file_points(path, text, len, pts, RT_MAX_POINTS * 4, &np, w, err, errsize) != 0) {
+            if (!pts)
+                snprintf(err, errsize, "out of memory");
+            free(pts);
+            return -1;
+        }
+        struct observation *obs = calloc(np, sizeof *obs);
+        if (!obs) {
+            free(pts);
+            snprintf(err, errsize, "out of memory");
+            return -1;
+        }
+        for (size_t i = 0; i < np; i++) {
+            struct observation *o = &obs[i];
+            o->scenario = *base;
+            snprintf(o->id, sizeof o->id, "%s", pts[i].label);
+            snprintf(o->level, sizeof o->level, "point");
+            o->point = true;
+            o->flops = pts[i].flops;
+            o->bytes = pts[i].bytes;
+            o->measured_s = pts[i].seconds;
+            o->precision = pts[i].precision;
+        }
+        free(pts);
+        *out = obs;
+        *count = np;
+        return 0;
+    }
     size_t pos = 0;
     static char header[MAX_FIELDS][CSV_FIELD_MAX], f[MAX_FIELDS][CSV_FIELD_MAX];
     int nh = csv_record(text, len, &pos, header, MAX_FIELDS);
