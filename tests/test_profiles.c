@@ -2,6 +2,7 @@
  * figures read by hand in each fixture's .source.txt (tests/fixtures/
  * profiles/, copied byte for byte from ../shared/fixtures/profiles/ with
  * their sources): Nsight Compute's long and raw CSV shapes, ==PROF== lines,
+ * TraceLens operation tables,
  * thousands separators, SI units, "n/a", a failed run's log; and a kernel
  * with no FLOPs placed by its bytes. */
 #include <math.h>
@@ -162,12 +163,48 @@ static void test_points_files(void **state)
     ASSERT_NEAR(pp.fraction_of_roof, 1e12 / s.chip.hbm_bytes_per_s, 1e-12); /* 1 TB/s of H100's 3.35 */
 }
 
+/* TraceLens (H100, Qwen1.5-0.5B prefill): aten::mm 8944 x 2816 x 1024 in
+ * bf16, 51.581550592 GFLOPs, 71.0078125 "MB" that are MiB (74,457,088 B),
+ * 4055.25244 us over 48 calls (a call's mean 84.48 us); flash attention
+ * 10.239377408 GFLOPs, 69.875 MiB, 2722.70434 us over 24 calls. */
+static void test_tracelens(void **state)
+{
+    (void)state;
+    const char *files[] = {"tests/fixtures/profiles/tracelens/h100_qwen1.5-0.5b_GEMM.csv",
+                           "tests/fixtures/profiles/tracelens/h100_qwen1.5-0.5b_SDPA_fwd.csv"};
+    struct measured_point p[RT_MAX_POINTS];
+    size_t count;
+    char err[300], *text;
+    size_t len;
+    struct load_warnings w = {0};
+    for (int f = 0; f < 2; f++) {
+        if (read_file(files[f], &text, &len, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_true(tracelens_looks_like(text, len));
+        assert_int_equal(measured_points_read(files[f], text, len, p, RT_MAX_POINTS, &count, &w, err, sizeof err), 0);
+        free(text);
+        if (f == 0) {
+            assert_int_equal(count, 5);
+            assert_string_equal(p[0].label, "aten::mm 8944x2816x1024");
+            ASSERT_NEAR(p[0].flops, 51581550592.0, 0);
+            ASSERT_NEAR(p[0].bytes, 74457088.0, 0);
+            ASSERT_NEAR(p[0].seconds * 48, 4055.25244e-6, 1e-11);
+        } else {
+            assert_int_equal(count, 1);
+            ASSERT_NEAR(p[0].flops, 10239377408.0, 0);
+            ASSERT_NEAR(p[0].bytes, 69.875 * 1048576, 0);
+            ASSERT_NEAR(p[0].seconds * 24, 2722.70434e-6, 1e-11);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ncu_long_tensor),   cmocka_unit_test(test_ncu_long_sass),
         cmocka_unit_test(test_ncu_long_names_and_copies), cmocka_unit_test(test_ncu_raw),
         cmocka_unit_test(test_ncu_failed_run),    cmocka_unit_test(test_points_files),
+        cmocka_unit_test(test_tracelens),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

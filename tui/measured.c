@@ -167,6 +167,8 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     *count = 0;
     if (ncu_looks_like(text, len))
         return ncu_file_points(path, text, len, points, max, count, w, err, errsize);
+    if (tracelens_looks_like(text, len))
+        return tracelens_points(path, text, len, points, max, count, err, errsize);
     int n = csv_record(text, len, &pos, f, MAX_FIELDS);
     if (n < 4 || strcmp(f[0], "label") != 0 || strcmp(f[1], "flops") != 0 || strcmp(f[2], "bytes") != 0 ||
         strcmp(f[3], "seconds") != 0 || (n > 4 && strcmp(f[4], "precision") != 0)) {

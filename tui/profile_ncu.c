@@ -12,12 +12,7 @@
 
 #define NCU_MAX_COLUMNS 4096 /* a raw page holds about 500 metric columns */
 
-/* One CSV record at *pos into fields (at most max of CSV_FIELD_MAX bytes):
- * as csv_record reads it, except that a longer field keeps its first
- * CSV_FIELD_MAX - 1 bytes (cutlass kernel names run to 5,000 characters).
- * Returns the fields, 0 at the end, -1 for an unclosed quote or more than
- * max fields. */
-static int ncu_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max)
+int profile_csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max)
 {
     size_t i = *pos;
     while (i < len && (text[i] == '\n' || text[i] == '\r'))
@@ -310,7 +305,7 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
         snprintf(err, errsize, "%s: out of memory reading the export", path);
         goto done;
     }
-    int cols = ncu_record(text, len, &pos, head, most);
+    int cols = profile_csv_record(text, len, &pos, head, most);
     int c_id = column(head, cols, "ID"), c_name = column(head, cols, "Kernel Name");
     int c_metric = column(head, cols, "Metric Name"), c_unit = column(head, cols, "Metric Unit");
     int c_value = column(head, cols, "Metric Value");
@@ -328,7 +323,7 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
         units[j][0] = '\0';
     int k;
     bool first = true;
-    while ((k = ncu_record(text, len, &pos, row, most)) != 0) {
+    while ((k = profile_csv_record(text, len, &pos, row, most)) != 0) {
         if (k < 0) {
             snprintf(err, errsize, "%s: a row has an unclosed quote or more than %d fields", path, most);
             goto done;
@@ -401,4 +396,98 @@ int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, str
         return -1;
     }
     return 0;
+}
+
+/* The TraceLens column named name, or -1. */
+static int tl_column(char head[][CSV_FIELD_MAX], int n, const char *name)
+{
+    return column(head, n, name);
+}
+
+bool tracelens_looks_like(const char *text, size_t len)
+{
+    size_t end = 0;
+    while (end < len && text[end] != '\n')
+        end++;
+    char line[4096];
+    snprintf(line, sizeof line, "%.*s", (int)(end < sizeof line - 1 ? end : sizeof line - 1), text);
+    return strncmp(line, "name,", 5) == 0 && strstr(line, "GFLOPS_first") && strstr(line, "Data Moved (MB)_first") &&
+           strstr(line, "_mean");
+}
+
+int tracelens_points(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
+                     size_t *count, char *err, size_t errsize)
+{
+    *count = 0;
+    size_t pos = 0, width = 2;
+    for (size_t i = 0; i < len && text[i] != '\n'; i++)
+        width += text[i] == ',';
+    int most = width + 8 < NCU_MAX_COLUMNS ? (int)width + 8 : NCU_MAX_COLUMNS;
+    char (*head)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
+    char (*row)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
+    int rc = -1;
+    if (!head || !row) {
+        snprintf(err, errsize, "%s: out of memory", path);
+        goto done;
+    }
+    int cols = profile_csv_record(text, len, &pos, head, most);
+    int c_name = tl_column(head, cols, "name"), c_flops = tl_column(head, cols, "GFLOPS_first");
+    int c_bytes = tl_column(head, cols, "Data Moved (MB)_first"), c_spec = tl_column(head, cols, "Compute Spec");
+    int c_time = tl_column(head, cols, "Kernel Time (\xc2\xb5s)_mean");
+    if (c_time < 0)
+        c_time = tl_column(head, cols, "Kernel Time (us)_mean");
+    if (c_name < 0 || c_flops < 0 || c_bytes < 0 || c_time < 0) {
+        snprintf(err, errsize, "%s: a TraceLens table needs name, GFLOPS_first, Data Moved (MB)_first and Kernel "
+                               "Time (\xc2\xb5s)_mean columns",
+                 path);
+        goto done;
+    }
+    int k, line = 1;
+    while ((k = profile_csv_record(text, len, &pos, row, most)) != 0) {
+        line++;
+        if (k < 0) {
+            snprintf(err, errsize, "%s:%d: an unclosed quote or more than %d fields", path, line, most);
+            goto done;
+        }
+        if (k <= c_time || k <= c_bytes || k <= c_flops)
+            continue;
+        double gflops, mib, us;
+        if (!value_of(row[c_flops], &gflops) || !value_of(row[c_bytes], &mib) || !value_of(row[c_time], &us) ||
+            !(us > 0.0) || !(mib > 0.0) || gflops < 0.0)
+            continue;
+        if (*count >= max) {
+            snprintf(err, errsize, "%s: more than %zu operations to place", path, max);
+            goto done;
+        }
+        struct measured_point *p = &points[(*count)++];
+        int c_m = tl_column(head, cols, "param: M"), c_n = tl_column(head, cols, "param: N");
+        int c_k = tl_column(head, cols, "param: K");
+        if (c_m >= 0 && c_n >= 0 && c_k >= 0 && c_m < k && c_n < k && c_k < k) /* a GEMM's shape beside its name */
+        {
+            char shape[96];
+            snprintf(shape, sizeof shape, "%.20s %.6sx%.6sx%.6s", row[c_name], row[c_m], row[c_n], row[c_k]);
+            snprintf(p->label, sizeof p->label, "%.*s", (int)sizeof p->label - 1, shape);
+        }
+        else
+            snprintf(p->label, sizeof p->label, "%s", row[c_name]);
+        /* TraceLens: GFLOPS_first is an op's GFLOPs, Data Moved its MiB (2^20 bytes), the time a call's mean */
+        p->flops = gflops * 1e9;
+        p->bytes = mib * 1048576.0;
+        p->seconds = us * 1e-6;
+        p->precision = RT_BF16;
+        const char *spec = c_spec >= 0 && c_spec < k ? row[c_spec] : "";
+        if (strstr(spec, "fp8"))
+            p->precision = RT_FP8;
+        else if (strstr(spec, "int8"))
+            p->precision = RT_INT8;
+    }
+    if (*count == 0) {
+        snprintf(err, errsize, "%s: no operation row with GFLOPs, bytes and a time", path);
+        goto done;
+    }
+    rc = 0;
+done:
+    free(head);
+    free(row);
+    return rc;
 }

@@ -1,4 +1,5 @@
-/* profile_ncu.h — Nsight Compute CSV exports as measured kernels.
+/* profile_ncu.h — Nsight Compute CSV exports (and TraceLens operation
+ * tables) as measured kernels.
  *
  * Both shapes `ncu --csv` writes: the long one (the default "details"
  * page: a row per kernel and metric, with "ID", "Kernel Name", "Metric
@@ -32,6 +33,7 @@
 
 #include "calibrate.h"
 #include "jsonio.h"
+#include "measured.h" /* CSV_FIELD_MAX */
 
 /* One kernel of an export, its figures in base units; a figure the file
  * lacks is negative. */
@@ -61,5 +63,25 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
  * the counters to profile with. Returns 0, or -1 with err set. */
 int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, struct measured_point *points,
                size_t max, size_t *count, size_t *skipped, char *err, size_t errsize);
+
+/* One CSV record at *pos into fields (at most max of CSV_FIELD_MAX bytes):
+ * quoted fields with doubled quotes inside; a longer field keeps its first
+ * CSV_FIELD_MAX - 1 bytes (cutlass kernel names run to 5,000 characters).
+ * Returns the fields, 0 at the end, -1 for an unclosed quote or more than
+ * max fields. */
+int profile_csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max);
+
+/* True when text starts with a TraceLens (AMD's trace analysis) operation
+ * table header: name, GFLOPS_first, Data Moved (MB)_first, ..._mean. */
+bool tracelens_looks_like(const char *text, size_t len);
+
+/* A TraceLens operation table as points, one an operation row: FLOPs
+ * GFLOPS_first x 1e9, bytes Data Moved (MB)_first x 2^20 (its MB are MiB:
+ * aten::mm 8944 x 2816 x 1024 in bf16 moves 71.0078125 of them), a call's
+ * mean Kernel Time (us; with the memsets the op launched), the precision
+ * from Compute Spec (matrix_bf16). Rows without the three are left out.
+ * Returns 0, or -1 with err set (no such columns, no row). */
+int tracelens_points(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
+                     size_t *count, char *err, size_t errsize);
 
 #endif

@@ -1,5 +1,5 @@
 /* fuzz_ncu.c — libFuzzer harness: any bytes as an Nsight Compute CSV export
- * (profile_ncu.h). The reader must give kernels or one error, never crash,
+ * or a TraceLens operation table (profile_ncu.h). The reader must give kernels or one error, never crash,
  * leak or read past the text; the kernels it gives must place on a roof or
  * be refused, with finite figures. */
 #include <math.h>
@@ -19,6 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[512];
     size_t n = 0, count = 0, skipped = 0;
     (void)ncu_looks_like((const char *)data, size);
+    if (tracelens_looks_like((const char *)data, size))
+        (void)tracelens_points("fuzz.csv", (const char *)data, size, points, 256, &count, err, sizeof err);
     if (ncu_read("fuzz.csv", (const char *)data, size, kernels, 256, &n, err, sizeof err) != 0)
         return 0;
     if (ncu_points("fuzz.csv", kernels, n, points, 256, &count, &skipped, err, sizeof err) != 0)
