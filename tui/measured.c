@@ -326,10 +326,12 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
 {
     *out = NULL;
     *count = 0;
-    if (ncu_looks_like(text, len)) { /* an Nsight Compute export: its kernels as points */
+    if (ncu_looks_like(text, len) || tracelens_looks_like(text, len)) { /* a profiler's kernels as points */
         struct measured_point *pts = malloc(RT_MAX_POINTS * 4 * sizeof *pts);
         size_t np = 0;
-        if (!pts || ncu_file_points(path, text, len, pts, RT_MAX_POINTS * 4, &np, w, err, errsize) != 0) {
+        bool ncu = ncu_looks_like(text, len);
+        if (!pts || (ncu ? ncu_file_points(path, text, len, pts, RT_MAX_POINTS * 4, &np, w, err, errsize)
+                         : tracelens_points(path, text, len, pts, RT_MAX_POINTS * 4, &np, err, errsize)) != 0) {
             if (!pts)
                 snprintf(err, errsize, "out of memory");
             free(pts);

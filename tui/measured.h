@@ -47,12 +47,14 @@ int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name);
  * want of a time or DRAM bytes, are left out with a warning in w). Returns
  * 0 with *count set, or -1 with "PATH:LINE: ..." in err: a header other than
  * label,flops,bytes,seconds[,precision] (or an export's), a value that is
- * not a positive number, an unknown precision. */
+ * not a positive number, an unknown precision. A TraceLens operation table
+ * is read as profile_ncu.h says. */
 int measured_points_read(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
                          size_t *count, struct load_warnings *w, char *err, size_t errsize);
 
-/* Reads a measurements file (either format) into a new array of
- * observations (free it). Point rows are timed on base's chip; case rows
+/* Reads a measurements file (either format, or a profiler export as
+ * measured_points_read reads one) into a new array of observations (free
+ * it). Point rows are timed on base's chip; case rows
  * build their own scenarios from their flags (with the user's chip files).
  * Returns 0 with *out and *count, or -1 with "PATH:LINE: ..." in err. */
 int measured_read(const char *path, const char *text, size_t len, const struct scenario *base,
