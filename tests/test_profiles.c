@@ -198,13 +198,56 @@ static void test_tracelens(void **state)
     }
 }
 
+/* Hostile exports: a malformed thousands group, an unknown unit and a value
+ * past a kernel's range are refused by name, not read as 123 us, a zero
+ * roof or an infinite rate. */
+static void test_ncu_hostile(void **state)
+{
+    (void)state;
+    const char *head = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+    struct {
+        const char *time, *bytes, *flops, *want;
+    } cases[] = {
+        {"\"us\",\"1,2,3\"", "\"byte\",\"1,000\"", "\"\",\"10\"", "gpu__time_duration.sum = '1,2,3' in 'us'"},
+        {"\"fortnight\",\"5\"", "\"byte\",\"1,000\"", "\"\",\"10\"", "in 'fortnight'"},
+        {"\"us\",\"5\"", "\"Mbyte\",\"1e307\"", "\"\",\"10\"", "inf bytes"},
+        {"\"us\",\"5\"", "\"byte\",\"1,000\"", "\"\",\"1e308\"", "1e+308 FLOPs"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024], err[400];
+        snprintf(text, sizeof text,
+                 "%s\"0\",\"k\",\"gpu__time_duration.sum\",%s\n\"0\",\"k\",\"dram__bytes.sum\",%s\n"
+                 "\"0\",\"k\",\"sm__ops_path_tensor_src_fp8_dst_fp32.sum\",%s\n",
+                 head, cases[i].time, cases[i].bytes, cases[i].flops);
+        struct measured_point p[4];
+        size_t count;
+        struct load_warnings w = {0};
+        assert_int_equal(measured_points_read("h.csv", text, strlen(text), p, 4, &count, &w, err, sizeof err), -1);
+        if (!strstr(err, cases[i].want))
+            fail_msg("case %zu: '%s' lacks '%s'", i, err, cases[i].want);
+    }
+    /* well-formed, the same file places at fp8: 1,000 bytes in 5 us */
+    char text[1024], err[400];
+    snprintf(text, sizeof text,
+             "%s\"0\",\"k\",\"gpu__time_duration.sum\",\"us\",\"5\"\n\"0\",\"k\",\"dram__bytes.sum\",\"byte\","
+             "\"1,000\"\n\"0\",\"k\",\"sm__ops_path_tensor_src_fp8_dst_fp32.sum\",\"\",\"10\"\n",
+             head);
+    struct measured_point p[4];
+    size_t count;
+    struct load_warnings w = {0};
+    assert_int_equal(measured_points_read("h.csv", text, strlen(text), p, 4, &count, &w, err, sizeof err), 0);
+    ASSERT_NEAR(p[0].bytes, 1000, 0);
+    ASSERT_NEAR(p[0].seconds, 5e-6, 1e-18);
+    assert_int_equal(p[0].precision, RT_FP8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ncu_long_tensor),   cmocka_unit_test(test_ncu_long_sass),
         cmocka_unit_test(test_ncu_long_names_and_copies), cmocka_unit_test(test_ncu_raw),
         cmocka_unit_test(test_ncu_failed_run),    cmocka_unit_test(test_points_files),
-        cmocka_unit_test(test_tracelens),
+        cmocka_unit_test(test_tracelens),         cmocka_unit_test(test_ncu_hostile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

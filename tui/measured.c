@@ -172,7 +172,12 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     int n = csv_record(text, len, &pos, f, MAX_FIELDS);
     if (n < 4 || strcmp(f[0], "label") != 0 || strcmp(f[1], "flops") != 0 || strcmp(f[2], "bytes") != 0 ||
         strcmp(f[3], "seconds") != 0 || (n > 4 && strcmp(f[4], "precision") != 0)) {
-        snprintf(err, errsize, "%s:1: expected the header label,flops,bytes,seconds (and optionally precision)", path);
+        bool gz = len >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b;
+        bool json = len >= 1 && (text[0] == '{' || text[0] == '[');
+        snprintf(err, errsize, "%s:1: %sexpected the header label,flops,bytes,seconds (and optionally precision), an "
+                               "Nsight Compute CSV export or a TraceLens table",
+                 path, gz ? "a gzip file (Kineto traces are not read yet): "
+                       : json ? "JSON (Kineto traces are not read yet): " : "");
         return -1;
     }
     bool with_precision = n > 4;

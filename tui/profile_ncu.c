@@ -70,6 +70,7 @@ struct tally {
     double sass[3][3]; /* fp32, fp16, fp64 x add, mul, fma; negative = absent */
     double tensor[RT_PRECISION_COUNT];
     bool any_tensor, any_sass;
+    char refused[96]; /* a time or DRAM metric present whose unit or value rooftop does not read */
 };
 
 static void tally_init(struct tally *t)
@@ -84,6 +85,27 @@ static bool value_of(const char *text, double *out)
 {
     char clean[64];
     size_t n = 0;
+    /* Commas only as thousands separators: 1 to 3 digits, then groups of exactly 3, before any point. */
+    const char *comma = strchr(text, ',');
+    if (comma) {
+        const char *c = text;
+        if (*c == '-' || *c == '+')
+            c++;
+        int lead = 0;
+        while (isdigit((unsigned char)c[lead]))
+            lead++;
+        if (lead < 1 || lead > 3)
+            return false;
+        c += lead;
+        while (*c == ',') {
+            if (!(isdigit((unsigned char)c[1]) && isdigit((unsigned char)c[2]) && isdigit((unsigned char)c[3])) ||
+                isdigit((unsigned char)c[4]))
+                return false;
+            c += 4;
+        }
+        if (strchr(c, ','))
+            return false;
+    }
     for (const char *c = text; *c && n + 1 < sizeof clean; c++)
         if (*c != ',' && *c != ' ')
             clean[n++] = *c;
@@ -157,7 +179,16 @@ static bool tensor_dtype(const char *name, enum rt_precision *p)
 static void tally_metric(struct tally *t, const char *name, const char *unit, const char *text)
 {
     double v;
-    if (!value_of(text, &v))
+    bool needed = strcmp(name, "gpu__time_duration.sum") == 0 || strncmp(name, "dram__bytes", 11) == 0 ||
+                  strncmp(name, "sm__cycles_elapsed.avg", 22) == 0;
+    bool read = value_of(text, &v);
+    double scale = !needed ? 1.0
+                   : strcmp(name, "gpu__time_duration.sum") == 0 ? unit_scale(unit, "second")
+                   : strncmp(name, "dram__bytes", 11) == 0 ? unit_scale(unit, "byte")
+                                                           : unit_scale(unit, "cycle");
+    if (needed && (!read || !(scale > 0.0)) && !t->refused[0] && strcmp(text, "n/a") != 0)
+        snprintf(t->refused, sizeof t->refused, "%.40s = '%.16s' in '%.16s'", name, text, unit);
+    if (!read)
         return;
     double s;
     if (strcmp(name, "gpu__time_duration.sum") == 0 && (s = unit_scale(unit, "second")) > 0.0)
@@ -202,6 +233,7 @@ static void tally_metric(struct tally *t, const char *name, const char *unit, co
 /* The finished kernel from its tally. */
 static void tally_kernel(const struct tally *t, struct ncu_kernel *k)
 {
+    snprintf(k->refused, sizeof k->refused, "%s", t->refused);
     const char *name = strncmp(t->name, "void ", 5) == 0 ? t->name + 5 : t->name;
     snprintf(k->name, sizeof k->name, "%s %s", t->id, name);
     k->time_s = t->gpu_time > 0.0 ? t->gpu_time : t->cycles > 0.0 && t->cycle_rate > 0.0 ? t->cycles / t->cycle_rate
@@ -306,6 +338,10 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
         goto done;
     }
     int cols = profile_csv_record(text, len, &pos, head, most);
+    if (cols < 0) {
+        snprintf(err, errsize, "%s: the header's quote is never closed, or it has more than %d columns", path, most);
+        goto done;
+    }
     int c_id = column(head, cols, "ID"), c_name = column(head, cols, "Kernel Name");
     int c_metric = column(head, cols, "Metric Name"), c_unit = column(head, cols, "Metric Unit");
     int c_value = column(head, cols, "Metric Value");
@@ -388,11 +424,33 @@ int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, str
         p->bytes = k->dram_bytes;
         p->flops = k->tensor_flops > 0.0 ? k->tensor_flops : k->sass_flops > 0.0 ? k->sass_flops : 0.0;
         p->precision = k->tensor_flops > 0.0 ? k->tensor_precision : RT_BF16;
+        if (profile_point_check(path, p, err, errsize) != 0)
+            return -1;
     }
     if (*count == 0) {
-        snprintf(err, errsize, "%s: none of its %zu kernels has a time and DRAM bytes (profile with --metrics "
-                               "gpu__time_duration.sum,dram__bytes.sum and the FLOP counters, or --set full)",
-                 path, n);
+        const char *refused = "";
+        for (size_t i = 0; i < n && !refused[0]; i++)
+            refused = kernels[i].refused;
+        if (refused[0])
+            snprintf(err, errsize, "%s: none of its %zu kernels has a time and DRAM bytes rooftop can read: %s",
+                     path, n, refused);
+        else
+            snprintf(err, errsize, "%s: none of its %zu kernels has a time and DRAM bytes (profile with --metrics "
+                                   "gpu__time_duration.sum,dram__bytes.sum and the FLOP counters, or --set full)",
+                     path, n);
+        return -1;
+    }
+    return 0;
+}
+
+int profile_point_check(const char *path, const struct measured_point *p, char *err, size_t errsize)
+{
+    /* the physical ranges rooftop's own points file holds a kernel to (measured.c) */
+    if (!(p->flops >= 0.0 && p->flops <= 1e21) || !(p->bytes > 0.0 && p->bytes <= 1e18) ||
+        !(p->seconds >= 1e-9 && p->seconds <= 86400.0)) {
+        snprintf(err, errsize, "%s: kernel '%s': %.4g FLOPs, %.4g bytes, %.4g s is outside what a kernel does "
+                               "(FLOPs to 1e21, bytes to 1e18, 1e-9 to 86400 s): check the export's units",
+                 path, p->label, p->flops, p->bytes, p->seconds);
         return -1;
     }
     return 0;
@@ -480,6 +538,8 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
             p->precision = RT_FP8;
         else if (strstr(spec, "int8"))
             p->precision = RT_INT8;
+        if (profile_point_check(path, p, err, errsize) != 0)
+            goto done;
     }
     if (*count == 0) {
         snprintf(err, errsize, "%s: no operation row with GFLOPs, bytes and a time", path);

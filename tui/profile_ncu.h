@@ -44,6 +44,7 @@ struct ncu_kernel {
     double tensor_flops;          /* every tensor-core dtype's operations */
     enum rt_precision tensor_precision; /* the dtype with the most of them */
     double sass_flops;            /* fp32 + fp16 + fp64 add + mul + 2 fma */
+    char refused[96];             /* a time or DRAM metric it has, whose unit or value was not read ("" none) */
 };
 
 /* True when text (len bytes) looks like an Nsight Compute CSV export: a
@@ -63,6 +64,11 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
  * the counters to profile with. Returns 0, or -1 with err set. */
 int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, struct measured_point *points,
                size_t max, size_t *count, size_t *skipped, char *err, size_t errsize);
+
+/* Checks a point from an export against the ranges a kernel's figures
+ * hold (FLOPs 0 to 1e21, bytes to 1e18, 1e-9 to 86400 s, as rooftop's own
+ * points file does). Returns 0, or -1 with err naming the kernel. */
+int profile_point_check(const char *path, const struct measured_point *p, char *err, size_t errsize);
 
 /* One CSV record at *pos into fields (at most max of CSV_FIELD_MAX bytes):
  * quoted fields with doubled quotes inside; a longer field keeps its first
