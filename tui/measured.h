@@ -20,18 +20,10 @@
 #include <stddef.h>
 
 #include "calibrate.h"
+#include "csv.h"
 #include "jsonio.h"
 
 
-/* Bytes a CSV field may hold, its NUL included. */
-#define CSV_FIELD_MAX 1024
-
-/* Splits one CSV record starting at *pos of text (len bytes) into at most
- * max fields, copied into fields[i]. Advances *pos past the record. Returns
- * the number of fields, 0 at the end of the text, -1 for an unterminated
- * quote, or -2 when a field is longer than CSV_FIELD_MAX - 1 bytes or the
- * record has more than max fields (never a field cut short or dropped). */
-int csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max);
 
 /* Splits a flag string into words (single or double quotes group words,
  * as a shell would), into words[0..max). Returns the count, or -1 when there

@@ -7,51 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measured.h" /* CSV_FIELD_MAX only: this reader stands alone (its fuzzer links no CLI) */
+#include "csv.h"
 #include "units.h"
 
 #define NCU_MAX_COLUMNS 4096 /* a raw page holds about 500 metric columns */
-
-int profile_csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max)
-{
-    size_t i = *pos;
-    while (i < len && (text[i] == '\n' || text[i] == '\r'))
-        i++;
-    if (i >= len)
-        return 0;
-    int n = 0;
-    size_t used = 0;
-    bool quoted = false;
-    fields[0][0] = '\0';
-    for (; i < len; i++) {
-        char c = text[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < len && text[i + 1] == '"') {
-                i++;
-            } else if (c == '"') {
-                quoted = false;
-                continue;
-            }
-        } else if (c == '"') {
-            quoted = true;
-            continue;
-        } else if (c == ',') {
-            if (++n >= max)
-                return -1;
-            used = 0;
-            fields[n][0] = '\0';
-            continue;
-        } else if (c == '\n' || c == '\r') {
-            break;
-        }
-        if (used + 1 < CSV_FIELD_MAX) {
-            fields[n][used++] = c;
-            fields[n][used] = '\0';
-        }
-    }
-    *pos = i;
-    return quoted ? -1 : n + 1;
-}
 
 /* The index of the column named name among head[0..n), or -1. */
 static int column(char head[][CSV_FIELD_MAX], int n, const char *name)
@@ -337,7 +296,7 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
         snprintf(err, errsize, "%s: out of memory reading the export", path);
         goto done;
     }
-    int cols = profile_csv_record(text, len, &pos, head, most);
+    int cols = csv_record_cut(text, len, &pos, head, most);
     if (cols < 0) {
         snprintf(err, errsize, "%s: the header's quote is never closed, or it has more than %d columns", path, most);
         goto done;
@@ -359,7 +318,7 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
         units[j][0] = '\0';
     int k;
     bool first = true;
-    while ((k = profile_csv_record(text, len, &pos, row, most)) != 0) {
+    while ((k = csv_record_cut(text, len, &pos, row, most)) != 0) {
         if (k < 0) {
             snprintf(err, errsize, "%s: a row has an unclosed quote or more than %d fields", path, most);
             goto done;
@@ -488,7 +447,7 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
         snprintf(err, errsize, "%s: out of memory", path);
         goto done;
     }
-    int cols = profile_csv_record(text, len, &pos, head, most);
+    int cols = csv_record_cut(text, len, &pos, head, most);
     int c_name = tl_column(head, cols, "name"), c_flops = tl_column(head, cols, "GFLOPS_first");
     int c_bytes = tl_column(head, cols, "Data Moved (MB)_first"), c_spec = tl_column(head, cols, "Compute Spec");
     int c_time = tl_column(head, cols, "Kernel Time (\xc2\xb5s)_mean");
@@ -501,7 +460,7 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
         goto done;
     }
     int k, line = 1;
-    while ((k = profile_csv_record(text, len, &pos, row, most)) != 0) {
+    while ((k = csv_record_cut(text, len, &pos, row, most)) != 0) {
         line++;
         if (k < 0) {
             snprintf(err, errsize, "%s:%d: an unclosed quote or more than %d fields", path, line, most);

@@ -33,7 +33,7 @@
 
 #include "calibrate.h"
 #include "jsonio.h"
-#include "measured.h" /* CSV_FIELD_MAX */
+#include "csv.h"
 
 /* One kernel of an export, its figures in base units; a figure the file
  * lacks is negative. */
@@ -69,13 +69,6 @@ int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, str
  * hold (FLOPs 0 to 1e21, bytes to 1e18, 1e-9 to 86400 s, as rooftop's own
  * points file does). Returns 0, or -1 with err naming the kernel. */
 int profile_point_check(const char *path, const struct measured_point *p, char *err, size_t errsize);
-
-/* One CSV record at *pos into fields (at most max of CSV_FIELD_MAX bytes):
- * quoted fields with doubled quotes inside; a longer field keeps its first
- * CSV_FIELD_MAX - 1 bytes (cutlass kernel names run to 5,000 characters).
- * Returns the fields, 0 at the end, -1 for an unclosed quote or more than
- * max fields. */
-int profile_csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max);
 
 /* True when text starts with a TraceLens (AMD's trace analysis) operation
  * table header: name, GFLOPS_first, Data Moved (MB)_first, ..._mean. */
