@@ -171,7 +171,8 @@ static void test_deepseek_v4_decode(void **state)
     ASSERT_NEAR(test_op(dec, "attention scores")->kv_bytes, rows * 1024, 0);
     ASSERT_NEAR(test_op(dec, "attention x V")->kv_bytes, 0, 0); /* the one tensor is read once */
     ASSERT_NEAR(test_op(dec, "sparse indexer")->kv_bytes, 21 * (32768 + 0.25) * 132, 1e-6);
-    assert_true(test_op(dec, "hyper-connections")->flops > 0);
+    /* 43 layers x 2 modules of (2 + 4) 4 x 4 x 4096 + 24 + 3 parameters, 2 FLOPs each for the one token */
+    ASSERT_NEAR(test_op(dec, "hyper-connections")->flops, 43.0 * 2 * 2 * (24.0 * 16384 + 27), 0);
 }
 
 /* Gemma 4's full layers at their own geometry: the decode step reads each
@@ -219,7 +220,9 @@ static void test_gemma4_shared_kv(void **state)
     ASSERT_NEAR(test_op(dec, "attention scores")->kv_bytes + test_op(dec, "attention x V")->kv_bytes, own + shared, 0);
     ASSERT_NEAR(test_op(dec, "qkv projection")->kv_bytes, 18432, 0); /* the new token, in the 15 layers that keep it */
     ASSERT_NEAR(test_op(dec, "embedding lookup")->weight_bytes, (1536.0 + 35 * 256) * 2, 0);
-    assert_true(test_op(dec, "per-layer inputs")->flops > 0);
+    /* the stream to 35 x 256 inputs, and each layer's gate and projection back (and norm): 2 FLOPs a weight */
+    ASSERT_NEAR(test_op(dec, "per-layer inputs")->flops, 2.0 * (35 * 256.0 * 1536 + 35 * (2 * 256.0 * 1536 + 1536)),
+                0);
 }
 
 /* LFM2's convolution keeps its last kernel - 1 inputs; Llama 3.2 Vision's
