@@ -89,8 +89,12 @@ int point_place(const struct measured_point *p, const struct scenario *s, struct
     const struct chip_spec *c = &s->chip;
     double peak = c->peak_flops_per_s[p->precision] > 0.0 ? c->peak_flops_per_s[p->precision]
                                                            : c->peak_flops_per_s[RT_BF16];
-    if (s->peak_flops_override > 0.0)
+    if (p->vector_unit && c->vector_flops_per_s > 0.0) {
+        peak = c->vector_flops_per_s;
+        out->on_vector_roof = true;
+    } else if (s->peak_flops_override > 0.0) {
         peak = s->peak_flops_override;
+    }
     double bw = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : c->hbm_bytes_per_s;
     out->intensity_flop_per_byte = p->flops / p->bytes;
     out->achieved_flops_per_s = p->flops / p->seconds;
@@ -118,7 +122,7 @@ static double point_time(const struct observation *o, bool realistic)
     struct efficiency_profile e = efficiency_resolve(&c->efficiency);
     compute /= e.matmul[p];
     memory /= e.memory;
-    return (compute > memory ? compute : memory) + e.kernel_s;
+    return (compute > memory ? compute : memory) + e.kernel_s * (o->kernels > 1.0 ? o->kernels : 1.0);
 }
 
 int observation_predict(const struct observation *o, bool realistic, double *out_s, char *err, size_t errsize)

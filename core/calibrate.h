@@ -29,6 +29,9 @@ struct measured_point {
     char label[RT_POINT_LABEL_MAX];
     double flops, bytes, seconds;
     enum rt_precision precision;
+    double kernels;   /* kernel launches its figures sum (a profiler's calls of one operator); 0 or 1: one */
+    bool vector_unit; /* FP32/FP64 work off the tensor cores (SASS counts, an fp32 operator): against the chip's
+                         vector_flops_per_s rather than a matmul peak */
 };
 
 /* Where a measured kernel sits against the scenario's roof. */
@@ -42,11 +45,14 @@ struct point_placement {
     bool by_bytes;                   /* no FLOPs (a copy): placed by its bytes, fraction_of_roof then being
                                         its achieved bandwidth over the chip's HBM bandwidth */
     double achieved_bytes_per_s;     /* bytes / seconds */
+    bool on_vector_roof;             /* the peak is the chip's vector (non-tensor FP32) throughput */
 };
 
 /* Places point p on the roof of scenario s's chip (its overrides and chip
  * count aside: a kernel runs on one chip). The peak is the chip's at the
- * point's precision, or bf16's when the chip has none. A kernel with no
+ * point's precision, or bf16's when the chip has none; for vector-unit work
+ * (p->vector_unit) the chip's vector_flops_per_s (datasheet FP32 non-tensor
+ * figure), or the matmul peak when the chip's is unpublished. A kernel with no
  * FLOPs (a copy) is placed by its bytes: by_bytes, and fraction_of_roof its
  * bandwidth's share of the chip's (never 0%); above the roof when faster
  * than the HBM allows. Returns 0, or -1 when p has no bytes or no time. */
@@ -70,6 +76,8 @@ struct observation {
      * scenario's chip. */
     double flops, bytes;
     enum rt_precision precision;
+    double kernels;                  /* launches the point's time sums (0 or 1: one), each paying the profile's
+                                        kernel overhead */
 };
 
 /* Checks a metric's spelling. Returns 0, or -1 with one line in err. */

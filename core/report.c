@@ -1217,6 +1217,11 @@ static void text_points(struct strbuf *sb, const struct scenario *s, const struc
     sb_printf(sb, markdown ? "\n| measured kernel | FLOP/byte | achieved | roof | of roof | time | note |\n"
                              "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n"
                            : "\nMeasured kernels on %s's roof (--points)\n", s->chip.key);
+    int width = 20; /* the longest label's, so that the columns line up */
+    for (size_t i = 0; i < n; i++) {
+        int len = (int)strlen(pts[i].label);
+        width = len > width ? len : width;
+    }
     for (size_t i = 0; i < n; i++) {
         struct point_placement pp;
         if (point_place(&pts[i], s, &pp) != 0)
@@ -1232,11 +1237,13 @@ static void text_points(struct strbuf *sb, const struct scenario *s, const struc
             format_si(roof, sizeof roof, bw, "B/s");
         }
         if (markdown)
-            sb_printf(sb, "| %s | %s | %s | %s | %.1f%% | %s | %s |\n", pts[i].label, ai, ach, roof,
-                      pp.fraction_of_roof * 100.0, t, pp.above_roof ? "above the roof: check its units" : "");
+            sb_printf(sb, "| %s | %s | %s | %s%s | %.1f%% | %s | %s |\n", pts[i].label, ai, ach, roof,
+                      pp.on_vector_roof ? " (vector)" : "", pp.fraction_of_roof * 100.0, t,
+                      pp.above_roof ? "above the roof: check its units" : "");
         else
-            sb_printf(sb, "  %-20s %10s %-9s  %12s of %12s  %6.1f%%  %10s%s\n", pts[i].label, ai,
-                      pp.by_bytes ? "by bytes" : "FLOP/byte", ach, roof, pp.fraction_of_roof * 100.0, t,
+            sb_printf(sb, "  %-*s %10s %-9s  %12s of %12s%s  %6.1f%%  %10s%s\n", width, pts[i].label, ai,
+                      pp.by_bytes ? "by bytes" : "FLOP/byte", ach, roof, pp.on_vector_roof ? " vector" : "",
+                      pp.fraction_of_roof * 100.0, t,
                       pp.above_roof ? "  ABOVE THE ROOF: a units error (FLOPs, bytes or seconds) or the wrong chip" : "");
     }
 }
@@ -1261,6 +1268,7 @@ static void json_points(cJSON *root, const struct scenario *s, const struct meas
         cJSON_AddNumberToObject(o, "fraction_of_roof", pp.fraction_of_roof);
         cJSON_AddBoolToObject(o, "above_roof", pp.above_roof);
         cJSON_AddBoolToObject(o, "by_bytes", pp.by_bytes);
+        cJSON_AddBoolToObject(o, "on_vector_roof", pp.on_vector_roof);
         cJSON_AddNumberToObject(o, "achieved_bytes_per_s", pp.achieved_bytes_per_s);
         cJSON_AddItemToArray(list, o);
     }

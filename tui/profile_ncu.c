@@ -378,11 +378,13 @@ int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, str
             return -1;
         }
         struct measured_point *p = &points[(*count)++];
+        memset(p, 0, sizeof *p);
         snprintf(p->label, sizeof p->label, "%s", k->name);
         p->seconds = k->time_s;
         p->bytes = k->dram_bytes;
         p->flops = k->tensor_flops > 0.0 ? k->tensor_flops : k->sass_flops > 0.0 ? k->sass_flops : 0.0;
         p->precision = k->tensor_flops > 0.0 ? k->tensor_precision : RT_BF16;
+        p->vector_unit = !(k->tensor_flops > 0.0) && k->sass_flops > 0.0; /* CUDA-core work: the vector roof */
         if (profile_point_check(path, p, err, errsize) != 0)
             return -1;
     }
@@ -477,6 +479,7 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
             goto done;
         }
         struct measured_point *p = &points[(*count)++];
+        memset(p, 0, sizeof *p);
         int c_m = tl_column(head, cols, "param: M"), c_n = tl_column(head, cols, "param: N");
         int c_k = tl_column(head, cols, "param: K");
         if (c_m >= 0 && c_n >= 0 && c_k >= 0 && c_m < k && c_n < k && c_k < k) /* a GEMM's shape beside its name */
