@@ -20,8 +20,8 @@
 #
 # Missing Debian packages are installed by scripts/ensure-deps.sh (as root or
 # with sudo), which otherwise prints the command to run. Each target asks only
-# for what it needs: building rooftop needs a C compiler, pkg-config, ncursesw
-# and cJSON; the tests add cmocka, tmux and locale data; fuzzing adds clang.
+# for what it needs: building rooftop needs a C compiler, pkg-config, ncursesw,
+# cJSON and zlib; the tests add cmocka, tmux and locale data; fuzzing adds clang.
 
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
@@ -43,8 +43,8 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 endif
 
 # Recursive (=) so that pkg-config runs after the deps step, not at parse time.
-PKG_CFLAGS = $(shell pkg-config --cflags ncursesw libcjson)
-PKG_LIBS   = $(shell pkg-config --libs ncursesw libcjson) -lm
+PKG_CFLAGS = $(shell pkg-config --cflags ncursesw libcjson zlib)
+PKG_LIBS   = $(shell pkg-config --libs ncursesw libcjson zlib) -lm
 TEST_CFLAGS = $(shell pkg-config --cflags cmocka)
 # -lutil: forkpty (test_pty_osc52) is in libc from glibc 2.34, in libutil before it
 TEST_LIBS   = $(shell pkg-config --libs cmocka) -lutil

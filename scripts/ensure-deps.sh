@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes sure the Debian packages one kind of make run needs are present:
 #
-#   sh scripts/ensure-deps.sh build   a C compiler, pkg-config, ncursesw, cJSON
+#   sh scripts/ensure-deps.sh build   a C compiler, pkg-config, ncursesw, cJSON, zlib
 #                                     (make, make rooftop, make bench-build)
 #   sh scripts/ensure-deps.sh test    build, plus cmocka, tmux and locale data
 #                                     (make test, make sanitize)
@@ -41,6 +41,7 @@ find_missing() {
     command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
     have_lib ncursesw || missing="$missing libncurses-dev"
     have_lib libcjson || missing="$missing libcjson-dev"
+    have_lib zlib || missing="$missing zlib1g-dev"
     if [ "$mode" = test ]; then
         have_lib cmocka || missing="$missing libcmocka-dev"
         command -v tmux >/dev/null 2>&1 || missing="$missing tmux"

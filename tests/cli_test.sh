@@ -212,5 +212,24 @@ expect 2 "--points a failed ncu run" -- --report --points tests/fixtures/profile
 grep -q "no kernel rows: ==ERROR== The application returned an error code (1)." "$tmp/err" && ok ||
     bad "failed ncu run: $(cat "$tmp/err")"
 
+# PyTorch profiler (Kineto) traces: gzip or plain (streamed from the file), on the roof and in the fit.
+K=tests/fixtures/profiles/kineto
+expect 0 "--points a Kineto trace" -- --report --chip h100 --points $K/h100_qwen1.5-0.5b_bf16_prefill.json.gz
+grep -q "^  mm M8944 K1024 N2816 bf16 .* 611 TFLOP/s of  989 TFLOP/s    61.7%      4.1 ms" "$tmp/out" && ok ||
+    bad "--points kineto: the GEMM is not at 611 TFLOP/s, 61.7% of the roof"
+grep -q "1465 kernels and 242 copies, 45.647 ms; 31 groups placed" "$tmp/err" && ok ||
+    bad "--points kineto: the reader did not say what it placed: $(cat "$tmp/err")"
+gzip -dc $K/mi300x_sglang_qwen3-8b_decode.json.gz >"$tmp/trace.json"
+expect 0 "--points a plain Kineto trace" -- --report --format json --chip mi300x --points "$tmp/trace.json"
+grep -q '"label":[[:space:]]*"argmax 32x151936 fp32"' "$tmp/out" && ok || bad "plain kineto: no argmax point"
+grep -q "have no launching operator" "$tmp/err" && ok || bad "plain kineto: the graph replays were not said"
+expect 0 "--calibrate a Kineto trace" -- --calibrate $K/h100_qwen1.5-0.5b_bf16_prefill.json.gz --chip h100
+grep -q "^  mm M8944 K1024 N2816 bf1 point " "$tmp/out" && ok || bad "--calibrate kineto: the GEMM is not a row"
+expect 2 "--points counters only" -- --report --points $K/a100_cupti_profiler_flop_counters.json.gz
+grep -q "77 kernels' CUPTI range counters" "$tmp/err" && ok || bad "counters-only trace: $(cat "$tmp/err")"
+head -c 30000 "$tmp/trace.json" >"$tmp/cut.json"
+expect 2 "--points a truncated trace" -- --report --points "$tmp/cut.json"
+grep -q "ends early" "$tmp/err" && ok || bad "truncated trace: $(cat "$tmp/err")"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -44,6 +44,7 @@ for p in "\$@"; do
     case \$p in
     libncurses-dev) echo ncursesw >>"$tmp/libs" ;;
     libcjson-dev) echo libcjson >>"$tmp/libs" ;;
+    zlib1g-dev) echo zlib >>"$tmp/libs" ;;
     libcmocka-dev) echo cmocka >>"$tmp/libs" ;;
     tmux | pkg-config) printf '#!$sh\n' >"$tmp/bin/\$p" && $chmod +x "$tmp/bin/\$p" ;;
     esac
@@ -75,7 +76,7 @@ deps() {
 
 # Build mode with ncursesw and cJSON present needs nothing else and no root,
 # though cmocka, tmux and localedef are all missing.
-setup "ncursesw libcjson" ""
+setup "ncursesw libcjson zlib" ""
 deps 1000 build
 st=$?
 [ "$st" -eq 0 ] && ok || bad "build deps present, not root: exit $st ($(cat "$tmp/err"))"
@@ -89,20 +90,20 @@ st=$?
 [ "$st" -eq 1 ] && ok || bad "test deps missing, not root: exit $st, want 1"
 grep -q "sudo apt-get install -y libcmocka-dev tmux" "$tmp/err" && ok ||
     bad "test deps missing: no install command naming them: $(cat "$tmp/err")"
-grep -q "libncurses-dev\|libcjson-dev" "$tmp/err" && bad "test deps: it asked for build packages present: $(cat "$tmp/err")" || ok
+grep -q "libncurses-dev\|libcjson-dev\|zlib1g-dev" "$tmp/err" && bad "test deps: it asked for build packages present: $(cat "$tmp/err")" || ok
 [ ! -f "$tmp/apt.log" ] && ok || bad "not root: apt-get ran: $(cat "$tmp/apt.log")"
 
 # Test mode with everything present needs no root (where the machine has
 # locale data: the script looks for /usr/share/i18n/locales itself).
 if [ -d /usr/share/i18n/locales ]; then
-    setup "ncursesw libcjson cmocka" "tmux localedef"
+    setup "ncursesw libcjson zlib cmocka" "tmux localedef"
     deps 1000 test
     st=$?
     [ "$st" -eq 0 ] && [ ! -f "$tmp/apt.log" ] && ok || bad "test deps present, not root: exit $st ($(cat "$tmp/err"))"
 fi
 
 # As root, only the missing package is installed, and the check after it passes.
-setup "ncursesw" ""
+setup "ncursesw zlib" ""
 deps 0 build
 st=$?
 [ "$st" -eq 0 ] && ok || bad "root, cJSON missing: exit $st ($(cat "$tmp/err"))"
@@ -110,7 +111,7 @@ grep -qx "install -y -qq libcjson-dev" "$tmp/apt.log" 2>/dev/null && ok ||
     bad "root, cJSON missing: apt-get was not asked for libcjson-dev alone: $(cat "$tmp/apt.log" 2>/dev/null)"
 
 # No C compiler: build-essential, as the README says.
-setup "ncursesw libcjson" ""
+setup "ncursesw libcjson zlib" ""
 rm "$tmp/bin/cc"
 deps 1000 build
 st=$?

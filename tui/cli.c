@@ -104,8 +104,9 @@ static const char usage_text[] =
     "  --detailed          the roofline floor: every operation at its roof\n"
     "  --engine NAME|FILE  serving engine of the realistic estimate: vllm, trtllm,\n"
     "                      sglang, lmdeploy, llama.cpp, nim, pytorch    [generic]\n"
-    "  --points FILE       measured kernels (label,flops,bytes,seconds[,precision])\n"
-    "                      placed on the roof\n"
+    "  --points FILE       measured kernels placed on the roof: label,flops,bytes,\n"
+    "                      seconds[,precision], an Nsight Compute CSV, a TraceLens\n"
+    "                      table or a PyTorch profiler trace (.json[.gz])\n"
     "  --step-times MATMUL,VECTOR,MEMORY,COMMS,OPTIMIZER\n"
     "                      seconds of a training step: gives the MFU budget\n"
     "  --recompute none|selective|full|FRACTION  activation recompute in training:\n"
@@ -1382,15 +1383,13 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             }
             break;
         case OPT_POINTS: {
-            char *text;
-            size_t len;
-            if (read_flag_file(OPT_POINTS, optarg, &text, &len, err, errsize) != 0)
+            if (!optarg[0]) {
+                snprintf(err, errsize, "--points: no file named (the path is empty)");
                 return 2;
+            }
             char shown[200];
-            int rc = measured_points_read(path_shown(shown, sizeof shown, optarg), text, len, out->points, RT_MAX_POINTS,
-                                          &out->point_count, &out->warnings, err, errsize);
-            free(text);
-            if (rc != 0)
+            if (measured_points_read_path(optarg, path_shown(shown, sizeof shown, optarg), out->points, RT_MAX_POINTS,
+                                          &out->point_count, &out->warnings, err, errsize) != 0)
                 return 2;
             break;
         }

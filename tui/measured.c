@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fileio.h"
+#include "profile_kineto.h"
 #include "profile_ncu.h"
 #include "units.h"
 
@@ -61,6 +63,7 @@ static int positive(const char *text, double *out)
  * precision]. Returns 0, or -1 with the reason in why. */
 static int point_fields(char f[][CSV_FIELD_MAX], int k, bool with_precision, struct measured_point *p, char *why, size_t size)
 {
+    memset(p, 0, sizeof *p);
     snprintf(p->label, sizeof p->label, "%s", f[0]);
     p->precision = RT_BF16;
     /* Physical ranges: a kernel's work up to an exaFLOP and a petabyte, its
@@ -103,12 +106,44 @@ static int ncu_file_points(const char *path, const char *text, size_t len, struc
     return rc;
 }
 
+/* A Kineto trace's groups as points: streamed from file when it is given,
+ * else read from text (len bytes). */
+static int kineto_trace_points(const char *file, const char *shown, const char *text, size_t len,
+                               struct measured_point *points, size_t max, size_t *count, struct load_warnings *w,
+                               char *err, size_t errsize)
+{
+    struct kineto_trace t;
+    int rc = file ? kineto_read_path(file, shown, &t, err, errsize)
+                  : kineto_read_memory(shown, text, len, &t, err, errsize);
+    if (rc == 0)
+        rc = kineto_points(shown, &t, points, max, count, w, err, errsize);
+    kineto_free(&t);
+    return rc;
+}
+
+int measured_points_read_path(const char *path, const char *shown, struct measured_point *points, size_t max,
+                              size_t *count, struct load_warnings *w, char *err, size_t errsize)
+{
+    *count = 0;
+    if (kineto_file_looks_like(path))
+        return kineto_trace_points(path, shown, NULL, 0, points, max, count, w, err, errsize);
+    char *text;
+    size_t len;
+    if (read_file(path, &text, &len, err, errsize) != 0)
+        return -1;
+    int rc = measured_points_read(shown, text, len, points, max, count, w, err, errsize);
+    free(text);
+    return rc;
+}
+
 int measured_points_read(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
                          size_t *count, struct load_warnings *w, char *err, size_t errsize)
 {
     char f[MAX_FIELDS][CSV_FIELD_MAX];
     size_t pos = 0;
     *count = 0;
+    if (kineto_looks_like(text, len))
+        return kineto_trace_points(NULL, path, text, len, points, max, count, w, err, errsize);
     if (ncu_looks_like(text, len))
         return ncu_file_points(path, text, len, points, max, count, w, err, errsize);
     if (tracelens_looks_like(text, len))
@@ -116,12 +151,9 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     int n = csv_record(text, len, &pos, f, MAX_FIELDS);
     if (n < 4 || strcmp(f[0], "label") != 0 || strcmp(f[1], "flops") != 0 || strcmp(f[2], "bytes") != 0 ||
         strcmp(f[3], "seconds") != 0 || (n > 4 && strcmp(f[4], "precision") != 0)) {
-        bool gz = len >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b;
-        bool json = len >= 1 && (text[0] == '{' || text[0] == '[');
-        snprintf(err, errsize, "%s:1: %sexpected the header label,flops,bytes,seconds (and optionally precision), an "
-                               "Nsight Compute CSV export or a TraceLens table",
-                 path, gz ? "a gzip file (Kineto traces are not read yet): "
-                       : json ? "JSON (Kineto traces are not read yet): " : "");
+        snprintf(err, errsize, "%s:1: expected the header label,flops,bytes,seconds (and optionally precision), an "
+                               "Nsight Compute CSV export, a TraceLens table or a PyTorch profiler (Kineto) trace",
+                 path);
         return -1;
     }
     bool with_precision = n > 4;
@@ -275,12 +307,11 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
 {
     *out = NULL;
     *count = 0;
-    if (ncu_looks_like(text, len) || tracelens_looks_like(text, len)) { /* a profiler's kernels as points */
+    if (ncu_looks_like(text, len) || tracelens_looks_like(text, len) || kineto_looks_like(text, len)) {
+        /* a profiler's kernels as points */
         struct measured_point *pts = malloc(RT_MAX_POINTS * 4 * sizeof *pts);
         size_t np = 0;
-        bool ncu = ncu_looks_like(text, len);
-        if (!pts || (ncu ? ncu_file_points(path, text, len, pts, RT_MAX_POINTS * 4, &np, w, err, errsize)
-                         : tracelens_points(path, text, len, pts, RT_MAX_POINTS * 4, &np, err, errsize)) != 0) {
+        if (!pts || measured_points_read(path, text, len, pts, RT_MAX_POINTS * 4, &np, w, err, errsize) != 0) {
             if (!pts)
                 snprintf(err, errsize, "out of memory");
             free(pts);
@@ -292,8 +323,13 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
             snprintf(err, errsize, "out of memory");
             return -1;
         }
+        size_t kept = 0, vector = 0;
         for (size_t i = 0; i < np; i++) {
-            struct observation *o = &obs[i];
+            if (pts[i].vector_unit) { /* no matmul efficiency to fit in FP32 work off the tensor cores */
+                vector++;
+                continue;
+            }
+            struct observation *o = &obs[kept++];
             o->scenario = *base;
             snprintf(o->id, sizeof o->id, "%s", pts[i].label);
             snprintf(o->level, sizeof o->level, "point");
@@ -302,10 +338,20 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
             o->bytes = pts[i].bytes;
             o->measured_s = pts[i].seconds;
             o->precision = pts[i].precision;
+            o->kernels = pts[i].kernels;
         }
         free(pts);
+        if (vector)
+            warn_add(w, "%s: %zu of its %zu kernels are FP32/FP64 work off the tensor cores: left out of the fit "
+                        "(it fits matmul and memory efficiencies)",
+                     path, vector, np);
+        if (kept == 0) {
+            free(obs);
+            snprintf(err, errsize, "%s: no kernel to fit: all %zu are FP32/FP64 work off the tensor cores", path, np);
+            return -1;
+        }
         *out = obs;
-        *count = np;
+        *count = kept;
         return 0;
     }
     size_t pos = 0;

@@ -40,9 +40,16 @@ int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name);
  * 0 with *count set, or -1 with "PATH:LINE: ..." in err: a header other than
  * label,flops,bytes,seconds[,precision] (or an export's), a value that is
  * not a positive number, an unknown precision. A TraceLens operation table
- * is read as profile_ncu.h says. */
+ * is read as profile_ncu.h says, a PyTorch profiler (Kineto) trace, plain or
+ * gzip, as profile_kineto.h says. */
 int measured_points_read(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
                          size_t *count, struct load_warnings *w, char *err, size_t errsize);
+
+/* measured_points_read on the file at path (shown names it in messages);
+ * a Kineto trace is streamed from the file (profile_kineto.h: no size
+ * limit, bounded memory), any other file read whole. */
+int measured_points_read_path(const char *path, const char *shown, struct measured_point *points, size_t max,
+                              size_t *count, struct load_warnings *w, char *err, size_t errsize);
 
 /* Reads a measurements file (either format, or a profiler export as
  * measured_points_read reads one) into a new array of observations (free
