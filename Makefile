@@ -178,12 +178,12 @@ $(BUILD)/tests/bench_tui: $(BUILD)/tests/bench_tui.o $(CORE_OBJ) $(TUI_OBJ)
 fuzz-deps:
 	@CC=clang sh scripts/ensure-deps.sh fuzz
 
-FUZZ_LIB_SRC := $(CORE_SRC) tui/theme.c tui/themefile.c tui/profile_ncu.c tui/csv.c
+FUZZ_LIB_SRC := $(CORE_SRC) tui/theme.c tui/themefile.c tui/profile_ncu.c tui/profile_kineto.c tui/csv.c
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) | fuzz-deps
 	@mkdir -p build-fuzz
 	@echo "  FUZZCC  $@"
-	$(Q)clang $(FUZZ_FLAGS) -Itui $$(pkg-config --cflags libcjson) $< $(FUZZ_LIB_SRC) $$(pkg-config --libs libcjson) \
+	$(Q)clang $(FUZZ_FLAGS) -Itui $$(pkg-config --cflags libcjson zlib) $< $(FUZZ_LIB_SRC) $$(pkg-config --libs libcjson zlib) \
 	    -lm -o $@
 
 # Each harness runs FUZZ_RUNS inputs of up to 64 KiB, starting from its seed
