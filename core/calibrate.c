@@ -106,7 +106,36 @@ int point_place(const struct measured_point *p, const struct scenario *s, struct
         out->fraction_of_roof = bw > 0.0 ? out->achieved_bytes_per_s / bw : 0.0;
     }
     out->above_roof = out->fraction_of_roof > 1.02; /* beyond timing noise */
+    if (out->above_roof) {
+        bool memory_side = out->by_bytes || bw * out->intensity_flop_per_byte < peak;
+        out->above_cause = POINT_ABOVE_UNITS;
+        if (out->fraction_of_roof < 10.0 && memory_side && out->achieved_flops_per_s <= peak * 1.02) {
+            out->above_cause = POINT_ABOVE_SCOPE;
+        } else if (out->fraction_of_roof < 10.0 && !memory_side && !out->on_vector_roof) {
+            for (int q = 0; q < RT_PRECISION_COUNT; q++) /* the slowest peak it fits under */
+                if (c->peak_flops_per_s[q] > peak && c->peak_flops_per_s[q] * 1.02 >= out->achieved_flops_per_s &&
+                    (out->above_cause != POINT_ABOVE_PRECISION ||
+                     c->peak_flops_per_s[q] < c->peak_flops_per_s[out->above_fits])) {
+                    out->above_cause = POINT_ABOVE_PRECISION;
+                    out->above_fits = (enum rt_precision)q;
+                }
+            if (out->above_cause != POINT_ABOVE_PRECISION && out->achieved_flops_per_s <= 2.0 * peak * 1.02)
+                out->above_cause = POINT_ABOVE_SPARSITY;
+        }
+    }
     return 0;
+}
+
+const char *point_above_name(enum point_above_cause c)
+{
+    switch (c) {
+    case POINT_ABOVE_UNITS: return "units";
+    case POINT_ABOVE_PRECISION: return "precision";
+    case POINT_ABOVE_SPARSITY: return "sparsity";
+    case POINT_ABOVE_SCOPE: return "scope";
+    case POINT_ABOVE_NONE: break;
+    }
+    return NULL;
 }
 
 /* A point's time: its roofline, or through the chip's profile plus a launch. */

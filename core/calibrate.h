@@ -34,6 +34,17 @@ struct measured_point {
                          vector_flops_per_s rather than a matmul peak */
 };
 
+/* Why a measured kernel may sit above its roof: what to check first. */
+enum point_above_cause {
+    POINT_ABOVE_NONE = 0,
+    POINT_ABOVE_UNITS,     /* far above (10x or more), or no precision or sparsity explains it: FLOPs, bytes or
+                              seconds in the wrong unit, or the wrong chip */
+    POINT_ABOVE_PRECISION, /* above its precision's peak but under a faster precision's: the work ran at that one */
+    POINT_ABOVE_SPARSITY,  /* above the dense peak but within the 2:4 sparse peak (twice it) */
+    POINT_ABOVE_SCOPE,     /* faster than HBM allows: fewer bytes reached DRAM than were counted (a cache served
+                              them, or the bytes are L2/L1 traffic or estimated from shapes) */
+};
+
 /* Where a measured kernel sits against the scenario's roof. */
 struct point_placement {
     double intensity_flop_per_byte;  /* flops / bytes */
@@ -46,7 +57,13 @@ struct point_placement {
                                         its achieved bandwidth over the chip's HBM bandwidth */
     double achieved_bytes_per_s;     /* bytes / seconds */
     bool on_vector_roof;             /* the peak is the chip's vector (non-tensor FP32) throughput */
+    enum point_above_cause above_cause; /* when above_roof: the likeliest cause */
+    enum rt_precision above_fits;    /* POINT_ABOVE_PRECISION: the precision whose peak it fits under */
 };
+
+/* The cause's short name for JSON ("units", "precision", "sparsity",
+ * "scope"), or NULL for POINT_ABOVE_NONE. */
+const char *point_above_name(enum point_above_cause c);
 
 /* Places point p on the roof of scenario s's chip (its overrides and chip
  * count aside: a kernel runs on one chip). The peak is the chip's at the

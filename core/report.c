@@ -1209,6 +1209,29 @@ char *report_render(enum rt_format f, const struct scenario *s, const struct ana
     return report_render_points(f, s, a, NULL, 0);
 }
 
+/* What to check about a point above its roof, by its likeliest cause. */
+static const char *above_text(char *buf, size_t size, const struct measured_point *p, const struct point_placement *pp)
+{
+    switch (pp->above_cause) {
+    case POINT_ABOVE_PRECISION:
+        snprintf(buf, size, "above the roof: it fits under the %s peak, so it ran at %s, not %s",
+                 precision_name(pp->above_fits), precision_name(pp->above_fits), precision_name(p->precision));
+        break;
+    case POINT_ABOVE_SPARSITY:
+        snprintf(buf, size, "above the roof: within the 2:4 sparse peak (twice the dense): sparse work, or FLOPs "
+                            "counted as if dense");
+        break;
+    case POINT_ABOVE_SCOPE:
+        snprintf(buf, size, "above the roof: faster than HBM allows, so fewer bytes reached DRAM than were counted "
+                            "(a cache served them, or the bytes are L2/L1 traffic or estimated from shapes)");
+        break;
+    default:
+        snprintf(buf, size, "above the roof: a units error (FLOPs, bytes or seconds) or the wrong chip");
+        break;
+    }
+    return buf;
+}
+
 /* The measured points as text or markdown lines. */
 static void text_points(struct strbuf *sb, const struct scenario *s, const struct measured_point *pts, size_t n,
                         bool markdown)
@@ -1236,15 +1259,17 @@ static void text_points(struct strbuf *sb, const struct scenario *s, const struc
             format_si(ach, sizeof ach, pp.achieved_bytes_per_s, "B/s");
             format_si(roof, sizeof roof, bw, "B/s");
         }
+        char why[200] = "";
+        if (pp.above_roof)
+            above_text(why, sizeof why, &pts[i], &pp);
         if (markdown)
             sb_printf(sb, "| %s | %s | %s | %s%s | %.1f%% | %s | %s |\n", pts[i].label, ai, ach, roof,
-                      pp.on_vector_roof ? " (vector)" : "", pp.fraction_of_roof * 100.0, t,
-                      pp.above_roof ? "above the roof: check its units" : "");
+                      pp.on_vector_roof ? " (vector)" : "", pp.fraction_of_roof * 100.0, t, why);
         else
-            sb_printf(sb, "  %-*s %10s %-9s  %12s of %12s%s  %6.1f%%  %10s%s\n", width, pts[i].label, ai,
+            sb_printf(sb, "  %-*s %10s %-9s  %12s of %12s%s  %6.1f%%  %10s%s%s\n", width, pts[i].label, ai,
                       pp.by_bytes ? "by bytes" : "FLOP/byte", ach, roof, pp.on_vector_roof ? " vector" : "",
-                      pp.fraction_of_roof * 100.0, t,
-                      pp.above_roof ? "  ABOVE THE ROOF: a units error (FLOPs, bytes or seconds) or the wrong chip" : "");
+                      pp.fraction_of_roof * 100.0, t, pp.above_roof ? "  ABOVE THE ROOF: " : "",
+                      pp.above_roof ? why + strlen("above the roof: ") : "");
     }
 }
 
@@ -1267,6 +1292,11 @@ static void json_points(cJSON *root, const struct scenario *s, const struct meas
         cJSON_AddNumberToObject(o, "roof_flops_per_s", pp.roof_flops_per_s);
         cJSON_AddNumberToObject(o, "fraction_of_roof", pp.fraction_of_roof);
         cJSON_AddBoolToObject(o, "above_roof", pp.above_roof);
+        const char *cause = point_above_name(pp.above_cause);
+        if (cause)
+            cJSON_AddStringToObject(o, "above_roof_cause", cause);
+        else
+            cJSON_AddNullToObject(o, "above_roof_cause");
         cJSON_AddBoolToObject(o, "by_bytes", pp.by_bytes);
         cJSON_AddBoolToObject(o, "on_vector_roof", pp.on_vector_roof);
         cJSON_AddNumberToObject(o, "achieved_bytes_per_s", pp.achieved_bytes_per_s);

@@ -761,7 +761,27 @@ static void test_realistic_flags_and_keys(void **state)
     run_free(&r);
     r = RUN("--report=markdown", "--chip", "h100", "--points", points);
     assert_non_null(strstr(r.out, "| measured kernel | FLOP/byte | achieved | roof | of roof | time | note |"));
-    assert_non_null(strstr(r.out, " | 1.0 us | above the roof: check its units |\n"));
+    assert_non_null(strstr(r.out, " | 1.0 us | above the roof: a units error (FLOPs, bytes or seconds) or the wrong chip |\n"));
+    run_free(&r);
+    /* Above the roof, the likeliest cause (h100: bf16 989.4, fp8 1978.9 TFLOP/s dense, 3.35 TB/s):
+       bf16 work at 1.5 PFLOP/s fits under the fp8 peak; fp8 at 3 PFLOP/s is within twice it (2:4 sparse);
+       a copy at 5 TB/s moved fewer DRAM bytes than counted; 1e18 FLOP/s is units. */
+    put_file(points, "label,flops,bytes,seconds,precision\nlow precision,1.5e12,1e9,0.001,bf16\n"
+                     "sparse,3e12,1e9,0.001,fp8\ncached,0,5e9,0.001,bf16\nunits,1e12,1e9,1e-6,bf16\n");
+    r = RUN("--report=json", "--chip", "h100", "--points", points);
+    root = cJSON_Parse(r.out);
+    static const char *const causes[] = {"precision", "sparsity", "scope", "units"};
+    for (int i = 0; i < 4; i++) {
+        const cJSON *p = cJSON_GetArrayItem(json_path(root, "points"), i);
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "above_roof")));
+        assert_string_equal(cJSON_GetObjectItemCaseSensitive(p, "above_roof_cause")->valuestring, causes[i]);
+    }
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report", "--chip", "h100", "--points", points);
+    assert_non_null(strstr(r.out, "ABOVE THE ROOF: it fits under the fp8 peak, so it ran at fp8, not bf16"));
+    assert_non_null(strstr(r.out, "ABOVE THE ROOF: within the 2:4 sparse peak"));
+    assert_non_null(strstr(r.out, "ABOVE THE ROOF: faster than HBM allows"));
     run_free(&r);
 
     /* --calibrate from a profiler's points, then --write-chip; the chip file carries the fit. */
