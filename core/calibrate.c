@@ -126,6 +126,35 @@ int point_place(const struct measured_point *p, const struct scenario *s, struct
     return 0;
 }
 
+int points_utilization(const struct measured_point *pts, size_t n, const struct points_context *ctx,
+                       const struct scenario *s, struct points_utilization *out)
+{
+    memset(out, 0, sizeof *out);
+    const struct chip_spec *c = &s->chip;
+    for (size_t i = 0; i < n; i++) {
+        const struct measured_point *p = &pts[i];
+        if (!(p->seconds > 0.0))
+            continue;
+        out->flops += p->flops;
+        out->bytes += p->bytes;
+        out->seconds += p->seconds;
+        double peak = c->peak_flops_per_s[p->precision] > 0.0 ? c->peak_flops_per_s[p->precision]
+                                                               : c->peak_flops_per_s[RT_BF16];
+        if (p->vector_unit && c->vector_flops_per_s > 0.0)
+            peak = c->vector_flops_per_s;
+        if (peak > 0.0)
+            out->peak_time_s += p->flops / peak;
+    }
+    if (!(out->seconds > 0.0))
+        return -1;
+    out->window_is_step = ctx && ctx->steps_on_gpu && ctx->step_s > 0.0;
+    out->window_s = out->window_is_step ? ctx->step_s : out->seconds;
+    double bw = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : c->hbm_bytes_per_s;
+    out->hfu = out->peak_time_s / out->window_s;
+    out->mbu = bw > 0.0 ? out->bytes / (out->window_s * bw) : 0.0;
+    return 0;
+}
+
 const char *point_above_name(enum point_above_cause c)
 {
     switch (c) {

@@ -61,6 +61,38 @@ struct point_placement {
     enum rt_precision above_fits;    /* POINT_ABOVE_PRECISION: the precision whose peak it fits under */
 };
 
+/* What a profile says about its run beyond the kernels it gives as points
+ * (a Kineto trace's device and ProfilerStep spans); zero when it says
+ * nothing (rooftop's own points, a CSV export). */
+struct points_context {
+    char device[64];    /* the GPU the profile ran on ("" unknown) */
+    size_t steps;       /* ProfilerStep spans */
+    bool steps_on_gpu;  /* spans from the GPU's timeline (else the CPU's) */
+    double step_s;      /* their summed span, s */
+    double all_s;       /* every kernel's and copy's time in the file, placed or not (0: unknown) */
+};
+
+/* The utilization of profiled work: the counted FLOPs and bytes over a
+ * window of time, as the guide's companion post asks (count MFU and MBU by
+ * instrumentation). */
+struct points_utilization {
+    double flops, bytes, seconds; /* summed over the points; seconds their kernels' time */
+    double peak_time_s;           /* what the counted FLOPs take at peak: each point's FLOPs over its own roof's
+                                     peak (its precision's, or the vector unit's), summed */
+    double window_s;              /* the denominator: the GPU step spans, else the points' kernel time */
+    bool window_is_step;
+    double hfu;                   /* peak_time_s / window_s: hardware FLOP utilization by count (MFU too, when
+                                     the step recomputed nothing: a profile cannot tell) */
+    double mbu;                   /* bytes / (window_s x HBM bandwidth) */
+};
+
+/* The utilization of n points on scenario s's chip (one chip, as
+ * point_place) over ctx's GPU step spans when it has them (ctx may be
+ * NULL), else over the points' summed time. Returns 0, or -1 when no point
+ * has a time. */
+int points_utilization(const struct measured_point *pts, size_t n, const struct points_context *ctx,
+                       const struct scenario *s, struct points_utilization *out);
+
 /* The cause's short name for JSON ("units", "precision", "sparsity",
  * "scope"), or NULL for POINT_ABOVE_NONE. */
 const char *point_above_name(enum point_above_cause c);

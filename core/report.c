@@ -1206,7 +1206,7 @@ cJSON *report_json_tree(const struct scenario *s, const struct analysis *a)
 
 char *report_render(enum rt_format f, const struct scenario *s, const struct analysis *a)
 {
-    return report_render_points(f, s, a, NULL, 0);
+    return report_render_points(f, s, a, NULL, 0, NULL);
 }
 
 /* What to check about a point above its roof, by its likeliest cause. */
@@ -1273,6 +1273,106 @@ static void text_points(struct strbuf *sb, const struct scenario *s, const struc
     }
 }
 
+/* The profiled work's utilization under the points (text or markdown). */
+static void text_utilization(struct strbuf *sb, const struct scenario *s, const struct measured_point *pts, size_t n,
+                             const struct points_context *ctx, bool markdown)
+{
+    struct points_utilization u;
+    if (points_utilization(pts, n, ctx, s, &u) != 0)
+        return;
+    char fl[24], by[24], t[24], all[24], win[24];
+    format_si(fl, sizeof fl, u.flops, "FLOP");
+    format_si(by, sizeof by, u.bytes, "B");
+    format_seconds(t, sizeof t, u.seconds);
+    format_seconds(win, sizeof win, u.window_s);
+    if (n == 1)
+        sb_printf(sb, "\nCounted in this kernel: %s and %s in %s", fl, by, t);
+    else
+        sb_printf(sb, "\nCounted in these %zu kernels: %s and %s in %s of kernel time", n, fl, by, t);
+    if (ctx && ctx->all_s > u.seconds * (1.0 + 1e-9)) {
+        format_seconds(all, sizeof all, ctx->all_s);
+        sb_printf(sb, " (of %s in the file: the rest, with no FLOPs or bytes known, is not counted)", all);
+    }
+    sb_puts(sb, markdown ? ".\n\n" : "\n");
+    if (u.window_is_step)
+        sb_printf(sb, "Over the %zu ProfilerStep span%s on the GPU (%s): HFU %.1f%%, MBU %.1f%% of %s's peak and HBM "
+                      "bandwidth\n",
+                  ctx->steps, ctx->steps == 1 ? "" : "s", win, u.hfu * 100.0, u.mbu * 100.0,
+                  s->chip.key);
+    else
+        sb_printf(sb, "Over their kernel time (not wall time: idle gaps and unprofiled work are not in it): HFU %.1f%%, "
+                      "MBU %.1f%% of %s's peak and HBM bandwidth\n",
+                  u.hfu * 100.0, u.mbu * 100.0, s->chip.key);
+    sb_printf(sb, "%s(HFU: each kernel's FLOPs over its own precision's peak, or the vector unit's; MFU is the same "
+                  "unless the step recomputed activations, which a profile cannot tell)\n",
+              markdown ? "\n" : "  ");
+    if (ctx && ctx->device[0])
+        sb_printf(sb, "%sProfiled on %s; placed on %s's roof\n", markdown ? "\n" : "", ctx->device, s->chip.name);
+}
+
+/* The profiled work's utilization under "profile" in a JSON report. */
+static void json_utilization(cJSON *root, const struct scenario *s, const struct measured_point *pts, size_t n,
+                             const struct points_context *ctx)
+{
+    struct points_utilization u;
+    if (points_utilization(pts, n, ctx, s, &u) != 0)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(root, "profile");
+    if (ctx && ctx->device[0])
+        cJSON_AddStringToObject(o, "device", ctx->device);
+    else
+        cJSON_AddNullToObject(o, "device");
+    cJSON_AddNumberToObject(o, "counted_flops", u.flops);
+    cJSON_AddNumberToObject(o, "counted_bytes", u.bytes);
+    cJSON_AddNumberToObject(o, "kernel_s", u.seconds);
+    if (ctx && ctx->all_s > 0.0)
+        cJSON_AddNumberToObject(o, "file_kernel_s", ctx->all_s);
+    else
+        cJSON_AddNullToObject(o, "file_kernel_s");
+    cJSON_AddNumberToObject(o, "steps", ctx ? (double)ctx->steps : 0.0);
+    if (ctx && ctx->steps)
+        cJSON_AddNumberToObject(o, "step_s", ctx->step_s);
+    else
+        cJSON_AddNullToObject(o, "step_s");
+    cJSON_AddStringToObject(o, "window", u.window_is_step ? "gpu_steps" : "kernel_time");
+    cJSON_AddNumberToObject(o, "window_s", u.window_s);
+    cJSON_AddNumberToObject(o, "peak_time_s", u.peak_time_s);
+    cJSON_AddNumberToObject(o, "hfu", u.hfu);
+    cJSON_AddNumberToObject(o, "mbu", u.mbu);
+}
+
+/* The measured points as rows of the CSV placement table: phase
+ * "measured", fraction_of_peak their fraction of their own roof, time_s
+ * their measured time, lever the above-roof cause. */
+static void csv_points(struct strbuf *sb, const struct scenario *s, const struct measured_point *pts, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct point_placement pp;
+        if (point_place(&pts[i], s, &pp) != 0)
+            continue;
+        char f[32], b[32], ai[32], at[32], fr[32], tm[32], label[2 * RT_POINT_LABEL_MAX + 3];
+        size_t k = 0;
+        label[k++] = '"'; /* quoted, its quotes doubled: a kernel's name may hold commas */
+        for (const char *c = pts[i].label; *c && k + 3 < sizeof label; c++) {
+            if (*c == '"')
+                label[k++] = '"';
+            label[k++] = *c;
+        }
+        label[k++] = '"';
+        label[k] = '\0';
+        double bw = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : s->chip.hbm_bytes_per_s;
+        bool memory = pp.by_bytes || bw * pp.intensity_flop_per_byte <= pp.roof_flops_per_s * (1.0 + 1e-12);
+        const char *cause = point_above_name(pp.above_cause);
+        sb_printf(sb, "%s,measured,false,%s,%s,%s,%s,%s,%s,%s,%s,%s,,\n", label,
+                  pp.on_vector_roof ? "vector" : "tensor", format_exact(f, sizeof f, pts[i].flops),
+                  format_exact(b, sizeof b, pts[i].bytes),
+                  pp.by_bytes ? "null" : format_exact(ai, sizeof ai, pp.intensity_flop_per_byte),
+                  memory ? "memory" : "compute", format_exact(at, sizeof at, pp.roof_flops_per_s),
+                  format_exact(fr, sizeof fr, pp.fraction_of_roof), cause ? cause : "",
+                  format_exact(tm, sizeof tm, pts[i].seconds));
+    }
+}
+
 /* The measured points under "points" in a JSON report. */
 static void json_points(cJSON *root, const struct scenario *s, const struct measured_point *pts, size_t n)
 {
@@ -1324,7 +1424,7 @@ static char *render_operation(enum rt_format f, const struct scenario *s, const 
 }
 
 char *report_render_points(enum rt_format f, const struct scenario *s, const struct analysis *a,
-                           const struct measured_point *pts, size_t n)
+                           const struct measured_point *pts, size_t n, const struct points_context *ctx)
 {
     if (a->operation.set)
         return render_operation(f, s, a);
@@ -1332,23 +1432,30 @@ char *report_render_points(enum rt_format f, const struct scenario *s, const str
     switch (f) {
     case RT_FORMAT_MARKDOWN:
         markdown_report(&sb, s, a);
-        if (n > 0)
+        if (n > 0) {
             text_points(&sb, s, pts, n, true);
+            text_utilization(&sb, s, pts, n, ctx, true);
+        }
         break;
     case RT_FORMAT_JSON: {
         cJSON *root = json_report(s, a);
-        if (root && n > 0)
+        if (root && n > 0) {
             json_points(root, s, pts, n);
+            json_utilization(root, s, pts, n, ctx);
+        }
         json_finish(&sb, root);
         break;
     }
     case RT_FORMAT_CSV:
         csv_placements(&sb, a);
+        csv_points(&sb, s, pts, n);
         break;
     default:
         text_report(&sb, s, a);
-        if (n > 0)
+        if (n > 0) {
             text_points(&sb, s, pts, n, false);
+            text_utilization(&sb, s, pts, n, ctx, false);
+        }
         break;
     }
     return report_take(&sb, f);

@@ -30,11 +30,15 @@ char *report_render(enum rt_format f, const struct scenario *s, const struct ana
 /* report_render with measured kernels placed on the chip's roof (--points):
  * a "Measured kernels" section (text, markdown) or a "points" list (JSON:
  * label, flops, bytes, seconds, precision, intensity_flop_per_byte,
- * achieved_flops_per_s, roof_flops_per_s, fraction_of_roof, above_roof);
- * one above the roof is flagged as a likely units error. pts may be NULL
- * when n is 0. */
+ * achieved_flops_per_s, roof_flops_per_s, fraction_of_roof, above_roof,
+ * above_roof_cause, by_bytes, on_vector_roof, achieved_bytes_per_s), rows
+ * of phase "measured" in the CSV table; one above the roof is flagged with
+ * its likeliest cause. Then the profiled work's utilization (HFU and MBU by
+ * count, points_utilization) over ctx's GPU steps, else over the kernels'
+ * time ("profile" in JSON). pts may be NULL when n is 0, ctx NULL when the
+ * profile says nothing beyond its kernels. */
 char *report_render_points(enum rt_format f, const struct scenario *s, const struct analysis *a,
-                           const struct measured_point *pts, size_t n);
+                           const struct measured_point *pts, size_t n, const struct points_context *ctx);
 
 /* The JSON report's tree (what --report=json prints, before its numbers are
  * made exact), for callers that compare reports (diff.h); the caller frees

@@ -219,6 +219,11 @@ grep -q "^  mm M8944 K1024 N2816 bf16 .* 611 TFLOP/s of  989 TFLOP/s    61.7%   
     bad "--points kineto: the GEMM is not at 611 TFLOP/s, 61.7% of the roof"
 grep -q "1465 kernels and 242 copies, 45.647 ms; 31 groups placed" "$tmp/err" && ok ||
     bad "--points kineto: the reader did not say what it placed: $(cat "$tmp/err")"
+grep -q "^Over the 1 ProfilerStep span on the GPU (34.9 ms): HFU 16.7%, MBU 39.6% of h100's peak" "$tmp/out" && ok ||
+    bad "--points kineto: no HFU and MBU over the profiled step"
+expect 0 "--points a Kineto trace as CSV" -- --report=csv --chip h100 --points $K/h100_qwen1.5-0.5b_bf16_prefill.json.gz
+grep -q '^"mm M8944 K1024 N2816 bf16",measured,false,tensor,2475914428416,3573940224,' "$tmp/out" && ok ||
+    bad "--points kineto CSV: the GEMM is not a measured row"
 gzip -dc $K/mi300x_sglang_qwen3-8b_decode.json.gz >"$tmp/trace.json"
 expect 0 "--points a plain Kineto trace" -- --report --format json --chip mi300x --points "$tmp/trace.json"
 grep -q '"label":[[:space:]]*"argmax 32x151936 fp32"' "$tmp/out" && ok || bad "plain kineto: no argmax point"

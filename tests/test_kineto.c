@@ -15,6 +15,7 @@
 #include "testutil.h"
 
 #include "calibrate.h"
+#include "chips.h"
 #include "measured.h"
 #include "profile_kineto.h"
 
@@ -134,7 +135,7 @@ static void test_h100_points(void **state)
     size_t n;
     struct load_warnings w = {0};
     char err[400];
-    assert_int_equal(kineto_points("h100", &t, p, 64, &n, &w, err, sizeof err), 0);
+    assert_int_equal(kineto_points("h100", &t, p, 64, &n, NULL, &w, err, sizeof err), 0);
     assert_int_equal(n, 31);
     assert_string_equal(p[0].label, "mm M8944 K1024 N2816 bf16");
     for (size_t i = 1; i < n; i++)
@@ -158,12 +159,48 @@ static void test_h100_points(void **state)
     assert_false(pp.by_bytes);
     /* a cap: the rest is said */
     struct load_warnings w2 = {0};
-    assert_int_equal(kineto_points("h100", &t, p, 4, &n, &w2, err, sizeof err), 0);
+    assert_int_equal(kineto_points("h100", &t, p, 4, &n, NULL, &w2, err, sizeof err), 0);
     assert_int_equal(n, 4);
     bool said_cap = false;
     for (int i = 0; i < w2.count; i++)
         said_cap |= strstr(w2.text[i], "27 more groups") && strstr(w2.text[i], "at most 4 points");
     assert_true(said_cap);
+    kineto_free(&t);
+}
+
+/* HFU and MBU of the profiled step by count, on the H100 of the scenario
+ * (989.4 TFLOP/s bf16, 67 TFLOP/s fp32 vector, 3.35 TB/s): the GEMMs and
+ * attention in bf16, 48 x 51,581,550,592 + 24 x 51,581,550,592 + 24 x
+ * 18,756,927,488 + 72 x 18,766,086,144 + 24 x 10,239,377,408 =
+ * 5,760,941,162,496 FLOPs, and the fp32 bmm [1,32,1] @ [1,1,559] 2 x 32 x
+ * 559 = 35,776 on the vector unit, over ProfilerStep#6's 34,892.421 us. */
+static void test_h100_utilization(void **state)
+{
+    (void)state;
+    struct kineto_trace t;
+    read_fixture("h100_qwen1.5-0.5b_bf16_prefill.json.gz", &t);
+    struct measured_point p[64];
+    size_t n;
+    struct points_context ctx;
+    char err[400];
+    assert_int_equal(kineto_points("h100", &t, p, 64, &n, &ctx, NULL, err, sizeof err), 0);
+    assert_string_equal(ctx.device, "NVIDIA H100 80GB HBM3");
+    assert_true(ctx.steps_on_gpu);
+    ASSERT_NEAR(ctx.all_s, (45432.698 + 212.234 + 2.368) * 1e-6, 1e-9);
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    struct points_utilization u;
+    assert_int_equal(points_utilization(p, n, &ctx, &s, &u), 0);
+    ASSERT_NEAR(u.flops, 5760941162496.0 + 35776.0, 0);
+    assert_true(u.window_is_step);
+    ASSERT_NEAR(u.window_s, 34892.421e-6, 1e-12);
+    ASSERT_NEAR(u.hfu, (5760941162496.0 / 989.4e12 + 35776.0 / 67e12) / 34892.421e-6, 1e-12);
+    ASSERT_NEAR(u.mbu, u.bytes / (34892.421e-6 * 3350e9), 1e-12);
+    /* without the steps: over the points' own kernel time */
+    assert_int_equal(points_utilization(p, n, NULL, &s, &u), 0);
+    assert_false(u.window_is_step);
+    ASSERT_NEAR(u.window_s, u.seconds, 0);
     kineto_free(&t);
 }
 
@@ -183,7 +220,7 @@ static void test_a100_counters_only(void **state)
     struct measured_point p[8];
     size_t n;
     char err[500];
-    assert_int_equal(kineto_points("a100", &t, p, 8, &n, NULL, err, sizeof err), -1);
+    assert_int_equal(kineto_points("a100", &t, p, 8, &n, NULL, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "77 kernels' CUPTI range counters (7.96795e+10 FP32, 5.51584e+08 FP16, 0 FP64"));
     assert_non_null(strstr(err, "no kernel events"));
     kineto_free(&t);
@@ -238,7 +275,7 @@ static void test_mi300x_graph_replay(void **state)
     size_t n;
     struct load_warnings w = {0};
     char err[400];
-    assert_int_equal(kineto_points("mi300x", &t, p, 64, &n, &w, err, sizeof err), 0);
+    assert_int_equal(kineto_points("mi300x", &t, p, 64, &n, NULL, &w, err, sizeof err), 0);
     bool said = false;
     for (int i = 0; i < w.count; i++)
         said |= strstr(w.text[i], "no launching operator") && strstr(w.text[i], "99%");
@@ -314,7 +351,7 @@ static void test_written_traces(void **state)
     struct measured_point p[8];
     size_t n;
     struct load_warnings w = {0};
-    assert_int_equal(kineto_points("t.json", &t, p, 8, &n, &w, err, sizeof err), 0);
+    assert_int_equal(kineto_points("t.json", &t, p, 8, &n, NULL, &w, err, sizeof err), 0);
     assert_int_equal(n, 4);
     assert_true(p[3].vector_unit); /* the bmm, last by time */
     bool said = false;
@@ -387,7 +424,7 @@ static void test_refusals(void **state)
     assert_non_null(strstr(err, "a PyTorch profiler (Kineto) trace"));
     /* no kernels at all */
     assert_int_equal(read_text("[]", &t, err, sizeof err), 0);
-    assert_int_equal(kineto_points("t.json", &t, p, 4, &count, NULL, err, sizeof err), -1);
+    assert_int_equal(kineto_points("t.json", &t, p, 4, &count, NULL, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "no kernel events in the trace"));
     kineto_free(&t);
 }
@@ -399,7 +436,7 @@ int main(void)
         cmocka_unit_test(test_h100_elementwise),    cmocka_unit_test(test_h100_points),
         cmocka_unit_test(test_a100_counters_only),  cmocka_unit_test(test_v100_old_categories),
         cmocka_unit_test(test_mi300x_graph_replay), cmocka_unit_test(test_written_traces),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_refusals),           cmocka_unit_test(test_h100_utilization),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1389,7 +1389,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             }
             char shown[200];
             if (measured_points_read_path(optarg, path_shown(shown, sizeof shown, optarg), out->points, RT_MAX_POINTS,
-                                          &out->point_count, &out->warnings, err, errsize) != 0)
+                                          &out->point_count, &out->points_context, &out->warnings, err, errsize) != 0)
                 return 2;
             break;
         }
@@ -1843,7 +1843,8 @@ static int run_report(const struct cli_options *o, enum rt_format f, FILE *out, 
     }
     if (o->plot)
         return emit(out, errout, export_report(f, &o->scenario, &a, true));
-    return emit(out, errout, report_render_points(f, &o->scenario, &a, o->points, o->point_count));
+    return emit(out, errout, report_render_points(f, &o->scenario, &a, o->points, o->point_count,
+                                                    &o->points_context));
 }
 
 /* Loads the saved scenario at path the way --scenario does (the user's chip

@@ -39,6 +39,7 @@ struct cli_options {
     const char *write_chip;       /* --write-chip FILE: save the calibrated chip */
     const char *write_profiles;   /* --write-profiles FILE: the kernel fits as core/kernel_profiles.inc */
     struct measured_point points[RT_MAX_POINTS]; /* --points FILE: measured kernels to place */
+    struct points_context points_context;        /* what the --points profile says beyond its kernels */
     size_t point_count;
     bool precision_given;         /* --precision on the line: --search tries only it */
     const char *diff_a;           /* --diff A (or --baseline FILE): the first side */

@@ -109,24 +109,27 @@ static int ncu_file_points(const char *path, const char *text, size_t len, struc
 /* A Kineto trace's groups as points: streamed from file when it is given,
  * else read from text (len bytes). */
 static int kineto_trace_points(const char *file, const char *shown, const char *text, size_t len,
-                               struct measured_point *points, size_t max, size_t *count, struct load_warnings *w,
-                               char *err, size_t errsize)
+                               struct measured_point *points, size_t max, size_t *count, struct points_context *ctx,
+                               struct load_warnings *w, char *err, size_t errsize)
 {
     struct kineto_trace t;
     int rc = file ? kineto_read_path(file, shown, &t, err, errsize)
                   : kineto_read_memory(shown, text, len, &t, err, errsize);
     if (rc == 0)
-        rc = kineto_points(shown, &t, points, max, count, w, err, errsize);
+        rc = kineto_points(shown, &t, points, max, count, ctx, w, err, errsize);
     kineto_free(&t);
     return rc;
 }
 
 int measured_points_read_path(const char *path, const char *shown, struct measured_point *points, size_t max,
-                              size_t *count, struct load_warnings *w, char *err, size_t errsize)
+                              size_t *count, struct points_context *ctx, struct load_warnings *w, char *err,
+                              size_t errsize)
 {
     *count = 0;
+    if (ctx)
+        memset(ctx, 0, sizeof *ctx);
     if (kineto_file_looks_like(path))
-        return kineto_trace_points(path, shown, NULL, 0, points, max, count, w, err, errsize);
+        return kineto_trace_points(path, shown, NULL, 0, points, max, count, ctx, w, err, errsize);
     char *text;
     size_t len;
     if (read_file(path, &text, &len, err, errsize) != 0)
@@ -143,7 +146,7 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     size_t pos = 0;
     *count = 0;
     if (kineto_looks_like(text, len))
-        return kineto_trace_points(NULL, path, text, len, points, max, count, w, err, errsize);
+        return kineto_trace_points(NULL, path, text, len, points, max, count, NULL, w, err, errsize);
     if (ncu_looks_like(text, len))
         return ncu_file_points(path, text, len, points, max, count, w, err, errsize);
     if (tracelens_looks_like(text, len))

@@ -47,9 +47,11 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
 
 /* measured_points_read on the file at path (shown names it in messages);
  * a Kineto trace is streamed from the file (profile_kineto.h: no size
- * limit, bounded memory), any other file read whole. */
+ * limit, bounded memory), any other file read whole. What the profile says
+ * beyond its kernels goes to ctx (zeroed when it says nothing; may be NULL). */
 int measured_points_read_path(const char *path, const char *shown, struct measured_point *points, size_t max,
-                              size_t *count, struct load_warnings *w, char *err, size_t errsize);
+                              size_t *count, struct points_context *ctx, struct load_warnings *w, char *err,
+                              size_t errsize);
 
 /* Reads a measurements file (either format, or a profiler export as
  * measured_points_read reads one) into a new array of observations (free

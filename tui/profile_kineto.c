@@ -1149,9 +1149,17 @@ static bool no_op(const struct kineto_group *g)
 }
 
 int kineto_points(const char *shown, const struct kineto_trace *t, struct measured_point *points, size_t max,
-                  size_t *count, struct load_warnings *w, char *err, size_t errsize)
+                  size_t *count, struct points_context *ctx, struct load_warnings *w, char *err, size_t errsize)
 {
     *count = 0;
+    if (ctx) {
+        memset(ctx, 0, sizeof *ctx);
+        snprintf(ctx->device, sizeof ctx->device, "%s", t->device);
+        ctx->steps = t->steps;
+        ctx->steps_on_gpu = t->steps_on_gpu;
+        ctx->step_s = t->step_s;
+        ctx->all_s = t->kernel_s + t->copy_s;
+    }
     if (t->kernel_events + t->copy_events == 0) {
         if (t->ranges > 0)
             snprintf(err, errsize,

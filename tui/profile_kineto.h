@@ -116,10 +116,11 @@ void kineto_free(struct kineto_trace *t);
 /* A trace's groups as points, at most max, the longest in time first: the
  * groups with a time and FLOPs or bytes. What is left off (operators
  * without a rule, kernels no operator launched, groups beyond max) and the
- * profiled steps are said in w, one line each. Returns 0, or -1 with one
- * line in err when nothing can be placed (a counters-only trace is told
- * with its FLOP totals). */
+ * profiled steps are said in w, one line each; the device, the steps and
+ * the file's whole kernel time go to ctx (may be NULL). Returns 0, or -1
+ * with one line in err when nothing can be placed (a counters-only trace is
+ * told with its FLOP totals). */
 int kineto_points(const char *shown, const struct kineto_trace *t, struct measured_point *points, size_t max,
-                  size_t *count, struct load_warnings *w, char *err, size_t errsize);
+                  size_t *count, struct points_context *ctx, struct load_warnings *w, char *err, size_t errsize);
 
 #endif

@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     struct load_warnings w = {0};
-    if (kineto_points("fuzz.json", &t, points, 64, &count, &w, err, sizeof err) == 0) {
+    if (kineto_points("fuzz.json", &t, points, 64, &count, NULL, &w, err, sizeof err) == 0) {
         struct scenario s;
         scenario_default(&s);
         for (size_t i = 0; i < count; i++) {
