@@ -96,6 +96,7 @@ int point_place(const struct measured_point *p, const struct scenario *s, struct
         peak = s->peak_flops_override;
     }
     double bw = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : c->hbm_bytes_per_s;
+    out->peak_flops_per_s = peak;
     out->intensity_flop_per_byte = p->flops / p->bytes;
     out->achieved_flops_per_s = p->flops / p->seconds;
     out->roof_flops_per_s = fmin(peak, bw * out->intensity_flop_per_byte);

@@ -1030,5 +1030,37 @@ else
 fi
 t kill-session -t "$s" 2>/dev/null
 
+# ---- a profiler's kernels on the explorer's plot: an Nsight Compute export at 80x24 and 200x60 ----
+# The cuDNN fp32 conv (A100) runs on the CUDA cores: its point sits under the vector roof, which is drawn
+# for it ("vector", with its 19.5 TFLOP/s where there is room), and carries its name where it fits.
+for size in "80 24" "200 60"; do
+    set -- $size
+    s=ncu$1
+    start_raw "$s" "$1" "$2" "$UTF8_ENV" "--chip a100 --points tests/fixtures/profiles/ncu/a100_cudnn_conv2d_sgemm_long_rules.csv"
+    if wait_for "$s" 'Knobs' && wait_for "$s" 'vector' && t capture-pane -p -t "$s" | grep -q '×'; then
+        if [ "$1" -lt 200 ] || t capture-pane -p -t "$s" | grep -q 'implicit_convolve_sgemm.*×\|vector 19.5 TFLOP'; then
+            pass "ncu export at $1x$2: the kernel on the plot under the vector roof it is placed against"
+        else
+            fail "ncu export at $1x$2: no kernel label or vector roof value" "$s"
+        fi
+    else
+        fail "ncu export at $1x$2: the kernel or its vector roof is not on the plot" "$s"
+    fi
+    t send-keys -t "$s" q
+    wait_for "$s" 'EXIT=0' >/dev/null && sane "$s" || fail "q after the ncu export at $1x$2" "$s"
+    t kill-session -t "$s" 2>/dev/null
+done
+# A Kineto trace at 200x60: its GEMMs labelled on the plot.
+s=kineto
+start_raw "$s" 200 60 "$UTF8_ENV" "--chip h100 --points tests/fixtures/profiles/kineto/h100_qwen1.5-0.5b_bf16_prefill.json.gz"
+if wait_for "$s" 'Knobs' && wait_for "$s" 'mm M8944 K1024 N2816 bf16'; then
+    pass "a Kineto trace at 200x60: the GEMM groups labelled on the plot"
+else
+    fail "a Kineto trace at 200x60: no GEMM label" "$s"
+fi
+t send-keys -t "$s" q
+wait_for "$s" 'EXIT=0' >/dev/null && sane "$s" || fail "q after the Kineto trace" "$s"
+t kill-session -t "$s" 2>/dev/null
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -143,6 +143,50 @@ static void test_plot_measured_points(void **state)
         fail_msg("no '!' for the point above the roof:\n%s", text);
 }
 
+/* A kernel placed against another roof than the plot's gets that roof
+ * drawn and named: FP32 CUDA-core work under the vector unit's (H100 67.0
+ * TFLOP/s), an fp8 kernel on a bf16 plot under the fp8 peak (1.98
+ * PFLOP/s). Without such points neither shows (the default phases only). */
+static void test_plot_point_roofs(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    static struct analysis a;
+    char err[256];
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    struct measured_point items[2] = {
+        {.label = "sgemm", .flops = 1e12, .bytes = 1e9, .seconds = 0.05, .vector_unit = true},
+        {.label = "fp8 gemm", .flops = 1e13, .bytes = 1e9, .seconds = 0.01, .precision = RT_FP8}};
+    struct plot_point placed[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(point_place(&items[i], &s, &placed[i].at), 0);
+        placed[i].label = items[i].label;
+        placed[i].roof_name = placed[i].at.on_vector_roof ? "vector" : precision_name(items[i].precision);
+    }
+    assert_true(placed[0].at.on_vector_roof);
+    ASSERT_NEAR(placed[0].at.peak_flops_per_s, 67e12, 0);
+    ASSERT_NEAR(placed[1].at.peak_flops_per_s, 1978.9e12, 1e3);
+    static char text[65536];
+    struct grid g;
+    assert_int_equal(grid_init(&g, 120, 40), 0);
+    struct rect all = {0, 0, 120, 40};
+    struct plot_points pts = {placed, 2};
+    plot_draw_state(view_make(&g, all), &a, NULL, NULL, NULL, &pts, true, NULL, &scratch);
+    grid_to_text(&g, text, sizeof text);
+    if (!strstr(text, "vector 67.0 TFLOP/s") || !strstr(text, "fp8 1.98 PFLOP/s"))
+        fail_msg("the points' roofs are not drawn and named:\n%s", strstr(text, "vector") ? strstr(text, "vector") : text);
+    struct plot_points none = {placed, 0};
+    grid_free(&g);
+    assert_int_equal(grid_init(&g, 120, 40), 0);
+    plot_draw_state(view_make(&g, all), &a, NULL, NULL, NULL, &none, true, NULL, &scratch);
+    grid_to_text(&g, text, sizeof text);
+    assert_null(strstr(text, "vector"));
+    assert_null(strstr(text, "fp8 1.98"));
+    grid_free(&g);
+}
+
 /* ASCII mode writes 7-bit bytes only. */
 static void test_plot_ascii_only(void **state)
 {
@@ -440,7 +484,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decades),       cmocka_unit_test(test_positions),
         cmocka_unit_test(test_decade_labels), cmocka_unit_test(test_plot_content),
-        cmocka_unit_test(test_plot_ascii_only), cmocka_unit_test(test_plot_measured_points), cmocka_unit_test(test_compare_overlay),
+        cmocka_unit_test(test_plot_ascii_only), cmocka_unit_test(test_plot_measured_points), cmocka_unit_test(test_plot_point_roofs), cmocka_unit_test(test_compare_overlay),
         cmocka_unit_test(test_small_views),   cmocka_unit_test(test_even_ticks),
         cmocka_unit_test(test_ticks_evenly_spaced), cmocka_unit_test(test_steady_axes_pin),
         cmocka_unit_test(test_trails),        cmocka_unit_test(test_labels_merge),

@@ -498,6 +498,45 @@ static void widen(double *lo, double *hi, double v)
         *hi = v;
 }
 
+/* The flat roofs measured kernels need besides the plot's own and the
+ * vector unit's: their precisions' peaks (a kernel at fp8 on a bf16 plot). */
+#define MAX_POINT_ROOFS 3
+struct point_roof {
+    double peak;
+    const char *name;
+    int px;
+};
+
+/* True when a measured kernel is placed against the vector unit's roof. */
+static bool points_need_vector(const struct plot_points *pts, const struct analysis *a)
+{
+    for (size_t i = 0; pts && i < pts->count; i++)
+        if (pts->items[i].at.on_vector_roof && pts->items[i].at.achieved_flops_per_s > 0.0 &&
+            a->hw.vector_flops_per_s > 0.0)
+            return true;
+    return false;
+}
+
+/* Fills out[] with the distinct other peaks of the measured kernels (at
+ * most MAX_POINT_ROOFS); returns how many. */
+static int point_roofs(const struct plot_points *pts, const struct analysis *a, struct point_roof *out)
+{
+    int n = 0;
+    for (size_t i = 0; pts && i < pts->count && n < MAX_POINT_ROOFS; i++) {
+        const struct plot_point *p = &pts->items[i];
+        double peak = p->at.peak_flops_per_s;
+        if (p->at.on_vector_roof || p->at.by_bytes || !(peak > 0.0) || !p->roof_name ||
+            fabs(peak - a->peak_flops_per_s) <= 1e-9 * a->peak_flops_per_s)
+            continue;
+        bool seen = false;
+        for (int k = 0; k < n; k++)
+            seen |= fabs(out[k].peak - peak) <= 1e-9 * peak;
+        if (!seen)
+            out[n++] = (struct point_roof){peak, p->roof_name, -1};
+    }
+    return n;
+}
+
 void plot_draw(struct view v, const struct analysis *a, const struct plot_compare *cmp, const char *ops_phase,
                bool ascii, struct plot_scratch *ps)
 {
@@ -678,8 +717,11 @@ static int fit_axes(struct plot_frame *f, const struct analysis *a, const struct
     }
     if (ops_phase)
         widen(&y_lo, &y_hi, a->hw.vector_flops_per_s);
-    for (size_t i = 0; pts && i < pts->count; i++)
+    for (size_t i = 0; pts && i < pts->count; i++) {
         widen(&y_lo, &y_hi, pts->items[i].at.achieved_flops_per_s);
+        if (pts->items[i].at.achieved_flops_per_s > 0.0) /* its own roof, when it is not the plot's */
+            widen(&y_lo, &y_hi, pts->items[i].at.peak_flops_per_s);
+    }
     if (b) {
         widen(&y_lo, &y_hi, b->peak_flops_per_s);
         widen(&y_lo, &y_hi, roofline_throughput(b->peak_flops_per_s, b->hbm_bytes_per_s, edge));
@@ -743,17 +785,18 @@ static void place_ridge_label(struct view area, struct taken *t, int cx, int cy,
     place_label(area, t, cx, cy + 1, texts[n - 1], role);
 }
 
-/* Labels the vector roof above its right end, where the operations are
- * fewest: "vector 3.94 TFLOP/s", else "vector". */
-static void draw_vector_label(struct view area, struct taken *t, const struct plot_frame *f, const struct analysis *a,
-                              int vector_px)
+/* Labels a flat roof (the vector unit's, a measured kernel's precision's)
+ * above its right end, where the operations are fewest: "vector 3.94
+ * TFLOP/s", else "vector". */
+static void draw_flat_label(struct view area, struct taken *t, const struct plot_frame *f, const char *name,
+                            double peak, int flat_px)
 {
     char buf[64], vs[32];
-    snprintf(buf, sizeof buf, "vector %s", format_si(vs, sizeof vs, a->hw.vector_flops_per_s, "FLOP/s"));
-    int vy = floor_div(py_of(f, a->hw.vector_flops_per_s), f->sy), x0 = vector_px / f->sx;
-    for (int pass = 0; pass < 2; pass++) { /* the full label, else "vector" */
+    snprintf(buf, sizeof buf, "%s %s", name, format_si(vs, sizeof vs, peak, "FLOP/s"));
+    int vy = floor_div(py_of(f, peak), f->sy), x0 = flat_px / f->sx;
+    for (int pass = 0; pass < 2; pass++) { /* the full label, else the name */
         if (pass == 1)
-            snprintf(buf, sizeof buf, "vector");
+            snprintf(buf, sizeof buf, "%s", name);
         int vw = text_width(buf);
         for (int dy = -1; dy <= 1; dy += 2) /* just above the line, else just below */
             for (int x = f->cw - vw; x >= x0; x--)
@@ -763,7 +806,7 @@ static void draw_vector_label(struct view area, struct taken *t, const struct pl
                     return;
                 }
     }
-    place_label(area, t, f->cw - 4, vy, "vector", ROLE_ROOF);
+    place_label(area, t, f->cw - 4, vy, name, ROLE_ROOF);
 }
 
 /* Labels a chip's ridge near cell (cx, cy) with its value and unit where
@@ -885,8 +928,12 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
     if (b)
         draw_roof(scratch, &f, b->peak_flops_per_s, b->hbm_bytes_per_s, ROLE_ROOF2, true, false);
     int vector_px = -1;
-    if (ops_phase && a->hw.vector_flops_per_s < a->peak_flops_per_s)
+    if ((ops_phase || points_need_vector(pts, a)) && a->hw.vector_flops_per_s < a->peak_flops_per_s)
         vector_px = draw_roof(scratch, &f, a->hw.vector_flops_per_s, a->hbm_bytes_per_s, ROLE_ROOF, false, true);
+    struct point_roof extra[MAX_POINT_ROOFS];
+    int n_extra = point_roofs(pts, a, extra);
+    for (int i = 0; i < n_extra; i++)
+        extra[i].px = draw_roof(scratch, &f, extra[i].peak, a->hbm_bytes_per_s, ROLE_ROOF, false, true);
     int ridge_px = px_of(&f, a->ridge_flop_per_byte);
     int roof_py = py_of(&f, a->peak_flops_per_s);
     for (int py = roof_py + 2; py < f.ph; py += 2)
@@ -909,7 +956,10 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
         draw_ridge_label(area, &t, floor_div(ridge_px, f.sx), floor_div(roof_py, f.sy), "", a->ridge_flop_per_byte,
                          ROLE_RIDGE);
     if (vector_px >= 0)
-        draw_vector_label(area, &t, &f, a, vector_px);
+        draw_flat_label(area, &t, &f, "vector", a->hw.vector_flops_per_s, vector_px);
+    for (int i = 0; i < n_extra; i++)
+        if (extra[i].px >= 0)
+            draw_flat_label(area, &t, &f, extra[i].name, extra[i].peak, extra[i].px);
     if (b) {
         char prefix[48];
         snprintf(prefix, sizeof prefix, "%s ", cmp->chip_key ? cmp->chip_key : "other");

@@ -53,6 +53,7 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
  * done when the scenario changes: the plot only draws it). */
 struct plot_point {
     const char *label;
+    const char *roof_name; /* its roof's name when not the plot's: "vector", "fp8" (NULL: the plot's) */
     struct point_placement at;
 };
 

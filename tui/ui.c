@@ -95,6 +95,7 @@ static void place_points(struct ui *u)
         struct plot_point *p = &u->placed[u->placed_count];
         if (point_place(&u->points[i], &u->scenario, &p->at) == 0) {
             p->label = u->points[i].label;
+            p->roof_name = p->at.on_vector_roof ? "vector" : precision_name(u->points[i].precision);
             u->placed_count++;
         }
     }
