@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "measured.h"
 #include "profile_ncu.h"
+#include "profile_rocprof.h"
 
 #define NCU "tests/fixtures/profiles/ncu/"
 
@@ -241,6 +242,114 @@ static void test_ncu_hostile(void **state)
     assert_int_equal(p[0].precision, RT_FP8);
 }
 
+/* Reads a fixture (tests/fixtures/profiles/DIR/FILE) whole; free it. */
+static char *fixture(const char *dir_file, size_t *len)
+{
+    char path[256], err[300], *text;
+    snprintf(path, sizeof path, "tests/fixtures/profiles/%s", dir_file);
+    if (read_file(path, &text, len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    return text;
+}
+
+/* MI210 (gfx90a), rocprof-compute's roofline counters on its vcopy test
+ * (3 dispatches of a double-precision copy): dispatch 0 lasts 20,160 ns and
+ * moves 64 x 131,080 read + 64 x 131,072 written = 16,777,728 HBM bytes
+ * (2 x 8 MiB ideal), L2 64 x (131,072 + 131,072) = 16,777,216, L1 64 x
+ * 524,288 = 33,554,432; no FLOPs. Dispatch 1 writes only 64 x 91,060. */
+static void test_rocprof_pmc_mi210(void **state)
+{
+    (void)state;
+    size_t len, n;
+    char *text = fixture("rocprof/mi210_omniperf_vcopy_roof_pmc_perf.csv", &len);
+    assert_true(rocprof_pmc_looks_like(text, len));
+    assert_false(ncu_looks_like(text, len));
+    struct rocprof_dispatch d[8];
+    char err[300];
+    assert_int_equal(rocprof_pmc_read("mi210", text, len, d, 8, &n, err, sizeof err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(d[0].name, "vecCopy");
+    ASSERT_NEAR(d[0].time_s, 20160e-9, 1e-15);
+    ASSERT_NEAR(d[1].time_s, 15840e-9, 1e-15);
+    ASSERT_NEAR(d[2].time_s, 16800e-9, 1e-15);
+    ASSERT_NEAR(d[0].hbm_bytes, 16777728, 0);
+    ASSERT_NEAR(d[1].hbm_bytes, 64.0 * 131081 + 64.0 * 91060, 0);
+    ASSERT_NEAR(d[0].l2_bytes, 16777216, 0);
+    ASSERT_NEAR(d[0].l1_bytes, 33554432, 0);
+    ASSERT_NEAR(d[0].flops, 0, 0);
+    struct measured_point p[8];
+    size_t count;
+    assert_int_equal(measured_points_read("mi210", text, len, p, 8, &count, NULL, err, sizeof err), 0);
+    assert_int_equal(count, 3);
+    assert_string_equal(p[0].label, "vecCopy #0");
+    ASSERT_NEAR(p[0].flops, 0, 0); /* a copy: placed by its bytes */
+    /* two points at most: one a kernel name, its dispatches summed */
+    struct load_warnings w = {0};
+    assert_int_equal(measured_points_read("mi210", text, len, p, 2, &count, &w, err, sizeof err), 0);
+    assert_int_equal(count, 1);
+    assert_string_equal(p[0].label, "vecCopy");
+    ASSERT_NEAR(p[0].seconds, (20160 + 15840 + 16800) * 1e-9, 1e-15);
+    ASSERT_NEAR(p[0].kernels, 3, 0);
+    assert_int_equal(w.count, 1);
+    free(text);
+}
+
+/* MI300A (gfx942: TCC_EA0_* and TCC_BUBBLE_sum, 590 columns), a Fortran
+ * OpenMP offload in fp64: dispatch 4 lasts 1,738,166 ns, its FP64 FLOPs 64
+ * x (12,582,912 + 2,097,152 + 2 x 12,582,912 + 2,097,152) = 2,684,354,560
+ * and FP32 64 x (3,648 + 3,648) = 466,944; HBM read 128 x 32,145,755 + 64 x
+ * (33,542,940 - 32,145,755 - 0) = 4,204,076,480, written 64 x 16,747,919 +
+ * 32 x (17,449,973 - 16,747,919) = 1,094,332,544; L1 64 x 400,556,032. The
+ * first dispatch's 430,646,701 ns (first touch on the APU) stays its own
+ * point. */
+static void test_rocprof_pmc_mi300a(void **state)
+{
+    (void)state;
+    size_t len, n;
+    char *text = fixture("rocprof/mi300a_omniperf_openmp_fp64_pmc_perf.csv", &len);
+    struct rocprof_dispatch d[8];
+    char err[300];
+    assert_int_equal(rocprof_pmc_read("mi300a", text, len, d, 8, &n, err, sizeof err), 0);
+    assert_int_equal(n, 6);
+    ASSERT_NEAR(d[4].time_s, 1738166e-9, 1e-15);
+    ASSERT_NEAR(d[4].flops, 2684354560.0 + 466944.0, 0);
+    assert_true(d[4].vector_unit);
+    ASSERT_NEAR(d[4].hbm_bytes, 4204076480.0 + 1094332544.0, 0);
+    ASSERT_NEAR(d[4].l1_bytes, 64.0 * 400556032, 0);
+    ASSERT_NEAR(d[0].time_s, 430646701e-9, 1e-15);
+    assert_string_equal(d[4].name, "__omp_offloading_32_6b6b__QQmain_l61");
+    free(text);
+}
+
+/* Files that hold kernel times only are told for what they are, with what
+ * they hold: rocprof's kernel trace (1,004 dispatches; laplacian_kernel
+ * 2,646,378,558 ns over 1,001 of them, its longest 2,659,219 ns) and its
+ * --stats summary, Nsight Systems' kernel summary (46 kernels, 179,072,697
+ * ns), rocprof-compute's roofline.csv of measured peaks. */
+static void test_time_only_files(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *want;
+    } cases[] = {
+        {"rocprof/mi250x_rocprofv1_laplacian_kernel_trace.csv",
+         "a rocprof kernel trace: 1004 rows, 2648.557 ms of kernel time (the largest laplacian_kernel, 2.659 ms)"},
+        {"rocprof/mi250x_rocprofv1_laplacian_stats.csv",
+         "rocprof's --stats summary: 4 rows, 2648.557 ms of kernel time (the largest laplacian_kernel, 2646.379 ms)"},
+        {"nsys/rtx5090_dsocr_decode_cuda_gpu_kern_sum.csv", "cuda_gpu_kern_sum): 46 rows, 179.073 ms of kernel time"},
+        {"rocprof/mi210_omniperf_vcopy_roofline.csv", "roofline.csv, the chip's measured peaks"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len, count;
+        char *text = fixture(cases[i].file, &len), err[500];
+        struct measured_point p[4];
+        assert_int_equal(measured_points_read("f.csv", text, len, p, 4, &count, NULL, err, sizeof err), -1);
+        if (!strstr(err, cases[i].want))
+            fail_msg("%s: '%s' lacks '%s'", cases[i].file, err, cases[i].want);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +357,8 @@ int main(void)
         cmocka_unit_test(test_ncu_long_names_and_copies), cmocka_unit_test(test_ncu_raw),
         cmocka_unit_test(test_ncu_failed_run),    cmocka_unit_test(test_points_files),
         cmocka_unit_test(test_tracelens),         cmocka_unit_test(test_ncu_hostile),
+        cmocka_unit_test(test_rocprof_pmc_mi210), cmocka_unit_test(test_rocprof_pmc_mi300a),
+        cmocka_unit_test(test_time_only_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include "fileio.h"
 #include "profile_kineto.h"
 #include "profile_ncu.h"
+#include "profile_rocprof.h"
 #include "units.h"
 
 #define MAX_FIELDS 32
@@ -147,6 +148,10 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     *count = 0;
     if (kineto_looks_like(text, len))
         return kineto_trace_points(NULL, path, text, len, points, max, count, NULL, w, err, errsize);
+    if (rocprof_pmc_looks_like(text, len))
+        return rocprof_pmc_points(path, text, len, points, max, count, w, err, errsize);
+    if (profile_time_only(path, text, len, err, errsize))
+        return -1;
     if (ncu_looks_like(text, len))
         return ncu_file_points(path, text, len, points, max, count, w, err, errsize);
     if (tracelens_looks_like(text, len))
@@ -155,7 +160,8 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     if (n < 4 || strcmp(f[0], "label") != 0 || strcmp(f[1], "flops") != 0 || strcmp(f[2], "bytes") != 0 ||
         strcmp(f[3], "seconds") != 0 || (n > 4 && strcmp(f[4], "precision") != 0)) {
         snprintf(err, errsize, "%s:1: expected the header label,flops,bytes,seconds (and optionally precision), an "
-                               "Nsight Compute CSV export, a TraceLens table or a PyTorch profiler (Kineto) trace",
+                               "Nsight Compute CSV export, a TraceLens table, a rocprof-compute pmc_perf.csv or a "
+                               "PyTorch profiler (Kineto) trace",
                  path);
         return -1;
     }
@@ -310,7 +316,8 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
 {
     *out = NULL;
     *count = 0;
-    if (ncu_looks_like(text, len) || tracelens_looks_like(text, len) || kineto_looks_like(text, len)) {
+    if (ncu_looks_like(text, len) || tracelens_looks_like(text, len) || kineto_looks_like(text, len) ||
+        rocprof_pmc_looks_like(text, len) || profile_time_only(path, text, len, err, errsize)) {
         /* a profiler's kernels as points */
         struct measured_point *pts = malloc(RT_MAX_POINTS * 4 * sizeof *pts);
         size_t np = 0;
