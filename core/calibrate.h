@@ -24,6 +24,19 @@
 #define RT_POINT_LABEL_MAX 40
 #define RT_MAX_POINTS 64 /* measured kernels one --points file may give */
 
+/* What kind of work a measured kernel is, as its profile tells it (the
+ * operator that launched it, else its name). */
+enum point_kind {
+    POINT_KIND_UNKNOWN = 0,
+    POINT_KIND_GEMM,        /* a matmul (gemm_m/k/n give its shape when known) */
+    POINT_KIND_ATTENTION,   /* scaled-dot-product, flash, paged or MLA attention */
+    POINT_KIND_NORM,        /* layer/RMS/batch/group norm */
+    POINT_KIND_ELEMENTWISE, /* activations, residual adds, casts, rotary, softmax outside attention, reductions */
+    POINT_KIND_COPY,        /* memcpy, memset */
+    POINT_KIND_COMM,        /* all-reduce, all-gather, all-to-all (NCCL, RCCL) */
+    POINT_KIND_MOE,         /* grouped expert GEMMs, routing */
+};
+
 /* One measured kernel: what a profiler exports (--points, --calibrate). */
 struct measured_point {
     char label[RT_POINT_LABEL_MAX];
@@ -32,7 +45,16 @@ struct measured_point {
     double kernels;   /* kernel launches its figures sum (a profiler's calls of one operator); 0 or 1: one */
     bool vector_unit; /* FP32/FP64 work off the tensor cores (SASS counts, an fp32 operator): against the chip's
                          vector_flops_per_s rather than a matmul peak */
+    enum point_kind kind;         /* POINT_KIND_UNKNOWN: point_kind_from_name tells it from the label */
+    double gemm_m, gemm_k, gemm_n; /* a GEMM's rows (batch included), inner and output width; 0 unknown */
 };
+
+/* The kind of kernel a name suggests (case-insensitive words: gemm, cutlass,
+ * xmma, cublas, matmul -> GEMM; flash, fmha, attention, attn -> attention;
+ * nccl, allreduce, all_gather -> communication; norm -> norm; moe, expert
+ * -> MoE; memcpy, memset -> copy; elementwise, silu, gelu, add, mul, copy,
+ * cast, rotary, softmax -> element-wise). Unknown when none matches. */
+enum point_kind point_kind_from_name(const char *name);
 
 /* Why a measured kernel may sit above its roof: what to check first. */
 enum point_above_cause {

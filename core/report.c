@@ -1,6 +1,8 @@
 /* report.c — text, markdown, JSON and CSV renderings of an analysis. */
 #include "report.h"
 
+#include "profileops.h"
+
 #include "opreport.h"
 
 #include <cjson/cJSON.h>
@@ -13,6 +15,7 @@
 #include "chipfile.h"
 #include "jsonio.h"
 #include "modeljson.h"
+#include "profileops.h"
 #include "strbuf.h"
 #include "textsafe.h"
 #include "version.h"
@@ -1310,13 +1313,105 @@ static void text_utilization(struct strbuf *sb, const struct scenario *s, const 
         sb_printf(sb, "%sProfiled on %s; placed on %s's roof\n", markdown ? "\n" : "", ctx->device, s->chip.name);
 }
 
+/* The profile's kernels by rooftop's operation, against the scenario's
+ * floor and realistic estimate (text or markdown). */
+static void text_profile_ops(struct strbuf *sb, const struct scenario *s, const struct analysis *a,
+                             const struct measured_point *pts, size_t n, bool markdown)
+{
+    struct profile_ops po;
+    if (profile_by_operation(pts, n, s, a, &po) != 0 || !po.phase[0])
+        return;
+    char mf[24], cf[24];
+    format_si(mf, sizeof mf, po.model_flops, "FLOP");
+    format_si(cf, sizeof cf, po.counted_flops, "FLOP");
+    if (!po.comparable) {
+        sb_printf(sb, "\nBy operation: the scenario's nearest phase, %s, has %s a chip against the %s counted; "
+                      "describe the profiled run (--model, --batch, --prefill-tokens, --chips) to compare them "
+                      "operation by operation\n",
+                  po.phase, mf, cf);
+        return;
+    }
+    sb_printf(sb, "\nBy operation, against the scenario's %s (%s a chip; %s counted, %.2fx)\n", po.phase, mf, cf,
+              po.model_flops > 0.0 ? po.counted_flops / po.model_flops : 0.0);
+    if (markdown)
+        sb_puts(sb, "\n| operation | measured | floor | realistic | measured / realistic |\n"
+                    "| --- | ---: | ---: | ---: | ---: |\n");
+    else
+        sb_printf(sb, "  %-24s %10s %10s %10s  %s\n", "operation", "measured", "floor", "realistic",
+                  "measured/realistic");
+    for (int i = 0; i < po.count; i++) {
+        const struct profile_op_row *r = &po.rows[i];
+        char m[24] = "-", fl[24] = "-", re[24] = "-", ratio[48] = "";
+        if (r->points)
+            format_seconds(m, sizeof m, r->measured_s);
+        if (r->in_model) {
+            format_seconds(fl, sizeof fl, r->floor_s);
+            format_seconds(re, sizeof re, r->realistic_s);
+        }
+        if (r->points && r->in_model && r->realistic_s > 0.0)
+            snprintf(ratio, sizeof ratio, "%.2fx", r->measured_s / r->realistic_s);
+        else if (r->points && !r->in_model)
+            snprintf(ratio, sizeof ratio, "not in the model");
+        else if (!r->points)
+            snprintf(ratio, sizeof ratio, "not in the profile");
+        if (markdown)
+            sb_printf(sb, "| %s | %s | %s | %s | %s |\n", r->name, m, fl, re, ratio);
+        else
+            sb_printf(sb, "  %-24s %10s %10s %10s  %s\n", r->name, m, fl, re, ratio);
+    }
+    const struct profile_op_row *norms = NULL, *elementwise = NULL;
+    for (int i = 0; i < po.count; i++) {
+        if (strcmp(po.rows[i].name, "norms") == 0)
+            norms = &po.rows[i];
+        if (strcmp(po.rows[i].name, "element-wise") == 0)
+            elementwise = &po.rows[i];
+    }
+    if (norms && !norms->points && elementwise && elementwise->points)
+        sb_printf(sb, "%sNorms written as element-wise operators (pow, mean, rsqrt, mul: an eager RMSNorm) count "
+                      "under element-wise; so do rotary embeddings and casts, which the model folds into its "
+                      "operations\n",
+                  markdown ? "\n" : "  ");
+}
+
+/* The profile by operation under "profile.operations" in a JSON report. */
+static void json_profile_ops(cJSON *profile, const struct scenario *s, const struct analysis *a,
+                             const struct measured_point *pts, size_t n)
+{
+    struct profile_ops po;
+    if (!profile || profile_by_operation(pts, n, s, a, &po) != 0 || !po.phase[0])
+        return;
+    cJSON_AddStringToObject(profile, "phase", po.phase);
+    cJSON_AddNumberToObject(profile, "phase_flops_per_chip", po.model_flops);
+    cJSON_AddBoolToObject(profile, "comparable", po.comparable);
+    cJSON *list = cJSON_AddArrayToObject(profile, "operations");
+    for (int i = 0; po.comparable && i < po.count; i++) {
+        const struct profile_op_row *r = &po.rows[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", r->name);
+        cJSON_AddNumberToObject(o, "points", (double)r->points);
+        if (r->points)
+            cJSON_AddNumberToObject(o, "measured_s", r->measured_s);
+        else
+            cJSON_AddNullToObject(o, "measured_s");
+        cJSON_AddBoolToObject(o, "in_model", r->in_model);
+        if (r->in_model) {
+            cJSON_AddNumberToObject(o, "floor_s", r->floor_s);
+            cJSON_AddNumberToObject(o, "realistic_s", r->realistic_s);
+        } else {
+            cJSON_AddNullToObject(o, "floor_s");
+            cJSON_AddNullToObject(o, "realistic_s");
+        }
+        cJSON_AddItemToArray(list, o);
+    }
+}
+
 /* The profiled work's utilization under "profile" in a JSON report. */
-static void json_utilization(cJSON *root, const struct scenario *s, const struct measured_point *pts, size_t n,
-                             const struct points_context *ctx)
+static cJSON *json_utilization(cJSON *root, const struct scenario *s, const struct measured_point *pts, size_t n,
+                               const struct points_context *ctx)
 {
     struct points_utilization u;
     if (points_utilization(pts, n, ctx, s, &u) != 0)
-        return;
+        return NULL;
     cJSON *o = cJSON_AddObjectToObject(root, "profile");
     if (ctx && ctx->device[0])
         cJSON_AddStringToObject(o, "device", ctx->device);
@@ -1339,6 +1434,7 @@ static void json_utilization(cJSON *root, const struct scenario *s, const struct
     cJSON_AddNumberToObject(o, "peak_time_s", u.peak_time_s);
     cJSON_AddNumberToObject(o, "hfu", u.hfu);
     cJSON_AddNumberToObject(o, "mbu", u.mbu);
+    return o;
 }
 
 /* The measured points as rows of the CSV placement table: phase
@@ -1435,13 +1531,14 @@ char *report_render_points(enum rt_format f, const struct scenario *s, const str
         if (n > 0) {
             text_points(&sb, s, pts, n, true);
             text_utilization(&sb, s, pts, n, ctx, true);
+            text_profile_ops(&sb, s, a, pts, n, true);
         }
         break;
     case RT_FORMAT_JSON: {
         cJSON *root = json_report(s, a);
         if (root && n > 0) {
             json_points(root, s, pts, n);
-            json_utilization(root, s, pts, n, ctx);
+            json_profile_ops(json_utilization(root, s, pts, n, ctx), s, a, pts, n);
         }
         json_finish(&sb, root);
         break;
@@ -1455,6 +1552,7 @@ char *report_render_points(enum rt_format f, const struct scenario *s, const str
         if (n > 0) {
             text_points(&sb, s, pts, n, false);
             text_utilization(&sb, s, pts, n, ctx, false);
+            text_profile_ops(&sb, s, a, pts, n, false);
         }
         break;
     }

@@ -221,9 +221,21 @@ grep -q "1465 kernels and 242 copies, 45.647 ms; 31 groups placed" "$tmp/err" &&
     bad "--points kineto: the reader did not say what it placed: $(cat "$tmp/err")"
 grep -q "^Over the 1 ProfilerStep span on the GPU (34.9 ms): HFU 16.7%, MBU 39.6% of h100's peak" "$tmp/out" && ok ||
     bad "--points kineto: no HFU and MBU over the profiled step"
+grep -q "^By operation: the scenario's nearest phase, decode, has .* describe the profiled run" "$tmp/out" && ok ||
+    bad "--points kineto on the default scenario: the mismatch is not said"
 expect 0 "--points a Kineto trace as CSV" -- --report=csv --chip h100 --points $K/h100_qwen1.5-0.5b_bf16_prefill.json.gz
 grep -q '^"mm M8944 K1024 N2816 bf16",measured,false,tensor,2475914428416,3573940224,' "$tmp/out" && ok ||
     bad "--points kineto CSV: the GEMM is not a measured row"
+# The same trace against its own run (Qwen1.5-0.5B's shape, 16 prompts of 559 tokens): kernels by operation.
+Q05="--model llama-3.1-8b --layers 24 --heads 16 --kv-heads 16 --d-model 1024 --d-head 64 --d-ff 2816 --vocab 151936"
+expect 0 "--points a Kineto trace by operation" -- --report --chip h100 $Q05 --batch 16 --prefill-tokens 559 \
+    --points $K/h100_qwen1.5-0.5b_bf16_prefill.json.gz
+grep -q "^By operation, against the scenario's prefill (5.78 TFLOP a chip; 5.76 TFLOP counted, 1.00x)" "$tmp/out" && ok ||
+    bad "kineto by operation: not compared with the prefill"
+grep -q "^  qkv + output projection      3.1 ms " "$tmp/out" && grep -q "^  mlp                          5.9 ms " "$tmp/out" &&
+    ok || bad "kineto by operation: the GEMMs are not in their operations"
+grep -q "^  copies and memsets .* not in the model" "$tmp/out" && ok || bad "kineto by operation: copies not said"
+grep -q "describe the profiled run" "$tmp/err" "$tmp/out" && bad "kineto by operation: called incomparable" || ok
 gzip -dc $K/mi300x_sglang_qwen3-8b_decode.json.gz >"$tmp/trace.json"
 expect 0 "--points a plain Kineto trace" -- --report --format json --chip mi300x --points "$tmp/trace.json"
 grep -q '"label":[[:space:]]*"argmax 32x151936 fp32"' "$tmp/out" && ok || bad "plain kineto: no argmax point"

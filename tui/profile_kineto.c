@@ -329,6 +329,8 @@ struct rule_out {
     bool vector;
     const char *word; /* the first input's dtype, "bf16" */
     bool causal_unknown;
+    enum point_kind work;
+    double m, k, n;   /* a GEMM's shape */
     char label[RT_POINT_LABEL_MAX];
 };
 
@@ -395,6 +397,8 @@ static bool rule_gemm(const char *op, const struct inputs *in, struct rule_out *
     double out_elem = fp8 ? 2.0 : ea; /* _scaled_mm writes bf16 unless told (out_dtype is not in the trace) */
     o->bytes = tensor_bytes(in, a) + tensor_bytes(in, b) + batch * M * N * out_elem + (added ? tensor_bytes(in, c) : 0.0);
     o->fs = o->bs = KINETO_SHAPES;
+    o->work = POINT_KIND_GEMM;
+    o->m = batch * M, o->k = K, o->n = N;
     const char *pw = o->word;
     if (batch > 1.0)
         snprintf(o->label, sizeof o->label, "%s B%.0f M%.0f K%.0f N%.0f %s", s, batch, M, K, N, pw);
@@ -450,9 +454,16 @@ static bool rule_attention(const char *op, const struct inputs *in, struct rule_
     o->flops = 2.0 * B * Hq * Sq * Sk * (dqk + dv) * (causal ? 0.5 : 1.0);
     o->bytes = tensor_bytes(in, 0) + tensor_bytes(in, 1) + tensor_bytes(in, 2) + B * Hq * Sq * dv * in->elem[0];
     o->fs = o->bs = KINETO_SHAPES;
+    o->work = POINT_KIND_ATTENTION;
     snprintf(o->label, sizeof o->label, "attn B%.0f H%.0f S%.0f/%.0f d%.0f%s %s", B, Hq, Sq, Sk, dqk,
              causal ? " causal" : "", o->word);
     return true;
+}
+
+/* True when an operator's name is a normalisation's. */
+static bool has_norm(const char *s)
+{
+    return strstr(s, "norm") != NULL;
 }
 
 /* Element-wise operators, norms, softmax: bytes only. */
@@ -536,6 +547,7 @@ static bool rule_bytes(const char *op, const struct inputs *in, struct rule_out 
     o->flops = 0.0;
     o->fs = KINETO_NONE;
     o->bs = KINETO_SHAPES;
+    o->work = has_norm(s) ? POINT_KIND_NORM : POINT_KIND_ELEMENTWISE;
     char shape[28];
     shape_text(shape, sizeof shape, out_dim, out_rank);
     snprintf(o->label, sizeof o->label, "%s %s %s", s, shape, o->word);
@@ -566,6 +578,9 @@ static int op_event(struct reader *r, const char *name, const cJSON *args, int64
     int32_t g = group_for(r, 'o', o.label, name, o.p, o.vector, o.fs, o.bs);
     if (g < 0)
         return -1;
+    struct kineto_group *grp = &r->t->groups[g];
+    grp->work = o.work != POINT_KIND_UNKNOWN ? o.work : point_kind_from_name(name);
+    grp->gemm_m = o.m, grp->gemm_k = o.k, grp->gemm_n = o.n;
     if (o.causal_unknown)
         r->t->groups[g].causal_unknown = true;
     if (r->op_n == r->op_cap) {
@@ -656,6 +671,7 @@ static int kernel_event(struct reader *r, const char *name, const cJSON *ev, con
                              own ? (copy ? KINETO_COPY : KINETO_INDUCTOR) : KINETO_NONE);
     if (k.name_group < 0)
         return -1;
+    r->t->groups[k.name_group].work = copy ? POINT_KIND_COPY : point_kind_from_name(name);
     if (r->kernel_n == r->kernel_cap) {
         size_t cap = r->kernel_cap ? r->kernel_cap * 2 : 1024;
         struct kernel_rec *bigger = realloc(r->kernels, cap * sizeof *bigger);
@@ -1208,6 +1224,8 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
         p->precision = g->precision;
         p->vector_unit = g->vector_unit && g->flops > 0.0;
         p->kernels = (double)g->kernels;
+        p->kind = g->work;
+        p->gemm_m = g->gemm_m, p->gemm_k = g->gemm_k, p->gemm_n = g->gemm_n;
         placed++, placed_s += g->seconds;
         derived += g->bytes_source == KINETO_SHAPES || g->flops_source == KINETO_SHAPES;
         traced += g->flops_source == KINETO_WITH_FLOPS || g->flops_source == KINETO_INDUCTOR ||

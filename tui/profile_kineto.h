@@ -73,6 +73,8 @@ struct kineto_group {
     enum kineto_source flops_source, bytes_source;
     bool causal_unknown;            /* an attention call whose is_causal the trace does not give (counted full) */
     char kind;                      /* what it groups: 'o' an operator's calls, 'k' a kernel name, 'c' a copy kind */
+    enum point_kind work;           /* the kind of work, from its rule or its name */
+    double gemm_m, gemm_k, gemm_n;  /* a GEMM's shape (M with the batch folded in); 0 otherwise */
 };
 
 /* What a trace holds. */
