@@ -182,6 +182,34 @@ static void test_points_follow_the_chip(void **state)
     assert_non_null(strstr(frame(), "gemm"));
 }
 
+/* R draws every precision's roof the chip has, and the vector unit's, each
+ * named (with its peak where there is room: not at 80x24); R again hides
+ * them. An H100: bf16 989.4, fp8 and int8 1978.9 TFLOP/s, vector 67 (the
+ * default scenario's chip is a TPU). */
+static void test_every_precision_roof(void **state)
+{
+    (void)state;
+    u->selected = SLIDER_CHIP;
+    type("=h100\n");
+    assert_string_equal(u->scenario.chip.key, "h100");
+    assert_null(strstr(frame(), " fp8 "));
+    int vectors = 0; /* the MFU panel names the vector unit too */
+    for (const char *p = frame(); (p = strstr(p, "vector")) != NULL; p++)
+        vectors++;
+    ui_key(u, 'R');
+    assert_true(u->all_roofs);
+    const char *f = frame();
+    int after = 0;
+    for (const char *p = f; (p = strstr(p, "vector")) != NULL; p++)
+        after++;
+    if (!strstr(f, " fp8 ") || after != vectors + 2) /* the roof's label and the status line */
+        fail_msg("R did not draw the fp8 and vector roofs:\n%s", f);
+    assert_non_null(strstr(f, "every precision's roof shown"));
+    ui_key(u, 'R');
+    assert_false(u->all_roofs);
+    assert_null(strstr(frame(), " fp8 "));
+}
+
 /* A typed value that is not valid is refused, the old value stays and the
  * status line says why; a valid one is taken. */
 static void test_typed_values(void **state)
@@ -830,6 +858,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cost_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_names_the_operation_letters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_precision_roof, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),
         cmocka_unit_test_setup_teardown(test_undo_and_reset, setup, teardown),

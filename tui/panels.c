@@ -938,6 +938,7 @@ int panel_help(struct view v, const struct glyphs *g, int scroll)
         {"u", "undo the last change"},
         {"r / a", "reset the scenario / re-fit the plot's axes"},
         {"c / C", "overlay the next / previous chip's roof"},
+        {"R", "every precision's roof, the vector unit's"},
         {"b", "pin/clear a baseline: panels show changes"},
         {"m", "verdict: napkin, roofline floor, realistic"},
         {"o / O", "a phase's operations on the plot (cycles)"},

@@ -500,7 +500,7 @@ static void widen(double *lo, double *hi, double v)
 
 /* The flat roofs measured kernels need besides the plot's own and the
  * vector unit's: their precisions' peaks (a kernel at fp8 on a bf16 plot). */
-#define MAX_POINT_ROOFS 3
+#define MAX_POINT_ROOFS (RT_PRECISION_COUNT + 4)
 struct point_roof {
     double peak;
     const char *name;
@@ -517,11 +517,22 @@ static bool points_need_vector(const struct plot_points *pts, const struct analy
     return false;
 }
 
-/* Fills out[] with the distinct other peaks of the measured kernels (at
- * most MAX_POINT_ROOFS); returns how many. */
-static int point_roofs(const struct plot_points *pts, const struct analysis *a, struct point_roof *out)
+/* Fills out[] with the distinct other peaks of the measured kernels and
+ * of st's roofs (at most MAX_POINT_ROOFS); returns how many. */
+static int point_roofs(const struct plot_points *pts, const struct analysis *a, const struct plot_state *st,
+                       struct point_roof *out)
 {
     int n = 0;
+    for (int i = 0; st && i < st->roof_count && n < MAX_POINT_ROOFS; i++) {
+        double peak = st->roofs[i].peak_flops_per_s;
+        if (!(peak > 0.0) || fabs(peak - a->peak_flops_per_s) <= 1e-9 * a->peak_flops_per_s)
+            continue;
+        bool seen = false;
+        for (int k = 0; k < n; k++)
+            seen |= fabs(out[k].peak - peak) <= 1e-9 * peak;
+        if (!seen)
+            out[n++] = (struct point_roof){peak, st->roofs[i].name, -1};
+    }
     for (size_t i = 0; pts && i < pts->count && n < MAX_POINT_ROOFS; i++) {
         const struct plot_point *p = &pts->items[i];
         double peak = p->at.peak_flops_per_s;
@@ -678,7 +689,8 @@ static void draw_heading(struct view v, const struct analysis *a, const char *op
  * operations, the baseline's and the measured ones), both ridges with room
  * right of them, the roofs down to the left edge. Returns 0, or -1 when
  * nothing has a place on a log axis. */
-static int fit_axes(struct plot_frame *f, const struct analysis *a, const struct analysis *base,
+static int fit_axes(struct plot_frame *f, const struct plot_state *st, const struct analysis *a,
+                    const struct analysis *base,
                     const struct analysis *b, const char *ops_phase, const struct plot_points *pts)
 {
     double x_lo = INFINITY, x_hi = 0.0;
@@ -726,6 +738,8 @@ static int fit_axes(struct plot_frame *f, const struct analysis *a, const struct
         widen(&y_lo, &y_hi, b->peak_flops_per_s);
         widen(&y_lo, &y_hi, roofline_throughput(b->peak_flops_per_s, b->hbm_bytes_per_s, edge));
     }
+    for (int i = 0; st && i < st->roof_count; i++) /* every precision's roof, when shown */
+        widen(&y_lo, &y_hi, st->roofs[i].peak_flops_per_s);
     return log_axis_decades(y_lo, y_hi, 2, &f->y_lo, &f->y_hi);
 }
 
@@ -897,7 +911,7 @@ static int frame_setup(struct plot_frame *f, int *ylw, struct view v, const stru
                        const struct plot_points *pts, bool ascii, struct plot_state *st, struct canvas *scratch)
 {
     if (!steady_decades(f, st, a->peak_flops_per_s, a->ridge_flop_per_byte)) {
-        if (fit_axes(f, a, base, b, ops_phase, pts) != 0)
+        if (fit_axes(f, st, a, base, b, ops_phase, pts) != 0)
             return -1;
         keep_decades(st, f);
     }
@@ -931,7 +945,7 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
     if ((ops_phase || points_need_vector(pts, a)) && a->hw.vector_flops_per_s < a->peak_flops_per_s)
         vector_px = draw_roof(scratch, &f, a->hw.vector_flops_per_s, a->hbm_bytes_per_s, ROLE_ROOF, false, true);
     struct point_roof extra[MAX_POINT_ROOFS];
-    int n_extra = point_roofs(pts, a, extra);
+    int n_extra = point_roofs(pts, a, st, extra);
     for (int i = 0; i < n_extra; i++)
         extra[i].px = draw_roof(scratch, &f, extra[i].peak, a->hbm_bytes_per_s, ROLE_ROOF, false, true);
     int ridge_px = px_of(&f, a->ridge_flop_per_byte);

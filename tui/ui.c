@@ -86,10 +86,32 @@ void ui_set_chips(struct ui *u, struct chip_list chips)
     u->has_compare = false;
 }
 
+/* The flat roofs R shows: each precision's peak the chip has (sparse
+ * figures are never in a chip's table), and the vector unit's. */
+static void fill_roofs(struct ui *u)
+{
+    u->plot.roof_count = 0;
+    if (!u->all_roofs)
+        return;
+    const struct chip_spec *c = &u->scenario.chip;
+    for (int p = 0; p < RT_PRECISION_COUNT; p++)
+        if (c->peak_flops_per_s[p] > 0.0) {
+            struct plot_roof *r = &u->plot.roofs[u->plot.roof_count++];
+            r->peak_flops_per_s = c->peak_flops_per_s[p];
+            snprintf(r->name, sizeof r->name, "%s", precision_name((enum rt_precision)p));
+        }
+    if (u->analysis.hw.vector_flops_per_s > 0.0) {
+        struct plot_roof *r = &u->plot.roofs[u->plot.roof_count++];
+        r->peak_flops_per_s = u->analysis.hw.vector_flops_per_s;
+        snprintf(r->name, sizeof r->name, "vector");
+    }
+}
+
 /* Places the measured kernels on the current scenario's roof: once per
  * change of scenario, not per frame. */
 static void place_points(struct ui *u)
 {
+    fill_roofs(u);
     u->placed_count = 0;
     for (size_t i = 0; i < u->point_count && u->placed_count < RT_MAX_POINTS; i++) {
         struct plot_point *p = &u->placed[u->placed_count];
@@ -617,6 +639,13 @@ static unsigned knobs_key(struct ui *u, int key)
             plot_state_clear(&u->plot, false);
             say(u, false, "reset to the starting scenario (u undoes)");
         }
+        return UI_REDRAW;
+    case 'R':
+        u->all_roofs = !u->all_roofs;
+        fill_roofs(u);
+        plot_state_clear(&u->plot, true); /* the axes take the roofs in */
+        say(u, false, u->all_roofs ? "every precision's roof shown, and the vector unit's (R hides them)"
+                                   : "only the compute precision's roof (R shows every precision's)");
         return UI_REDRAW;
     case 'a':
         plot_state_clear(&u->plot, true);

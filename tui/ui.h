@@ -118,6 +118,7 @@ struct ui {
     struct layout layout;            /* layout_compute(cols, rows) */
     struct plot_scratch scratch;     /* plot working memory */
     struct plot_state plot;          /* the plot's steady axes and the points' trails ('a' re-fits) */
+    bool all_roofs;                  /* R: every precision's roof on the plot, and the vector unit's */
     const struct measured_point *points; /* measured kernels on the plot (--points; borrowed) */
     size_t point_count;
     struct plot_point placed[RT_MAX_POINTS]; /* those of points[] on the scenario's roof, as it changes */
