@@ -143,6 +143,74 @@ static void test_plot_measured_points(void **state)
         fail_msg("no '!' for the point above the roof:\n%s", text);
 }
 
+/* The y labels of a rendered plot (its first 5 columns, row by row). */
+static void y_labels(const char *text, char *out, size_t size)
+{
+    size_t k = 0;
+    for (const char *line = text; *line && k + 7 < size;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        for (size_t i = 0; i < 5 && i < n; i++)
+            out[k++] = line[i];
+        out[k++] = '|';
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    out[k] = '\0';
+}
+
+/* A kernel without FLOPs (a copy at 1 TB/s) is drawn at the plot's left
+ * edge with its label, and neither it nor a units error (1e18 FLOP/s) nor
+ * a copy of a few bytes stretches the axes: the y labels are the same as
+ * with the GEMM alone. */
+static void test_plot_copies_and_outliers(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    static struct analysis a;
+    char err[256];
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    struct measured_point items[4] = {{.label = "gemm", .flops = 1.1e12, .bytes = 4e8, .seconds = 0.00142},
+                                      {.label = "copy", .bytes = 1e9, .seconds = 1e-3},
+                                      {.label = "wrong", .flops = 1e12, .bytes = 1e9, .seconds = 1e-6},
+                                      {.label = "tiny", .bytes = 4, .seconds = 1e-6}};
+    struct plot_point placed[4];
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(point_place(&items[i], &s, &placed[i].at), 0);
+        placed[i].label = items[i].label;
+        placed[i].roof_name = NULL;
+    }
+    static char alone[65536], all[65536];
+    char la[4096], lb[4096];
+    struct rect r = {0, 0, 100, 30};
+    struct grid g;
+    assert_int_equal(grid_init(&g, 100, 30), 0);
+    struct plot_points one = {placed, 1};
+    plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &one, true, NULL, &scratch);
+    grid_to_text(&g, alone, sizeof alone);
+    grid_free(&g);
+    assert_int_equal(grid_init(&g, 100, 30), 0);
+    struct plot_points four = {placed, 4};
+    plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &four, true, NULL, &scratch);
+    grid_to_text(&g, all, sizeof all);
+    grid_free(&g);
+    y_labels(alone, la, sizeof la);
+    y_labels(all, lb, sizeof lb);
+    assert_string_equal(la, lb);
+    if (!strstr(all, "copy") || !strstr(all, "!"))
+        fail_msg("the copy or the pinned units error is not drawn:\n%s", all);
+    /* the copy sits in the plot's first column, right of the y axis */
+    const char *c = strstr(all, "x copy");
+    assert_non_null(c);
+    const char *line = c;
+    while (line > all && line[-1] != '\n')
+        line--;
+    assert_true(c - line <= 6);
+}
+
 /* A kernel placed against another roof than the plot's gets that roof
  * drawn and named: FP32 CUDA-core work under the vector unit's (H100 67.0
  * TFLOP/s), an fp8 kernel on a bf16 plot under the fp8 peak (1.98
@@ -484,7 +552,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decades),       cmocka_unit_test(test_positions),
         cmocka_unit_test(test_decade_labels), cmocka_unit_test(test_plot_content),
-        cmocka_unit_test(test_plot_ascii_only), cmocka_unit_test(test_plot_measured_points), cmocka_unit_test(test_plot_point_roofs), cmocka_unit_test(test_compare_overlay),
+        cmocka_unit_test(test_plot_ascii_only), cmocka_unit_test(test_plot_measured_points), cmocka_unit_test(test_plot_point_roofs),
+        cmocka_unit_test(test_plot_copies_and_outliers), cmocka_unit_test(test_compare_overlay),
         cmocka_unit_test(test_small_views),   cmocka_unit_test(test_even_ticks),
         cmocka_unit_test(test_ticks_evenly_spaced), cmocka_unit_test(test_steady_axes_pin),
         cmocka_unit_test(test_trails),        cmocka_unit_test(test_labels_merge),

@@ -554,17 +554,39 @@ void plot_draw(struct view v, const struct analysis *a, const struct plot_compar
     plot_draw_state(v, a, NULL, cmp, ops_phase, NULL, ascii, NULL, ps);
 }
 
-/* Draws the measured kernels as x, labelled where there is room. */
+/* Where a measured kernel is drawn, in FLOP/byte and FLOP/s: at its
+ * intensity and achieved rate; one without FLOPs (a copy) at the plot's
+ * left edge, as far under the memory roof there as its bandwidth is under
+ * the HBM's (the rate its bytes would give at that intensity). */
+static void measured_at(const struct plot_frame *f, const struct point_placement *pp, double *x, double *y)
+{
+    if (pp->by_bytes) {
+        *x = pow(10.0, f->x_lo);
+        *y = pp->achieved_bytes_per_s * *x;
+    } else {
+        *x = pp->intensity_flop_per_byte;
+        *y = pp->achieved_flops_per_s;
+    }
+}
+
+/* Draws the measured kernels as x, labelled where there is room; one
+ * beyond the axes (above the roof by a units error, or a copy of a few
+ * bytes: the axes are not stretched for them) is pinned to the plot's
+ * edge. */
 static void draw_measured(struct view area, struct taken *t, const struct plot_frame *f, const struct plot_points *pts,
                           const struct plot_glyphs *gl)
 {
     for (size_t i = 0; pts && i < pts->count; i++) {
         const struct point_placement pp = pts->items[i].at;
-        if (!(pp.achieved_flops_per_s > 0.0))
+        double x, y;
+        measured_at(f, &pp, &x, &y);
+        if (!(x > 0.0) || !(y > 0.0))
             continue;
-        int cx = floor_div(px_of(f, pp.intensity_flop_per_byte), f->sx);
-        int cy = floor_div(py_of(f, pp.achieved_flops_per_s), f->sy);
-        if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
+        int cx = floor_div(px_of(f, x), f->sx);
+        int cy = floor_div(py_of(f, y), f->sy);
+        cx = cx < 0 ? 0 : cx >= t->cols ? t->cols - 1 : cx;
+        cy = cy < 0 ? 0 : cy >= t->rows ? t->rows - 1 : cy;
+        if (t->cols <= 0 || t->rows <= 0 || cell_marked(t, cx, cy))
             continue;
         enum role role = pp.above_roof ? ROLE_MISS : ROLE_ACCENT;
         view_put(area, cx, cy, pp.above_roof ? '!' : gl->measured, role); /* '!' shows without colour too */
@@ -730,9 +752,12 @@ static int fit_axes(struct plot_frame *f, const struct plot_state *st, const str
     if (ops_phase)
         widen(&y_lo, &y_hi, a->hw.vector_flops_per_s);
     for (size_t i = 0; pts && i < pts->count; i++) {
-        widen(&y_lo, &y_hi, pts->items[i].at.achieved_flops_per_s);
-        if (pts->items[i].at.achieved_flops_per_s > 0.0) /* its own roof, when it is not the plot's */
-            widen(&y_lo, &y_hi, pts->items[i].at.peak_flops_per_s);
+        const struct point_placement *pp = &pts->items[i].at;
+        /* a kernel far above its roof (a units error) is pinned to the edge, not given the axes */
+        if (!pp->by_bytes && (!pp->above_roof || pp->fraction_of_roof < 10.0)) /* copies are pinned in */
+            widen(&y_lo, &y_hi, pp->achieved_flops_per_s);
+        if (pp->achieved_flops_per_s > 0.0) /* its own roof, when it is not the plot's */
+            widen(&y_lo, &y_hi, pp->peak_flops_per_s);
     }
     if (b) {
         widen(&y_lo, &y_hi, b->peak_flops_per_s);
