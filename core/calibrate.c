@@ -368,10 +368,12 @@ struct objective {
     bool failed;
     char *err;
     size_t errsize;
+    size_t evaluations; /* row predictions made: n per evaluation */
 };
 
 static double evaluate(struct objective *o, const double *x)
 {
+    o->evaluations += o->n;
     for (size_t k = 0; k < o->nfree; k++) {
         struct fit_param *p = &o->params[o->free_index[k]];
         p->value = to_value(p->field, x[k]);
@@ -472,8 +474,9 @@ done:
     return best;
 }
 
-int calibrate_fit(struct observation *obs, size_t n, struct fit_param *params, size_t np, int iterations,
-                  double *mape, char *err, size_t errsize)
+/* calibrate_fit, adding the row predictions it makes to *evaluations. */
+static int fit_counted(struct observation *obs, size_t n, struct fit_param *params, size_t np, int iterations,
+                       double *mape, size_t *evaluations, char *err, size_t errsize)
 {
     size_t *free_index = calloc(np ? np : 1, sizeof *free_index);
     double *x = calloc(np ? np : 1, sizeof *x);
@@ -520,7 +523,8 @@ int calibrate_fit(struct observation *obs, size_t n, struct fit_param *params, s
     }
     for (size_t k = 0; k < nfree; k++)
         x[k] = to_coord(params[free_index[k]].field, params[free_index[k]].value);
-    struct objective o = {obs, n, params, np, free_index, nfree, false, err, errsize};
+    *evaluations += 2 * n * np; /* the informed-parameter probe above */
+    struct objective o = {obs, n, params, np, free_index, nfree, false, err, errsize, 0};
     double best = INFINITY;
     for (int restart = 0; restart < 3 && !o.failed; restart++) {
         double f = nelder_mead(&o, x, iterations);
@@ -528,6 +532,7 @@ int calibrate_fit(struct observation *obs, size_t n, struct fit_param *params, s
             break;
         best = f;
     }
+    *evaluations += o.evaluations;
     if (o.failed)
         goto done;
     for (size_t k = 0; k < nfree; k++)
@@ -541,42 +546,69 @@ done:
     return status;
 }
 
-int calibrate_leave_one_out(struct observation *obs, size_t n, const struct fit_param *params, size_t np,
-                            int iterations, double *mape, char *err, size_t errsize)
+int calibrate_fit(struct observation *obs, size_t n, struct fit_param *params, size_t np, int iterations,
+                  double *mape, char *err, size_t errsize)
+{
+    size_t evaluations = 0;
+    return fit_counted(obs, n, params, np, iterations, mape, &evaluations, err, errsize);
+}
+
+int calibrate_cross_validate(struct observation *obs, size_t n, const struct fit_param *params, size_t np,
+                             int iterations, int folds, calibrate_progress_fn progress, void *ctx, double *mape,
+                             size_t *evaluations, char *err, size_t errsize)
 {
     if (n < 2) {
-        snprintf(err, errsize, "leave-one-out needs two measurements or more");
+        snprintf(err, errsize, "cross-validation needs two measurements or more");
         return -1;
     }
-    struct observation *rest = malloc((n - 1) * sizeof *rest);
+    size_t k = folds < 2 ? 2 : (size_t)folds;
+    if (k > n)
+        k = n; /* one row a fold: leave-one-out */
+    struct observation *rest = malloc(n * sizeof *rest);
     struct fit_param *trial = malloc((np ? np : 1) * sizeof *trial);
+    size_t counted = 0;
     int status = -1;
     if (!rest || !trial) {
         snprintf(err, errsize, "out of memory");
         goto done;
     }
     double sum = 0.0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t f = 0; f < k; f++) {
+        if (progress)
+            progress(ctx, (int)f, (int)k);
         size_t j = 0;
-        for (size_t k = 0; k < n; k++)
-            if (k != i)
-                rest[j++] = obs[k];
+        for (size_t i = 0; i < n; i++) /* rows i with i mod k == f are held out */
+            if (i % k != f)
+                rest[j++] = obs[i];
         memcpy(trial, params, np * sizeof *trial);
         double fitted;
-        if (calibrate_fit(rest, n - 1, trial, np, iterations, &fitted, err, errsize) != 0)
+        if (fit_counted(rest, j, trial, np, iterations, &fitted, &counted, err, errsize) != 0)
             goto done;
-        struct observation held = obs[i];
-        fit_apply(&held, 1, trial, np);
-        double pred;
-        if (observation_predict(&held, true, &pred, err, errsize) != 0)
-            goto done;
-        sum += fabs(pred / held.measured_s - 1.0);
+        for (size_t i = f; i < n; i += k) {
+            struct observation held = obs[i];
+            fit_apply(&held, 1, trial, np);
+            double pred;
+            if (observation_predict(&held, true, &pred, err, errsize) != 0)
+                goto done;
+            counted++;
+            sum += fabs(pred / held.measured_s - 1.0);
+        }
     }
+    if (progress)
+        progress(ctx, (int)k, (int)k);
     *mape = sum / (double)n;
     fit_apply(obs, n, params, np);
     status = 0;
 done:
+    if (evaluations)
+        *evaluations = counted;
     free(rest);
     free(trial);
     return status;
+}
+
+int calibrate_leave_one_out(struct observation *obs, size_t n, const struct fit_param *params, size_t np,
+                            int iterations, double *mape, char *err, size_t errsize)
+{
+    return calibrate_cross_validate(obs, n, params, np, iterations, (int)n, NULL, NULL, mape, NULL, err, errsize);
 }

@@ -205,9 +205,24 @@ int fit_mape(const struct observation *obs, size_t n, bool realistic, double *ma
 int calibrate_fit(struct observation *obs, size_t n, struct fit_param *params, size_t np, int iterations,
                   double *mape, char *err, size_t errsize);
 
-/* Leave-one-out: for each observation, fits params on the others and
- * predicts it. Returns 0 with *mape the leave-one-out error. params are left
- * at their values on entry. Slow: n fits. */
+/* Called before each fold of a cross-validation (fold 0 .. folds - 1) and
+ * once after the last (fold == folds). */
+typedef void (*calibrate_progress_fn)(void *ctx, int fold, int folds);
+
+/* k-fold cross-validation: rows are dealt into min(folds, n) folds (row i
+ * to fold i mod k); for each fold, params are fitted on the other rows and
+ * the fold's rows predicted. Returns 0 with *mape the mean error of those
+ * predictions over every row (rows the fit did not see), and the row
+ * predictions made in *evaluations (may be NULL): about k x iterations x n,
+ * linear in the rows for a fixed k. folds >= n is leave-one-out. params
+ * are left at their values on entry; progress may be NULL. -1 with err set
+ * when a row fails or n < 2. */
+int calibrate_cross_validate(struct observation *obs, size_t n, const struct fit_param *params, size_t np,
+                             int iterations, int folds, calibrate_progress_fn progress, void *ctx, double *mape,
+                             size_t *evaluations, char *err, size_t errsize);
+
+/* Leave-one-out: calibrate_cross_validate with one row a fold (n fits: its
+ * cost grows with the square of the rows). */
 int calibrate_leave_one_out(struct observation *obs, size_t n, const struct fit_param *params, size_t np,
                             int iterations, double *mape, char *err, size_t errsize);
 
