@@ -1,7 +1,9 @@
 /* test_pty_osc52.c — the real program in a pseudo-terminal: 'y' writes one
  * OSC 52 sequence (ESC ] 52 ; c ; base64 BEL) whose payload decodes to
  * exactly what `rooftop --report=markdown --plot` prints, and 'q' then exits
- * 0. The binary is $ROOFTOP (tests/run_all.sh sets it), else ./rooftop.
+ * 0; and a storm of signals while the terminal is being given back (its
+ * writes blocked on a full pty, each signal interrupting them) still ends
+ * with every byte of the restore. The binary is $ROOFTOP (tests/run_all.sh sets it), else ./rooftop.
  * Source of the sequence: xterm's ctlseqs, "Operating System Commands",
  * Ps = 52 (manipulate selection data). */
 #include "testutil.h"
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -127,10 +130,95 @@ static void test_y_emits_osc52_of_the_report(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* Drains fd until the child exits (up to 10 s); returns its status. */
+static int drain_until_exit(int fd, pid_t pid, char *buf, size_t cap, size_t *len)
+{
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 400 && (done = waitpid(pid, &status, WNOHANG)) == 0; i++)
+        if (!read_until(fd, buf, cap, len, *len, "\001never\001", 25))
+            usleep(25000); /* a closed terminal returns at once: wait for the exit itself */
+    (void)read_until(fd, buf, cap, len, *len, "\001never\001", 100); /* what is left after the exit */
+    if (done != pid) {
+        char path[64], wchan[128] = "";
+        snprintf(path, sizeof path, "/proc/%d/wchan", (int)pid);
+        FILE *w = fopen(path, "r");
+        if (w) {
+            if (!fgets(wchan, sizeof wchan, w))
+                wchan[0] = '\0';
+            fclose(w);
+        }
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        fail_msg("rooftop did not exit within 10 s of the storm (waiting in '%s')", wchan);
+    }
+    return status;
+}
+
+/* The explorer at 250x80 is asked to redraw (SIGWINCH with a new size)
+ * while nothing reads the terminal, so that its writes block on the full
+ * pty; then SIGTERM, and SIGWINCH, SIGCONT and SIGHUP again and again while
+ * the restore is written: every write is interrupted. Once the terminal is
+ * read again, what it received ends with the whole restore (xterm-256color:
+ * rmcup ESC[?1049l, cnorm ESC[?25h, rmkx ESC>) after the last frame, and the
+ * program dies of SIGTERM as a shell expects. Issue 23 saw 7 of 20 such
+ * storms leave the alternate screen and a hidden cursor. */
+static void test_restore_survives_a_signal_storm(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 3; round++) {
+        struct winsize ws = {.ws_row = 80, .ws_col = 250};
+        int fd;
+        pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            setenv("TERM", "xterm-256color", 1);
+            setenv("LC_ALL", "C.UTF-8", 1);
+            unsetenv("TMUX");
+            execl(binary(), "rooftop", (char *)NULL);
+            _exit(127);
+        }
+        static char buf[1 << 23];
+        size_t len = 0;
+        assert_non_null(read_until(fd, buf, sizeof buf, &len, 0, "help", 10000));
+        usleep(100000);
+        (void)read_until(fd, buf, sizeof buf, &len, len, "\001never\001", 100);
+        /* redraws that nobody reads: the pty fills and the explorer's writes block */
+        for (int i = 0; i < 6; i++) {
+            struct winsize other = {.ws_row = (unsigned short)(70 + i), .ws_col = (unsigned short)(240 + i)};
+            ioctl(fd, TIOCSWINSZ, &other);
+            kill(pid, SIGWINCH);
+            usleep(20000);
+        }
+        kill(pid, SIGTERM);
+        for (int i = 0; i < 200; i++) {
+            kill(pid, i % 3 == 0 ? SIGWINCH : i % 3 == 1 ? SIGCONT : SIGHUP);
+            usleep(500);
+        }
+        int status = drain_until_exit(fd, pid, buf, sizeof buf, &len);
+        close(fd);
+        const char *last_enter = NULL;
+        for (const char *p = buf; (p = strstr(p, "\033[?1049h")) != NULL; p++)
+            last_enter = p;
+        assert_non_null(last_enter);
+        const char *leave = strstr(last_enter, "\033[?1049l");
+        if (!leave)
+            fail_msg("round %d: the alternate screen was never left (%zu bytes read)", round, len);
+        assert_non_null(strstr(leave, "\033[?25h"));
+        assert_non_null(strstr(leave, "\033>"));
+        /* it dies of SIGTERM, or of SIGHUP when that came while the first was still unanswered (a stuck
+           loop: the second ends the program at once, the terminal given back first) */
+        assert_true(WIFSIGNALED(status));
+        if (WTERMSIG(status) != SIGTERM && WTERMSIG(status) != SIGHUP)
+            fail_msg("round %d: died of signal %d", round, WTERMSIG(status));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_y_emits_osc52_of_the_report),
+        cmocka_unit_test(test_restore_survives_a_signal_storm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,18 +95,51 @@ static void on_job_signal(int sig)
     errno = saved_errno;
 }
 
-/* Puts the terminal back using only async-signal-safe calls. */
+/* Blocks every signal that could interrupt giving the terminal back (the
+ * ones that end the explorer, job control, a resize), saving the mask in
+ * old: with them held, no write of the restore returns EINTR half done, and
+ * they are delivered once the terminal is back. Async-signal-safe. */
+static void hold_signals(sigset_t *old)
+{
+    sigset_t all;
+    sigfillset(&all);
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        sigdelset(&all, fatal[i]); /* a crash is never held */
+    sigprocmask(SIG_BLOCK, &all, old);
+}
+
+/* Writes all n bytes of p to the terminal, again after an interruption or
+ * a partial write; gives up only on a real error (the terminal is gone).
+ * Async-signal-safe. */
+static void write_all(const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(STDOUT_FILENO, p, n);
+        if (w < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (w <= 0)
+            return;
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Puts the terminal back using only async-signal-safe calls, with the
+ * other signals held so that none cuts it short. */
 static void restore_terminal_raw(void)
 {
     if (!curses_active)
         return;
-    if (restore_len > 0) {
-        ssize_t ignored = write(STDOUT_FILENO, restore_bytes, (size_t)restore_len);
-        (void)ignored;
-    }
+    sigset_t old;
+    hold_signals(&old);
+    if (restore_len > 0)
+        write_all(restore_bytes, (size_t)restore_len);
     if (have_saved_termios)
-        tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
+        while (tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios) != 0 && errno == EINTR)
+            ;
     curses_active = 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Handler for the signals that end the program on the spot (a crash:
@@ -447,8 +480,7 @@ static unsigned handle_mouse(struct ui *u)
 static void drag_reporting(bool on)
 {
     fflush(stdout);
-    ssize_t ignored = write(STDOUT_FILENO, on ? "\033[?1002h" : "\033[?1002l", 8);
-    (void)ignored;
+    write_all(on ? "\033[?1002h" : "\033[?1002l", 8);
 }
 
 /* Ctrl-Z: gives the terminal back (main screen, modes, mouse off), stops for
@@ -456,10 +488,13 @@ static void drag_reporting(bool on)
  * and repaints everything (the shell has drawn over it). */
 static void suspend(bool drag_reports)
 {
+    sigset_t held;
+    hold_signals(&held);
     endwin();
     if (drag_reports)
         drag_reporting(false);
     curses_active = 0;
+    sigprocmask(SIG_SETMASK, &held, NULL);
     signal(SIGTSTP, SIG_DFL);
     raise(SIGTSTP); /* stops here until SIGCONT */
     install(SIGTSTP, on_job_signal, 0);
@@ -902,6 +937,12 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     }
 
     int sig = exit_signal;
+    /* From here the terminal is given back with every signal held: one
+     * arriving now (another SIGTERM, a resize, SIGCONT) would interrupt the
+     * restore's writes and leave the alternate screen, a hidden cursor and
+     * the keypad and mouse modes on. They are delivered after it. */
+    sigset_t held;
+    hold_signals(&held);
     /* A terminal without an alternate screen (vt100, linux) would keep the
      * explorer's last frame under the shell's prompt: clear it first. */
     char *alt = tigetstr("smcup");
@@ -923,9 +964,10 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     reset_signals();
     if (sig != 0) {
         /* Die of the signal that ended us, as a shell expects, now that the
-         * terminal is back. */
+         * terminal is back (sigexit_die lets that one signal through). */
         fflush(stdout);
         sigexit_die(sig);
     }
+    sigprocmask(SIG_SETMASK, &held, NULL);
     return status;
 }
