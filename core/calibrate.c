@@ -136,6 +136,11 @@ int points_utilization(const struct measured_point *pts, size_t n, const struct 
         const struct measured_point *p = &pts[i];
         if (!(p->seconds > 0.0))
             continue;
+        struct point_placement pp;
+        if (point_place(p, s, &pp) == 0 && pp.above_roof) {
+            out->above_left_out++;
+            continue;
+        }
         out->flops += p->flops;
         out->bytes += p->bytes;
         out->seconds += p->seconds;

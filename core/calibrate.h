@@ -21,7 +21,7 @@
 #define RT_OBS_METRIC_MAX 160
 #define RT_FIT_MIN_ROWS 3 /* rows a parameter must inform to be fitted */
 
-#define RT_POINT_LABEL_MAX 40
+#define RT_POINT_LABEL_MAX 128 /* a kernel's name as the report keeps it (the text report shows its first 48) */
 #define RT_MAX_POINTS 64 /* measured kernels one --points file may give */
 
 /* What kind of work a measured kernel is, as its profile tells it (the
@@ -49,7 +49,9 @@ struct measured_point {
     double gemm_m, gemm_k, gemm_n; /* a GEMM's rows (batch included), inner and output width; 0 unknown */
 };
 
-/* The kind of kernel a name suggests (case-insensitive words: gemm, cutlass,
+/* The kind of kernel a name suggests: a PyTorch matmul operator (mm, addmm,
+ * bmm, baddbmm, linear, matmul, _scaled_mm, with or without "aten::", as a
+ * label's first word) is a GEMM; else case-insensitive words: gemm, cutlass,
  * xmma, cublas, matmul -> GEMM; flash, fmha, attention, attn -> attention;
  * nccl, allreduce, all_gather -> communication; norm -> norm; moe, expert
  * -> MoE; memcpy, memset -> copy; elementwise, silu, gelu, add, mul, copy,
@@ -93,6 +95,7 @@ struct points_context {
     bool steps_on_gpu;  /* spans from the GPU's timeline (else the CPU's) */
     double step_s;      /* their summed span, s */
     double all_s;       /* every kernel's and copy's time in the file, placed or not (0: unknown) */
+    bool bytes_estimated; /* the points' bytes are estimated from shapes, not DRAM counters */
 };
 
 /* The utilization of profiled work: the counted FLOPs and bytes over a
@@ -107,6 +110,8 @@ struct points_utilization {
     double hfu;                   /* peak_time_s / window_s: hardware FLOP utilization by count (MFU too, when
                                      the step recomputed nothing: a profile cannot tell) */
     double mbu;                   /* bytes / (window_s x HBM bandwidth) */
+    size_t above_left_out;        /* points above their roofs, left out of every figure here (their counts are
+                                     wrong somewhere: a rate past the roof is not work done) */
 };
 
 /* The utilization of n points on scenario s's chip (one chip, as

@@ -16,7 +16,7 @@
 
 #define RT_JSON_MAX_DEPTH 64
 #define RT_MAX_WARNINGS 16
-#define RT_WARNING_MAX 240
+#define RT_WARNING_MAX 512
 
 /* Warnings collected while loading: the load goes on. */
 struct load_warnings {

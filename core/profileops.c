@@ -45,6 +45,14 @@ static bool has(const char *name, const char *word)
 
 enum point_kind point_kind_from_name(const char *name)
 {
+    /* a PyTorch matmul operator's name, or a label starting with it ("addmm M8944 ...") */
+    const char *op = strncmp(name, "aten::", 6) == 0 ? name + 6 : name;
+    size_t n = strcspn(op, " (");
+    static const char *const matmuls[] = {"mm", "addmm", "bmm", "baddbmm", "linear", "matmul", "_scaled_mm",
+                                          "addbmm", "_addmm_activation"};
+    for (size_t i = 0; i < sizeof matmuls / sizeof matmuls[0]; i++)
+        if (strlen(matmuls[i]) == n && strncmp(op, matmuls[i], n) == 0)
+            return POINT_KIND_GEMM;
     if (has(name, "nccl") || has(name, "rccl") || has(name, "allreduce") || has(name, "all_reduce") ||
         has(name, "all_gather") || has(name, "allgather") || has(name, "all_to_all") || has(name, "alltoall") ||
         has(name, "reduce_scatter"))
@@ -206,12 +214,21 @@ int profile_by_operation(const struct measured_point *pts, size_t n, const struc
         rows[r].floor_s += p->time_s;
         rows[r].realistic_s += p->realistic_time_s;
     }
+    /* Norms the profile has no kernels of ran as element-wise operators (an
+     * eager RMSNorm: pow, mean, rsqrt, mul): the model's norms join that row. */
+    bool merged = rows[ROW_NORMS].in_model && rows[ROW_NORMS].points == 0 && rows[ROW_ELEMENTWISE].points > 0;
+    if (merged) {
+        rows[ROW_ELEMENTWISE].in_model = true;
+        rows[ROW_ELEMENTWISE].floor_s += rows[ROW_NORMS].floor_s;
+        rows[ROW_ELEMENTWISE].realistic_s += rows[ROW_NORMS].realistic_s;
+        rows[ROW_NORMS].in_model = false;
+    }
     for (int r = 0; r < ROW_COUNT && out->count < RT_PROFILE_OPS; r++) {
         if (rows[r].points == 0 && !rows[r].in_model)
             continue;
         struct profile_op_row *o = &out->rows[out->count++];
         *o = rows[r];
-        snprintf(o->name, sizeof o->name, "%s", row_names[r]);
+        snprintf(o->name, sizeof o->name, "%s", merged && r == ROW_ELEMENTWISE ? "element-wise + norms" : row_names[r]);
     }
     return 0;
 }

@@ -44,7 +44,10 @@ struct profile_ops {
  * QKV projection to tell the output one by: "qkv + output projection"),
  * each width also divided by the tensor-parallel degree; attention, norms,
  * element-wise work, experts, copies and communication by their kind
- * (measured_point.kind, else point_kind_from_name). The phase compared is
+ * (measured_point.kind, else point_kind_from_name); when the profile has
+ * no norm kernels but element-wise ones, the model's norms join that row
+ * ("element-wise + norms": an eager RMSNorm is pow, mean, rsqrt and mul).
+ * The phase compared is
  * the one whose operations' FLOPs per chip are nearest the counted FLOPs
  * (each placement's time_s and realistic_time_s are per chip already).
  * Returns 0, or

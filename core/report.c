@@ -1243,11 +1243,13 @@ static void text_points(struct strbuf *sb, const struct scenario *s, const struc
     sb_printf(sb, markdown ? "\n| measured kernel | FLOP/byte | achieved | roof | of roof | time | note |\n"
                              "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n"
                            : "\nMeasured kernels on %s's roof (--points)\n", s->chip.key);
-    int width = 20; /* the longest label's, so that the columns line up */
+    int width = 20; /* the longest label's (up to 48), so that the columns line up */
     for (size_t i = 0; i < n; i++) {
         int len = (int)strlen(pts[i].label);
         width = len > width ? len : width;
     }
+    if (width > 48)
+        width = 48;
     for (size_t i = 0; i < n; i++) {
         struct point_placement pp;
         if (point_place(&pts[i], s, &pp) != 0)
@@ -1269,7 +1271,7 @@ static void text_points(struct strbuf *sb, const struct scenario *s, const struc
             sb_printf(sb, "| %s | %s | %s | %s%s | %.1f%% | %s | %s |\n", pts[i].label, ai, ach, roof,
                       pp.on_vector_roof ? " (vector)" : "", pp.fraction_of_roof * 100.0, t, why);
         else
-            sb_printf(sb, "  %-*s %10s %-9s  %12s of %12s%s  %6.1f%%  %10s%s%s\n", width, pts[i].label, ai,
+            sb_printf(sb, "  %-*.*s %10s %-9s  %12s of %12s%s  %6.1f%%  %10s%s%s\n", width, width, pts[i].label, ai,
                       pp.by_bytes ? "by bytes" : "FLOP/byte", ach, roof, pp.on_vector_roof ? " vector" : "",
                       pp.fraction_of_roof * 100.0, t, pp.above_roof ? "  ABOVE THE ROOF: " : "",
                       pp.above_roof ? why + strlen("above the roof: ") : "");
@@ -1288,8 +1290,14 @@ static void text_utilization(struct strbuf *sb, const struct scenario *s, const 
     format_si(by, sizeof by, u.bytes, "B");
     format_seconds(t, sizeof t, u.seconds);
     format_seconds(win, sizeof win, u.window_s);
-    if (n == 1)
+    double launches = 0.0;
+    for (size_t i = 0; i < n; i++)
+        launches += pts[i].kernels > 1.0 ? pts[i].kernels : 1.0;
+    if (n == 1 && launches <= 1.0)
         sb_printf(sb, "\nCounted in this kernel: %s and %s in %s", fl, by, t);
+    else if (launches > (double)n)
+        sb_printf(sb, "\nCounted in these %zu points (%.0f kernels and copies): %s and %s in %s of kernel time", n,
+                  launches, fl, by, t);
     else
         sb_printf(sb, "\nCounted in these %zu kernels: %s and %s in %s of kernel time", n, fl, by, t);
     if (ctx && ctx->all_s > u.seconds * (1.0 + 1e-9)) {
@@ -1309,6 +1317,15 @@ static void text_utilization(struct strbuf *sb, const struct scenario *s, const 
     sb_printf(sb, "%s(HFU: each kernel's FLOPs over its own precision's peak, or the vector unit's; MFU is the same "
                   "unless the step recomputed activations, which a profile cannot tell)\n",
               markdown ? "\n" : "  ");
+    if (ctx && ctx->bytes_estimated)
+        sb_printf(sb, "%s(MBU from bytes estimated from the operators' shapes, each input and output once: no cache, "
+                      "no reuse; not DRAM counters)\n",
+                  markdown ? "\n" : "  ");
+    if (u.above_left_out)
+        sb_printf(sb, "%s(%zu point%s above %s roof%s left out of these figures: check %s counts first)\n",
+                  markdown ? "\n" : "  ", u.above_left_out, u.above_left_out == 1 ? "" : "s",
+                  u.above_left_out == 1 ? "its" : "their", u.above_left_out == 1 ? "" : "s",
+                  u.above_left_out == 1 ? "its" : "their");
     if (ctx && ctx->device[0])
         sb_printf(sb, "%sProfiled on %s; placed on %s's roof\n", markdown ? "\n" : "", ctx->device, s->chip.name);
 }
@@ -1331,7 +1348,8 @@ static void text_profile_ops(struct strbuf *sb, const struct scenario *s, const 
                   po.phase, mf, cf);
         return;
     }
-    sb_printf(sb, "\nBy operation, against the scenario's %s (%s a chip; %s counted, %.2fx)\n", po.phase, mf, cf,
+    sb_printf(sb, "\nBy operation, against the scenario's %s operations (their %s a chip; %s counted, %.2fx)\n",
+              po.phase, mf, cf,
               po.model_flops > 0.0 ? po.counted_flops / po.model_flops : 0.0);
     if (markdown)
         sb_puts(sb, "\n| operation | measured | floor | realistic | measured / realistic |\n"
@@ -1359,17 +1377,13 @@ static void text_profile_ops(struct strbuf *sb, const struct scenario *s, const 
         else
             sb_printf(sb, "  %-24s %10s %10s %10s  %s\n", r->name, m, fl, re, ratio);
     }
-    const struct profile_op_row *norms = NULL, *elementwise = NULL;
-    for (int i = 0; i < po.count; i++) {
-        if (strcmp(po.rows[i].name, "norms") == 0)
-            norms = &po.rows[i];
-        if (strcmp(po.rows[i].name, "element-wise") == 0)
-            elementwise = &po.rows[i];
-    }
-    if (norms && !norms->points && elementwise && elementwise->points)
-        sb_printf(sb, "%sNorms written as element-wise operators (pow, mean, rsqrt, mul: an eager RMSNorm) count "
-                      "under element-wise; so do rotary embeddings and casts, which the model folds into its "
-                      "operations\n",
+    bool merged = false;
+    for (int i = 0; i < po.count; i++)
+        merged |= strcmp(po.rows[i].name, "element-wise + norms") == 0;
+    if (merged)
+        sb_printf(sb, "%sThe profile's norms ran as element-wise operators (pow, mean, rsqrt, mul: an eager RMSNorm), "
+                      "so the model's norms are counted with its element-wise work; rotary embeddings and casts, "
+                      "which the model folds into its operations, are in that row too\n",
                   markdown ? "\n" : "  ");
 }
 
@@ -1434,6 +1448,8 @@ static cJSON *json_utilization(cJSON *root, const struct scenario *s, const stru
     cJSON_AddNumberToObject(o, "peak_time_s", u.peak_time_s);
     cJSON_AddNumberToObject(o, "hfu", u.hfu);
     cJSON_AddNumberToObject(o, "mbu", u.mbu);
+    cJSON_AddNumberToObject(o, "above_roof_left_out", (double)u.above_left_out);
+    cJSON_AddBoolToObject(o, "bytes_estimated", ctx && ctx->bytes_estimated);
     return o;
 }
 
@@ -1482,7 +1498,7 @@ static void json_points(cJSON *root, const struct scenario *s, const struct meas
         cJSON_AddNumberToObject(o, "flops", pts[i].flops);
         cJSON_AddNumberToObject(o, "bytes", pts[i].bytes);
         cJSON_AddNumberToObject(o, "seconds", pts[i].seconds);
-        cJSON_AddStringToObject(o, "precision", precision_name(pts[i].precision));
+        cJSON_AddStringToObject(o, "precision", pts[i].vector_unit ? "fp32" : precision_name(pts[i].precision));
         cJSON_AddNumberToObject(o, "intensity_flop_per_byte", pp.intensity_flop_per_byte);
         cJSON_AddNumberToObject(o, "achieved_flops_per_s", pp.achieved_flops_per_s);
         cJSON_AddNumberToObject(o, "roof_flops_per_s", pp.roof_flops_per_s);

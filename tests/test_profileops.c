@@ -133,6 +133,11 @@ static void test_kind_from_name(void **state)
     assert_int_equal(point_kind_from_name("Memset (Device)"), POINT_KIND_COPY);
     assert_int_equal(point_kind_from_name("vectorized_elementwise_kernel"), POINT_KIND_ELEMENTWISE);
     assert_int_equal(point_kind_from_name("mystery_kernel"), POINT_KIND_UNKNOWN);
+    /* PyTorch's matmul operators are GEMMs, though "addmm" holds "add" */
+    assert_int_equal(point_kind_from_name("aten::addmm"), POINT_KIND_GEMM);
+    assert_int_equal(point_kind_from_name("addmm M8944 K1024 N1024 bf16"), POINT_KIND_GEMM);
+    assert_int_equal(point_kind_from_name("aten::mm 8944x2816x1024"), POINT_KIND_GEMM);
+    assert_int_equal(point_kind_from_name("aten::add"), POINT_KIND_ELEMENTWISE);
 }
 
 int main(void)

@@ -187,14 +187,21 @@ static void test_tracelens(void **state)
         if (f == 0) {
             assert_int_equal(count, 5);
             assert_string_equal(p[0].label, "aten::mm 8944x2816x1024");
-            ASSERT_NEAR(p[0].flops, 51581550592.0, 0);
-            ASSERT_NEAR(p[0].bytes, 74457088.0, 0);
-            ASSERT_NEAR(p[0].seconds * 48, 4055.25244e-6, 1e-11);
+            /* the row is its 48 calls: name_count x a call's figures */
+            ASSERT_NEAR(p[0].flops, 48 * 51581550592.0, 0);
+            ASSERT_NEAR(p[0].bytes, 48 * 74457088.0, 0);
+            ASSERT_NEAR(p[0].seconds, 4055.25244e-6, 1e-11);
+            ASSERT_NEAR(p[0].kernels, 48, 0);
+            assert_int_equal(p[0].kind, POINT_KIND_GEMM);
+            ASSERT_NEAR(p[0].gemm_m, 8944, 0);
+            ASSERT_NEAR(p[0].gemm_k, 1024, 0);
+            ASSERT_NEAR(p[0].gemm_n, 2816, 0);
         } else {
             assert_int_equal(count, 1);
-            ASSERT_NEAR(p[0].flops, 10239377408.0, 0);
-            ASSERT_NEAR(p[0].bytes, 69.875 * 1048576, 0);
-            ASSERT_NEAR(p[0].seconds * 24, 2722.70434e-6, 1e-11);
+            ASSERT_NEAR(p[0].flops, 24 * 10239377408.0, 0);
+            ASSERT_NEAR(p[0].bytes, 24 * 69.875 * 1048576, 0);
+            ASSERT_NEAR(p[0].seconds, 2722.70434e-6, 1e-11);
+            assert_int_equal(p[0].kind, POINT_KIND_ATTENTION);
         }
     }
 }

@@ -1,6 +1,7 @@
 /* measured.c — measurements from CSV files (see measured.h). */
 #include "measured.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,14 @@ static int point_fields(char f[][CSV_FIELD_MAX], int k, bool with_precision, str
                  f[3]);
         return -1;
     }
+    if (with_precision && k > 4 && (strcmp(f[4], "fp32") == 0 || strcmp(f[4], "fp64") == 0)) {
+        p->vector_unit = true; /* CUDA-core work: the vector roof */
+        return 0;
+    }
+    if (with_precision && k > 4 && strcmp(f[4], "fp16") == 0) {
+        p->precision = RT_BF16; /* the same tensor-core peak as bf16 on every chip rooftop knows */
+        return 0;
+    }
     if (with_precision && k > 4 && f[4][0] && precision_parse(f[4], &p->precision) != 0) {
         char hint[160];
         snprintf(why, size, "precision '%s': %s", f[4], precision_refusal(hint, sizeof hint, f[4]));
@@ -105,6 +114,21 @@ static int ncu_file_points(const char *path, const char *text, size_t len, struc
                  n);
     free(kernels);
     return rc;
+}
+
+/* True when a profile's GPU name (deviceProperties: "NVIDIA H100 80GB
+ * HBM3") names chip key's part ("h100" of "h100-pcie", "a100" of
+ * "a100-80"), ignoring case. */
+static bool device_is_chip(const char *device, const char *key)
+{
+    char part[32], low[128];
+    size_t n = strcspn(key, "-");
+    snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part - 1 ? n : sizeof part - 1), key);
+    size_t i = 0;
+    for (; device[i] && i + 1 < sizeof low; i++)
+        low[i] = (char)tolower((unsigned char)device[i]);
+    low[i] = '\0';
+    return part[0] && strstr(low, part) != NULL;
 }
 
 /* A Kineto trace's groups as points: streamed from file when it is given,
@@ -140,14 +164,28 @@ int measured_points_read_path(const char *path, const char *shown, struct measur
     return rc;
 }
 
+static int points_read_ctx(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
+                           size_t *count, struct points_context *ctx, struct load_warnings *w, char *err,
+                           size_t errsize);
+
 int measured_points_read(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
                          size_t *count, struct load_warnings *w, char *err, size_t errsize)
+{
+    return points_read_ctx(path, text, len, points, max, count, NULL, w, err, errsize);
+}
+
+/* measured_points_read, with what a trace says beyond its kernels in ctx (may be NULL). */
+static int points_read_ctx(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
+                           size_t *count, struct points_context *ctx, struct load_warnings *w, char *err,
+                           size_t errsize)
 {
     char f[MAX_FIELDS][CSV_FIELD_MAX];
     size_t pos = 0;
     *count = 0;
+    if (ctx)
+        memset(ctx, 0, sizeof *ctx);
     if (kineto_looks_like(text, len))
-        return kineto_trace_points(NULL, path, text, len, points, max, count, NULL, w, err, errsize);
+        return kineto_trace_points(NULL, path, text, len, points, max, count, ctx, w, err, errsize);
     if (rocprof_pmc_looks_like(text, len))
         return rocprof_pmc_points(path, text, len, points, max, count, w, err, errsize);
     if (profile_time_only(path, text, len, err, errsize))
@@ -155,7 +193,7 @@ int measured_points_read(const char *path, const char *text, size_t len, struct 
     if (ncu_looks_like(text, len))
         return ncu_file_points(path, text, len, points, max, count, w, err, errsize);
     if (tracelens_looks_like(text, len))
-        return tracelens_points(path, text, len, points, max, count, err, errsize);
+        return tracelens_points(path, text, len, points, max, count, w, err, errsize);
     int n = csv_record(text, len, &pos, f, MAX_FIELDS);
     if (n < 4 || strcmp(f[0], "label") != 0 || strcmp(f[1], "flops") != 0 || strcmp(f[2], "bytes") != 0 ||
         strcmp(f[3], "seconds") != 0 || (n > 4 && strcmp(f[4], "precision") != 0)) {
@@ -321,7 +359,8 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
         /* a profiler's kernels as points */
         struct measured_point *pts = malloc(RT_MAX_POINTS * 4 * sizeof *pts);
         size_t np = 0;
-        if (!pts || measured_points_read(path, text, len, pts, RT_MAX_POINTS * 4, &np, w, err, errsize) != 0) {
+        struct points_context ctx;
+        if (!pts || points_read_ctx(path, text, len, pts, RT_MAX_POINTS * 4, &np, &ctx, w, err, errsize) != 0) {
             if (!pts)
                 snprintf(err, errsize, "out of memory");
             free(pts);
@@ -333,15 +372,25 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
             snprintf(err, errsize, "out of memory");
             return -1;
         }
-        size_t kept = 0, vector = 0;
+        if (ctx.device[0] && !device_is_chip(ctx.device, base->chip.key))
+            warn_add(w, "%s: profiled on %s, fitted as %s: the fit describes the profile's GPU, not %s (give --chip "
+                        "for the GPU it ran on)",
+                     path, ctx.device, base->chip.key, base->chip.key);
+        size_t kept = 0, vector = 0, uncounted = 0;
         for (size_t i = 0; i < np; i++) {
             if (pts[i].vector_unit) { /* no matmul efficiency to fit in FP32 work off the tensor cores */
                 vector++;
                 continue;
             }
+            enum point_kind kind = pts[i].kind != POINT_KIND_UNKNOWN ? pts[i].kind : point_kind_from_name(pts[i].label);
+            if (pts[i].flops == 0.0 &&
+                (kind == POINT_KIND_GEMM || kind == POINT_KIND_ATTENTION || kind == POINT_KIND_MOE)) {
+                uncounted++; /* compute work whose FLOPs the file did not count: its time is not its bytes' */
+                continue;
+            }
             struct observation *o = &obs[kept++];
             o->scenario = *base;
-            snprintf(o->id, sizeof o->id, "%s", pts[i].label);
+            snprintf(o->id, sizeof o->id, "%.*s", (int)sizeof o->id - 1, pts[i].label);
             snprintf(o->level, sizeof o->level, "point");
             o->point = true;
             o->flops = pts[i].flops;
@@ -352,12 +401,18 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
         }
         free(pts);
         if (vector)
-            warn_add(w, "%s: %zu of its %zu kernels are FP32/FP64 work off the tensor cores: left out of the fit "
+            warn_add(w, "%s: %zu of its %zu kernels %s FP32/FP64 work off the tensor cores: left out of the fit "
                         "(it fits matmul and memory efficiencies)",
-                     path, vector, np);
+                     path, vector, np, vector == 1 ? "is" : "are");
+        if (uncounted)
+            warn_add(w, "%s: %zu of its %zu kernels %s GEMMs or attention without counted FLOPs: left out of the fit "
+                        "(their time is their compute, not their bytes)",
+                     path, uncounted, np, uncounted == 1 ? "is" : "are");
         if (kept == 0) {
             free(obs);
-            snprintf(err, errsize, "%s: no kernel to fit: all %zu are FP32/FP64 work off the tensor cores", path, np);
+            snprintf(err, errsize, "%s: no kernel to fit among its %zu: FP32/FP64 work off the tensor cores, or "
+                                   "compute without counted FLOPs",
+                     path, np);
             return -1;
         }
         *out = obs;
@@ -411,7 +466,7 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
                 snprintf(err, errsize, "%s:%d: %s", path, line, k < 4 ? "expected label,flops,bytes,seconds" : why);
                 goto fail;
             }
-            snprintf(o->id, sizeof o->id, "%s", p.label);
+            snprintf(o->id, sizeof o->id, "%.*s", (int)sizeof o->id - 1, p.label);
             snprintf(o->level, sizeof o->level, "point");
             o->point = true;
             o->flops = p.flops;

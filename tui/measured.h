@@ -4,7 +4,8 @@
  *
  * Two formats, told apart by the header row:
  * - points: `label,flops,bytes,seconds` and an optional `precision` column
- *   (bf16 when absent): one kernel per row, FLOPs and bytes it moved, its
+ *   (bf16 when absent; fp16 reads as bf16, fp32 and fp64 as vector-unit
+ *   work): one kernel per row, FLOPs and bytes it moved, its
  *   measured time (what Nsight Compute or a profiler exports);
  * - cases: the columns of rooftop's shared measurement table (`id,
  *   category, gpu, engine, measured_s, rooftop_args, rooftop_metric,

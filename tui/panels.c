@@ -949,6 +949,7 @@ int panel_help(struct view v, const struct glyphs *g, int scroll)
         {"P", "presentation view (P or Esc returns)"},
         PANEL_HELP_SHARED_ROWS
         {"dots", "filled: on the roof; hollow: realistic"},
+        {"x, !", "a --points kernel; ! one above its roof"},
         {"realistic?", "kernels not measured on this chip (borrowed)"},
     };
     return panel_help_lines(v, g, scroll, " rooftop keys ", lines, (int)(sizeof lines / sizeof lines[0]));

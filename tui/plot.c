@@ -517,6 +517,15 @@ static bool points_need_vector(const struct plot_points *pts, const struct analy
     return false;
 }
 
+/* True when st asks for the vector unit's roof (R). */
+static bool roofs_want_vector(const struct plot_state *st)
+{
+    for (int i = 0; st && i < st->roof_count; i++)
+        if (strcmp(st->roofs[i].name, "vector") == 0)
+            return true;
+    return false;
+}
+
 /* Fills out[] with the distinct other peaks of the measured kernels and
  * of st's roofs (at most MAX_POINT_ROOFS); returns how many. */
 static int point_roofs(const struct plot_points *pts, const struct analysis *a, const struct plot_state *st,
@@ -525,7 +534,8 @@ static int point_roofs(const struct plot_points *pts, const struct analysis *a, 
     int n = 0;
     for (int i = 0; st && i < st->roof_count && n < MAX_POINT_ROOFS; i++) {
         double peak = st->roofs[i].peak_flops_per_s;
-        if (!(peak > 0.0) || fabs(peak - a->peak_flops_per_s) <= 1e-9 * a->peak_flops_per_s)
+        if (!(peak > 0.0) || fabs(peak - a->peak_flops_per_s) <= 1e-9 * a->peak_flops_per_s ||
+            strcmp(st->roofs[i].name, "vector") == 0) /* the vector unit's roof is drawn on its own */
             continue;
         bool seen = false;
         for (int k = 0; k < n; k++)
@@ -537,6 +547,7 @@ static int point_roofs(const struct plot_points *pts, const struct analysis *a, 
         const struct plot_point *p = &pts->items[i];
         double peak = p->at.peak_flops_per_s;
         if (p->at.on_vector_roof || p->at.by_bytes || !(peak > 0.0) || !p->roof_name ||
+            fabs(peak - a->hw.vector_flops_per_s) <= 1e-9 * peak ||
             fabs(peak - a->peak_flops_per_s) <= 1e-9 * a->peak_flops_per_s)
             continue;
         bool seen = false;
@@ -967,7 +978,8 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
     if (b)
         draw_roof(scratch, &f, b->peak_flops_per_s, b->hbm_bytes_per_s, ROLE_ROOF2, true, false);
     int vector_px = -1;
-    if ((ops_phase || points_need_vector(pts, a)) && a->hw.vector_flops_per_s < a->peak_flops_per_s)
+    if ((ops_phase || points_need_vector(pts, a) || roofs_want_vector(st)) &&
+        a->hw.vector_flops_per_s < a->peak_flops_per_s)
         vector_px = draw_roof(scratch, &f, a->hw.vector_flops_per_s, a->hbm_bytes_per_s, ROLE_ROOF, false, true);
     struct point_roof extra[MAX_POINT_ROOFS];
     int n_extra = point_roofs(pts, a, st, extra);

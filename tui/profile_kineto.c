@@ -646,8 +646,10 @@ static int push_span(struct span **v, size_t *n, size_t *cap, double ts, double 
 static int kernel_event(struct reader *r, const char *name, const cJSON *ev, const cJSON *args, bool copy)
 {
     double dur = num_or(ev, "dur", -1.0), ts = num_or(ev, "ts", 0.0);
-    if (!(dur >= 0.0) || dur > 8.64e10)
-        return 0; /* an unfinished or absurd span: not a kernel's time */
+    if (!(dur >= 0.0) || dur > 8.64e10) { /* an unfinished or absurd span: not a kernel's time */
+        r->t->bad_durations++;
+        return 0;
+    }
     struct kernel_rec k = {.ts_us = ts, .dur_us = dur, .copy = copy, .flop_arg = -1.0, .bytes_arg = -1.0};
     k.correlation = id_of(args, "correlation", NULL);
     k.external = id_of(args, "External id", "external id");
@@ -1014,6 +1016,10 @@ static long gz_read(void *ctx, char *buf, size_t cap, char *why, size_t whysize)
         int code;
         const char *msg = gzerror(g, &code);
         snprintf(why, whysize, "%s", code == Z_ERRNO ? "a read error" : msg);
+        /* zlib writes "PATH: reason": the caller names the file already */
+        const char *colon = strstr(why, ": ");
+        if (code != Z_ERRNO && colon && colon[2])
+            memmove(why, colon + 2, strlen(colon + 2) + 1);
         return -1;
     }
     return n;
@@ -1043,7 +1049,7 @@ static int read_stream(const char *shown, read_fn fn, void *ctx, struct kineto_t
         rc = -1;
     } else if (rc == 0 && !s.saw_events) {
         snprintf(err, errsize, "%s: %s: not a Kineto trace (no \"traceEvents\" array)", shown,
-                 s.top ? "JSON" : "empty");
+                 s.top ? "JSON" : s.offset ? "no JSON value in it" : "empty");
         rc = -1;
     }
     if (rc == 0)
@@ -1154,14 +1160,27 @@ static void list_largest(char *out, size_t size, const struct kineto_trace *t, c
     }
 }
 
+/* A group with figures of its own that fall outside a kernel's range. */
+static bool out_of_range(const struct kineto_group *g)
+{
+    return !placeable(g) && (g->flops_source != KINETO_NONE || g->bytes_source != KINETO_NONE) &&
+           (g->flops > 0.0 || g->bytes > 0.0);
+}
+
 static bool no_rule(const struct kineto_group *g)
 {
-    return !placeable(g) && g->kind == 'o';
+    return !placeable(g) && !out_of_range(g) && g->kind == 'o';
 }
 
 static bool no_op(const struct kineto_group *g)
 {
-    return !placeable(g) && g->kind != 'o';
+    return !placeable(g) && !out_of_range(g) && g->kind != 'o';
+}
+
+/* "s" for a count other than one. */
+static const char *plural(size_t n)
+{
+    return n == 1 ? "" : "s";
 }
 
 int kineto_points(const char *shown, const struct kineto_trace *t, struct measured_point *points, size_t max,
@@ -1175,14 +1194,20 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
         ctx->steps_on_gpu = t->steps_on_gpu;
         ctx->step_s = t->step_s;
         ctx->all_s = t->kernel_s + t->copy_s;
+        for (size_t i = 0; i < t->group_count; i++)
+            ctx->bytes_estimated |= t->groups[i].kernels > 0 && t->groups[i].bytes_source == KINETO_SHAPES;
     }
     if (t->kernel_events + t->copy_events == 0) {
         if (t->ranges > 0)
             snprintf(err, errsize,
-                     "%s: %zu kernels' CUPTI range counters (%.6g FP32, %.6g FP16, %.6g FP64 FLOPs) but no kernel "
-                     "events: their times are not in the trace (a range's dur is the profiler's pass, not the "
-                     "kernel); profile with ProfilerActivity.CUDA to place them",
-                     shown, t->ranges, t->range_flops_fp32, t->range_flops_fp16, t->range_flops_fp64);
+                     "%s: %zu kernels' CUPTI range counters (%.2f GFLOP FP32, %.2f GFLOP FP16, %.2f GFLOP FP64) but "
+                     "no kernel events: their times are not in the trace (a range's dur is the profiler's pass, not "
+                     "the kernel); profile with ProfilerActivity.CUDA to place them",
+                     shown, t->ranges, t->range_flops_fp32 / 1e9, t->range_flops_fp16 / 1e9, t->range_flops_fp64 / 1e9);
+        else if (t->bad_durations > 0)
+            snprintf(err, errsize, "%s: its %zu kernel and copy event%s have no usable dur (missing, negative, past a "
+                                   "day or not a number)",
+                     shown, t->bad_durations, plural(t->bad_durations));
         else
             snprintf(err, errsize, "%s: no kernel events in the trace (%zu events read): profile with "
                                    "ProfilerActivity.CUDA",
@@ -1198,14 +1223,16 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
         order[i] = i;
     sort_trace = t;
     qsort(order, t->group_count, sizeof *order, by_time);
-    double placed_s = 0.0, over_s = 0.0, rule_s = 0.0, op_s = 0.0;
-    size_t placed = 0, over = 0, rule_n = 0, op_n = 0, derived = 0, traced = 0, causal_unknown = 0;
+    double placed_s = 0.0, over_s = 0.0, rule_s = 0.0, op_s = 0.0, range_s = 0.0;
+    size_t placed = 0, over = 0, rule_n = 0, op_n = 0, range_n = 0, derived = 0, traced = 0, causal_unknown = 0;
     for (size_t i = 0; i < t->group_count; i++) {
         const struct kineto_group *g = &t->groups[order[i]];
         if (g->kernels == 0)
             continue;
         if (!placeable(g)) {
-            if (no_op(g))
+            if (out_of_range(g))
+                range_n++, range_s += g->seconds;
+            else if (no_op(g))
                 op_n++, op_s += g->seconds;
             else
                 rule_n++, rule_s += g->seconds;
@@ -1246,10 +1273,20 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
         free(order);
         return -1;
     }
-    warn_add(w, "%s: %s%s%zu kernels and %zu copies, %.3f ms; %zu groups placed (%.3f ms, %.0f%%), %zu of them "
-                "from their operators' shapes, %zu from the trace's own counts",
-             shown, t->device[0] ? t->device : "", t->device[0] ? ": " : "", t->kernel_events, t->copy_events,
-             all_s * 1e3, placed, placed_s * 1e3, all_s > 0 ? 100.0 * placed_s / all_s : 0.0, derived, traced);
+    warn_add(w, "%s: %s%s%zu kernel%s and %zu cop%s, %.3f ms; %zu group%s placed (%.3f ms, %.0f%%), %zu of them "
+                "from their operators' shapes, %zu from the trace's own counts (with_flops, Inductor's, a copy's "
+                "bytes)",
+             shown, t->device[0] ? t->device : "", t->device[0] ? ": " : "", t->kernel_events, plural(t->kernel_events),
+             t->copy_events, t->copy_events == 1 ? "y" : "ies", all_s * 1e3, placed, plural(placed), placed_s * 1e3,
+             all_s > 0 ? 100.0 * placed_s / all_s : 0.0, derived, traced);
+    if (t->bad_durations)
+        warn_add(w, "%s: %zu kernel or copy event%s without a usable dur (missing, negative, past a day or not a "
+                    "number): left out",
+                 shown, t->bad_durations, plural(t->bad_durations));
+    if (range_n)
+        warn_add(w, "%s: %zu group%s whose figures fall outside a kernel's range (a time under 1 ns, bytes past "
+                    "1e18, FLOPs past 1e21): left off",
+                 shown, range_n, plural(range_n));
     if (derived)
         warn_add(w, "%s: from shapes: GEMMs 2MKN FLOPs, attention 2BHSqSk(dqk+dv) (halved when causal), element-wise "
                     "work none; bytes each input and output once (no reuse, no cache)",
@@ -1257,28 +1294,30 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
     char big[200];
     if (rule_n) {
         list_largest(big, sizeof big, t, order, no_rule);
-        warn_add(w, "%s: %zu operators without a FLOP or byte rule (%.3f ms, %.0f%%) left off; the largest: %s", shown,
-                 rule_n, rule_s * 1e3, all_s > 0 ? 100.0 * rule_s / all_s : 0.0, big);
+        warn_add(w, "%s: %zu operator%s without a FLOP or byte rule (%.3f ms, %.0f%%) left off; the largest: %s",
+                 shown, rule_n, plural(rule_n), rule_s * 1e3, all_s > 0 ? 100.0 * rule_s / all_s : 0.0, big);
     }
     if (op_n) {
         list_largest(big, sizeof big, t, order, no_op);
-        warn_add(w, "%s: %zu kernel names (%.3f ms, %.0f%%) have no launching operator (launched before the CPU window, "
-                    "or graph replays): left off; the largest: %s",
-                 shown, op_n, op_s * 1e3, all_s > 0 ? 100.0 * op_s / all_s : 0.0, big);
+        warn_add(w, "%s: %zu kernel name%s (%.3f ms, %.0f%%) with no launching operator (launched before the CPU "
+                    "window, or graph replays): left off; the largest: %s",
+                 shown, op_n, plural(op_n), op_s * 1e3, all_s > 0 ? 100.0 * op_s / all_s : 0.0, big);
     }
     if (over)
-        warn_add(w, "%s: %zu more groups (%.3f ms) left off: at most %zu points", shown, over, over_s * 1e3, max);
+        warn_add(w, "%s: %zu more group%s (%.3f ms) left off: at most %zu points", shown, over, plural(over),
+                 over_s * 1e3, max);
     if (causal_unknown)
-        warn_add(w, "%s: %zu attention groups do not say whether they are causal (no Concrete Inputs): counted as "
-                    "full attention",
-                 shown, causal_unknown);
+        warn_add(w, "%s: %zu attention group%s %s not say whether causal (no Concrete Inputs): counted as full "
+                    "attention",
+                 shown, causal_unknown, plural(causal_unknown), causal_unknown == 1 ? "does" : "do");
     if (t->steps && t->steps_on_gpu)
-        warn_add(w, "%s: %zu ProfilerStep spans on the GPU, %.3f ms in all; kernels and copies busy %.3f ms of it "
+        warn_add(w, "%s: %zu ProfilerStep span%s on the GPU, %.3f ms in all; kernels and copies busy %.3f ms of it "
                     "(%.0f%%)",
-                 shown, t->steps, t->step_s * 1e3, t->step_busy_s * 1e3,
+                 shown, t->steps, plural(t->steps), t->step_s * 1e3, t->step_busy_s * 1e3,
                  t->step_s > 0 ? 100.0 * t->step_busy_s / t->step_s : 0.0);
     else if (t->steps)
-        warn_add(w, "%s: %zu ProfilerStep spans on the CPU, %.3f ms in all", shown, t->steps, t->step_s * 1e3);
+        warn_add(w, "%s: %zu ProfilerStep span%s on the CPU, %.3f ms in all", shown, t->steps, plural(t->steps),
+                 t->step_s * 1e3);
     free(order);
     return 0;
 }

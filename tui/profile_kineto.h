@@ -87,6 +87,8 @@ struct kineto_trace {
     bool steps_on_gpu;              /* from gpu_user_annotation (else the CPU's spans) */
     double step_s;                  /* the steps' summed span */
     double step_busy_s;             /* kernel and copy time inside the GPU step spans (steps_on_gpu only) */
+    size_t bad_durations;           /* kernel or copy events whose dur is missing, negative, past a day or not a
+                                       number: left out, and said */
     size_t ranges;                  /* cuda_profiler_range events */
     double range_flops_fp32, range_flops_fp16, range_flops_fp64; /* add + mul + 2 fma of their counters */
     struct kineto_group *groups;    /* the caller frees with kineto_free */

@@ -435,7 +435,7 @@ bool tracelens_looks_like(const char *text, size_t len)
 }
 
 int tracelens_points(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
-                     size_t *count, char *err, size_t errsize)
+                     size_t *count, struct load_warnings *w, char *err, size_t errsize)
 {
     *count = 0;
     size_t pos = 0, width = 2;
@@ -461,6 +461,8 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
                  path);
         goto done;
     }
+    int c_count = tl_column(head, cols, "name_count"), c_b = tl_column(head, cols, "param: B");
+    size_t skipped = 0;
     int k, line = 1;
     while ((k = csv_record_cut(text, len, &pos, row, most)) != 0) {
         line++;
@@ -472,8 +474,10 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
             continue;
         double gflops, mib, us;
         if (!value_of(row[c_flops], &gflops) || !value_of(row[c_bytes], &mib) || !value_of(row[c_time], &us) ||
-            !(us > 0.0) || !(mib > 0.0) || gflops < 0.0)
+            !(us > 0.0) || !(mib > 0.0) || gflops < 0.0) {
+            skipped++;
             continue;
+        }
         if (*count >= max) {
             snprintf(err, errsize, "%s: more than %zu operations to place", path, max);
             goto done;
@@ -490,10 +494,26 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
         }
         else
             snprintf(p->label, sizeof p->label, "%s", row[c_name]);
-        /* TraceLens: GFLOPS_first is an op's GFLOPs, Data Moved its MiB (2^20 bytes), the time a call's mean */
-        p->flops = gflops * 1e9;
-        p->bytes = mib * 1048576.0;
-        p->seconds = us * 1e-6;
+        /* TraceLens: GFLOPS_first is an op's GFLOPs, Data Moved its MiB (2^20 bytes), the time a call's mean;
+           name_count calls of it: the point is all of them (its rate is the same, its time the row's share) */
+        double calls = 1.0;
+        if (c_count >= 0 && c_count < k && (!value_of(row[c_count], &calls) || !(calls >= 1.0) || calls > 1e9))
+            calls = 1.0;
+        p->flops = gflops * 1e9 * calls;
+        p->bytes = mib * 1048576.0 * calls;
+        p->seconds = us * 1e-6 * calls;
+        p->kernels = calls;
+        double m, kk, nn;
+        if (c_m >= 0 && c_n >= 0 && c_k >= 0 && c_m < k && c_n < k && c_k < k && value_of(row[c_m], &m) &&
+            value_of(row[c_k], &kk) && value_of(row[c_n], &nn)) {
+            double b = 1.0;
+            if (c_b >= 0 && c_b < k && (!value_of(row[c_b], &b) || !(b >= 1.0)))
+                b = 1.0;
+            p->kind = POINT_KIND_GEMM;
+            p->gemm_m = m * b, p->gemm_k = kk, p->gemm_n = nn;
+        } else if (tl_column(head, cols, "param: N_Q") >= 0) {
+            p->kind = POINT_KIND_ATTENTION; /* the SDPA tables */
+        }
         p->precision = RT_BF16;
         const char *spec = c_spec >= 0 && c_spec < k ? row[c_spec] : "";
         if (strstr(spec, "fp8"))
@@ -507,6 +527,8 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
         snprintf(err, errsize, "%s: no operation row with GFLOPs, bytes and a time", path);
         goto done;
     }
+    if (skipped)
+        warn_add(w, "%s: %zu rows without GFLOPs of 0 or more, bytes above 0 and a time: left off", path, skipped);
     rc = 0;
 done:
     free(head);

@@ -74,13 +74,15 @@ int profile_point_check(const char *path, const struct measured_point *p, char *
  * table header: name, GFLOPS_first, Data Moved (MB)_first, ..._mean. */
 bool tracelens_looks_like(const char *text, size_t len);
 
-/* A TraceLens operation table as points, one an operation row: FLOPs
- * GFLOPS_first x 1e9, bytes Data Moved (MB)_first x 2^20 (its MB are MiB:
- * aten::mm 8944 x 2816 x 1024 in bf16 moves 71.0078125 of them), a call's
- * mean Kernel Time (us; with the memsets the op launched), the precision
- * from Compute Spec (matrix_bf16). Rows without the three are left out.
- * Returns 0, or -1 with err set (no such columns, no row). */
+/* A TraceLens operation table as points, one an operation row and all of
+ * its name_count calls: FLOPs GFLOPS_first x 1e9, bytes Data Moved
+ * (MB)_first x 2^20 (its MB are MiB: aten::mm 8944 x 2816 x 1024 in bf16
+ * moves 71.0078125 of them), a call's mean Kernel Time (us; with the
+ * memsets the op launched), each times the calls; the precision from
+ * Compute Spec (matrix_bf16); a GEMM's shape from param: B, M, N, K, an
+ * SDPA table's rows as attention. Rows without the three are left out and
+ * said in w. Returns 0, or -1 with err set (no such columns, no row). */
 int tracelens_points(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
-                     size_t *count, char *err, size_t errsize);
+                     size_t *count, struct load_warnings *w, char *err, size_t errsize);
 
 #endif

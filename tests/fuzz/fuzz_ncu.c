@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = 0, count = 0, skipped = 0;
     (void)ncu_looks_like((const char *)data, size);
     if (tracelens_looks_like((const char *)data, size))
-        (void)tracelens_points("fuzz.csv", (const char *)data, size, points, 256, &count, err, sizeof err);
+        (void)tracelens_points("fuzz.csv", (const char *)data, size, points, 256, &count, NULL, err, sizeof err);
     (void)profile_time_only("fuzz.csv", (const char *)data, size, err, sizeof err);
     if (rocprof_pmc_looks_like((const char *)data, size) &&
         rocprof_pmc_points("fuzz.csv", (const char *)data, size, points, 256, &count, NULL, err, sizeof err) == 0) {
