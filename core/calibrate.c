@@ -540,8 +540,14 @@ static int fit_counted(struct observation *obs, size_t n, struct fit_param *para
     *evaluations += o.evaluations;
     if (o.failed)
         goto done;
-    for (size_t k = 0; k < nfree; k++)
-        params[free_index[k]].value = to_value(params[free_index[k]].field, x[k]);
+    for (size_t k = 0; k < np; k++)
+        params[k].at_bound = false;
+    for (size_t k = 0; k < nfree; k++) {
+        struct fit_param *p = &params[free_index[k]];
+        p->value = to_value(p->field, x[k]);
+        p->at_bound = is_time(p->field) ? (p->value <= 1.02e-8 || p->value >= 0.098)
+                                        : (p->value <= 0.0205 || p->value >= 0.9995);
+    }
     fit_apply(obs, n, params, np);
     *mape = best;
     status = 0;

@@ -188,6 +188,8 @@ struct fit_param {
     char engine[24];
     double value;
     int informed;   /* observations the parameter changes (set by calibrate_fit) */
+    bool at_bound;  /* fitted, and stopped at the edge of its range (a share of 0.02 or 1, a time of 10 ns or
+                       0.1 s): the rows pull it past what a chip does (set by calibrate_fit) */
 };
 
 /* Writes params into every observation they apply to: chip fields into the

@@ -55,6 +55,13 @@ int efficiency_from_json(const cJSON *obj, const char *path, struct efficiency_p
         if (json_number(mm, precision_name((enum rt_precision)p), path, "efficiency.matmul.", false, 1e-6, 1.0, false,
                         &e.matmul[p], err, errsize) == JSON_BAD)
             return -1;
+    if (mm) { /* a misspelt precision would leave its share at the generic one without a word */
+        const char *known[RT_PRECISION_COUNT + 1];
+        for (int p = 0; p < RT_PRECISION_COUNT; p++)
+            known[p] = precision_name((enum rt_precision)p);
+        known[RT_PRECISION_COUNT] = NULL;
+        json_warn_unknown_keys(mm, known, path, "efficiency.matmul.", w);
+    }
     /* The block formats run fp8-class tensor-core kernels: left out, they take the file's fp8 share. */
     static const enum rt_precision blocks[] = {RT_FP8_BLOCK, RT_NVFP4, RT_MXFP4};
     for (size_t i = 0; mm && i < sizeof blocks / sizeof blocks[0]; i++)

@@ -1,6 +1,8 @@
 /* jsonio.c — cJSON with positions, encodings, depth and duplicate keys. */
 #include "jsonio.h"
 
+#include "suggest.h"
+
 #include "units.h"
 
 #include <ctype.h>
@@ -462,8 +464,19 @@ void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const ch
         bool ok = false;
         for (const char *const *k = known; *k && !ok; k++)
             ok = c->string && strcmp(c->string, *k) == 0;
-        if (!ok && unknown++ < NAMED)
-            warn_add(w, "%s: unknown key '%s%s' ignored", path, what, c->string ? c->string : "?");
+        if (!ok && unknown++ < NAMED) {
+            const char *best = NULL;
+            int best_cost = RT_SUGGEST_NEAR + 1;
+            for (const char *const *k = known; *k && c->string; k++) {
+                int cost = name_distance(c->string, *k);
+                if (cost < best_cost)
+                    best_cost = cost, best = *k;
+            }
+            if (best)
+                warn_add(w, "%s: unknown key '%s%s' ignored (did you mean '%s%s'?)", path, what, c->string, what, best);
+            else
+                warn_add(w, "%s: unknown key '%s%s' ignored", path, what, c->string ? c->string : "?");
+        }
     }
     if (unknown > NAMED)
         warn_add(w, "%s: and %zu more unknown keys%s%s ignored", path, unknown - NAMED, what[0] ? " in " : "", what);

@@ -468,9 +468,16 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
                   all_chips == 1 ? "" : "s");
     }
     char ng[24];
-    if (tr->implied_mfu > 0.0)
-        sb_printf(sb, "    %s chip-hours given -> implied MFU %.1f%%\n",
-                  format_number(ng, sizeof ng, s->train_chip_hours, 0), tr->implied_mfu * 100.0);
+    if (tr->implied_mfu > 0.0) { /* the figure as given: 0.4 is not "0", 1.5 not "2" */
+        if (s->train_chip_hours < 99999.5)
+            snprintf(ng, sizeof ng, "%.6g", s->train_chip_hours);
+        else
+            format_number(ng, sizeof ng, s->train_chip_hours, 0);
+        sb_printf(sb, "    %s chip-hours given -> implied MFU %.1f%%%s\n", ng, tr->implied_mfu * 100.0,
+                  tr->implied_mfu > 1.0 ? ": over 100%, no chip does that; the chip-hours are too few for these "
+                                          "tokens, or the tokens too many"
+                                        : "");
+    }
     if (tr->measured)
         sb_printf(sb, "  measured: %s tokens/s -> MFU %.1f%%, HFU %.1f%% on %lld chip%s\n",
                   format_number(ng, sizeof ng, s->measured_train_tokens_per_s, 0), tr->mfu * 100.0, tr->hfu * 100.0,

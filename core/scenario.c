@@ -224,6 +224,14 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_int("--moe-ep", s->moe_ep, 0, RT_MAX_CHIPS, err, errsize) ||
         check_int("--bench-rounds", s->bench_rounds, 1, 1000000, err, errsize))
         return -1;
+    if (s->microbatches > 0 && (double)s->microbatches > (double)s->batch * (double)(s->prefill_tokens > 0 ? s->prefill_tokens : 1)) {
+        /* a micro-batch holds at least one token: more would be fractions of a token each */
+        snprintf(err, errsize, "--microbatches %lld splits %lld prompt%s of %lld tokens into less than a token each: "
+                               "at most %.0f (one token a micro-batch)",
+                 (long long)s->microbatches, (long long)s->batch, s->batch == 1 ? "" : "s",
+                 (long long)s->prefill_tokens, (double)s->batch * (double)(s->prefill_tokens > 0 ? s->prefill_tokens : 1));
+        return -1;
+    }
     if (s->disagg_prefill_chips > 0 && (s->disagg_prefill_tp > 0 || s->disagg_prefill_dp > 1) &&
         s->disagg_prefill_chips % ((s->disagg_prefill_tp > 0 ? s->disagg_prefill_tp : 1) *
                                    (s->disagg_prefill_dp > 0 ? s->disagg_prefill_dp : 1)) != 0) {

@@ -255,5 +255,36 @@ head -c 30000 "$tmp/trace.json" >"$tmp/cut.json"
 expect 2 "--points a truncated trace" -- --report --points "$tmp/cut.json"
 grep -q "ends early" "$tmp/err" && ok || bad "truncated trace: $(cat "$tmp/err")"
 
+# Hardening (issue 23): quiet wrong figures are said or refused.
+cat >"$tmp/chipx.json" <<'EOF2'
+{"key": "myh100", "name": "My H100", "peak_flops_per_s": {"bf16": 989.4e12}, "hbm_bytes": 80e9,
+ "hbm_bytes_per_s": 3.35e12, "efficiency": {"matmul": {"bf61": 0.1}}}
+EOF2
+expect 0 "a chip file's misspelt matmul key" -- --report --chip "$tmp/chipx.json"
+grep -q "unknown key 'efficiency.matmul.bf61' ignored (did you mean 'efficiency.matmul.bf16'?)" "$tmp/err" && ok ||
+    bad "efficiency.matmul.bf61 was not named: $(cat "$tmp/err")"
+printf 'label,flops,bytes,seconds\nk,1e12,1e9,0.01,int8\n' >"$tmp/extra.csv"
+expect 2 "a points row with a field beyond its header" -- --report --chip h100 --points "$tmp/extra.csv"
+grep -q "extra.csv:2: 5 fields under a header of 4 (label,flops,bytes,seconds): the header names no column for 'int8'" \
+    "$tmp/err" && ok || bad "points extra field: $(cat "$tmp/err")"
+printf 'label,flops,bytes,seconds\nk,1e12,1e9,0.01,,\n' >"$tmp/trailing.csv"
+expect 0 "a points row with empty trailing fields" -- --report --chip h100 --points "$tmp/trailing.csv"
+expect 2 "micro-batches of less than a token" -- --report --batch 8 --prefill-tokens 100 --pp 2 --microbatches 16777216
+grep -q "splits 8 prompts of 100 tokens into less than a token each: at most 800" "$tmp/err" && ok ||
+    bad "--microbatches past the tokens: $(cat "$tmp/err")"
+expect 0 "chip-hours echoed as given" -- --report --train-tokens 1e6 --train-chip-hours 0.4
+grep -q "    0.4 chip-hours given -> implied MFU .*: over 100%, no chip does that" "$tmp/out" && ok ||
+    bad "--train-chip-hours 0.4 not echoed as given, or its MFU over 100% not said"
+printf 'label,flops,bytes,seconds\na,1e12,1e9,0.3\nb,2e12,1e9,0.3\nc,1e9,4e9,0.3\nd,3e12,1e8,0.3\ne,1e9,1e9,0.3\nf,5e11,2e9,0.3\n' \
+    >"$tmp/bounds.csv"
+expect 2 "a fit at its bounds is not written" -- --calibrate "$tmp/bounds.csv" --chip h100 --write-chip "$tmp/bounds.json"
+grep -q "warning: the fit stopped at the edge of its range (matmul.bf16 0.02" "$tmp/out" && [ ! -e "$tmp/bounds.json" ] &&
+    grep -q "not written: the fit stopped at the edge of its range" "$tmp/err" && ok || bad "a fit at its bounds was saved"
+head -1 tests/fixtures/measured/cases.csv >"$tmp/cases-typo.csv"
+grep ",vllm," tests/fixtures/measured/cases.csv | grep -v "{configs}" | head -1 | sed 's/,vllm,/,vllmm,/' >>"$tmp/cases-typo.csv"
+expect 2 "a misspelt engine in a calibration table" -- --calibrate "$tmp/cases-typo.csv" --chip h100
+grep -q "cases-typo.csv:2: rooftop_args: --engine 'vllmm': unknown engine; did you mean vllm?" "$tmp/err" && ok ||
+    bad "engine vllmm: $(cat "$tmp/err")"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -125,8 +125,8 @@ static void test_calibrate_points(void **state)
     struct load_warnings w = {0};
     assert_int_equal(measured_read("points.csv", text, strlen(text), &base, &pts, &n, &w, err, sizeof err), 0);
     assert_int_equal(n, 6);
-    struct fit_param params[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0}, {FIT_MEMORY, "h100", "", 0.8, 0},
-                                 {FIT_KERNEL_S, "h100", "", 1e-6, 0}};
+    struct fit_param params[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0, false}, {FIT_MEMORY, "h100", "", 0.8, 0, false},
+                                 {FIT_KERNEL_S, "h100", "", 1e-6, 0, false}};
     double mape;
     assert_int_equal(calibrate_fit(pts, n, params, 3, 3000, &mape, err, sizeof err), 0);
     ASSERT_NEAR(params[0].value, 0.6, 0.01);
@@ -175,8 +175,8 @@ static void test_calibrate_points(void **state)
     /* Too few rows for the parameters. */
     const char two[] = "label,flops,bytes,seconds\na,1e12,1e9,0.002\nb,1e9,4e9,0.002\n";
     assert_int_equal(measured_read("two.csv", two, strlen(two), &base, &pts, &n, &w, err, sizeof err), 0);
-    struct fit_param three[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0}, {FIT_MEMORY, "h100", "", 0.8, 0},
-                                {FIT_KERNEL_S, "h100", "", 1e-6, 0}};
+    struct fit_param three[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0, false}, {FIT_MEMORY, "h100", "", 0.8, 0, false},
+                                {FIT_KERNEL_S, "h100", "", 1e-6, 0, false}};
     assert_int_equal(calibrate_fit(pts, n, three, 3, 100, &mape, err, sizeof err), -1);
     if (!strstr(err, "no parameter depends on 3 or more of the 2 measurements"))
         fail_msg("'%s'", err);
@@ -225,8 +225,8 @@ static void test_cross_validation_is_linear(void **state)
     size_t sizes[2] = {100, 800}, per_row[2];
     for (int k = 0; k < 2; k++) {
         struct observation *rows = synthetic_points(sizes[k]);
-        struct fit_param params[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0}, {FIT_MEMORY, "h100", "", 0.8, 0},
-                                     {FIT_KERNEL_S, "h100", "", 1e-6, 0}};
+        struct fit_param params[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0, false}, {FIT_MEMORY, "h100", "", 0.8, 0, false},
+                                     {FIT_KERNEL_S, "h100", "", 1e-6, 0, false}};
         double mape;
         size_t evaluations = 0;
         char err[300];
@@ -241,8 +241,8 @@ static void test_cross_validation_is_linear(void **state)
     assert_true((double)per_row[1] <= 1.5 * (double)per_row[0]);
     /* with folds >= rows it is leave-one-out: a fit per row */
     struct observation *rows = synthetic_points(12);
-    struct fit_param params[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0}, {FIT_MEMORY, "h100", "", 0.8, 0},
-                                 {FIT_KERNEL_S, "h100", "", 1e-6, 0}};
+    struct fit_param params[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0, false}, {FIT_MEMORY, "h100", "", 0.8, 0, false},
+                                 {FIT_KERNEL_S, "h100", "", 1e-6, 0, false}};
     int calls = 0;
     double mape;
     char err[300];

@@ -210,6 +210,25 @@ static void test_every_precision_roof(void **state)
     assert_null(strstr(frame(), " fp8 "));
 }
 
+/* The MFU knob reads one rule: a bare number is a fraction (as --mfu), a
+ * percent carries its sign; 1.0001 is refused rather than read as 1%, and
+ * what is taken is echoed with its unit. */
+static void test_mfu_fraction_or_percent(void **state)
+{
+    (void)state;
+    u->selected = SLIDER_MFU;
+    type("=0.4\n");
+    ASSERT_NEAR(u->scenario.mfu, 0.4, 1e-12);
+    assert_non_null(strstr(frame(), "set to 40%"));
+    type("=37.5%\n");
+    ASSERT_NEAR(u->scenario.mfu, 0.375, 1e-12);
+    assert_non_null(strstr(frame(), "set to 37.5%"));
+    type("=1.0001\n");
+    ASSERT_NEAR(u->scenario.mfu, 0.375, 1e-12);
+    assert_true(u->message_is_error);
+    assert_non_null(strstr(frame(), "more than 1"));
+}
+
 /* A typed value that is not valid is refused, the old value stays and the
  * status line says why; a valid one is taken. */
 static void test_typed_values(void **state)
@@ -859,6 +878,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_present_names_the_operation_letters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_precision_roof, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mfu_fraction_or_percent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),
         cmocka_unit_test_setup_teardown(test_undo_and_reset, setup, teardown),

@@ -166,9 +166,9 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
     }
     struct efficiency_profile start = efficiency_resolve(&chip->efficiency);
     struct fit_param params[] = {
-        {FIT_MATMUL_BF16, "", "", start.matmul[RT_BF16], 0}, {FIT_MATMUL_FP8, "", "", start.matmul[RT_FP8], 0},
-        {FIT_MEMORY, "", "", start.memory, 0},               {FIT_KERNEL_S, "", "", start.kernel_s, 0},
-        {FIT_ALLREDUCE_STEP_S, "", "", start.allreduce_step_s, 0}, {FIT_LINK, "", "", start.link, 0},
+        {FIT_MATMUL_BF16, "", "", start.matmul[RT_BF16], 0, false}, {FIT_MATMUL_FP8, "", "", start.matmul[RT_FP8], 0, false},
+        {FIT_MEMORY, "", "", start.memory, 0, false},               {FIT_KERNEL_S, "", "", start.kernel_s, 0, false},
+        {FIT_ALLREDUCE_STEP_S, "", "", start.allreduce_step_s, 0, false}, {FIT_LINK, "", "", start.link, 0, false},
     };
     size_t np = sizeof params / sizeof params[0];
     for (size_t k = 0; k < np; k++)
@@ -208,8 +208,30 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
         fprintf(out, "  %-22s %12.4g  %d%s\n", fit_field_name(params[k].field), params[k].value, params[k].informed,
                 params[k].informed >= RT_FIT_MIN_ROWS ? "" : " (kept: too few rows depend on it)");
     print_rows(out, obs, kept);
+    /* A fit that stopped at its bounds, or predicts its own rows worse than the profile it started from, does
+       not describe a chip: say so, and write no chip from it. */
+    char bounds[160] = "";
+    size_t bused = 0;
+    for (size_t k = 0; k < np && bused < sizeof bounds; k++)
+        if (params[k].at_bound && params[k].informed >= RT_FIT_MIN_ROWS)
+            bused += (size_t)snprintf(bounds + bused, sizeof bounds - bused, "%s%s %.4g", bused ? ", " : "",
+                                      fit_field_name(params[k].field), params[k].value);
+    bool worse = after > before * (1.0 + 1e-9);
+    if (bounds[0])
+        fprintf(out, "  warning: the fit stopped at the edge of its range (%s): these rows pull it past what a chip "
+                     "does; check their units and chip\n",
+                bounds);
+    if (worse)
+        fprintf(out, "  warning: the fit predicts these rows worse (%.1f%%) than the profile it started from (%.1f%%)\n",
+                after * 100.0, before * 100.0);
     if (!o->write_chip)
         return 0;
+    if (bounds[0] || worse) {
+        cli_say(errout, "--write-chip %s: not written: the fit %s", o->write_chip,
+                bounds[0] ? "stopped at the edge of its range (see the warning above)"
+                          : "is worse than the profile it started from");
+        return 2;
+    }
     struct chip_spec fitted = *chip;
     fitted.efficiency = obs[0].scenario.chip.efficiency;
     if (obs[0].point) { /* point rows carry the base chip: apply the fit to it */
@@ -246,18 +268,18 @@ static int fit_all(struct observation *obs, size_t n, const char *path, FILE *ou
     }
     const struct efficiency_profile *g = efficiency_generic();
     struct fit_param params[40] = {
-        {FIT_MATMUL_BF16, "", "", g->matmul[RT_BF16], 0}, {FIT_MATMUL_FP8, "", "", g->matmul[RT_FP8], 0},
-        {FIT_MEMORY, "", "", g->memory, 0},               {FIT_KERNEL_S, "", "", g->kernel_s, 0},
-        {FIT_ALLREDUCE_STEP_S, "", "", g->allreduce_step_s, 0}, {FIT_LINK, "", "", g->link, 0},
+        {FIT_MATMUL_BF16, "", "", g->matmul[RT_BF16], 0, false}, {FIT_MATMUL_FP8, "", "", g->matmul[RT_FP8], 0, false},
+        {FIT_MEMORY, "", "", g->memory, 0, false},               {FIT_KERNEL_S, "", "", g->kernel_s, 0, false},
+        {FIT_ALLREDUCE_STEP_S, "", "", g->allreduce_step_s, 0, false}, {FIT_LINK, "", "", g->link, 0, false},
     };
     size_t np = 6;
     for (size_t i = 0; i < engine_builtin_count() && np + 3 <= 40; i++) {
         const struct engine_profile *e = engine_builtin(i);
-        struct fit_param request = {FIT_ENGINE_REQUEST_S, "", "", e->request_s > 0 ? e->request_s : 1e-4, 0};
+        struct fit_param request = {FIT_ENGINE_REQUEST_S, "", "", e->request_s > 0 ? e->request_s : 1e-4, 0, false};
         snprintf(request.engine, sizeof request.engine, "%s", e->name);
         params[np++] = request;
-        struct fit_param step = {FIT_ENGINE_STEP_S, "", "", e->step_s, 0};
-        struct fit_param attn = {FIT_ENGINE_ATTENTION, "", "", e->attention, 0};
+        struct fit_param step = {FIT_ENGINE_STEP_S, "", "", e->step_s, 0, false};
+        struct fit_param attn = {FIT_ENGINE_ATTENTION, "", "", e->attention, 0, false};
         snprintf(step.engine, sizeof step.engine, "%s", e->name);
         snprintf(attn.engine, sizeof attn.engine, "%s", e->name);
         params[np++] = step;

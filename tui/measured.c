@@ -213,6 +213,15 @@ static int points_read_ctx(const char *path, const char *text, size_t len, struc
             snprintf(err, errsize, "%s:%d: expected label,flops,bytes,seconds", path, line);
             return -1;
         }
+        int extra = n;
+        while (extra < k && !f[extra][0]) /* empty trailing fields (a spreadsheet's commas) are nothing */
+            extra++;
+        if (extra < k) { /* a field the header does not name (a precision under a four-column header) */
+            snprintf(err, errsize, "%s:%d: %d fields under a header of %d (%s): the header names no column for '%s'",
+                     path, line, k, n, n > 4 ? "label,flops,bytes,seconds,precision" : "label,flops,bytes,seconds",
+                     f[extra]);
+            return -1;
+        }
         if (*count >= max) {
             snprintf(err, errsize, "%s:%d: more than %zu points", path, line, max);
             return -1;
@@ -318,10 +327,16 @@ static int case_scenario(const char *path, int line, const char *args, const cha
                  path, line, CSV_FIELD_MAX - 1);
         return -1;
     }
-    char *argv[64];
+    char *argv[66];
     argv[0] = (char *)"rooftop";
     for (int i = 0; i < n; i++)
         argv[i + 1] = words[i];
+    static char engine_flag[] = "--engine", engine_word[CSV_FIELD_MAX];
+    if (engine[0]) { /* the engine column as the flag: a misspelt one is refused as --engine refuses it */
+        snprintf(engine_word, sizeof engine_word, "%s", engine);
+        argv[++n] = engine_flag;
+        argv[++n] = engine_word;
+    }
     argv[n + 1] = NULL;
     struct cli_options *o = malloc(sizeof *o);
     if (!o) {
@@ -334,12 +349,8 @@ static int case_scenario(const char *path, int line, const char *args, const cha
         snprintf(why, sizeof why, "the flags must describe a scenario, not a mode");
         rc = 2;
     }
-    if (rc == 0) {
+    if (rc == 0)
         *out = o->scenario;
-        const struct engine_profile *e = engine_find(engine);
-        if (engine[0] && e)
-            out->engine = *e;
-    }
     cli_options_free(o);
     free(o);
     if (rc != 0) {
@@ -462,6 +473,14 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
         if (points) {
             struct measured_point p;
             char why[300];
+            int extra = nh;
+            while (extra < k && !f[extra][0])
+                extra++;
+            if (extra < k) {
+                snprintf(err, errsize, "%s:%d: %d fields under a header of %d: the header names no column for '%s'",
+                         path, line, k, nh, f[extra]);
+                goto fail;
+            }
             if (k < 4 || point_fields(f, k, nh > 4, &p, why, sizeof why) != 0) {
                 snprintf(err, errsize, "%s:%d: %s", path, line, k < 4 ? "expected label,flops,bytes,seconds" : why);
                 goto fail;

@@ -37,7 +37,7 @@ static const char *const hints[SLIDER_COUNT] = {
     "tokens, e.g. 128",
     "seconds, e.g. 1, 0.5 or 500ms",
     "seconds, e.g. 0.25 or 250ms",
-    "a fraction or percentage, e.g. 0.4 or 40%",
+    "a fraction or a percent with its sign, e.g. 0.4 or 40%",
     "bf16, fp8, fp8-block, int8, nvfp4, mxfp4 or int4",
     "bytes, all chips together, e.g. 10GB or 16GiB",
 };
@@ -389,8 +389,11 @@ char *slider_value_text(const struct scenario *s, enum slider_id id, char *buf, 
             format_seconds(buf, size, v); /* "50.0 ms", as the panels write it */
         break;
     }
-    case SLIDER_MFU:
-        snprintf(buf, size, "%.0f%%", s->mfu * 100.0);
+    case SLIDER_MFU: /* whole percents, more digits when a typed value needs them */
+        if (fabs(s->mfu * 100.0 - round(s->mfu * 100.0)) < 1e-9)
+            snprintf(buf, size, "%.0f%%", s->mfu * 100.0);
+        else
+            snprintf(buf, size, "%.4g%%", s->mfu * 100.0);
         break;
     case SLIDER_KV_PRECISION:
         snprintf(buf, size, "%s", precision_name(s->kv_precision));
@@ -762,7 +765,13 @@ static int set_text_unchecked(struct scenario *s, enum slider_id id, const char 
             snprintf(err, errsize, "MFU: '%s' is not a number (give 0.4 or 40%%)", t);
             return -1;
         }
-        if (percent || v > 1.0)
+        /* One rule: a bare number is a fraction, as --mfu reads it; a percent carries its sign. */
+        if (!percent && v > 1.0) {
+            snprintf(err, errsize, "MFU: %s is more than 1: give a fraction (0.4) or a percent with its sign (%s%%)",
+                     clean, clean);
+            return -1;
+        }
+        if (percent)
             v /= 100.0;
         if (!(v > 0.0 && v <= 1.0)) {
             snprintf(err, errsize, "MFU: %s is out of range: give more than 0 and at most 100%%", t);

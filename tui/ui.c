@@ -911,8 +911,11 @@ static unsigned edit_key(struct ui *u, int key)
             say(u, true, "%s", err);
             return UI_REDRAW;
         }
-        if (commit(u, &next, true))
-            say(u, false, "%s set to %s", slider_name((enum slider_id)u->selected), u->edit);
+        if (commit(u, &next, true)) { /* echoed as the knob reads it, with its unit: "40%", "50.0 ms" */
+            char shown[96];
+            say(u, false, "%s set to %s", slider_name((enum slider_id)u->selected),
+                slider_value_text(&u->scenario, (enum slider_id)u->selected, shown, sizeof shown));
+        }
         return UI_REDRAW;
     }
     case UI_KEY_BACKSPACE:
