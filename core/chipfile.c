@@ -242,6 +242,11 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     const cJSON *eff = cJSON_GetObjectItemCaseSensitive(obj, "efficiency");
     if (eff && !cJSON_IsNull(eff) && efficiency_from_json(eff, path, &c.efficiency, w, msg, sizeof msg) != 0)
         goto bad;
+    if (sms > 0 && c.efficiency.sm_count > 0 && c.efficiency.sm_count != (int64_t)sms) {
+        /* two counts of one chip's SMs: the efficiency block's is the one the kernel models read */
+        warn_add(w, "%s: 'sm_count' %lld and 'efficiency.sm_count' %lld disagree; the kernel models use %lld", path,
+                 (long long)sms, (long long)c.efficiency.sm_count, (long long)c.efficiency.sm_count);
+    }
     const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(obj, "kernels");
     if (kernels && !cJSON_IsNull(kernels) && kernels_from_json(kernels, path, &c.kernels, w, msg, sizeof msg) != 0)
         goto bad;
@@ -400,6 +405,13 @@ int engine_from_text(const char *text, size_t len, const char *path, struct engi
         json_bool(root, "calibrated", path, false, &e.calibrated, err, errsize) == JSON_BAD ||
         json_string(root, "source", path, false, e.source, sizeof e.source, err, errsize) == JSON_BAD)
         goto done;
+    bool blank = true;
+    for (const char *c = e.name; *c && blank; c++)
+        blank = *c == ' ' || *c == '\t';
+    if (blank) { /* "engine , 500.0 us" names nothing */
+        snprintf(err, errsize, "%s: 'name' is empty: give the engine a name (\"name\": \"my-vllm\")", path);
+        goto done;
+    }
     const char *const known[] = {"name", "step_overhead_s", "request_overhead_s", "attention", "moe", "calibrated",
                                  "source", NULL};
     json_warn_unknown_keys(root, known, path, "", w);

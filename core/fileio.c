@@ -61,6 +61,13 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
     while (buf) {
         if (n == cap) {
             if (cap >= RT_MAX_FILE_BYTES) {
+                /* exactly the limit is within it: only a byte past it refuses the file */
+                char one;
+                ssize_t more;
+                while ((more = read(fd, &one, 1)) < 0 && errno == EINTR)
+                    ;
+                if (more == 0)
+                    break;
                 snprintf(err, errsize, "%s: larger than %u MiB; refused", shown, RT_MAX_FILE_BYTES >> 20);
                 free(buf);
                 close(fd);
@@ -214,14 +221,21 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
         saved = errno;
     if (!saved && rename(tmp, path) != 0)
         saved = errno;
-    if (saved)
-        unlink(tmp);
+    int left_behind = 0; /* errno of a temporary file that could not be removed */
+    if (saved && unlink(tmp) != 0 && errno != ENOENT)
+        left_behind = errno;
     fileio_temp_path_set(NULL); /* renamed or removed: nothing for a handler to clean */
     if (saved) {
+        char also[PATH_MAX + 160] = "";
+        if (left_behind) {
+            char tshown[200];
+            snprintf(also, sizeof also, "; its temporary file %s could not be removed (%s): remove it",
+                     path_shown(tshown, sizeof tshown, tmp), strerror(left_behind));
+        }
         if (existed)
-            snprintf(err, errsize, "%s: not written (%s); the old file is untouched", shown, strerror(saved));
+            snprintf(err, errsize, "%s: not written (%s); the old file is untouched%s", shown, strerror(saved), also);
         else
-            snprintf(err, errsize, "%s: not written (%s)", shown, strerror(saved));
+            snprintf(err, errsize, "%s: not written (%s)%s", shown, strerror(saved), also);
         return -1;
     }
     return 0;

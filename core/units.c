@@ -156,9 +156,18 @@ int parse_number(const char *text, double *out)
 {
     if (!text)
         return -1;
-    const char *p = text;
-    while (isspace((unsigned char)*p))
-        p++;
+    /* Blanks around the number are nothing, before it as after it (" 8" and "8 " read alike). */
+    char trimmed[128];
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t tn = strlen(text);
+    while (tn > 0 && isspace((unsigned char)text[tn - 1]))
+        tn--;
+    if (tn >= sizeof trimmed)
+        return -1;
+    memcpy(trimmed, text, tn);
+    trimmed[tn] = '\0';
+    const char *p = trimmed;
     const char *start = p;
     if (*p == '+' || *p == '-')
         p++;

@@ -101,8 +101,10 @@ const char *act_precision_choices(void);
  * SI suffix, strictly: "70e9", "70B" (1e9), "1.5T", "8k", "65536", "2M",
  * "0.819T", "10GB" (a trailing B after a prefix is the byte unit), "16GiB"
  * (binary prefixes Ki Mi Gi Ti). Suffixes: k/K 1e3, M 1e6, B/G 1e9, T 1e12,
- * P 1e15. Returns 0 and sets *out; returns -1 (and leaves *out untouched) on
- * empty text, trailing garbage, hex, inf/nan, or a result that is not finite. */
+ * P 1e15. Blanks before and after the number are skipped alike. Returns 0
+ * and sets *out; returns -1 (and leaves *out untouched) on empty text,
+ * trailing garbage, hex, inf/nan, text over 127 bytes, or a result that is
+ * not finite. */
 int parse_number(const char *text, double *out);
 
 /* Parses seconds: a number as parse_number reads it, with an optional

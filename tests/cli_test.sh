@@ -286,5 +286,35 @@ expect 2 "a misspelt engine in a calibration table" -- --calibrate "$tmp/cases-t
 grep -q "cases-typo.csv:2: rooftop_args: --engine 'vllmm': unknown engine; did you mean vllm?" "$tmp/err" && ok ||
     bad "engine vllmm: $(cat "$tmp/err")"
 
+# Edges (issue 23 item 10).
+rows='label,flops,bytes,seconds\nk,1e12,1e9,0.01\n'
+{ printf "$rows"; head -c $((16777216 - $(printf "$rows" | wc -c))) /dev/zero | tr '\0' '\n'; } >"$tmp/exact.csv"
+if [ "$(wc -c <"$tmp/exact.csv")" -eq 16777216 ] && head -1 "$tmp/exact.csv" | grep -q label; then
+    expect 0 "a file of exactly 16 MiB" -- --report --chip h100 --points "$tmp/exact.csv"
+    printf '\n' >>"$tmp/exact.csv"
+    expect 2 "a file a byte past 16 MiB" -- --report --chip h100 --points "$tmp/exact.csv"
+    grep -q "larger than 16 MiB; refused" "$tmp/err" && ok || bad "16 MiB + 1: $(cat "$tmp/err")"
+fi
+printf 'label,flops,bytes,seconds\nk\000x,1e12,1e9,0.01\n' >"$tmp/nul.csv"
+expect 2 "a NUL byte in a CSV field" -- --report --chip h100 --points "$tmp/nul.csv"
+grep -q "nul.csv:2: a NUL byte: not a text CSV" "$tmp/err" && ok || bad "NUL byte: $(cat "$tmp/err")"
+printf '{"name": " ", "step_overhead_s": 0.0005}\n' >"$tmp/blank-engine.json"
+expect 2 "an engine file with an empty name" -- --report --engine "$tmp/blank-engine.json"
+grep -q "'name' is empty" "$tmp/err" && ok || bad "empty engine name: $(cat "$tmp/err")"
+cat >"$tmp/sm.json" <<'EOF2'
+{"key": "mysm", "name": "SM chip", "peak_flops_per_s": {"bf16": 989.4e12}, "hbm_bytes": 80e9,
+ "hbm_bytes_per_s": 3.35e12, "sm_count": 132, "efficiency": {"sm_count": 114}}
+EOF2
+expect 0 "sm_count twice, disagreeing" -- --report --chip "$tmp/sm.json"
+grep -q "'sm_count' 132 and 'efficiency.sm_count' 114 disagree" "$tmp/err" && ok || bad "sm_count disagreement unsaid"
+expect 2 "a draft of 1.5 parameters" -- --report --spec-draft 1.5 --spec-tokens 4 --spec-accept 0.7
+grep -q "1.5 parameters is no model" "$tmp/err" && ok || bad "--spec-draft 1.5: $(cat "$tmp/err")"
+expect 0 "a trailing blank in a number" -- --report --batch "8 "
+expect 0 "a leading blank in a number" -- --report --batch " 8"
+mkdir -p "$tmp/xdg/rooftop/chips" && printf '{bad json' >"$tmp/xdg/rooftop/chips/broken.json"
+XDG_CONFIG_HOME="$tmp/xdg" "$bin" --diff tests/fixtures/scenarios/review-a.json tests/fixtures/scenarios/review-b.json \
+    >/dev/null 2>"$tmp/err" </dev/null
+[ "$(grep -c "broken.json" "$tmp/err")" -eq 1 ] && ok || bad "--diff repeats a user-folder warning: $(cat "$tmp/err")"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

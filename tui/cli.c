@@ -760,8 +760,14 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
             struct param_count pc = model_param_count(m);
             n = m->stated_params > 0.0 ? m->stated_params : pc.active;
             snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "%s", m->name);
-        } else if (parse_number(text, &n) == 0 && n >= 1.0) {
+        } else if (parse_number(text, &n) == 0 && n >= 1e6) {
             snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "a %s-parameter draft", text);
+        } else if (parse_number(text, &n) == 0 && n > 0.0) {
+            /* 1.5 parameters is no model: the count was written without its unit */
+            snprintf(err, errsize, "--spec-draft %s: %s parameters is no model (a draft has a million or more): write "
+                                   "the count with its unit, e.g. %sB or %sM",
+                     text, text, text, text);
+            return 2;
         } else {
             const char *names[64];
             size_t count = 0;
@@ -1850,13 +1856,22 @@ static int run_report(const struct cli_options *o, enum rt_format f, FILE *out, 
 
 /* Loads the saved scenario at path the way --scenario does (the user's chip
  * files included) into *s. Returns 0, or the exit status after saying why. */
-static int load_side(const char *flag, const char *path, struct scenario *s, FILE *errout)
+static int load_side(const char *flag, const char *path, struct scenario *s, struct load_warnings *seen, FILE *errout)
 {
     struct cli_options side;
     char err[600];
     char *argv[] = {(char *)"rooftop", (char *)"--scenario", (char *)path, NULL};
     int status = cli_parse(3, argv, &side, err, sizeof err);
-    cli_print_warnings(errout, &side.warnings);
+    /* Each side loads the user's folders again: a warning about them is said once, not once a side. */
+    for (int i = 0; i < side.warnings.count && i < RT_MAX_WARNINGS; i++) {
+        bool said = false;
+        for (int j = 0; j < seen->count && j < RT_MAX_WARNINGS && !said; j++)
+            said = strcmp(seen->text[j], side.warnings.text[i]) == 0;
+        if (said)
+            continue;
+        cli_say(errout, "warning: %s", side.warnings.text[i]);
+        warn_add(seen, "%s", side.warnings.text[i]);
+    }
     if (status != 0)
         cli_say(errout, "--%s: %s", flag, err);
     else
@@ -1871,9 +1886,10 @@ static int run_diff(const struct cli_options *o, FILE *out, FILE *errout)
 {
     const char *flag = o->diff_baseline ? "baseline" : "diff";
     struct scenario sa, sb = o->scenario;
-    int status = load_side(flag, o->diff_a, &sa, errout);
+    struct load_warnings seen = o->warnings; /* said by the command line itself */
+    int status = load_side(flag, o->diff_a, &sa, &seen, errout);
     if (status == 0 && !o->diff_baseline)
-        status = load_side(flag, o->diff_b, &sb, errout);
+        status = load_side(flag, o->diff_b, &sb, &seen, errout);
     if (status != 0)
         return status;
     struct analysis aa, ab;

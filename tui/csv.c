@@ -68,3 +68,14 @@ int csv_record_cut(const char *text, size_t len, size_t *pos, char fields[][CSV_
 {
     return record(text, len, pos, fields, max, true);
 }
+
+size_t csv_nul_line(const char *text, size_t len)
+{
+    const char *nul = memchr(text, '\0', len);
+    if (!nul)
+        return 0;
+    size_t line = 1;
+    for (const char *p = text; p < nul; p++)
+        line += *p == '\n';
+    return line;
+}

@@ -22,4 +22,9 @@ int csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIEL
  * characters); -2 only for more than max fields. */
 int csv_record_cut(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max);
 
+/* The line (from 1) of the first NUL byte in text (len bytes), or 0 when
+ * none: a CSV is text, and a NUL would end a field's C string early, so the
+ * readers refuse a file with one instead of reading a field cut short. */
+size_t csv_nul_line(const char *text, size_t len);
+
 #endif

@@ -218,6 +218,11 @@ int kernel_table_read(const char *path, const char *text, size_t len, struct ker
 {
     *out = NULL;
     *count = 0;
+    size_t nul = csv_nul_line(text, len);
+    if (nul) {
+        snprintf(err, errsize, "%s:%zu: a NUL byte: not a text CSV (a field would be cut short at it)", path, nul);
+        return -1;
+    }
     char (*h)[CSV_FIELD_MAX] = malloc(2 * MAX_COLS * sizeof *h), (*f)[CSV_FIELD_MAX] = h ? h + MAX_COLS : NULL;
     if (!h) {
         snprintf(err, errsize, "%s: out of memory", path);

@@ -186,6 +186,11 @@ static int points_read_ctx(const char *path, const char *text, size_t len, struc
         memset(ctx, 0, sizeof *ctx);
     if (kineto_looks_like(text, len))
         return kineto_trace_points(NULL, path, text, len, points, max, count, ctx, w, err, errsize);
+    size_t nul = csv_nul_line(text, len);
+    if (nul) {
+        snprintf(err, errsize, "%s:%zu: a NUL byte: not a text CSV (a field would be cut short at it)", path, nul);
+        return -1;
+    }
     if (rocprof_pmc_looks_like(text, len))
         return rocprof_pmc_points(path, text, len, points, max, count, w, err, errsize);
     if (profile_time_only(path, text, len, err, errsize))
@@ -429,6 +434,11 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
         *out = obs;
         *count = kept;
         return 0;
+    }
+    size_t nul = csv_nul_line(text, len);
+    if (nul) {
+        snprintf(err, errsize, "%s:%zu: a NUL byte: not a text CSV (a field would be cut short at it)", path, nul);
+        return -1;
     }
     size_t pos = 0;
     static char header[MAX_FIELDS][CSV_FIELD_MAX], f[MAX_FIELDS][CSV_FIELD_MAX];

@@ -742,9 +742,9 @@ static int set_text_unchecked(struct scenario *s, enum slider_id id, const char 
             snprintf(err, errsize, "%s: '%s' is not a time (give seconds, e.g. 0.5 or 500ms)", what, t);
             return -1;
         }
-        if (!(v >= 0.0 && v <= 1e9) || (id == SLIDER_BUDGET && v <= 0.0)) {
+        if (!(v >= 0.0 && v <= 1e9) || (id == SLIDER_BUDGET && v < 1e-6)) { /* --budget's range */
             snprintf(err, errsize, "%s: %s is out of range: give %s to 1e9 s", what, t,
-                     id == SLIDER_BUDGET ? "more than 0" : "0");
+                     id == SLIDER_BUDGET ? "1e-6 (a microsecond)" : "0");
             return -1;
         }
         if (id == SLIDER_BUDGET)
