@@ -178,7 +178,7 @@ $(BUILD)/tests/bench_tui: $(BUILD)/tests/bench_tui.o $(CORE_OBJ) $(TUI_OBJ)
 fuzz-deps:
 	@CC=clang sh scripts/ensure-deps.sh fuzz
 
-FUZZ_LIB_SRC := $(CORE_SRC) tui/theme.c tui/themefile.c tui/profile_ncu.c tui/profile_kineto.c tui/profile_rocprof.c tui/csv.c
+FUZZ_LIB_SRC := $(CORE_SRC) tui/theme.c tui/themefile.c tui/profile_ncu.c tui/profile_kineto.c tui/profile_rocprof.c tui/kerneltable.c tui/csv.c
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) | fuzz-deps
 	@mkdir -p build-fuzz

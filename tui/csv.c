@@ -79,3 +79,11 @@ size_t csv_nul_line(const char *text, size_t len)
         line += *p == '\n';
     return line;
 }
+
+int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(header[i], name) == 0)
+            return i;
+    return -1;
+}

@@ -22,6 +22,9 @@ int csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIEL
  * characters); -2 only for more than max fields. */
 int csv_record_cut(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max);
 
+/* The index of the field named name among header[0..n), or -1. */
+int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name);
+
 /* The line (from 1) of the first NUL byte in text (len bytes), or 0 when
  * none: a CSV is text, and a NUL would end a field's C string early, so the
  * readers refuse a file with one instead of reading a field cut short. */

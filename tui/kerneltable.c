@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measured.h" /* csv_record, csv_column */
+#include "csv.h"
 #include "opspec.h"
 #include "units.h"
 

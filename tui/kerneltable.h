@@ -25,7 +25,8 @@
 
 #include "chips.h"
 #include "kernelfit.h"
-#include "measured.h" /* CSV_FIELD_MAX */
+#include "calibrate.h"
+#include "csv.h"
 
 #define RT_KROW_SOURCE_MAX 96
 #define RT_KROW_SKIP_MAX 160

@@ -47,13 +47,6 @@ static int next_row(const char *path, const char *text, size_t len, size_t *pos,
     return 1;
 }
 
-int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(header[i], name) == 0)
-            return i;
-    return -1;
-}
 
 /* A positive finite number. */
 static int positive(const char *text, double *out)

@@ -32,8 +32,6 @@
  * string is one CSV field). */
 int split_words(const char *text, char words[][CSV_FIELD_MAX], int max);
 
-/* The index of the field named name among header[0..n), or -1. */
-int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name);
 
 /* Reads a points file into points (at most max): rooftop's own CSV, or an
  * Nsight Compute CSV export (profile_ncu.h; kernels it cannot place, for
