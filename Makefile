@@ -186,6 +186,15 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) | fuzz-deps
 	$(Q)clang $(FUZZ_FLAGS) -Itui $$(pkg-config --cflags libcjson zlib) $< $(FUZZ_LIB_SRC) $$(pkg-config --libs libcjson zlib) \
 	    -lm -o $@
 
+# The --validate / --calibrate reader parses a cases row with the command
+# line itself: its harness links every TUI source but main.c.
+build-fuzz/fuzz_validate: tests/fuzz/fuzz_validate.c $(CORE_SRC) $(TUI_SRC) $(BUILD)/gen/themes_builtin.c | fuzz-deps
+	@mkdir -p build-fuzz
+	@echo "  FUZZCC  $@"
+	$(Q)clang $(FUZZ_FLAGS) -D_DEFAULT_SOURCE -DROOFTOP_VERSION='"$(VERSION)"' -DROOFTOP_DATADIR='"/nonexistent"' -Itui \
+	    $$(pkg-config --cflags ncursesw libcjson zlib) $< $(CORE_SRC) $(TUI_SRC) $(BUILD)/gen/themes_builtin.c \
+	    $$(pkg-config --libs ncursesw libcjson zlib) -lm -lutil -o $@
+
 # Each harness runs FUZZ_RUNS inputs of up to 64 KiB, starting from its seed
 # corpus in tests/fuzz/corpus/NAME; new inputs it finds go to
 # build-fuzz/corpus-NAME. Then a large pass: FUZZ_LARGE_RUNS inputs of up to
