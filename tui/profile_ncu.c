@@ -147,6 +147,10 @@ static void tally_metric(struct tally *t, const char *name, const char *unit, co
                                                            : unit_scale(unit, "cycle");
     if (needed && (!read || !(scale > 0.0)) && !t->refused[0] && strcmp(text, "n/a") != 0)
         snprintf(t->refused, sizeof t->refused, "%.40s = '%.16s' in '%.16s'", name, text, unit);
+    if (needed && read && v < 0.0 && !t->refused[0]) { /* a time or a byte count is never negative */
+        snprintf(t->refused, sizeof t->refused, "%.40s = '%.16s' is negative", name, text);
+        return;
+    }
     if (!read)
         return;
     double s;
