@@ -161,6 +161,34 @@ int points_utilization(const struct measured_point *pts, size_t n, const struct 
     return 0;
 }
 
+int point_levels(const struct measured_point *p, const struct scenario *s, const struct points_context *ctx,
+                 struct point_levels *out)
+{
+    out->compute = out->hbm = out->l2 = out->l1 = -1.0;
+    out->nearest = "";
+    struct point_placement pp;
+    if (!(p->seconds > 0.0) || point_place(p, s, &pp) != 0)
+        return -1;
+    if (p->flops > 0.0 && pp.peak_flops_per_s > 0.0)
+        out->compute = pp.achieved_flops_per_s / pp.peak_flops_per_s;
+    double bw = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : s->chip.hbm_bytes_per_s;
+    if (bw > 0.0)
+        out->hbm = pp.achieved_bytes_per_s / bw;
+    double l2 = ctx && ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : s->chip.l2_bytes_per_s;
+    double l1 = ctx && ctx->l1_bytes_per_s > 0.0 ? ctx->l1_bytes_per_s : s->chip.l1_bytes_per_s;
+    if (p->l2_bytes > 0.0 && l2 > 0.0)
+        out->l2 = p->l2_bytes / p->seconds / l2;
+    if (p->l1_bytes > 0.0 && l1 > 0.0)
+        out->l1 = p->l1_bytes / p->seconds / l1;
+    double best = -1.0;
+    const double shares[4] = {out->compute, out->hbm, out->l2, out->l1};
+    static const char *const names[4] = {"compute", "HBM", "L2", "L1"};
+    for (int i = 0; i < 4; i++)
+        if (shares[i] > best)
+            best = shares[i], out->nearest = names[i];
+    return 0;
+}
+
 const char *point_above_name(enum point_above_cause c)
 {
     switch (c) {

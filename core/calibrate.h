@@ -46,6 +46,7 @@ struct measured_point {
     bool vector_unit; /* FP32/FP64 work off the tensor cores (SASS counts, an fp32 operator): against the chip's
                          vector_flops_per_s rather than a matmul peak */
     enum point_kind kind;         /* POINT_KIND_UNKNOWN: point_kind_from_name tells it from the label */
+    double l2_bytes, l1_bytes;    /* bytes it moved through L2 and L1, when the profile counts them; 0 unknown */
     double gemm_m, gemm_k, gemm_n; /* a GEMM's rows (batch included), inner and output width; 0 unknown */
 };
 
@@ -96,7 +97,28 @@ struct points_context {
     double step_s;      /* their summed span, s */
     double all_s;       /* every kernel's and copy's time in the file, placed or not (0: unknown) */
     bool bytes_estimated; /* the points' bytes are estimated from shapes, not DRAM counters */
+    /* The caches' bandwidths the profile measured (rocprof-compute's
+     * roofline.csv beside a pmc_perf.csv), bytes/s; 0 none; and where from. */
+    double l2_bytes_per_s, l1_bytes_per_s, hbm_measured_bytes_per_s;
+    char ceilings_source[160];
 };
+
+/* One measured kernel against every memory level's roof (the hierarchical
+ * roofline: Yang, Kurth, Williams, "Hierarchical Roofline analysis for
+ * GPUs", CCPE 2020): at each level its achieved bandwidth over that level's
+ * (which equals its achieved FLOP/s over the roof at that level's
+ * intensity), and its FLOP/s over the peak; -1 where the bytes or the
+ * bandwidth are unknown. */
+struct point_levels {
+    double compute, hbm, l2, l1;
+    const char *nearest; /* the roof it is nearest: "compute", "HBM", "L2" or "L1" (the largest share) */
+};
+
+/* The levels of p on scenario s's chip, the caches' bandwidths from ctx's
+ * measured ceilings when it has them, else the chip's (ctx may be NULL).
+ * Returns 0, or -1 when p has no time. */
+int point_levels(const struct measured_point *p, const struct scenario *s, const struct points_context *ctx,
+                 struct point_levels *out);
 
 /* The utilization of profiled work: the counted FLOPs and bytes over a
  * window of time, as the guide's companion post asks (count MFU and MBU by

@@ -13,7 +13,7 @@ static const char *const chip_keys[] = {"name", "key", "peak_flops_per_s", "peak
                                         "hbm_bytes_per_s", "hbm_bw_bytes_per_s", "interconnect_bytes_per_s", "scale_up_domain", "scale_out_bytes_per_s",
                                         "tdp_w", "source", "notes", "sparse", "sparse_halved", "vendor",
                                         "vector_flops_per_s", "sm_count", "efficiency", "price_usd_per_chip_hour",
-                                        "price_source", "kernels", NULL};
+                                        "price_source", "kernels", "l2_bytes_per_s", "l1_bytes_per_s", NULL};
 
 /* Makes a short key from a display name: "My Chip 2" -> "my-chip-2". */
 static void key_from_name(char *out, size_t size, const char *name)
@@ -208,6 +208,10 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
         figure_or_zero(obj, "tdp_w", path, 1, 1e6, &tdp, msg, sizeof msg) == JSON_BAD ||
         figure_or_zero(obj, "vector_flops_per_s", path, RT_MIN_PEAK_FLOPS, RT_MAX_PEAK_FLOPS, &c.vector_flops_per_s,
                        msg, sizeof msg) == JSON_BAD ||
+        figure_or_zero(obj, "l2_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, &c.l2_bytes_per_s, msg,
+                       sizeof msg) == JSON_BAD ||
+        figure_or_zero(obj, "l1_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, &c.l1_bytes_per_s, msg,
+                       sizeof msg) == JSON_BAD ||
         json_string(obj, "source", path, false, c.source, sizeof c.source, msg, sizeof msg) == JSON_BAD ||
         json_string(obj, "notes", path, false, c.notes, sizeof c.notes, msg, sizeof msg) == JSON_BAD ||
         figure_or_zero(obj, "price_usd_per_chip_hour", path, 1e-3, RT_MAX_PRICE_USD_PER_CHIP_HOUR,
@@ -286,6 +290,10 @@ void chip_to_json(cJSON *obj, const struct chip_spec *c)
         json_add_exact(obj, "vector_flops_per_s", c->vector_flops_per_s);
     else
         cJSON_AddNullToObject(obj, "vector_flops_per_s");
+    if (c->l2_bytes_per_s > 0.0) /* written only when stated: no built-in chip has them */
+        json_add_exact(obj, "l2_bytes_per_s", c->l2_bytes_per_s);
+    if (c->l1_bytes_per_s > 0.0)
+        json_add_exact(obj, "l1_bytes_per_s", c->l1_bytes_per_s);
     cJSON_AddStringToObject(obj, "source", c->source);
     cJSON_AddStringToObject(obj, "notes", c->notes);
     if (c->price_usd_per_chip_hour > 0.0)

@@ -77,6 +77,11 @@ struct chip_spec {
      * built-in map); a chip file may name a sibling or carry fits of its
      * own (--calibrate writes them). */
     struct kernel_profile kernels;
+    /* The caches' bandwidths, bytes/s, for the hierarchical roofline of
+     * measured kernels that carry their L2 and L1 bytes; 0 = unpublished
+     * (vendors publish none for these chips: a chip file may state them,
+     * with its source, and a rocprof-compute roofline.csv measures them). */
+    double l2_bytes_per_s, l1_bytes_per_s;
 };
 
 /* A run of chips to choose from: the built-ins, or the built-ins and the

@@ -1337,6 +1337,60 @@ static void text_utilization(struct strbuf *sb, const struct scenario *s, const 
         sb_printf(sb, "%sProfiled on %s; placed on %s's roof\n", markdown ? "\n" : "", ctx->device, s->chip.name);
 }
 
+/* The measured kernels against every memory level's roof, when the profile
+ * counts their L2 or L1 bytes (text or markdown). */
+static void text_levels(struct strbuf *sb, const struct scenario *s, const struct measured_point *pts, size_t n,
+                        const struct points_context *ctx, bool markdown)
+{
+    bool any = false;
+    for (size_t i = 0; i < n; i++)
+        any |= pts[i].l2_bytes > 0.0 || pts[i].l1_bytes > 0.0;
+    if (!any)
+        return;
+    double l2 = ctx && ctx->l2_bytes_per_s > 0.0 ? ctx->l2_bytes_per_s : s->chip.l2_bytes_per_s;
+    double l1 = ctx && ctx->l1_bytes_per_s > 0.0 ? ctx->l1_bytes_per_s : s->chip.l1_bytes_per_s;
+    char b2[24] = "", b1[24] = "", bh[24] = "";
+    if (!(l2 > 0.0) && !(l1 > 0.0)) {
+        sb_printf(sb, "\n%sThe profile counts its kernels' L2 and L1 bytes, but %s has no published cache bandwidths: "
+                      "give l2_bytes_per_s and l1_bytes_per_s in a chip file (with their source) to see each "
+                      "kernel against those roofs\n",
+                  markdown ? "" : "", s->chip.key);
+        return;
+    }
+    if (l2 > 0.0)
+        format_si(b2, sizeof b2, l2, "B/s");
+    if (l1 > 0.0)
+        format_si(b1, sizeof b1, l1, "B/s");
+    sb_printf(sb, "\nEvery memory level's roof (the hierarchical roofline): L2 %s, L1 %s, from %s\n", b2[0] ? b2 : "-",
+              b1[0] ? b1 : "-", ctx && ctx->ceilings_source[0] ? ctx->ceilings_source : s->chip.key);
+    if (ctx && ctx->hbm_measured_bytes_per_s > 0.0) {
+        format_si(bh, sizeof bh, ctx->hbm_measured_bytes_per_s, "B/s");
+        sb_printf(sb, "%s(the same benchmark measured HBM at %s; the HBM column is against %s's %s)\n",
+                  markdown ? "\n" : "  ", bh, s->chip.key,
+                  format_si(b2, sizeof b2, s->chip.hbm_bytes_per_s, "B/s"));
+    }
+    if (markdown)
+        sb_puts(sb, "\n| kernel | compute | HBM | L2 | L1 | nearest roof |\n| --- | ---: | ---: | ---: | ---: | --- |\n");
+    else
+        sb_printf(sb, "  %-40s %8s %8s %8s %8s  %s\n", "kernel", "compute", "HBM", "L2", "L1", "nearest roof");
+    for (size_t i = 0; i < n; i++) {
+        struct point_levels lv;
+        if (point_levels(&pts[i], s, ctx, &lv) != 0)
+            continue;
+        char c[4][16];
+        const double v[4] = {lv.compute, lv.hbm, lv.l2, lv.l1};
+        for (int k = 0; k < 4; k++)
+            if (v[k] >= 0.0)
+                snprintf(c[k], sizeof c[k], "%.1f%%", v[k] * 100.0);
+            else
+                snprintf(c[k], sizeof c[k], "-");
+        if (markdown)
+            sb_printf(sb, "| %s | %s | %s | %s | %s | %s |\n", pts[i].label, c[0], c[1], c[2], c[3], lv.nearest);
+        else
+            sb_printf(sb, "  %-40.40s %8s %8s %8s %8s  %s\n", pts[i].label, c[0], c[1], c[2], c[3], lv.nearest);
+    }
+}
+
 /* The profile's kernels by rooftop's operation, against the scenario's
  * floor and realistic estimate (text or markdown). */
 static void text_profile_ops(struct strbuf *sb, const struct scenario *s, const struct analysis *a,
@@ -1456,6 +1510,12 @@ static cJSON *json_utilization(cJSON *root, const struct scenario *s, const stru
     cJSON_AddNumberToObject(o, "hfu", u.hfu);
     cJSON_AddNumberToObject(o, "mbu", u.mbu);
     cJSON_AddNumberToObject(o, "above_roof_left_out", (double)u.above_left_out);
+    if (ctx && ctx->ceilings_source[0]) {
+        cJSON_AddNumberToObject(o, "l2_bytes_per_s", ctx->l2_bytes_per_s);
+        cJSON_AddNumberToObject(o, "l1_bytes_per_s", ctx->l1_bytes_per_s);
+        cJSON_AddNumberToObject(o, "hbm_measured_bytes_per_s", ctx->hbm_measured_bytes_per_s);
+        cJSON_AddStringToObject(o, "ceilings_source", ctx->ceilings_source);
+    }
     cJSON_AddBoolToObject(o, "bytes_estimated", ctx && ctx->bytes_estimated);
     return o;
 }
@@ -1493,7 +1553,8 @@ static void csv_points(struct strbuf *sb, const struct scenario *s, const struct
 }
 
 /* The measured points under "points" in a JSON report. */
-static void json_points(cJSON *root, const struct scenario *s, const struct measured_point *pts, size_t n)
+static void json_points(cJSON *root, const struct scenario *s, const struct measured_point *pts, size_t n,
+                        const struct points_context *ctx)
 {
     cJSON *list = cJSON_AddArrayToObject(root, "points");
     for (size_t i = 0; i < n; i++) {
@@ -1519,6 +1580,18 @@ static void json_points(cJSON *root, const struct scenario *s, const struct meas
         cJSON_AddBoolToObject(o, "by_bytes", pp.by_bytes);
         cJSON_AddBoolToObject(o, "on_vector_roof", pp.on_vector_roof);
         cJSON_AddNumberToObject(o, "achieved_bytes_per_s", pp.achieved_bytes_per_s);
+        struct point_levels lv;
+        point_levels(&pts[i], s, ctx, &lv);
+        const char *const keys[6] = {"l2_bytes", "l1_bytes", "hbm_fraction", "l2_fraction", "l1_fraction",
+                                     "compute_fraction"};
+        const double vals[6] = {pts[i].l2_bytes > 0.0 ? pts[i].l2_bytes : -1.0,
+                                pts[i].l1_bytes > 0.0 ? pts[i].l1_bytes : -1.0, lv.hbm, lv.l2, lv.l1, lv.compute};
+        for (int k = 0; k < 6; k++)
+            if (vals[k] >= 0.0)
+                cJSON_AddNumberToObject(o, keys[k], vals[k]);
+            else
+                cJSON_AddNullToObject(o, keys[k]);
+        cJSON_AddStringToObject(o, "nearest_roof", lv.nearest);
         cJSON_AddItemToArray(list, o);
     }
 }
@@ -1553,6 +1626,7 @@ char *report_render_points(enum rt_format f, const struct scenario *s, const str
         markdown_report(&sb, s, a);
         if (n > 0) {
             text_points(&sb, s, pts, n, true);
+            text_levels(&sb, s, pts, n, ctx, true);
             text_utilization(&sb, s, pts, n, ctx, true);
             text_profile_ops(&sb, s, a, pts, n, true);
         }
@@ -1560,7 +1634,7 @@ char *report_render_points(enum rt_format f, const struct scenario *s, const str
     case RT_FORMAT_JSON: {
         cJSON *root = json_report(s, a);
         if (root && n > 0) {
-            json_points(root, s, pts, n);
+            json_points(root, s, pts, n, ctx);
             json_profile_ops(json_utilization(root, s, pts, n, ctx), s, a, pts, n);
         }
         json_finish(&sb, root);
@@ -1574,6 +1648,7 @@ char *report_render_points(enum rt_format f, const struct scenario *s, const str
         text_report(&sb, s, a);
         if (n > 0) {
             text_points(&sb, s, pts, n, false);
+            text_levels(&sb, s, pts, n, ctx, false);
             text_utilization(&sb, s, pts, n, ctx, false);
             text_profile_ops(&sb, s, a, pts, n, false);
         }

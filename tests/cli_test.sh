@@ -255,6 +255,23 @@ head -c 30000 "$tmp/trace.json" >"$tmp/cut.json"
 expect 2 "--points a truncated trace" -- --report --points "$tmp/cut.json"
 grep -q "ends early" "$tmp/err" && ok || bad "truncated trace: $(cat "$tmp/err")"
 
+# The hierarchical roofline: a rocprof-compute workload folder (pmc_perf.csv with roofline.csv beside it,
+# the MI210 vcopy's own measured ceilings: L2 5017.1123, L1 9228.8867 GB/s), and an ncu export's L2 and L1
+# bytes against a chip file's cache bandwidths.
+mkdir -p "$tmp/workload"
+cp tests/fixtures/profiles/rocprof/mi210_omniperf_vcopy_roof_pmc_perf.csv "$tmp/workload/pmc_perf.csv"
+cp tests/fixtures/profiles/rocprof/mi210_omniperf_vcopy_roofline.csv "$tmp/workload/roofline.csv"
+expect 0 "a rocprof-compute workload with its ceilings" -- --report --chip mi250x --points "$tmp/workload/pmc_perf.csv"
+grep -q "^Every memory level's roof (the hierarchical roofline): L2 5.02 TB/s, L1 9.23 TB/s" "$tmp/out" &&
+    grep -q "^  vecCopy #0 .*  25.4%    16.6%    18.0%  HBM" "$tmp/out" && ok ||
+    bad "rocprof workload: the kernels are not against the L2 and L1 roofs"
+grep -q "roofline.csv: measured ceilings read: HBM 1388.8 GB/s, L2 5017.1 GB/s, L1 9228.9 GB/s" "$tmp/err" && ok ||
+    bad "rocprof workload: the ceilings read are not said"
+expect 0 "an ncu export's cache bytes without cache bandwidths" -- --report --chip a100 \
+    --points tests/fixtures/profiles/ncu/a100_cudnn_conv2d_sgemm_long_rules.csv
+grep -q "has no published cache bandwidths: give l2_bytes_per_s and l1_bytes_per_s in a chip file" "$tmp/out" && ok ||
+    bad "ncu cache bytes on a chip without cache figures: not said"
+
 # Hardening (issue 23): quiet wrong figures are said or refused.
 cat >"$tmp/chipx.json" <<'EOF2'
 {"key": "myh100", "name": "My H100", "peak_flops_per_s": {"bf16": 989.4e12}, "hbm_bytes": 80e9,

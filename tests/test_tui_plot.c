@@ -128,7 +128,7 @@ static void test_plot_measured_points(void **state)
         assert_int_equal(point_place(&items[i], &s, &placed[i].at), 0);
         placed[i].label = items[i].label;
     }
-    struct plot_points pts = {placed, 2};
+    struct plot_points pts = {placed, 2, 0.0, 0.0};
     static char text[65536];
     struct grid g;
     assert_int_equal(grid_init(&g, 80, 24), 0);
@@ -188,12 +188,12 @@ static void test_plot_copies_and_outliers(void **state)
     struct rect r = {0, 0, 100, 30};
     struct grid g;
     assert_int_equal(grid_init(&g, 100, 30), 0);
-    struct plot_points one = {placed, 1};
+    struct plot_points one = {placed, 1, 0.0, 0.0};
     plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &one, true, NULL, &scratch);
     grid_to_text(&g, alone, sizeof alone);
     grid_free(&g);
     assert_int_equal(grid_init(&g, 100, 30), 0);
-    struct plot_points four = {placed, 4};
+    struct plot_points four = {placed, 4, 0.0, 0.0};
     plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &four, true, NULL, &scratch);
     grid_to_text(&g, all, sizeof all);
     grid_free(&g);
@@ -209,6 +209,42 @@ static void test_plot_copies_and_outliers(void **state)
     while (line > all && line[-1] != '\n')
         line--;
     assert_true(c - line <= 6);
+}
+
+/* The hierarchical roofline on the plot: with the caches' bandwidths (here
+ * 5 and 19 TB/s, a test's figures, over the H100's 3.35 TB/s HBM) and a
+ * kernel's L2 and L1 intensities, the caches' dotted roofs are drawn and
+ * named and the kernel shows again as '2' and '1' at the same FLOP/s;
+ * without the bandwidths, neither. */
+static void test_plot_cache_levels(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    static struct analysis a;
+    char err[256];
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    struct measured_point m = {.label = "k", .flops = 1e11, .bytes = 1e9, .seconds = 0.01, .l2_bytes = 2e10,
+                               .l1_bytes = 1e11};
+    struct plot_point p = {.label = "k", .l2_intensity = 5.0, .l1_intensity = 1.0};
+    assert_int_equal(point_place(&m, &s, &p.at), 0);
+    static char text[65536];
+    struct rect r = {0, 0, 120, 40};
+    struct grid g;
+    assert_int_equal(grid_init(&g, 120, 40), 0);
+    struct plot_points pts = {&p, 1, 5e12, 19e12};
+    plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &pts, true, NULL, &scratch);
+    grid_to_text(&g, text, sizeof text);
+    grid_free(&g);
+    if (!strstr(text, "L2 roof") || !strstr(text, "L1 roof") || !strchr(text, '2') || !strchr(text, '1'))
+        fail_msg("the caches' roofs or the kernel's levels are not drawn:\n%s", text);
+    assert_int_equal(grid_init(&g, 120, 40), 0);
+    struct plot_points bare = {&p, 1, 0.0, 0.0};
+    plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &bare, true, NULL, &scratch);
+    grid_to_text(&g, text, sizeof text);
+    grid_free(&g);
+    assert_null(strstr(text, "L2 roof"));
 }
 
 /* A kernel placed against another roof than the plot's gets that roof
@@ -240,12 +276,12 @@ static void test_plot_point_roofs(void **state)
     struct grid g;
     assert_int_equal(grid_init(&g, 120, 40), 0);
     struct rect all = {0, 0, 120, 40};
-    struct plot_points pts = {placed, 2};
+    struct plot_points pts = {placed, 2, 0.0, 0.0};
     plot_draw_state(view_make(&g, all), &a, NULL, NULL, NULL, &pts, true, NULL, &scratch);
     grid_to_text(&g, text, sizeof text);
     if (!strstr(text, "vector 67.0 TFLOP/s") || !strstr(text, "fp8 1.98 PFLOP/s"))
         fail_msg("the points' roofs are not drawn and named:\n%s", strstr(text, "vector") ? strstr(text, "vector") : text);
-    struct plot_points none = {placed, 0};
+    struct plot_points none = {placed, 0, 0.0, 0.0};
     grid_free(&g);
     assert_int_equal(grid_init(&g, 120, 40), 0);
     plot_draw_state(view_make(&g, all), &a, NULL, NULL, NULL, &none, true, NULL, &scratch);
@@ -553,7 +589,7 @@ int main(void)
         cmocka_unit_test(test_decades),       cmocka_unit_test(test_positions),
         cmocka_unit_test(test_decade_labels), cmocka_unit_test(test_plot_content),
         cmocka_unit_test(test_plot_ascii_only), cmocka_unit_test(test_plot_measured_points), cmocka_unit_test(test_plot_point_roofs),
-        cmocka_unit_test(test_plot_copies_and_outliers), cmocka_unit_test(test_compare_overlay),
+        cmocka_unit_test(test_plot_copies_and_outliers), cmocka_unit_test(test_plot_cache_levels), cmocka_unit_test(test_compare_overlay),
         cmocka_unit_test(test_small_views),   cmocka_unit_test(test_even_ticks),
         cmocka_unit_test(test_ticks_evenly_spaced), cmocka_unit_test(test_steady_axes_pin),
         cmocka_unit_test(test_trails),        cmocka_unit_test(test_labels_merge),

@@ -171,7 +171,7 @@ static void test_points_follow_the_chip(void **state)
 {
     (void)state;
     static const struct measured_point pts[] = {{.label = "gemm", .flops = 1.1e12, .bytes = 4e8, .seconds = 0.01}};
-    ui_set_points(u, pts, 1);
+    ui_set_points(u, pts, 1, NULL);
     assert_int_equal(u->placed_count, 1);
     ASSERT_NEAR(u->placed[0].at.roof_flops_per_s, 197e12, 0);
     u->selected = SLIDER_CHIP;

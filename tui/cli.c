@@ -2093,6 +2093,7 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         o->explorer.chips = chip_db_list(&o->chips);
         o->explorer.points = o->points;
         o->explorer.point_count = o->point_count;
+        o->explorer.points_context = &o->points_context;
         if (o->warnings.count > 0) { /* stderr is behind the explorer's screen: say the first one there too */
             int more = o->warnings.count - 1 + o->warnings.dropped;
             snprintf(o->explorer.start_warning, sizeof o->explorer.start_warning, "warning: %.240s%s",

@@ -746,7 +746,7 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     }
     if (opts) {
         ui_set_chips(u, opts->chips);
-        ui_set_points(u, opts->points, opts->point_count);
+        ui_set_points(u, opts->points, opts->point_count, opts->points_context);
         if (opts->has_baseline) {
             char err[256];
             if (ui_set_baseline(u, &opts->baseline, err, sizeof err) == 0)

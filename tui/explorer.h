@@ -25,6 +25,7 @@ struct explorer_options {
     bool present;       /* --present: start in the presentation view */
     char save_path[1024]; /* where 's' saves the scenario first (the last --write-scenario), or "" */
     const struct measured_point *points; /* --points: measured kernels on the plot (borrowed) */
+    const struct points_context *points_context; /* what their profile says beyond them (borrowed; may be NULL) */
     size_t point_count;
     bool has_baseline;  /* --baseline FILE: a saved scenario pinned as the baseline ('b') */
     struct scenario baseline;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fileio.h"
@@ -139,6 +140,33 @@ static int kineto_trace_points(const char *file, const char *shown, const char *
     return rc;
 }
 
+/* rocprof-compute writes its measured ceilings (roofline.csv) in the
+ * workload folder beside pmc_perf.csv: read them into ctx when they are
+ * there, and say so. */
+static void roofline_beside(const char *path, struct points_context *ctx, struct load_warnings *w)
+{
+    char sibling[4096 + 16], err[300], *text;
+    const char *slash = strrchr(path, '/');
+    int n = slash ? snprintf(sibling, sizeof sibling, "%.*sroofline.csv", (int)(slash - path + 1), path)
+                  : snprintf(sibling, sizeof sibling, "roofline.csv");
+    size_t len;
+    if (n <= 0 || (size_t)n >= sizeof sibling || access(sibling, R_OK) != 0 ||
+        read_file(sibling, &text, &len, err, sizeof err) != 0)
+        return;
+    double hbm, l2, l1;
+    if (rocprof_roofline_ceilings(text, len, &hbm, &l2, &l1) == 0) {
+        ctx->hbm_measured_bytes_per_s = hbm;
+        ctx->l2_bytes_per_s = l2;
+        ctx->l1_bytes_per_s = l1;
+        char buf[200];
+        const char *shown = path_shown(buf, sizeof buf, sibling);
+        snprintf(ctx->ceilings_source, sizeof ctx->ceilings_source, "%.130s (measured, device 0)", shown);
+        warn_add(w, "%s: measured ceilings read: HBM %.1f GB/s, L2 %.1f GB/s, L1 %.1f GB/s", shown, hbm / 1e9,
+                 l2 / 1e9, l1 / 1e9);
+    }
+    free(text);
+}
+
 int measured_points_read_path(const char *path, const char *shown, struct measured_point *points, size_t max,
                               size_t *count, struct points_context *ctx, struct load_warnings *w, char *err,
                               size_t errsize)
@@ -152,8 +180,11 @@ int measured_points_read_path(const char *path, const char *shown, struct measur
     size_t len;
     if (read_file(path, &text, &len, err, errsize) != 0)
         return -1;
+    bool pmc = rocprof_pmc_looks_like(text, len);
     int rc = measured_points_read(shown, text, len, points, max, count, w, err, errsize);
     free(text);
+    if (rc == 0 && pmc && ctx)
+        roofline_beside(path, ctx, w);
     return rc;
 }
 

@@ -517,6 +517,48 @@ static bool points_need_vector(const struct plot_points *pts, const struct analy
     return false;
 }
 
+/* True when some measured kernel has an intensity at cache level (2: L2, 1: L1). */
+static bool points_at_level(const struct plot_points *pts, int level)
+{
+    for (size_t i = 0; pts && i < pts->count; i++)
+        if ((level == 2 ? pts->items[i].l2_intensity : pts->items[i].l1_intensity) > 0.0 &&
+            pts->items[i].at.achieved_flops_per_s > 0.0)
+            return true;
+    return false;
+}
+
+/* The hierarchical roofline's other points: each kernel again at its L2
+ * ('2') and L1 ('1') intensity, at the same FLOP/s, under the caches'
+ * dotted roofs; and the roofs' names at their left end where they fit. */
+static void draw_levels(struct view area, struct taken *t, const struct plot_frame *f, const struct plot_points *pts,
+                        bool l2, bool l1)
+{
+    for (size_t i = 0; i < pts->count; i++) {
+        const struct plot_point *p = &pts->items[i];
+        for (int level = 2; level >= 1; level--) {
+            double x = level == 2 ? p->l2_intensity : p->l1_intensity;
+            if (!(x > 0.0) || !(p->at.achieved_flops_per_s > 0.0) || (level == 2 ? !l2 : !l1))
+                continue;
+            int cx = floor_div(px_of(f, x), f->sx), cy = floor_div(py_of(f, p->at.achieved_flops_per_s), f->sy);
+            if (cx < 0 || cy < 0 || cx >= t->cols || cy >= t->rows || cell_marked(t, cx, cy))
+                continue;
+            view_put(area, cx, cy, level == 2 ? '2' : '1', ROLE_ROOF2);
+            taken_mark(t, cx, cy, 1);
+        }
+    }
+    static const char *const names[2] = {"L2 roof", "L1 roof"};
+    const double bws[2] = {pts->l2_bytes_per_s, pts->l1_bytes_per_s};
+    const bool on[2] = {l2, l1};
+    for (int k = 0; k < 2; k++) {
+        if (!on[k])
+            continue;
+        /* just above the roof a decade right of the plot's left edge */
+        double x = pow(10.0, f->x_lo + 1);
+        int cx = floor_div(px_of(f, x), f->sx), cy = floor_div(py_of(f, bws[k] * x), f->sy) - 1;
+        place_label(area, t, cx, cy, names[k], ROLE_ROOF2);
+    }
+}
+
 /* True when st asks for the vector unit's roof (R). */
 static bool roofs_want_vector(const struct plot_state *st)
 {
@@ -991,6 +1033,13 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
         canvas_set(scratch, ridge_px, py, ROLE_RIDGE, ':');
     if (base) /* under the roof, which keeps its colour where a point moved along it */
         draw_moves(scratch, &f, a, base, ops_phase);
+    /* The caches' roofs, dotted, when a kernel shows at their intensities. */
+    bool l2_roof = pts && pts->l2_bytes_per_s > a->hbm_bytes_per_s && points_at_level(pts, 2);
+    bool l1_roof = pts && pts->l1_bytes_per_s > a->hbm_bytes_per_s && points_at_level(pts, 1);
+    if (l2_roof)
+        draw_roof(scratch, &f, a->peak_flops_per_s, pts->l2_bytes_per_s, ROLE_ROOF2, true, false);
+    if (l1_roof)
+        draw_roof(scratch, &f, a->peak_flops_per_s, pts->l1_bytes_per_s, ROLE_ROOF2, true, false);
     draw_roof(scratch, &f, a->peak_flops_per_s, a->hbm_bytes_per_s, ROLE_ROOF, false, false);
     canvas_blit(scratch, area, 0, 0);
 
@@ -1003,6 +1052,8 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
     if (ops_phase)
         draw_op_groups(area, &t, &f, a, ops_phase);
     draw_measured(area, &t, &f, pts, gl);
+    if (l2_roof || l1_roof)
+        draw_levels(area, &t, &f, pts, l2_roof, l1_roof);
     if (!(st && st->hide_ridge_value))
         draw_ridge_label(area, &t, floor_div(ridge_px, f.sx), floor_div(roof_py, f.sy), "", a->ridge_flop_per_byte,
                          ROLE_RIDGE);

@@ -55,11 +55,14 @@ struct plot_point {
     const char *label;
     const char *roof_name; /* its roof's name when not the plot's: "vector", "fp8" (NULL: the plot's) */
     struct point_placement at;
+    double l2_intensity, l1_intensity; /* FLOPs over its L2 and L1 bytes; 0 when not counted */
 };
 
 struct plot_points {
     const struct plot_point *items;
     size_t count;
+    double l2_bytes_per_s, l1_bytes_per_s; /* the caches' roofs to draw (0 none): with them, each kernel also
+                                              shows at its L2 ('2') and L1 ('1') intensities */
 };
 
 /* How many earlier positions a moving point leaves behind as a trail. */

@@ -389,6 +389,8 @@ int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, str
         p->flops = k->tensor_flops > 0.0 ? k->tensor_flops : k->sass_flops > 0.0 ? k->sass_flops : 0.0;
         p->precision = k->tensor_flops > 0.0 ? k->tensor_precision : RT_BF16;
         p->vector_unit = !(k->tensor_flops > 0.0) && k->sass_flops > 0.0; /* CUDA-core work: the vector roof */
+        p->l2_bytes = k->l2_bytes > 0.0 && k->l2_bytes <= 1e18 ? k->l2_bytes : 0.0;
+        p->l1_bytes = k->l1_bytes > 0.0 && k->l1_bytes <= 1e18 ? k->l1_bytes : 0.0;
         if (profile_point_check(path, p, err, errsize) != 0)
             return -1;
     }

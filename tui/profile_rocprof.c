@@ -268,6 +268,8 @@ int rocprof_pmc_points(const char *path, const char *text, size_t len, struct me
         }
         p->flops += d[i].flops > 0.0 ? d[i].flops : 0.0;
         p->bytes += d[i].hbm_bytes;
+        p->l2_bytes += d[i].l2_bytes > 0.0 ? d[i].l2_bytes : 0.0;
+        p->l1_bytes += d[i].l1_bytes > 0.0 ? d[i].l1_bytes : 0.0;
         p->seconds += d[i].time_s;
         p->kernels += 1.0;
         if (!(p->flops > 0.0))
@@ -354,4 +356,27 @@ bool profile_time_only(const char *path, const char *text, size_t len, char *err
                            "FLOPs or bytes to place: %s",
              path, kind, rows, total * 1e-6, largest[0] ? largest : "none", big * 1e-6, advice);
     return true;
+}
+
+int rocprof_roofline_ceilings(const char *text, size_t len, double *hbm, double *l2, double *l1)
+{
+    char (*row)[CSV_FIELD_MAX] = malloc(2 * 64 * CSV_FIELD_MAX);
+    if (!row)
+        return -1;
+    char (*head)[CSV_FIELD_MAX] = row + 64;
+    size_t pos = 0;
+    int nh = csv_record_cut(text, len, &pos, head, 64), rc = -1;
+    int k = nh > 0 ? csv_record_cut(text, len, &pos, row, 64) : 0;
+    int c_dev = nh > 0 ? column(head, nh, "device") : -1, c_h = nh > 0 ? column(head, nh, "HBMBw") : -1;
+    int c_2 = nh > 0 ? column(head, nh, "L2Bw") : -1, c_1 = nh > 0 ? column(head, nh, "L1Bw") : -1;
+    if (k > 0 && c_dev == 0 && c_h >= 0 && c_2 >= 0 && c_1 >= 0) {
+        double h = value(row, k, c_h), b2 = value(row, k, c_2), b1 = value(row, k, c_1);
+        /* GB/s, though the file does not say: rocprof-compute's roofline benchmark writes them so */
+        if (h > 0.0 && b2 > 0.0 && b1 > 0.0 && h < 1e8 && b2 < 1e8 && b1 < 1e8) {
+            *hbm = h * 1e9, *l2 = b2 * 1e9, *l1 = b1 * 1e9;
+            rc = 0;
+        }
+    }
+    free(row);
+    return rc;
 }

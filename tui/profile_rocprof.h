@@ -59,6 +59,11 @@ int rocprof_pmc_read(const char *path, const char *text, size_t len, struct rocp
 int rocprof_pmc_points(const char *path, const char *text, size_t len, struct measured_point *points, size_t max,
                        size_t *count, struct load_warnings *w, char *err, size_t errsize);
 
+/* The measured ceilings of a rocprof-compute roofline.csv (its first row,
+ * device 0: HBMBw, L2Bw, L1Bw in GB/s, though the file does not write the
+ * unit), in bytes/s. Returns 0, or -1 when text is not one. */
+int rocprof_roofline_ceilings(const char *text, size_t len, double *hbm, double *l2, double *l1);
+
 /* When text is one of the time-only summaries, writes the refusal (what
  * it is, its kernels and total time, the largest, what to profile with)
  * to err and returns true; else false. */

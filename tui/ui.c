@@ -117,6 +117,10 @@ static void place_points(struct ui *u)
         struct plot_point *p = &u->placed[u->placed_count];
         if (point_place(&u->points[i], &u->scenario, &p->at) == 0) {
             p->label = u->points[i].label;
+            /* its intensities at the caches, for the hierarchical roofline: FLOPs over L2 and L1 bytes */
+            const struct measured_point *m = &u->points[i];
+            p->l2_intensity = m->flops > 0.0 && m->l2_bytes > 0.0 ? m->flops / m->l2_bytes : 0.0;
+            p->l1_intensity = m->flops > 0.0 && m->l1_bytes > 0.0 ? m->flops / m->l1_bytes : 0.0;
             p->roof_name = p->at.on_vector_roof ? "vector" : precision_name(u->points[i].precision);
             u->placed_count++;
         }
@@ -138,8 +142,9 @@ int ui_set_baseline(struct ui *u, const struct scenario *s, char *err, size_t er
     return 0;
 }
 
-void ui_set_points(struct ui *u, const struct measured_point *points, size_t count)
+void ui_set_points(struct ui *u, const struct measured_point *points, size_t count, const struct points_context *ctx)
 {
+    u->points_context = ctx;
     u->points = points;
     u->point_count = count;
     place_points(u);
@@ -1280,7 +1285,12 @@ int ui_render(struct ui *u, struct grid *g)
         &u->compare,
     };
     const char *ops = u->ops_phase >= 0 ? phase_name((enum rt_phase)u->ops_phase) : NULL;
-    struct plot_points pts = {u->placed, u->placed_count};
+    struct plot_points pts = {u->placed, u->placed_count, 0.0, 0.0};
+    if (u->placed_count > 0) { /* the caches' roofs: the profile's measured ceilings, else the chip's */
+        const struct points_context *c = u->points_context;
+        pts.l2_bytes_per_s = c && c->l2_bytes_per_s > 0.0 ? c->l2_bytes_per_s : u->scenario.chip.l2_bytes_per_s;
+        pts.l1_bytes_per_s = c && c->l1_bytes_per_s > 0.0 ? c->l1_bytes_per_s : u->scenario.chip.l1_bytes_per_s;
+    }
     if (u->mode == UI_MODE_PRESENT) { /* the plot fills what the title and status line leave */
         struct present_plot pp = {base, u->has_compare ? &cmp : NULL, ops, &pts, &u->plot};
         present_draw(view_make(g, (struct rect){0, 1, u->cols, u->rows - 2}), &u->analysis, &pp, u->ascii,

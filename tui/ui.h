@@ -120,6 +120,7 @@ struct ui {
     struct plot_state plot;          /* the plot's steady axes and the points' trails ('a' re-fits) */
     bool all_roofs;                  /* R: every precision's roof on the plot, and the vector unit's */
     const struct measured_point *points; /* measured kernels on the plot (--points; borrowed) */
+    const struct points_context *points_context; /* their profile's measured ceilings (borrowed; may be NULL) */
     size_t point_count;
     struct plot_point placed[RT_MAX_POINTS]; /* those of points[] on the scenario's roof, as it changes */
     size_t placed_count;
@@ -168,7 +169,7 @@ void ui_set_chips(struct ui *u, struct chip_list chips);
 int ui_set_baseline(struct ui *u, const struct scenario *s, char *err, size_t errsize);
 
 /* Measured kernels to draw on the plot (borrowed: they must outlive u). */
-void ui_set_points(struct ui *u, const struct measured_point *points, size_t count);
+void ui_set_points(struct ui *u, const struct measured_point *points, size_t count, const struct points_context *ctx);
 
 /* Makes 'T' run tour t (borrowed: it must outlive u) instead of the
  * built-in one, from its first step; NULL goes back to the built-in. */
