@@ -1612,6 +1612,10 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                     "times; the %s estimate gives the verdict.",
                  whose, kernel_engine_name(a->hw.kengine), s->engine.name,
                  a->realistic.engine_calibrated ? "" : " uncalibrated", latency_model_name(s->latency_model));
+        if (s->chip.efficiency.sm_count <= 0 && !(kv->from[0] && chip_find(kv->from)))
+            add_note(a, "%s states no SM count: the kernel models take %.0f, its bf16 peak over an H100 SM's share "
+                        "(7.5 TFLOP/s); give \"sm_count\" in its chip file for its own.",
+                     s->chip.key, a->hw.kchip.sm_count);
         if (kernel_in_pass_launches(a->hw.kformat) > 1)
             add_note(a, "Quantised GEMMs (%s) in the forward pass run their input's quantiser as a kernel of its "
                         "own, and both launch as plain kernels in a CUDA graph (the measured kernels, timed alone, "

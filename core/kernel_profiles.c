@@ -6,6 +6,7 @@
 
 #include "chips.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -234,6 +235,10 @@ void kernel_chip_of(const struct chip_spec *c, const struct kernel_view *v, stru
         const struct chip_spec *sib = chip_find(v->from);
         out->sm_count = sib ? (double)sib->efficiency.sm_count : 0.0;
     }
+    if (!(out->sm_count > 0.0) && out->peak_flops_per_s[RT_RATE_BF16] > 0.0)
+        /* no SM count and no sibling's: as many SMs as an H100's share of its bf16 peak (989.4 TFLOP/s over 132
+           SMs, the Hopper whitepaper) would make, never one SM for the whole chip (which serialised every tile) */
+        out->sm_count = fmax(1.0, round(out->peak_flops_per_s[RT_RATE_BF16] / RT_SM_EQUIVALENT_FLOPS_PER_S));
     out->link_bytes_per_s = c->interconnect_bytes_per_s / 2.0;
     out->l2_bytes = v ? v->l2_bytes : c->kernels.l2_bytes;
     int i = map_row(c->key);

@@ -24,6 +24,11 @@
 #ifndef ROOFTOP_KERNELS_H
 #define ROOFTOP_KERNELS_H
 
+/* One H100 SM's share of its dense bf16 peak (989.4 TFLOP/s over 132 SMs,
+ * the Hopper whitepaper): the SM count taken for a chip that states none
+ * and borrows no measured sibling's. */
+#define RT_SM_EQUIVALENT_FLOPS_PER_S (989.4e12 / 132.0)
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

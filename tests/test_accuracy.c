@@ -137,7 +137,7 @@ static void test_calibrate_points(void **state)
     /* Bad files name the line. */
     const char *bad[][2] = {
         {"label,flops,bytes\nk,1,2\n", "expected the header"},
-        {"label,flops,bytes,seconds\nk,1e12,1e9,-1\n", "points.csv:2: bytes must be above 0"},
+        {"label,flops,bytes,seconds\nk,1e12,1e9,-1\n", "points.csv:2: bytes must be from 1 to 1e18"},
         {"label,flops,bytes,seconds,precision\nk,1e12,1e9,1,fp3\n", "points.csv:2: precision 'fp3'"},
         {"label,flops,bytes,seconds\nk,1e12,1e9,1e-320\n", "seconds from 1e-9 to 86400"},
         {"label,flops,bytes,seconds\n\"k,1e12,1e9,1\n", "points.csv:2: a quote is never closed"},

@@ -68,9 +68,9 @@ static int point_fields(char f[][CSV_FIELD_MAX], int k, bool with_precision, str
         snprintf(why, size, "flops '%s' is not a number from 0 to 1e21", f[1]);
         return -1;
     }
-    if (positive(f[2], &p->bytes) != 0 || positive(f[3], &p->seconds) != 0 || !(p->bytes <= 1e18) ||
+    if (positive(f[2], &p->bytes) != 0 || positive(f[3], &p->seconds) != 0 || !(p->bytes >= 1.0 && p->bytes <= 1e18) ||
         !(p->seconds >= 1e-9 && p->seconds <= 86400.0)) {
-        snprintf(why, size, "bytes must be above 0 and at most 1e18, seconds from 1e-9 to 86400 (got '%s', '%s')", f[2],
+        snprintf(why, size, "bytes must be from 1 to 1e18, seconds from 1e-9 to 86400 (got '%s', '%s')", f[2],
                  f[3]);
         return -1;
     }

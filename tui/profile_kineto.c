@@ -1138,7 +1138,7 @@ static int by_time(const void *a, const void *b)
 
 static bool placeable(const struct kineto_group *g)
 {
-    return g->seconds >= 1e-9 && g->seconds <= 86400.0 && g->bytes > 0.0 && g->bytes <= 1e18 &&
+    return g->seconds >= 1e-9 && g->seconds <= 86400.0 && g->bytes >= 1.0 && g->bytes <= 1e18 &&
            g->flops >= 0.0 && g->flops <= 1e21;
 }
 

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,32 @@ struct tally {
     double tensor[RT_PRECISION_COUNT];
     bool any_tensor, any_sass;
     char refused[96]; /* a time or DRAM metric present whose unit or value rooftop does not read */
+    uint64_t seen[64]; /* hashes of the metrics read, to find one given twice */
+    int seen_n;
+    char twice[64];    /* a metric the kernel's rows give twice ("" none) */
 };
+
+static uint64_t metric_hash(const char *name)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *name; name++)
+        h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+    return h;
+}
+
+/* Notes that the kernel has metric name; one seen before is kept in twice. */
+static void tally_seen(struct tally *t, const char *name)
+{
+    uint64_t h = metric_hash(name);
+    for (int i = 0; i < t->seen_n; i++)
+        if (t->seen[i] == h) {
+            if (!t->twice[0])
+                snprintf(t->twice, sizeof t->twice, "%.63s", name);
+            return;
+        }
+    if (t->seen_n < (int)(sizeof t->seen / sizeof t->seen[0]))
+        t->seen[t->seen_n++] = h;
+}
 
 static void tally_init(struct tally *t)
 {
@@ -153,6 +179,16 @@ static void tally_metric(struct tally *t, const char *name, const char *unit, co
     }
     if (!read)
         return;
+    bool counted = needed || strncmp(name, "sm__ops_path_tensor_", 20) == 0 ||
+                   strstr(name, "sass_thread_inst_executed_op_") || strcmp(name, "lts__t_bytes.sum") == 0 ||
+                   strcmp(name, "l1tex__t_bytes.sum") == 0 || strncmp(name, "dram__bytes", 11) == 0;
+    if (counted)
+        tally_seen(t, name);
+    if (counted && v < 0.0) { /* a count is never negative: not read as "no FLOPs" */
+        if (!t->refused[0])
+            snprintf(t->refused, sizeof t->refused, "%.40s = '%.16s' is negative", name, text);
+        return;
+    }
     double s;
     if (strcmp(name, "gpu__time_duration.sum") == 0 && (s = unit_scale(unit, "second")) > 0.0)
         t->gpu_time = v * s;
@@ -356,6 +392,13 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
         goto done;
     }
     for (size_t i = 0; i < kernels_seen; i++)
+        if (t[i].twice[0]) {
+            snprintf(err, errsize, "%s: kernel ID %s gives %s twice (the export holds the kernel twice, or two runs "
+                                   "appended): give one run's export",
+                     path, t[i].id, t[i].twice);
+            goto done;
+        }
+    for (size_t i = 0; i < kernels_seen; i++)
         tally_kernel(&t[i], &kernels[i]);
     *count = kernels_seen;
     rc = 0;
@@ -413,10 +456,10 @@ int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, str
 int profile_point_check(const char *path, const struct measured_point *p, char *err, size_t errsize)
 {
     /* the physical ranges rooftop's own points file holds a kernel to (measured.c) */
-    if (!(p->flops >= 0.0 && p->flops <= 1e21) || !(p->bytes > 0.0 && p->bytes <= 1e18) ||
+    if (!(p->flops >= 0.0 && p->flops <= 1e21) || !(p->bytes >= 1.0 && p->bytes <= 1e18) ||
         !(p->seconds >= 1e-9 && p->seconds <= 86400.0)) {
         snprintf(err, errsize, "%s: kernel '%s': %.4g FLOPs, %.4g bytes, %.4g s is outside what a kernel does "
-                               "(FLOPs to 1e21, bytes to 1e18, 1e-9 to 86400 s): check the export's units",
+                               "(FLOPs to 1e21, a byte to 1e18, 1e-9 to 86400 s): check the export's units",
                  path, p->label, p->flops, p->bytes, p->seconds);
         return -1;
     }

@@ -66,7 +66,7 @@ int ncu_points(const char *path, const struct ncu_kernel *kernels, size_t n, str
                size_t max, size_t *count, size_t *skipped, char *err, size_t errsize);
 
 /* Checks a point from an export against the ranges a kernel's figures
- * hold (FLOPs 0 to 1e21, bytes to 1e18, 1e-9 to 86400 s, as rooftop's own
+ * hold (FLOPs 0 to 1e21, bytes 1 to 1e18, 1e-9 to 86400 s, as rooftop's own
  * points file does). Returns 0, or -1 with err naming the kernel. */
 int profile_point_check(const char *path, const struct measured_point *p, char *err, size_t errsize);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "profile_ncu.h"
 #include "units.h"
 
 #define MAX_COLUMNS 4096 /* a full counter set runs to ~600 columns */
@@ -276,6 +277,14 @@ int rocprof_pmc_points(const char *path, const char *text, size_t len, struct me
             p->vector_unit = false;
     }
     free(d);
+    for (size_t i = 0; i < *count; i++) /* a counter past what a kernel does (a units error, a corrupt file) */
+        if (profile_point_check(path, &points[i], err, errsize) != 0 ||
+            !(points[i].l2_bytes <= 1e18 && points[i].l1_bytes <= 1e18)) {
+            if (points[i].l2_bytes > 1e18 || points[i].l1_bytes > 1e18)
+                snprintf(err, errsize, "%s: kernel '%s': its L2 or L1 bytes are past 1e18: check the export",
+                         path, points[i].label);
+            return -1;
+        }
     if (*count == 0) {
         snprintf(err, errsize, "%s: none of its %zu dispatches has HBM bytes (profile with rocprof-compute's "
                                "roofline counters: TCC_EA_RDREQ/WRREQ)",
