@@ -254,7 +254,17 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(obj, "kernels");
     if (kernels && !cJSON_IsNull(kernels) && kernels_from_json(kernels, path, &c.kernels, w, msg, sizeof msg) != 0)
         goto bad;
-    json_warn_unknown_keys(obj, chip_keys, path, what, w);
+    { /* a key of a list's chip reads "[1].junk"; of a scenario's, "chip.junk" */
+        char keys_of[48] = "";
+        int idx;
+        if (sscanf(what, "chip [%d] of the list", &idx) == 1)
+            snprintf(keys_of, sizeof keys_of, "[%d].", idx);
+        else if (strcmp(what, "'chip'") == 0)
+            snprintf(keys_of, sizeof keys_of, "chip.");
+        else if (what[0])
+            snprintf(keys_of, sizeof keys_of, "%.40s.", what);
+        json_warn_unknown_keys(obj, chip_keys, path, keys_of, w);
+    }
     snprintf(c.origin, sizeof c.origin, "%s", path);
     *out = c;
     return 0;

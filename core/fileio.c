@@ -29,6 +29,11 @@ static const char *file_kind(mode_t mode)
 
 int read_file(const char *path, char **text, size_t *len, char *err, size_t errsize)
 {
+    return read_file_limit(path, RT_MAX_FILE_BYTES, text, len, err, errsize);
+}
+
+int read_file_limit(const char *path, size_t max, char **text, size_t *len, char *err, size_t errsize)
+{
     char shown_buf[200];
     const char *shown = path_shown(shown_buf, sizeof shown_buf, path); /* for messages */
     *text = NULL;
@@ -60,7 +65,7 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
     char *buf = malloc(cap + 1);
     while (buf) {
         if (n == cap) {
-            if (cap >= RT_MAX_FILE_BYTES) {
+            if (cap >= max) {
                 /* exactly the limit is within it: only a byte past it refuses the file */
                 char one;
                 ssize_t more;
@@ -68,7 +73,7 @@ int read_file(const char *path, char **text, size_t *len, char *err, size_t errs
                     ;
                 if (more == 0)
                     break;
-                snprintf(err, errsize, "%s: larger than %u MiB; refused", shown, RT_MAX_FILE_BYTES >> 20);
+                snprintf(err, errsize, "%s: larger than %zu MiB; refused", shown, max >> 20);
                 free(buf);
                 close(fd);
                 return -1;

@@ -17,6 +17,13 @@
  * read failed. Never waits for a writer. */
 int read_file(const char *path, char **text, size_t *len, char *err, size_t errsize);
 
+/* The most a profiler's export may hold (a full rocprof-compute counter set
+ * of ~600 columns reaches 16 MiB at ~3,000 dispatches). */
+#define RT_MAX_PROFILE_BYTES (512u << 20)
+
+/* read_file with a limit of max bytes instead of 16 MiB. */
+int read_file_limit(const char *path, size_t max, char **text, size_t *len, char *err, size_t errsize);
+
 /* Writes len bytes to path atomically: into a temporary file in the same
  * folder, flushed to disk, then renamed over path. Returns 0; or -1 with
  * "PATH: reason" in err (no permission, disk full ...) and then path is

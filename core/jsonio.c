@@ -479,7 +479,15 @@ void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const ch
         }
     }
     if (unknown > NAMED)
-        warn_add(w, "%s: and %zu more unknown keys%s%s ignored", path, unknown - NAMED, what[0] ? " in " : "", what);
+    {
+        char where[64];
+        snprintf(where, sizeof where, "%s", what);
+        size_t wl = strlen(where);
+        if (wl > 0 && where[wl - 1] == '.') /* "efficiency." names the block "efficiency" */
+            where[wl - 1] = '\0';
+        warn_add(w, "%s: and %zu more unknown keys%s%s ignored", path, unknown - NAMED, where[0] ? " in " : "",
+                 where);
+    }
 }
 
 void json_add_exact(cJSON *obj, const char *key, double value)

@@ -173,6 +173,11 @@ int profile_by_operation(const struct measured_point *pts, size_t n, const struc
     for (size_t i = 0; i < n; i++) {
         if (!(pts[i].seconds > 0.0))
             continue;
+        struct point_placement pp; /* above its roof, its counts are wrong: left out, as HFU leaves it out */
+        if (point_place(&pts[i], s, &pp) == 0 && pp.above_roof) {
+            out->above_left_out++;
+            continue;
+        }
         int r = point_row(&pts[i], &s->model, tp, fused);
         rows[r].measured_s += pts[i].seconds;
         rows[r].points++;

@@ -32,6 +32,7 @@ struct profile_ops {
     double model_flops;      /* that phase's operations' FLOPs per chip */
     double counted_flops;    /* the points' FLOPs */
     bool comparable;         /* the two within 3x of each other: the scenario describes the profiled step */
+    size_t above_left_out;   /* points above their roofs, left out (as points_utilization leaves them out) */
     int count;               /* rows in use, in a fixed order, empty ones left out */
     struct profile_op_row rows[RT_PROFILE_OPS];
 };

@@ -212,7 +212,7 @@ int parse_number(const char *text, double *out)
     value *= mult;
     if (!isfinite(value))
         return -1;
-    *out = value;
+    *out = value == 0.0 ? 0.0 : value; /* "-0" is 0: never a -0 in a report */
     return 0;
 }
 

@@ -321,7 +321,7 @@ int run_calibrate(const struct cli_options *o, FILE *out, FILE *errout)
         return run_kernel_calibrate(o, out, errout);
     char *text, err[600];
     size_t len, n = 0;
-    if (read_file(o->calibrate_path, &text, &len, err, sizeof err) != 0) {
+    if (read_file_limit(o->calibrate_path, RT_MAX_PROFILE_BYTES, &text, &len, err, sizeof err) != 0) {
         cli_say(errout, "%s", err);
         return 2;
     }

@@ -1544,6 +1544,17 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "--write-chip saves one chip: it goes with --calibrate-scope chip, not all");
         return 2;
     }
+    const char *outputs[2] = {out->write_chip, out->write_profiles};
+    for (int i = 0; i < 2 && out->calibrate_path; i++) { /* the measurements are never overwritten by the fit */
+        struct stat a, b;
+        if (outputs[i] && stat(outputs[i], &a) == 0 && stat(out->calibrate_path, &b) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino) {
+            snprintf(err, errsize, "--%s %s is the --calibrate file itself: the fit would replace its measurements; "
+                                   "name another file",
+                     i == 0 ? "write-chip" : "write-profiles", outputs[i]);
+            return 2;
+        }
+    }
     if (report)
         out->mode = CLI_REPORT;
     if (sweep)

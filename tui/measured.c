@@ -178,7 +178,7 @@ int measured_points_read_path(const char *path, const char *shown, struct measur
         return kineto_trace_points(path, shown, NULL, 0, points, max, count, ctx, w, err, errsize);
     char *text;
     size_t len;
-    if (read_file(path, &text, &len, err, errsize) != 0)
+    if (read_file_limit(path, RT_MAX_PROFILE_BYTES, &text, &len, err, errsize) != 0)
         return -1;
     bool pmc = rocprof_pmc_looks_like(text, len);
     int rc = measured_points_read(shown, text, len, points, max, count, w, err, errsize);

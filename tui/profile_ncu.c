@@ -546,8 +546,12 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
         /* TraceLens: GFLOPS_first is an op's GFLOPs, Data Moved its MiB (2^20 bytes), the time a call's mean;
            name_count calls of it: the point is all of them (its rate is the same, its time the row's share) */
         double calls = 1.0;
-        if (c_count >= 0 && c_count < k && (!value_of(row[c_count], &calls) || !(calls >= 1.0) || calls > 1e9))
-            calls = 1.0;
+        if (c_count >= 0 && c_count < k &&
+            (!value_of(row[c_count], &calls) || !(calls >= 1.0) || calls > 1e9 || calls != floor(calls))) {
+            snprintf(err, errsize, "%s:%d: name_count '%s' is not a whole number of calls from 1 to 1e9", path, line,
+                     row[c_count]);
+            goto done;
+        }
         p->flops = gflops * 1e9 * calls;
         p->bytes = mib * 1048576.0 * calls;
         p->seconds = us * 1e-6 * calls;
@@ -578,6 +582,8 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
     }
     if (skipped)
         warn_add(w, "%s: %zu rows without GFLOPs of 0 or more, bytes above 0 and a time: left off", path, skipped);
+    if (c_count < 0)
+        warn_add(w, "%s: no name_count column: each row is taken as one call of its operator", path);
     rc = 0;
 done:
     free(head);

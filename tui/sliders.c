@@ -767,14 +767,19 @@ static int set_text_unchecked(struct scenario *s, enum slider_id id, const char 
         }
         /* One rule: a bare number is a fraction, as --mfu reads it; a percent carries its sign. */
         if (!percent && v > 1.0) {
-            snprintf(err, errsize, "MFU: %s is more than 1: give a fraction (0.4) or a percent with its sign (%s%%)",
-                     clean, clean);
+            if (v <= 100.0)
+                snprintf(err, errsize, "MFU: %s is more than 1: a bare number is a fraction (0.4); a percent carries "
+                                       "its sign (%s%%)",
+                         clean, clean);
+            else
+                snprintf(err, errsize, "MFU: %s is more than 1: give a fraction from 0.001 to 1, or 0.1%% to 100%%",
+                         clean);
             return -1;
         }
         if (percent)
             v /= 100.0;
-        if (!(v > 0.0 && v <= 1.0)) {
-            snprintf(err, errsize, "MFU: %s is out of range: give more than 0 and at most 100%%", t);
+        if (!(v >= 0.001 && v <= 1.0)) { /* --mfu's range */
+            snprintf(err, errsize, "MFU: %s is out of range: give a fraction from 0.001 to 1, or 0.1%% to 100%%", t);
             return -1;
         }
         s->mfu = v;
