@@ -303,6 +303,14 @@ expect 2 "a misspelt engine in a calibration table" -- --calibrate "$tmp/cases-t
 grep -q "cases-typo.csv:2: rooftop_args: --engine 'vllmm': unknown engine; did you mean vllm?" "$tmp/err" && ok ||
     bad "engine vllmm: $(cat "$tmp/err")"
 
+# A UTF-8 byte-order mark before an export's header or a trace's JSON is no part of it.
+printf '\357\273\277' >"$tmp/bom.csv"
+cat tests/fixtures/profiles/ncu/rtx5090_dsocr_bf16_gemm_long_2025.csv >>"$tmp/bom.csv"
+expect 0 "an ncu export after a byte-order mark" -- --report --chip h100 --points "$tmp/bom.csv"
+printf '\357\273\277[{"ph":"X","cat":"gpu_memcpy","name":"Memcpy DtoD","ts":0,"dur":5,"args":{"bytes":1000}}]' \
+    >"$tmp/bom.json"
+expect 0 "a trace after a byte-order mark" -- --report --chip h100 --points "$tmp/bom.json"
+
 # Edges (issue 23 item 10).
 rows='label,flops,bytes,seconds\nk,1e12,1e9,0.01\n'
 { printf "$rows"; head -c $((16777216 - $(printf "$rows" | wc -c))) /dev/zero | tr '\0' '\n'; } >"$tmp/exact.csv"

@@ -211,6 +211,32 @@ static void test_plot_copies_and_outliers(void **state)
     assert_true(c - line <= 6);
 }
 
+/* A kernel whose cell a phase's label took is still drawn (at 80x24 the
+ * H100's "prefill/training" label lies along the roof where a 500 TFLOP/s
+ * GEMM of 1000 FLOP/byte sits): the label gives way, not the kernel. */
+static void test_plot_point_over_label(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    static struct analysis a;
+    char err[256];
+    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    struct measured_point m = {.label = "gemm", .flops = 1e12, .bytes = 1e9, .seconds = 0.002};
+    struct plot_point p = {.label = "gemm"};
+    assert_int_equal(point_place(&m, &s, &p.at), 0);
+    struct plot_points pts = {&p, 1, 0.0, 0.0};
+    static char text[65536];
+    struct grid g;
+    assert_int_equal(grid_init(&g, 45, 14), 0);
+    plot_draw_state(view_make(&g, (struct rect){0, 0, 45, 14}), &a, NULL, NULL, NULL, &pts, true, NULL, &scratch);
+    grid_to_text(&g, text, sizeof text);
+    grid_free(&g);
+    if (!strchr(text, 'x') || !strstr(text, "gemm"))
+        fail_msg("the kernel under the phase label is not drawn:\n%s", text);
+}
+
 /* The hierarchical roofline on the plot: with the caches' bandwidths (here
  * 5 and 19 TB/s, a test's figures, over the H100's 3.35 TB/s HBM) and a
  * kernel's L2 and L1 intensities, the caches' dotted roofs are drawn and
@@ -589,7 +615,8 @@ int main(void)
         cmocka_unit_test(test_decades),       cmocka_unit_test(test_positions),
         cmocka_unit_test(test_decade_labels), cmocka_unit_test(test_plot_content),
         cmocka_unit_test(test_plot_ascii_only), cmocka_unit_test(test_plot_measured_points), cmocka_unit_test(test_plot_point_roofs),
-        cmocka_unit_test(test_plot_copies_and_outliers), cmocka_unit_test(test_plot_cache_levels), cmocka_unit_test(test_compare_overlay),
+        cmocka_unit_test(test_plot_copies_and_outliers), cmocka_unit_test(test_plot_cache_levels),
+        cmocka_unit_test(test_plot_point_over_label), cmocka_unit_test(test_compare_overlay),
         cmocka_unit_test(test_small_views),   cmocka_unit_test(test_even_ticks),
         cmocka_unit_test(test_ticks_evenly_spaced), cmocka_unit_test(test_steady_axes_pin),
         cmocka_unit_test(test_trails),        cmocka_unit_test(test_labels_merge),

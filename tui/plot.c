@@ -639,7 +639,8 @@ static void draw_measured(struct view area, struct taken *t, const struct plot_f
         int cy = floor_div(py_of(f, y), f->sy);
         cx = cx < 0 ? 0 : cx >= t->cols ? t->cols - 1 : cx;
         cy = cy < 0 ? 0 : cy >= t->rows ? t->rows - 1 : cy;
-        if (t->cols <= 0 || t->rows <= 0 || cell_marked(t, cx, cy))
+        /* another point's cell is left to it; a label's gives way: the kernel is what --points is for */
+        if (t->cols <= 0 || t->rows <= 0 || t->cell[(size_t)cy * (size_t)t->cols + (size_t)cx] == TAKEN_MARK)
             continue;
         enum role role = pp.above_roof ? ROLE_MISS : ROLE_ACCENT;
         view_put(area, cx, cy, pp.above_roof ? '!' : gl->measured, role); /* '!' shows without colour too */

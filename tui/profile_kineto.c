@@ -799,6 +799,8 @@ static int scan(struct reader *r, struct scanner *s, const char *p, size_t n)
 {
     for (size_t i = 0; i < n; i++, s->offset++) {
         char c = p[i];
+        if (s->offset < 3 && !s->top && (unsigned char)c == (unsigned char)"\xef\xbb\xbf"[s->offset])
+            continue; /* a UTF-8 byte-order mark before the JSON */
         if (s->cap != CAP_NONE && buf_push(r, s, c) != 0)
             return -1;
         if (s->in_string) {
@@ -1265,11 +1267,19 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
         list_largest(big, sizeof big, t, order, no_op);
         if (!big[0])
             list_largest(big, sizeof big, t, order, no_rule);
-        snprintf(err, errsize,
-                 "%s: %zu kernels and %zu copies (%.3f ms), none with FLOPs or bytes: %zu kernel names have no "
-                 "launching operator with shapes in the trace (record_shapes=True; CUDA/HIP graph replays hide "
-                 "them), %zu operators have no rule; the largest: %s",
-                 shown, t->kernel_events, t->copy_events, all_s * 1e3, op_n, rule_n, big[0] ? big : "none");
+        if (range_n > 0 && op_n == 0 && rule_n == 0)
+            snprintf(err, errsize,
+                     "%s: %zu kernel%s and %zu cop%s (%.3f ms), none placeable: every group's figures fall outside a "
+                     "kernel's range (a time under 1 ns, under a byte, bytes past 1e18, FLOPs past 1e21)",
+                     shown, t->kernel_events, plural(t->kernel_events), t->copy_events,
+                     t->copy_events == 1 ? "y" : "ies", all_s * 1e3);
+        else
+            snprintf(err, errsize,
+                     "%s: %zu kernels and %zu copies (%.3f ms), none with FLOPs or bytes: %zu kernel names have no "
+                     "launching operator with shapes in the trace (record_shapes=True; CUDA/HIP graph replays hide "
+                     "them), %zu operators have no rule, %zu groups fall outside a kernel's range; the largest: %s",
+                     shown, t->kernel_events, t->copy_events, all_s * 1e3, op_n, rule_n, range_n,
+                     big[0] ? big : "none");
         free(order);
         return -1;
     }

@@ -264,7 +264,7 @@ static void tally_kernel(const struct tally *t, struct ncu_kernel *k)
  * ==ERROR== line's text into error. */
 static size_t find_header(const char *text, size_t len, char *error, size_t size)
 {
-    size_t i = 0;
+    size_t i = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0; /* a UTF-8 byte-order mark */
     error[0] = '\0';
     while (i < len) {
         size_t end = i;
@@ -474,6 +474,8 @@ static int tl_column(char head[][CSV_FIELD_MAX], int n, const char *name)
 
 bool tracelens_looks_like(const char *text, size_t len)
 {
+    if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) /* a UTF-8 byte-order mark */
+        text += 3, len -= 3;
     size_t end = 0;
     while (end < len && text[end] != '\n')
         end++;
