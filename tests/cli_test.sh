@@ -335,6 +335,8 @@ expect 0 "sm_count twice, disagreeing" -- --report --chip "$tmp/sm.json"
 grep -q "'sm_count' 132 and 'efficiency.sm_count' 114 disagree" "$tmp/err" && ok || bad "sm_count disagreement unsaid"
 expect 2 "a draft of 1.5 parameters" -- --report --spec-draft 1.5 --spec-tokens 4 --spec-accept 0.7
 grep -q "1.5 parameters is no model" "$tmp/err" && ok || bad "--spec-draft 1.5: $(cat "$tmp/err")"
+expect 0 "a budget with its unit" -- --report --budget 500ms
+grep -q "budget 0.500 s" "$tmp/out" && ok || bad "--budget 500ms is not 0.5 s"
 expect 0 "a trailing blank in a number" -- --report --batch "8 "
 expect 0 "a leading blank in a number" -- --report --batch " 8"
 mkdir -p "$tmp/xdg/rooftop/chips" && printf '{bad json' >"$tmp/xdg/rooftop/chips/broken.json"

@@ -333,8 +333,14 @@ static char *did_you_mean(const char *given, const char *const *names, size_t n,
 /* Parses a real flag value; writes a message naming the flag on failure. */
 static int parse_real(int id, const char *text, double *out, char *err, size_t errsize)
 {
-    if (parse_number(text, out) == 0)
+    /* a time may carry its unit ("2s", "500ms"), as the explorer's knobs take it */
+    bool time = id == OPT_BUDGET || id == OPT_OVERHEAD;
+    if (time ? parse_seconds(text, out) == 0 : parse_number(text, out) == 0)
         return 0;
+    if (time) {
+        snprintf(err, errsize, "--%s '%s': not a time (examples: 0.5, 500ms, 2s)", flag_name(id), text);
+        return 2;
+    }
     snprintf(err, errsize, "--%s '%s': not a number (examples: 70e9, 70B, 1.5T, 8k, 0.25)", flag_name(id), text);
     return 2;
 }
