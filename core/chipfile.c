@@ -246,6 +246,15 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
     const cJSON *eff = cJSON_GetObjectItemCaseSensitive(obj, "efficiency");
     if (eff && !cJSON_IsNull(eff) && efficiency_from_json(eff, path, &c.efficiency, w, msg, sizeof msg) != 0)
         goto bad;
+    /* Figures that contradict each other are most likely a slip of units: said, not corrected. */
+    if (c.peak_flops_per_s[RT_FP8] > 0.0 && c.peak_flops_per_s[RT_FP8] < c.peak_flops_per_s[RT_BF16])
+        warn_add(w, "%s: the fp8 peak (%.4g FLOP/s) is below the bf16 peak (%.4g): every chip rooftop knows runs "
+                    "fp8 at least as fast; check its units",
+                 path, c.peak_flops_per_s[RT_FP8], c.peak_flops_per_s[RT_BF16]);
+    if (c.vector_flops_per_s > c.peak_flops_per_s[RT_BF16] && c.peak_flops_per_s[RT_BF16] > 0.0)
+        warn_add(w, "%s: vector_flops_per_s (%.4g) is above the bf16 tensor peak (%.4g): the vector unit is the "
+                    "slower one; check its units",
+                 path, c.vector_flops_per_s, c.peak_flops_per_s[RT_BF16]);
     if (sms > 0 && c.efficiency.sm_count > 0 && c.efficiency.sm_count != (int64_t)sms) {
         /* two counts of one chip's SMs: the efficiency block's is the one the kernel models read */
         warn_add(w, "%s: 'sm_count' %lld and 'efficiency.sm_count' %lld disagree; the kernel models use %lld", path,

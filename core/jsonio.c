@@ -467,8 +467,13 @@ void json_warn_unknown_keys(const cJSON *obj, const char *const *known, const ch
         if (!ok && unknown++ < NAMED) {
             const char *best = NULL;
             int best_cost = RT_SUGGEST_NEAR + 1;
+            char low[RT_SUGGEST_NAME_MAX + 1]; /* "BF16" is near "bf16": compared without case */
+            size_t li = 0;
+            for (const char *q = c->string ? c->string : ""; *q && li < RT_SUGGEST_NAME_MAX; q++)
+                low[li++] = (char)tolower((unsigned char)*q);
+            low[li] = '\0';
             for (const char *const *k = known; *k && c->string; k++) {
-                int cost = name_distance(c->string, *k);
+                int cost = name_distance(low, *k);
                 if (cost < best_cost)
                     best_cost = cost, best = *k;
             }

@@ -303,6 +303,16 @@ expect 2 "a misspelt engine in a calibration table" -- --calibrate "$tmp/cases-t
 grep -q "cases-typo.csv:2: rooftop_args: --engine 'vllmm': unknown engine; did you mean vllm?" "$tmp/err" && ok ||
     bad "engine vllmm: $(cat "$tmp/err")"
 
+cat >"$tmp/contra.json" <<'EOF2'
+{"key": "cx", "name": "Contra", "peak_flops_per_s": {"bf16": 989e12, "fp8": 1e12, "BF16": 1},
+ "vector_flops_per_s": 1e16, "hbm_bytes": 80e9, "hbm_bytes_per_s": 3.35e12}
+EOF2
+expect 0 "a chip file whose figures contradict each other" -- --report --chip "$tmp/contra.json"
+grep -q "the fp8 peak (1e+12 FLOP/s) is below the bf16 peak" "$tmp/err" &&
+    grep -q "vector_flops_per_s (1e+16) is above the bf16 tensor peak" "$tmp/err" &&
+    grep -q "unknown key 'peak_flops_per_s.BF16' ignored (did you mean 'peak_flops_per_s.bf16'?)" "$tmp/err" && ok ||
+    bad "contradicting chip figures: $(cat "$tmp/err")"
+
 # A UTF-8 byte-order mark before an export's header or a trace's JSON is no part of it.
 printf '\357\273\277' >"$tmp/bom.csv"
 cat tests/fixtures/profiles/ncu/rtx5090_dsocr_bf16_gemm_long_2025.csv >>"$tmp/bom.csv"
