@@ -87,3 +87,11 @@ int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name)
             return i;
     return -1;
 }
+
+int csv_room(const char *text, size_t len, int cap)
+{
+    size_t width = 2;
+    for (size_t i = 0; i < len && text[i] != '\n'; i++)
+        width += text[i] == ',';
+    return width + 8 < (size_t)cap ? (int)width + 8 : cap;
+}

@@ -22,6 +22,10 @@ int csv_record(const char *text, size_t len, size_t *pos, char fields[][CSV_FIEL
  * characters); -2 only for more than max fields. */
 int csv_record_cut(const char *text, size_t len, size_t *pos, char fields[][CSV_FIELD_MAX], int max);
 
+/* How many fields to make room for to read text's records: its first
+ * line's fields and 8 more (ragged rows run longer), at most cap. */
+int csv_room(const char *text, size_t len, int cap);
+
 /* The index of the field named name among header[0..n), or -1. */
 int csv_column(char header[][CSV_FIELD_MAX], int n, const char *name);
 

@@ -322,10 +322,7 @@ int ncu_read(const char *path, const char *text, size_t len, struct ncu_kernel *
         return -1;
     }
     /* Room for the header's columns (its commas bound them) and a few past them in ragged rows. */
-    size_t width = 2;
-    for (size_t i = pos; i < len && text[i] != '\n'; i++)
-        width += text[i] == ',';
-    int most = width + 8 < NCU_MAX_COLUMNS ? (int)width + 8 : NCU_MAX_COLUMNS;
+    int most = csv_room(text + pos, len - pos, NCU_MAX_COLUMNS);
     char (*head)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
     char (*row)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
     struct tally *t = malloc((max + 1) * sizeof *t);
@@ -489,10 +486,8 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
                      size_t *count, struct load_warnings *w, char *err, size_t errsize)
 {
     *count = 0;
-    size_t pos = 0, width = 2;
-    for (size_t i = 0; i < len && text[i] != '\n'; i++)
-        width += text[i] == ',';
-    int most = width + 8 < NCU_MAX_COLUMNS ? (int)width + 8 : NCU_MAX_COLUMNS;
+    size_t pos = 0;
+    int most = csv_room(text, len, NCU_MAX_COLUMNS);
     char (*head)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
     char (*row)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
     int rc = -1;

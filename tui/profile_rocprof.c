@@ -170,10 +170,7 @@ int rocprof_pmc_read(const char *path, const char *text, size_t len, struct rocp
                      size_t *count, char *err, size_t errsize)
 {
     *count = 0;
-    size_t width = 2;
-    for (size_t i = 0; i < len && text[i] != '\n'; i++)
-        width += text[i] == ',';
-    int most = width + 8 < MAX_COLUMNS ? (int)width + 8 : MAX_COLUMNS;
+    int most = csv_room(text, len, MAX_COLUMNS);
     char (*head)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
     char (*row)[CSV_FIELD_MAX] = malloc((size_t)most * CSV_FIELD_MAX);
     int rc = -1;
