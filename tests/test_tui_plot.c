@@ -160,6 +160,29 @@ static void y_labels(const char *text, char *out, size_t size)
     out[k] = '\0';
 }
 
+/* The default scenario on an H100, analysed once: the measured-point tests' roof. */
+static const struct analysis *h100(struct scenario *s)
+{
+    static struct analysis a;
+    scenario_default(s);
+    s->chip = *chip_find("h100");
+    char err[256];
+    assert_int_equal(analyze(s, &a, err, sizeof err), 0);
+    return &a;
+}
+
+/* The ASCII plot of a with pts at w x h, into text (size bytes). */
+static const char *points_frame(const struct analysis *a, const struct plot_points *pts, int w, int h, char *text,
+                                size_t size)
+{
+    struct grid g;
+    assert_int_equal(grid_init(&g, w, h), 0);
+    plot_draw_state(view_make(&g, (struct rect){0, 0, w, h}), a, NULL, NULL, NULL, pts, true, NULL, &scratch);
+    grid_to_text(&g, text, size);
+    grid_free(&g);
+    return text;
+}
+
 /* A kernel without FLOPs (a copy at 1 TB/s) is drawn at the plot's left
  * edge with its label, and neither it nor a units error (1e18 FLOP/s) nor
  * a copy of a few bytes stretches the axes: the y labels are the same as
@@ -168,11 +191,7 @@ static void test_plot_copies_and_outliers(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
-    s.chip = *chip_find("h100");
-    static struct analysis a;
-    char err[256];
-    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    const struct analysis *a = h100(&s);
     struct measured_point items[4] = {{.label = "gemm", .flops = 1.1e12, .bytes = 4e8, .seconds = 0.00142},
                                       {.label = "copy", .bytes = 1e9, .seconds = 1e-3},
                                       {.label = "wrong", .flops = 1e12, .bytes = 1e9, .seconds = 1e-6},
@@ -185,18 +204,9 @@ static void test_plot_copies_and_outliers(void **state)
     }
     static char alone[65536], all[65536];
     char la[4096], lb[4096];
-    struct rect r = {0, 0, 100, 30};
-    struct grid g;
-    assert_int_equal(grid_init(&g, 100, 30), 0);
-    struct plot_points one = {placed, 1, 0.0, 0.0};
-    plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &one, true, NULL, &scratch);
-    grid_to_text(&g, alone, sizeof alone);
-    grid_free(&g);
-    assert_int_equal(grid_init(&g, 100, 30), 0);
-    struct plot_points four = {placed, 4, 0.0, 0.0};
-    plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &four, true, NULL, &scratch);
-    grid_to_text(&g, all, sizeof all);
-    grid_free(&g);
+    struct plot_points one = {placed, 1, 0.0, 0.0}, four = {placed, 4, 0.0, 0.0};
+    points_frame(a, &one, 100, 30, alone, sizeof alone);
+    points_frame(a, &four, 100, 30, all, sizeof all);
     y_labels(alone, la, sizeof la);
     y_labels(all, lb, sizeof lb);
     assert_string_equal(la, lb);
@@ -218,21 +228,13 @@ static void test_plot_point_over_label(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
-    s.chip = *chip_find("h100");
-    static struct analysis a;
-    char err[256];
-    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    const struct analysis *a = h100(&s);
     struct measured_point m = {.label = "gemm", .flops = 1e12, .bytes = 1e9, .seconds = 0.002};
     struct plot_point p = {.label = "gemm"};
     assert_int_equal(point_place(&m, &s, &p.at), 0);
     struct plot_points pts = {&p, 1, 0.0, 0.0};
     static char text[65536];
-    struct grid g;
-    assert_int_equal(grid_init(&g, 45, 14), 0);
-    plot_draw_state(view_make(&g, (struct rect){0, 0, 45, 14}), &a, NULL, NULL, NULL, &pts, true, NULL, &scratch);
-    grid_to_text(&g, text, sizeof text);
-    grid_free(&g);
+    points_frame(a, &pts, 45, 14, text, sizeof text);
     if (!strchr(text, 'x') || !strstr(text, "gemm"))
         fail_msg("the kernel under the phase label is not drawn:\n%s", text);
 }
@@ -246,30 +248,18 @@ static void test_plot_cache_levels(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
-    s.chip = *chip_find("h100");
-    static struct analysis a;
-    char err[256];
-    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    const struct analysis *a = h100(&s);
     struct measured_point m = {.label = "k", .flops = 1e11, .bytes = 1e9, .seconds = 0.01, .l2_bytes = 2e10,
                                .l1_bytes = 1e11};
     struct plot_point p = {.label = "k", .l2_intensity = 5.0, .l1_intensity = 1.0};
     assert_int_equal(point_place(&m, &s, &p.at), 0);
     static char text[65536];
-    struct rect r = {0, 0, 120, 40};
-    struct grid g;
-    assert_int_equal(grid_init(&g, 120, 40), 0);
     struct plot_points pts = {&p, 1, 5e12, 19e12};
-    plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &pts, true, NULL, &scratch);
-    grid_to_text(&g, text, sizeof text);
-    grid_free(&g);
+    points_frame(a, &pts, 120, 40, text, sizeof text);
     if (!strstr(text, "L2 roof") || !strstr(text, "L1 roof") || !strchr(text, '2') || !strchr(text, '1'))
         fail_msg("the caches' roofs or the kernel's levels are not drawn:\n%s", text);
-    assert_int_equal(grid_init(&g, 120, 40), 0);
     struct plot_points bare = {&p, 1, 0.0, 0.0};
-    plot_draw_state(view_make(&g, r), &a, NULL, NULL, NULL, &bare, true, NULL, &scratch);
-    grid_to_text(&g, text, sizeof text);
-    grid_free(&g);
+    points_frame(a, &bare, 120, 40, text, sizeof text);
     assert_null(strstr(text, "L2 roof"));
 }
 
@@ -281,11 +271,7 @@ static void test_plot_point_roofs(void **state)
 {
     (void)state;
     struct scenario s;
-    scenario_default(&s);
-    s.chip = *chip_find("h100");
-    static struct analysis a;
-    char err[256];
-    assert_int_equal(analyze(&s, &a, err, sizeof err), 0);
+    const struct analysis *a = h100(&s);
     struct measured_point items[2] = {
         {.label = "sgemm", .flops = 1e12, .bytes = 1e9, .seconds = 0.05, .vector_unit = true},
         {.label = "fp8 gemm", .flops = 1e13, .bytes = 1e9, .seconds = 0.01, .precision = RT_FP8}};
@@ -299,22 +285,14 @@ static void test_plot_point_roofs(void **state)
     ASSERT_NEAR(placed[0].at.peak_flops_per_s, 67e12, 0);
     ASSERT_NEAR(placed[1].at.peak_flops_per_s, 1978.9e12, 1e3);
     static char text[65536];
-    struct grid g;
-    assert_int_equal(grid_init(&g, 120, 40), 0);
-    struct rect all = {0, 0, 120, 40};
     struct plot_points pts = {placed, 2, 0.0, 0.0};
-    plot_draw_state(view_make(&g, all), &a, NULL, NULL, NULL, &pts, true, NULL, &scratch);
-    grid_to_text(&g, text, sizeof text);
+    points_frame(a, &pts, 120, 40, text, sizeof text);
     if (!strstr(text, "vector 67.0 TFLOP/s") || !strstr(text, "fp8 1.98 PFLOP/s"))
         fail_msg("the points' roofs are not drawn and named:\n%s", strstr(text, "vector") ? strstr(text, "vector") : text);
     struct plot_points none = {placed, 0, 0.0, 0.0};
-    grid_free(&g);
-    assert_int_equal(grid_init(&g, 120, 40), 0);
-    plot_draw_state(view_make(&g, all), &a, NULL, NULL, NULL, &none, true, NULL, &scratch);
-    grid_to_text(&g, text, sizeof text);
+    points_frame(a, &none, 120, 40, text, sizeof text);
     assert_null(strstr(text, "vector"));
     assert_null(strstr(text, "fp8 1.98"));
-    grid_free(&g);
 }
 
 /* ASCII mode writes 7-bit bytes only. */
