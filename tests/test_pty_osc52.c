@@ -77,13 +77,13 @@ static char *report_markdown_plot(void)
     return text;
 }
 
-static void test_y_emits_osc52_of_the_report(void **state)
+/* Starts rooftop on a new pseudo-terminal of rows x cols (TERM
+ * xterm-256color, a UTF-8 locale, outside tmux); returns its pid, the
+ * terminal's master side in *fd. */
+static pid_t spawn(int rows, int cols, int *fd)
 {
-    (void)state;
-    char *want = report_markdown_plot();
-    struct winsize ws = {.ws_row = 24, .ws_col = 80};
-    int fd;
-    pid_t pid = forkpty(&fd, NULL, NULL, &ws);
+    struct winsize ws = {.ws_row = (unsigned short)rows, .ws_col = (unsigned short)cols};
+    pid_t pid = forkpty(fd, NULL, NULL, &ws);
     assert_true(pid >= 0);
     if (pid == 0) {
         setenv("TERM", "xterm-256color", 1);
@@ -92,6 +92,15 @@ static void test_y_emits_osc52_of_the_report(void **state)
         execl(binary(), "rooftop", (char *)NULL);
         _exit(127);
     }
+    return pid;
+}
+
+static void test_y_emits_osc52_of_the_report(void **state)
+{
+    (void)state;
+    char *want = report_markdown_plot();
+    int fd;
+    pid_t pid = spawn(24, 80, &fd);
     static char buf[1 << 21];
     size_t len = 0;
     /* The first frame is up when the footer is drawn. */
@@ -167,17 +176,8 @@ static void test_restore_survives_a_signal_storm(void **state)
 {
     (void)state;
     for (int round = 0; round < 3; round++) {
-        struct winsize ws = {.ws_row = 80, .ws_col = 250};
         int fd;
-        pid_t pid = forkpty(&fd, NULL, NULL, &ws);
-        assert_true(pid >= 0);
-        if (pid == 0) {
-            setenv("TERM", "xterm-256color", 1);
-            setenv("LC_ALL", "C.UTF-8", 1);
-            unsetenv("TMUX");
-            execl(binary(), "rooftop", (char *)NULL);
-            _exit(127);
-        }
+        pid_t pid = spawn(80, 250, &fd);
         static char buf[1 << 23];
         size_t len = 0;
         assert_non_null(read_until(fd, buf, sizeof buf, &len, 0, "help", 10000));
