@@ -340,6 +340,19 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
 }
 
 /* Napkin and detailed latency side by side, and their difference by term. */
+/* A signed difference of times in its own unit: "+273.1 ms", "-2.5 ms",
+ * "+12.3 us"; exactly none is "0 s" (never "+0.0000 s" for tens of us). */
+static const char *signed_time(char *buf, size_t size, double seconds)
+{
+    char t[32];
+    if (seconds == 0.0 || !isfinite(seconds)) {
+        snprintf(buf, size, "%s", seconds == 0.0 ? "0 s" : "n/a");
+        return buf;
+    }
+    snprintf(buf, size, "%c%s", seconds < 0.0 ? '-' : '+', format_seconds(t, sizeof t, fabs(seconds)));
+    return buf;
+}
+
 /* Where the realistic estimate's kernel constants came from, in words:
  * "measured h100 kernels", "kernels borrowed from h200", "the models'
  * default constants". */
@@ -391,14 +404,17 @@ static void text_latency(struct strbuf *sb, const struct scenario *s, const stru
               profile_phrase(profile, sizeof profile, r), s->engine.name, format_seconds(x, sizeof x, s->engine.step_s),
               r->engine_calibrated ? "" : " (uncalibrated)");
     if (d->prefill_term_count > 0) {
-        sb_printf(sb, "  floor - napkin, prefill (%+.3f s):\n", d->prefill_s - n->prefill_s);
+        char dt[40];
+        sb_printf(sb, "  floor - napkin, prefill (%s):\n", signed_time(dt, sizeof dt, d->prefill_s - n->prefill_s));
         for (int i = 0; i < d->prefill_term_count; i++)
-            sb_printf(sb, "    %+10.4f s  %s\n", d->prefill_terms[i].seconds, d->prefill_terms[i].name);
+            sb_printf(sb, "    %12s  %s\n", signed_time(dt, sizeof dt, d->prefill_terms[i].seconds),
+                      d->prefill_terms[i].name);
     }
     double napkin_step = s->decode_tokens > 0 ? n->decode_s / (double)s->decode_tokens : 0.0;
-    sb_printf(sb, "  floor - napkin, one decode step (%+.4f s):\n", d->decode_step_s - napkin_step);
+    char st[40];
+    sb_printf(sb, "  floor - napkin, one decode step (%s):\n", signed_time(st, sizeof st, d->decode_step_s - napkin_step));
     for (int i = 0; i < d->decode_term_count; i++)
-        sb_printf(sb, "    %+10.4f s  %s\n", d->decode_terms[i].seconds, d->decode_terms[i].name);
+        sb_printf(sb, "    %12s  %s\n", signed_time(st, sizeof st, d->decode_terms[i].seconds), d->decode_terms[i].name);
 }
 
 /* Every operation of every phase, per chip. */
@@ -636,15 +652,20 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     disagreement(sb, a, " ");
     sb_printf(sb, "\n\n");
     if (d->prefill_term_count > 0) {
-        sb_printf(sb, "Detailed minus napkin, prefill (%+.3f s):\n\n", d->prefill_s - n->prefill_s);
+        char dt[40];
+        sb_printf(sb, "Detailed minus napkin, prefill (%s):\n\n",
+                  signed_time(dt, sizeof dt, d->prefill_s - n->prefill_s));
         for (int i = 0; i < d->prefill_term_count; i++)
-            sb_printf(sb, "- %+.4f s: %s\n", d->prefill_terms[i].seconds, d->prefill_terms[i].name);
+            sb_printf(sb, "- %s: %s\n", signed_time(dt, sizeof dt, d->prefill_terms[i].seconds),
+                      d->prefill_terms[i].name);
         sb_puts(sb, "\n");
     }
-    sb_printf(sb, "Detailed minus napkin, one decode step (%+.4f s):\n\n",
-              d->decode_step_s - (s->decode_tokens > 0 ? n->decode_s / (double)s->decode_tokens : 0.0));
+    char st[40];
+    sb_printf(sb, "Detailed minus napkin, one decode step (%s):\n\n",
+              signed_time(st, sizeof st,
+                          d->decode_step_s - (s->decode_tokens > 0 ? n->decode_s / (double)s->decode_tokens : 0.0)));
     for (int i = 0; i < d->decode_term_count; i++)
-        sb_printf(sb, "- %+.4f s: %s\n", d->decode_terms[i].seconds, d->decode_terms[i].name);
+        sb_printf(sb, "- %s: %s\n", signed_time(st, sizeof st, d->decode_terms[i].seconds), d->decode_terms[i].name);
 
     sb_puts(sb, "\n| phase | operation | FLOPs / chip | bytes / chip | FLOP/byte | bound | floor | realistic | share |\n");
     sb_puts(sb, "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");

@@ -30,6 +30,10 @@ expect 0 "train chip-hours" -- --report --model llama-3.1-405b --params 405e9 --
     --flops-convention 6n --train-tokens 15.6T --train-chip-hours 30.84M
 grep -q "implied MFU 34.5%" "$tmp/out" && ok || bad "--train-chip-hours did not imply 34.5% MFU"
 grep -q "MFU (6N)" "$tmp/out" && ok || bad "the MFU budget does not name the 6N convention"
+# The floor's terms in their own unit (issue 21 item 7): tens of microseconds are not "+0.0000 s".
+expect 0 "report terms" -- --report
+grep -q "^  floor - napkin, one decode step (+848.8 us):" "$tmp/out" && grep -q "^        +63.2 us  activations" "$tmp/out" &&
+    ! grep -q "+0.0000 s" "$tmp/out" && ok || bad "the decode step's terms are not in their unit"
 expect 0 "json without totals" -- --report --format json
 grep -q '"flops_convention":[[:space:]]*"palm"' "$tmp/out" && grep -q '"implied_mfu":[[:space:]]*null' "$tmp/out" &&
     ok || bad "JSON training lacks flops_convention palm or a null implied_mfu"
