@@ -205,8 +205,12 @@ static cJSON *inputs_tree(const struct scenario *s)
         return NULL;
     cJSON *t = cJSON_Parse(text);
     cJSON_free(text);
-    if (t)
+    if (t) {
         cJSON_DeleteItemFromObjectCaseSensitive(t, "version");
+        /* tp is not stored (chips / (pp x ep)) but is an input all the same: a change of layout moves it, and
+           "pp 1 -> 2" alone would hide that tp went from 8 to 4 */
+        cJSON_AddNumberToObject(t, "tp", (double)scenario_tp(s));
+    }
     return t;
 }
 

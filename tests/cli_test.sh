@@ -317,6 +317,11 @@ grep -q "the fp8 peak (1e+12 FLOP/s) is below the bf16 peak" "$tmp/err" &&
     grep -q "unknown key 'peak_flops_per_s.BF16' ignored (did you mean 'peak_flops_per_s.bf16'?)" "$tmp/err" && ok ||
     bad "contradicting chip figures: $(cat "$tmp/err")"
 
+# --diff names the tensor-parallel degree a layout change moves, though tp is derived (issue 21 item 6).
+expect 0 "a saved TP 8 scenario" -- --report --chips 8 --write-scenario "$tmp/tp8.json"
+expect 0 "TP 8 against TP 4 x PP 2" -- --chips 8 --pp 2 --baseline "$tmp/tp8.json" --format=text
+grep -q "^  tp: 8 -> 4" "$tmp/out" && grep -q "^  pp: 1 -> 2" "$tmp/out" && ok || bad "--diff: tp 8 -> 4 not listed"
+
 # A UTF-8 byte-order mark before an export's header or a trace's JSON is no part of it.
 printf '\357\273\277' >"$tmp/bom.csv"
 cat tests/fixtures/profiles/ncu/rtx5090_dsocr_bf16_gemm_long_2025.csv >>"$tmp/bom.csv"
