@@ -210,6 +210,32 @@ static void test_every_precision_roof(void **state)
     assert_null(strstr(frame(), " fp8 "));
 }
 
+/* A chip typed as a file's path stays in the chip knob: stepping away and
+ * back returns to it, not to the list's far end (issue 21 item 9). */
+static void test_file_chip_stays_in_the_knob(void **state)
+{
+    (void)state;
+    const char *path = "build/tests/knob-chip.json";
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"key\": \"knob-chip\", \"name\": \"Knob chip\", \"peak_flops_per_s\": {\"bf16\": 500e12}, "
+          "\"hbm_bytes\": 80e9, \"hbm_bytes_per_s\": 2e12}\n",
+          f);
+    fclose(f);
+    u->selected = SLIDER_CHIP;
+    char typed[128];
+    snprintf(typed, sizeof typed, "=./%s\n", path);
+    type(typed);
+    assert_string_equal(u->scenario.chip.key, "knob-chip");
+    ui_key(u, UI_KEY_LEFT);
+    char left[32];
+    snprintf(left, sizeof left, "%s", u->scenario.chip.key);
+    assert_string_not_equal(left, "knob-chip");
+    ui_key(u, UI_KEY_RIGHT);
+    assert_string_equal(u->scenario.chip.key, "knob-chip");
+    remove(path);
+}
+
 /* The MFU knob reads one rule: a bare number is a fraction (as --mfu), a
  * percent carries its sign; 1.0001 is refused rather than read as 1%, and
  * what is taken is echoed with its unit. */
@@ -879,6 +905,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_precision_roof, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mfu_fraction_or_percent, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_file_chip_stays_in_the_knob, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),
         cmocka_unit_test_setup_teardown(test_undo_and_reset, setup, teardown),

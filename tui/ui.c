@@ -77,6 +77,24 @@ int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, 
     return 0;
 }
 
+/* Keeps chip c in the chip knob's list (after the others) when it is not
+ * there already: a chip typed as a file's path stays one step from its
+ * neighbours. Out of memory leaves the list as it was. */
+static void keep_chip(struct ui *u, const struct chip_spec *c)
+{
+    if (chip_list_index(u->chips, c->key) >= 0)
+        return;
+    struct chip_spec *grown = malloc((u->chips.count + 1) * sizeof *grown);
+    if (!grown)
+        return;
+    memcpy(grown, u->chips.items, u->chips.count * sizeof *grown);
+    grown[u->chips.count] = *c;
+    free(u->chips_owned);
+    u->chips_owned = grown;
+    u->chips.items = grown;
+    u->chips.count++;
+}
+
 void ui_set_chips(struct ui *u, struct chip_list chips)
 {
     if (chips.count == 0)
@@ -84,6 +102,7 @@ void ui_set_chips(struct ui *u, struct chip_list chips)
     u->chips = chips;
     u->compare_chip = -1;
     u->has_compare = false;
+    keep_chip(u, &u->scenario.chip); /* a --chip FILE the list does not hold */
 }
 
 /* The flat roofs R shows: each precision's peak the chip has (sparse
@@ -267,6 +286,8 @@ static void pareto_free(struct ui *u)
 
 void ui_free(struct ui *u)
 {
+    free(u->chips_owned);
+    u->chips_owned = NULL;
     pareto_free(u);
     if (u->tour == u->tour_owned)
         u->tour = NULL;
@@ -825,8 +846,10 @@ static bool typed_path(struct ui *u, struct scenario *next, enum slider_id id)
     if (id == SLIDER_CHIP) {
         struct chip_spec c;
         rc = userfile_chip("chip", path, &c, &w, err, sizeof err);
-        if (rc == 0)
+        if (rc == 0) {
             slider_use_chip(next, &c);
+            keep_chip(u, &c);
+        }
     } else {
         struct model_shape m;
         rc = userfile_model("model", path, &m, &w, err, sizeof err);

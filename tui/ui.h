@@ -81,7 +81,9 @@ struct ui {
     struct scenario scenario;        /* the current, always valid, scenario */
     struct analysis analysis;        /* analyze(scenario) */
     int64_t largest_ok_batch;        /* analysis_largest_ok_batch(scenario): 0 none, -1 unknown */
-    struct chip_list chips;          /* what the chip knob and 'c' run through (borrowed) */
+    struct chip_list chips;          /* what the chip knob and 'c' run through (borrowed, or chips_owned) */
+    struct chip_spec *chips_owned;   /* chips with those typed as a file's path appended, so that the knob
+                                        steps from a file's chip to its neighbours and back (NULL: none yet) */
     int compare_chip;                /* index in chips whose roof is overlaid, -1 none */
     bool has_compare;                /* compare analysis is valid */
     struct analysis compare;         /* analyze(scenario with the compare chip) */
