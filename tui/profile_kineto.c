@@ -153,21 +153,20 @@ struct reader {
     bool oom;
 };
 
-/* Makes room for one more element in *items (n in use, *cap allocated, elem
- * bytes each), doubling from first. Returns 0, or -1 out of memory (the
- * array is then as it was). */
-static int room_for_one(void **items, size_t n, size_t *cap, size_t elem, size_t first)
-{
-    if (n < *cap)
-        return 0;
-    size_t grown = *cap ? *cap * 2 : first;
-    void *bigger = realloc(*items, grown * elem);
-    if (!bigger)
-        return -1;
-    *items = bigger;
-    *cap = grown;
-    return 0;
-}
+/* Makes room for one more element in array arr (n in use, cap allocated),
+ * doubling from first; out of memory returns oom(r) from the caller. A
+ * macro so that each array keeps its own type. */
+#define GROW_OR_OOM(r, arr, n, cap, first)                                                                           \
+    do {                                                                                                             \
+        if ((n) == (cap)) {                                                                                          \
+            size_t grown_ = (cap) ? (cap) * 2 : (first);                                                             \
+            void *bigger_ = realloc((arr), grown_ * sizeof *(arr));                                                  \
+            if (!bigger_)                                                                                            \
+                return oom(r);                                                                                       \
+            (arr) = bigger_;                                                                                         \
+            (cap) = grown_;                                                                                          \
+        }                                                                                                            \
+    } while (0)
 
 static int oom(struct reader *r)
 {
@@ -186,8 +185,7 @@ static int32_t group_for(struct reader *r, char kind, const char *label, const c
         int64_t key = (int64_t)((h + salt * 0x9e3779b97f4a7c15ULL) & 0x7fffffffffffffffULL);
         int32_t g = idmap_get(&r->group_by_hash, key);
         if (g < 0) {
-            if (room_for_one((void **)&r->t->groups, r->t->group_count, &r->group_cap, sizeof *r->t->groups, 64))
-                return oom(r);
+            GROW_OR_OOM(r, r->t->groups, r->t->group_count, r->group_cap, 64);
             struct kineto_group *n = &r->t->groups[r->t->group_count];
             memset(n, 0, sizeof *n);
             snprintf(n->label, sizeof n->label, "%s", label);
@@ -593,8 +591,7 @@ static int op_event(struct reader *r, const char *name, const cJSON *args, int64
     grp->gemm_m = o.m, grp->gemm_k = o.k, grp->gemm_n = o.n;
     if (o.causal_unknown)
         r->t->groups[g].causal_unknown = true;
-    if (room_for_one((void **)&r->ops, r->op_n, &r->op_cap, sizeof *r->ops, 1024))
-        return oom(r);
+    GROW_OR_OOM(r, r->ops, r->op_n, r->op_cap, 1024);
     r->ops[r->op_n] = (struct op_rec){.group = g, .flops = o.flops, .bytes = o.bytes};
     if (idmap_put(&r->op_by_external, external, (int32_t)r->op_n) != 0)
         return oom(r);
@@ -635,8 +632,7 @@ static void kernel_short(char *out, size_t size, const char *name)
 
 static int push_span(struct span **v, size_t *n, size_t *cap, double ts, double dur, struct reader *r)
 {
-    if (room_for_one((void **)v, *n, cap, sizeof **v, 16))
-        return oom(r);
+    GROW_OR_OOM(r, *v, *n, *cap, 16);
     (*v)[(*n)++] = (struct span){ts, dur};
     return 0;
 }
@@ -672,8 +668,7 @@ static int kernel_event(struct reader *r, const char *name, const cJSON *ev, con
     if (k.name_group < 0)
         return -1;
     r->t->groups[k.name_group].work = copy ? POINT_KIND_COPY : point_kind_from_name(name);
-    if (room_for_one((void **)&r->kernels, r->kernel_n, &r->kernel_cap, sizeof *r->kernels, 1024))
-        return oom(r);
+    GROW_OR_OOM(r, r->kernels, r->kernel_n, r->kernel_cap, 1024);
     r->kernels[r->kernel_n++] = k;
     return 0;
 }
