@@ -97,6 +97,8 @@ int point_place(const struct measured_point *p, const struct scenario *s, struct
     }
     double bw = s->hbm_bytes_per_s_override > 0.0 ? s->hbm_bytes_per_s_override : c->hbm_bytes_per_s;
     out->peak_flops_per_s = peak;
+    out->l2_intensity = p->flops > 0.0 && p->l2_bytes > 0.0 ? p->flops / p->l2_bytes : 0.0;
+    out->l1_intensity = p->flops > 0.0 && p->l1_bytes > 0.0 ? p->flops / p->l1_bytes : 0.0;
     out->intensity_flop_per_byte = p->flops / p->bytes;
     out->achieved_flops_per_s = p->flops / p->seconds;
     out->roof_flops_per_s = fmin(peak, bw * out->intensity_flop_per_byte);

@@ -83,6 +83,7 @@ struct point_placement {
     double achieved_bytes_per_s;     /* bytes / seconds */
     bool on_vector_roof;             /* the peak is the chip's vector (non-tensor FP32) throughput */
     double peak_flops_per_s;         /* the flat part of its roof: its precision's peak, or the vector unit's */
+    double l2_intensity, l1_intensity; /* FLOPs over its L2 and L1 bytes (the hierarchical roofline); 0 unknown */
     enum point_above_cause above_cause; /* when above_roof: the likeliest cause */
     enum rt_precision above_fits;    /* POINT_ABOVE_PRECISION: the precision whose peak it fits under */
 };

@@ -251,8 +251,10 @@ static void test_plot_cache_levels(void **state)
     const struct analysis *a = h100(&s);
     struct measured_point m = {.label = "k", .flops = 1e11, .bytes = 1e9, .seconds = 0.01, .l2_bytes = 2e10,
                                .l1_bytes = 1e11};
-    struct plot_point p = {.label = "k", .l2_intensity = 5.0, .l1_intensity = 1.0};
+    struct plot_point p = {.label = "k"};
     assert_int_equal(point_place(&m, &s, &p.at), 0);
+    ASSERT_NEAR(p.at.l2_intensity, 5.0, 0); /* 1e11 FLOPs over 2e10 L2 bytes */
+    ASSERT_NEAR(p.at.l1_intensity, 1.0, 0);
     static char text[65536];
     struct plot_points pts = {&p, 1, 5e12, 19e12};
     points_frame(a, &pts, 120, 40, text, sizeof text);

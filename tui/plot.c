@@ -521,7 +521,7 @@ static bool points_need_vector(const struct plot_points *pts, const struct analy
 static bool points_at_level(const struct plot_points *pts, int level)
 {
     for (size_t i = 0; pts && i < pts->count; i++)
-        if ((level == 2 ? pts->items[i].l2_intensity : pts->items[i].l1_intensity) > 0.0 &&
+        if ((level == 2 ? pts->items[i].at.l2_intensity : pts->items[i].at.l1_intensity) > 0.0 &&
             pts->items[i].at.achieved_flops_per_s > 0.0)
             return true;
     return false;
@@ -536,7 +536,7 @@ static void draw_levels(struct view area, struct taken *t, const struct plot_fra
     for (size_t i = 0; i < pts->count; i++) {
         const struct plot_point *p = &pts->items[i];
         for (int level = 2; level >= 1; level--) {
-            double x = level == 2 ? p->l2_intensity : p->l1_intensity;
+            double x = level == 2 ? p->at.l2_intensity : p->at.l1_intensity;
             if (!(x > 0.0) || !(p->at.achieved_flops_per_s > 0.0) || (level == 2 ? !l2 : !l1))
                 continue;
             int cx = floor_div(px_of(f, x), f->sx), cy = floor_div(py_of(f, p->at.achieved_flops_per_s), f->sy);

@@ -55,7 +55,6 @@ struct plot_point {
     const char *label;
     const char *roof_name; /* its roof's name when not the plot's: "vector", "fp8" (NULL: the plot's) */
     struct point_placement at;
-    double l2_intensity, l1_intensity; /* FLOPs over its L2 and L1 bytes; 0 when not counted */
 };
 
 struct plot_points {

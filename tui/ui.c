@@ -136,10 +136,6 @@ static void place_points(struct ui *u)
         struct plot_point *p = &u->placed[u->placed_count];
         if (point_place(&u->points[i], &u->scenario, &p->at) == 0) {
             p->label = u->points[i].label;
-            /* its intensities at the caches, for the hierarchical roofline: FLOPs over L2 and L1 bytes */
-            const struct measured_point *m = &u->points[i];
-            p->l2_intensity = m->flops > 0.0 && m->l2_bytes > 0.0 ? m->flops / m->l2_bytes : 0.0;
-            p->l1_intensity = m->flops > 0.0 && m->l1_bytes > 0.0 ? m->flops / m->l1_bytes : 0.0;
             p->roof_name = p->at.on_vector_roof ? "vector" : precision_name(u->points[i].precision);
             u->placed_count++;
         }
