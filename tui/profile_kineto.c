@@ -1116,12 +1116,11 @@ void kineto_free(struct kineto_trace *t)
 
 /* ---- Points ------------------------------------------------------------ */
 
-static const struct kineto_trace *sort_trace;
-
+/* qsort's order of group pointers: the longest in time first, then by label. */
 static int by_time(const void *a, const void *b)
 {
-    const struct kineto_group *x = &sort_trace->groups[*(const size_t *)a];
-    const struct kineto_group *y = &sort_trace->groups[*(const size_t *)b];
+    const struct kineto_group *x = *(const struct kineto_group *const *)a;
+    const struct kineto_group *y = *(const struct kineto_group *const *)b;
     return x->seconds < y->seconds ? 1 : x->seconds > y->seconds ? -1 : strcmp(x->label, y->label);
 }
 
@@ -1132,13 +1131,13 @@ static bool placeable(const struct kineto_group *g)
 }
 
 /* Appends "name t ms" for up to three of the groups in order[] that want(). */
-static void list_largest(char *out, size_t size, const struct kineto_trace *t, const size_t *order,
+static void list_largest(char *out, size_t size, const struct kineto_trace *t, const struct kineto_group *const *order,
                          bool (*want)(const struct kineto_group *))
 {
     size_t used = 0, shown = 0;
     out[0] = '\0';
     for (size_t i = 0; i < t->group_count && shown < 3; i++) {
-        const struct kineto_group *g = &t->groups[order[i]];
+        const struct kineto_group *g = order[i];
         if (!want(g) || g->kernels == 0)
             continue;
         int w = snprintf(out + used, size - used, "%s%s %.3f ms", shown ? ", " : "", g->label, g->seconds * 1e3);
@@ -1203,19 +1202,18 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
                      shown, t->events);
         return -1;
     }
-    size_t *order = malloc((t->group_count ? t->group_count : 1) * sizeof *order);
+    const struct kineto_group **order = malloc((t->group_count ? t->group_count : 1) * sizeof *order);
     if (!order) {
         snprintf(err, errsize, "%s: out of memory", shown);
         return -1;
     }
     for (size_t i = 0; i < t->group_count; i++)
-        order[i] = i;
-    sort_trace = t;
+        order[i] = &t->groups[i];
     qsort(order, t->group_count, sizeof *order, by_time);
     double placed_s = 0.0, over_s = 0.0, rule_s = 0.0, op_s = 0.0, range_s = 0.0;
     size_t placed = 0, over = 0, rule_n = 0, op_n = 0, range_n = 0, derived = 0, traced = 0, causal_unknown = 0;
     for (size_t i = 0; i < t->group_count; i++) {
-        const struct kineto_group *g = &t->groups[order[i]];
+        const struct kineto_group *g = order[i];
         if (g->kernels == 0)
             continue;
         if (!placeable(g)) {
