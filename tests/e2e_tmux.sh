@@ -930,6 +930,36 @@ else
 fi
 t kill-session -t "$s" 2>/dev/null
 
+# ---- issue 21 item 1: a tour step's answer shows nowhere until the guess is in, at larger sizes too ----
+for size in 120x40 200x60; do
+    s=tour-hide-$size
+    start_raw "$s" "${size%x*}" "${size#*x}" "$UTF8_ENV" "--tour"
+    if wait_for "$s" 'Tour 1/14'; then
+        t send-keys -t "$s" n n n n n n n
+        ok=1
+        if wait_for "$s" 'Tour 8/14' && sleep 0.3 && t capture-pane -p -t "$s" | grep -q ' 23 req. fit'; then
+            ok=0
+            fail "tour step 8 at $size shows its answer (23 req. fit) before the guess" "$s"
+        fi
+        t send-keys -t "$s" n n
+        if [ $ok = 1 ] && wait_for "$s" 'Tour 10/14' && wait_for "$s" 'turn ?' && sleep 0.3 &&
+            t capture-pane -p -t "$s" | grep -q '1\.981'; then
+            ok=0
+            fail "tour step 10 at $size shows the turn's total (1.981 s) before the guess" "$s"
+        fi
+        t send-keys -t "$s" 2 Enter
+        if [ $ok = 1 ] && wait_for "$s" 'it is 1.981 s' && wait_for "$s" 'MISS 1.981 s'; then
+            pass "tour at $size: steps 8 and 10 hide their answers until the guess, then show them"
+        elif [ $ok = 1 ]; then
+            fail "tour at $size: the guess did not reveal the total in the title" "$s"
+        fi
+        t send-keys -t "$s" q
+    else
+        fail "--tour did not open at $size" "$s"
+    fi
+    t kill-session -t "$s" 2>/dev/null
+done
+
 # ---- a terminal that cannot address the cursor, or an unknown one, gets the report ----
 for term in dumb no-such-terminal; do
     s=report-$term

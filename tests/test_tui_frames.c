@@ -12,13 +12,17 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "opknobs.h"
 #include "opreport.h"
+#include "tour.h"
+#include "tourview.h"
 #include "ui.h"
+#include "units.h"
 
 static struct ui *u;
 static struct grid g;
@@ -536,6 +540,147 @@ static void test_tour_frames(void **state)
     check_frame("tour_80x24_ascii");
 }
 
+/* True when needle occurs in hay as a figure of its own: not inside a
+ * longer number (no digit or decimal point either side). */
+static bool has_figure(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) {
+        /* The memory panel's echo of the model's head counts is an input ("8 kv heads of 64"). */
+        if (p >= hay + 12 && strncmp(p - 12, "kv heads of ", 12) == 0)
+            continue;
+        bool before = p > hay && (isdigit((unsigned char)p[-1]) || (p[-1] == '.' && p - 1 > hay && isdigit((unsigned char)p[-2])));
+        bool after = isdigit((unsigned char)p[n]) || (p[n] == '.' && isdigit((unsigned char)p[n + 1]));
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+/* True when a placement row of phase name says its bound in line: the
+ * name, one figure (its intensity), then "memory" or "compute". */
+static bool bound_word_after(const char *line, const char *name)
+{
+    for (const char *p = strstr(line, name); p; p = strstr(p + 1, name)) {
+        const char *q = p + strlen(name);
+        q += strspn(q, " ");
+        q += strcspn(q, " ");
+        q += strspn(q, " ");
+        if (strncmp(q, "memory", 6) == 0 || strncmp(q, "compute", 7) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The ways a step's figure could be written on screen: seconds as the
+ * panels write them, fractions in percent, counts and intensities rounded,
+ * to one decimal and with SI prefixes. */
+static int figure_forms(const char *key, double v, char forms[][32])
+{
+    int n = 0;
+    size_t kl = strlen(key);
+    bool seconds = kl > 2 && strcmp(key + kl - 2, "_s") == 0;
+    bool fraction = strstr(key, "mfu") || strstr(key, "efficiency") || strstr(key, "fraction");
+    if (seconds) {
+        format_turn_seconds(forms[n++], 32, v);
+        format_seconds(forms[n++], 32, v);
+        snprintf(forms[n++], 32, "%.3f", v);
+        snprintf(forms[n++], 32, "%.2f", v);
+        snprintf(forms[n++], 32, "%.1f ms", v * 1e3);
+    } else if (fraction) {
+        snprintf(forms[n++], 32, "%.1f%%", v * 100.0);
+        snprintf(forms[n++], 32, "%.0f%%", v * 100.0);
+        snprintf(forms[n++], 32, "%.3f", v);
+    } else {
+        snprintf(forms[n++], 32, "%.0f", v);
+        snprintf(forms[n++], 32, "%.0f", floor(v));
+        snprintf(forms[n++], 32, "%.1f", v);
+        format_si(forms[n++], 32, v, "");
+    }
+    for (int i = 0; i < n; i++) /* "1.98 s" is looked for as "1.98": units vary */
+        for (char *sp = strchr(forms[i], ' '); sp; sp = NULL)
+            *sp = '\0';
+    return n;
+}
+
+/* Issue 21 item 1: while a tour step waits for the guess, its figure shows
+ * nowhere outside the tour's own panel and the knobs (which show inputs):
+ * not in the title bar, another panel or a label, at any size from 80 x 24
+ * to 250 x 80, in braille and in ASCII. A "bound" step's answer is the word
+ * memory or compute (and the lever that gives it away) on no line that
+ * names the phase. After the guess, the figure is shown again. */
+static void test_tour_hides_answers(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = {{80, 24}, {100, 30}, {120, 40}, {160, 50}, {200, 60}, {250, 80}};
+    static char text[1 << 20];
+    struct scenario s;
+    scenario_default(&s);
+    for (int ascii = 0; ascii < 2; ascii++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            start(&s, ascii, sizes[z][0], sizes[z][1]);
+            ui_key(u, 'T');
+            for (size_t i = 0; i < u->tour->count; i++, ui_key(u, UI_KEY_RIGHT)) {
+                const struct tour_step *st = &u->tour->steps[i];
+                assert_int_equal(u->tour_step, i);
+                struct tour_value tv;
+                char err[200];
+                assert_int_equal(tour_figure(&st->scenario, &u->analysis, st->figure, &tv, err, sizeof err), 0);
+                assert_int_equal(ui_render(u, &g), 0);
+                if (strcmp(st->title, "Tile co-design") == 0) { /* item 2: the step says what its d_ff did to N */
+                    grid_to_text(&g, text, sizeof text);
+                    if (!strstr(text, "guide-70b (14.4B)"))
+                        fail_msg("%dx%d: step 14 does not say that N is counted from the shape", sizes[z][0],
+                                 sizes[z][1]);
+                }
+                /* The knobs and the tour's own panel are not looked at. */
+                struct rect tr = tour_panel_rect(&u->layout, st->figure, false);
+                view_fill(view_make(&g, tr), 0, 0, tr.w, tr.h, ' ', ROLE_TEXT);
+                view_fill(view_make(&g, u->layout.sliders), 0, 0, u->layout.sliders.w, u->layout.sliders.h, ' ',
+                          ROLE_TEXT);
+                view_fill(view_make(&g, u->layout.status), 0, 0, u->layout.status.w, 1, ' ', ROLE_TEXT);
+                grid_to_text(&g, text, sizeof text);
+                if (tv.is_text) {
+                    const char *phase = strchr(st->figure, '[') + 1; /* "placement[decode].bound" */
+                    char name[32];
+                    snprintf(name, sizeof name, "%.*s", (int)(strchr(phase, ']') - phase), phase);
+                    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+                        if (strstr(line, name) && (bound_word_after(line, name) || strstr(line, "-bound") ||
+                                                   strstr(line, "cut bytes") || strstr(line, "cut FLOPs")))
+                            fail_msg("%dx%d %s step %zu (%s): the answer shows on \"%s\"", sizes[z][0], sizes[z][1],
+                                     ascii ? "ascii" : "utf8", i + 1, st->figure, line);
+                    continue;
+                }
+                char forms[8][32];
+                int n = tv.is_null ? 0 : figure_forms(st->figure, tv.value, forms);
+                for (int f = 0; f < n; f++)
+                    if (has_figure(text, forms[f])) {
+                        fprintf(stderr, "%s\n", text);
+                        fail_msg("%dx%d %s step %zu (%s = %g): '%s' shows before the guess (the frame above)",
+                                 sizes[z][0], sizes[z][1], ascii ? "ascii" : "utf8", i + 1, st->figure, tv.value,
+                                 forms[f]);
+                    }
+                /* Once guessed, the figure is shown (the title's total, the memory panel's count). */
+                if (strcmp(st->figure, "latency.total_s") == 0 || strcmp(st->figure, "memory.max_concurrent_requests") == 0) {
+                    for (const char *k = "1"; *k; k++)
+                        ui_key(u, *k);
+                    ui_key(u, UI_KEY_ENTER);
+                    assert_true(u->tour_revealed);
+                    assert_int_equal(ui_render(u, &g), 0);
+                    grid_to_text(&g, text, sizeof text);
+                    bool shown = false;
+                    for (int f = 0; f < n; f++)
+                        shown = shown || has_figure(text, forms[f]);
+                    if (!shown)
+                        fail_msg("%dx%d step %zu: %s not shown after the guess", sizes[z][0], sizes[z][1], i + 1,
+                                 st->figure);
+                }
+            }
+            ui_free(u);
+        }
+    start(&s, false, 80, 24); /* teardown frees one ui */
+}
+
 /* The presentation view ('P'): the issue's 64-chip OK at 80 x 24 (one bold
  * headline line) and 200 x 60 (block letters); P and Esc return, the arrows
  * still step the knob and the headline follows. */
@@ -783,6 +928,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_memory_miss_said_plainly, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pareto_view, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tour_frames, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tour_hides_answers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp4_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_op_frames, setup, teardown),

@@ -493,27 +493,12 @@ static int load_model_file(const char *path, struct cli_options *o, char *err, s
     return 0;
 }
 
-/* A shape flag changed the model: a stated count (guide-70b's 70e9) no
- * longer describes it, so N is counted from the shape, and the report says
- * so. --kv-heads keeps the stated count: the guide's GQA comparisons hold N
- * fixed and vary only the KV cache. */
+/* A shape flag changed the model: model_shape_changed's one rule. */
 static void shape_edited(int id, struct scenario *s)
 {
-    struct model_shape *m = &s->model;
-    if (!(m->stated_params > 0.0))
-        return;
-    char why[RT_ASSUMPTION_WHY_MAX], stated[24];
-    format_count(stated, sizeof stated, m->stated_params);
-    if (id == OPT_KV_HEADS) {
-        snprintf(why, sizeof why, "--kv-heads changes the KV cache only: N stays %s's stated %s, as the guide's "
-                                  "GQA comparisons hold it", m->name, stated);
-        model_assume(m, "stated_params", stated, why);
-        return;
-    }
-    snprintf(why, sizeof why, "--%s changed the shape: N is counted from the shape, not %s's stated %s", flag_name(id),
-             m->name, stated);
-    model_assume(m, "stated_params", "dropped", why);
-    m->stated_params = 0.0;
+    char what[48];
+    snprintf(what, sizeof what, "--%s", flag_name(id));
+    model_shape_changed(&s->model, what, id == OPT_KV_HEADS);
 }
 
 /* The model flags that act through the schedule (--layers, --window) or

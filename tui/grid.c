@@ -18,6 +18,7 @@ int grid_init(struct grid *g, int cols, int rows)
 {
     g->cols = g->rows = 0;
     g->cells = NULL;
+    g->conceal = NULL;
     return grid_resize(g, cols, rows);
 }
 
@@ -284,4 +285,25 @@ void view_recolor(struct view v, int x, int y, int w, int h, enum role role)
                 c->role = (uint8_t)role;
         }
     }
+}
+
+bool view_conceals(struct view v, const char *tags)
+{
+    const char *key = v.g ? v.g->conceal : NULL;
+    if (!key || !key[0] || !tags)
+        return false;
+    for (const char *t = tags; *t;) {
+        while (*t == ' ')
+            t++;
+        size_t n = strcspn(t, " ");
+        if (n > 0 && strncmp(key, t, n) == 0)
+            return true;
+        t += n;
+    }
+    return false;
+}
+
+const char *view_figure(struct view v, const char *tags, const char *text)
+{
+    return view_conceals(v, tags) ? "?" : text;
 }

@@ -9,6 +9,7 @@
 #ifndef ROOFTOP_GRID_H
 #define ROOFTOP_GRID_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,11 @@ struct cell {
 struct grid {
     int cols, rows;
     struct cell *cells; /* rows x cols, row-major; owned */
+    /* A --report=json key whose figure is not to be drawn, or NULL: a tour
+     * question waiting for its guess ("latency.total_s"; a placement row
+     * by its phase's name, "placement[decode].bound"). Panels ask
+     * view_conceals before they draw a figure. Not owned. */
+    const char *conceal;
 };
 
 /* A grid with a clip rectangle: what panels draw into. Coordinates given to
@@ -99,6 +105,16 @@ int view_printf(struct view v, int x, int y, int maxw, enum role role, const cha
 /* Writes text right-aligned so that its last column is v's column x_end - 1.
  * Returns the column where it starts. */
 int view_text_right(struct view v, int x_end, int y, const char *utf8, enum role role);
+
+/* True when v's grid conceals a figure that text tagged with tags would
+ * give away. tags is a space-separated list of --report=json key prefixes
+ * ("latency.total_s latency.napkin serving."): it matches when the grid's
+ * conceal key starts with one of them. False when nothing is concealed or
+ * tags is NULL or empty. */
+bool view_conceals(struct view v, const char *tags);
+
+/* text, or "?" when view_conceals(v, tags): a figure written in a line. */
+const char *view_figure(struct view v, const char *tags, const char *text);
 
 /* Fills the rectangle (x, y, w, h) of v with ch in role. */
 void view_fill(struct view v, int x, int y, int w, int h, uint32_t ch, enum role role);

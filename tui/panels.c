@@ -35,6 +35,16 @@ const struct glyphs *glyphs_for(bool ascii)
     return ascii ? &ascii_glyphs : &unicode_glyphs;
 }
 
+/* What a drawn figure gives away, as view_conceals tags (--report=json key
+ * prefixes): a tour question about any of them hides the figure until the
+ * guess is in. The turn's times tell one another (the total less decode and
+ * overhead is prefill), and the serving and budget lines are the same
+ * times per request. */
+static const char FIG_TURN[] = "latency.prefill_s latency.decode_s latency.overhead_s latency.total_s "
+                               "latency.verdict latency.chips_for_budget latency.napkin latency.detailed "
+                               "latency.realistic latency.estimates latency.verdicts serving. decode.memory_step_s";
+static const char FIG_MFU[] = "mfu_budget. training.mfu training.hfu training.step_s prefill.mfu";
+
 /* Seconds as the guide prints them: "1.981 s", "0.683 s", "27.952 s"; under
  * 0.01 s in ms or us ("4.5 ms"), never "0.000 s". */
 static void secs(char *buf, size_t size, double s)
@@ -103,8 +113,14 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
 {
     char model[96], mine[48], named[64], other[48], other_short[48], t1[24];
     view_fill(v, 0, 0, v.r.w, 1, ' ', ROLE_TITLE);
+    bool counted = false; /* a changed shape: the name's stated count no longer holds (model_shape_changed) */
+    for (int i = 0; i < s->model.assumption_count; i++)
+        counted = counted || (strcmp(s->model.assumptions[i].key, "stated_params") == 0 &&
+                              strcmp(s->model.assumptions[i].value, "dropped") == 0);
     if (s->params > 0.0)
         snprintf(model, sizeof model, "N=%s", format_count(t1, sizeof t1, s->params));
+    else if (counted)
+        snprintf(model, sizeof model, "%s (%s)", s->model.name, format_count(t1, sizeof t1, a->params));
     else
         snprintf(model, sizeof model, "%s", s->model.name);
     /* Left: fullest first; precision and batch are on the knobs too. A
@@ -141,7 +157,15 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     bool same_verdict = a->estimate_ok[a->other_model] == a->latency.ok;
     estimate_text(a, a->other_model, !same_verdict, true, other_short, sizeof other_short);
     char right[5][160];
-    if (a->estimates_disagree) {
+    bool hide = view_conceals(v, FIG_TURN); /* a tour question about the turn */
+    if (hide) {
+        snprintf(right[0], sizeof right[0], "turn ? (guess first)  ? help ");
+        snprintf(right[1], sizeof right[1], "turn ? (guess first) ");
+        snprintf(right[2], sizeof right[2], "turn ? ");
+        snprintf(right[3], sizeof right[3], "? ");
+        snprintf(right[4], sizeof right[4], "? ");
+        base = NULL;
+    } else if (a->estimates_disagree) {
         snprintf(right[0], sizeof right[0], "%s %s %s  ? help ", named, g->unequal, other);
         snprintf(right[1], sizeof right[1], "%s %s %s ", named, g->unequal, other);
         snprintf(right[2], sizeof right[2], "%s %s %s ", named, g->unequal, other_short);
@@ -203,8 +227,9 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     view_text(v, 0, 0, room > 0 ? room : v.r.w, left[li], ROLE_TITLE);
     if (room > 0) {
         int x = view_text_right(v, v.r.w, 0, right[ri], ROLE_TITLE);
-        view_text(v, x, 0, a->latency.ok ? 2 : 4, a->latency.ok ? "OK" : "MISS",
-                  a->latency.ok ? ROLE_OK_BIG : ROLE_MISS_BIG);
+        if (!hide)
+            view_text(v, x, 0, a->latency.ok ? 2 : 4, a->latency.ok ? "OK" : "MISS",
+                      a->latency.ok ? ROLE_OK_BIG : ROLE_MISS_BIG);
     }
 }
 
@@ -296,6 +321,15 @@ void panel_placement(struct view v, const struct analysis *a, const struct analy
         intensity(ai, sizeof ai, p->roof.intensity_flop_per_byte);
         format_percent(pc, sizeof pc, p->roof.fraction_of_peak);
         bool mem = p->roof.bound == RT_MEMORY_BOUND;
+        /* A tour question about this row (or decode's intensity): its name only. */
+        char tags[96];
+        snprintf(tags, sizeof tags, "placement[%s]%s", p->phase,
+                 strcmp(p->phase, "decode") == 0 ? " decode_batch_intensity" : "");
+        if (view_conceals(v, tags)) {
+            int x = view_printf(v, 0, row, 8, ROLE_TEXT, "%-8s", p->phase);
+            view_text(v, x, row++, -1, "      ?  (your guess first)", ROLE_DIM);
+            continue;
+        }
         enum role pr = strcmp(p->phase, "prefill") == 0  ? ROLE_PREFILL
                        : strcmp(p->phase, "decode") == 0 ? ROLE_DECODE
                                                          : ROLE_TRAIN;
@@ -345,6 +379,10 @@ void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a
         view_text(v, 0, 3, -1, "matmul/vector/memory/comms/optimizer.", ROLE_DIM);
         format_percent(m, sizeof m, s->mfu);
         view_printf(v, 0, 4, -1, ROLE_TEXT, "Prefill assumes MFU %s (prefl MFU knob).", m);
+        return;
+    }
+    if (view_conceals(v, FIG_MFU)) { /* a tour question about the MFU: the bar and its legend answer it */
+        view_text(v, 0, 1, -1, "hidden until the tour's guess is in", ROLE_DIM);
         return;
     }
     const struct mfu_budget *b = &a->mfu_budget;
@@ -511,6 +549,11 @@ static void latency_baseline_line(struct view v, int y, const struct analysis *a
 void panel_latency(struct view v, const struct analysis *a, const struct analysis *base, const struct glyphs *g)
 {
     const struct latency_verdict *l = &a->latency;
+    if (view_conceals(v, FIG_TURN)) { /* a tour question about the turn: every time here answers it */
+        view_text(v, 0, 0, -1, "Latency", ROLE_HEADER);
+        view_text(v, 0, 1, -1, "hidden until the tour's guess is in", ROLE_DIM);
+        return;
+    }
     char t[24], b[24], p[24], d[24], o[24];
     secs(t, sizeof t, l->total_s);
     secs(b, sizeof b, l->budget_s);
@@ -736,8 +779,10 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         view_text(v, x, 2, -1, "batch does not fit", ROLE_MISS);
     } else {
         /* The request count whole: drop "free" first, then the capacity, never digits. */
-        char lead[64], count[24];
-        snprintf(count, sizeof count, "%lld", (long long)m->max_concurrent_requests);
+        char lead[64], count[24], nc0[24];
+        snprintf(count, sizeof count, "%s",
+                 view_figure(v, "memory.max_concurrent_requests",
+                             format_number(nc0, sizeof nc0, (double)m->max_concurrent_requests, 0)));
         snprintf(lead, sizeof lead, "HBM %s, free %s: ", h, f);
         if (text_width(lead) + text_width(count) + 9 > v.r.w)
             snprintf(lead, sizeof lead, "HBM %s: ", h);
@@ -746,7 +791,8 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         /* With a baseline, its count and the change take the place of "free". */
         char was[64] = "";
         const struct memory_verdict *bm = base ? &base->memory : NULL;
-        bool changed = bm && bm->max_concurrent_requests != m->max_concurrent_requests;
+        bool changed = bm && bm->max_concurrent_requests != m->max_concurrent_requests &&
+                       !view_conceals(v, "memory.max_concurrent_requests");
         if (changed) {
             snprintf(was, sizeof was, " was %lld, %+lld", (long long)bm->max_concurrent_requests,
                      (long long)(m->max_concurrent_requests - bm->max_concurrent_requests));
@@ -793,14 +839,14 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     else if (row < v.r.h && m->kv_replication > 1.0)
         view_printf(v, 0, row++, -1, ROLE_TEXT, "KV copied %.0fx: tp %lld > %s", m->kv_replication,
                     (long long)a->parallel.tp, s->model.kv_lora_rank > 0 ? "one latent" : "kv heads");
-    if (row < v.r.h && largest_ok_batch >= 0) {
+    if (row < v.r.h && largest_ok_batch >= 0 && !view_conceals(v, FIG_TURN)) {
         if (largest_ok_batch > 0)
             view_printf(v, 0, row++, -1, ROLE_TEXT, "largest batch meeting the budget: %lld",
                         (long long)largest_ok_batch);
         else
             view_text(v, 0, row++, -1, "no batch meets the budget here", ROLE_MISS);
     }
-    if (row < v.r.h) { /* steady-state serving: what the Pareto view ranks */
+    if (row < v.r.h && !view_conceals(v, FIG_TURN)) { /* steady-state serving: what the Pareto view ranks */
         const struct serving_figures *sv = &a->serving;
         char tt[24], tp[24], pool[48] = "";
         if (sv->loop.overloaded) /* no steady state: say so, not 0 */
@@ -874,10 +920,14 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
          * mixture of experts' row counts the experts a step reads). */
         const struct placement *dec = analysis_phase_placement(a, "decode");
         double ai = dec ? dec->roof.intensity_flop_per_byte : a->decode_batch_intensity_flop_per_byte;
-        char line[128];
-        snprintf(line, sizeof line, "decode AI at batch %s: %.1f FLOP/B; ridge %.0f", nb, ai, a->ridge_flop_per_byte);
+        char line[128], ais[24], rs[24];
+        snprintf(ais, sizeof ais, "%.1f", ai);
+        snprintf(rs, sizeof rs, "%.0f", a->ridge_flop_per_byte);
+        const char *ait = view_figure(v, "decode_batch_intensity placement[decode]", ais);
+        const char *rt = view_figure(v, "ridge_flop_per_byte placement[decode]", rs);
+        snprintf(line, sizeof line, "decode AI at batch %s: %s FLOP/B; ridge %s", nb, ait, rt);
         if (text_width(line) > v.r.w) /* never a cut figure: the short form, or nothing */
-            snprintf(line, sizeof line, "decode AI %.1f; ridge %.0f", ai, a->ridge_flop_per_byte);
+            snprintf(line, sizeof line, "decode AI %s; ridge %s", ait, rt);
         if (text_width(line) <= v.r.w)
             view_text(v, 0, row++, -1, line, ROLE_DIM);
     }

@@ -1055,7 +1055,7 @@ void plot_draw_state(struct view v, const struct analysis *a, const struct analy
     draw_measured(area, &t, &f, pts, gl);
     if (l2_roof || l1_roof)
         draw_levels(area, &t, &f, pts, l2_roof, l1_roof);
-    if (!(st && st->hide_ridge_value))
+    if (!view_conceals(area, "ridge_flop_per_byte")) /* a tour question about the ridge */
         draw_ridge_label(area, &t, floor_div(ridge_px, f.sx), floor_div(roof_py, f.sy), "", a->ridge_flop_per_byte,
                          ROLE_RIDGE);
     if (vector_px >= 0)

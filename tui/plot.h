@@ -80,7 +80,6 @@ struct plot_trail {
 struct plot_state {
     bool fitted;                /* false: the next plot_draw_state fits the axes and sets it */
     int x_lo, x_hi, y_lo, y_hi; /* decades of FLOP/byte and FLOP/s */
-    bool hide_ridge_value;      /* the tour asks where the ridge is: no label gives it away */
     /* Flat roofs to draw besides the plot's own (the explorer's R: every
      * precision's peak the chip has, and the vector unit's), named. */
     struct plot_roof {

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "units.h"
+
 const char **tour_knob_names(const char **out)
 {
     for (int i = 0; i < SLIDER_COUNT; i++)
@@ -59,6 +61,16 @@ struct rect tour_figure_rect(const struct layout *l, const char *figure)
     return none;
 }
 
+void tour_conceal_key(const char *figure, char *out, size_t size)
+{
+    static const char *const phases[] = {"prefill", "decode", "training step"};
+    int row = starts(figure, "placement") ? placement_row(figure) : 0;
+    if (row > 0 && figure[strlen("placement") + 1] >= '0' && figure[strlen("placement") + 1] <= '9')
+        snprintf(out, size, "placement[%s]%s", phases[row - 1], strchr(figure, ']') + 1);
+    else
+        snprintf(out, size, "%s", figure);
+}
+
 struct rect tour_panel_rect(const struct layout *l, const char *figure, bool revealed)
 {
     struct rect left = {0, l->placement.y, l->placement.w, l->mfu.y + l->mfu.h - l->placement.y};
@@ -92,11 +104,28 @@ void tour_panel_draw(struct view v, const struct tour_view_state *t, const struc
     char prompt[200];
     snprintf(prompt, sizeof prompt, "your guess: %s", t->guess);
     const char *answer = t->revealed ? t->result : prompt;
+    /* A step that changed the model's shape says what that did to N (model_shape_changed's words). */
+    char counted[160] = "", nn[24];
+    const struct model_shape *m = &st->scenario.model;
+    for (int i = 0; i < m->assumption_count; i++)
+        if (strcmp(m->assumptions[i].key, "stated_params") == 0 && strcmp(m->assumptions[i].value, "dropped") == 0)
+            snprintf(counted, sizeof counted, "N = %s, counted from the changed shape, not %s's stated count",
+                     format_count(nn, sizeof nn, model_param_count(m).total), m->name);
+        else if (strcmp(m->assumptions[i].key, "stated_params") == 0)
+            snprintf(counted, sizeof counted, "N stays the stated %s: the KV heads change the KV cache only",
+                     m->assumptions[i].value);
     int q = wrapped_rows(v, st->question), f = wrapped_rows(v, about), a = wrapped_rows(v, answer);
+    int n = counted[0] ? wrapped_rows(v, counted) : 0;
     int text_rows = v.r.h - 1 - q - f - a;
+    if (n > 0 && (st->text[0] ? wrapped_rows(v, st->text) : 0) + n > text_rows)
+        counted[0] = '\0'; /* question, figure, guess and text come first */
+    else
+        text_rows -= n;
     int y = 1;
     if (text_rows > 0 && st->text[0])
         y = wrap_text(view_sub(v, 0, 1, v.r.w, text_rows), 0, st->text, ROLE_TEXT, false) + 1;
+    if (counted[0])
+        y = wrap_text(view_sub(v, 0, y, v.r.w, v.r.h - y), 0, counted, ROLE_DIM, false) + y;
     y = wrap_text(view_sub(v, 0, y, v.r.w, v.r.h - y), 0, st->question, ROLE_ACCENT, false) + y;
     y = wrap_text(view_sub(v, 0, y, v.r.w, v.r.h - y), 0, about, ROLE_DIM, false) + y;
     if (t->revealed) {

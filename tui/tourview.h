@@ -27,6 +27,12 @@ int tour_knob_slider(const char *name);
  * (tile efficiency). */
 struct rect tour_figure_rect(const struct layout *l, const char *figure);
 
+/* The key the screen conceals while figure (a --report=json key) waits for
+ * its guess, written to out (size bytes, cut to fit): figure itself, with
+ * a placement row's index given as its phase's name ("placement[1].bound"
+ * -> "placement[decode].bound"), since panels name rows by phase. */
+void tour_conceal_key(const char *figure, char *out, size_t size);
+
 /* Where the tour panel goes: the bottom half (left: placement and MFU;
  * right: latency, and memory when it sits below) that holds the step's
  * figure until the answer is revealed, so the guess is a guess, then the

@@ -1287,6 +1287,12 @@ int ui_render(struct ui *u, struct grid *g)
     } else {
         grid_erase(g);
     }
+    /* A tour question waiting for its guess: no panel, title or label gives the figure away. */
+    g->conceal = NULL;
+    if (u->mode == UI_MODE_TOUR && u->tour && !u->tour_revealed) {
+        tour_conceal_key(u->tour->steps[u->tour_step].figure, u->tour_conceal, sizeof u->tour_conceal);
+        g->conceal = u->tour_conceal;
+    }
     const struct glyphs *gl = glyphs_for(u->ascii);
     const struct layout *l = &u->layout;
     if (l->too_small) {
@@ -1321,9 +1327,6 @@ int ui_render(struct ui *u, struct grid *g)
         pareto_draw(view_make(g, l->plot), &u->pareto, u->pareto_order, u->pareto_n, u->pareto_pick, &u->analysis,
                     u->ascii, &u->scratch.canvas);
     else {
-        /* A tour question about the ridge is not answered by its label. */
-        u->plot.hide_ridge_value = u->mode == UI_MODE_TOUR && !u->tour_revealed &&
-                                   strcmp(u->tour->steps[u->tour_step].figure, "ridge_flop_per_byte") == 0;
         plot_draw_state(view_make(g, l->plot), &u->analysis, base, u->has_compare ? &cmp : NULL, ops, &pts, u->ascii,
                         &u->plot, &u->scratch);
     }

@@ -144,6 +144,7 @@ struct ui {
     bool tour_revealed;              /* the guess was scored: tour_result holds the line */
     bool tour_right;
     char tour_result[256];
+    char tour_conceal[RT_TOUR_KEY_MAX + 16]; /* what the frame conceals (tour_conceal_key), while unrevealed */
 };
 
 /* Frees what *u allocated (the Pareto view's candidates, the built-in
