@@ -1137,6 +1137,24 @@ void model_assume(struct model_shape *m, const char *key, const char *value, con
     snprintf(a->why, sizeof a->why, "%s", why);
 }
 
+void model_shape_changed(struct model_shape *m, const char *what, bool kv_only)
+{
+    if (!(m->stated_params > 0.0))
+        return;
+    char why[RT_ASSUMPTION_WHY_MAX], stated[24];
+    format_count(stated, sizeof stated, m->stated_params);
+    if (kv_only) {
+        snprintf(why, sizeof why, "%s changes the KV cache only: N stays %s's stated %s, as the guide's "
+                                  "GQA comparisons hold it", what, m->name, stated);
+        model_assume(m, "stated_params", stated, why);
+        return;
+    }
+    snprintf(why, sizeof why, "%s changed the shape: N is counted from the shape, not %s's stated %s", what, m->name,
+             stated);
+    model_assume(m, "stated_params", "dropped", why);
+    m->stated_params = 0.0;
+}
+
 size_t model_builtin_count(void)
 {
     return sizeof builtin_models / sizeof builtin_models[0];

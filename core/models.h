@@ -452,6 +452,16 @@ char *model_schedule_summary(const struct model_shape *m, char *buf, size_t size
  * the same key and value are there already. */
 void model_assume(struct model_shape *m, const char *key, const char *value, const char *why);
 
+/* One rule for every way a shape changes (a command-line flag, a scenario
+ * file's or a tour step's "model" keys): a stated count (guide-70b's 70e9)
+ * no longer describes the changed model, so m->stated_params is dropped and
+ * N is counted from the shape, with the assumption "stated_params =
+ * dropped" saying why ("--d-ff changed the shape: ..."). what names the
+ * change as the user gave it ("--d-ff", "d_ff"). kv_only (the KV heads
+ * alone changed) keeps the count, as the guide's GQA comparisons hold N
+ * fixed, and says so. A model that states no count is left as it is. */
+void model_shape_changed(struct model_shape *m, const char *what, bool kv_only);
+
 /* Removes every assumption about key (a flag set it explicitly). */
 void model_unassume(struct model_shape *m, const char *key);
 

@@ -52,6 +52,28 @@ static int overlay(cJSON *base, const cJSON *set, const char *path, const char *
     return 0;
 }
 
+/* A step's "model" keys changed the default model's shape: the rule the
+ * command line's shape flags follow (model_shape_changed), so that d_ff 129
+ * gives the same N here as --d-ff 129 does. A step that states its own
+ * count, or changes the KV heads alone, keeps a count. */
+static void shape_keys_changed(const cJSON *model, struct model_shape *m)
+{
+    static const char *const kept[] = {"name", "source", "stated_params", "assumptions", "kv_heads", NULL};
+    if (!cJSON_IsObject(model) || cJSON_GetObjectItemCaseSensitive(model, "stated_params"))
+        return;
+    for (const cJSON *c = model->child; c; c = c->next) {
+        bool shape = true;
+        for (int k = 0; kept[k]; k++)
+            shape = shape && strcmp(c->string, kept[k]) != 0;
+        if (shape) {
+            model_shape_changed(m, c->string, false);
+            return;
+        }
+    }
+    if (cJSON_GetObjectItemCaseSensitive(model, "kv_heads"))
+        model_shape_changed(m, "kv_heads", true);
+}
+
 /* The default scenario with the keys of set (step i's) changed, read back
  * through the scenario-file loader (so every key means what it means in a
  * saved scenario, and scenario_check has the last word). Returns 0 or -1
@@ -81,6 +103,8 @@ static int apply_set(const cJSON *set, const char *path, int i, struct scenario 
     }
     struct load_warnings ignored = {0}; /* every key was checked above */
     rc = scenario_from_json(merged, strlen(merged), at, out, &ignored, err, errsize);
+    if (rc == 0 && set)
+        shape_keys_changed(cJSON_GetObjectItemCaseSensitive(set, "model"), &out->model);
 done:
     cJSON_free(merged);
     cJSON_Delete(base);

@@ -85,6 +85,36 @@ static void test_the_guides_figures_come_out_of_the_steps(void **state)
     free(t);
 }
 
+/* Issue 21 item 2: a step that changes the shape follows the command line's
+ * rule. `rooftop --report=json --d-ff 129` gives model.params 14435885056
+ * (counted from the shape, guide-70b's stated 70e9 dropped); step 14 sets
+ * d_ff 129 and must give the same N and say why. A step changing only the
+ * KV heads keeps the stated 70e9 and says so. */
+static void test_a_shape_change_drops_the_stated_count_as_the_cli_does(void **state)
+{
+    (void)state;
+    struct tour *t = builtin();
+    const struct tour_step *tile = step(t, "Tile co-design");
+    assert_int_equal(tile->scenario.model.d_ff, 129);
+    assert_true(tile->scenario.model.stated_params == 0.0);
+    struct analysis a = must_analyze(&tile->scenario);
+    assert_true(a.params == 14435885056.0);
+    const struct model_assumption *said = NULL;
+    for (int i = 0; i < tile->scenario.model.assumption_count; i++)
+        if (strcmp(tile->scenario.model.assumptions[i].key, "stated_params") == 0)
+            said = &tile->scenario.model.assumptions[i];
+    assert_non_null(said);
+    assert_string_equal(said->value, "dropped");
+    assert_string_equal(said->why, "d_ff changed the shape: N is counted from the shape, not guide-70b's stated 70.0B");
+    const struct tour_step *mha = step(t, "The KV cache, with MHA");
+    struct analysis b = must_analyze(&mha->scenario);
+    assert_true(b.params == 70e9);
+    assert_string_equal(mha->scenario.model.assumptions[mha->scenario.model.assumption_count - 1].why,
+                        "kv_heads changes the KV cache only: N stays guide-70b's stated 70.0B, as the guide's GQA "
+                        "comparisons hold it");
+    free(t);
+}
+
 static void test_a_bound_guess_is_right_or_wrong(void **state)
 {
     (void)state;
@@ -240,6 +270,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtin_tour_loads_and_every_step_analyses),
         cmocka_unit_test(test_the_guides_figures_come_out_of_the_steps),
+        cmocka_unit_test(test_a_shape_change_drops_the_stated_count_as_the_cli_does),
         cmocka_unit_test(test_a_bound_guess_is_right_or_wrong),
         cmocka_unit_test(test_a_number_is_scored_by_its_ratio),
         cmocka_unit_test(test_bad_tours_are_refused_with_the_key_named),
