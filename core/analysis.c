@@ -476,6 +476,57 @@ static void analyze_memory(const struct scenario *s, struct analysis *a)
     analyze_chip_memory(s, a);
 }
 
+/* Decode's intensity ceiling and the batch that reaches the ridge (the
+ * fields' comments give the formulas, the limit of the decode row's FLOPs
+ * over bytes as the batch grows). Below the ridge, a note says why, where
+ * the ceiling is and what each lever would need: the KV a request reads
+ * cut ridge / ceiling times, by a shorter context, fewer KV heads, a
+ * smaller KV precision or latent attention. */
+static void decode_ceiling(const struct scenario *s, struct analysis *a, double weight_bytes)
+{
+    double batch = (double)s->batch, ridge = a->ridge_flop_per_byte;
+    double per_request = (a->memory.kv_cache_bytes + a->memory.state_bytes) / batch;
+    double flops = 2.0 * a->active_params;
+    a->decode_intensity_ceiling_flop_per_byte = per_request > 0.0 ? flops / per_request : 0.0;
+    a->decode_ridge_batch = 0.0;
+    double ceiling = a->decode_intensity_ceiling_flop_per_byte;
+    if (!(ridge > 0.0))
+        return;
+    if (per_request <= 0.0 || ceiling > ridge) {
+        double need = ridge * weight_bytes / (flops - ridge * per_request);
+        a->decode_ridge_batch = need > 1.0 ? ceil(need * (1.0 - 1e-12)) : 1.0;
+        return;
+    }
+    const struct model_shape *m = &s->model;
+    double cut = ridge / ceiling;
+    char rq[24], fl[24], levers[320];
+    int n = snprintf(levers, sizeof levers, "%s%.0f tokens of context at most",
+                     model_all_full_attention(m) ? "" : "about ", floor((double)s->context_tokens / cut));
+    if (m->kv_lora_rank == 0 && m->kv_heads > 1 && n > 0 && (size_t)n < sizeof levers) {
+        double heads = floor((double)m->kv_heads / cut);
+        if (heads >= 2.0)
+            n += snprintf(levers + n, sizeof levers - (size_t)n, ", %.0f KV heads (of %lld)", heads,
+                          (long long)m->kv_heads);
+        else if (heads >= 1.0)
+            n += snprintf(levers + n, sizeof levers - (size_t)n, ", one KV head (MQA, of %lld)",
+                          (long long)m->kv_heads);
+        else
+            n += snprintf(levers + n, sizeof levers - (size_t)n, " (one KV head gives %.0f)",
+                          ceiling * (double)m->kv_heads);
+    }
+    double e = a->bytes_per_kv_element;
+    if (e > 1.0 && n > 0 && (size_t)n < sizeof levers)
+        n += snprintf(levers + n, sizeof levers - (size_t)n, ", fp8 KV (%.0f FLOP/byte%s)", ceiling * e,
+                      ceiling * e > ridge ? "" : ", not enough alone");
+    if (m->kv_lora_rank == 0 && n > 0 && (size_t)n < sizeof levers)
+        snprintf(levers + n, sizeof levers - (size_t)n, ", or latent attention");
+    add_note(a, "Decode's intensity levels off at %.1f FLOP/byte at %lld tokens, however large the batch: each "
+                "request brings %s of KV to read for %s of work. The ridge is %.0f; reaching it takes %.1fx less KV "
+                "a request: %s.",
+             ceiling, (long long)s->context_tokens, format_si(rq, sizeof rq, per_request, "B"),
+             format_si(fl, sizeof fl, flops, "FLOP"), ridge, cut, levers);
+}
+
 /* Places prefill, decode and a training step on the roofline. */
 static int analyze_placements(const struct scenario *s, struct analysis *a)
 {
@@ -490,6 +541,7 @@ static int analyze_placements(const struct scenario *s, struct analysis *a)
     if (add_placement(a, "decode", "decode", 2.0 * a->active_params * batch, decode_bytes) != 0)
         return -1;
     a->decode_batch_intensity_flop_per_byte = a->placements[a->placement_count - 1].roof.intensity_flop_per_byte;
+    decode_ceiling(s, a, weight_bytes);
     double train_tokens = batch * (double)s->context_tokens;
     if (add_placement(a, "training step", "training", 6.0 * a->active_params * train_tokens, 3.0 * weight_bytes) != 0)
         return -1;

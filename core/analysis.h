@@ -362,6 +362,14 @@ struct analysis {
     struct operation_figures operation; /* --op: one kernel alone */
 
     double decode_batch_intensity_flop_per_byte; /* ch. 8, at the scenario's batch and context */
+    /* Where the decode row's intensity levels off as the batch grows: each
+     * request adds 2 x active FLOPs a step and its own KV (and fixed state)
+     * to read, so 2 x active / (KV + state a request) at this context. 0
+     * when a request reads no KV or state (no ceiling). */
+    double decode_intensity_ceiling_flop_per_byte;
+    double decode_ridge_batch;        /* the batch at which decode reaches the ridge: ridge x weights / (2 x
+                                         active - ridge x KV a request), rounded up; 0 when the ceiling is at
+                                         or below the ridge (no batch gets there) */
     double gqa_saving;                /* heads / kv_heads */
     double kv_saving;                 /* MHA's KV elements per token and layer (every head's K and V) over
                                          the model's: gqa_saving for GQA, 71.1 for DeepSeek-V3's latent */

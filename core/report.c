@@ -1032,6 +1032,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON *decode = cJSON_AddObjectToObject(root, "decode");
     json_measured(decode, "mbu", a->decode_mbu);
     cJSON_AddNumberToObject(decode, "memory_step_s", a->decode_memory_step_s);
+    json_measured(decode, "intensity_ceiling_flop_per_byte", a->decode_intensity_ceiling_flop_per_byte);
+    json_measured(decode, "ridge_batch", a->decode_ridge_batch);
     const struct speculative_figures *sp = &a->speculative;
     if (sp->enabled) {
         cJSON *spec = cJSON_AddObjectToObject(decode, "speculative");
@@ -1683,17 +1685,36 @@ char *report_render_points(enum rt_format f, const struct scenario *s, const str
 /* The columns of each sweep, for CSV, JSON and markdown. */
 enum column { COL_CHIPS, COL_PARAMS, COL_BATCH, COL_KV_HEADS, COL_PREFILL, COL_DECODE, COL_TOTAL, COL_VERDICT,
               COL_CHIPS_FOR_BUDGET, COL_WEIGHTS_FIT, COL_DBI, COL_BOUND, COL_FRACTION_OF_RIDGE, COL_KV_BYTES,
-              COL_GQA, COL_CONCURRENT, COL_ESTIMATE };
+              COL_GQA, COL_CONCURRENT, COL_ESTIMATE, COL_CEILING };
 
 static const char *const column_names[] = {
     "chips", "params", "batch", "kv_heads", "prefill_s", "decode_s", "total_s", "verdict",
     "chips_for_budget", "weights_fit_chips", "decode_batch_intensity_flop_per_byte", "bound",
-    "fraction_of_ridge", "kv_cache_bytes", "gqa_saving", "max_concurrent_requests", "estimate"};
+    "fraction_of_ridge", "kv_cache_bytes", "gqa_saving", "max_concurrent_requests", "estimate",
+    "decode_intensity_ceiling_flop_per_byte"};
 
 static const enum column chips_cols[] = {COL_CHIPS, COL_PREFILL, COL_DECODE, COL_TOTAL, COL_VERDICT, COL_ESTIMATE};
 static const enum column params_cols[] = {COL_PARAMS, COL_CHIPS_FOR_BUDGET, COL_WEIGHTS_FIT, COL_ESTIMATE};
-static const enum column batch_cols[] = {COL_BATCH, COL_DBI, COL_BOUND, COL_FRACTION_OF_RIDGE};
+static const enum column batch_cols[] = {COL_BATCH, COL_DBI, COL_BOUND, COL_FRACTION_OF_RIDGE, COL_CEILING};
 static const enum column kv_cols[] = {COL_KV_HEADS, COL_KV_BYTES, COL_GQA, COL_CONCURRENT};
+
+/* The batch sweep's last line: where decode's intensity levels off at this
+ * context (each request brings its own KV to read) against the ridge, and
+ * the batch that reaches the ridge when one does. */
+static void sweep_ceiling_line(struct strbuf *sb, const struct scenario *base, const struct analysis *a)
+{
+    double c = a->decode_intensity_ceiling_flop_per_byte;
+    if (!(c > 0.0))
+        return;
+    if (a->decode_ridge_batch > 0.0)
+        sb_printf(sb, "ceiling: %.1f FLOP/byte as the batch grows, past the ridge: decode reaches it at batch %.0f\n", c,
+                  a->decode_ridge_batch);
+    else
+        sb_printf(sb, "ceiling: %.1f FLOP/byte however large the batch (each request reads its own KV at %lld tokens): "
+                      "below the ridge; shorten the context, fewer KV heads, a smaller KV precision or latent "
+                      "attention raise it\n",
+                  c, (long long)base->context_tokens);
+}
 
 /* The columns of sweep k; sets *n. */
 static const enum column *sweep_columns(enum rt_sweep_kind k, size_t *n)
@@ -1753,6 +1774,10 @@ static cJSON *cell_json(enum column c, double value, const struct analysis *a)
         return cJSON_CreateNumber(a->gqa_saving);
     case COL_CONCURRENT:
         return cJSON_CreateNumber((double)a->memory.max_concurrent_requests);
+    case COL_CEILING: /* null: a request reads no KV, so no ceiling */
+        return a->decode_intensity_ceiling_flop_per_byte > 0.0
+                   ? cJSON_CreateNumber(a->decode_intensity_ceiling_flop_per_byte)
+                   : cJSON_CreateNull();
     }
     return cJSON_CreateNull();
 }
@@ -1840,6 +1865,7 @@ static void sweep_text(struct strbuf *sb, enum rt_sweep_kind k, const struct sce
             else
                 sb_printf(sb, "batch=%5.0f: AI=%7.1f FLOP/byte  COMPUTE bound  (past the ridge)\n", values[i], dbi);
         }
+        sweep_ceiling_line(sb, base, a0);
         break;
     case RT_SWEEP_KV_HEADS:
         sb_printf(sb, "# %s, %lld layers, d_head %lld, %lld tokens, batch %lld, %s KV; concurrent requests on %lld x "

@@ -481,6 +481,58 @@ static void test_decode_memory_step(void **state)
     ASSERT_NEAR(a.decode_memory_step_s, 142684354560.0 / (16.0 * 819e9), 1e-15);
 }
 
+/* True when one of a's notes contains text. */
+static bool has_note(const struct analysis *a, const char *text)
+{
+    for (int i = 0; i < a->note_count; i++)
+        if (strstr(a->notes[i], text))
+            return true;
+    return false;
+}
+
+/* Issue 21 item 3: decode's intensity levels off as the batch grows, since
+ * each request brings its own KV. By hand, the guide's 70B at 8192 tokens
+ * (bf16, 8 KV heads): a request reads 2,684,354,560 bytes of KV for 2 x 70e9
+ * FLOPs, so the ceiling is 1.4e11 / 2,684,354,560 = 52.154 FLOP/byte, under
+ * H100's ridge of 989.4e12 / 3.35e12 = 295.34 however large the batch: no
+ * ridge batch, and a note with the levers (8192 / (295.34 / 52.154) = 1446
+ * tokens; 8 / 5.66 KV heads rounds down to one; fp8 KV doubles it to 104).
+ * At 1024 tokens a request reads 335,544,320 bytes: the ceiling is 417.2,
+ * and decode reaches the ridge at batch 295.34 x 140e9 / (1.4e11 - 295.34 x
+ * 335,544,320) = 1010.97, so 1011. */
+static void test_decode_intensity_ceiling(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    for (int64_t batch = 1; batch <= 4096; batch *= 64) { /* the ceiling does not move with the batch */
+        s.batch = batch;
+        struct analysis a = must_analyze(&s);
+        ASSERT_NEAR(a.decode_intensity_ceiling_flop_per_byte, 1.4e11 / 2684354560.0, 1e-9);
+        assert_true(a.decode_batch_intensity_flop_per_byte < a.decode_intensity_ceiling_flop_per_byte);
+        assert_true(a.decode_ridge_batch == 0.0);
+        assert_true(has_note(&a, "Decode's intensity levels off at 52.2 FLOP/byte at 8192 tokens, however large the "
+                                 "batch: each request brings 2.68 GB of KV to read for 140 GFLOP of work. The ridge "
+                                 "is 295; reaching it takes 5.7x less KV a request: 1446 tokens of context at most, "
+                                 "one KV head (MQA, of 8), fp8 KV (104 FLOP/byte, not enough alone), or latent "
+                                 "attention."));
+    }
+    s.batch = 1;
+    s.context_tokens = 1024;
+    s.prefill_tokens = 512;
+    struct analysis a = must_analyze(&s);
+    ASSERT_NEAR(a.decode_intensity_ceiling_flop_per_byte, 1.4e11 / 335544320.0, 1e-9);
+    assert_true(a.decode_ridge_batch == 1011.0);
+    assert_false(has_note(&a, "levels off"));
+    s.batch = 1011; /* the batch it names is past the ridge, the one before is not */
+    a = must_analyze(&s);
+    assert_true(a.decode_batch_intensity_flop_per_byte >= a.ridge_flop_per_byte);
+    s.batch = 1010;
+    a = must_analyze(&s);
+    assert_true(a.decode_batch_intensity_flop_per_byte < a.ridge_flop_per_byte);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -490,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_batch_sweep_reproduces_the_decode_wall),
         cmocka_unit_test(test_params_sweep),
         cmocka_unit_test(test_decode_ignores_peak_and_prefill_is_2n),
+        cmocka_unit_test(test_decode_intensity_ceiling),
         cmocka_unit_test(test_hfu_at_least_mfu_across_a_sweep),
         cmocka_unit_test(test_precision_changes_bytes_and_peak),
         cmocka_unit_test(test_moe_total_for_memory_active_for_flops),

@@ -350,6 +350,13 @@ static void test_sweep_chips_text_is_the_guides_table(void **state)
     assert_non_null(strstr(r.out, "batch=    1: AI=    1.0 FLOP/byte  MEMORY bound  ( 0.3%"));
     assert_non_null(strstr(r.out, "batch=  256: AI=   43.3 FLOP/byte  MEMORY bound  (14.7%"));
     assert_non_null(strstr(r.out, "batch= 1024: AI=   49.6 FLOP/byte  MEMORY bound  (16.8%"));
+    /* issue 21 item 3: 1.4e11 FLOPs over 2,684,354,560 bytes of KV a request, whatever the batch */
+    assert_non_null(strstr(r.out, "ceiling: 52.2 FLOP/byte however large the batch (each request reads its own KV at "
+                                  "8192 tokens): below the ridge;"));
+    run_free(&r);
+    r = RUN("--sweep=batch", "--chip", "h100", "--context", "1024", "--prefill-tokens", "512", "--napkin");
+    assert_non_null(strstr(r.out, "ceiling: 417.2 FLOP/byte as the batch grows, past the ridge: decode reaches it at "
+                                  "batch 1011\n"));
     run_free(&r);
 
     r = RUN("--sweep=kv-heads", "--batch", "32", "--napkin");

@@ -60,6 +60,28 @@ static unsigned type(const char *keys)
  * tokens and joules per token from a stated price and power, worked from
  * the panel's own serving throughput: $2/chip-hour at t tokens/s/chip is
  * 2 / 3600 / t x 1e6 dollars per million; 400 W at PUE 1 is 400 / t J. */
+/* Issue 21 item 3: stepping the batch up while decode nears its ceiling
+ * (52 FLOP/byte at 8192 tokens on the guide's 70B) under the ridge (241 on a
+ * TPU v5e) says so on the status line, at 80 columns in its short form;
+ * below half the ceiling nothing is said. */
+static void test_batch_up_names_the_decode_ceiling(void **state)
+{
+    (void)state;
+    u->selected = SLIDER_BATCH;
+    ui_key(u, UI_KEY_RIGHT); /* batch 1 -> 2: far from the ceiling */
+    assert_null(strstr(u->message, "tops out"));
+    while (u->scenario.batch < 64)
+        ui_key(u, UI_KEY_RIGHT);
+    assert_string_equal(u->message, "decode AI tops out at 52, below the ridge (241): KV grows with the batch");
+    ui_resize(u, 160, 40);
+    ui_key(u, UI_KEY_RIGHT);
+    assert_string_equal(u->message, "decode AI tops out at 52 FLOP/B, below the ridge (241): each request reads its own "
+                                    "KV; cut context, KV heads or KV precision");
+    const char *f = frame();
+    if (!strstr(f, "(max 52); ridge 241"))
+        fail_msg("no ceiling on the memory panel:\n%s", f);
+}
+
 static void test_cost_line(void **state)
 {
     (void)state;
@@ -900,6 +922,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_chips_16_to_64_turns_miss_into_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_baseline_pin_step_clear, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_batch_up_names_the_decode_ceiling, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cost_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_names_the_operation_letters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),

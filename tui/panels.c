@@ -665,7 +665,8 @@ void panel_latency(struct view v, const struct analysis *a, const struct analysi
         if (text_width(line) <= v.r.w)
             view_text(v, 0, row++, -1, line, ROLE_DIM);
     }
-    for (int i = 0; i < a->note_count && row < v.r.h; i++)
+    /* The notes carry figures of every kind: none while a tour question waits. */
+    for (int i = 0; i < a->note_count && row < v.r.h && !(v.g && v.g->conceal); i++)
         row = wrap_text(v, row, a->notes[i], ROLE_DIM, false);
 }
 
@@ -920,13 +921,21 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
          * mixture of experts' row counts the experts a step reads). */
         const struct placement *dec = analysis_phase_placement(a, "decode");
         double ai = dec ? dec->roof.intensity_flop_per_byte : a->decode_batch_intensity_flop_per_byte;
-        char line[128], ais[24], rs[24];
+        char line[160], ais[24], rs[24], cv[24], cs[48] = "";
         snprintf(ais, sizeof ais, "%.1f", ai);
         snprintf(rs, sizeof rs, "%.0f", a->ridge_flop_per_byte);
         const char *ait = view_figure(v, "decode_batch_intensity placement[decode]", ais);
         const char *rt = view_figure(v, "ridge_flop_per_byte placement[decode]", rs);
-        snprintf(line, sizeof line, "decode AI at batch %s: %s FLOP/B; ridge %s", nb, ait, rt);
-        if (text_width(line) > v.r.w) /* never a cut figure: the short form, or nothing */
+        /* Where it levels off as the batch grows, when that is short of the ridge. */
+        double c = a->decode_intensity_ceiling_flop_per_byte;
+        if (c > 0.0 && c < a->ridge_flop_per_byte) {
+            snprintf(cv, sizeof cv, "%.0f", c);
+            snprintf(cs, sizeof cs, " (max %s)", view_figure(v, "decode.intensity", cv));
+        }
+        snprintf(line, sizeof line, "decode AI at batch %s: %s FLOP/B%s; ridge %s", nb, ait, cs, rt);
+        if (text_width(line) > v.r.w) /* never a cut figure: shorter forms, or nothing */
+            snprintf(line, sizeof line, "decode AI %s%s; ridge %s", ait, cs, rt);
+        if (text_width(line) > v.r.w)
             snprintf(line, sizeof line, "decode AI %s; ridge %s", ait, rt);
         if (text_width(line) <= v.r.w)
             view_text(v, 0, row++, -1, line, ROLE_DIM);

@@ -206,6 +206,26 @@ static bool commit(struct ui *u, const struct scenario *next, bool record_undo)
     return true;
 }
 
+/* Batch up while decode's intensity nears a ceiling below the ridge (the
+ * analysis's decode_intensity_ceiling_flop_per_byte): says that no batch
+ * reaches the ridge here and why, in the longest form the width takes. */
+static void say_decode_ceiling(struct ui *u)
+{
+    const struct analysis *a = &u->analysis;
+    const struct placement *dec = analysis_phase_placement(a, "decode");
+    double c = a->decode_intensity_ceiling_flop_per_byte;
+    if (!dec || !(c > 0.0) || c >= a->ridge_flop_per_byte || dec->roof.intensity_flop_per_byte < 0.5 * c)
+        return;
+    char text[2][UI_MESSAGE_MAX];
+    snprintf(text[0], sizeof text[0],
+             "decode AI tops out at %.0f FLOP/B, below the ridge (%.0f): each request reads its own KV; cut context, "
+             "KV heads or KV precision",
+             c, a->ridge_flop_per_byte);
+    snprintf(text[1], sizeof text[1], "decode AI tops out at %.0f, below the ridge (%.0f): KV grows with the batch", c,
+             a->ridge_flop_per_byte);
+    say(u, false, "%s", text_width(text[0]) <= u->cols ? text[0] : text[1]);
+}
+
 /* Steps the selected slider; says so at either end of its range, or why
  * the knob does nothing for this model. */
 static unsigned step_selected(struct ui *u, int dir, bool coarse)
@@ -220,7 +240,8 @@ static unsigned step_selected(struct ui *u, int dir, bool coarse)
         say(u, false, "%s is at its %s", slider_name((enum slider_id)u->selected), dir > 0 ? "largest" : "smallest");
         return UI_REDRAW;
     }
-    commit(u, &next, true);
+    if (commit(u, &next, true) && u->selected == SLIDER_BATCH && dir > 0)
+        say_decode_ceiling(u);
     return UI_REDRAW;
 }
 
