@@ -1265,6 +1265,17 @@ const char *mfu_over_peak_reason(enum rt_flops_convention c, bool brief)
     return c == RT_FLOPS_MEGATRON ? "Megatron counts non-causal attention" : "PaLM counts non-causal attention";
 }
 
+enum rt_mfu_shown analysis_mfu_shown(const struct analysis *a, bool measured)
+{
+    const struct training_figures *tr = &a->training;
+    if (!measured && a->mfu_budget_source == RT_BUDGET_SHAPE && !tr->state_fits)
+        return RT_MFU_NONE;
+    double mfu = measured ? tr->mfu : a->mfu_budget.mfu, hfu = measured ? tr->hfu : a->hfu;
+    bool whole = tr->convention == RT_FLOPS_PALM || tr->convention == RT_FLOPS_MEGATRON;
+    bool from_shape = measured || a->mfu_budget_source == RT_BUDGET_SHAPE;
+    return whole && from_shape && (mfu > 1.0 || hfu > 1.0) ? RT_MFU_CAUSAL : RT_MFU_PLAIN;
+}
+
 const char *flops_convention_formula(enum rt_flops_convention c)
 {
     static const char *const formulas[] = {
@@ -1324,6 +1335,17 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
     }
     tr->hardware_flops_per_token = tr->model_flops_per_token + extra;
     a->recompute_factor = tr->hardware_flops_per_token / tr->model_flops_per_token;
+    /* The causal count of the same step, and its recompute (the views' figure when PaLM's passes 100%). */
+    double causal_attention = s->flops_convention == RT_FLOPS_6N ? 0.0 : palm_attention_flops_per_token(m, S) / 2.0;
+    double causal_model = s->flops_convention == RT_FLOPS_6N
+                              ? tr->model_flops_per_token
+                              : training_flops_per_token(m, a->active_params, S, RT_FLOPS_CAUSAL);
+    double causal_extra = s->recompute == RT_RECOMPUTE_FULL        ? causal_model / 3.0
+                          : s->recompute == RT_RECOMPUTE_SELECTIVE ? causal_attention / 3.0
+                          : s->recompute == RT_RECOMPUTE_FRACTION  ? s->recompute_fraction * causal_model / 3.0
+                                                                   : 0.0;
+    double causal_share = causal_model / tr->model_flops_per_token;
+    double causal_hw_share = (causal_model + causal_extra) / tr->hardware_flops_per_token;
 
     /* The step from the shape, per chip of one replica. */
     const struct phase_cost *fwd = &a->phases[RT_PHASE_TRAINING];
@@ -1387,6 +1409,15 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
         tr->mfu = step_mfu;
         tr->hfu = step_hfu;
     }
+    tr->causal_mfu = tr->mfu * causal_share;
+    tr->causal_hfu = tr->hfu * causal_hw_share;
+    /* Mixed-precision Adam keeps 16 bytes a parameter (bf16 weight and
+     * gradient, fp32 master, m and v), sharded over the replica's chips but
+     * copied by data parallelism (no ZeRO): a step whose state does not fit
+     * has an MFU only on paper. Activations come on top. */
+    tr->state_bytes_per_chip = 16.0 * a->params / chips;
+    tr->state_fits = tr->state_bytes_per_chip <= a->hbm_bytes;
+    tr->state_fit_chips = ceil(16.0 * a->params / a->hbm_bytes);
 
     training_totals(s, hw->peak_flops_per_s, tr);
     if (tr->implied_mfu > 1.0)
@@ -1412,11 +1443,15 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
             return -1;
         a->mfu_budget_source = RT_BUDGET_STEP_TIMES;
         a->hfu = a->mfu_budget.mfu * a->recompute_factor;
+        a->budget_causal_mfu = a->mfu_budget.mfu;
+        a->budget_causal_hfu = a->hfu;
     } else {
         a->mfu_budget = shape_budget;
         a->mfu_budget.mfu = step_mfu;
         a->mfu_budget_source = RT_BUDGET_SHAPE;
         a->hfu = step_hfu;
+        a->budget_causal_mfu = step_mfu * causal_share;
+        a->budget_causal_hfu = step_hfu * causal_hw_share;
     }
     return 0;
 }
@@ -1730,18 +1765,17 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         snprintf(err, errsize, "the scenario's figures overflow: make the values smaller");
         return -1;
     }
-    /* Mixed-precision Adam keeps 16 bytes a parameter (bf16 weight and
-     * gradient, fp32 master, m and v), sharded over tensor and pipeline
-     * parallelism but copied by data parallelism (no ZeRO): a step whose
-     * state does not fit has an MFU only on paper. Activations come on top. */
-    double train_state = 16.0 * a->params / (double)s->chips;
-    if (train_state > a->hbm_bytes) {
+    if (!a->training.state_fits) { /* analyze_training's Adam state */
         char st[24], hb[24];
+        bool paper = a->mfu_budget_source == RT_BUDGET_SHAPE && !a->training.measured;
         add_note(a, "Training state does not fit: mixed-precision Adam needs 16 bytes a parameter, %s a chip over %lld "
-                    "chip%s (activations on top), against %s of HBM; the MFU budget assumes it fits (shard it: more "
-                    "chips, or ZeRO over data parallelism, which rooftop does not model).",
-                 format_si(st, sizeof st, train_state, "B"), (long long)s->chips, s->chips == 1 ? "" : "s",
-                 format_si(hb, sizeof hb, a->hbm_bytes, "B"));
+                    "chip%s (activations on top), against %s of HBM; %s (shard it: %.0f chips or more, or ZeRO over "
+                    "data parallelism, which rooftop does not model).",
+                 format_si(st, sizeof st, a->training.state_bytes_per_chip, "B"), (long long)s->chips,
+                 s->chips == 1 ? "" : "s", format_si(hb, sizeof hb, a->hbm_bytes, "B"),
+                 paper ? "such a step cannot run, so no MFU is given, and the budget's split is on paper"
+                       : "the MFU budget assumes it fits",
+                 a->training.state_fit_chips);
     }
     return 0;
 }

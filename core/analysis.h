@@ -106,6 +106,24 @@ struct training_figures {
     double chip_hours;               /* total_flops / (peak per chip x totals_mfu) / 3600 */
     double days;                     /* chip_hours / (chips x data_parallel) / 24: wall clock */
     double implied_mfu;              /* total_flops / (train_chip_hours x 3600 x peak); 0 when not given */
+    /* The same rate counted causally (6N + A / 2, recompute likewise): what
+     * the views give first when a PaLM or Megatron figure passes 100%
+     * (those count attention over the whole context; the step runs a causal
+     * kernel, about half of it). Equal to mfu and hfu under --flops-convention
+     * causal; under 6n, the 6N figure. */
+    double causal_mfu, causal_hfu;
+    double state_bytes_per_chip;     /* mixed-precision Adam: 16 bytes a parameter over the chips of a replica */
+    bool state_fits;                 /* state_bytes_per_chip <= HBM a chip (activations on top) */
+    double state_fit_chips;          /* the fewest chips a replica needs for that state: ceil(16 N / HBM) */
+};
+
+/* How the views give an MFU (analysis_mfu_shown): never a bare figure over
+ * 100% and never one for a step that cannot run. */
+enum rt_mfu_shown {
+    RT_MFU_PLAIN = 0, /* the figure as it is */
+    RT_MFU_CAUSAL,    /* the convention (PaLM, Megatron) passes 100% by counting attention whole: the causal
+                         figure first, the convention's beside it, named */
+    RT_MFU_NONE       /* a step from the shape whose training state does not fit: no MFU, the reason */
 };
 
 /* Model FLOPs per training token of shape m under convention c. active is
@@ -134,6 +152,7 @@ const char *flops_convention_label(enum rt_flops_convention c);
  * peak: check the figures" (palm for an out-of-range c). brief gives the
  * shortest form ("non-causal attn", "check figures", 15 columns at most). */
 const char *mfu_over_peak_reason(enum rt_flops_convention c, bool brief);
+
 
 /* The convention's formula in words, e.g. "6N + 12 L H Q T, PaLM app. B". */
 const char *flops_convention_formula(enum rt_flops_convention c);
@@ -381,6 +400,8 @@ struct analysis {
     enum rt_budget_source mfu_budget_source;
     struct mfu_budget mfu_budget;     /* ch. 4; from the shape, .mfu is the PaLM MFU of the step */
     double hfu;                       /* step times: mfu x recompute_factor; shape: hardware FLOPs / (step x chips x peak) */
+    double budget_causal_mfu, budget_causal_hfu; /* from the shape: the step counted causally (training's causal_mfu);
+                                                    from step times: mfu_budget.mfu and hfu */
     double recompute_factor;          /* hardware / model FLOPs per token: 1 none, 8/6 full, from the shape if selective */
 
     /* The prompt (prefill tokens) is longer than the context: the KV cache,
@@ -429,6 +450,13 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
 /* The phase row of a ("prefill", "decode" or "training"), not one of its
  * operations; NULL when a is NULL or has none (prefill with no prompt). */
 const struct placement *analysis_phase_placement(const struct analysis *a, const char *phase);
+
+/* How the views give the MFU budget's MFU (training's, with measured
+ * true: the measured rate's): RT_MFU_NONE for a step from the shape (not
+ * measured, no step times) whose training state does not fit; RT_MFU_CAUSAL
+ * when the MFU or HFU passes 100% under PaLM's or Megatron's count;
+ * RT_MFU_PLAIN otherwise. a must come from analyze(). */
+enum rt_mfu_shown analysis_mfu_shown(const struct analysis *a, bool measured);
 
 /* The largest power-of-two batch, up to RT_MAX_BATCH, whose turn meets
  * the budget by s's selected estimate and fits in HBM (analyze()'s

@@ -465,10 +465,26 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
     /* A figure above 100% says so, and why, on its own line (the note below explains more). */
     char over[96];
     snprintf(over, sizeof over, "  above 100%%: %s (see the notes)", mfu_over_peak_reason(tr->convention, false));
-    if (shape)
-        sb_printf(sb, "  %-19s %5.1f%%%s\n", label, b->mfu * 100.0, b->mfu > 1.0 ? over : "");
-    sb_printf(sb, "  HFU                 %5.1f%% (recompute factor %.3g)%s\n", a->hfu * 100.0, a->recompute_factor,
-              a->hfu > 1.0 ? over : "");
+    enum rt_mfu_shown shown = analysis_mfu_shown(a, false);
+    char st[24], hb[24];
+    if (shown == RT_MFU_NONE) { /* no MFU for a step that cannot run */
+        sb_printf(sb, "  %-19s none: the step cannot run (Adam's state, %s a chip, is more than its %s of HBM)\n",
+                  label, format_si(st, sizeof st, tr->state_bytes_per_chip, "B"),
+                  format_si(hb, sizeof hb, a->hbm_bytes, "B"));
+        sb_printf(sb, "  HFU                 none (recompute factor %.3g)\n", a->recompute_factor);
+    } else if (shown == RT_MFU_CAUSAL) { /* the count that does not pass the peak first, the convention's named */
+        sb_printf(sb, "  %-19s %5.1f%%  (%s's count: %.1f%%, over 100%% because %s counts non-causal attention)\n",
+                  "MFU (causal)", a->budget_causal_mfu * 100.0, flops_convention_label(tr->convention), b->mfu * 100.0,
+                  flops_convention_label(tr->convention));
+        sb_printf(sb, "  HFU (causal)        %5.1f%%  (%s's count: %.1f%%; recompute factor %.3g)\n",
+                  a->budget_causal_hfu * 100.0, flops_convention_label(tr->convention), a->hfu * 100.0,
+                  a->recompute_factor);
+    } else {
+        if (shape)
+            sb_printf(sb, "  %-19s %5.1f%%%s\n", label, b->mfu * 100.0, b->mfu > 1.0 ? over : "");
+        sb_printf(sb, "  HFU                 %5.1f%% (recompute factor %.3g)%s\n", a->hfu * 100.0, a->recompute_factor,
+                  a->hfu > 1.0 ? over : "");
+    }
     sb_printf(sb, "  -> biggest lever: %s\n", step_part_name(b->biggest_lever));
     sb_printf(sb, "  model FLOPs per token %.4g (%s); hardware %.4g\n", tr->model_flops_per_token,
               flops_convention_formula(tr->convention), tr->hardware_flops_per_token);
@@ -748,11 +764,25 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     for (int i = 0; i < RT_PART_COUNT; i++)
         if (i != RT_PART_BUBBLE || b->seconds[i] > 0.0)
             sb_printf(sb, "| %s | %.1f%% |\n", step_part_name((enum rt_step_part)i), b->fraction[i] * 100.0);
-    sb_printf(sb, "\nMFU (%s) **%.1f%%**, HFU %.1f%%%s%s%s; biggest lever: **%s**.\n\n",
-              flops_convention_label(a->training.convention), b->mfu * 100.0, a->hfu * 100.0,
-              b->mfu > 1.0 || a->hfu > 1.0 ? " (above 100%: " : "",
-              b->mfu > 1.0 || a->hfu > 1.0 ? mfu_over_peak_reason(a->training.convention, false) : "",
-              b->mfu > 1.0 || a->hfu > 1.0 ? ")" : "", step_part_name(b->biggest_lever));
+    enum rt_mfu_shown shown = analysis_mfu_shown(a, false);
+    const char *conv = flops_convention_label(a->training.convention);
+    if (shown == RT_MFU_NONE) {
+        char sz[24], hb[24];
+        sb_printf(sb, "\nMFU (%s): **none**: the step cannot run (Adam's state, %s a chip, is more than its %s of "
+                      "HBM); the split above is on paper; biggest lever: **%s**.\n\n",
+                  conv, format_si(sz, sizeof sz, a->training.state_bytes_per_chip, "B"),
+                  format_si(hb, sizeof hb, a->hbm_bytes, "B"), step_part_name(b->biggest_lever));
+    } else if (shown == RT_MFU_CAUSAL) {
+        sb_printf(sb, "\nMFU (causal) **%.1f%%**, HFU %.1f%% (%s's count: %.1f%% and %.1f%%, over 100%% because %s "
+                      "counts non-causal attention); biggest lever: **%s**.\n\n",
+                  a->budget_causal_mfu * 100.0, a->budget_causal_hfu * 100.0, conv, b->mfu * 100.0, a->hfu * 100.0,
+                  conv, step_part_name(b->biggest_lever));
+    } else {
+        sb_printf(sb, "\nMFU (%s) **%.1f%%**, HFU %.1f%%%s%s%s; biggest lever: **%s**.\n\n", conv, b->mfu * 100.0,
+                  a->hfu * 100.0, b->mfu > 1.0 || a->hfu > 1.0 ? " (above 100%: " : "",
+                  b->mfu > 1.0 || a->hfu > 1.0 ? mfu_over_peak_reason(a->training.convention, false) : "",
+                  b->mfu > 1.0 || a->hfu > 1.0 ? ")" : "", step_part_name(b->biggest_lever));
+    }
     const struct training_figures *run = &a->training;
     char mt[24], mh[24], md[24];
     if (run->totals)
@@ -1018,8 +1048,19 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(train, "model_flops_per_token", tr->model_flops_per_token);
     cJSON_AddNumberToObject(train, "hardware_flops_per_token", tr->hardware_flops_per_token);
     cJSON_AddNumberToObject(train, "step_s", tr->step_s);
-    cJSON_AddNumberToObject(train, "mfu", tr->mfu);
-    cJSON_AddNumberToObject(train, "hfu", tr->hfu);
+    if (analysis_mfu_shown(a, tr->measured) == RT_MFU_NONE) { /* from the shape, a step that cannot run */
+        cJSON_AddNullToObject(train, "mfu");
+        cJSON_AddNullToObject(train, "hfu");
+        cJSON_AddNullToObject(train, "causal_mfu");
+        cJSON_AddNullToObject(train, "causal_hfu");
+    } else {
+        cJSON_AddNumberToObject(train, "mfu", tr->mfu);
+        cJSON_AddNumberToObject(train, "hfu", tr->hfu);
+        cJSON_AddNumberToObject(train, "causal_mfu", tr->causal_mfu);
+        cJSON_AddNumberToObject(train, "causal_hfu", tr->causal_hfu);
+    }
+    cJSON_AddNumberToObject(train, "state_bytes_per_chip", tr->state_bytes_per_chip);
+    cJSON_AddBoolToObject(train, "state_fits", tr->state_fits);
     cJSON_AddStringToObject(train, "source", tr->measured ? "measured" : "shape");
     cJSON_AddNumberToObject(train, "data_parallel", (double)s->data_parallel);
     cJSON_AddStringToObject(train, "flops_convention", flops_convention_name(tr->convention));
@@ -1176,8 +1217,20 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
             snprintf(key, sizeof key, "%s_fraction", step_part_name((enum rt_step_part)i));
             cJSON_AddNumberToObject(mb, key, b->fraction[i]);
         }
-        cJSON_AddNumberToObject(mb, "mfu", b->mfu);
-        cJSON_AddNumberToObject(mb, "hfu", a->hfu);
+        enum rt_mfu_shown shown = analysis_mfu_shown(a, false);
+        static const char *const shown_names[] = {"plain", "causal", "none"};
+        if (shown == RT_MFU_NONE) { /* a step that cannot run has no MFU */
+            cJSON_AddNullToObject(mb, "mfu");
+            cJSON_AddNullToObject(mb, "hfu");
+            cJSON_AddNullToObject(mb, "causal_mfu");
+            cJSON_AddNullToObject(mb, "causal_hfu");
+        } else {
+            cJSON_AddNumberToObject(mb, "mfu", b->mfu);
+            cJSON_AddNumberToObject(mb, "hfu", a->hfu);
+            cJSON_AddNumberToObject(mb, "causal_mfu", a->budget_causal_mfu);
+            cJSON_AddNumberToObject(mb, "causal_hfu", a->budget_causal_hfu);
+        }
+        cJSON_AddStringToObject(mb, "shown", shown_names[shown]);
         cJSON_AddNumberToObject(mb, "recompute_factor", a->recompute_factor);
         cJSON_AddStringToObject(mb, "source", a->mfu_budget_source == RT_BUDGET_SHAPE ? "shape" : "step-times");
         cJSON_AddStringToObject(mb, "biggest_lever", step_part_name(b->biggest_lever));

@@ -195,12 +195,32 @@ static void test_report_json_keys(void **state)
     /* The detailed model's keys (issue 5). */
     const char *detailed[] = {"latency.napkin.prefill_s", "latency.napkin.total_s", "latency.detailed.prefill_s",
                               "latency.detailed.decode_s", "latency.detailed.ttft_s", "latency.detailed.tpot_s",
-                              "training.model_flops_per_token", "training.hardware_flops_per_token", "training.mfu",
-                              "training.hfu", "mfu_budget.matmul_s", "mfu_budget.vector_s", "mfu_budget.memory_s",
-                              "mfu_budget.comms_s", "mfu_budget.optimizer_s", "mfu_budget.mfu", "mfu_budget.hfu"};
+                              "training.model_flops_per_token", "training.hardware_flops_per_token",
+                              "training.state_bytes_per_chip", "mfu_budget.matmul_s", "mfu_budget.vector_s",
+                              "mfu_budget.memory_s", "mfu_budget.comms_s", "mfu_budget.optimizer_s"};
     for (size_t i = 0; i < sizeof detailed / sizeof detailed[0]; i++)
         if (!cJSON_IsNumber(json_path(root, detailed[i])))
             fail_msg("--report=json lacks the number %s", detailed[i]);
+    /* 70B on one 16 GB TPU v5e: Adam's 16 bytes a parameter (1.12e12) do not fit, so the step has no MFU (issue 21
+     * item 4); on 16 H100s (70 GB a chip) it has one. */
+    ASSERT_NEAR(json_path(root, "training.state_bytes_per_chip")->valuedouble, 1.12e12, 0);
+    assert_true(cJSON_IsFalse(json_path(root, "training.state_fits")));
+    const char *none[] = {"training.mfu", "training.hfu", "training.causal_mfu", "mfu_budget.mfu", "mfu_budget.hfu",
+                          "mfu_budget.causal_mfu"};
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        if (!cJSON_IsNull(json_path(root, none[i])))
+            fail_msg("%s is given for a step that cannot run", none[i]);
+    assert_string_equal(json_path(root, "mfu_budget.shown")->valuestring, "none");
+    struct run fits = RUN("--report=json", "--napkin", "--chip", "h100", "--chips", "16");
+    cJSON *fr = cJSON_Parse(fits.out);
+    assert_non_null(fr);
+    assert_true(cJSON_IsTrue(json_path(fr, "training.state_fits")));
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        if (!cJSON_IsNumber(json_path(fr, none[i])))
+            fail_msg("--report=json on 16 H100s lacks the number %s", none[i]);
+    assert_string_equal(json_path(fr, "mfu_budget.shown")->valuestring, "plain");
+    cJSON_Delete(fr);
+    run_free(&fits);
     assert_true(cJSON_IsNull(json_path(root, "prefill.mfu")));
     assert_true(cJSON_IsNull(json_path(root, "decode.mbu")));
     assert_string_equal(json_path(root, "latency.model")->valuestring, "napkin");

@@ -385,6 +385,24 @@ void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a
         view_text(v, 0, 1, -1, "hidden until the tour's guess is in", ROLE_DIM);
         return;
     }
+    enum rt_mfu_shown shown = analysis_mfu_shown(a, false);
+    if (shown == RT_MFU_NONE) { /* no MFU for a step that cannot run: why, and what would run it */
+        char st[24], hb[24], line[3][2][96];
+        format_si(st, sizeof st, a->training.state_bytes_per_chip, "B");
+        format_si(hb, sizeof hb, a->hbm_bytes, "B");
+        snprintf(line[0][0], sizeof line[0][0], "No MFU: this training step cannot run.");
+        snprintf(line[0][1], sizeof line[0][1], "No MFU: the step cannot run.");
+        snprintf(line[1][0], sizeof line[1][0], "Adam state %s a chip > HBM %s", st, hb);
+        snprintf(line[1][1], sizeof line[1][1], "state %s/chip > HBM %s", st, hb);
+        snprintf(line[2][0], sizeof line[2][0], "It needs %.0f chips or more (or ZeRO).", a->training.state_fit_chips);
+        snprintf(line[2][1], sizeof line[2][1], "needs %.0f+ chips", a->training.state_fit_chips);
+        for (int i = 0; i < 3; i++) { /* the longest form that fits whole: never a cut figure */
+            const char *t = text_width(line[i][0]) <= v.r.w ? line[i][0] : line[i][1];
+            if (text_width(t) <= v.r.w)
+                view_text(v, 0, 1 + i, -1, t, i == 0 ? ROLE_MISS : ROLE_TEXT);
+        }
+        return;
+    }
     const struct mfu_budget *b = &a->mfu_budget;
     if (a->mfu_budget_source == RT_BUDGET_SHAPE && 11 + 17 <= v.r.w - 22)
         view_text(v, 11, 0, -1, "(from the shape)", ROLE_DIM);
@@ -409,8 +427,28 @@ void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a
             view_put(v, x, 1, g->bar[p], step_part_role(p));
     }
     int x2 = view_text(v, 0, 2, -1, "MFU ", ROLE_TEXT);
-    x2 += view_text(v, x2, 2, -1, m, b->mfu > 1.0 ? ROLE_MISS : ROLE_ACCENT);
-    if (b->mfu > 1.0 || a->hfu > 1.0) {
+    if (shown == RT_MFU_CAUSAL) {
+        /* The convention counts attention whole: the causal figure first, the convention's named beside it. */
+        char cm[16], ch[16], conv[64];
+        format_percent(cm, sizeof cm, a->budget_causal_mfu);
+        format_percent(ch, sizeof ch, a->budget_causal_hfu);
+        x2 += view_text(v, x2, 2, -1, cm, ROLE_ACCENT);
+        x2 += view_text(v, x2, 2, -1, " causal", ROLE_TEXT);
+        const char *label = flops_convention_label(a->training.convention);
+        snprintf(conv, sizeof conv, "  (%s counts %s)", label, m);
+        if (x2 + text_width(conv) > v.r.w)
+            snprintf(conv, sizeof conv, " (%s %s)", label, m);
+        if (x2 + text_width(conv) <= v.r.w)
+            x2 += view_text(v, x2, 2, -1, conv, ROLE_DIM);
+        char hf[32];
+        snprintf(hf, sizeof hf, "  HFU %s", ch);
+        if (x2 + text_width(hf) <= v.r.w)
+            view_text(v, x2, 2, -1, hf, ROLE_TEXT);
+    } else
+        x2 += view_text(v, x2, 2, -1, m, b->mfu > 1.0 ? ROLE_MISS : ROLE_ACCENT);
+    if (shown == RT_MFU_CAUSAL) {
+        /* said above */
+    } else if (b->mfu > 1.0 || a->hfu > 1.0) {
         /* Above 100% is no achievement: say why it can happen, in the recompute factor's place. */
         char why[64];
         x2 += view_text(v, x2, 2, -1, "!", ROLE_MISS);

@@ -110,10 +110,24 @@ static void headline_of(const struct analysis *a, struct headline *h)
         h->count = 2;
     }
     bool over = a->mfu_budget.mfu > 1.0; /* flagged with its reason, as the MFU panel does */
+    enum rt_mfu_shown shown = analysis_mfu_shown(a, false);
     format_percent(h->figure[h->count], sizeof h->figure[0], a->mfu_budget.mfu);
-    if (over)
+    if (shown == RT_MFU_NONE) { /* a step that cannot run has no MFU */
+        snprintf(h->figure[h->count], sizeof h->figure[0], "-"); /* a dash: the block font has no words */
+        snprintf(h->caption[h->count], sizeof h->caption[0], "MFU: the training step cannot run");
+        snprintf(h->after[0][h->count], sizeof h->after[0][0], " (the training step does not fit)");
+        snprintf(h->after[1][h->count], sizeof h->after[1][0], " (does not fit)");
+    } else if (shown == RT_MFU_CAUSAL) { /* the causal figure; the convention's named */
+        char conv[16];
+        format_percent(h->figure[h->count], sizeof h->figure[0], a->budget_causal_mfu);
+        format_percent(conv, sizeof conv, a->mfu_budget.mfu);
+        snprintf(h->caption[h->count], sizeof h->caption[0], "MFU, causal count (%s: %s)",
+                 flops_convention_label(a->training.convention), conv);
+        snprintf(h->after[0][h->count], sizeof h->after[0][0], " causal (%s counts %s)",
+                 flops_convention_label(a->training.convention), conv);
+        snprintf(h->after[1][h->count], sizeof h->after[1][0], " causal");
+    } else if (over) {
         strcat(h->figure[h->count], "!");
-    if (over) {
         snprintf(h->caption[h->count], sizeof h->caption[0], "MFU: %s",
                  mfu_over_peak_reason(a->training.convention, false));
         snprintf(h->after[0][h->count], sizeof h->after[0][0], " (%s)", mfu_over_peak_reason(a->training.convention, false));
