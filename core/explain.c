@@ -450,6 +450,21 @@ static void explain_mfu(struct explanation *e, const struct scenario *s, const s
     line(e, RT_EXPLAIN_NUMBERS, "      = %s x %.0f / (%s x %lld x %s) = %s", fl, tr->tokens_per_step,
          format_seconds(t1, sizeof t1, tr->step_s), (long long)s->chips, pk, m);
     line(e, RT_EXPLAIN_NUMBERS, "  HFU = MFU x hardware / model FLOPs = %s x %.2f = %s", m, a->recompute_factor, h);
+    enum rt_mfu_shown shown = analysis_mfu_shown(a, false);
+    if (shown == RT_MFU_CAUSAL) {
+        char cm[16], ch[16];
+        line(e, RT_EXPLAIN_MISS, "  over 100%%: %s counts attention over the whole context; the step runs it causal",
+             flops_convention_label(tr->convention));
+        line(e, RT_EXPLAIN_NUMBERS, "  causal (6N + 6 x L x H x Q x T): MFU %s, HFU %s, the figures the views give",
+             format_percent(cm, sizeof cm, a->budget_causal_mfu), format_percent(ch, sizeof ch, a->budget_causal_hfu));
+    } else if (shown == RT_MFU_NONE) {
+        char st[24], hb[24];
+        line(e, RT_EXPLAIN_MISS, "  on paper only: Adam's state, 16 x N / %lld chips = %s a chip, is more than %s of HBM",
+             (long long)s->chips, format_si(st, sizeof st, tr->state_bytes_per_chip, "B"),
+             format_si(hb, sizeof hb, a->hbm_bytes, "B"));
+        line(e, RT_EXPLAIN_NUMBERS, "  so the step cannot run and has no MFU: it needs %.0f chips or more (or ZeRO)",
+             tr->state_fit_chips);
+    }
     line(e, RT_EXPLAIN_FORMULA, "  lost: %s", lost);
     line(e, RT_EXPLAIN_FORMULA, "  biggest lever: %s", step_part_name(mb->biggest_lever));
     if (tr->measured)
