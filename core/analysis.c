@@ -993,6 +993,9 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     bool serves = sv->tpot_s > 0.0 && s->decode_tokens > 0; /* no output tokens: no output throughput */
     sv->tokens_per_s_per_user = serves ? 1.0 / sv->tpot_s : 0.0;
     sv->tokens_per_s_per_chip = serves ? sv->requests_per_s * (double)s->decode_tokens / chips : 0.0;
+    sv->ttft_target_s = s->ttft_target_s > 0.0 ? s->ttft_target_s : 0.0;
+    sv->tpot_target_s = s->tpot_target_s > 0.0 ? s->tpot_target_s : 0.0;
+    sv->targets_set = sv->ttft_target_s > 0.0 || sv->tpot_target_s > 0.0;
     sv->ttft_ok = !lp.overloaded && (!(s->ttft_target_s > 0.0) || sv->ttft_s <= s->ttft_target_s);
     sv->tpot_ok = !(s->tpot_target_s > 0.0) || sv->tpot_s <= s->tpot_target_s;
     /* clients past the KV slots queue (loop.kv_bound) rather than fail: the weights must fit */

@@ -254,6 +254,11 @@ struct serving_figures {
     bool prefill_pool_fits;      /* disaggregated: the weights and a prompt's activations fit on a worker */
     bool ttft_ok, tpot_ok;       /* within the targets (true when none is set) */
     bool ok;                     /* both, the batch fits, the load is served, and a prefill pool fits */
+    /* The scenario's serving targets (0: none), and whether any is set:
+     * then the explorer's and the reports' verdict is the targets' (ok),
+     * the turn budget's second. */
+    double ttft_target_s, tpot_target_s;
+    bool targets_set;
 };
 
 /* What an output token costs, from the steady-state serving throughput

@@ -374,8 +374,9 @@ static void text_latency(struct strbuf *sb, const struct scenario *s, const stru
     const struct latency_verdict *n = &a->napkin;
     const struct detailed_latency *d = &a->detailed;
     const struct realistic_latency *r = &a->realistic;
-    sb_printf(sb, "\nLatency (%lld prefill + %lld decode tokens per request; the verdict is the %s estimate's)\n",
-              (long long)s->prefill_tokens, (long long)s->decode_tokens, latency_model_name(a->latency_model));
+    sb_printf(sb, "\nLatency (%lld prefill + %lld decode tokens per request; the turn's verdict is the %s estimate's%s)\n",
+              (long long)s->prefill_tokens, (long long)s->decode_tokens, latency_model_name(a->latency_model),
+              a->serving.targets_set ? ", second to the serving targets'" : "");
     sb_printf(sb, "  %-10s %11s %11s %11s\n", "", "napkin", "floor", "realistic");
     latency_row(sb, "prefill", n->prefill_s, d->prefill_s, r->prefill_s);
     if (s->batch > 1) /* serving's TTFT is one request's; this is the turn's, every prompt at once */
@@ -530,7 +531,13 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
 
     sb_puts(sb, "rooftop: ");
     describe_scenario(sb, s, a);
-    sb_puts(sb, "\n\n");
+    sb_puts(sb, "\n");
+    const struct serving_figures *sv = &a->serving;
+    if (sv->targets_set) /* the verdict is the targets'; the turn budget's comes second */
+        sb_printf(sb, "Verdict      %s: the serving targets (see Serving); the %s turn budget, second: %s (%s)\n",
+                  sv->ok ? "OK" : "MISS", format_seconds(x, sizeof x, a->latency.budget_s), verdict_name(&a->latency),
+                  format_turn_seconds(y, sizeof y, a->latency.total_s));
+    sb_puts(sb, "\n");
 
     sb_printf(sb, "Chip         %s (%s): %s %s, %s HBM at %s\n", s->chip.name, s->chip.key,
               format_si(x, sizeof x, a->peak_flops_per_s, "FLOP/s"), precision_name(a->compute_precision),
@@ -626,6 +633,11 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     sb_puts(sb, "## rooftop: ");
     describe_scenario(sb, s, a);
     sb_puts(sb, "\n\n");
+    if (a->serving.targets_set) /* the verdict is the targets'; the turn budget's comes second */
+        sb_printf(sb, "Verdict: **%s** against the serving targets (see Serving); the %s turn budget, second: %s "
+                      "(%s).\n\n",
+                  a->serving.ok ? "OK" : "MISS", format_seconds(x, sizeof x, a->latency.budget_s),
+                  verdict_name(&a->latency), format_turn_seconds(y, sizeof y, a->latency.total_s));
     sb_printf(sb, "Ridge point: **%.0f FLOP/byte** (%s %s / %s).\n\n", a->ridge_flop_per_byte,
               format_si(x, sizeof x, a->peak_flops_per_s, "FLOP/s"), precision_name(a->compute_precision),
               format_si(y, sizeof y, a->hbm_bytes_per_s, "B/s"));

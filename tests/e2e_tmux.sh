@@ -960,6 +960,31 @@ for size in 120x40 200x60; do
     t kill-session -t "$s" 2>/dev/null
 done
 
+# ---- issue 21 item 5: a design the search accepts, loaded from the Pareto view, reads the targets' OK ----
+for size in 80x24 120x40; do
+    s=targets-$size
+    start_raw "$s" "${size%x*}" "${size#*x}" "$UTF8_ENV" "--chip h100 --chips 8 --ttft-target 0.5 --tpot-target 0.05"
+    if wait_for "$s" 'Serving targets'; then
+        t send-keys -t "$s" p
+        if wait_for "$s" 'Enter loads'; then
+            t send-keys -t "$s" Enter
+            wait_for "$s" 'loaded:' >/dev/null
+            t send-keys -t "$s" p
+            if wait_for "$s" 'Serving targets  met' && t capture-pane -p -t "$s" | head -n 1 | grep -q 'OK TTFT '; then
+                pass "targets at $size: the loaded design's verdict is the targets' OK, the turn's second"
+            else
+                fail "targets at $size: the loaded design does not read the targets' verdict" "$s"
+            fi
+        else
+            fail "targets at $size: p did not open the Pareto view" "$s"
+        fi
+        t send-keys -t "$s" q
+    else
+        fail "targets at $size: the latency panel does not lead with the targets" "$s"
+    fi
+    t kill-session -t "$s" 2>/dev/null
+done
+
 # ---- a terminal that cannot address the cursor, or an unknown one, gets the report ----
 for term in dumb no-such-terminal; do
     s=report-$term

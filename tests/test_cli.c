@@ -374,6 +374,15 @@ static void test_sweep_chips_text_is_the_guides_table(void **state)
     assert_non_null(strstr(r.out, "ceiling: 52.2 FLOP/byte however large the batch (each request reads its own KV at "
                                   "8192 tokens): below the ridge;"));
     run_free(&r);
+    /* issue 21 item 5: with targets set the verdict is theirs, the turn budget's second */
+    r = RUN("--report", "--chip", "h100", "--chips", "8", "--ttft-target", "0.5", "--tpot-target", "0.05");
+    assert_non_null(strstr(r.out, "\nVerdict      OK: the serving targets (see Serving); the 1.000 s turn budget, "
+                                  "second: MISS ("));
+    run_free(&r);
+    r = RUN("--report=markdown", "--chip", "h100", "--chips", "8", "--ttft-target", "0.001");
+    assert_non_null(strstr(r.out, "\n\nVerdict: **MISS** against the serving targets (see Serving); the 1.000 s turn "
+                                  "budget, second: MISS ("));
+    run_free(&r);
     r = RUN("--sweep=batch", "--chip", "h100", "--context", "1024", "--prefill-tokens", "512", "--napkin");
     assert_non_null(strstr(r.out, "ceiling: 417.2 FLOP/byte as the batch grows, past the ridge: decode reaches it at "
                                   "batch 1011\n"));

@@ -82,6 +82,43 @@ static void test_batch_up_names_the_decode_ceiling(void **state)
         fail_msg("no ceiling on the memory panel:\n%s", f);
 }
 
+/* Issue 21 item 5: a design the search accepts under TTFT <= 0.5 s and TPOT
+ * <= 50 ms, loaded from the Pareto view with Enter, reads the targets'
+ * verdict (OK) in the title and the latency panel; the 1 s turn budget's
+ * MISS comes second. At 80 x 24 and 120 x 40. */
+static void test_targets_lead_the_verdict(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    s.chips = 8;
+    s.ttft_target_s = 0.5;
+    s.tpot_target_s = 0.05;
+    char err[256];
+    ui_free(u);
+    assert_int_equal(ui_init(u, &s, false, 80, 24, err, sizeof err), 0);
+    ui_key(u, 'p');
+    assert_int_equal(u->mode, UI_MODE_PARETO);
+    assert_true(u->pareto_n > 0);
+    ui_key(u, UI_KEY_ENTER);
+    assert_true(u->analysis.serving.targets_set);
+    assert_true(u->analysis.serving.ok);
+    ui_key(u, 'p'); /* close the Pareto view: the explorer's own frame */
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    const char *f = frame();
+    const char *title_end = strchr(f, '\n');
+    const char *ok = strstr(f, "OK TTFT ");
+    if (!ok || ok > title_end)
+        fail_msg("the title does not lead with the targets' OK:\n%s", f);
+    assert_non_null(strstr(f, "Serving targets  met"));
+    assert_null(strstr(f, "Latency  total")); /* the turn is second, in one line */
+    ui_resize(u, 120, 40);
+    f = frame();
+    assert_non_null(strstr(f, u->analysis.latency.ok ? "; turn OK " : "; turn MISS "));
+    assert_non_null(strstr(f, "(the targets decide)"));
+}
+
 static void test_cost_line(void **state)
 {
     (void)state;
@@ -923,6 +960,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_chips_16_to_64_turns_miss_into_ok, setup, teardown),
         cmocka_unit_test_setup_teardown(test_baseline_pin_step_clear, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batch_up_names_the_decode_ceiling, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_targets_lead_the_verdict, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cost_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_names_the_operation_letters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),

@@ -17,6 +17,7 @@ static const struct glyphs unicode_glyphs = {
     "\xe2\x86\x91", "\xe2\x86\x93",
     "\xce\x94",
     "\xc2\xb1",
+    "\xe2\x89\xa4",
 };
 static const struct glyphs ascii_glyphs = {
     " | ", "x", "j/k", "h/l",
@@ -28,6 +29,7 @@ static const struct glyphs ascii_glyphs = {
     "^", "v",
     "d",
     "+/-",
+    "<=",
 };
 
 const struct glyphs *glyphs_for(bool ascii)
@@ -108,6 +110,38 @@ static void estimate_text(const struct analysis *a, enum rt_latency_model m, boo
              name ? latency_model_name(m) : "", name && unsure ? "?" : "");
 }
 
+/* The title's right part when serving targets are set, fullest first:
+ * their verdict word, TTFT and TPOT against their targets, then the turn
+ * budget's verdict second ("OK TTFT 356.4 ms <= 500 ms, TPOT 11.5 ms <= 50
+ * ms; turn MISS 2.083 s"). A target not set shows its figure alone. */
+static void serving_verdict_forms(const struct analysis *a, char right[5][160], const struct glyphs *g)
+{
+    const struct serving_figures *sv = &a->serving;
+    char tt[24], tp[24], ttt[24], tpt[24], turn[24], ttft[48], tpot[48];
+    if (sv->loop.overloaded)
+        snprintf(tt, sizeof tt, "unbounded");
+    else
+        format_seconds(tt, sizeof tt, sv->ttft_s);
+    format_seconds(tp, sizeof tp, sv->tpot_s);
+    format_turn_seconds(turn, sizeof turn, a->latency.total_s);
+    if (sv->ttft_target_s > 0.0)
+        snprintf(ttft, sizeof ttft, "TTFT %s %s %s", tt, sv->ttft_ok ? g->at_most : ">",
+                 format_seconds(ttt, sizeof ttt, sv->ttft_target_s));
+    else
+        snprintf(ttft, sizeof ttft, "TTFT %s", tt);
+    if (sv->tpot_target_s > 0.0)
+        snprintf(tpot, sizeof tpot, "TPOT %s %s %s", tp, sv->tpot_ok ? g->at_most : ">",
+                 format_seconds(tpt, sizeof tpt, sv->tpot_target_s));
+    else
+        snprintf(tpot, sizeof tpot, "TPOT %s", tp);
+    const char *word = sv->ok ? "OK " : "MISS ", *turn_word = a->latency.ok ? "OK" : "MISS";
+    snprintf(right[0], 160, "%s%s, %s; turn %s %s  ? help ", word, ttft, tpot, turn_word, turn);
+    snprintf(right[1], 160, "%s%s, %s; turn %s %s ", word, ttft, tpot, turn_word, turn);
+    snprintf(right[2], 160, "%s%s, %s; turn %s ", word, ttft, tpot, turn_word);
+    snprintf(right[3], 160, "%s%s, %s ", word, ttft, tpot);
+    snprintf(right[4], 160, "%stargets ", word);
+}
+
 void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
                     const struct glyphs *g)
 {
@@ -165,6 +199,9 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
         snprintf(right[3], sizeof right[3], "? ");
         snprintf(right[4], sizeof right[4], "? ");
         base = NULL;
+    } else if (a->serving.targets_set) {
+        /* Serving targets set: their verdict leads, the turn budget's comes second. */
+        serving_verdict_forms(a, right, g);
     } else if (a->estimates_disagree) {
         snprintf(right[0], sizeof right[0], "%s %s %s  ? help ", named, g->unequal, other);
         snprintf(right[1], sizeof right[1], "%s %s %s ", named, g->unequal, other);
@@ -227,9 +264,9 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     view_text(v, 0, 0, room > 0 ? room : v.r.w, left[li], ROLE_TITLE);
     if (room > 0) {
         int x = view_text_right(v, v.r.w, 0, right[ri], ROLE_TITLE);
+        bool ok = a->serving.targets_set ? a->serving.ok : a->latency.ok;
         if (!hide)
-            view_text(v, x, 0, a->latency.ok ? 2 : 4, a->latency.ok ? "OK" : "MISS",
-                      a->latency.ok ? ROLE_OK_BIG : ROLE_MISS_BIG);
+            view_text(v, x, 0, ok ? 2 : 4, ok ? "OK" : "MISS", ok ? ROLE_OK_BIG : ROLE_MISS_BIG);
     }
 }
 
@@ -584,12 +621,71 @@ static void latency_baseline_line(struct view v, int y, const struct analysis *a
     }
 }
 
+static void latency_tail(struct view v, int row, const struct analysis *a, const struct glyphs *g);
+
+/* One target's row at (x, y): "TTFT 332.8 ms <= 500.0 ms", in the colour
+ * of its verdict; a target not set is the figure alone. */
+static void target_row(struct view v, int x, int y, const char *name, double s, double target, bool ok, bool unbounded,
+                       const struct glyphs *g)
+{
+    char fig[24], tg[24], line[80];
+    if (unbounded)
+        snprintf(fig, sizeof fig, "unbounded");
+    else
+        format_seconds(fig, sizeof fig, s);
+    if (target > 0.0)
+        snprintf(line, sizeof line, "%s %9s %s %s", name, fig, ok ? g->at_most : ">",
+                 format_seconds(tg, sizeof tg, target));
+    else
+        snprintf(line, sizeof line, "%s %9s  no target", name, fig);
+    if (x + text_width(line) <= v.r.w)
+        view_text(v, x, y, -1, line, target > 0.0 ? (ok ? ROLE_OK : ROLE_MISS) : ROLE_TEXT);
+}
+
+/* With serving targets set, the latency panel leads with their verdict:
+ * TTFT and TPOT against the targets in the banner's rows, tokens/s per user
+ * and per chip, then the turn against its budget, second, in one line, and
+ * the rest of the panel (latency_tail). */
+static void panel_latency_targets(struct view v, const struct analysis *a, const struct glyphs *g)
+{
+    const struct serving_figures *sv = &a->serving;
+    const struct latency_verdict *l = &a->latency;
+    int x = view_text(v, 0, 0, -1, "Serving targets", ROLE_HEADER);
+    view_text(v, x, 0, -1, sv->ok ? "  met" : "  missed", sv->ok ? ROLE_OK : ROLE_MISS);
+    banner(v, 0, 1, sv->ok);
+    target_row(v, 9, 1, "TTFT", sv->ttft_s, sv->ttft_target_s, sv->ttft_ok, sv->loop.overloaded, g);
+    target_row(v, 9, 2, "TPOT", sv->tpot_s, sv->tpot_target_s, sv->tpot_ok, false, g);
+    char rate[64];
+    snprintf(rate, sizeof rate, "%.1f tok/s/user, %.1f/chip", sv->tokens_per_s_per_user, sv->tokens_per_s_per_chip);
+    if (9 + text_width(rate) <= v.r.w)
+        view_text(v, 9, 3, -1, rate, ROLE_TEXT);
+    /* The turn budget's verdict, second: the longest form that fits whole. */
+    char t[24], b[24], forms[3][96];
+    secs(t, sizeof t, l->total_s);
+    secs(b, sizeof b, l->budget_s);
+    snprintf(forms[0], sizeof forms[0], "turn %s %s budget %s: %s (the targets decide)", t,
+             l->total_s <= l->budget_s ? "<=" : ">", b, l->ok ? "OK" : "MISS");
+    snprintf(forms[1], sizeof forms[1], "turn %s %s budget %s: %s", t, l->total_s <= l->budget_s ? "<=" : ">", b,
+             l->ok ? "OK" : "MISS");
+    snprintf(forms[2], sizeof forms[2], "turn %s: %s", t, l->ok ? "OK" : "MISS");
+    for (int f = 0; f < 3; f++)
+        if (text_width(forms[f]) <= v.r.w) {
+            view_text(v, 0, 4, -1, forms[f], ROLE_DIM);
+            break;
+        }
+    latency_tail(v, 5, a, g);
+}
+
 void panel_latency(struct view v, const struct analysis *a, const struct analysis *base, const struct glyphs *g)
 {
     const struct latency_verdict *l = &a->latency;
     if (view_conceals(v, FIG_TURN)) { /* a tour question about the turn: every time here answers it */
         view_text(v, 0, 0, -1, "Latency", ROLE_HEADER);
         view_text(v, 0, 1, -1, "hidden until the tour's guess is in", ROLE_DIM);
+        return;
+    }
+    if (a->serving.targets_set) { /* their verdict is the explorer's, the turn budget's second */
+        panel_latency_targets(v, a, g);
         return;
     }
     char t[24], b[24], p[24], d[24], o[24];
@@ -659,7 +755,16 @@ void panel_latency(struct view v, const struct analysis *a, const struct analysi
         latency_baseline_line(v, row, a, base, g);
         row++;
     }
-    x = view_text(v, 0, row, -1, "chips for budget ", ROLE_TEXT);
+    latency_tail(v, row, a, g);
+}
+
+/* The latency panel from row on: the chips for the budget and to hold the
+ * weights, the other estimates with their verdicts, the prefill FLOPs and
+ * decode bytes, then the notes, while rows last. */
+static void latency_tail(struct view v, int row, const struct analysis *a, const struct glyphs *g)
+{
+    const struct latency_verdict *l = &a->latency;
+    int x = view_text(v, 0, row, -1, "chips for budget ", ROLE_TEXT);
     if (l->chips_for_budget > 0)
         x += view_printf(v, x, row, -1, ROLE_ACCENT, "%lld", (long long)l->chips_for_budget);
     else

@@ -33,6 +33,7 @@ struct glyphs {
     const char *arrow_up, *arrow_down; /* more knobs above or below: "↑" "↓" or "^" "v" */
     const char *delta;      /* a change from the pinned baseline: "Δ" or "d" */
     const char *plus_minus; /* an error band: "±" or "+/-" */
+    const char *at_most;    /* within a target: "≤" or "<=" */
 };
 
 /* The glyph set for ascii (true: 7-bit ASCII only) or Unicode. Never NULL. */
