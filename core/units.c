@@ -152,6 +152,25 @@ static double suffix_multiplier(const char *s, size_t *len)
     return 0.0;
 }
 
+int parse_token_count(const char *text, double *out)
+{
+    if (!text)
+        return -1;
+    char binary[130];
+    size_t n = strlen(text);
+    while (n > 0 && isspace((unsigned char)text[n - 1]))
+        n--;
+    if (n == 0 || n >= 127)
+        return parse_number(text, out);
+    char last = text[n - 1], before = n >= 2 ? text[n - 2] : '\0';
+    /* A k or M right after the digits: the binary prefix (Ki, Mi). */
+    if ((last == 'k' || last == 'K' || last == 'M') && (isdigit((unsigned char)before) || before == '.')) {
+        snprintf(binary, sizeof binary, "%.*s%ci", (int)(n - 1), text, last == 'M' ? 'M' : 'K');
+        return parse_number(binary, out);
+    }
+    return parse_number(text, out);
+}
+
 int parse_number(const char *text, double *out)
 {
     if (!text)

@@ -107,6 +107,13 @@ const char *act_precision_choices(void);
  * not finite. */
 int parse_number(const char *text, double *out);
 
+/* Parses a token count (a context, a prompt, an output, a window, a step's
+ * token budget): as parse_number, except that k/K and M, the way token
+ * counts are written, are powers of two: "8k" is 8192, "128k" 131072,
+ * "1M" 1048576 (the same as "8Ki", "1Mi"). Parameters and bytes stay
+ * decimal (parse_number). Returns 0 and sets *out, or -1 as parse_number. */
+int parse_token_count(const char *text, double *out);
+
 /* Parses seconds: a number as parse_number reads it, with an optional
  * unit "s" or "ms" ("0.5", "0.5 s", "500ms"); blanks around the number and
  * the unit are skipped. Returns 0 and sets *out; -1 (and *out untouched)

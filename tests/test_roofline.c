@@ -310,6 +310,32 @@ static void test_depth_vs_width(void **state)
     assert_int_equal(depth_vs_width(70e9, 0, 12, &wide), -1);
 }
 
+/* Token counts: k and M are powers of two (8k = 8192, 128k = 131072, 1M =
+ * 1048576), a plain number is itself, other suffixes are parse_number's;
+ * junk is refused as parse_number refuses it. */
+static void test_parse_token_count(void **state)
+{
+    (void)state;
+    double v = 0;
+    const struct {
+        const char *text;
+        double want;
+    } ok[] = {{"8k", 8192}, {"8K", 8192}, {"128k", 131072}, {"1M", 1048576}, {"1.5k", 1536}, {" 32k ", 32768},
+              {"8Ki", 8192}, {"32000", 32000}, {"8192", 8192}, {"2e3", 2000}, {"0", 0}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        if (parse_token_count(ok[i].text, &v) != 0)
+            fail_msg("'%s' refused", ok[i].text);
+        ASSERT_NEAR(v, ok[i].want, 0);
+    }
+    const char *bad[] = {"", "k", "8kk", "8 k", "abc", "8k5", NULL};
+    for (int i = 0; bad[i]; i++)
+        if (parse_token_count(bad[i], &v) == 0)
+            fail_msg("'%s' accepted as %g", bad[i], v);
+    assert_int_equal(parse_token_count(NULL, &v), -1);
+    assert_int_equal(parse_number("8k", &v), 0); /* parameters and bytes stay decimal */
+    ASSERT_NEAR(v, 8000, 0);
+}
+
 /* Numbers on the command line: 70e9, 70B, 1.5T, 8k; junk is refused. */
 static void test_parse_number(void **state)
 {
@@ -430,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_decode_stays_memory_bound_even_at_huge_batch),
         cmocka_unit_test(test_depth_vs_width),
         cmocka_unit_test(test_parse_number),
+        cmocka_unit_test(test_parse_token_count),
         cmocka_unit_test(test_format_turn_seconds),
         cmocka_unit_test(test_key_unit),
         cmocka_unit_test(test_format_number),

@@ -310,8 +310,16 @@ static void test_typed_values(void **state)
     scenario_default(&s);
     assert_int_equal(slider_set_text(&s, SLIDER_CHIPS, " 64 ", err, sizeof err), 0);
     assert_int_equal(s.chips, 64);
+    /* Token counts are written in powers of two (issue 21 item 8): 32k is 32768, the step above 16k. */
     assert_int_equal(slider_set_text(&s, SLIDER_CONTEXT, "32k", err, sizeof err), 0);
-    assert_int_equal(s.context_tokens, 32000);
+    assert_int_equal(s.context_tokens, 32768);
+    assert_int_equal(slider_set_text(&s, SLIDER_PREFILL, "2k", err, sizeof err), 0);
+    assert_int_equal(s.prefill_tokens, 2048);
+    assert_int_equal(slider_set_text(&s, SLIDER_DECODE, "1k", err, sizeof err), 0);
+    assert_int_equal(s.decode_tokens, 1024);
+    assert_int_equal(slider_set_text(&s, SLIDER_PREFILL, "2000", err, sizeof err), 0);
+    assert_int_equal(s.prefill_tokens, 2000);
+    assert_int_equal(slider_set_text(&s, SLIDER_CONTEXT, "32k", err, sizeof err), 0);
     assert_int_equal(slider_set_text(&s, SLIDER_BUDGET, "500ms", err, sizeof err), 0);
     ASSERT_NEAR(s.budget_s, 0.5, 1e-12);
     assert_int_equal(slider_set_text(&s, SLIDER_OVERHEAD, "0.1 s", err, sizeof err), 0);

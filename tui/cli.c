@@ -60,7 +60,8 @@ static const char usage_text[] =
     "  -h, --help          this text\n"
     "  -V, --version       the version\n"
     "\n"
-    "Scenario flags (every mode; numbers take 70e9, 70B, 1.5T, 8k, 16GiB):\n"
+    "Scenario flags (every mode; numbers take 70e9, 70B, 1.5T, 8k, 16GiB; k is\n"
+    "1000 for parameters and bytes, 1024 for token counts: --context 8k is 8192):\n"
     "  --chip NAME|PATH    chip (--list-chips: h100, \"TPU v5e\") or a chip file\n"
     "                                                                   [tpu-v5e]\n"
     "  --scenario FILE     start from a saved scenario (flags still override it)\n"
@@ -335,7 +336,11 @@ static int parse_real(int id, const char *text, double *out, char *err, size_t e
 {
     /* a time may carry its unit ("2s", "500ms"), as the explorer's knobs take it */
     bool time = id == OPT_BUDGET || id == OPT_OVERHEAD;
-    if (time ? parse_seconds(text, out) == 0 : parse_number(text, out) == 0)
+    /* token counts are written in powers of two: 8k is 8192 (parse_token_count) */
+    bool tokens = id == OPT_CONTEXT || id == OPT_PREFILL || id == OPT_DECODE || id == OPT_WINDOW ||
+                  id == OPT_ACTIVATION_TOKENS;
+    if (time ? parse_seconds(text, out) == 0
+             : (tokens ? parse_token_count(text, out) : parse_number(text, out)) == 0)
         return 0;
     if (time) {
         snprintf(err, errsize, "--%s '%s': not a time (examples: 0.5, 500ms, 2s)", flag_name(id), text);

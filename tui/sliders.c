@@ -32,9 +32,9 @@ static const char *const hints[SLIDER_COUNT] = {
     "bf16, fp8, fp8-block, int8, nvfp4, mxfp4 or int4",
     "auto, bf16, fp8, fp8-block, int8, nvfp4 or mxfp4",
     "a chip name, e.g. h100, a100-80, tpu-v5e",
-    "tokens, e.g. 8192 or 32k",
-    "tokens, e.g. 8192 or 8k",
-    "tokens, e.g. 128",
+    "tokens, e.g. 8192 or 8k (k = 1024)",
+    "tokens, e.g. 8192 or 8k (k = 1024)",
+    "tokens, e.g. 128 or 1k (k = 1024)",
     "seconds, e.g. 1, 0.5 or 500ms",
     "seconds, e.g. 0.25 or 250ms",
     "a fraction or a percent with its sign, e.g. 0.4 or 40%",
@@ -572,12 +572,13 @@ bool slider_step_in(struct scenario *s, enum slider_id id, int dir, bool coarse,
 
 /* ---- typed values ---- */
 
-/* Parses a whole number in [lo, hi] for slider `what`. */
-static int parse_whole(const char *text, int64_t lo, int64_t hi, const char *what, int64_t *out, char *err,
-                       size_t errsize)
+/* Parses a whole number in [lo, hi] for slider `what`; a token count
+ * (tokens true) takes k and M as powers of two (parse_token_count). */
+static int parse_whole_in(const char *text, int64_t lo, int64_t hi, const char *what, bool tokens, int64_t *out,
+                          char *err, size_t errsize)
 {
     double v;
-    if (parse_number(text, &v) != 0) {
+    if ((tokens ? parse_token_count(text, &v) : parse_number(text, &v)) != 0) {
         snprintf(err, errsize, "%s: '%s' is not a number", what, text);
         return -1;
     }
@@ -592,6 +593,13 @@ static int parse_whole(const char *text, int64_t lo, int64_t hi, const char *wha
     }
     *out = (int64_t)v;
     return 0;
+}
+
+/* parse_whole_in for a count that is not of tokens. */
+static int parse_whole(const char *text, int64_t lo, int64_t hi, const char *what, int64_t *out, char *err,
+                       size_t errsize)
+{
+    return parse_whole_in(text, lo, hi, what, false, out, err, errsize);
 }
 
 /* slider_set_text_in's parsing: the typed value into *s, with the knob's
@@ -646,17 +654,17 @@ static int set_text_unchecked(struct scenario *s, enum slider_id id, const char 
         return 0;
     }
     case SLIDER_CONTEXT:
-        if (parse_whole(t, 1, RT_MAX_TOKENS, what, &iv, err, errsize))
+        if (parse_whole_in(t, 1, RT_MAX_TOKENS, what, true, &iv, err, errsize))
             return -1;
         s->context_tokens = iv;
         return 0;
     case SLIDER_PREFILL:
-        if (parse_whole(t, 0, RT_MAX_TOKENS, what, &iv, err, errsize))
+        if (parse_whole_in(t, 0, RT_MAX_TOKENS, what, true, &iv, err, errsize))
             return -1;
         s->prefill_tokens = iv;
         return 0;
     case SLIDER_DECODE:
-        if (parse_whole(t, 0, RT_MAX_TOKENS, what, &iv, err, errsize))
+        if (parse_whole_in(t, 0, RT_MAX_TOKENS, what, true, &iv, err, errsize))
             return -1;
         s->decode_tokens = iv;
         return 0;
