@@ -985,6 +985,27 @@ for size in 80x24 120x40; do
     t kill-session -t "$s" 2>/dev/null
 done
 
+# ---- issue 21 item 9: a model read from a file keeps its place in the model knob ----
+s=file-model
+start_raw "$s" 80 24 "$UTF8_ENV" "--model tests/fixtures/hf/gemma-2-9b"
+if wait_for "$s" 'model *gemma-2-9b'; then
+    t send-keys -t "$s" Down Left
+    if wait_for "$s" '▸model' && wait_gone "$s" 'model *gemma-2-9b'; then
+        t send-keys -t "$s" Right
+        if wait_for "$s" '▸model *gemma-2-9b'; then
+            pass "file model at 80x24: a step away and back returns to it"
+        else
+            fail "file model: the step back did not return to gemma-2-9b" "$s"
+        fi
+    else
+        fail "file model: the model knob did not step away" "$s"
+    fi
+    t send-keys -t "$s" q
+else
+    fail "--model FILE did not open on its model" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
 # ---- a terminal that cannot address the cursor, or an unknown one, gets the report ----
 for term in dumb no-such-terminal; do
     s=report-$term

@@ -295,6 +295,33 @@ static void test_file_chip_stays_in_the_knob(void **state)
     remove(path);
 }
 
+/* Issue 21 item 9, models: a model typed as a config's path keeps its
+ * place in the model knob, by size among the presets: a step away and a
+ * step back return to it, in both directions, without u. */
+static void test_file_model_stays_in_the_knob(void **state)
+{
+    (void)state;
+    u->selected = SLIDER_MODEL;
+    type("=./tests/fixtures/hf/gemma-2-9b\n");
+    assert_false(u->message_is_error);
+    char name[64];
+    snprintf(name, sizeof name, "%s", u->scenario.model.name);
+    assert_null(model_find(name)); /* not a preset */
+    for (int dir = -1; dir <= 1; dir += 2) {
+        ui_key(u, dir < 0 ? UI_KEY_LEFT : UI_KEY_RIGHT);
+        assert_string_not_equal(u->scenario.model.name, name);
+        ui_key(u, dir < 0 ? UI_KEY_RIGHT : UI_KEY_LEFT);
+        assert_string_equal(u->scenario.model.name, name);
+        assert_false(u->scenario.params > 0.0);
+    }
+    /* Two steps away and two back, through a preset. */
+    ui_key(u, UI_KEY_RIGHT);
+    ui_key(u, UI_KEY_RIGHT);
+    ui_key(u, UI_KEY_LEFT);
+    ui_key(u, UI_KEY_LEFT);
+    assert_string_equal(u->scenario.model.name, name);
+}
+
 /* The MFU knob reads one rule: a bare number is a fraction (as --mfu), a
  * percent carries its sign; 1.0001 is refused rather than read as 1%, and
  * what is taken is echoed with its unit. */
@@ -967,6 +994,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_every_precision_roof, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mfu_fraction_or_percent, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file_chip_stays_in_the_knob, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_file_model_stays_in_the_knob, setup, teardown),
         cmocka_unit_test_setup_teardown(test_typed_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_by_analyze, setup, teardown),
         cmocka_unit_test_setup_teardown(test_undo_and_reset, setup, teardown),

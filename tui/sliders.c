@@ -126,6 +126,11 @@ static double scenario_model_size(const struct scenario *s)
     return s->params > 0.0 ? s->params : shape_size(&s->model);
 }
 
+double slider_model_size(const struct scenario *s)
+{
+    return scenario_model_size(s);
+}
+
 /* After a model change: drops expert parallelism the new model cannot
  * take and pipeline stages beyond its layers, keeping tp. */
 static void fit_layout(struct scenario *s, int64_t tp)

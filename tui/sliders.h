@@ -87,6 +87,10 @@ void slider_use_chip(struct scenario *s, const struct chip_spec *c);
  * take dropped (tensor parallelism kept). */
 void slider_use_model(struct scenario *s, const struct model_shape *m);
 
+/* The size the model knob orders s's model by, in parameters: --params
+ * when given, else the stated count, else the shape's total. */
+double slider_model_size(const struct scenario *s);
+
 /* Why slider id does nothing for *s, or NULL when it acts. The kv-heads
  * knob of a model with latent attention (MLA: DeepSeek-V2/V3 cache one
  * compressed latent per token, not kv heads) or without attention layers

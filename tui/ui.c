@@ -1,6 +1,7 @@
 /* ui.c — the explorer's state machine and frame rendering. */
 #include "ui.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -42,6 +43,49 @@ static void say_core_error(struct ui *u, const char *err)
     say(u, true, "%s", slider_message(err, named, sizeof named));
 }
 
+/* True when m is one of the built-in presets (its name and its source). */
+static bool builtin_model(const struct model_shape *m)
+{
+    const struct model_shape *b = model_find(m->name);
+    return b && strcmp(b->source, m->source) == 0;
+}
+
+/* Keeps m, a model not among the presets, in the model knob: stepping
+ * away from it and back returns to it (keep_chip's rule for models). */
+static void keep_model(struct ui *u, const struct model_shape *m)
+{
+    if (builtin_model(m))
+        return;
+    u->file_model = *m;
+    u->has_file_model = true;
+}
+
+/* True when s runs the kept file model (not a --params size on it). */
+static bool on_file_model(const struct ui *u, const struct scenario *s)
+{
+    return u->has_file_model && !(s->params > 0.0) && strcmp(s->model.name, u->file_model.name) == 0 &&
+           strcmp(s->model.source, u->file_model.source) == 0;
+}
+
+/* The model knob stepped in dir from a preset: when the kept file model's
+ * size lies between this model and the preset the step would reach, the
+ * step lands on the file model instead (into *next). Returns true then. */
+static bool step_to_file_model(const struct ui *u, int dir, bool coarse, struct scenario *next)
+{
+    if (!u->has_file_model || on_file_model(u, &u->scenario))
+        return false;
+    struct scenario probe = u->scenario, file = u->scenario;
+    slider_use_model(&file, &u->file_model);
+    scenario_use_checkpoint(&file); /* as loading it did */
+    double here = slider_model_size(&u->scenario), size = slider_model_size(&file);
+    bool moved = slider_step_in(&probe, SLIDER_MODEL, dir, coarse, u->chips);
+    double there = moved ? slider_model_size(&probe) : (dir > 0 ? INFINITY : -INFINITY);
+    if (!(dir > 0 ? (size >= here && size < there) : (size <= here && size > there)))
+        return false;
+    *next = file;
+    return true;
+}
+
 /* Re-analyses the comparison chip's roof for the current scenario. */
 static void update_compare(struct ui *u)
 {
@@ -66,6 +110,8 @@ int ui_init(struct ui *u, const struct scenario *initial, bool ascii, int cols, 
         return -1;
     u->largest_ok_batch = analysis_largest_ok_batch(&u->scenario);
     u->chips = chip_builtin_list();
+    if (!(initial->params > 0.0))
+        keep_model(u, &initial->model); /* a --model FILE the presets do not hold */
     u->compare_chip = -1;
     u->drag_slider = -1;
     u->ops_phase = -1;
@@ -234,6 +280,10 @@ static unsigned step_selected(struct ui *u, int dir, bool coarse)
     char why[UI_MESSAGE_MAX];
     if (slider_inert(&u->scenario, (enum slider_id)u->selected, why, sizeof why)) {
         say(u, false, "%s", why);
+        return UI_REDRAW;
+    }
+    if (u->selected == SLIDER_MODEL && step_to_file_model(u, dir, coarse, &next)) {
+        commit(u, &next, true);
         return UI_REDRAW;
     }
     if (!slider_step_in(&next, (enum slider_id)u->selected, dir, coarse, u->chips)) {
@@ -873,6 +923,7 @@ static bool typed_path(struct ui *u, struct scenario *next, enum slider_id id)
         if (rc == 0) {
             slider_use_model(next, &m);
             scenario_use_checkpoint(next); /* a quantized checkpoint's weights, as it stores them */
+            keep_model(u, &m);
         }
     }
     if (rc != 0) {

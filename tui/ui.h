@@ -145,6 +145,10 @@ struct ui {
     bool tour_right;
     char tour_result[256];
     char tour_conceal[RT_TOUR_KEY_MAX + 16]; /* what the frame conceals (tour_conceal_key), while unrevealed */
+    /* A model read from a file (--model PATH, a typed path, a scenario's own
+     * shape): it keeps its place in the model knob, by size among the presets. */
+    struct model_shape file_model;
+    bool has_file_model;
 };
 
 /* Frees what *u allocated (the Pareto view's candidates, the built-in
