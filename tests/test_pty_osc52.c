@@ -3,7 +3,8 @@
  * exactly what `rooftop --report=markdown --plot` prints, and 'q' then exits
  * 0; and a storm of signals while the terminal is being given back (its
  * writes blocked on a full pty, each signal interrupting them) still ends
- * with every byte of the restore. The binary is $ROOFTOP (tests/run_all.sh sets it), else ./rooftop.
+ * with every byte of the restore; and an answer to the background query
+ * that comes late or in pieces is swallowed whole. The binary is $ROOFTOP (tests/run_all.sh sets it), else ./rooftop.
  * Source of the sequence: xterm's ctlseqs, "Operating System Commands",
  * Ps = 52 (manipulate selection data). */
 #include "testutil.h"
@@ -89,6 +90,8 @@ static pid_t spawn(int rows, int cols, int *fd)
         setenv("TERM", "xterm-256color", 1);
         setenv("LC_ALL", "C.UTF-8", 1);
         unsetenv("TMUX");
+        unsetenv("COLORFGBG"); /* so that the explorer asks the terminal for its background */
+        unsetenv("NO_COLOR");
         execl(binary(), "rooftop", (char *)NULL);
         _exit(127);
     }
@@ -214,11 +217,62 @@ static void test_restore_survives_a_signal_storm(void **state)
     }
 }
 
+/* Writes text to the terminal as the terminal's own answer would come. */
+static void answer(int fd, const char *text)
+{
+    size_t n = strlen(text);
+    assert_int_equal(write(fd, text, n), (ssize_t)n);
+}
+
+/* Issue 21 item 10: the terminal answers the background query (OSC 11,
+ * then the device attributes) late or in pieces: cut by the explorer's
+ * 100 ms wait after "ESC ] 11 ; rg", or sent after the wait in two pieces
+ * 150 ms apart. The rest must be swallowed whole: before, its "b" pinned a
+ * baseline and its "e" opened the export prompt, into which 'q' was typed
+ * instead of quitting. Now nothing is pinned or prompted and 'q' exits 0. */
+static void late_split_reply(const char *first, int before_ms, int between_ms, const char *rest)
+{
+    int fd;
+    pid_t pid = spawn(24, 80, &fd);
+    static char buf[1 << 21];
+    size_t len = 0;
+    assert_non_null(read_until(fd, buf, sizeof buf, &len, 0, "\033[c", 10000)); /* the query is out */
+    usleep((useconds_t)before_ms * 1000);
+    answer(fd, first);
+    usleep((useconds_t)between_ms * 1000);
+    answer(fd, rest);
+    assert_non_null(read_until(fd, buf, sizeof buf, &len, 0, "help", 10000));
+    size_t mark = len;
+    (void)read_until(fd, buf, sizeof buf, &len, mark, "\001never\001", 400); /* whatever the rest did */
+    if (strstr(buf, "export to:") || strstr(buf, "baseline"))
+        fail_msg("the reply's tail was read as keys (first '%s', then after %d ms the rest)", first + 1, between_ms);
+    assert_int_equal(write(fd, "q", 1), 1);
+    int status = drain_until_exit(fd, pid, buf, sizeof buf, &len);
+    close(fd);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_a_reply_cut_by_the_wait_is_swallowed(void **state)
+{
+    (void)state;
+    late_split_reply("\033]11;rg", 0, 300, "b:1e1e/1e1e/1e1e\033\\\033[?62;c");
+}
+
+static void test_a_late_reply_in_two_pieces_is_swallowed(void **state)
+{
+    (void)state;
+    late_split_reply("\033]11;rgb:1e1e/", 200, 150, "1e1e/1e1e\033\\\033[?62;c");
+    late_split_reply("\033]11;rgb:1e1e/1e1e/1e1e\033\\\033[?6", 200, 150, "2;c");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_y_emits_osc52_of_the_report),
         cmocka_unit_test(test_restore_survives_a_signal_storm),
+        cmocka_unit_test(test_a_reply_cut_by_the_wait_is_swallowed),
+        cmocka_unit_test(test_a_late_reply_in_two_pieces_is_swallowed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

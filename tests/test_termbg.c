@@ -97,6 +97,64 @@ static void test_theme_for_background(void **state)
     assert_int_equal(theme_for_background(NULL, EXPLORER_BG_LIGHT, 0), 0);
 }
 
+/* Feeds text to t at time at, one byte a code point; returns the bytes it
+ * let through as keys. */
+static const char *keys_through(struct reply_tail *t, const char *text, long long at)
+{
+    static char out[256];
+    size_t n = 0;
+    for (const char *p = text; *p && n + 1 < sizeof out; p++)
+        if (!reply_tail_take(t, (unsigned char)*p, at))
+            out[n++] = *p;
+    out[n] = '\0';
+    return out;
+}
+
+/* Issue 21 item 10: an answer to the background query cut by the 100 ms
+ * wait, or by a pause inside it, has its rest dropped, never read as keys
+ * ("e" opened the export prompt, "b" pinned a baseline); keys after its end
+ * are keys; a terminal that never finishes gives its keys back after
+ * REPLY_TAIL_MS or REPLY_TAIL_MAX code points. */
+static void test_reply_tail(void **state)
+{
+    (void)state;
+    struct reply_tail t = {0};
+    assert_string_equal(keys_through(&t, "be", 0), "be"); /* nothing pending: keys */
+    /* The wait ended inside the OSC 11 answer, after "rg". */
+    const char head[] = "\033]11;rg";
+    reply_tail_after(&t, head, sizeof head - 1, 1000);
+    assert_int_equal(t.state, REPLY_TAIL_OSC);
+    assert_string_equal(keys_through(&t, "b:1e1e/1e1e/1e1e\033\\", 1200), "");
+    assert_int_equal(t.state, REPLY_TAIL_NONE);
+    assert_string_equal(keys_through(&t, "q", 1300), "q");
+    /* Ended by BEL; the device attributes cut after "ESC [ ?". */
+    reply_tail_after(&t, "\033]11;rgb:0/0/0\a\033[?", 19, 0);
+    assert_int_equal(t.state, REPLY_TAIL_CSI);
+    assert_string_equal(keys_through(&t, "62;cb", 10), "b");
+    /* Cut between the ST's two bytes, and a lone ESC as the last byte read. */
+    reply_tail_after(&t, "\033]11;rgb:0/0/0\033", 17, 0);
+    assert_int_equal(t.state, REPLY_TAIL_OSC_ESC);
+    assert_string_equal(keys_through(&t, "\\e", 10), "e");
+    reply_tail_after(&t, "\033", 1, 0);
+    assert_int_equal(t.state, REPLY_TAIL_ESC);
+    assert_string_equal(keys_through(&t, "[?62;ce", 10), "e");
+    reply_tail_after(&t, "\033", 1, 0);
+    assert_string_equal(keys_through(&t, "e", 10), "e"); /* ESC then a key: the key */
+    /* Whole answers leave nothing pending. */
+    reply_tail_after(&t, "\033]11;rgb:0/0/0\033\\\033[?62;c", 25, 0);
+    assert_int_equal(t.state, REPLY_TAIL_NONE);
+    /* Given up: after the time, and after the bound. */
+    reply_tail_begin(&t, REPLY_TAIL_OSC, 0);
+    assert_string_equal(keys_through(&t, "e", REPLY_TAIL_MS + 1), "e");
+    assert_int_equal(t.state, REPLY_TAIL_NONE);
+    reply_tail_begin(&t, REPLY_TAIL_OSC, 0);
+    char many[REPLY_TAIL_MAX + 2];
+    memset(many, 'x', REPLY_TAIL_MAX);
+    many[REPLY_TAIL_MAX] = 'e';
+    many[REPLY_TAIL_MAX + 1] = '\0';
+    assert_string_equal(keys_through(&t, many, 5), "e");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -104,6 +162,7 @@ int main(void)
         cmocka_unit_test(test_osc11),
         cmocka_unit_test(test_term_lacks_braille),
         cmocka_unit_test(test_theme_for_background),
+        cmocka_unit_test(test_reply_tail),
     };
     return cmocka_run_group_tests_name("termbg", tests, NULL, NULL);
 }

@@ -421,22 +421,35 @@ static int translate_key(int status, wint_t wch)
     }
 }
 
+/* The monotonic clock in milliseconds. */
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000LL + t.tv_nsec / 1000000L;
+}
+
 /* After an Esc, tells a lone Esc (return false: the user pressed Esc) from
  * the start of an escape sequence curses did not recognise (an unmapped
  * function key, Alt+key, a mouse report in a protocol terminfo does not
  * name): such a sequence is read to its end and dropped (return true), so
  * that it never quits the explorer. The bytes of a sequence arrive together,
  * within ESCDELAY. */
-static bool swallow_escape_sequence(void)
+static bool swallow_escape_sequence(struct reply_tail *tail)
 {
     wint_t wch;
     int st = wget_wch(stdscr, &wch);
     if (st == ERR)
         return false;
     if (st == OK && wch == ']') {
-        /* OSC (a late answer to the background query): to BEL or ST. */
+        /* OSC (a late answer to the background query): to BEL or ST; what
+         * a pause cuts off is waited for (reply_tail), never read as keys. */
         bool esc = false;
-        for (int i = 0; i < 256 && (st = wget_wch(stdscr, &wch)) != ERR; i++) {
+        for (int i = 0; i < 256; i++) {
+            if ((st = wget_wch(stdscr, &wch)) == ERR) {
+                reply_tail_begin(tail, esc ? REPLY_TAIL_OSC_ESC : REPLY_TAIL_OSC, now_ms());
+                break;
+            }
             if (st == OK && (wch == '\a' || (esc && wch == '\\')))
                 break;
             esc = st == OK && wch == 27;
@@ -445,9 +458,14 @@ static bool swallow_escape_sequence(void)
     }
     if (st == OK && (wch == '[' || wch == 'O')) {
         /* CSI / SS3: parameters, then one final byte in 0x40-0x7E. */
-        for (int i = 0; i < 64 && (st = wget_wch(stdscr, &wch)) != ERR; i++)
+        for (int i = 0; i < 64; i++) {
+            if ((st = wget_wch(stdscr, &wch)) == ERR) {
+                reply_tail_begin(tail, REPLY_TAIL_CSI, now_ms()); /* the rest of a reply ("?62;c") */
+                break;
+            }
             if (st == OK && wch >= 0x40 && wch <= 0x7E && !(i == 0 && wch == '['))
                 break;
+        }
     }
     return true;
 }
@@ -528,9 +546,11 @@ static void retake_terminal(bool drag_reports)
  * device attributes (DA1), which every terminal answers: the wait ends with
  * that answer, or after 100 ms. Echo is off meanwhile, so no answer reaches
  * the screen; whatever arrives later is read by curses as an escape
- * sequence and dropped (see swallow_escape_sequence). Only on a terminal;
- * EXPLORER_BG_AUTO when there is no answer. */
-static enum explorer_background ask_background(void)
+ * sequence and dropped (see swallow_escape_sequence), and an answer the
+ * wait cut in two leaves *tail waiting for its rest (reply_tail), so that
+ * no byte of it is read as a key. Only on a terminal; EXPLORER_BG_AUTO when
+ * there is no answer. */
+static enum explorer_background ask_background(struct reply_tail *tail)
 {
     struct termios saved, quiet;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || tcgetattr(STDIN_FILENO, &saved) != 0)
@@ -562,13 +582,17 @@ static enum explorer_background ask_background(void)
         }
     }
     tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+    /* Cut off by the wait: the rest of the answer is dropped when it comes (reply_tail). */
+    if (!reply_has_device_attributes(reply, n))
+        reply_tail_after(tail, reply, n, now_ms());
     return background_from_osc11(reply, n);
 }
 
 /* The theme to start with: the one named (--theme), else one drawn for the
  * background --background names, COLORFGBG says or the terminal answers.
  * Says in note (notesize bytes) when a light background chose the theme. */
-static size_t starting_theme(const struct explorer_options *opts, bool no_color, char *note, size_t notesize)
+static size_t starting_theme(const struct explorer_options *opts, bool no_color, char *note, size_t notesize,
+                             struct reply_tail *tail)
 {
     const struct theme_set *themes = opts ? opts->themes : NULL;
     size_t at = themes && opts->theme_index >= 0 && (size_t)opts->theme_index < themes->count
@@ -598,7 +622,7 @@ static size_t starting_theme(const struct explorer_options *opts, bool no_color,
         how = "COLORFGBG";
     }
     if (bg == EXPLORER_BG_AUTO) {
-        bg = ask_background();
+        bg = ask_background(tail);
         how = "the terminal";
     }
     size_t chosen = (size_t)theme_for_background(themes, bg, (int)at);
@@ -787,7 +811,8 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
 
     have_saved_termios = tcgetattr(STDIN_FILENO, &saved_termios) == 0;
     char bg_note[UI_MESSAGE_MAX] = "";
-    size_t theme_at = starting_theme(opts, no_color, bg_note, sizeof bg_note);
+    struct reply_tail tail = {0}; /* a terminal answer still arriving, dropped as it comes */
+    size_t theme_at = starting_theme(opts, no_color, bg_note, sizeof bg_note, &tail);
     if (bg_note[0]) {
         size_t used = strlen(note);
         if (snprintf(note + used, sizeof note - used, "%s%s", used ? "; " : "", bg_note) < 0)
@@ -902,8 +927,10 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
             } else if (st == KEY_CODE_YES && wch == KEY_MOUSE) {
                 flags |= handle_mouse(u);
             } else {
+                if (st == OK && reply_tail_take(&tail, (unsigned)wch, now_ms()))
+                    continue; /* the rest of a terminal's answer, not a key */
                 int key = translate_key(st, wch);
-                if (key == UI_KEY_ESC && swallow_escape_sequence())
+                if (key == UI_KEY_ESC && swallow_escape_sequence(&tail))
                     continue;
                 if (key >= 0)
                     flags |= ui_key(u, key);

@@ -80,6 +80,74 @@ bool reply_has_device_attributes(const char *reply, size_t len)
     return false;
 }
 
+void reply_tail_begin(struct reply_tail *t, enum reply_tail_state st, long long now_ms)
+{
+    t->state = st;
+    t->left = REPLY_TAIL_MAX;
+    t->until_ms = now_ms + REPLY_TAIL_MS;
+}
+
+void reply_tail_after(struct reply_tail *t, const char *bytes, size_t n, long long now_ms)
+{
+    enum { IDLE, ESC, OSC, OSC_ESC, CSI } st = IDLE;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)bytes[i];
+        switch (st) {
+        case IDLE: st = c == 27 ? ESC : IDLE; break;
+        case ESC: st = c == ']' ? OSC : c == '[' ? CSI : c == 27 ? ESC : IDLE; break;
+        case OSC: st = c == 7 ? IDLE : c == 27 ? OSC_ESC : OSC; break;
+        case OSC_ESC: st = c == '\\' ? IDLE : c == 27 ? OSC_ESC : OSC; break;
+        case CSI: st = c >= 0x40 && c <= 0x7E ? IDLE : CSI; break;
+        }
+    }
+    memset(t, 0, sizeof *t);
+    if (st == OSC || st == OSC_ESC)
+        reply_tail_begin(t, st == OSC_ESC ? REPLY_TAIL_OSC_ESC : REPLY_TAIL_OSC, now_ms);
+    else if (st == ESC) /* a reply's first byte, cut from the rest */
+        reply_tail_begin(t, REPLY_TAIL_ESC, now_ms);
+    else if (st == CSI)
+        reply_tail_begin(t, REPLY_TAIL_CSI, now_ms);
+}
+
+bool reply_tail_take(struct reply_tail *t, unsigned ch, long long now_ms)
+{
+    if (t->state == REPLY_TAIL_NONE)
+        return false;
+    if (now_ms > t->until_ms || t->left <= 0) {
+        memset(t, 0, sizeof *t);
+        return false;
+    }
+    t->left--;
+    switch (t->state) {
+    case REPLY_TAIL_ESC:
+        if (ch == ']')
+            t->state = REPLY_TAIL_OSC;
+        else if (ch == '[')
+            t->state = REPLY_TAIL_CSI;
+        else {
+            t->state = REPLY_TAIL_NONE;
+            return ch == '\\'; /* the end of an ST; anything else is a key */
+        }
+        break;
+    case REPLY_TAIL_OSC:
+        if (ch == 7)
+            t->state = REPLY_TAIL_NONE;
+        else if (ch == 27)
+            t->state = REPLY_TAIL_OSC_ESC;
+        break;
+    case REPLY_TAIL_OSC_ESC:
+        t->state = ch == '\\' ? REPLY_TAIL_NONE : ch == 27 ? REPLY_TAIL_OSC_ESC : REPLY_TAIL_OSC;
+        break;
+    case REPLY_TAIL_CSI:
+        if (ch >= 0x40 && ch <= 0x7E)
+            t->state = REPLY_TAIL_NONE;
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
 /* True when term is name or starts with name followed by '-'. */
 static bool term_is(const char *term, const char *name)
 {

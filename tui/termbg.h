@@ -33,6 +33,43 @@ enum explorer_background background_from_osc11(const char *reply, size_t len);
  * terminal sends: asked after OSC 11, it says all answers are in. */
 bool reply_has_device_attributes(const char *reply, size_t len);
 
+/* A terminal reply still arriving: the rest of an OSC (up to BEL or ST,
+ * ESC \\) or of a CSI (up to its final byte, 0x40-0x7E) whose start came
+ * before a pause. Read as keys, its tail would type ("e" opened the export
+ * prompt); reply_tail_take drops it instead. Zeroed: nothing pending. */
+enum reply_tail_state {
+    REPLY_TAIL_NONE = 0,
+    REPLY_TAIL_ESC,     /* an ESC came last: the start of a reply, or the first half of an OSC's ST */
+    REPLY_TAIL_OSC,
+    REPLY_TAIL_OSC_ESC, /* inside an OSC, after an ESC: '\\' ends it */
+    REPLY_TAIL_CSI
+};
+struct reply_tail {
+    enum reply_tail_state state;
+    int left;          /* code points it may still take: a bound on a terminal that never finishes */
+    long long until_ms;/* a monotonic time in ms after which it is given up */
+};
+
+/* How long and how far a pending reply is waited for: REPLY_TAIL_MS after
+ * it began, REPLY_TAIL_MAX code points. */
+#define REPLY_TAIL_MS 1000
+#define REPLY_TAIL_MAX 256
+
+/* Starts waiting (at now_ms) for the rest of a reply in state st. */
+void reply_tail_begin(struct reply_tail *t, enum reply_tail_state st, long long now_ms);
+
+/* Where bytes (n of them, what was read of the terminal's answers so far)
+ * leave off: inside an OSC or CSI reply that has not ended, t waits for
+ * its rest (reply_tail_begin); else t is cleared. */
+void reply_tail_after(struct reply_tail *t, const char *bytes, size_t n, long long now_ms);
+
+/* Feeds ch, one code point read as a key at now_ms. Returns true when it
+ * belongs to the pending reply (drop it); false when nothing is pending,
+ * the wait is over (the time or the bound is spent: t is cleared, and ch is
+ * a key), or ch ended nothing (t stays). The byte that ends the reply is
+ * dropped too. */
+bool reply_tail_take(struct reply_tail *t, unsigned ch, long long now_ms);
+
 /* True when a terminal of type term cannot draw braille (U+2800-U+28FF) or
  * line drawing from UTF-8: the Linux console ("linux", "linux-*") and the
  * DEC terminals "vt100", "vt102", "vt220" (and their "-*" variants).
