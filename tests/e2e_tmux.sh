@@ -384,7 +384,7 @@ t delete-buffer >/dev/null 2>&1
 start_raw "$s" 80 24 "$UTF8_ENV" ""
 if wait_for "$s" '? help'; then
     t send-keys -t "$s" y
-    if wait_for "$s" 'to the clipboard with OSC 52'; then
+    if wait_for "$s" 'as OSC 52'; then
         t show-buffer >"$WORK/clip.md" 2>/dev/null
         "$ROOFTOP" --report=markdown --plot >"$WORK/report.md"
         if [ -s "$WORK/clip.md" ] && cmp -s "$WORK/clip.md" "$WORK/report.md"; then
@@ -1003,6 +1003,23 @@ if wait_for "$s" 'model *gemma-2-9b'; then
     t send-keys -t "$s" q
 else
     fail "--model FILE did not open on its model" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
+
+# ---- issue 21 item 11: y inside tmux (its default set-clipboard external) says where the copy may stop ----
+s=clipboard-words
+start_raw "$s" 80 24 "$UTF8_ENV TMUX=$SOCKET,1,0" ""
+if wait_for "$s" '? help'; then
+    t send-keys -t "$s" y
+    if wait_for "$s" 'as OSC 52; tmux passes it on only with set-clipboard on' &&
+        ! t capture-pane -p -t "$s" | grep -q 'copied the report'; then
+        pass "y inside tmux says what was sent and that tmux passes it on only with set-clipboard on"
+    else
+        fail "y inside tmux claimed the copy arrived or did not name set-clipboard" "$s"
+    fi
+    t send-keys -t "$s" q
+else
+    fail "the explorer did not start for the clipboard words" "$s"
 fi
 t kill-session -t "$s" 2>/dev/null
 

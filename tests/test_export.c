@@ -99,11 +99,37 @@ static void test_plot_text_is_ascii(void **state)
     free(pic);
 }
 
+/* Issue 21 item 11: 'y' says what was sent and where it may stop, never
+ * that it arrived: inside tmux (its default set-clipboard external ignores
+ * what programs send, tmux(1)), inside GNU screen (passes none on), and
+ * elsewhere (the terminal must allow OSC 52); the long form where it fits. */
+static void test_osc52_words_never_claim_arrival(void **state)
+{
+    (void)state;
+    char b[256];
+    assert_string_equal(export_osc52_words(b, sizeof b, 8658, "/tmp/tmux-1000/default,42,0", NULL, "screen", 200),
+                        "sent the report (8658 bytes of markdown) as OSC 52; inside tmux it reaches a clipboard only "
+                        "with set -g set-clipboard on");
+    assert_string_equal(export_osc52_words(b, sizeof b, 8658, "/tmp/tmux-1000/default,42,0", NULL, "screen", 80),
+                        "sent 8658 bytes as OSC 52; tmux passes it on only with set-clipboard on");
+    assert_string_equal(export_osc52_words(b, sizeof b, 10, NULL, "1234.pts-0.host", "screen", 80),
+                        "sent 10 bytes as OSC 52; screen passes none on: e exports");
+    assert_string_equal(export_osc52_words(b, sizeof b, 10, "", NULL, "screen.xterm-256color", 200),
+                        "sent the report (10 bytes of markdown) as OSC 52; GNU screen passes none on: e exports it "
+                        "to a file");
+    assert_string_equal(export_osc52_words(b, sizeof b, 10, NULL, NULL, "xterm-256color", 80),
+                        "sent 10 bytes as OSC 52: copied if the terminal allows it");
+    assert_string_equal(export_osc52_words(b, sizeof b, 10, NULL, NULL, NULL, 200),
+                        "sent the report (10 bytes of markdown) to the terminal as OSC 52: on the clipboard if the "
+                        "terminal allows OSC 52");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_base64_known_values),
         cmocka_unit_test(test_osc52_decodes_to_the_markdown),
+        cmocka_unit_test(test_osc52_words_never_claim_arrival),
         cmocka_unit_test(test_plot_text_is_ascii),
         cmocka_unit_test(test_review_carries_the_baseline),
     };

@@ -731,7 +731,7 @@ static void copy_to_clipboard(struct ui *u)
                 break;
             done += (size_t)w;
         }
-        snprintf(msg, sizeof msg, "copied the report (%zu bytes of markdown) to the clipboard with OSC 52", strlen(md));
+        export_osc52_words(msg, sizeof msg, strlen(md), getenv("TMUX"), getenv("STY"), getenv("TERM"), COLS);
         ui_set_message(u, done != n, done == n ? msg : "not copied: writing to the terminal failed");
     }
     free(seq);

@@ -1,6 +1,7 @@
 /* export.c — reports with the plot as text, and OSC 52 (export.h). */
 #include "export.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,4 +117,28 @@ char *export_osc52(const char *text, size_t max, bool *too_long)
     }
     free(b64);
     return seq;
+}
+
+char *export_osc52_words(char *buf, size_t size, size_t bytes, const char *tmux, const char *sty, const char *term,
+                         int width)
+{
+    bool in_tmux = tmux && tmux[0];
+    bool in_screen = !in_tmux && ((sty && sty[0]) || (term && strncmp(term, "screen", 6) == 0));
+    char forms[2][200];
+    if (in_tmux) {
+        snprintf(forms[0], sizeof forms[0], "sent the report (%zu bytes of markdown) as OSC 52; inside tmux it reaches "
+                 "a clipboard only with set -g set-clipboard on", bytes);
+        snprintf(forms[1], sizeof forms[1], "sent %zu bytes as OSC 52; tmux passes it on only with set-clipboard on",
+                 bytes);
+    } else if (in_screen) {
+        snprintf(forms[0], sizeof forms[0], "sent the report (%zu bytes of markdown) as OSC 52; GNU screen passes none "
+                 "on: e exports it to a file", bytes);
+        snprintf(forms[1], sizeof forms[1], "sent %zu bytes as OSC 52; screen passes none on: e exports", bytes);
+    } else {
+        snprintf(forms[0], sizeof forms[0], "sent the report (%zu bytes of markdown) to the terminal as OSC 52: on the "
+                 "clipboard if the terminal allows OSC 52", bytes);
+        snprintf(forms[1], sizeof forms[1], "sent %zu bytes as OSC 52: copied if the terminal allows it", bytes);
+    }
+    snprintf(buf, size, "%s", (int)strlen(forms[0]) <= width ? forms[0] : forms[1]);
+    return buf;
 }

@@ -58,4 +58,16 @@ char *export_base64(const unsigned char *data, size_t len);
  * *too_long clear when memory runs out. */
 char *export_osc52(const char *text, size_t max, bool *too_long);
 
+/* Where an OSC 52 copy of bytes bytes of markdown went, in words for the
+ * status line, written to buf (size bytes; returns buf): what was sent and
+ * where it may have stopped, never that it arrived (a terminal says
+ * nothing back). tmux is $TMUX, sty $STY (GNU screen), term $TERM (each
+ * may be NULL): inside tmux OSC 52 reaches a clipboard only with
+ * "set -g set-clipboard on" (the default, external, ignores what programs
+ * send: tmux(1), set-clipboard); GNU screen passes none on; elsewhere the
+ * terminal must allow it. width (the status line's columns): the longest
+ * form that fits, else the shortest. */
+char *export_osc52_words(char *buf, size_t size, size_t bytes, const char *tmux, const char *sty, const char *term,
+                         int width);
+
 #endif
