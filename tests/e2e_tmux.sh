@@ -1023,6 +1023,31 @@ else
 fi
 t kill-session -t "$s" 2>/dev/null
 
+# ---- issue 21 item 12: a CJK model name is drawn at its width, the knobs still aligned ----
+"$ROOFTOP" --write-scenario "$WORK/cjk.json" >/dev/null 2>&1
+sed 's/"guide-70b"/"通义千问-70b"/' "$WORK/cjk.json" >"$WORK/cjk2.json"
+for size in 80x24 120x40; do
+    s=cjk-$size
+    start_raw "$s" "${size%x*}" "${size#*x}" "$UTF8_ENV" "--scenario $WORK/cjk2.json"
+    if wait_for "$s" 'rooftop · 通义千问-70b ·' && wait_for "$s" ' model  *通义千问-70b ━' &&
+        ! t capture-pane -p -t "$s" | grep -q '????'; then
+        pass "a CJK model name at $size: drawn whole at its width in the title and the model knob"
+    else
+        fail "a CJK model name at $size is not drawn at its width" "$s"
+    fi
+    t send-keys -t "$s" q
+    t kill-session -t "$s" 2>/dev/null
+done
+s=cjk-c-locale
+start_raw "$s" 80 24 "TERM=xterm-256color LANG=C LC_ALL=C" "--scenario $WORK/cjk2.json"
+if wait_for "$s" 'rooftop | ????????-70b |' && wait_for "$s" ' model  *????????-70b ='; then
+    pass "a CJK model name in the C locale: a '?' for each of its columns, the knobs still aligned"
+else
+    fail "a CJK model name in the C locale is not drawn as a '?' a column" "$s"
+fi
+t send-keys -t "$s" q
+t kill-session -t "$s" 2>/dev/null
+
 # ---- a terminal that cannot address the cursor, or an unknown one, gets the report ----
 for term in dumb no-such-terminal; do
     s=report-$term

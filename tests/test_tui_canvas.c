@@ -116,7 +116,7 @@ static void test_utf8(void **state)
     assert_int_equal(text_width("\xe2\x94\x82x"), 2);
 }
 
-/* Text clips to its view; wide characters become '?'; text is trimmed. */
+/* Text clips to its view; a wide character takes two cells; text is trimmed. */
 static void test_grid_text(void **state)
 {
     (void)state;
@@ -131,7 +131,9 @@ static void test_grid_text(void **state)
     view_text(view_make(&g, top), 0, 0, -1, "\xe4\xb8\xad!", ROLE_TEXT); /* CJK: wide */
     char text[256];
     size_t n = grid_to_text(&g, text, sizeof text);
-    assert_string_equal(text, "?!\n  abcde\n\n");
+    assert_string_equal(text, "\xe4\xb8\xad!\n  abcde\n\n"); /* U+4E2D over columns 0 and 1, '!' at 2 */
+    assert_int_equal(grid_cell(&g, 1, 0)->ch, GRID_WIDE_TAIL);
+    assert_int_equal(grid_cell(&g, 2, 0)->ch, '!');
     assert_int_equal(n, strlen(text));
     char tiny[4];
     assert_true(grid_to_text(&g, tiny, sizeof tiny) >= sizeof tiny); /* reports truncation */
@@ -140,6 +142,47 @@ static void test_grid_text(void **state)
     assert_int_equal(g.cols, 0);
     grid_free(&g);
     grid_free(&g); /* twice is safe */
+}
+
+/* Issue 21 item 12: CJK text is drawn at its width (UAX #11, as wcwidth),
+ * cut at cell boundaries: never half a glyph at a view's edge or under
+ * maxw, and a narrow character drawn over either half of a wide one blanks
+ * the other half. Controls and combining marks still draw as one '?'. */
+static void test_wide_characters(void **state)
+{
+    (void)state;
+    const char *name = "\xe9\x80\x9a\xe4\xb9\x89\xe5\x8d\x83\xe9\x97\xae-7b"; /* 通义千问-7b */
+    assert_int_equal(text_width(name), 11);
+    assert_int_equal(char_width(0x4E2D), 2);
+    assert_int_equal(char_width(0xAC00), 2);     /* Hangul */
+    assert_int_equal(char_width(0xFF21), 2);     /* fullwidth A */
+    assert_int_equal(char_width(0x1F600), 2);    /* emoji */
+    assert_int_equal(char_width('a'), 1);
+    assert_int_equal(char_width(0x00E9), 1);     /* e acute */
+    struct grid g;
+    assert_int_equal(grid_init(&g, 12, 4), 0);
+    char text[512];
+    /* Whole where it fits; cut before a glyph that would not. */
+    assert_int_equal(view_text(view_make(&g, (struct rect){0, 0, 12, 1}), 0, 0, -1, name, ROLE_TEXT), 11);
+    assert_int_equal(view_text(view_make(&g, (struct rect){0, 1, 12, 1}), 0, 0, 5, name, ROLE_TEXT), 4);
+    assert_int_equal(view_text(view_make(&g, (struct rect){0, 2, 3, 1}), 0, 0, -1, name, ROLE_TEXT), 2);
+    /* view_put at the right edge: a blank, not half. */
+    view_put(view_make(&g, (struct rect){0, 3, 12, 1}), 11, 0, 0x4E2D, ROLE_TEXT);
+    grid_to_text(&g, text, sizeof text);
+    assert_string_equal(text, "\xe9\x80\x9a\xe4\xb9\x89\xe5\x8d\x83\xe9\x97\xae-7b\n"
+                              "\xe9\x80\x9a\xe4\xb9\x89\n"
+                              "\xe9\x80\x9a\n"
+                              "\n");
+    /* Over the tail: the head goes; over the head: the tail goes. */
+    struct view row = view_make(&g, (struct rect){0, 0, 12, 1});
+    view_put(row, 1, 0, 'x', ROLE_TEXT);
+    view_put(row, 2, 0, 'y', ROLE_TEXT);
+    grid_to_text(&g, text, sizeof text);
+    assert_int_equal(strncmp(text, " xy \xe5\x8d\x83", 7), 0);
+    assert_int_equal(grid_cell(&g, 3, 0)->ch, ' '); /* the tail of the glyph y covered */
+    view_put(row, 0, 0, 0x0301, ROLE_TEXT); /* a combining mark alone: '?' */
+    assert_int_equal(grid_cell(&g, 0, 0)->ch, '?');
+    grid_free(&g);
 }
 
 int main(void)
@@ -151,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_ascii_cells),
         cmocka_unit_test(test_utf8),
         cmocka_unit_test(test_grid_text),
+        cmocka_unit_test(test_wide_characters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -282,6 +282,7 @@ struct palette {
     short pair[ROLE_COUNT];
     bool plain_blank[ROLE_COUNT]; /* a blank in this role looks like any blank: default background,
                                      no reverse or underline */
+    bool ascii;                   /* the terminal draws 7-bit ASCII only: any other character is '?' a column */
 };
 
 /* Converts THEME_* bits into curses attributes. */
@@ -363,6 +364,10 @@ static void paint(const struct grid *g, const struct palette *p, bool repaint)
         int left = -1; /* the role of the last non-blank cell of the row */
         for (int x = 0; x < g->cols && x < COLS; x++) {
             const struct cell *c = grid_cell(g, x, y);
+            if (c->ch == GRID_WIDE_TAIL)
+                continue; /* the wide character to its left covers it */
+            if (char_width(c->ch) == 2 && x + 1 >= COLS)
+                continue; /* half of it would be cut off by a narrower screen */
             int role = c->role < ROLE_COUNT ? c->role : ROLE_TEXT;
             if (c->ch == ' ')
                 role = blank_role(g, p, x, y, left);
@@ -370,8 +375,11 @@ static void paint(const struct grid *g, const struct palette *p, bool repaint)
                 left = role;
             if (c->ch == ' ' && role == ROLE_TEXT)
                 continue;
-            if (c->ch < 0x80) { /* the common case: no wide-character conversion */
-                mvaddch(y, x, (chtype)c->ch | p->attr[role] | COLOR_PAIR(p->pair[role]));
+            if (c->ch < 0x80 || p->ascii) { /* the common case: no wide-character conversion */
+                chtype ch = c->ch < 0x80 ? (chtype)c->ch : (chtype)'?';
+                mvaddch(y, x, ch | p->attr[role] | COLOR_PAIR(p->pair[role]));
+                if (c->ch >= 0x80 && char_width(c->ch) == 2) /* both columns of a wide one */
+                    mvaddch(y, x + 1, ch | p->attr[role] | COLOR_PAIR(p->pair[role]));
                 continue;
             }
             wchar_t wc[2] = {(wchar_t)c->ch, 0};
@@ -854,6 +862,7 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     struct palette pal;
     const struct theme_set *themes = opts ? opts->themes : NULL;
     setup_palette(&pal, themes && themes->count ? &themes->items[theme_at] : theme_default(), no_color);
+    pal.ascii = ascii;
     mmask_t want = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | REPORT_MOUSE_POSITION;
 #ifdef BUTTON5_PRESSED
     want |= BUTTON5_PRESSED;

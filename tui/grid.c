@@ -138,26 +138,38 @@ int utf8_encode(uint32_t cp, char *out)
     return 4;
 }
 
-/* True for code points a terminal does not draw as exactly one column:
+/* True for code points a terminal does not draw at a width of their own:
  * controls, combining marks, zero-width and bidirectional formatting
- * characters (which reorder what is drawn around them), and the East Asian
- * wide / emoji blocks. A
- * locale-independent table, so that a frame renders the same everywhere. */
-static int not_single_width(uint32_t c)
+ * characters (which reorder what is drawn around them) and variation
+ * selectors. They are drawn as '?'. */
+static int not_drawable(uint32_t c)
 {
     if (c < 0x20 || (c >= 0x7F && c < 0xA0))
         return 1;
     static const uint32_t ranges[][2] = {
-        {0x0300, 0x036F}, {0x061C, 0x061C}, {0x1100, 0x115F}, {0x200B, 0x200F}, {0x202A, 0x202E},
-        {0x2060, 0x206F}, {0x2E80, 0x303E}, {0x3041, 0x33FF},
-        {0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xA000, 0xA4CF}, {0xAC00, 0xD7A3}, {0xF900, 0xFAFF},
-        {0xFE00, 0xFE0F}, {0xFE30, 0xFE4F}, {0xFF00, 0xFF60}, {0xFFE0, 0xFFE6}, {0x1F300, 0x1F64F},
-        {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD},
+        {0x0300, 0x036F}, {0x061C, 0x061C}, {0x200B, 0x200F}, {0x202A, 0x202E}, {0x2060, 0x206F}, {0xFE00, 0xFE0F},
     };
     for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++)
         if (c >= ranges[i][0] && c <= ranges[i][1])
             return 1;
     return 0;
+}
+
+int char_width(uint32_t c)
+{
+    /* East Asian Wide and Fullwidth (UAX #11: Hangul Jamo, CJK radicals to
+     * Yi, Hangul syllables, compatibility ideographs, vertical and small
+     * forms, fullwidth forms, the supplementary ideographic planes) and the
+     * emoji blocks wcwidth counts as two. */
+    static const uint32_t wide[][2] = {
+        {0x1100, 0x115F}, {0x2E80, 0x303E}, {0x3041, 0x33FF}, {0x3400, 0x4DBF},  {0x4E00, 0x9FFF},
+        {0xA000, 0xA4CF}, {0xAC00, 0xD7A3}, {0xF900, 0xFAFF}, {0xFE30, 0xFE4F},  {0xFF00, 0xFF60},
+        {0xFFE0, 0xFFE6}, {0x1F300, 0x1F64F}, {0x1F900, 0x1F9FF}, {0x20000, 0x3FFFD},
+    };
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (c >= wide[i][0] && c <= wide[i][1])
+            return 2;
+    return 1;
 }
 
 int text_width(const char *utf8)
@@ -167,7 +179,7 @@ int text_width(const char *utf8)
     int n;
     while ((n = utf8_decode(utf8, &cp)) > 0) {
         utf8 += n;
-        w++;
+        w += not_drawable(cp) ? 1 : char_width(cp);
     }
     return w;
 }
@@ -186,7 +198,8 @@ size_t grid_to_text(const struct grid *g, char *buf, size_t size)
                 enc[0] = '\n';
                 n = 1;
             } else {
-                n = utf8_encode(g->cells[(size_t)y * (size_t)g->cols + (size_t)x].ch, enc);
+                uint32_t ch = g->cells[(size_t)y * (size_t)g->cols + (size_t)x].ch;
+                n = ch == GRID_WIDE_TAIL ? 0 : utf8_encode(ch, enc); /* a wide character's text covers its tail */
             }
             for (int i = 0; i < n; i++, len++)
                 if (len + 1 < size)
@@ -222,15 +235,42 @@ struct view view_sub(struct view v, int x, int y, int w, int h)
     return s;
 }
 
+/* Sets one cell, first unpairing a wide character it was half of: the
+ * other half becomes a blank, so that no half of a glyph stays on screen. */
+static void set_cell(struct grid *g, int gx, int gy, uint32_t ch, enum role role)
+{
+    struct cell *c = grid_at(g, gx, gy);
+    if (!c)
+        return;
+    struct cell *left = grid_at(g, gx - 1, gy), *right = grid_at(g, gx + 1, gy);
+    if (c->ch == GRID_WIDE_TAIL && left)
+        left->ch = ' ';
+    else if (c->ch != GRID_WIDE_TAIL && char_width(c->ch) == 2 && right && right->ch == GRID_WIDE_TAIL)
+        right->ch = ' ';
+    c->ch = ch;
+    c->role = (uint8_t)role;
+}
+
 void view_put(struct view v, int x, int y, uint32_t ch, enum role role)
 {
     if (x < 0 || y < 0 || x >= v.r.w || y >= v.r.h)
         return;
-    struct cell *c = grid_at(v.g, v.r.x + x, v.r.y + y);
-    if (!c)
+    if (not_drawable(ch))
+        ch = '?';
+    int gx = v.r.x + x, gy = v.r.y + y;
+    if (char_width(ch) == 2) {
+        if (x + 1 >= v.r.w) { /* half a glyph never: a blank at the view's edge */
+            set_cell(v.g, gx, gy, ' ', role);
+            return;
+        }
+        set_cell(v.g, gx + 1, gy, ' ', role); /* unpair what the tail's cell held first */
+        set_cell(v.g, gx, gy, ch, role);
+        struct cell *t = grid_at(v.g, gx + 1, gy);
+        if (t)
+            t->ch = GRID_WIDE_TAIL;
         return;
-    c->ch = not_single_width(ch) ? '?' : ch;
-    c->role = (uint8_t)role;
+    }
+    set_cell(v.g, gx, gy, ch, role);
 }
 
 int view_text(struct view v, int x, int y, int maxw, const char *utf8, enum role role)
@@ -243,9 +283,12 @@ int view_text(struct view v, int x, int y, int maxw, const char *utf8, enum role
     uint32_t cp;
     int n;
     while (w < maxw && (n = utf8_decode(utf8, &cp)) > 0) {
+        int cw = not_drawable(cp) ? 1 : char_width(cp);
+        if (w + cw > maxw) /* cut at a cell boundary, never through a wide glyph */
+            break;
         utf8 += n;
         view_put(v, x + w, y, cp, role);
-        w++;
+        w += cw;
     }
     return w;
 }

@@ -20,8 +20,10 @@ struct rect {
     int x, y, w, h;
 };
 
-/* One screen cell: a Unicode code point (always single-width; 0 never
- * appears in a drawn grid) and the colour role it is drawn in. */
+/* One screen cell: a Unicode code point and the colour role it is drawn
+ * in. A wide character (char_width 2: CJK, emoji) takes two cells, itself
+ * and GRID_WIDE_TAIL to its right; 0 never appears in a drawn grid. */
+#define GRID_WIDE_TAIL 0x110000u /* past Unicode: the right half of a wide character */
 struct cell {
     uint32_t ch;
     uint8_t role; /* enum role */
@@ -78,9 +80,13 @@ int utf8_decode(const char *s, uint32_t *cp);
  * (1-4); code points above U+10FFFF or surrogates encode U+FFFD. */
 int utf8_encode(uint32_t cp, char *out);
 
-/* Display width of UTF-8 text in cells, counting each code point as one
- * column (the explorer only draws single-width characters; wide ones are
- * replaced when drawn, see view_text). */
+/* Columns code point c takes on a terminal: 2 for East Asian Wide and
+ * Fullwidth characters and emoji (UAX #11, as wcwidth counts them), else 1
+ * (what is not drawable is drawn as one '?'). A locale-independent table,
+ * so that a frame renders the same everywhere. */
+int char_width(uint32_t c);
+
+/* Display width of UTF-8 text in cells: each code point's char_width. */
 int text_width(const char *utf8);
 
 /* A view of the rectangle r of g, clipped to the grid. */
@@ -89,13 +95,17 @@ struct view view_make(struct grid *g, struct rect r);
 /* A sub-view of v at (x, y) relative to v, w x h, clipped to v. */
 struct view view_sub(struct view v, int x, int y, int w, int h);
 
-/* Sets the cell at (x, y) of v to ch in role; clipped. A code point the
- * terminal would draw two columns wide (East Asian wide, emoji) or a control
- * character is drawn as '?', keeping every cell one column. */
+/* Sets the cell at (x, y) of v to ch in role; clipped. A wide character
+ * takes (x, y) and the cell to its right; at the view's right edge, where
+ * half of it would be cut, a blank is drawn instead. A control, combining
+ * or formatting character is drawn as '?'. Overwriting half of a wide
+ * character blanks its other half. */
 void view_put(struct view v, int x, int y, uint32_t ch, enum role role);
 
 /* Writes UTF-8 text at (x, y) of v in role, at most maxw columns (maxw < 0:
- * up to v's right edge). Returns the columns written. */
+ * up to v's right edge), wide characters at their width and cut at a cell
+ * boundary (one that would not fit whole ends the text). Returns the
+ * columns written. */
 int view_text(struct view v, int x, int y, int maxw, const char *utf8, enum role role);
 
 /* Like view_text with printf formatting. */

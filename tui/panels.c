@@ -323,8 +323,10 @@ void panel_knob_row(struct view v, int y, const char *name, const char *val, dou
     if (w > value_w) { /* keep the end of a long name: it tells presets apart */
         const char *tail = val;
         uint32_t cp;
-        for (int skip = w - (value_w - 1); skip > 0; skip--)
+        for (int skip = w - (value_w - 1); skip > 0 && *tail;) { /* by columns: a wide character is two */
             tail += utf8_decode(tail, &cp);
+            skip -= char_width(cp);
+        }
         view_put(v, 11, y, g->ellipsis, sel ? ROLE_SELECTED : ROLE_DIM);
         view_text(v, 12, y, value_w - 1, tail, sel ? ROLE_SELECTED : ROLE_ACCENT);
     } else
@@ -554,15 +556,22 @@ int wrap_text(struct view v, int y, const char *text, enum role role, bool centr
     while (*p && y < v.r.h && w > 0) {
         /* Take up to w columns, back to the last blank when the rest is longer. */
         int cut = 0, cols = 0, i = 0;
-        while (p[i] && cols < w) {
+        while (p[i]) {
             uint32_t cp;
             int k = utf8_decode(p + i, &cp);
+            if (cols + char_width(cp) > w) /* a wide character whole, on this line or the next */
+                break;
             if (cp == ' ')
                 cut = i;
             i += k;
-            cols++;
+            cols += char_width(cp);
         }
         int n = p[i] == '\0' || cut == 0 ? i : cut;
+        if (n == 0) { /* not one character fits (a wide one in one column): pass over it */
+            uint32_t cp;
+            int k = utf8_decode(p, &cp);
+            n = k > 0 ? k : 1;
+        }
         char line[512];
         snprintf(line, sizeof line, "%.*s", n < 511 ? n : 511, p);
         int x = centre ? (w - text_width(line)) / 2 : 0;

@@ -1210,14 +1210,22 @@ static void elide_middle(char *out, size_t size, const char *in, int width, cons
     const char *p = in, *head_end = in, *tail_start = in;
     uint32_t cp;
     int n, i = 0;
-    while ((n = utf8_decode(p, &cp)) > 0) {
-        if (i == head)
+    bool head_set = false, tail_set = false;
+    while ((n = utf8_decode(p, &cp)) > 0) { /* by columns: a wide character is two */
+        int cw = char_width(cp);
+        if (!head_set && i + cw > head) {
             head_end = p;
-        if (i == total - tail)
+            head_set = true;
+        }
+        if (!tail_set && i >= total - tail) {
             tail_start = p;
+            tail_set = true;
+        }
         p += n;
-        i++;
+        i += cw;
     }
+    if (!tail_set)
+        tail_start = p;
     snprintf(out, size, "%.*s%s%s", (int)(head_end - in), in, dots, tail_start);
 }
 
