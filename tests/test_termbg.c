@@ -128,11 +128,11 @@ static void test_reply_tail(void **state)
     assert_int_equal(t.state, REPLY_TAIL_NONE);
     assert_string_equal(keys_through(&t, "q", 1300), "q");
     /* Ended by BEL; the device attributes cut after "ESC [ ?". */
-    reply_tail_after(&t, "\033]11;rgb:0/0/0\a\033[?", 19, 0);
+    reply_tail_after(&t, "\033]11;rgb:0/0/0\a\033[?", strlen("\033]11;rgb:0/0/0\a\033[?"), 0);
     assert_int_equal(t.state, REPLY_TAIL_CSI);
     assert_string_equal(keys_through(&t, "62;cb", 10), "b");
     /* Cut between the ST's two bytes, and a lone ESC as the last byte read. */
-    reply_tail_after(&t, "\033]11;rgb:0/0/0\033", 17, 0);
+    reply_tail_after(&t, "\033]11;rgb:0/0/0\033", strlen("\033]11;rgb:0/0/0\033"), 0);
     assert_int_equal(t.state, REPLY_TAIL_OSC_ESC);
     assert_string_equal(keys_through(&t, "\\e", 10), "e");
     reply_tail_after(&t, "\033", 1, 0);
@@ -141,7 +141,7 @@ static void test_reply_tail(void **state)
     reply_tail_after(&t, "\033", 1, 0);
     assert_string_equal(keys_through(&t, "e", 10), "e"); /* ESC then a key: the key */
     /* Whole answers leave nothing pending. */
-    reply_tail_after(&t, "\033]11;rgb:0/0/0\033\\\033[?62;c", 25, 0);
+    reply_tail_after(&t, "\033]11;rgb:0/0/0\033\\\033[?62;c", strlen("\033]11;rgb:0/0/0\033\\\033[?62;c"), 0);
     assert_int_equal(t.state, REPLY_TAIL_NONE);
     /* Given up: after the time, and after the bound. */
     reply_tail_begin(&t, REPLY_TAIL_OSC, 0);
