@@ -903,6 +903,19 @@ static void json_measured(cJSON *obj, const char *key, double v)
         cJSON_AddNullToObject(obj, key);
 }
 
+/* mfu, hfu, causal_mfu and causal_hfu (v in that order) into obj; all
+ * null for a step that cannot run (none: analysis_mfu_shown's RT_MFU_NONE). */
+static void json_mfus(cJSON *obj, const double v[4], bool none)
+{
+    static const char *const keys[] = {"mfu", "hfu", "causal_mfu", "causal_hfu"};
+    for (int i = 0; i < 4; i++) {
+        if (none)
+            cJSON_AddNullToObject(obj, keys[i]);
+        else
+            cJSON_AddNumberToObject(obj, keys[i], v[i]);
+    }
+}
+
 /* cost.{usd_per_million_output_tokens, usd_per_chip_hour, source} and
  * energy.{joules_per_output_token, tokens_per_kwh, power_w, pue}: null
  * where no price or power is known, or no output token is made. */
@@ -1060,17 +1073,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(train, "model_flops_per_token", tr->model_flops_per_token);
     cJSON_AddNumberToObject(train, "hardware_flops_per_token", tr->hardware_flops_per_token);
     cJSON_AddNumberToObject(train, "step_s", tr->step_s);
-    if (analysis_mfu_shown(a, tr->measured) == RT_MFU_NONE) { /* from the shape, a step that cannot run */
-        cJSON_AddNullToObject(train, "mfu");
-        cJSON_AddNullToObject(train, "hfu");
-        cJSON_AddNullToObject(train, "causal_mfu");
-        cJSON_AddNullToObject(train, "causal_hfu");
-    } else {
-        cJSON_AddNumberToObject(train, "mfu", tr->mfu);
-        cJSON_AddNumberToObject(train, "hfu", tr->hfu);
-        cJSON_AddNumberToObject(train, "causal_mfu", tr->causal_mfu);
-        cJSON_AddNumberToObject(train, "causal_hfu", tr->causal_hfu);
-    }
+    const double train_mfus[4] = {tr->mfu, tr->hfu, tr->causal_mfu, tr->causal_hfu};
+    json_mfus(train, train_mfus, analysis_mfu_shown(a, tr->measured) == RT_MFU_NONE);
     cJSON_AddNumberToObject(train, "state_bytes_per_chip", tr->state_bytes_per_chip);
     cJSON_AddBoolToObject(train, "state_fits", tr->state_fits);
     cJSON_AddStringToObject(train, "source", tr->measured ? "measured" : "shape");
@@ -1231,17 +1235,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
         }
         enum rt_mfu_shown shown = analysis_mfu_shown(a, false);
         static const char *const shown_names[] = {"plain", "causal", "none"};
-        if (shown == RT_MFU_NONE) { /* a step that cannot run has no MFU */
-            cJSON_AddNullToObject(mb, "mfu");
-            cJSON_AddNullToObject(mb, "hfu");
-            cJSON_AddNullToObject(mb, "causal_mfu");
-            cJSON_AddNullToObject(mb, "causal_hfu");
-        } else {
-            cJSON_AddNumberToObject(mb, "mfu", b->mfu);
-            cJSON_AddNumberToObject(mb, "hfu", a->hfu);
-            cJSON_AddNumberToObject(mb, "causal_mfu", a->budget_causal_mfu);
-            cJSON_AddNumberToObject(mb, "causal_hfu", a->budget_causal_hfu);
-        }
+        const double budget_mfus[4] = {b->mfu, a->hfu, a->budget_causal_mfu, a->budget_causal_hfu};
+        json_mfus(mb, budget_mfus, shown == RT_MFU_NONE);
         cJSON_AddStringToObject(mb, "shown", shown_names[shown]);
         cJSON_AddNumberToObject(mb, "recompute_factor", a->recompute_factor);
         cJSON_AddStringToObject(mb, "source", a->mfu_budget_source == RT_BUDGET_SHAPE ? "shape" : "step-times");
