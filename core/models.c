@@ -1155,6 +1155,14 @@ void model_shape_changed(struct model_shape *m, const char *what, bool kv_only)
     m->stated_params = 0.0;
 }
 
+bool model_stated_dropped(const struct model_shape *m)
+{
+    for (int i = 0; i < m->assumption_count; i++)
+        if (strcmp(m->assumptions[i].key, "stated_params") == 0 && strcmp(m->assumptions[i].value, "dropped") == 0)
+            return true;
+    return false;
+}
+
 size_t model_builtin_count(void)
 {
     return sizeof builtin_models / sizeof builtin_models[0];

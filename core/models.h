@@ -462,6 +462,10 @@ void model_assume(struct model_shape *m, const char *key, const char *value, con
  * fixed, and says so. A model that states no count is left as it is. */
 void model_shape_changed(struct model_shape *m, const char *what, bool kv_only);
 
+/* True when a shape change dropped m's stated count (model_shape_changed's
+ * "stated_params = dropped"): its name no longer gives its size. */
+bool model_stated_dropped(const struct model_shape *m);
+
 /* Removes every assumption about key (a flag set it explicitly). */
 void model_unassume(struct model_shape *m, const char *key);
 

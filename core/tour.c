@@ -189,12 +189,15 @@ int tour_figure(const struct scenario *s, const struct analysis *a, const char *
     return rc;
 }
 
-/* Looks up a step's figure on its own scenario: 0, or -1 with err. */
-static int step_figure(const struct tour_step *st, struct tour_value *out, char *err, size_t errsize)
+/* Looks up a step's figure on its own scenario: 0, or -1 with err. params
+ * (may be NULL) gets the N the scenario analyses to. */
+static int step_figure(const struct tour_step *st, struct tour_value *out, double *params, char *err, size_t errsize)
 {
     struct analysis a;
     if (analyze(&st->scenario, &a, err, errsize) != 0)
         return -1;
+    if (params)
+        *params = a.params;
     return tour_figure(&st->scenario, &a, st->figure, out, err, errsize);
 }
 
@@ -243,7 +246,7 @@ static int parse_step(const cJSON *o, int i, const char *path, const char *const
         return -1;
     struct tour_value v;
     char why[300];
-    if (step_figure(st, &v, why, sizeof why) != 0) {
+    if (step_figure(st, &v, &st->params, why, sizeof why) != 0) {
         snprintf(err, errsize, "%s: 'figure': %s", where, why);
         return -1;
     }
@@ -401,7 +404,7 @@ int tour_score(const struct tour_step *st, const char *guess, bool ascii, struct
         return -1;
     }
     struct tour_value v;
-    if (step_figure(st, &v, err, errsize) != 0)
+    if (step_figure(st, &v, NULL, err, errsize) != 0)
         return -1;
     if (st->answer == TOUR_ANSWER_BOUND)
         return score_bound(g, &v, out, err, errsize);

@@ -43,6 +43,7 @@ struct tour_step {
     char figure[RT_TOUR_KEY_MAX];      /* the --report=json key the answer comes from */
     enum tour_answer answer;
     struct scenario scenario;          /* the default scenario with "set" applied */
+    double params;                     /* N that scenario analyses to (a changed shape counts its own) */
 };
 
 struct tour {

@@ -99,6 +99,7 @@ static void test_a_shape_change_drops_the_stated_count_as_the_cli_does(void **st
     assert_true(tile->scenario.model.stated_params == 0.0);
     struct analysis a = must_analyze(&tile->scenario);
     assert_true(a.params == 14435885056.0);
+    assert_true(tile->params == a.params); /* the N the tour panel states */
     const struct model_assumption *said = NULL;
     for (int i = 0; i < tile->scenario.model.assumption_count; i++)
         if (strcmp(tile->scenario.model.assumptions[i].key, "stated_params") == 0)

@@ -147,10 +147,7 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
 {
     char model[96], mine[48], named[64], other[48], other_short[48], t1[24];
     view_fill(v, 0, 0, v.r.w, 1, ' ', ROLE_TITLE);
-    bool counted = false; /* a changed shape: the name's stated count no longer holds (model_shape_changed) */
-    for (int i = 0; i < s->model.assumption_count; i++)
-        counted = counted || (strcmp(s->model.assumptions[i].key, "stated_params") == 0 &&
-                              strcmp(s->model.assumptions[i].value, "dropped") == 0);
+    bool counted = model_stated_dropped(&s->model); /* a changed shape: the name's stated count no longer holds */
     if (s->params > 0.0)
         snprintf(model, sizeof model, "N=%s", format_count(t1, sizeof t1, s->params));
     else if (counted)

@@ -107,13 +107,14 @@ void tour_panel_draw(struct view v, const struct tour_view_state *t, const struc
     /* A step that changed the model's shape says what that did to N (model_shape_changed's words). */
     char counted[160] = "", nn[24];
     const struct model_shape *m = &st->scenario.model;
-    for (int i = 0; i < m->assumption_count; i++)
-        if (strcmp(m->assumptions[i].key, "stated_params") == 0 && strcmp(m->assumptions[i].value, "dropped") == 0)
-            snprintf(counted, sizeof counted, "N = %s, counted from the changed shape, not %s's stated count",
-                     format_count(nn, sizeof nn, model_param_count(m).total), m->name);
-        else if (strcmp(m->assumptions[i].key, "stated_params") == 0)
-            snprintf(counted, sizeof counted, "N stays the stated %s: the KV heads change the KV cache only",
-                     m->assumptions[i].value);
+    format_count(nn, sizeof nn, st->params);
+    if (model_stated_dropped(m))
+        snprintf(counted, sizeof counted, "N = %s, counted from the changed shape, not %s's stated count", nn,
+                 m->name);
+    else
+        for (int i = 0; i < m->assumption_count; i++)
+            if (strcmp(m->assumptions[i].key, "stated_params") == 0) /* kept: the KV heads alone changed */
+                snprintf(counted, sizeof counted, "N stays the stated %s: the KV heads change the KV cache only", nn);
     int q = wrapped_rows(v, st->question), f = wrapped_rows(v, about), a = wrapped_rows(v, answer);
     int n = counted[0] ? wrapped_rows(v, counted) : 0;
     int text_rows = v.r.h - 1 - q - f - a;
