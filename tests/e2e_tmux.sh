@@ -937,13 +937,18 @@ for size in 120x40 200x60; do
     if wait_for "$s" 'Tour 1/14'; then
         t send-keys -t "$s" n n n n n n n
         ok=1
-        if wait_for "$s" 'Tour 8/14' && sleep 0.3 && t capture-pane -p -t "$s" | grep -q ' 23 req. fit'; then
+        if ! wait_for "$s" 'Tour 8/14'; then
+            ok=0
+            fail "tour at $size did not reach step 8" "$s"
+        elif sleep 0.3 && t capture-pane -p -t "$s" | grep -q ' 23 req. fit'; then
             ok=0
             fail "tour step 8 at $size shows its answer (23 req. fit) before the guess" "$s"
         fi
         t send-keys -t "$s" n n
-        if [ $ok = 1 ] && wait_for "$s" 'Tour 10/14' && wait_for "$s" 'turn ?' && sleep 0.3 &&
-            t capture-pane -p -t "$s" | grep -q '1\.981'; then
+        if [ $ok = 1 ] && ! { wait_for "$s" 'Tour 10/14' && wait_for "$s" 'turn ?'; }; then
+            ok=0
+            fail "tour at $size did not reach step 10 with its total concealed" "$s"
+        elif [ $ok = 1 ] && sleep 0.3 && t capture-pane -p -t "$s" | grep -q '1\.981'; then
             ok=0
             fail "tour step 10 at $size shows the turn's total (1.981 s) before the guess" "$s"
         fi
