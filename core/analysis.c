@@ -1435,7 +1435,8 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
     /* PaLM's 12 L H Q T counts attention over the whole context; the step runs causal attention,
      * about half of it, so at long context the PaLM figures can pass 100%. Say so, not silently. */
     bool whole_attention = s->flops_convention == RT_FLOPS_PALM || s->flops_convention == RT_FLOPS_MEGATRON;
-    if (whole_attention && (tr->mfu > 1.0 || step_mfu > 1.0))
+    bool shown = tr->state_fits || tr->measured || s->has_step_times; /* else no MFU is given at all */
+    if (whole_attention && shown && (tr->mfu > 1.0 || step_mfu > 1.0))
         add_note(a, "MFU and HFU above 100%%: PaLM's model FLOPs (6N + 12 L H Q T) count attention over the whole "
                     "%lld-token context, while the step runs causal attention, about half of it; compare the "
                     "figures with other PaLM MFUs, not with the chip's peak.",
@@ -1726,7 +1727,9 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
         add_note(a, "MFU counts PaLM's 6N + 12 L H Q T per token (attention not halved, embeddings in; a windowed "
                     "layer counts its window, a linear one none); the step times what a causal kernel runs, so MFU "
                     "can exceed the matmul share%s.",
-                 a->mfu_budget.mfu > 1.0 ? ", and at this context even 100%: read the matmul share instead" : "");
+                 a->mfu_budget.mfu > 1.0 && a->training.state_fits
+                     ? ", and at this context even 100%: the views give the causal count first"
+                     : "");
     if (a->training.measured && a->training.mfu > 1.0)
         add_note(a, "The measured training rate implies MFU above 100%%: the rate, the chip count or the peak is off.");
     if (a->prefill_mfu > 1.0)

@@ -356,10 +356,13 @@ static void test_builtin_chips(void **state)
     ASSERT_PRINTED("%.0f", ridge_point(989.4e12, 3.35e12), "295");
 }
 
+static bool has_note(const struct analysis *a, const char *text);
+
 /* At a 1M-token context the PaLM MFU of llama-3.1-8b on an H100 passes
  * 100% (its 12 L H Q T counts attention over the whole context; the step
  * runs causal attention): the analysis says so in a note. At 8k it does
- * not, and there is no note. */
+ * not, and there is no note; on one chip the step cannot run (no MFU is
+ * given), and there is none either. */
 static void test_palm_mfu_above_100_is_explained(void **state)
 {
     (void)state;
@@ -368,18 +371,20 @@ static void test_palm_mfu_above_100_is_explained(void **state)
     s.chip = *chip_find("h100");
     scenario_set_model(&s, model_find("llama-3.1-8b"));
     s.prefill_tokens = 512;
-    for (int k = 0; k < 2; k++) {
+    s.chips = 2; /* Adam's 16 bytes a parameter, 64 GB a chip, fit an H100's 80 GB */
+    for (int k = 0; k < 3; k++) {
         s.context_tokens = k == 0 ? 8192 : 1000000;
+        if (k == 2)
+            s.chips = 1; /* 128 GB a chip: the step cannot run, no MFU is given, so none is explained */
         struct analysis a = must_analyze(&s);
-        bool noted = false;
-        for (int i = 0; i < a.note_count; i++)
-            noted = noted || strstr(a.notes[i], "MFU and HFU above 100%") != NULL;
+        bool noted = has_note(&a, "MFU and HFU above 100%");
         if (k == 0) {
             assert_true(a.training.mfu < 1.0);
             assert_false(noted);
         } else {
             assert_true(a.training.mfu > 1.0);
-            assert_true(noted);
+            assert_int_equal(noted, k == 1);
+            assert_int_equal(a.training.state_fits, k == 1);
         }
     }
 }
