@@ -11,9 +11,41 @@
 
 static const char *const chip_keys[] = {"name", "key", "peak_flops_per_s", "peak_flops", "hbm_bytes",
                                         "hbm_bytes_per_s", "hbm_bw_bytes_per_s", "interconnect_bytes_per_s", "scale_up_domain", "scale_out_bytes_per_s",
-                                        "tdp_w", "source", "notes", "sparse", "sparse_halved", "vendor",
+                                        "tdp_w", "source", "notes", "conflicts", "sparse", "sparse_halved", "vendor",
                                         "vector_flops_per_s", "sm_count", "efficiency", "price_usd_per_chip_hour",
                                         "price_source", "kernels", "l2_bytes_per_s", "l1_bytes_per_s", NULL};
+
+/* Reads "conflicts": absent, or an array of strings, each one statement without
+ * a line break, joined by '\n' into out (what chip_to_json writes back). Returns
+ * 0, or -1 with the reason in err. */
+static int conflicts_from_json(const cJSON *obj, const char *path, char *out, size_t size, char *err, size_t errsize)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(obj, "conflicts");
+    out[0] = '\0';
+    if (!arr || cJSON_IsNull(arr))
+        return 0;
+    if (!cJSON_IsArray(arr)) {
+        snprintf(err, errsize, "%s: 'conflicts' must be an array of strings, one figure where sources disagree each",
+                 path);
+        return -1;
+    }
+    size_t used = 0;
+    int i = 0;
+    for (const cJSON *e = arr->child; e; e = e->next, i++) {
+        if (!cJSON_IsString(e) || e->valuestring[0] == '\0' || strchr(e->valuestring, '\n')) {
+            snprintf(err, errsize, "%s: conflicts[%d] must be a non-empty string of one line", path, i);
+            return -1;
+        }
+        size_t n = strlen(e->valuestring);
+        if (n >= RT_CHIP_CONFLICT_LINE_MAX || used + n + 2 > size) {
+            snprintf(err, errsize, "%s: conflicts[%d] makes the conflicts longer than %zu characters", path, i,
+                     n >= RT_CHIP_CONFLICT_LINE_MAX ? (size_t)RT_CHIP_CONFLICT_LINE_MAX - 1 : size - 1);
+            return -1;
+        }
+        used += (size_t)snprintf(out + used, size - used, "%s%s", used > 0 ? "\n" : "", e->valuestring);
+    }
+    return 0;
+}
 
 /* Makes a short key from a display name: "My Chip 2" -> "my-chip-2". */
 static void key_from_name(char *out, size_t size, const char *name)
@@ -214,6 +246,7 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
                        sizeof msg) == JSON_BAD ||
         json_string(obj, "source", path, false, c.source, sizeof c.source, msg, sizeof msg) == JSON_BAD ||
         json_string(obj, "notes", path, false, c.notes, sizeof c.notes, msg, sizeof msg) == JSON_BAD ||
+        conflicts_from_json(obj, path, c.conflicts, sizeof c.conflicts, msg, sizeof msg) != 0 ||
         figure_or_zero(obj, "price_usd_per_chip_hour", path, 1e-3, RT_MAX_PRICE_USD_PER_CHIP_HOUR,
                        &c.price_usd_per_chip_hour, msg, sizeof msg) == JSON_BAD ||
         json_string(obj, "price_source", path, false, c.price_source, sizeof c.price_source, msg, sizeof msg) ==
@@ -315,6 +348,14 @@ void chip_to_json(cJSON *obj, const struct chip_spec *c)
         json_add_exact(obj, "l1_bytes_per_s", c->l1_bytes_per_s);
     cJSON_AddStringToObject(obj, "source", c->source);
     cJSON_AddStringToObject(obj, "notes", c->notes);
+    cJSON *conflicts = cJSON_AddArrayToObject(obj, "conflicts");
+    for (const char *p = c->conflicts; *p;) {
+        size_t n = strcspn(p, "\n");
+        char line[RT_CHIP_CONFLICT_LINE_MAX];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+        cJSON_AddItemToArray(conflicts, cJSON_CreateString(line));
+        p += n + (p[n] == '\n');
+    }
     if (c->price_usd_per_chip_hour > 0.0)
         json_add_exact(obj, "price_usd_per_chip_hour", c->price_usd_per_chip_hour);
     else

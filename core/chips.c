@@ -56,6 +56,10 @@
  * it was listed. Prices move (AWS cut P4 and P5 prices in 2025-06), differ by
  * region and fall with commitments; chips without such a listing keep 0
  * (unpublished) and a report says so rather than treat them as free. */
+/* Figures where the sources disagree, one statement a line ("figure: value
+ * (source) vs value (source)"); --list-chips --format=json gives them as the
+ * array "conflicts". */
+#define CONFLICTS(text) .conflicts = text
 #define PRICE(usd, src) .price_usd_per_chip_hour = (usd), .price_source = src
 /* A chip measured in the shared rows (tests/fixtures/measured/cases.csv,
  * `rows` of them): its SMs. Its elementwise profile, like every chip's, comes
@@ -71,12 +75,14 @@ static const struct chip_spec builtin_chips[] = {
      "No FP8 tensor cores: fp8 weights run at the bf16 peak.", "built-in", false, 19.5 * T, SM(108), NET(8, 50 * G), PRICE(32.7726 / 8, "AWS EC2 p4d.24xlarge on-demand, us-east-1: $32.7726/h for 8 GPUs (list price 2020-11)")},
     {"a100-80", "NVIDIA A100 80GB SXM4", PEAKS(312 * T, 0, 624 * T, 1248 * T, 0, 0), 80 * G, 2039 * G, 600 * G, 400,
      "NVIDIA A100 datasheet (2,039 GB/s for the 80GB SXM part; dense BF16 312, INT8 624, INT4 1248)",
-     "The guide rounds bandwidth to 2.03 TB/s; scaling-book and ml-engineering round to 2.0 TB/s. No FP8.", "built-in", false, 19.5 * T, FITTED(108, "31"), NET(8, 50 * G)},
+     "No FP8.", "built-in", false, 19.5 * T, FITTED(108, "31"), NET(8, 50 * G),
+     CONFLICTS("HBM bandwidth: 2.039 TB/s (datasheet) vs 2.03 TB/s (the guide) vs 2.0 TB/s (scaling-book, "
+               "ml-engineering)")},
     {"h100", "NVIDIA H100 SXM5 80GB", PEAKS(989.4 * T, 1978.9 * T, 1978.9 * T, 0, 0, 0), 80 * G, 3350 * G, 900 * G, 700,
      "NVIDIA Hopper whitepaper (dense BF16 989.4, FP8 1978.9 TFLOP/s; the datasheet's 1,979/3,958 are with "
      "sparsity); H100 datasheet (3.35 TB/s HBM3, NVLink4 900 GB/s, 700 W)",
-     "The guide rounds the peak to 990 TFLOP/s (ridge 296); the dense datasheet figure gives ridge 295. "
-     "NVLink 900 GB/s is bidirectional (450 each way). No INT4 tensor cores on Hopper.", "built-in", false, 67 * T, FITTED(132, "34"), NET(8, 100 * G), PRICE(98.32 / 8, "AWS EC2 p5.48xlarge on-demand, us-east-1: $98.32/h for 8 GPUs (list price 2023-07; cut in 2025-06)")},
+     "NVLink 900 GB/s is bidirectional (450 each way). No INT4 tensor cores on Hopper.", "built-in", false, 67 * T, FITTED(132, "34"), NET(8, 100 * G), PRICE(98.32 / 8, "AWS EC2 p5.48xlarge on-demand, us-east-1: $98.32/h for 8 GPUs (list price 2023-07; cut in 2025-06)"),
+     CONFLICTS("bf16 peak: 989.4 TFLOP/s (Hopper whitepaper; ridge 295) vs 990 TFLOP/s (the guide; ridge 296)")},
     {"h100-pcie", "NVIDIA H100 PCIe 80GB", PEAKS(756.5 * T, 1513 * T, 1513 * T, 0, 0, 0), 80 * G, 2000 * G, 600 * G, 350,
      "NVIDIA H100 PCIe product brief PB-11133-001 (>2,000 GB/s, 350 W); H100 datasheet (BF16 1,513 / FP8 "
      "3,026 with sparsity, halved here); NVLink bridge 600 GB/s",
@@ -107,29 +113,32 @@ static const struct chip_spec builtin_chips[] = {
      "NVIDIA DGX B200 datasheet (2,250 BF16, 4,500 FP8/INT8, 9,000 FP4 dense per GPU: 72 PFLOPS FP4 dense over "
      "8 GPUs; 1,440 GB over 8 GPUs; 8 TB/s; NVLink5 1.8 TB/s bidirectional); PTX ISA (tcgen05.mma block-scaled "
      "kind::mxf4nvf4 takes nvfp4 and mxfp4)",
-     "CONFLICT: capacity 192 GB (launch material) vs 180 GB (DGX B200 1,440 GB / 8); bandwidth 8 vs 7.7 "
-     "TB/s. FP4 9 PFLOP/s dense is the nvfp4 and mxfp4 peak, not an int4 one; ml-engineering lists NVFP4 at "
-     "10 PF.", "built-in", false, 0, SM(148), NET(8, 100 * G)},
+     "FP4 9 PFLOP/s dense is the nvfp4 and mxfp4 peak, not an int4 one.", "built-in", false, 0, SM(148), NET(8, 100 * G),
+     CONFLICTS("HBM capacity: 192 GB (launch material) vs 180 GB (DGX B200 1,440 GB / 8)" "\n"
+               "HBM bandwidth: 8 TB/s (DGX B200) vs 7.7 TB/s" "\n"
+               "nvfp4 peak: 9 PFLOP/s dense (DGX B200) vs 10 PF (ml-engineering)")},
     {"gb200", "NVIDIA GB200 (per GPU, NVL72)", PEAKS(2500 * T, 5000 * T, 5000 * T, 0, 10000 * T, 10000 * T), 186 * G, 8000 * G, 1800 * G, 1200,
      "NVIDIA GB200 NVL72 spec (rack figures with sparsity, / 72 GPUs / 2: FP4 1,440 PF -> 10 PF dense per "
      "GPU); 13.4 TB HBM3e / 72",
-     "CONFLICT: per-GPU HBM 186 GB (13.4 TB / 72) vs 192 GB (superchip 384 GB / 2). TDP ~1200 W per GPU "
-     "is approximate.", "built-in", false, 0, SM(148), NET(72, 100 * G)},
+     "TDP ~1200 W per GPU is approximate.", "built-in", false, 0, SM(148), NET(72, 100 * G),
+     CONFLICTS("HBM capacity per GPU: 186 GB (13.4 TB / 72) vs 192 GB (superchip 384 GB / 2)")},
     {"b300", "NVIDIA B300 (HGX, Blackwell Ultra)", PEAKS(2250 * T, 4500 * T, 150 * T, 0, 14000 * T, 14000 * T), 288 * G, 7700 * G, 1800 * G, 1100,
      "NVIDIA Blackwell Ultra datasheet, HGX B300 per GPU (dense 2,250 BF16, 4,500 FP8, 14,000 FP4, 150 INT8; "
      "7.7 TB/s; 1,100 W), as quoted by Verda's GB300 NVL72 article and AIConfigurator's b300_sxm.yaml; NVIDIA "
      "HGX page (8 x 288 GB = 2.3 TB HBM3e; NVLink5 1.8 TB/s bidirectional; ConnectX-8 800 Gb/s per GPU)",
-     "CONFLICT: FP4 dense 14 PF (datasheet) vs 13.5 (HGX page: 108 PF / 8) vs 13.1 (glennklockwood); HBM 288 "
-     "vs 270 GB (first DGX B300 sheet; MLPerf B300-SXM-270GB); 7.7 vs 7.75 (62 TB/s / 8) vs 8 TB/s; 1,100 vs "
-     "1,400 W (press, the GB300's). INT8 cut to 1/30 of FP8 (153.5 per AIConfigurator).", "built-in", false, 75 * T, SM(160), NET(8, 200 * G)},
+     "INT8 cut to 1/30 of FP8 (153.5 per AIConfigurator).", "built-in", false, 75 * T, SM(160), NET(8, 200 * G),
+     CONFLICTS("FP4 dense: 14 PF (datasheet) vs 13.5 (HGX page: 108 PF / 8) vs 13.1 (glennklockwood)" "\n"
+               "HBM capacity: 288 GB (HGX page) vs 270 GB (first DGX B300 sheet; MLPerf B300-SXM-270GB)" "\n"
+               "HBM bandwidth: 7.7 TB/s (datasheet) vs 7.75 (62 TB/s / 8) vs 8 TB/s" "\n"
+               "TDP: 1,100 W (datasheet) vs 1,400 W (press, the GB300's)")},
     {"gb300", "NVIDIA GB300 (per GPU, NVL72)", PEAKS(2500 * T, 5000 * T, 165 * T, 0, 15000 * T, 15000 * T), 288 * G, 8000 * G, 1800 * G, 1400,
      "NVIDIA GB300 NVL72 spec (rack: FP4 1,440 PF sparse / 1,080 PF dense, FP8 720 and BF16 360 PF with "
      "sparsity, 576 TB/s HBM3e, NVLink 130 TB/s; per GPU / 72, sparse / 2); Blackwell Ultra datasheet per GPU "
      "(INT8 165 TOPS dense, 1,400 W) as quoted by Verda and AIConfigurator's gb300.yaml; NVIDIA Blackwell Ultra "
      "blog (288 GB HBM3e per GPU); ConnectX-8 800 Gb/s per GPU",
-     "CONFLICT: HBM 288 GB (NVIDIA blog) vs 279 GB (Verda) vs 20 TB / 72 = 278 GB vs 21 TB / 72 = 292 GB; "
-     "nvidia-smi shows 284,208 MiB (AIConfigurator). INT8 cut to 1/30 of FP8, as on B300. TDP per GPU, Grace "
-     "not counted.", "built-in", false, 80 * T, SM(160), NET(72, 200 * G)},
+     "INT8 cut to 1/30 of FP8, as on B300. TDP per GPU, Grace not counted.", "built-in", false, 80 * T, SM(160), NET(72, 200 * G),
+     CONFLICTS("HBM capacity: 288 GB (NVIDIA blog) vs 279 GB (Verda) vs 20 TB / 72 = 278 GB vs 21 TB / 72 = 292 GB; "
+               "nvidia-smi shows 284,208 MiB (AIConfigurator)")},
     {"l4", "NVIDIA L4", PEAKS(121 * T, 242.5 * T, 242.5 * T, 0, 0, 0), 24 * G, 300 * G, 64 * G, 72,
      "NVIDIA L4 datasheet (BF16 242, FP8 485, INT8 485 with sparsity, halved here; 24 GB GDDR6; 300 GB/s; "
      "72 W)",
@@ -146,9 +155,10 @@ static const struct chip_spec builtin_chips[] = {
      "GDDR7 with ECC; 1,597 GB/s; FP32 120 TFLOP/s; up to 600 W; PCIe Gen5 x16); NVIDIA RTX Blackwell GPU "
      "architecture whitepaper (188 SMs; FP8 and INT8 at half and BF16 with FP32 accumulate at a quarter of the "
      "FP4 rate on RTX PRO parts)",
-     "CONFLICT: 1,597 GB/s (Server Edition) vs 1,792 GB/s (Workstation Edition; AIConfigurator's "
-     "rtx_pro_6000_server.yaml, whose 467.8 / 935.6 / 1,871 TFLOP/s are these peaks at the 2,430 MHz it "
-     "measured). GDDR7, not HBM; no NVLink: PCIe Gen5 x16, 128 GB/s bidirectional. Power 400-600 W.", "built-in", false, 120 * T, SM(188), NET(0, 0)},
+     "GDDR7, not HBM; no NVLink: PCIe Gen5 x16, 128 GB/s bidirectional. Power 400-600 W.", "built-in", false, 120 * T, SM(188), NET(0, 0),
+     CONFLICTS("bandwidth: 1,597 GB/s (Server Edition) vs 1,792 GB/s (Workstation Edition; AIConfigurator's "
+               "rtx_pro_6000_server.yaml, whose 467.8 / 935.6 / 1,871 TFLOP/s are these peaks at the 2,430 MHz it "
+               "measured)")},
     {"mi250x", "AMD Instinct MI250X (2 GCDs)", PEAKS(383 * T, 0, 383 * T, 0, 0, 0), 128 * G, 3276.8 * G, 800 * G, 560,
      "AMD MI250X product page (383 TFLOP/s BF16, 383 TOPS INT8, 128 GB HBM2e, 3.2768 TB/s, 560 W; Infinity "
      "Fabric 8 x 100 GB/s)",
@@ -156,15 +166,18 @@ static const struct chip_spec builtin_chips[] = {
     {"mi300x", "AMD Instinct MI300X", PEAKS(1307.4 * T, 2614.9 * T, 2614.9 * T, 0, 0, 0), 192 * G, 5300 * G, 896 * G, 750,
      "AMD MI300X datasheet (dense FP16/BF16 1,307.4, FP8 2,614.9; 192 GB HBM3; 5.3 TB/s; 750 W; XGMI 7 x 64 "
      "GB/s = 896 GB/s duplex)",
-     "CONFLICT: some pages quote 2,615 as 'FP16 dense'; that is the sparse figure.", "built-in", false, 163.4 * T, SM(304), NET(8, 0)},
+     "", "built-in", false, 163.4 * T, SM(304), NET(8, 0),
+     CONFLICTS("bf16 peak: some pages quote 2,615 as 'FP16 dense'; that is the sparse figure (dense 1,307.4)")},
     {"mi325x", "AMD Instinct MI325X", PEAKS(1307.4 * T, 2614.9 * T, 2614.9 * T, 0, 0, 0), 256 * G, 6000 * G, 896 * G, 1000,
      "AMD MI325X product page (same compute as MI300X; 256 GB HBM3e; 6.0 TB/s; 1000 W)",
-     "Launch material said 288 GB; shipped as 256 GB.", "built-in", false, 163.4 * T, SM(304), NET(8, 0)},
+     "", "built-in", false, 163.4 * T, SM(304), NET(8, 0),
+     CONFLICTS("HBM capacity: 288 GB (launch material) vs 256 GB (as shipped)")},
     {"mi355x", "AMD Instinct MI355X", PEAKS(2500 * T, 5000 * T, 5000 * T, 0, 0, 10100 * T), 288 * G, 8000 * G, 1075.2 * G, 1400,
      "AMD MI355X product page (dense 2,500 BF16, 5,000 FP8, 10,100 MXFP4; 288 GB HBM3e; 8 TB/s; 1,400 W; XGMI "
      "7 x 153.6 GB/s); AMD CDNA 4 ISA (block-scaled MFMA with e8m0 scales per 32 elements: the OCP MX formats)",
-     "CONFLICT: 20.1 PF FP4 quoted by press is the sparse figure. MXFP4 only: CDNA 4 has no NVFP4 (e4m3 "
-     "scales per 16), so nvfp4 weights run weight-only at the bf16 peak.", "built-in", false, 0, SM(256), NET(8, 0)},
+     "MXFP4 only: CDNA 4 has no NVFP4 (e4m3 scales per 16), so nvfp4 weights run weight-only at the bf16 "
+     "peak.", "built-in", false, 0, SM(256), NET(8, 0),
+     CONFLICTS("mxfp4 peak: 20.1 PF quoted by press is the sparse figure (dense 10.1)")},
     {"tpu-v4", "Google TPU v4", PEAKS(275 * T, 0, 275 * T, 0, 0, 0), 34359738368.0, 1200 * G, 540 * G, 192,
      "Cloud TPU v4 documentation (275 TFLOP/s bf16 or int8; 32 GiB HBM2; 1,200 GB/s; measured max power "
      "192 W); scaling-book (ICI 6 links x 90 GB/s bidirectional)",
@@ -172,30 +185,34 @@ static const struct chip_spec builtin_chips[] = {
     {"tpu-v5e", "Google TPU v5e", PEAKS(197 * T, 0, 394 * T, 0, 0, 0), 16 * G, 819 * G, 400 * G, 0,
      "Cloud TPU v5e documentation (197 TFLOP/s bf16, 394 TOP/s int8; 16 GB HBM2; 819 GB/s; 400 GB/s "
      "bidirectional ICI)",
-     "CONFLICT: HBM bandwidth 819 GB/s (docs, the guide) vs 8.1e11 / 8.2e11 (scaling-book, JAX). TDP "
-     "unpublished. No FP8.", "built-in", false, 0, .efficiency = {0}, NET(256, 0), PRICE(1.20, "Google Cloud TPU pricing, v5e on-demand, us-west4: $1.20 per chip-hour (2024)")},
+     "TDP unpublished. No FP8.", "built-in", false, 0, .efficiency = {0}, NET(256, 0), PRICE(1.20, "Google Cloud TPU pricing, v5e on-demand, us-west4: $1.20 per chip-hour (2024)"),
+     CONFLICTS("HBM bandwidth: 819 GB/s (docs, the guide) vs 8.1e11 / 8.2e11 (scaling-book, JAX)")},
     {"tpu-v5p", "Google TPU v5p", PEAKS(459 * T, 459 * T, 918 * T, 0, 0, 0), 102005473280.0, 2765 * G, 1200 * G, 0,
      "Cloud TPU v5p documentation (459 TFLOP/s bf16, FP8 459; 95 GiB HBM2e; 2,765 GB/s; 1,200 GB/s "
      "bidirectional ICI); int8 918 per scaling-book",
-     "The guide rounds bandwidth to 2.77 TB/s. CONFLICT: 2.8e12 (scaling-book) and 2.46e12 (JAX). FP8 runs "
-     "at the bf16 rate. TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(8960, 0), PRICE(4.20, "Google Cloud TPU pricing, v5p on-demand, us-east5: $4.20 per chip-hour (2024)")},
+     "FP8 runs at the bf16 rate. TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(8960, 0), PRICE(4.20, "Google Cloud TPU pricing, v5p on-demand, us-east5: $4.20 per chip-hour (2024)"),
+     CONFLICTS("HBM bandwidth: 2,765 GB/s (docs) vs 2.77 TB/s (the guide) vs 2.8e12 (scaling-book) vs 2.46e12 (JAX)")},
     {"tpu-v6e", "Google TPU v6e (Trillium)", PEAKS(918 * T, 918 * T, 1836 * T, 0, 0, 0), 32 * G, 1638 * G, 800 * G, 0,
      "Cloud TPU v6e documentation (918 TFLOP/s bf16, 1,836 TOP/s int8, 32 GB, 1,638 GB/s, 800 GB/s "
      "bidirectional ICI)",
-     "FP8 runs at the bf16 rate. Capacity 32 GB (docs) vs 32 GiB (JAX). TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(256, 0), PRICE(2.70, "Google Cloud TPU pricing, v6e on-demand, us-east5: $2.70 per chip-hour (2024-12)")},
+     "FP8 runs at the bf16 rate. TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(256, 0), PRICE(2.70, "Google Cloud TPU pricing, v6e on-demand, us-east5: $2.70 per chip-hour (2024-12)"),
+     CONFLICTS("HBM capacity: 32 GB (docs) vs 32 GiB (JAX)")},
     {"tpu7x", "Google TPU7x (Ironwood)", PEAKS(2307 * T, 4614 * T, 0, 0, 0, 0), 206158430208.0, 7370 * G, 1200 * G, 0,
      "Cloud TPU7x documentation (2,307 TFLOP/s BF16, 4,614 FP8, 192 GiB HBM); Google blog (7.37 TB/s); 1.2 "
      "TB/s ICI",
-     "Bandwidth 7.37 (Google) vs 7.3 (press) vs 7.40e12 (JAX). TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(9216, 0)},
+     "TDP unpublished.", "built-in", false, 0, .efficiency = {0}, NET(9216, 0),
+     CONFLICTS("HBM bandwidth: 7.37 TB/s (Google) vs 7.3 (press) vs 7.40e12 (JAX)")},
     {"gaudi2", "Intel Gaudi 2", PEAKS(432 * T, 865 * T, 0, 0, 0, 0), 96 * G, 2460 * G, 600 * G, 600,
      "Intel Hot Chips 2024 slides (Gaudi 2: 432 TFLOP/s BF16, 96 GB, 2.46 TB/s, 600 W); FP8 865 per "
      "ml-engineering",
-     "INT8 supported but its peak is unpublished. CONFLICT: FP8 835 (one source) vs 865.", "built-in", false, 0, .efficiency = {0}, NET(8, 75 * G)},
+     "INT8 supported but its peak is unpublished.", "built-in", false, 0, .efficiency = {0}, NET(8, 75 * G),
+     CONFLICTS("fp8 peak: 865 TFLOP/s (ml-engineering) vs 835 (one source)")},
     {"gaudi3", "Intel Gaudi 3 (OAM HL-325L)", PEAKS(1835 * T, 1835 * T, 0, 0, 0, 0), 128 * G, 3670 * G, 1200 * G, 900,
      "Intel Hot Chips 2024 slides (BF16/FP8 matrix 1,835 TFLOP/s; 128 GB HBM2e; 3.67 TB/s; 24 x 200 GbE = "
      "1,200 GB/s; 900 W air-cooled)",
-     "CONFLICT: 1,835 at 1,750 MHz vs 1,677 at the 1,600 MHz shipping clock (ml-engineering). FP8 runs at "
-     "the bf16 rate.", "built-in", false, 0, .efficiency = {0}, NET(8, 150 * G)},
+     "FP8 runs at the bf16 rate.", "built-in", false, 0, .efficiency = {0}, NET(8, 150 * G),
+     CONFLICTS("bf16 peak: 1,835 TFLOP/s at 1,750 MHz (Hot Chips 2024) vs 1,677 at the 1,600 MHz shipping clock "
+               "(ml-engineering)")},
 };
 
 #undef T

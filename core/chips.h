@@ -20,6 +20,8 @@
 #define RT_CHIP_NAME_MAX 64
 #define RT_CHIP_SOURCE_MAX 1024
 #define RT_CHIP_NOTES_MAX 512
+#define RT_CHIP_CONFLICTS_MAX 768
+#define RT_CHIP_CONFLICT_LINE_MAX 320 /* one statement of conflicts */
 #define RT_CHIP_ORIGIN_MAX 256
 #define RT_CHIP_PRICE_SOURCE_MAX 160
 #define RT_MAX_PRICE_USD_PER_CHIP_HOUR 1e4 /* a chip-hour dearer than this is a typo */
@@ -49,7 +51,7 @@ struct chip_spec {
     double interconnect_bytes_per_s; /* chip-to-chip, aggregate bidirectional, bytes/s */
     double tdp_w;                    /* board power, W; 0 when unpublished */
     char source[RT_CHIP_SOURCE_MAX]; /* where the figures come from */
-    char notes[RT_CHIP_NOTES_MAX];   /* conflicts between sources, caveats */
+    char notes[RT_CHIP_NOTES_MAX];   /* caveats: what the figures mean, what the chip lacks */
     char origin[RT_CHIP_ORIGIN_MAX]; /* "built-in", or the file it was read from */
     bool sparse_halved;              /* the file gave sparse peaks; they were halved once on load */
     /* Vector-unit (non-tensor) throughput in FLOP/s for element-wise work:
@@ -82,6 +84,10 @@ struct chip_spec {
      * (vendors publish none for these chips: a chip file may state them,
      * with its source, and a rocprof-compute roofline.csv measures them). */
     double l2_bytes_per_s, l1_bytes_per_s;
+    /* Figures where the sources disagree, one statement a line ('\n' between
+     * them, none at the end): "HBM bandwidth: 819 GB/s (docs, the guide) vs
+     * 8.1e11 / 8.2e11 (scaling-book, JAX)". Empty when none is known. */
+    char conflicts[RT_CHIP_CONFLICTS_MAX];
 };
 
 /* A run of chips to choose from: the built-ins, or the built-ins and the

@@ -339,7 +339,8 @@ static void test_new_presets(void **state)
         assert_int_equal(c->efficiency.sm_count, want[i].sms);
         assert_int_equal(c->scale_up_domain, want[i].domain);
         assert_true(strlen(c->source) > 40 && strlen(c->source) < RT_CHIP_SOURCE_MAX - 1);
-        assert_true(strlen(c->notes) > 20 && strlen(c->notes) < RT_CHIP_NOTES_MAX - 1);
+        assert_true(strlen(c->notes) + strlen(c->conflicts) > 20 && strlen(c->notes) < RT_CHIP_NOTES_MAX - 1);
+        assert_true(strlen(c->conflicts) < RT_CHIP_CONFLICTS_MAX - 1);
         char err[200];
         struct scenario s;
         scenario_default(&s);
