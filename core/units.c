@@ -342,6 +342,24 @@ char *format_seconds(char *buf, size_t size, double seconds)
     return buf;
 }
 
+char *format_seconds_4sig(char *buf, size_t size, double seconds)
+{
+    double a = fabs(seconds);
+    if (!isfinite(seconds) || a >= 1e6 || a == 0.0)
+        return format_seconds(buf, size, seconds);
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}};
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] && a < units[u].scale * 0.99995)
+        u++;
+    double v = seconds / units[u].scale, m = fabs(v);
+    int decimals = m >= 99.995 ? 1 : m >= 9.9995 ? 2 : m >= 0.99995 ? 3 : 4;
+    snprintf(buf, size, "%.*f %s", decimals, v, units[u].unit);
+    return buf;
+}
+
 char *format_turn_seconds(char *buf, size_t size, double seconds)
 {
     if (isfinite(seconds) && fabs(seconds) < 1e6 && (fabs(seconds) >= 0.01 || seconds == 0.0)) {

@@ -134,6 +134,14 @@ char *format_count(char *buf, size_t size, double value);
  * values print as "n/a". Returns buf. */
 char *format_seconds(char *buf, size_t size, double seconds);
 
+/* Writes seconds to four significant figures in the unit that keeps the
+ * mantissa in [1, 1000): "24.67 s", "1.690 ms", "346.2 us", "16.86 us",
+ * "42.00 ns" (a measurement beside its prediction, where format_seconds'
+ * one decimal would read 1.7 ms for 1.690 ms); a million seconds or more,
+ * and exactly zero, as format_seconds writes them. Non-finite values print
+ * as "n/a". Returns buf. */
+char *format_seconds_4sig(char *buf, size_t size, double seconds);
+
 /* Writes a turn's time as the guide prints it from 0.01 s up: "27.952 s",
  * "0.683 s", "0.091 s" (the guide's tables, two significant figures at least); a million
  * seconds or more in format_number's style ("161M s"). Shorter times go to

@@ -382,6 +382,20 @@ static void test_format_turn_seconds(void **state)
     assert_string_equal(format_turn_seconds(b, sizeof b, -0.00453), "-4.5 ms");
     assert_string_equal(format_turn_seconds(b, sizeof b, 0.0), "0.000 s");
     assert_string_equal(format_turn_seconds(b, sizeof b, 1.61e8), "161M s");
+    /* Four significant figures in the unit that keeps the mantissa in [1, 1000): the calibration
+     * table's measured, floor and realistic columns. */
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 24.6652), "24.67 s");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 4.992), "4.992 s");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 0.001689523), "1.690 ms");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 0.000346151), "346.2 us");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 1.686e-5), "16.86 us");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 4.2e-8), "42.00 ns");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 0.99999), "1.000 s"); /* rounds up into the next unit */
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 9.99996e-4), "1.000 ms");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, -0.0025), "-2.500 ms");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 0.0), "0.000 s");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, 1e-12), "0.0010 ns");
+    assert_string_equal(format_seconds_4sig(b, sizeof b, NAN), "n/a");
 }
 
 /* The unit a figure's key names: the last segment decides, a precision

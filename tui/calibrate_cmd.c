@@ -66,7 +66,7 @@ static void say_estimate(FILE *errout, const struct observation *obs, size_t n, 
     double fits = 1.0 + (double)(n < FOLDS ? n : FOLDS);
     double estimate = pass * 30.0 * (double)np * fits;
     if (estimate >= 2.0) {
-        fprintf(errout, "rooftop: fitting %zu parameters to %zu rows and cross-validating the fit (%s): about %.0f s\n",
+        fprintf(errout, "rooftop: note: fitting %zu parameters to %zu rows and cross-validating the fit (%s): about %.0f s\n",
                 np, n, n <= FOLDS ? "leave-one-out" : "10 folds", estimate);
         fflush(errout);
     }
@@ -81,10 +81,11 @@ static int check_floor(const struct observation *obs, size_t n, const char *path
         if (observation_predict(&obs[i], false, &floor_s, err, errsize) != 0)
             return -1;
         if (obs[i].measured_s < floor_s * 0.98) {
-            char given[32];
-            snprintf(err, errsize, "%s: row %s: measured %s s is faster than the roofline allows (%.4g s on %s): "
+            char given[32], floor_text[24];
+            snprintf(err, errsize, "%s: row %s: measured %s s is faster than the roofline allows (%s on %s): "
                                    "check its units and its chip",
-                     path, obs[i].id, format_exact(given, sizeof given, obs[i].measured_s), floor_s,
+                     path, obs[i].id, format_exact(given, sizeof given, obs[i].measured_s),
+                     format_seconds_4sig(floor_text, sizeof floor_text, floor_s),
                      obs[i].scenario.chip.key);
             return -1;
         }
@@ -102,8 +103,10 @@ static void print_rows(FILE *out, const struct observation *obs, size_t n)
         if (observation_predict(&obs[i], false, &f, err, sizeof err) != 0 ||
             observation_predict(&obs[i], true, &r, err, sizeof err) != 0)
             continue;
-        fprintf(out, "  %-24.24s %-13s %9.4g s %9.4g s %9.4g s %7.3f\n", obs[i].id, obs[i].level, obs[i].measured_s, f,
-                r, r / obs[i].measured_s);
+        char ms[24], fs[24], rs[24]; /* each time in its unit ("16.86 us"), as the reports write them */
+        fprintf(out, "  %-24.24s %-13s %11s %11s %11s %7.3f\n", obs[i].id, obs[i].level,
+                format_seconds_4sig(ms, sizeof ms, obs[i].measured_s), format_seconds_4sig(fs, sizeof fs, f),
+                format_seconds_4sig(rs, sizeof rs, r), r / obs[i].measured_s);
     }
 }
 

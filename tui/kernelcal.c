@@ -411,8 +411,8 @@ int run_kernel_calibrate(const struct cli_options *o, FILE *out, FILE *errout)
      * fit (40 steps of a numerical Jacobian), six fits a row with the
      * cross-validation, at about 0.3 us an evaluation. */
     double estimate_s = (double)kept * 6.0 * FIT_ITERATIONS * 9.0 * 0.3e-6;
-    fprintf(errout, "rooftop: fitting %zu groups over %zu rows of %d tables (%zu rows skipped): about %.0f s\n", ng,
-            kept, tables, skipped, ceil(estimate_s));
+    fprintf(errout, "rooftop: note: fitting %zu group%s over %zu row%s of %d table%s (%zu skipped): about %.0f s\n", ng,
+            ng == 1 ? "" : "s", kept, kept == 1 ? "" : "s", tables, tables == 1 ? "" : "s", skipped, ceil(estimate_s));
     bool tty = isatty(fileno(errout));
     double t0 = now_s();
     for (size_t g = 0; g < ng; g++) {
