@@ -429,7 +429,8 @@ static void analyze_chip_memory(const struct scenario *s, struct analysis *a)
     int64_t per_group = requests_fitting(room, cm->kv_cache_bytes_per_request);
     int64_t per_group_ws = requests_fitting(room - cm->activation_bytes, cm->kv_cache_bytes_per_request);
     mv->max_concurrent_requests = per_group > INT64_MAX / s->ep ? INT64_MAX : per_group * s->ep;
-    cm->max_concurrent_requests = per_group_ws > INT64_MAX / s->ep ? INT64_MAX : per_group_ws * s->ep;
+    cm->max_concurrent_requests = per_group_ws;
+    mv->max_concurrent_requests_after_workspace = per_group_ws > INT64_MAX / s->ep ? INT64_MAX : per_group_ws * s->ep;
     mv->weights_fit = mv->weights_fit && room - cm->activation_bytes >= 0.0;
     mv->batch_fits = mv->weights_fit && cm->free_bytes >= 0.0;
 }
@@ -578,7 +579,9 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     pf->ep = s->ep;
     pf->dp = s->data_parallel;
     pf->chips_per_replica = s->chips;
-    pf->chips_total = s->chips * s->data_parallel;
+    /* Every chip of the design: the replicas', and a disaggregated prefill pool, which serves them
+     * all (the chips tokens_per_s_per_chip divides by). */
+    pf->chips_total = s->chips * s->data_parallel + (s->disagg_prefill_chips > 0 ? s->disagg_prefill_chips : 0);
     pf->stage_layers = pipeline_stage_layers((double)s->model.layers, (double)s->pp);
     pf->tp_link_bytes_per_s = tp_link.one_way_bytes_per_s;
     pf->tp_crosses_domain = tp_link.crosses_domain;

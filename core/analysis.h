@@ -194,14 +194,18 @@ struct chip_memory {
     double kv_cache_bytes_per_request; /* one request's KV and state on this chip */
     double activation_tokens; /* tokens the activation workspace is sized for */
     double activation_bytes_per_element; /* 2 (bf16), 1 when the matmuls run at fp8 or int8 */
-    int64_t max_concurrent_requests; /* per replica: ep x floor((HBM - weights - activations - reserve) / per request) */
+    /* The requests this chip holds (whole, or its tensor-parallel share of
+     * each): floor((HBM - weights - activations - reserve) / per request).
+     * A replica holds ep times as many (memory.max_concurrent_requests_after_workspace):
+     * each expert-parallel rank keeps its own requests' KV (attention data-parallel). */
+    int64_t max_concurrent_requests;
 };
 
 /* The serving layout as analyzed (parallel.h). */
 struct parallel_figures {
     int64_t tp, pp, ep, dp;
     int64_t chips_per_replica;   /* tp x pp x ep */
-    int64_t chips_total;         /* x dp */
+    int64_t chips_total;         /* x dp, plus a disaggregated prefill pool's chips: the whole design */
     double stage_layers;         /* layers on the busiest pipeline stage */
     double microbatches;         /* prefill micro-batches through the pipeline */
     double bubble_fraction;      /* (pp - 1) / microbatches: the prefill's idle share of the ideal */
@@ -311,6 +315,8 @@ struct memory_verdict {
     int64_t max_concurrent_requests;   /* the guide's rule chip by chip: ep x floor((HBM - weights - reserve) per chip
                                           / (KV + state per request) per chip), KV copied past tp > kv_heads;
                                           0 when nothing is free */
+    int64_t max_concurrent_requests_after_workspace; /* the same after each chip's activation workspace:
+                                                        ep x per_chip.max_concurrent_requests, a replica's */
     bool weights_fit;                  /* weights + reserve fit in chips x HBM */
     bool batch_fits;                   /* ... and the batch's KV cache and state too, chip by chip */
     double kv_replication;             /* copies of each KV head over the tensor-parallel ranks (1: none) */

@@ -166,8 +166,13 @@ static void text_chip_memory(struct strbuf *sb, const struct scenario *s, const 
               format_si(w, sizeof w, cm->weights_bytes, "B"), format_si(k, sizeof k, cm->kv_cache_bytes + cm->state_bytes, "B"),
               format_si(act, sizeof act, cm->activation_bytes, "B"), cm->activation_tokens,
               format_si(f, sizeof f, cm->free_bytes, "B"), cm->free_bytes < 0.0 ? " (does not fit)" : "");
-    sb_printf(sb, "                     %lld requests fit after the activation workspace", 
-              (long long)cm->max_concurrent_requests);
+    /* A replica's count: each chip holds its share of every request, or with ep its rank's own */
+    sb_printf(sb, "                     %lld request%s fit a replica after the activation workspace",
+              (long long)mv->max_concurrent_requests_after_workspace,
+              mv->max_concurrent_requests_after_workspace == 1 ? "" : "s");
+    if (s->ep > 1)
+        sb_printf(sb, " (%lld on each of its %lld expert-parallel ranks)", (long long)cm->max_concurrent_requests,
+                  (long long)s->ep);
     if (mv->kv_replication > 1.0 && model_mixed_geometry(&s->model)) /* each kind copies its own heads */
         sb_printf(sb, "; the KV cache is %.2fx an even split over tp %lld (layers with fewer KV heads than chips copy "
                       "theirs)",
@@ -222,8 +227,9 @@ static void cost_energy_lines(struct strbuf *sb, const struct analysis *a, bool 
 }
 
 /* The layout and steady-state serving: time to first token, time per output token, throughputs. */
-/* The serving layout in words: "tp 8 x pp 1 x ep 1 = 8 chips a replica, 1
- * replica; experts over 8 ranks; prefill on its own 8 chips". */
+/* The serving layout in words: "tp 8 x pp 1 x ep 1 = 8 chips a replica, 2
+ * replicas; experts over 8 ranks; prefill on its own 8 chips; 24 chips in
+ * all" (the count per-chip figures divide by). */
 static void serving_layout_words(struct strbuf *sb, const struct scenario *s, const struct parallel_figures *pf)
 {
     sb_printf(sb, "tp %lld x pp %lld x ep %lld = %lld chip%s a replica, %lld replica%s", (long long)pf->tp,
@@ -232,8 +238,10 @@ static void serving_layout_words(struct strbuf *sb, const struct scenario *s, co
     if (s->moe_ep > 0)
         sb_printf(sb, "; experts over %lld rank%s (--moe-ep)", (long long)s->moe_ep, s->moe_ep == 1 ? "" : "s");
     if (s->disagg_prefill_chips > 0)
-        sb_printf(sb, "; prefill on its own %lld chip%s", (long long)s->disagg_prefill_chips,
-                  s->disagg_prefill_chips == 1 ? "" : "s");
+        sb_printf(sb, "; prefill on its own %lld chip%s; %lld chip%s in all", (long long)s->disagg_prefill_chips,
+                  s->disagg_prefill_chips == 1 ? "" : "s", (long long)pf->chips_total, pf->chips_total == 1 ? "" : "s");
+    else if (pf->dp > 1)
+        sb_printf(sb, "; %lld chips in all", (long long)pf->chips_total);
 }
 
 /* The layout and serving as engines serve: the loop, TTFT, TPOT, throughputs. */
@@ -286,8 +294,8 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     if (s->tpot_target_s > 0.0)
         sb_printf(sb, " %s target %s", sv->tpot_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->tpot_target_s));
     sb_puts(sb, "\n");
-    sb_printf(sb, "  the loop           %.1f running, %.3g request%s/s%s, a prompt alone %s, waits %s; budget %.0f "
-                  "token%s a step%s\n",
+    sb_printf(sb, "  the loop           %.1f running, %.3g request%s/s%s, a prompt alone %s, waits %s; at most %.0f "
+                  "token%s a step (the engine's token budget)%s\n",
               sv->running_requests, sv->requests_per_s, sv->requests_per_s == 1.0 ? "" : "s",
               lp->overloaded ? " (the most it serves)" : "", format_seconds(t1, sizeof t1, sv->prompt_s),
               lp->overloaded ? "without end" : format_seconds(t2, sizeof t2, lp->wait_s), sv->token_budget, sv->token_budget == 1.0 ? "" : "s",
@@ -382,7 +390,7 @@ static void text_latency(struct strbuf *sb, const struct scenario *s, const stru
     if (s->batch > 1) /* serving's TTFT is one request's; this is the turn's, every prompt at once */
         sb_printf(sb, "   (%lld prompts at once; a request's TTFT: Serving)\n", (long long)s->batch);
     else
-        sb_printf(sb, "   (time to first token)\n");
+        sb_printf(sb, "   (one prompt alone; a served request's TTFT: Serving)\n");
     latency_row(sb, "decode", n->decode_s, d->decode_s, r->decode_s);
     sb_printf(sb, "   (%lld steps: %s floor, %s realistic)\n", (long long)s->decode_tokens,
               format_seconds(x, sizeof x, d->tpot_s), format_seconds(y, sizeof y, r->tpot_s));
@@ -399,7 +407,7 @@ static void text_latency(struct strbuf *sb, const struct scenario *s, const stru
               chips_for_budget_text(x, sizeof x, n->chips_for_budget, n->max_chips),
               chips_for_budget_text(y, sizeof y, d->chips_for_budget, n->max_chips),
               chips_for_budget_text(z, sizeof z, r->chips_for_budget, n->max_chips));
-    sb_printf(sb, "  realistic: ±%.0f%% time to first token, ±%.0f%% per output token, ±%.0f%% the turn (%s); "
+    sb_printf(sb, "  realistic: ±%.0f%% prefill, ±%.0f%% a decode step, ±%.0f%% the turn (%s); "
                   "engine %s, %s per forward pass%s\n",
               100.0 * r->ttft_error_fraction, 100.0 * r->tpot_error_fraction, 100.0 * r->total_error_fraction,
               profile_phrase(profile, sizeof profile, r), s->engine.name, format_seconds(x, sizeof x, s->engine.step_s),
@@ -584,8 +592,9 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
                       "for the batch\n",
                   format_si(x, sizeof x, mv->state_bytes_per_request, "B"),
                   format_si(y, sizeof y, mv->state_bytes, "B"));
-    sb_printf(sb, "  concurrent requests that fit at %lld tokens: %lld%s\n", (long long)s->context_tokens,
-              (long long)mv->max_concurrent_requests, mv->batch_fits ? "" : " (the batch does not fit)");
+    sb_printf(sb, "  concurrent requests that fit at %lld tokens: %lld%s%s\n", (long long)s->context_tokens,
+              (long long)mv->max_concurrent_requests, a->parallel.dp > 1 || s->ep > 1 ? " a replica" : "",
+              mv->batch_fits ? "" : " (the batch does not fit)");
     text_chip_memory(sb, s, a);
     text_serving(sb, s, a);
 
@@ -665,7 +674,7 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     sb_printf(sb, "\n| latency | napkin | floor | realistic |\n| --- | ---: | ---: | ---: |\n");
     char decode_name[48];
     snprintf(decode_name, sizeof decode_name, "decode (%lld tokens)", (long long)s->decode_tokens);
-    md_latency_row(sb, "prefill (TTFT)", (const double[3]){n->prefill_s, d->prefill_s, r->prefill_s}, false);
+    md_latency_row(sb, s->batch > 1 ? "prefill (every prompt at once)" : "prefill (one prompt alone)", (const double[3]){n->prefill_s, d->prefill_s, r->prefill_s}, false);
     md_latency_row(sb, decode_name, (const double[3]){n->decode_s, d->decode_s, r->decode_s}, false);
     md_latency_row(sb, "overhead", (const double[3]){n->overhead_s, d->overhead_s, r->overhead_s}, false);
     md_latency_row(sb, "**total**", (const double[3]){n->total_s, d->total_s, r->total_s}, true);
@@ -726,8 +735,13 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               format_si(x, sizeof x, cm->weights_bytes, "B"),
               format_si(y, sizeof y, cm->kv_cache_bytes + cm->state_bytes, "B"),
               format_si(z, sizeof z, cm->activation_bytes, "B"), format_si(w, sizeof w, cm->free_bytes, "B"));
-    sb_printf(sb, "| requests that fit after the activation workspace | %lld |\n",
-              (long long)cm->max_concurrent_requests);
+    if (s->ep > 1)
+        sb_printf(sb, "| requests that fit a replica after the activation workspace | %lld (%lld on each of %lld ep ranks) |\n",
+                  (long long)mv->max_concurrent_requests_after_workspace, (long long)cm->max_concurrent_requests,
+                  (long long)s->ep);
+    else
+        sb_printf(sb, "| requests that fit a replica after the activation workspace | %lld |\n",
+                  (long long)mv->max_concurrent_requests_after_workspace);
     if (mv->kv_replication > 1.0)
         sb_printf(sb, "| copies of each KV %s over tp %lld | %.0f |\n", s->model.kv_lora_rank > 0 ? "latent" : "head",
                   (long long)a->parallel.tp, mv->kv_replication);
@@ -1210,6 +1224,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(per, "free_bytes", cm->free_bytes);
     cJSON_AddNumberToObject(per, "kv_cache_bytes_per_request", cm->kv_cache_bytes_per_request);
     cJSON_AddNumberToObject(per, "max_concurrent_requests", (double)cm->max_concurrent_requests);
+    cJSON_AddNumberToObject(mem, "max_concurrent_requests_after_workspace",
+                            (double)mv->max_concurrent_requests_after_workspace);
 
     json_placements(root, a);
     cJSON_AddNumberToObject(root, "decode_batch_intensity_flop_per_byte", a->decode_batch_intensity_flop_per_byte);

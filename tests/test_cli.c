@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <math.h>
 #include <unistd.h>
 #include <limits.h>
 
@@ -140,6 +141,8 @@ static void test_bad_input_is_one_clear_line_and_exit_2(void **state)
 }
 
 /* Looks up a dotted path ("latency.total_s") in a JSON object. */
+static double json_at(const cJSON *root, const char *path);
+
 static const cJSON *json_path(const cJSON *root, const char *path)
 {
     char buf[128];
@@ -542,8 +545,70 @@ static void test_help_version_lists(void **state)
     cJSON *root = cJSON_Parse(r.out);
     assert_true(cJSON_IsArray(root));
     assert_true(cJSON_IsString(cJSON_GetObjectItem(cJSON_GetArrayItem(root, 0), "source")));
+    /* The README's promise: each chip's conflicts between sources are an array of lines. TPU v5e's
+     * bandwidth is 819 GB/s in its docs and the guide, 8.1e11 / 8.2e11 in scaling-book and JAX. */
+    int with_conflicts = 0;
+    const cJSON *chip;
+    cJSON_ArrayForEach(chip, root)
+    {
+        const cJSON *c = cJSON_GetObjectItem(chip, "conflicts");
+        assert_true(cJSON_IsArray(c));
+        with_conflicts += cJSON_GetArraySize(c) > 0;
+        const char *key = cJSON_GetObjectItem(chip, "key")->valuestring;
+        if (strcmp(key, "tpu-v5e") == 0) {
+            assert_int_equal(cJSON_GetArraySize(c), 1);
+            assert_string_equal(cJSON_GetArrayItem(c, 0)->valuestring,
+                                "HBM bandwidth: 819 GB/s (docs, the guide) vs 8.1e11 / 8.2e11 (scaling-book, JAX)");
+            assert_null(strstr(cJSON_GetObjectItem(chip, "notes")->valuestring, "819"));
+        }
+        if (strcmp(key, "b300") == 0)
+            assert_int_equal(cJSON_GetArraySize(c), 4); /* FP4 peak, capacity, bandwidth, TDP */
+    }
+    assert_int_equal(with_conflicts, 16);
     cJSON_Delete(root);
     run_free(&r);
+    /* A chip file's conflicts come back as they were given; a line break inside one is refused. */
+    char path[] = "/tmp/rooftop-conflicts-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"name\": \"Conf chip\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 8e10, "
+          "\"hbm_bytes_per_s\": 3e12, \"conflicts\": [\"bf16 peak: 1 PF (a) vs 0.9 PF (b)\", \"HBM: 80 vs 96 GB\"]}",
+          f);
+    fclose(f);
+    char saved[] = "/tmp/rooftop-conflicts-scenario-XXXXXX";
+    int sfd = mkstemp(saved);
+    assert_true(sfd >= 0);
+    close(sfd);
+    r = RUN("--chip", path, "--write-scenario", saved);
+    assert_int_equal(r.status, 0);
+    run_free(&r);
+    char *text = NULL;
+    size_t len = 0;
+    f = fopen(saved, "r");
+    assert_non_null(f);
+    FILE *mem = open_memstream(&text, &len);
+    for (int ch; (ch = fgetc(f)) != EOF;)
+        fputc(ch, mem);
+    fclose(mem);
+    fclose(f);
+    root = cJSON_Parse(text);
+    free(text);
+    const cJSON *mc = json_path(root, "chip.conflicts");
+    assert_int_equal(cJSON_GetArraySize(mc), 2);
+    assert_string_equal(cJSON_GetArrayItem(mc, 1)->valuestring, "HBM: 80 vs 96 GB");
+    cJSON_Delete(root);
+    unlink(saved);
+    f = fopen(path, "w");
+    fputs("{\"name\": \"Conf chip\", \"peak_flops_per_s\": {\"bf16\": 1e15}, \"hbm_bytes\": 8e10, "
+          "\"hbm_bytes_per_s\": 3e12, \"conflicts\": [\"two\\nlines\"]}",
+          f);
+    fclose(f);
+    r = RUN("--report", "--chip", path);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "conflicts[0] must be a non-empty string of one line"));
+    run_free(&r);
+    unlink(path);
     r = RUN("--list-models");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "mixtral-8x7b"));
@@ -830,6 +895,14 @@ static void test_realistic_flags_and_keys(void **state)
     assert_non_null(strstr(r.out, "Calibrating h100 from 6 rows"));
     assert_non_null(strstr(r.out, "leave-one-out MAPE 0.0%"));
     assert_non_null(strstr(r.out, "note: 6 rows for 3 fitted parameters"));
+    /* Times in their unit, four figures: 0.000346151 s measured against a 238.8 us floor. */
+    assert_non_null(strstr(r.out, "\n  d                        point            346.2 us    238.8 us    346.2 us   1.000\n"));
+    run_free(&r);
+    /* What the kernel fit says before it starts is a note, not an error. */
+    r = RUN("--calibrate", "tests/fixtures/kernels/h100_sxm/trtllm/gemm_perf.csv", "--chip", "h100");
+    assert_int_equal(r.status, 0);
+    const char *said = "rooftop: note: fitting 3 groups over 40 rows of 1 table (0 skipped): about ";
+    assert_int_equal(strncmp(r.err, said, strlen(said)), 0);
     run_free(&r);
     r = RUN("--report=json", "--chip", chip);
     assert_int_equal(r.status, 0);
@@ -1510,10 +1583,77 @@ static void test_explorer_flags_in_reports_are_named(void **state)
     assert_string_equal(r.out, plain.out);
     assert_non_null(strstr(r.err, "--background is for the explorer; the text report printed without a terminal"));
     run_free(&r);
+    /* The man page's promise: without a terminal, one line on stderr says why, and --report is
+     * how a script asks for the report without it. */
+    if (!isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) == 0) {
+        r = run_argv((const char *const[]){NULL});
+        assert_int_equal(r.status, 0);
+        assert_string_equal(r.out, plain.out);
+        assert_string_equal(r.err, "rooftop: note: standard input and output are not a terminal, so the explorer "
+                                   "cannot open; printing the text report (--report asks for it without this line)\n");
+        run_free(&r);
+    } else if (!isatty(STDIN_FILENO)) {
+        r = run_argv((const char *const[]){NULL});
+        assert_non_null(strstr(r.err, "rooftop: note: standard input is not a terminal"));
+        run_free(&r);
+    }
     r = RUN("--list-themes", "--theme", "projector"); /* themes are what it lists */
     assert_string_equal(r.err, "");
     run_free(&r);
     run_free(&plain);
+}
+
+/* The serving section's words (issue 21, item 15): the turn's prefill is never called a time to
+ * first token (that is one served request's wait and prefill); chips_total counts a disaggregated
+ * prefill pool, which the per-chip throughput divides by; the requests that fit after the
+ * workspace are a replica's, each expert-parallel rank holding its own; the engine's token budget
+ * is not a bare "budget" beside the serving verdict. */
+static void test_serving_words_mean_one_thing(void **state)
+{
+    (void)state;
+    struct run r = RUN("--report");
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "time to first token"));
+    assert_non_null(strstr(r.out, "   (one prompt alone; a served request's TTFT: Serving)\n"));
+    assert_non_null(strstr(r.out, "  realistic: ±65% prefill, ±65% a decode step, ±"));
+    assert_non_null(strstr(r.out, " tokens a step (the engine's token budget)"));
+    assert_null(strstr(r.out, "; budget "));
+    run_free(&r);
+    r = RUN("--report=markdown", "--batch", "8");
+    assert_non_null(strstr(r.out, "| prefill (every prompt at once) |"));
+    assert_null(strstr(r.out, "TTFT) |"));
+    run_free(&r);
+
+    /* 2 replicas of tp 8 and a shared prefill pool of 8: 24 chips, and per chip is per those 24. */
+    r = RUN("--report=json", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--batch", "8", "--disagg",
+            "8:8", "--dp", "2");
+    assert_int_equal(r.status, 0);
+    cJSON *root = cJSON_Parse(r.out);
+    assert_int_equal((int)json_at(root, "parallel.chips_total"), 24);
+    double rate = json_at(root, "serving.requests_per_s") * 2.0 * 128.0; /* a replica's, 128 tokens each */
+    ASSERT_NEAR(json_at(root, "serving.tokens_per_s_per_chip"), rate / 24.0, 1e-9 * rate);
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--batch", "8", "--disagg", "8:8",
+            "--dp", "2");
+    assert_non_null(strstr(r.out, "= 8 chips a replica, 2 replicas; prefill on its own 8 chips; 24 chips in all\n"));
+    run_free(&r);
+
+    /* Mixtral on 8 H100s as ep 8: each rank holds its own requests' KV. The rank's free HBM after
+     * 14.5 GB of weights and a 1.17 GB workspace, over 1.07 GB a request, holds 59; the replica 472. */
+    r = RUN("--report=json", "--chip", "h100", "--model", "mixtral-8x7b", "--tp", "1", "--ep", "8", "--batch", "64");
+    root = cJSON_Parse(r.out);
+    assert_int_equal((int)json_at(root, "memory.per_chip.max_concurrent_requests"), 59);
+    assert_int_equal((int)json_at(root, "memory.max_concurrent_requests_after_workspace"), 472);
+    double room = 80e9 - json_at(root, "memory.per_chip.weights_bytes") - json_at(root, "memory.per_chip.activation_bytes");
+    assert_int_equal(59, (int)floor(room / json_at(root, "memory.per_chip.kv_cache_bytes_per_request")));
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report", "--chip", "h100", "--model", "mixtral-8x7b", "--tp", "1", "--ep", "8", "--batch", "64");
+    assert_non_null(strstr(r.out, "472 requests fit a replica after the activation workspace (59 on each of its 8 "
+                                  "expert-parallel ranks)"));
+    assert_non_null(strstr(r.out, "concurrent requests that fit at 8192 tokens: 488 a replica\n"));
+    run_free(&r);
 }
 
 /* Latent attention is not GQA: DeepSeek-V3 caches a 512 + 64 = 576-wide
@@ -1967,6 +2107,7 @@ int main(void)
         cmocka_unit_test(test_report_numbers_without_exponents),
         cmocka_unit_test(test_latent_attention_and_moe_shape_lines),
         cmocka_unit_test(test_explorer_flags_in_reports_are_named),
+        cmocka_unit_test(test_serving_words_mean_one_thing),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_block_formats_and_act_precision),
         cmocka_unit_test(test_kv_heads_lists_the_divisors),

@@ -2080,9 +2080,17 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
     }
     if (o->write_scenario)
         return 0; /* saving was the job */
-    bool interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-    if (!interactive && !o->write_scenario)
+    bool in_tty = isatty(STDIN_FILENO), out_tty = isatty(STDOUT_FILENO);
+    bool interactive = in_tty && out_tty;
+    if (!interactive) {
+        /* The man page's promise: one line that says why there is no explorer, and how a script
+         * that wants what is printed asks for it (and so does not get this line). */
+        cli_say(errout, "note: standard %s not a terminal, so the explorer cannot open; printing %s",
+                !in_tty && !out_tty ? "input and output are" : !in_tty ? "input is" : "output is",
+                o->baseline_path ? "the diff against the baseline (--baseline F --format=text asks for it without this line)"
+                                 : "the text report (--report asks for it without this line)");
         say_explorer_only(o, errout, "the text report printed without a terminal");
+    }
     if (!interactive && o->baseline_path) {
         /* No terminal for the pinned baseline: say what changed instead. */
         o->diff_baseline = true;
