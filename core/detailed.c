@@ -128,19 +128,6 @@ static enum rt_kernel_source resolve_kind(const struct kernel_view *v, enum rt_k
     return src;
 }
 
-/* A float kernel parameter as the double its shortest decimal reads as
- * (0.7f is 0.699999988079071 as a double: reports print 0.7). */
-static double float_value(float f)
-{
-    char buf[32];
-    for (int digits = 1; digits <= 9; digits++) {
-        snprintf(buf, sizeof buf, "%.*g", digits, (double)f);
-        if ((float)strtod(buf, NULL) == f)
-            return strtod(buf, NULL);
-    }
-    return (double)f;
-}
-
 /* The profile for elementwise work and links that a chip's kernel fits
  * imply: its memory-bound bf16 GEMMs' achieved bandwidth and launch time, its
  * all-reduce's step time and link fraction, each GEMM format's peak
@@ -160,19 +147,19 @@ static struct efficiency_profile efficiency_from_kernels(const struct hw_rates *
     int step = kernel_param_index(RT_KERNEL_NCCL_ALLREDUCE, "step_s");
     int link = kernel_param_index(RT_KERNEL_NCCL_ALLREDUCE, "simple_link_fraction");
     if (hbm >= 0)
-        e.memory = dmin(1.0, float_value(g[hbm]) * hw->kmemory_derate);
+        e.memory = dmin(1.0, float_shortest_double(g[hbm]) * hw->kmemory_derate);
     if (launch >= 0)
-        e.kernel_s = float_value(g[launch]);
+        e.kernel_s = float_shortest_double(g[launch]);
     if (step >= 0)
-        e.allreduce_step_s = float_value(ar[step]);
+        e.allreduce_step_s = float_shortest_double(ar[step]);
     if (link >= 0)
-        e.link = dmin(1.0, float_value(ar[link]));
+        e.link = dmin(1.0, float_shortest_double(ar[link]));
     for (int p = 0; p < RT_PRECISION_COUNT && peak >= 0; p++) {
         float q[RT_KERNEL_PARAMS];
         double err;
         enum rt_kernel_format f = kernel_format_for((enum rt_precision)p, (enum rt_precision)p);
         resolve_kind(v, RT_KERNEL_GEMM, f, false, RT_KFAM_ANY, hw->kengine, q, &err, NULL);
-        e.matmul[p] = dmin(1.0, dmax(0.01, float_value(q[peak]) * hw->kcompute_derate));
+        e.matmul[p] = dmin(1.0, dmax(0.01, float_shortest_double(q[peak]) * hw->kcompute_derate));
     }
     e.present = true;
     e.calibrated = v->measured;

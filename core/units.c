@@ -342,6 +342,54 @@ char *format_seconds(char *buf, size_t size, double seconds)
     return buf;
 }
 
+/* The candidate of `digits` significant figures at decimal scale 10^n (n from
+ * the caller), m rounded down or up: the double it reads as. */
+static double scaled_decimal(double m, int n)
+{
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    return n >= 0 ? m / pow10[n] : m * pow10[-n];
+}
+
+double float_shortest_double(float f)
+{
+    double x = (double)f;
+    if (x == 0.0 || !isfinite(x))
+        return x;
+    int e10 = (int)floor(log10(fabs(x))); /* x in [10^e10, 10^(e10+1)), give or take log10's last bit: */
+    if (e10 >= -21 && e10 <= 21) {                 /* made exact against the powers themselves */
+        if (fabs(x) < scaled_decimal(1.0, -e10))
+            e10--;
+        else if (fabs(x) >= scaled_decimal(1.0, -(e10 + 1)))
+            e10++;
+    }
+    for (int digits = 1; digits <= 9 && e10 >= -21 && e10 <= 21; digits++) {
+        int n = digits - 1 - e10; /* m = x * 10^n has `digits` figures */
+        if (n > 22 || n < -22)
+            break;
+        double scaled = scaled_decimal(x, -n);
+        double lo = floor(scaled), hi = lo + 1.0, best = NAN;
+        for (int k = 0; k < 2; k++) { /* the nearer of the two that read back as f, the even on a tie */
+            double m = k == 0 ? lo : hi, c = scaled_decimal(m, n);
+            if ((float)c != f)
+                continue;
+            double d = fabs(c - x), bd = fabs(best - x);
+            if (isnan(best) || d < bd || (d == bd && fmod(m, 2.0) == 0.0))
+                best = c;
+        }
+        if (!isnan(best))
+            return best;
+    }
+    char buf[32]; /* beyond the fast path's range: print and read */
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, x);
+        double v = strtod(buf, NULL);
+        if ((float)v == f)
+            return v;
+    }
+    return x;
+}
+
 char *format_seconds_4sig(char *buf, size_t size, double seconds)
 {
     double a = fabs(seconds);

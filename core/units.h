@@ -134,6 +134,19 @@ char *format_count(char *buf, size_t size, double value);
  * values print as "n/a". Returns buf. */
 char *format_seconds(char *buf, size_t size, double seconds);
 
+/* The double that a float's shortest round-tripping decimal reads as: 0.7f
+ * (0.699999988079071 as a double) gives 0.7, so that a fitted kernel
+ * parameter stored as a float prints and computes as the figure it was
+ * written with. The same double as printing f with %.*g at 1, 2, ... 9
+ * digits and taking the first that reads back as f (the reference the
+ * tests compare against), at a few dozen instructions instead of a
+ * thousand-odd (analyze() converts eleven a call): the decimal's digits
+ * come from f x 10^n and the double from one exact scaling by 10^n, which
+ * is the correctly rounded reading while 10^n is exact (|n| <= 22) and the
+ * digits fit in 2^53 (Clinger's fast path, PLDI 1990); outside that range
+ * it prints and reads. Zero, infinities and NaN come back as they are. */
+double float_shortest_double(float f);
+
 /* Writes seconds to four significant figures in the unit that keeps the
  * mantissa in [1, 1000): "24.67 s", "1.690 ms", "346.2 us", "16.86 us",
  * "42.00 ns" (a measurement beside its prediction, where format_seconds'

@@ -2,6 +2,9 @@
  * (../shared/seeds/002_*.txt; the table in DESIGN.md "The reference figures"),
  * and the lab's traps. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -398,6 +401,56 @@ static void test_format_turn_seconds(void **state)
     assert_string_equal(format_seconds_4sig(b, sizeof b, NAN), "n/a");
 }
 
+/* The reference float_shortest_double must match: print at 1, 2, ... 9 digits, keep the first that
+ * reads back as the float. */
+static double shortest_by_printing(float f)
+{
+    char buf[32];
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, (double)f);
+        if ((float)strtod(buf, NULL) == f)
+            return strtod(buf, NULL);
+    }
+    return (double)f;
+}
+
+/* float_shortest_double is the printed-and-read reference, bit for bit: on the kernel fits' kind of
+ * figures (0.7f, 1.2e-5f), on floats next to powers of ten, and on 300k floats drawn over every
+ * exponent a float has (a fixed generator: the same floats each run). */
+static void test_float_shortest_double(void **state)
+{
+    (void)state;
+    assert_true(float_shortest_double(0.7f) == 0.7);
+    assert_true(float_shortest_double(1.2e-5f) == 1.2e-5);
+    assert_true(float_shortest_double(0.0f) == 0.0);
+    assert_true(float_shortest_double(-3.25f) == -3.25);
+    assert_true(isinf(float_shortest_double(INFINITY)));
+    assert_true(isnan(float_shortest_double(NAN)));
+    int checked = 0;
+    for (int e = -44; e <= 38; e++) { /* each power of ten and the floats either side of it */
+        float p = (float)pow(10.0, e);
+        float around[5] = {p, nextafterf(p, 0.0f), nextafterf(p, INFINITY), nextafterf(nextafterf(p, 0.0f), 0.0f),
+                           nextafterf(nextafterf(p, INFINITY), INFINITY)};
+        for (int i = 0; i < 5; i++, checked++)
+            if (float_shortest_double(around[i]) != shortest_by_printing(around[i]))
+                fail_msg("float %.9g: %.17g, printing gives %.17g", (double)around[i],
+                         float_shortest_double(around[i]), shortest_by_printing(around[i]));
+    }
+    uint32_t x = 2463534242u; /* xorshift32 */
+    for (int i = 0; i < 300000; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        float f;
+        memcpy(&f, &x, sizeof f);
+        if (!isfinite(f))
+            continue;
+        checked++;
+        if (float_shortest_double(f) != shortest_by_printing(f))
+            fail_msg("float %.9g (bits %08x): %.17g, printing gives %.17g", (double)f, x, float_shortest_double(f),
+                     shortest_by_printing(f));
+    }
+    assert_true(checked > 290000);
+}
+
 /* The unit a figure's key names: the last segment decides, a precision
  * defers to the one before it, an index is ignored. */
 static void test_key_unit(void **state)
@@ -472,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_parse_number),
         cmocka_unit_test(test_parse_token_count),
         cmocka_unit_test(test_format_turn_seconds),
+        cmocka_unit_test(test_float_shortest_double),
         cmocka_unit_test(test_key_unit),
         cmocka_unit_test(test_format_number),
         cmocka_unit_test(test_precisions),
