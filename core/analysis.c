@@ -1439,7 +1439,9 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
      * about half of it, so at long context the PaLM figures can pass 100%. Say so, not silently. */
     bool whole_attention = s->flops_convention == RT_FLOPS_PALM || s->flops_convention == RT_FLOPS_MEGATRON;
     bool shown = tr->state_fits || tr->measured || s->has_step_times; /* else no MFU is given at all */
-    if (whole_attention && shown && (tr->mfu > 1.0 || step_mfu > 1.0))
+    /* A measured rate over 100% even counted causally is no overcount: its own note says the rate is off. */
+    bool explained = !tr->measured || (tr->causal_mfu <= 1.0 && tr->causal_hfu <= 1.0);
+    if (whole_attention && shown && ((tr->mfu > 1.0 && explained) || step_mfu > 1.0))
         add_note(a, "MFU and HFU above 100%%: PaLM's model FLOPs (6N + 12 L H Q T) count attention over the whole "
                     "%lld-token context, while the step runs causal attention, about half of it; compare the "
                     "figures with other PaLM MFUs, not with the chip's peak.",
@@ -1733,8 +1735,10 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                  a->mfu_budget.mfu > 1.0 && a->training.state_fits
                      ? ", and at this context even 100%: the views give the causal count first"
                      : "");
-    if (a->training.measured && a->training.mfu > 1.0)
-        add_note(a, "The measured training rate implies MFU above 100%%: the rate, the chip count or the peak is off.");
+    if (a->training.measured && a->training.causal_mfu > 1.0)
+        add_note(a, "The measured training rate implies MFU above 100%% even counted causally (%.0f%%): no chip runs "
+                    "above its peak, so the rate, the chip count or the peak is off.",
+                 a->training.causal_mfu * 100.0);
     if (a->prefill_mfu > 1.0)
         add_note(a, "The measured time to first token implies prefill MFU above 100%%: the time or the chip figures "
                     "are off.");

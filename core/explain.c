@@ -468,8 +468,11 @@ static void explain_mfu(struct explanation *e, const struct scenario *s, const s
     line(e, RT_EXPLAIN_FORMULA, "  lost: %s", lost);
     line(e, RT_EXPLAIN_FORMULA, "  biggest lever: %s", step_part_name(mb->biggest_lever));
     if (tr->measured)
-        line(e, RT_EXPLAIN_NUMBERS, "  measured: FLOPs per token x %g tokens/s / (all chips x peak) = MFU %s",
-             s->measured_train_tokens_per_s, format_percent(t2, sizeof t2, tr->mfu));
+        line(e, RT_EXPLAIN_NUMBERS, "  measured: FLOPs per token x %g tokens/s / (all chips x peak) = MFU %s%s",
+             s->measured_train_tokens_per_s, format_percent(t2, sizeof t2, tr->mfu),
+             tr->causal_mfu > 1.0  ? " (over 100% even counted causally: the rate, the chips or the peak is off)"
+             : tr->mfu > 1.0       ? " (over 100% from non-causal attention: the causal count is under it)"
+                                   : "");
     line(e, RT_EXPLAIN_FORMULA, "  (L layers, H heads, Q = d_head, T = context; step: the MFU bar)");
     if (palm)
         line(e, RT_EXPLAIN_SOURCE, "  PaLM: Chowdhery et al. 2022, app. B (attention FLOPs not halved)");

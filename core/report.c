@@ -138,6 +138,31 @@ static void describe_scenario(struct strbuf *sb, const struct scenario *s, const
               (long long)s->batch);
 }
 
+/* What a measured figure over 100% is: not a convention's overcount (the
+ * prefill's MFU counts causal attention, MBU the bytes a step must read),
+ * so the measurement or the chip's figures are wrong. */
+#define MEASURED_OVER_PEAK ": over 100%, and no chip runs above its peak, so the measurement or the chip's figures are off"
+
+/* The measured training rate's MFU and HFU in words: plain; or, over 100%
+ * because the convention counts attention whole, the causal count first and
+ * the convention's beside it; or, over 100% even counted causally, said to be
+ * a measurement no chip could make. Returns buf. */
+static const char *measured_mfu_words(char *buf, size_t size, const struct analysis *a)
+{
+    const struct training_figures *tr = &a->training;
+    const char *conv = flops_convention_label(tr->convention);
+    if (tr->mfu <= 1.0 && tr->hfu <= 1.0)
+        snprintf(buf, size, "MFU %.1f%%, HFU %.1f%%", tr->mfu * 100.0, tr->hfu * 100.0);
+    else if (analysis_mfu_shown(a, true) == RT_MFU_CAUSAL && tr->causal_mfu <= 1.0 && tr->causal_hfu <= 1.0)
+        snprintf(buf, size, "MFU %.1f%% causal, HFU %.1f%% causal (%s counts %.1f%%, %.1f%%: non-causal attention)",
+                 tr->causal_mfu * 100.0, tr->causal_hfu * 100.0, conv, tr->mfu * 100.0, tr->hfu * 100.0);
+    else
+        snprintf(buf, size, "MFU %.1f%%, HFU %.1f%% (%.1f%% counted causally): over 100%%, and no chip runs above its "
+                            "peak, so the rate, the chip count or the peak is off",
+                 tr->mfu * 100.0, tr->hfu * 100.0, tr->causal_mfu * 100.0);
+    return buf;
+}
+
 /* ---- text ---------------------------------------------------------------- */
 
 static void text_placements(struct strbuf *sb, const struct analysis *a, const char *indent)
@@ -519,16 +544,18 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
                                           "tokens, or the tokens too many"
                                         : "");
     }
+    char words[200];
     if (tr->measured)
-        sb_printf(sb, "  measured: %s tokens/s -> MFU %.1f%%, HFU %.1f%% on %lld chip%s\n",
-                  format_number(ng, sizeof ng, s->measured_train_tokens_per_s, 0), tr->mfu * 100.0, tr->hfu * 100.0,
-                  (long long)(s->chips * s->data_parallel), s->chips * s->data_parallel == 1 ? "" : "s");
+        sb_printf(sb, "  measured: %s tokens/s on %lld chip%s -> %s\n",
+                  format_number(ng, sizeof ng, s->measured_train_tokens_per_s, 0),
+                  (long long)(s->chips * s->data_parallel), s->chips * s->data_parallel == 1 ? "" : "s",
+                  measured_mfu_words(words, sizeof words, a));
     if (a->prefill_mfu > 0.0)
-        sb_printf(sb, "  measured prefill: TTFT %s -> MFU %.1f%%\n", format_seconds(x, sizeof x, s->measured_ttft_s),
-                  a->prefill_mfu * 100.0);
+        sb_printf(sb, "  measured prefill: TTFT %s -> MFU %.1f%%%s\n", format_seconds(x, sizeof x, s->measured_ttft_s),
+                  a->prefill_mfu * 100.0, a->prefill_mfu > 1.0 ? MEASURED_OVER_PEAK : "");
     if (a->decode_mbu > 0.0)
-        sb_printf(sb, "  measured decode: TPOT %s -> MBU %.1f%%\n", format_seconds(x, sizeof x, s->measured_tpot_s),
-                  a->decode_mbu * 100.0);
+        sb_printf(sb, "  measured decode: TPOT %s -> MBU %.1f%%%s\n", format_seconds(x, sizeof x, s->measured_tpot_s),
+                  a->decode_mbu * 100.0, a->decode_mbu > 1.0 ? MEASURED_OVER_PEAK : "");
 }
 
 static void text_report(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
@@ -821,13 +848,15 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     if (run->implied_mfu > 0.0)
         sb_printf(sb, "Published %s chip-hours imply MFU **%.1f%%**.\n\n",
                   format_number(mh, sizeof mh, s->train_chip_hours, 0), run->implied_mfu * 100.0);
+    char words[200];
     if (a->training.measured)
-        sb_printf(sb, "Measured training: MFU **%.1f%%**, HFU %.1f%%.\n\n", a->training.mfu * 100.0,
-                  a->training.hfu * 100.0);
+        sb_printf(sb, "Measured training: %s.\n\n", measured_mfu_words(words, sizeof words, a));
     if (a->prefill_mfu > 0.0)
-        sb_printf(sb, "Measured prefill MFU: **%.1f%%**.\n\n", a->prefill_mfu * 100.0);
+        sb_printf(sb, "Measured prefill MFU: **%.1f%%**%s.\n\n", a->prefill_mfu * 100.0,
+                  a->prefill_mfu > 1.0 ? MEASURED_OVER_PEAK : "");
     if (a->decode_mbu > 0.0)
-        sb_printf(sb, "Measured decode MBU: **%.1f%%**.\n\n", a->decode_mbu * 100.0);
+        sb_printf(sb, "Measured decode MBU: **%.1f%%**%s.\n\n", a->decode_mbu * 100.0,
+                  a->decode_mbu > 1.0 ? MEASURED_OVER_PEAK : "");
     for (int i = 0; i < a->note_count; i++)
         sb_printf(sb, "- %s\n", a->notes[i]);
     text_assumptions(sb, &s->model, "- Assumed from the model's config: ", "\n");

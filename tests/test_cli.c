@@ -1656,6 +1656,41 @@ static void test_serving_words_mean_one_thing(void **state)
     run_free(&r);
 }
 
+/* A measured figure over 100% is never bare (issue 21 item 4's kind): a training rate PaLM's count
+ * puts over 100% gives the causal count first; one over 100% even counted causally, a prefill
+ * MFU (counted causally already) or an MBU over 100% is called a measurement no chip could make. */
+static void test_measured_over_peak_is_named(void **state)
+{
+    (void)state;
+    struct run r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-8b", "--tp", "8", "--dp", "16", "--batch",
+                       "8", "--measured-train-tokens-per-s", "5e6");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  measured: 5.00M tokens/s on 128 chips -> MFU 241.1%, HFU 241.1% (215.7% counted "
+                                  "causally): over 100%, and no chip runs above its peak, so the rate, the chip count "
+                                  "or the peak is off\n"));
+    assert_null(strstr(r.out, "compare the figures with other PaLM MFUs")); /* no overcount explains it */
+    assert_non_null(strstr(r.out, "implies MFU above 100% even counted causally (216%)"));
+    run_free(&r);
+    /* At a 128k context PaLM's whole-context attention is most of the count: 120.5% PaLM is 71.7% causal. */
+    r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-8b", "--tp", "8", "--dp", "16", "--batch", "8",
+            "--context", "128k", "--measured-train-tokens-per-s", "6e5");
+    assert_non_null(strstr(r.out, "-> MFU 71.7% causal, HFU 71.7% causal (PaLM counts 120.5%, 120.5%: non-causal "
+                                  "attention)\n"));
+    assert_null(strstr(r.out, "implies MFU above 100% even counted causally"));
+    run_free(&r);
+    r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-8b", "--batch", "1", "--measured-ttft-s", "0.05",
+            "--measured-tpot-s", "0.001");
+    assert_non_null(strstr(r.out, "measured prefill: TTFT 50.0 ms -> MFU 301.5%: over 100%, and no chip runs above its "
+                                  "peak, so the measurement or the chip's figures are off\n"));
+    assert_non_null(strstr(r.out, "measured decode: TPOT 1.0 ms -> MBU "));
+    assert_non_null(strstr(strstr(r.out, "measured decode: TPOT"), ": over 100%, and no chip runs above its peak"));
+    run_free(&r);
+    r = RUN("--report=markdown", "--chip", "h100", "--model", "llama-3.1-8b", "--batch", "1", "--measured-ttft-s",
+            "0.05");
+    assert_non_null(strstr(r.out, "Measured prefill MFU: **301.5%**: over 100%, and no chip runs above its peak"));
+    run_free(&r);
+}
+
 /* Latent attention is not GQA: DeepSeek-V3 caches a 512 + 64 = 576-wide
  * latent per token and layer against MHA's 128 heads x (192 + 128), so
  * 40960 / 576 = 71.1x; and a mixture of experts' decode row, which counts
@@ -2108,6 +2143,7 @@ int main(void)
         cmocka_unit_test(test_latent_attention_and_moe_shape_lines),
         cmocka_unit_test(test_explorer_flags_in_reports_are_named),
         cmocka_unit_test(test_serving_words_mean_one_thing),
+        cmocka_unit_test(test_measured_over_peak_is_named),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_block_formats_and_act_precision),
         cmocka_unit_test(test_kv_heads_lists_the_divisors),
