@@ -1302,7 +1302,10 @@ static void training_totals(const struct scenario *s, double peak, struct traini
         return;
     tr->totals = true;
     tr->total_flops = tr->model_flops_per_token * s->train_tokens;
-    tr->totals_mfu = s->train_mfu > 0.0 ? s->train_mfu : tr->mfu;
+    /* A step whose state does not fit has no MFU (analysis_mfu_shown): nothing to time the run at
+     * but --train-mfu or a measured rate. */
+    bool step_runs = tr->measured || tr->state_fits || s->has_step_times;
+    tr->totals_mfu = s->train_mfu > 0.0 ? s->train_mfu : step_runs ? tr->mfu : 0.0;
     if (tr->totals_mfu > 0.0) {
         tr->chip_hours = tr->total_flops / (peak * tr->totals_mfu) / 3600.0;
         tr->days = tr->chip_hours / ((double)s->chips * (double)s->data_parallel) / 24.0;

@@ -28,6 +28,28 @@ void warn_add(struct load_warnings *w, const char *fmt, ...)
     va_end(ap);
 }
 
+void note_add(struct load_warnings *w, const char *fmt, ...)
+{
+    if (!w)
+        return;
+    if (w->count >= RT_MAX_WARNINGS) {
+        if (w->dropped < INT_MAX)
+            w->dropped++;
+        return;
+    }
+    char *out = w->text[w->count++];
+    int n = snprintf(out, RT_WARNING_MAX, "%s", RT_NOTE_PREFIX);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out + n, RT_WARNING_MAX - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+const char *warning_word(const char *text)
+{
+    return text && strncmp(text, RT_NOTE_PREFIX, strlen(RT_NOTE_PREFIX)) == 0 ? "" : "warning: ";
+}
+
 void json_line_col(const char *text, size_t len, size_t offset, int *line, int *col)
 {
     *line = 1;

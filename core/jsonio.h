@@ -30,6 +30,18 @@ struct load_warnings {
  * whoever prints them can say how many more there were. */
 void warn_add(struct load_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Adds a note where warnings go: what a reader did or assumed that is not a
+ * fault (a profile's summary, a count it inferred), so that it is said, but
+ * not as a warning. Stored as "note: " and the text (RT_NOTE_PREFIX), which
+ * whoever prints them keeps as the line's word instead of "warning:";
+ * dropped and counted as warn_add's are. */
+void note_add(struct load_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define RT_NOTE_PREFIX "note: "
+
+/* The word to print before a stored warning text: "" for a note (it carries
+ * its own "note: "), "warning: " for anything else (text NULL included). */
+const char *warning_word(const char *text);
+
 /* Parses len bytes of text (NUL bytes allowed; the text need not be
  * NUL-terminated) named `path` in messages. Returns the document (free with
  * cJSON_Delete) or NULL with one line in err: "PATH:LINE:COL: expected ...",

@@ -528,10 +528,13 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
         sb_printf(sb, "  training run: %s tokens x %.4g = %.4g model FLOPs (%s)\n",
                   format_number(nt, sizeof nt, s->train_tokens, 0), tr->model_flops_per_token, tr->total_flops,
                   flops_convention_name(tr->convention));
-        sb_printf(sb, "    at MFU %.1f%% (%s): %s chip-hours, %s days on %lld chip%s\n", tr->totals_mfu * 100.0,
-                  s->train_mfu > 0.0 ? "--train-mfu" : tr->measured ? "measured" : "the step's",
-                  format_number(nh, sizeof nh, tr->chip_hours, 0), num3(nd, sizeof nd, tr->days), all_chips,
-                  all_chips == 1 ? "" : "s");
+        if (tr->totals_mfu > 0.0)
+            sb_printf(sb, "    at MFU %.1f%% (%s): %s chip-hours, %s days on %lld chip%s\n", tr->totals_mfu * 100.0,
+                      s->train_mfu > 0.0 ? "--train-mfu" : tr->measured ? "measured" : "the step's",
+                      format_number(nh, sizeof nh, tr->chip_hours, 0), num3(nd, sizeof nd, tr->days), all_chips,
+                      all_chips == 1 ? "" : "s");
+        else /* the step cannot run, so it has no MFU to time the run at */
+            sb_puts(sb, "    no chip-hours: the step cannot run here, so it has no MFU; give --train-mfu\n");
     }
     char ng[24];
     if (tr->implied_mfu > 0.0) { /* the figure as given: 0.4 is not "0", 1.5 not "2" */
@@ -838,7 +841,12 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     }
     const struct training_figures *run = &a->training;
     char mt[24], mh[24], md[24];
-    if (run->totals)
+    if (run->totals && !(run->totals_mfu > 0.0))
+        sb_printf(sb, "Training run: %s tokens, %.4g model FLOPs (%s); no chip-hours: the step cannot run here, so "
+                      "it has no MFU (give --train-mfu).\n\n",
+                  format_number(mt, sizeof mt, s->train_tokens, 0), run->total_flops,
+                  flops_convention_name(run->convention));
+    else if (run->totals)
         sb_printf(sb, "Training run: %s tokens, %.4g model FLOPs (%s); at MFU %.1f%%, %s chip-hours, %s days "
                       "on %lld chip%s.\n\n",
                   format_number(mt, sizeof mt, s->train_tokens, 0), run->total_flops,
@@ -1017,6 +1025,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     else
         cJSON_AddNullToObject(chip, "tdp_w");
     cJSON_AddStringToObject(chip, "source", s->chip.source);
+    /* The datasheet's SM (CU) count, as the README lists it; 0 when unpublished */
+    cJSON_AddNumberToObject(chip, "sm_count", (double)s->chip.efficiency.sm_count);
     cJSON *eff = cJSON_AddObjectToObject(chip, "efficiency");
     efficiency_to_json(eff, &a->efficiency);
     cJSON_AddBoolToObject(eff, "generic", !s->chip.efficiency.present);

@@ -1058,13 +1058,27 @@ for term in dumb no-such-terminal; do
     s=report-$term
     # stdout stays on the terminal (a pane tall enough for the whole report); stderr to a file.
     start "$s" 100 300 "TERM=$term LANG=C" "--chips 16 2>$WORK/$s.err"
-    if wait_for "$s" 'EXIT=0' && wait_for "$s" '1\.981' 1 && grep -q 'showing the report' "$WORK/$s.err"; then
-        pass "TERM=$term: a one-line reason on stderr, the text report (1.981 s) on stdout, exit 0"
+    if wait_for "$s" 'EXIT=0' && wait_for "$s" '1\.981' 1 &&
+        grep -q "^rooftop: note: terminal.*$term.*so the explorer cannot open; printing the text report" "$WORK/$s.err" &&
+        [ "$(wc -l <"$WORK/$s.err")" -eq 1 ]; then
+        pass "TERM=$term: a one-line note on stderr, the text report (1.981 s) on stdout, exit 0"
     else
         fail "TERM=$term: $(cat "$WORK/$s.err" 2>/dev/null)" "$s"
     fi
     t kill-session -t "$s" 2>/dev/null
 done
+# A pinned baseline with no screen to pin it on prints the diff, as without a terminal; --tour says it is ignored.
+"$ROOFTOP" --write-scenario "$WORK/base.json" --napkin --chips 8 >/dev/null 2>&1
+s=report-dumb-baseline
+start "$s" 100 300 "TERM=dumb LANG=C" "--baseline $WORK/base.json --chips 16 --tour 2>$WORK/$s.err"
+if wait_for "$s" 'EXIT=0' && wait_for "$s" 'Inputs that differ' 1 &&
+    grep -q "note: terminal 'dumb' cannot address the cursor, so the explorer cannot open; printing the diff" "$WORK/$s.err" &&
+    grep -q "warning: --tour is for the explorer; the diff printed without a terminal ignores it" "$WORK/$s.err"; then
+    pass "TERM=dumb with --baseline: the diff against it, the note and the ignored --tour on stderr"
+else
+    fail "TERM=dumb with --baseline: $(cat "$WORK/$s.err" 2>/dev/null)" "$s"
+fi
+t kill-session -t "$s" 2>/dev/null
 
 # ---- the presentation view: P opens it, P or Esc returns, at both sizes ----
 s=present80

@@ -1691,6 +1691,60 @@ static void test_measured_over_peak_is_named(void **state)
     run_free(&r);
 }
 
+/* What the README and the man page promise, as a newcomer auditing them found it broken (issue 21,
+ * item 14's kind): chip.sm_count in the report; a scenario file cannot hold --op, so the pair is
+ * refused, not saved without it; a bad --format names only the formats the mode prints; an empty
+ * name-or-path is named; a run's totals with no MFU to time them say so (JSON null) rather than use
+ * the MFU the same report says does not exist; a profile's summaries are notes, not warnings. */
+static void test_doc_promises_hold(void **state)
+{
+    (void)state;
+    struct run r = RUN("--report=json", "--chip", "h100");
+    cJSON *root = cJSON_Parse(r.out);
+    assert_int_equal((int)json_at(root, "chip.sm_count"), 132); /* Hopper whitepaper: 132 SMs on H100 SXM5 */
+    cJSON_Delete(root);
+    run_free(&r);
+    assert_usage_line(RUN("--write-scenario", "/tmp/rooftop-never-written.json", "--op", "gemm:m=1", "--chip", "h100"),
+                      "--op and --write-scenario: a scenario file saves a model's scenario, not one operation; give "
+                      "the --op flags again instead");
+    assert_int_equal(access("/tmp/rooftop-never-written.json", F_OK), -1);
+    assert_usage_line(RUN("--diff", "tests/fixtures/scenarios/review-a.json", "tests/fixtures/scenarios/review-b.json",
+                          "--format=xml"),
+                      "--format 'xml': give text, markdown or json");
+    assert_usage_line(RUN("--list-chips", "--format=xml"), "--format 'xml': give text or json");
+    assert_usage_line(RUN("--report", "--model", ""), "--model: no name or file given (the value is empty)");
+    assert_usage_line(RUN("--report", "--chip", ""), "--chip: no name or file given (the value is empty)");
+    assert_usage_line(RUN("--report", "--engine", ""), "--engine: no name or file given (the value is empty)");
+    assert_usage_line(RUN("--report", "--spec-draft", ""), "--spec-draft: no name or file given (the value is empty)");
+
+    /* 70B's Adam state (141 GB a chip over 8) does not fit an H100: no MFU, so no chip-hours at it. */
+    r = RUN("--report", "--chip", "h100", "--chips", "8", "--model", "llama-3.1-70b", "--train-tokens", "1T");
+    assert_non_null(strstr(r.out, "    no chip-hours: the step cannot run here, so it has no MFU; give --train-mfu\n"));
+    assert_null(strstr(r.out, "(the step's):"));
+    run_free(&r);
+    r = RUN("--report=json", "--chip", "h100", "--chips", "8", "--model", "llama-3.1-70b", "--train-tokens", "1T");
+    root = cJSON_Parse(r.out);
+    assert_true(cJSON_IsNull(json_path(root, "training.totals_mfu")));
+    assert_true(cJSON_IsNull(json_path(root, "training.chip_hours")));
+    ASSERT_NEAR(json_at(root, "training.total_flops"), 1e12 * json_at(root, "training.model_flops_per_token"), 1e9);
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report", "--chip", "h100", "--chips", "8", "--model", "llama-3.1-70b", "--train-tokens", "1T",
+            "--train-mfu", "0.4");
+    assert_non_null(strstr(r.out, "    at MFU 40.0% (--train-mfu): "));
+    run_free(&r);
+
+    r = RUN("--report", "--chip", "h100", "--points", "tests/fixtures/profiles/kineto/h100_qwen1.5-0.5b_bf16_prefill.json.gz");
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "rooftop: note: tests/fixtures/profiles/kineto/h100_qwen1.5-0.5b_bf16_prefill.json.gz: "
+                                  "from shapes: GEMMs 2MKN FLOPs"));
+    assert_non_null(strstr(r.err, "rooftop: note: tests/fixtures/profiles/kineto/h100_qwen1.5-0.5b_bf16_prefill.json.gz: "
+                                  "1 ProfilerStep span on the GPU"));
+    assert_null(strstr(r.err, "warning: note:"));
+    assert_non_null(strstr(r.err, "rooftop: warning: ")); /* what was left off stays a warning */
+    run_free(&r);
+}
+
 /* Latent attention is not GQA: DeepSeek-V3 caches a 512 + 64 = 576-wide
  * latent per token and layer against MHA's 128 heads x (192 + 128), so
  * 40960 / 576 = 71.1x; and a mixture of experts' decode row, which counts
@@ -1725,7 +1779,7 @@ static void test_report_numbers_without_exponents(void **state)
 {
     (void)state;
     struct run r = RUN("--chip", "h100", "--chips", "8", "--model", "llama-3.1-70b", "--batch", "64", "--pue", "1.2",
-                       "--train-tokens", "15T", "--report");
+                       "--train-tokens", "15T", "--train-mfu", "0.4", "--report");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, " tokens per kWh (700 W per chip x PUE 1.20"));
     assert_non_null(strstr(r.out, "k tokens per kWh"));
@@ -2144,6 +2198,7 @@ int main(void)
         cmocka_unit_test(test_explorer_flags_in_reports_are_named),
         cmocka_unit_test(test_serving_words_mean_one_thing),
         cmocka_unit_test(test_measured_over_peak_is_named),
+        cmocka_unit_test(test_doc_promises_hold),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_block_formats_and_act_precision),
         cmocka_unit_test(test_kv_heads_lists_the_divisors),

@@ -608,6 +608,11 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     struct scenario *s = &o->scenario;
     int64_t *whole = NULL;
     double *real = NULL;
+    if (text[0] == '\0' && (id == OPT_CHIP || id == OPT_MODEL || id == OPT_ENGINE || id == OPT_SPEC_DRAFT)) {
+        /* NAME|PATH flags: empty is neither, and the README promises the flag is named */
+        snprintf(err, errsize, "--%s: no name or file given (the value is empty)", flag_name(id));
+        return 2;
+    }
     switch (id) {
     case OPT_SCENARIO: {
         char *file;
@@ -1172,6 +1177,10 @@ static int load_themes(struct cli_options *o, const char *wanted, char *err, siz
     o->explorer.theme_index = 0;
     if (!wanted)
         return 0;
+    if (wanted[0] == '\0') {
+        snprintf(err, errsize, "--theme: no name or file given (the value is empty)");
+        return 2;
+    }
     int at = userfile_written_as_path(wanted) ? -1 : theme_set_find(o->themes, wanted);
     if (at < 0 && looks_like_path(wanted)) {
         char *text;
@@ -1595,8 +1604,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         return 2;
     }
     const char *fmt = report_text ? report_text : format_text;
-    if (fmt && format_parse(fmt, &out->format) != 0) {
-        snprintf(err, errsize, "%s '%s': give text, json, markdown or csv", report_text ? "--report" : "--format", fmt);
+    if (fmt && format_parse(fmt, &out->format) != 0) { /* the formats this mode prints, no other */
+        bool no_csv = out->mode == CLI_DIFF || out->mode == CLI_VALIDATE || out->mode == CLI_LIST_CHIPS;
+        snprintf(err, errsize, "%s '%s': give %s", report_text ? "--report" : "--format", fmt,
+                 out->mode == CLI_LIST_CHIPS ? "text or json" : no_csv ? "text, markdown or json" : "text, json, markdown or csv");
         return 2;
     }
     if (fmt && out->mode == CLI_LIST_CHIPS && out->format != RT_FORMAT_TEXT && out->format != RT_FORMAT_JSON) {
@@ -1615,6 +1626,11 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     if (pend.text[OPT_OP] && (out->mode == CLI_SWEEP || out->mode == CLI_SEARCH)) {
         snprintf(err, errsize, "--op puts one operation on the roof: it does not go with %s (a model's)",
                  out->mode == CLI_SWEEP ? "--sweep" : "--search");
+        return 2;
+    }
+    if (pend.text[OPT_OP] && out->write_scenario) { /* a scenario file holds no operation: it would report the model */
+        snprintf(err, errsize, "--op and --write-scenario: a scenario file saves a model's scenario, not one "
+                               "operation; give the --op flags again instead");
         return 2;
     }
     if (pend.text[OPT_OP] && out->mode == CLI_REPORT && out->format == RT_FORMAT_CSV) {
@@ -1737,8 +1753,8 @@ void cli_say(FILE *errout, const char *fmt, ...)
 
 void cli_print_warnings(FILE *errout, const struct load_warnings *w)
 {
-    for (int i = 0; i < w->count && i < RT_MAX_WARNINGS; i++)
-        cli_say(errout, "warning: %s", w->text[i]);
+    for (int i = 0; i < w->count && i < RT_MAX_WARNINGS; i++) /* a note keeps its own word (note_add) */
+        cli_say(errout, "%s%s", warning_word(w->text[i]), w->text[i]);
     if (w->dropped > 0)
         cli_say(errout, "warning: ... and %d more warning%s", w->dropped, w->dropped == 1 ? "" : "s");
 }
@@ -1876,7 +1892,7 @@ static int load_side(const char *flag, const char *path, struct scenario *s, str
             said = strcmp(seen->text[j], side.warnings.text[i]) == 0;
         if (said)
             continue;
-        cli_say(errout, "warning: %s", side.warnings.text[i]);
+        cli_say(errout, "%s%s", warning_word(side.warnings.text[i]), side.warnings.text[i]);
         warn_add(seen, "%s", side.warnings.text[i]);
     }
     if (status != 0)
@@ -2040,6 +2056,27 @@ static void say_explorer_only(const struct cli_options *o, FILE *errout, const c
         cli_say(errout, "warning: %s is for the explorer; %s ignores it", o->explorer_only, what);
 }
 
+/* What the explorer's flags print when the explorer cannot open (why: the
+ * reason, "standard output is not a terminal", "terminal 'dumb' cannot
+ * address the cursor"): the man page's one line on stderr, a note saying
+ * what is printed instead and how a script asks for it without the line, a
+ * warning for each explorer-only flag it ignores; then the diff against a
+ * pinned baseline, or the text report. */
+static int run_without_explorer(struct cli_options *o, const char *why, FILE *out, FILE *errout)
+{
+    cli_say(errout, "note: %s, so the explorer cannot open; printing %s", why,
+            o->baseline_path ? "the diff against the baseline (--baseline F --format=text asks for it without this line)"
+                             : "the text report (--report asks for it without this line)");
+    say_explorer_only(o, errout, o->baseline_path ? "the diff printed without a terminal"
+                                                  : "the text report printed without a terminal");
+    if (o->baseline_path) { /* no screen for the pinned baseline: say what changed instead */
+        o->diff_baseline = true;
+        o->diff_a = o->baseline_path;
+        return run_diff(o, out, errout);
+    }
+    return run_report(o, RT_FORMAT_TEXT, out, errout);
+}
+
 static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
 {
     char err[300];
@@ -2083,21 +2120,12 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
     bool in_tty = isatty(STDIN_FILENO), out_tty = isatty(STDOUT_FILENO);
     bool interactive = in_tty && out_tty;
     if (!interactive) {
-        /* The man page's promise: one line that says why there is no explorer, and how a script
-         * that wants what is printed asks for it (and so does not get this line). */
-        cli_say(errout, "note: standard %s not a terminal, so the explorer cannot open; printing %s",
-                !in_tty && !out_tty ? "input and output are" : !in_tty ? "input is" : "output is",
-                o->baseline_path ? "the diff against the baseline (--baseline F --format=text asks for it without this line)"
-                                 : "the text report (--report asks for it without this line)");
-        say_explorer_only(o, errout, "the text report printed without a terminal");
+        char why[80];
+        snprintf(why, sizeof why, "standard %s not a terminal",
+                 !in_tty && !out_tty ? "input and output are" : !in_tty ? "input is" : "output is");
+        return run_without_explorer(o, why, out, errout);
     }
-    if (!interactive && o->baseline_path) {
-        /* No terminal for the pinned baseline: say what changed instead. */
-        o->diff_baseline = true;
-        o->diff_a = o->baseline_path;
-        return run_diff(o, out, errout);
-    }
-    if (interactive) {
+    {
         if (getenv("NO_COLOR") && getenv("NO_COLOR")[0] != '\0')
             o->explorer.no_color = true;
         struct analysis a;
@@ -2111,15 +2139,14 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
         o->explorer.points_context = &o->points_context;
         if (o->warnings.count > 0) { /* stderr is behind the explorer's screen: say the first one there too */
             int more = o->warnings.count - 1 + o->warnings.dropped;
-            snprintf(o->explorer.start_warning, sizeof o->explorer.start_warning, "warning: %.240s%s",
-                     o->warnings.text[0], more > 0 ? " (and more on stderr)" : "");
+            snprintf(o->explorer.start_warning, sizeof o->explorer.start_warning, "%s%.240s%s",
+                     warning_word(o->warnings.text[0]), o->warnings.text[0], more > 0 ? " (and more on stderr)" : "");
         }
         int status = explorer_run(&o->scenario, &o->explorer, err, sizeof err);
         if (status >= 0)
             return status;
-        cli_say(errout, "%s", err);
     }
-    return run_report(o, RT_FORMAT_TEXT, out, errout);
+    return run_without_explorer(o, err, out, errout); /* TERM=dumb, no terminfo entry, no curses */
 }
 
 int cli_main(int argc, char **argv, FILE *out, FILE *errout)

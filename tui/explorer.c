@@ -250,17 +250,17 @@ static void reset_signals(void)
 static int check_terminal(char *why, size_t whysize)
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        snprintf(why, whysize, "not a terminal; showing the report");
+        snprintf(why, whysize, "not a terminal");
         return -1;
     }
     const char *term = getenv("TERM");
     if (term == NULL || term[0] == '\0') {
-        snprintf(why, whysize, "TERM is not set, so the explorer cannot drive this terminal; showing the report");
+        snprintf(why, whysize, "TERM is not set");
         return -1;
     }
     int err = 0;
     if (setupterm(term, STDOUT_FILENO, &err) != OK) {
-        snprintf(why, whysize, "terminal type '%s' is unknown here (no terminfo entry); showing the report", term);
+        snprintf(why, whysize, "terminal type '%s' is unknown here (no terminfo entry)", term);
         return -1;
     }
     char *cup = tigetstr("cup");
@@ -268,7 +268,7 @@ static int check_terminal(char *why, size_t whysize)
     bool ok = cup != NULL && cup != (char *)-1 && hardcopy <= 0;
     del_curterm(cur_term);
     if (!ok) {
-        snprintf(why, whysize, "terminal '%s' cannot address the cursor; showing the report", term);
+        snprintf(why, whysize, "terminal '%s' cannot address the cursor", term);
         return -1;
     }
     return 0;
@@ -830,7 +830,7 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
         ui_set_message(u, false, note);
     SCREEN *screen = newterm(NULL, stdout, stdin);
     if (screen == NULL) {
-        snprintf(why, whysize, "cannot start curses on TERM=%s; showing the report", getenv("TERM"));
+        snprintf(why, whysize, "curses cannot start on TERM=%s", getenv("TERM"));
         reset_signals();
         close(pipefd[0]);
         close(pipefd[1]);

@@ -161,7 +161,7 @@ static void roofline_beside(const char *path, struct points_context *ctx, struct
         char buf[200];
         const char *shown = path_shown(buf, sizeof buf, sibling);
         snprintf(ctx->ceilings_source, sizeof ctx->ceilings_source, "%.130s (measured, device 0)", shown);
-        warn_add(w, "%s: measured ceilings read: HBM %.1f GB/s, L2 %.1f GB/s, L1 %.1f GB/s", shown, hbm / 1e9,
+        note_add(w, "%s: measured ceilings read: HBM %.1f GB/s, L2 %.1f GB/s, L1 %.1f GB/s", shown, hbm / 1e9,
                  l2 / 1e9, l1 / 1e9);
     }
     free(text);

@@ -1268,7 +1268,7 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
         free(order);
         return -1;
     }
-    warn_add(w, "%s: %s%s%zu kernel%s and %zu cop%s, %.3f ms; %zu group%s placed (%.3f ms, %.0f%%), %zu of them "
+    note_add(w, "%s: %s%s%zu kernel%s and %zu cop%s, %.3f ms; %zu group%s placed (%.3f ms, %.0f%%), %zu of them "
                 "from their operators' shapes, %zu from the trace's own counts (with_flops, Inductor's, a copy's "
                 "bytes)",
              shown, t->device[0] ? t->device : "", t->device[0] ? ": " : "", t->kernel_events, plural(t->kernel_events),
@@ -1283,7 +1283,7 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
                     "1e18, FLOPs past 1e21): left off",
                  shown, range_n, plural(range_n));
     if (derived)
-        warn_add(w, "%s: from shapes: GEMMs 2MKN FLOPs, attention 2BHSqSk(dqk+dv) (halved when causal), element-wise "
+        note_add(w, "%s: from shapes: GEMMs 2MKN FLOPs, attention 2BHSqSk(dqk+dv) (halved when causal), element-wise "
                     "work none; bytes each input and output once (no reuse, no cache)",
                  shown);
     char big[200];
@@ -1306,12 +1306,12 @@ int kineto_points(const char *shown, const struct kineto_trace *t, struct measur
                     "attention",
                  shown, causal_unknown, plural(causal_unknown), causal_unknown == 1 ? "does" : "do");
     if (t->steps && t->steps_on_gpu)
-        warn_add(w, "%s: %zu ProfilerStep span%s on the GPU, %.3f ms in all; kernels and copies busy %.3f ms of it "
+        note_add(w, "%s: %zu ProfilerStep span%s on the GPU, %.3f ms in all; kernels and copies busy %.3f ms of it "
                     "(%.0f%%)",
                  shown, t->steps, plural(t->steps), t->step_s * 1e3, t->step_busy_s * 1e3,
                  t->step_s > 0 ? 100.0 * t->step_busy_s / t->step_s : 0.0);
     else if (t->steps)
-        warn_add(w, "%s: %zu ProfilerStep span%s on the CPU, %.3f ms in all", shown, t->steps, plural(t->steps),
+        note_add(w, "%s: %zu ProfilerStep span%s on the CPU, %.3f ms in all", shown, t->steps, plural(t->steps),
                  t->step_s * 1e3);
     free(order);
     return 0;

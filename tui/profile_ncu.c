@@ -580,7 +580,7 @@ int tracelens_points(const char *path, const char *text, size_t len, struct meas
     if (skipped)
         warn_add(w, "%s: %zu rows without GFLOPs of 0 or more, bytes above 0 and a time: left off", path, skipped);
     if (c_count < 0)
-        warn_add(w, "%s: no name_count column: each row is taken as one call of its operator", path);
+        note_add(w, "%s: no name_count column: each row is taken as one call of its operator", path);
     rc = 0;
 done:
     free(head);

@@ -289,7 +289,7 @@ int rocprof_pmc_points(const char *path, const char *text, size_t len, struct me
         return -1;
     }
     if (grouped)
-        warn_add(w, "%s: %zu dispatches, more than %zu points: one point a kernel name, its dispatches summed", path,
+        note_add(w, "%s: %zu dispatches, more than %zu points: one point a kernel name, its dispatches summed", path,
                  placeable, max);
     if (no_bytes)
         warn_add(w, "%s: %zu of its %zu dispatches have no HBM bytes in the file: left off", path, no_bytes, n);

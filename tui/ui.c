@@ -932,8 +932,8 @@ static bool typed_path(struct ui *u, struct scenario *next, enum slider_id id)
     }
     if (commit(u, next, true)) {
         if (w.count > 0)
-            say(u, false, "%s set to %s from %s; warning: %s", slider_name(id),
-                id == SLIDER_CHIP ? next->chip.key : next->model.name, path, w.text[0]);
+            say(u, false, "%s set to %s from %s; %s%s", slider_name(id),
+                id == SLIDER_CHIP ? next->chip.key : next->model.name, path, warning_word(w.text[0]), w.text[0]);
         else
             say(u, false, "%s set to %s from %s", slider_name(id), id == SLIDER_CHIP ? next->chip.key : next->model.name,
                 path);
