@@ -792,6 +792,7 @@ static void analyze_layout(const struct scenario *s, struct analysis *a, struct 
     pf->microbatches = m;
     pf->bubble_fraction = pipeline_bubble_fraction(pp, m);
     pf->decode_seqs_per_pass = dec_hw.seqs > 0.0 ? dec_hw.seqs : (double)s->batch;
+    pf->decode_microbatches = in_flight;
     double pipe = (1.0 + pf->bubble_fraction) / pp;
     struct link_choice link = link_for_group(&s->chip, (double)s->chips);
     double hop_pre_f = 0.0, hop_pre_r = 0.0, hop_dec_f = 0.0, hop_dec_r = 0.0;
@@ -1143,11 +1144,16 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         add_term(d->prefill_terms, &d->prefill_term_count, "vector units (norms, softmax, activation)",
                  ps.vector_compute_s);
         add_term(d->prefill_terms, &d->prefill_term_count, "memory-bound time above compute", ps.above_compute_s);
-        add_term(d->prefill_terms, &d->prefill_term_count, "tensor-parallel all-reduces", pre->comms_s);
-        /* The napkin spreads 2N per token over all the chips; the terms above
-         * are one tensor-parallel group's, and what stages and expert groups
-         * change is the layout's term below, not the MFU factor's. */
-        double two_n_all_s = 2.0 * a->active_params * pre->tokens / ((double)s->chips * hw->peak_flops_per_s);
+        add_term(d->prefill_terms, &d->prefill_term_count,
+                 s->ep > 1 ? (n > 1.0 ? "tensor-parallel all-reduces, expert all-to-alls" : "expert all-to-alls")
+                           : "tensor-parallel all-reduces",
+                 pre->comms_s);
+        /* The napkin spreads 2N per token over all the chips; the terms above are one tensor-parallel
+         * group's, for one expert-parallel rank's tokens (pre->tokens is the rank's share: x ep is the
+         * batch's), and what pipeline stages change is the layout's term below, not the MFU factor's. */
+        double ranks = s->ep > 1 ? (double)s->ep : 1.0;
+        double two_n_all_s =
+            2.0 * a->active_params * pre->tokens * ranks / ((double)s->chips * hw->peak_flops_per_s);
         add_term(d->prefill_terms, &d->prefill_term_count, "the napkin's achieved-MFU factor",
                  two_n_all_s - a->napkin.prefill_s);
         if (s->pp > 1 || s->ep > 1) {
@@ -1160,14 +1166,19 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         }
     }
     struct phase_sums ds = sum_phase(dec);
-    double napkin_step = a->params * hw->bytes_per_weight / (n * hw->hbm_bytes_per_s);
+    /* All N over the group's chips, and with ep over every rank's: each rank reads its own experts,
+     * so what the term shows is the weights read beyond an even share (embedding rows, the shared
+     * attention and dense weights each rank holds, the experts its tokens touch). */
+    double napkin_step = a->params * hw->bytes_per_weight /
+                         (n * (s->ep > 1 ? (double)s->ep : 1.0) * hw->hbm_bytes_per_s);
     add_term(d->decode_terms, &d->decode_term_count, "weights read vs all N (embedding rows, experts touched)",
              ds.weight_bytes / hw->hbm_bytes_per_s - napkin_step);
     add_term(d->decode_terms, &d->decode_term_count, "KV-cache read", ds.kv_bytes / hw->hbm_bytes_per_s);
     add_term(d->decode_terms, &d->decode_term_count, "activations", ds.act_bytes / hw->hbm_bytes_per_s);
     add_term(d->decode_terms, &d->decode_term_count, "compute-bound time above memory", ds.above_memory_s);
     add_term(d->decode_terms, &d->decode_term_count,
-             s->ep > 1 ? "tensor-parallel all-reduces, expert all-to-alls" : "tensor-parallel all-reduces",
+             s->ep > 1 ? (n > 1.0 ? "tensor-parallel all-reduces, expert all-to-alls" : "expert all-to-alls")
+                       : "tensor-parallel all-reduces",
              dec->comms_s);
     if (s->pp > 1 || s->ep > 1) {
         double sum = 0.0, napkin_chips = a->params * hw->bytes_per_weight / ((double)s->chips * hw->hbm_bytes_per_s);
@@ -1280,6 +1291,20 @@ enum rt_mfu_shown analysis_mfu_shown(const struct analysis *a, bool measured)
     bool whole = tr->convention == RT_FLOPS_PALM || tr->convention == RT_FLOPS_MEGATRON;
     bool from_shape = measured || a->mfu_budget_source == RT_BUDGET_SHAPE;
     return whole && from_shape && (mfu > 1.0 || hfu > 1.0) ? RT_MFU_CAUSAL : RT_MFU_PLAIN;
+}
+
+const char *serving_blocker(const struct analysis *a)
+{
+    const struct serving_figures *sv = &a->serving;
+    if (sv->ok || !sv->ttft_ok || !sv->tpot_ok)
+        return NULL;
+    if (!a->memory.weights_fit)
+        return "weights do not fit";
+    if (sv->prefill_pool_workers > 0 && !sv->prefill_pool_fits)
+        return "weights do not fit the prefill pool";
+    if (sv->loop.overloaded)
+        return "requests outrun the engine";
+    return NULL;
 }
 
 const char *flops_convention_formula(enum rt_flops_convention c)
@@ -1564,8 +1589,14 @@ static void select_verdict(const struct scenario *s, struct analysis *a)
         l->chips_for_budget = d->chips_for_budget;
     }
     struct phase_sums ps = sum_phase(&a->phases[RT_PHASE_PREFILL]), ds = sum_phase(&a->phases[RT_PHASE_DECODE]);
-    l->prefill_flops = s->prefill_tokens > 0 ? (ps.matrix_flops) * a->hw.n_chips : 0.0;
-    l->decode_bytes = ds.bytes * a->hw.n_chips * (double)s->decode_tokens;
+    /* The replica's, whatever its layout: the phases are costed on one tensor-parallel group, for one
+     * expert-parallel rank's requests (x ep) and, in decode, one pipeline micro-batch (x the
+     * micro-batches, each reading every stage's weights again). */
+    double ranks = s->ep > 1 ? (double)s->ep : 1.0;
+    l->prefill_flops = s->prefill_tokens > 0 ? ps.matrix_flops * a->hw.n_chips * ranks : 0.0;
+    l->decode_bytes = ds.bytes * a->hw.n_chips * ranks *
+                      (a->parallel.decode_microbatches > 0.0 ? a->parallel.decode_microbatches : 1.0) *
+                      (double)s->decode_tokens;
 }
 
 int analyze(const struct scenario *s, struct analysis *out, char *err, size_t errsize)

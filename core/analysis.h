@@ -210,6 +210,7 @@ struct parallel_figures {
     double microbatches;         /* prefill micro-batches through the pipeline */
     double bubble_fraction;      /* (pp - 1) / microbatches: the prefill's idle share of the ideal */
     double decode_seqs_per_pass; /* sequences of one decode micro-batch on one tensor-parallel group */
+    double decode_microbatches;  /* micro-batches of a decode step on one rank: min(pp, ceil(batch / ep)) */
     double pipeline_hops_s;      /* realistic: the stage-to-stage sends on one decode step's path */
     double alltoall_s;           /* realistic: the MoE all-to-alls of one decode step (0 without ep) */
     double tp_link_bytes_per_s;  /* one way, for the tensor-parallel all-reduces */
@@ -468,6 +469,14 @@ const struct placement *analysis_phase_placement(const struct analysis *a, const
  * when the MFU or HFU passes 100% under PaLM's or Megatron's count;
  * RT_MFU_PLAIN otherwise. a must come from analyze(). */
 enum rt_mfu_shown analysis_mfu_shown(const struct analysis *a, bool measured);
+
+/* Why serving misses where TTFT and TPOT are no reason (serving.ok false,
+ * ttft_ok and tpot_ok true): "weights do not fit", "weights do not fit the
+ * prefill pool" or "requests outrun the engine" (an open loop past what it
+ * serves), the first that holds; NULL when serving is OK or a target is
+ * what it misses. The title and the targets panel say it beside the MISS
+ * their two rows would otherwise contradict. */
+const char *serving_blocker(const struct analysis *a);
 
 /* The largest power-of-two batch, up to RT_MAX_BATCH, whose turn meets
  * the budget by s's selected estimate and fits in HBM (analyze()'s

@@ -132,10 +132,19 @@ static void describe_scenario(struct strbuf *sb, const struct scenario *s, const
     char matmuls[40] = "";
     if (a->compute_precision != s->precision) /* W4A16, W4A8: the matmuls run at another precision */
         snprintf(matmuls, sizeof matmuls, " (%s matmuls)", precision_name(a->compute_precision));
-    sb_printf(sb, "%s (%s params, %s) on %lld x %s, %s weights%s, %s KV cache, batch %lld", s->model.name,
+    /* A design of more chips than one replica says so (replicas, a prefill pool): the per-chip
+     * figures divide by all of them. */
+    char all[64] = "", load[64];
+    if (a->parallel.chips_total != s->chips)
+        snprintf(all, sizeof all, " a replica (%lld chips in all)", (long long)a->parallel.chips_total);
+    if (s->arrival_per_s > 0.0) /* an open loop has no batch of its own: the arrivals set it */
+        snprintf(load, sizeof load, "%.3g request%s/s arriving", s->arrival_per_s, s->arrival_per_s == 1.0 ? "" : "s");
+    else
+        snprintf(load, sizeof load, "batch %lld", (long long)s->batch);
+    sb_printf(sb, "%s (%s params, %s) on %lld x %s%s, %s weights%s, %s KV cache, %s", s->model.name,
               format_count(params, sizeof params, a->params), params_source_name(a->params_source),
-              (long long)s->chips, s->chip.name, precision_name(s->precision), matmuls, precision_name(s->kv_precision),
-              (long long)s->batch);
+              (long long)s->chips, s->chip.name, all, precision_name(s->precision), matmuls,
+              precision_name(s->kv_precision), load);
 }
 
 /* What a measured figure over 100% is: not a convention's overcount (the
@@ -378,8 +387,10 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
 static const char *signed_time(char *buf, size_t size, double seconds)
 {
     char t[32];
-    if (seconds == 0.0 || !isfinite(seconds)) {
-        snprintf(buf, size, "%s", seconds == 0.0 ? "0 s" : "n/a");
+    /* Under 0.05 ns is the rounding of the terms' sum (a difference of two equal times), which
+     * format_seconds would write "+0.0 ns": it is nothing. */
+    if (fabs(seconds) < 0.05e-9 || !isfinite(seconds)) {
+        snprintf(buf, size, "%s", isfinite(seconds) ? "0 s" : "n/a");
         return buf;
     }
     snprintf(buf, size, "%c%s", seconds < 0.0 ? '-' : '+', format_seconds(t, sizeof t, fabs(seconds)));

@@ -123,8 +123,10 @@ static unsigned reject_reason(const struct scenario *s, const struct analysis *a
                    s->disagg_prefill_chips == 1 ? "" : "s");
     } else if (s->disagg_prefill_chips > 0 && (sv->prefill_pool_load >= RT_SEARCH_POOL_SATURATED || sv->loop.overloaded)) {
         bits |= RT_REJECT_POOL;
-        add_reason(buf, size, "prefill pool of %lld chip%s saturated (load %.2f: the prompts queue)",
-                   (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s", sv->prefill_pool_load);
+        bool full = sv->loop.overloaded || sv->prefill_pool_load >= 1.0;
+        add_reason(buf, size, "prefill pool of %lld chip%s %s (load %.3g: the prompts queue)",
+                   (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s",
+                   full ? "saturated" : "near saturation", sv->prefill_pool_load);
     }
     if (!sv->ttft_ok) {
         bits |= RT_REJECT_TTFT;

@@ -17,7 +17,10 @@
 #include "analysis.h"
 #include "scenario.h"
 
-#define RT_SEARCH_WHY_MAX 96
+/* Candidates one search keeps: --search and the explorer's Pareto view
+ * alike, so the two count the same designs (past it: truncated). */
+#define RT_SEARCH_CAPACITY 65536
+#define RT_SEARCH_WHY_MAX 192 /* every reason whole: HBM, the pool, TTFT and TPOT with figures */
 
 /* The most pipeline stages the search tries (powers of two, up to the layers). */
 #define RT_SEARCH_PP_MAX 16

@@ -1745,6 +1745,81 @@ static void test_doc_promises_hold(void **state)
     run_free(&r);
 }
 
+/* A planner's findings (issue 21 review): the same design's work reads the same whatever its
+ * layout; the floor-minus-napkin terms under --ep put nothing on the MFU factor at --mfu 1; the
+ * search says every reason whole; the report's first line counts every chip of the design. */
+static void test_layouts_count_the_same_work(void **state)
+{
+    (void)state;
+    /* DeepSeek-V3 on 8 H200s at fp8: tp 8 and ep 8 prefill the same 32 prompts. ep's phases are one
+     * rank's (4 prompts on one chip): x 8 is the batch's, 24.08 PFLOP either way. */
+    double flops[2], bytes[2];
+    const char *layouts[2][2] = {{"--tp", "8"}, {"--ep", "8"}};
+    for (int i = 0; i < 2; i++) {
+        struct run r = RUN("--report=json", "--chip", "h200", "--model", "deepseek-v3", layouts[i][0], layouts[i][1],
+                           "--batch", "32", "--precision", "fp8");
+        cJSON *root = cJSON_Parse(r.out);
+        flops[i] = json_at(root, "latency.prefill_flops");
+        bytes[i] = json_at(root, "latency.decode_bytes");
+        cJSON_Delete(root);
+        run_free(&r);
+    }
+    ASSERT_NEAR(flops[1], flops[0], 1e-9 * flops[0]);
+    ASSERT_NEAR(bytes[1], bytes[0], 0.05 * bytes[0]); /* tp 8 copies the latent past its 1 head; ep 8 does not */
+    /* Llama 3.1 70B, tp 4 x pp 2 decodes 32 sequences as 2 micro-batches, each reading every stage's
+     * weights: one more pass's weights a step than tp 8's one pass, x 128 steps (a pass reads a
+     * little less than the 70.6 GB stored: the embedding table is a gather of its rows). */
+    struct run r = RUN("--report=json", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--batch", "32",
+                       "--precision", "fp8");
+    cJSON *root = cJSON_Parse(r.out);
+    double tp8 = json_at(root, "latency.decode_bytes"), weights = json_at(root, "memory.weights_bytes");
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report=json", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "4", "--pp", "2", "--batch", "32",
+            "--precision", "fp8");
+    root = cJSON_Parse(r.out);
+    double pp2 = json_at(root, "latency.decode_bytes");
+    cJSON_Delete(root);
+    run_free(&r);
+    assert_true(pp2 - tp8 > 0.9 * 128.0 * weights && pp2 - tp8 < 128.0 * weights);
+
+    r = RUN("--report", "--chip", "h200", "--model", "deepseek-v3", "--ep", "8", "--batch", "32", "--precision", "fp8");
+    assert_non_null(strstr(r.out, "             0 s  the napkin's achieved-MFU factor\n"));
+    assert_non_null(strstr(r.out, "  expert all-to-alls\n")); /* tp 1: no all-reduce */
+    assert_null(strstr(r.out, " ns  layout")); /* rounding noise is 0 s, not +0.0 ns */
+    run_free(&r);
+
+    r = RUN("--search", "--chip", "h100", "--model", "llama-3.1-70b", "--ttft-target", "1", "--tpot-target", "0.05",
+            "--format=json");
+    root = cJSON_Parse(r.out);
+    const cJSON *c, *cands = cJSON_GetObjectItemCaseSensitive(root, "candidates");
+    int both = 0;
+    cJSON_ArrayForEach(c, cands)
+    {
+        const cJSON *why = cJSON_GetObjectItemCaseSensitive(c, "rejected_because");
+        if (!cJSON_IsString(why))
+            continue;
+        assert_null(strstr(why->valuestring, "..."));
+        both += strstr(why->valuestring, "prefill pool") && strstr(why->valuestring, "TTFT ");
+    }
+    assert_true(both > 0); /* the pool's reason and the TTFT's, side by side */
+    cJSON_Delete(root);
+    run_free(&r);
+
+    r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--batch", "16", "--precision",
+            "fp8", "--disagg", "32:8");
+    assert_int_equal(strncmp(r.out, "rooftop: llama-3.1-70b (70.6B params, shape) on 8 x NVIDIA H100 SXM5 80GB a replica "
+                                    "(40 chips in all), fp8 weights",
+                             110),
+                     0);
+    run_free(&r);
+    r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--arrival-rate", "20");
+    const char *nl = strchr(r.out, '\n');
+    assert_non_null(strstr(r.out, ", 20 requests/s arriving"));
+    assert_true(strstr(r.out, ", 20 requests/s arriving") < nl);
+    run_free(&r);
+}
+
 /* Latent attention is not GQA: DeepSeek-V3 caches a 512 + 64 = 576-wide
  * latent per token and layer against MHA's 128 heads x (192 + 128), so
  * 40960 / 576 = 71.1x; and a mixture of experts' decode row, which counts
@@ -2199,6 +2274,7 @@ int main(void)
         cmocka_unit_test(test_serving_words_mean_one_thing),
         cmocka_unit_test(test_measured_over_peak_is_named),
         cmocka_unit_test(test_doc_promises_hold),
+        cmocka_unit_test(test_layouts_count_the_same_work),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_block_formats_and_act_precision),
         cmocka_unit_test(test_kv_heads_lists_the_divisors),

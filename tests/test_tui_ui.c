@@ -119,6 +119,39 @@ static void test_targets_lead_the_verdict(void **state)
     assert_non_null(strstr(f, "(the targets decide)"));
 }
 
+/* A serving MISS whose TTFT and TPOT rows both read met says what fails (a newcomer planning
+ * DeepSeek-V3 on one H200 read "MISS TTFT 1.153 s <= 2.000 s, TPOT 23.7 ms <= 50.0 ms" with no
+ * reason): the weights, 671B of them, do not fit one 141 GB chip. At 120 x 40. */
+static void test_targets_miss_says_why(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h200");
+    scenario_set_model(&s, model_find("deepseek-v3"));
+    s.ttft_target_s = 2.0;
+    s.tpot_target_s = 0.05;
+    char err[256];
+    ui_free(u);
+    assert_int_equal(ui_init(u, &s, false, 120, 40, err, sizeof err), 0);
+    assert_true(u->analysis.serving.ttft_ok && u->analysis.serving.tpot_ok);
+    assert_false(u->analysis.serving.ok);
+    assert_string_equal(serving_blocker(&u->analysis), "weights do not fit");
+    const char *f = frame();
+    const char *title_end = strchr(f, '\n');
+    const char *miss = strstr(f, "MISS weights do not fit: TTFT ");
+    if (!miss || miss > title_end)
+        fail_msg("the title's MISS does not say why:\n%s", f);
+    assert_non_null(strstr(f, "Serving targets  missed: weights do not fit"));
+    /* On enough chips for the weights (671 GB at fp8 on 8 x 141 GB) the reason goes. */
+    s.chips = 8;
+    s.precision = RT_FP8;
+    ui_free(u);
+    assert_int_equal(ui_init(u, &s, false, 120, 40, err, sizeof err), 0);
+    assert_null(serving_blocker(&u->analysis));
+    assert_null(strstr(frame(), "weights do not fit"));
+}
+
 static void test_cost_line(void **state)
 {
     (void)state;
@@ -988,6 +1021,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_baseline_pin_step_clear, setup, teardown),
         cmocka_unit_test_setup_teardown(test_batch_up_names_the_decode_ceiling, setup, teardown),
         cmocka_unit_test_setup_teardown(test_targets_lead_the_verdict, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_targets_miss_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cost_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_names_the_operation_letters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),

@@ -1955,7 +1955,6 @@ static int run_sweep(const struct cli_options *o, FILE *out, FILE *errout)
 
 /* Capacity of the search's candidate array: far above the ~10k a search
  * up to 1024 chips enumerates; a larger enumeration says it was cut. */
-#define SEARCH_CAPACITY 65536
 
 /* --search: every layout, batch, precision and prefill pool up to the chip
  * limit, the Pareto frontier and the fewest chips meeting the targets. */
@@ -1969,7 +1968,7 @@ static int run_search(const struct cli_options *o, FILE *out, FILE *errout)
     if (o->precision_given)
         opt.precisions = 1u << o->scenario.precision;
     struct search_result r = {0};
-    r.capacity = SEARCH_CAPACITY;
+    r.capacity = RT_SEARCH_CAPACITY;
     r.candidates = calloc(r.capacity, sizeof *r.candidates);
     if (!r.candidates) {
         fprintf(errout, "rooftop: out of memory\n");

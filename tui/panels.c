@@ -114,7 +114,7 @@ static void estimate_text(const struct analysis *a, enum rt_latency_model m, boo
  * their verdict word, TTFT and TPOT against their targets, then the turn
  * budget's verdict second ("OK TTFT 356.4 ms <= 500 ms, TPOT 11.5 ms <= 50
  * ms; turn MISS 2.083 s"). A target not set shows its figure alone. */
-static void serving_verdict_forms(const struct analysis *a, char right[5][160], const struct glyphs *g)
+static void serving_verdict_forms(const struct analysis *a, char right[5][256], const struct glyphs *g)
 {
     const struct serving_figures *sv = &a->serving;
     char tt[24], tp[24], ttt[24], tpt[24], turn[24], ttft[48], tpot[48];
@@ -134,12 +134,16 @@ static void serving_verdict_forms(const struct analysis *a, char right[5][160], 
                  format_seconds(tpt, sizeof tpt, sv->tpot_target_s));
     else
         snprintf(tpot, sizeof tpot, "TPOT %s", tp);
-    const char *word = sv->ok ? "OK " : "MISS ", *turn_word = a->latency.ok ? "OK" : "MISS";
-    snprintf(right[0], 160, "%s%s, %s; turn %s %s  ? help ", word, ttft, tpot, turn_word, turn);
-    snprintf(right[1], 160, "%s%s, %s; turn %s %s ", word, ttft, tpot, turn_word, turn);
-    snprintf(right[2], 160, "%s%s, %s; turn %s ", word, ttft, tpot, turn_word);
-    snprintf(right[3], 160, "%s%s, %s ", word, ttft, tpot);
-    snprintf(right[4], 160, "%stargets ", word);
+    /* A MISS whose two rows read met says what fails instead ("MISS (weights do not fit) TTFT ...") */
+    const char *blocker = serving_blocker(a);
+    char word[64];
+    snprintf(word, sizeof word, "%s%s%s", sv->ok ? "OK " : "MISS ", blocker ? blocker : "", blocker ? ": " : "");
+    const char *turn_word = a->latency.ok ? "OK" : "MISS";
+    snprintf(right[0], 256, "%s%s, %s; turn %s %s  ? help ", word, ttft, tpot, turn_word, turn);
+    snprintf(right[1], 256, "%s%s, %s; turn %s %s ", word, ttft, tpot, turn_word, turn);
+    snprintf(right[2], 256, "%s%s, %s; turn %s ", word, ttft, tpot, turn_word);
+    snprintf(right[3], 256, "%s%s, %s ", word, ttft, tpot);
+    snprintf(right[4], 256, "%s%s ", sv->ok ? "OK " : "MISS ", blocker ? blocker : "targets");
 }
 
 void panel_title(struct view v, const struct scenario *s, const struct analysis *a, const struct analysis *base,
@@ -187,7 +191,7 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
      * (only the totals differ): room to keep the headline's name. */
     bool same_verdict = a->estimate_ok[a->other_model] == a->latency.ok;
     estimate_text(a, a->other_model, !same_verdict, true, other_short, sizeof other_short);
-    char right[5][160];
+    char right[5][256];
     bool hide = view_conceals(v, FIG_TURN); /* a tour question about the turn */
     if (hide) {
         snprintf(right[0], sizeof right[0], "turn ? (guess first)  ? help ");
@@ -657,7 +661,12 @@ static void panel_latency_targets(struct view v, const struct analysis *a, const
     const struct serving_figures *sv = &a->serving;
     const struct latency_verdict *l = &a->latency;
     int x = view_text(v, 0, 0, -1, "Serving targets", ROLE_HEADER);
-    view_text(v, x, 0, -1, sv->ok ? "  met" : "  missed", sv->ok ? ROLE_OK : ROLE_MISS);
+    x += view_text(v, x, 0, -1, sv->ok ? "  met" : "  missed", sv->ok ? ROLE_OK : ROLE_MISS);
+    const char *blocker = serving_blocker(a); /* both rows met, yet a MISS: say what fails */
+    if (blocker && x + 2 + text_width(blocker) <= v.r.w) {
+        view_text(v, x, 0, -1, ": ", ROLE_MISS);
+        view_text(v, x + 2, 0, -1, blocker, ROLE_MISS);
+    }
     banner(v, 0, 1, sv->ok);
     target_row(v, 9, 1, "TTFT", sv->ttft_s, sv->ttft_target_s, sv->ttft_ok, sv->loop.overloaded, g);
     target_row(v, 9, 2, "TPOT", sv->tpot_s, sv->tpot_target_s, sv->tpot_ok, false, g);

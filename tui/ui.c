@@ -375,7 +375,7 @@ static void say_pick(struct ui *u, const char *verb)
 static void open_pareto(struct ui *u)
 {
     pareto_free(u);
-    u->pareto.capacity = UI_PARETO_CAPACITY;
+    u->pareto.capacity = RT_SEARCH_CAPACITY; /* what --search keeps: the same designs counted */
     u->pareto.candidates = calloc(u->pareto.capacity, sizeof *u->pareto.candidates);
     if (!u->pareto.candidates) {
         say(u, true, "out of memory for the design search");

@@ -67,8 +67,6 @@ enum ui_mode { UI_MODE_KNOBS = 0, UI_MODE_EDIT, UI_MODE_HELP, UI_MODE_WORK /* "s
                UI_MODE_TOUR, /* the guided tour: a step's scenario, its question, the guess */
                UI_MODE_PRESENT /* the presentation view ('P'): headline and a full-screen plot */ };
 
-/* Most candidates the Pareto view's search keeps (about 3 MB while open). */
-#define UI_PARETO_CAPACITY 16384
 /* Most frontier points it walks through. */
 #define UI_PARETO_MAX_FRONTIER 256
 
