@@ -201,6 +201,20 @@ static int step_figure(const struct tour_step *st, struct tour_value *out, doubl
     return tour_figure(&st->scenario, &a, st->figure, out, err, errsize);
 }
 
+bool tour_answer_on_screen(const struct tour_step *later, const struct scenario *s, const struct analysis *a)
+{
+    struct tour_value answer, shown;
+    char err[160];
+    if (step_figure(later, &answer, NULL, err, sizeof err) != 0 ||
+        tour_figure(s, a, later->figure, &shown, err, sizeof err) != 0)
+        return false;
+    if (answer.is_text || shown.is_text)
+        return answer.is_text && shown.is_text && strcmp(answer.text, shown.text) == 0;
+    if (answer.is_null || shown.is_null)
+        return answer.is_null && shown.is_null;
+    return fabs(answer.value - shown.value) <= 1e-6 * fmax(fabs(answer.value), fabs(shown.value));
+}
+
 /* Reads one step (the object at index i) into *st. Returns 0 or -1. */
 static int parse_step(const cJSON *o, int i, const char *path, const char *const *knobs, struct tour_step *st,
                       struct load_warnings *w, char *err, size_t errsize)
@@ -425,6 +439,10 @@ int tour_score(const struct tour_step *st, const char *guess, bool ascii, struct
     if (parse_guess(g, u, &x, err, errsize) != 0)
         return -1;
     format_figure(is, sizeof is, v.value, u);
+    if (strncmp(st->figure, "latency.", 8) == 0) { /* steps switch estimates: say whose figure it is */
+        size_t n = strlen(is);
+        snprintf(is + n, sizeof is - n, " (%s)", latency_model_name(st->scenario.latency_model));
+    }
     out->ratio = v.value / x;
     out->right = out->ratio >= 1.0 / 1.1 && out->ratio <= 1.1;
     if (out->right) {
@@ -432,7 +450,12 @@ int tour_score(const struct tour_step *st, const char *guess, bool ascii, struct
         return 0;
     }
     double r = out->ratio >= 1.0 ? out->ratio : 1.0 / out->ratio;
-    snprintf(out->line, sizeof out->line, r < 100.0 ? "you said %s; it is %s: %.1f%s %s" : "you said %s; it is %s: %.0f%s %s",
-             said, is, r, ascii ? "x" : "\u00d7", out->ratio >= 1.0 ? "low" : "high");
+    if (r >= 1e6) /* "1e-300" for 295.5: not three hundred digits of ratio */
+        snprintf(out->line, sizeof out->line, "you said %s; it is %s: over a million times %s", said, is,
+                 out->ratio >= 1.0 ? "low" : "high");
+    else
+        snprintf(out->line, sizeof out->line,
+                 r < 100.0 ? "you said %s; it is %s: %.1f%s %s" : "you said %s; it is %s: %.0f%s %s", said, is, r,
+                 ascii ? "x" : "\u00d7", out->ratio >= 1.0 ? "low" : "high");
     return 0;
 }

@@ -83,6 +83,14 @@ struct tour_value {
 int tour_figure(const struct scenario *s, const struct analysis *a, const char *key, struct tour_value *out, char *err,
                 size_t errsize);
 
+/* True when step later's answer (its figure on its own scenario) is what
+ * scenario s, analysed into a, shows under the same key: the same word, both
+ * none, or numbers within one part in a million. So a step can hide a
+ * coming step's answer that its own screen would give away (the chips a
+ * 1 s turn takes, asked at step 11, on the steps before it with the same
+ * chip and model). False when either figure cannot be read. */
+bool tour_answer_on_screen(const struct tour_step *later, const struct scenario *s, const struct analysis *a);
+
 /* A scored guess. */
 struct tour_score {
     bool right;      /* the word matches, or the number is within 10% (ratio in [1/1.1, 1.1]) */

@@ -72,14 +72,14 @@ static void test_the_guides_figures_come_out_of_the_steps(void **state)
     struct tour *t = builtin();
     struct tour_score sc;
     assert_string_equal(scored(step(t, "The ridge point"), "300", &sc), "you said 300; it is 295.5: right");
-    assert_string_equal(scored(step(t, "The prefill column"), "5.8", &sc), "you said 5.8 s; it is 5.822 s: right");
-    assert_string_equal(scored(step(t, "The decode column"), "2", &sc), "you said 2 s; it is 21.880 s: 10.9\u00d7 low");
+    assert_string_equal(scored(step(t, "The prefill column"), "5.8", &sc), "you said 5.8 s; it is 5.822 s (napkin): right");
+    assert_string_equal(scored(step(t, "The decode column"), "2", &sc), "you said 2 s; it is 21.880 s (napkin): 10.9\u00d7 low");
     assert_string_equal(scored(step(t, "Batch: toward the ridge"), "28.7", &sc),
                         "you said 28.7; it is 28.7: right");
     assert_string_equal(scored(step(t, "The KV cache, with MHA"), "22", &sc), "you said 22; it is 23: right");
     assert_string_equal(scored(step(t, "GQA: the one integer"), "23", &sc), "you said 23; it is 186: 8.1\u00d7 low");
-    assert_string_equal(scored(step(t, "Chips for the budget"), "16", &sc), "you said 16; it is 64: 4.0\u00d7 low");
-    assert_string_equal(scored(step(t, "Precision"), "500ms", &sc), "you said 500ms; it is 1.116 s: 2.2\u00d7 low");
+    assert_string_equal(scored(step(t, "Chips for the budget"), "16", &sc), "you said 16; it is 64 (napkin): 4.0\u00d7 low");
+    assert_string_equal(scored(step(t, "Precision"), "500ms", &sc), "you said 500ms; it is 1.116 s (napkin): 2.2\u00d7 low");
     assert_string_equal(scored(step(t, "The MFU budget"), "35%", &sc), "you said 35%; it is 35.7%: right");
     assert_string_equal(scored(step(t, "Tile co-design"), "99", &sc), "you said 99; it is 50.4%: 2.0\u00d7 high");
     free(t);
@@ -145,16 +145,19 @@ static void test_a_number_is_scored_by_its_ratio(void **state)
     struct tour *t = builtin();
     struct tour_score sc;
     const struct tour_step *turn = step(t, "Chips against the budget");
-    assert_string_equal(scored(turn, "0.5 s", &sc), "you said 0.5 s; it is 1.981 s: 4.0\u00d7 low");
+    assert_string_equal(scored(turn, "0.5 s", &sc), "you said 0.5 s; it is 1.981 s (napkin): 4.0\u00d7 low");
     ASSERT_NEAR(sc.ratio, 1.9813792355416722 / 0.5, 1e-12);
     assert_false(sc.right);
-    assert_string_equal(scored(turn, "0.5", &sc), "you said 0.5 s; it is 1.981 s: 4.0\u00d7 low");
-    assert_string_equal(scored(turn, "8", &sc), "you said 8 s; it is 1.981 s: 4.0\u00d7 high");
-    assert_string_equal(scored(turn, "2", &sc), "you said 2 s; it is 1.981 s: right");
+    assert_string_equal(scored(turn, "0.5", &sc), "you said 0.5 s; it is 1.981 s (napkin): 4.0\u00d7 low");
+    assert_string_equal(scored(turn, "8", &sc), "you said 8 s; it is 1.981 s (napkin): 4.0\u00d7 high");
+    assert_string_equal(scored(turn, "2", &sc), "you said 2 s; it is 1.981 s (napkin): right");
     assert_true(sc.right);
     char err[256];
     assert_int_equal(tour_score(turn, "0.5", true, &sc, err, sizeof err), 0);
-    assert_string_equal(sc.line, "you said 0.5 s; it is 1.981 s: 4.0x low");
+    assert_string_equal(sc.line, "you said 0.5 s; it is 1.981 s (napkin): 4.0x low");
+    /* A guess three hundred orders off is a line, not three hundred digits of ratio. */
+    assert_string_equal(scored(turn, "1e-300", &sc), "you said 1e-300 s; it is 1.981 s (napkin): over a million times low");
+    assert_string_equal(scored(turn, "5e5", &sc), "you said 5e5 s; it is 1.981 s (napkin): 252349\u00d7 high");
     assert_int_equal(tour_score(turn, "soon", false, &sc, err, sizeof err), -1);
     assert_string_equal(err, "'soon' is not seconds, e.g. 0.5 or 500ms");
     assert_int_equal(tour_score(turn, "0", false, &sc, err, sizeof err), -1);

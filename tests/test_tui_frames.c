@@ -504,7 +504,7 @@ static void test_tour_frames(void **state)
     assert_string_equal(u->tour_guess, "0.5");
     ui_key(u, UI_KEY_ENTER);
     assert_true(u->tour_revealed);
-    assert_string_equal(u->tour_result, "you said 0.5 s; it is 1.981 s: 4.0\u00d7 low");
+    assert_string_equal(u->tour_result, "you said 0.5 s; it is 1.981 s (napkin): 4.0\u00d7 low");
     check_frame("tour_80x24_utf8");
     /* Esc leaves on the step's scenario; T comes back to the same step. */
     ui_key(u, UI_KEY_ESC);
@@ -531,6 +531,9 @@ static void test_tour_frames(void **state)
     ui_key(u, UI_KEY_ENTER);
     assert_true(u->message_is_error);
     assert_string_equal(u->message, "'fast': answer memory or compute");
+    ui_key(u, 'q'); /* a begun guess takes q as a letter; cleared, q quits */
+    assert_string_equal(u->tour_guess, "fastq");
+    ui_key(u, 21);
     assert_int_equal(ui_key(u, 'q'), UI_QUIT);
     ui_free(u);
     start(&s, true, 80, 24);
@@ -678,6 +681,52 @@ static void test_tour_hides_answers(void **state)
             }
             ui_free(u);
         }
+    start(&s, false, 80, 24); /* teardown frees one ui */
+}
+
+/* A coming step's answer is no more on screen than the current one's (a student found step 11's
+ * "chips for budget 64" on steps 3, 4, 5 and 10, and step 5's 21.880 s of decode on step 4): each
+ * step hides, figure by figure, the answers of the steps after it that its own scenario shows,
+ * before its guess and after; the step that asks shows it once guessed. At 80 x 24 to 200 x 60. */
+static void test_tour_hides_coming_answers(void **state)
+{
+    (void)state;
+    static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+    static char text[1 << 20];
+    struct scenario s;
+    scenario_default(&s);
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        start(&s, false, sizes[z][0], sizes[z][1]);
+        ui_key(u, 'T');
+        for (size_t i = 0; i < u->tour->count; i++, ui_key(u, UI_KEY_RIGHT)) {
+            const struct tour_step *st = &u->tour->steps[i];
+            for (int guessed = 0; guessed < 2; guessed++) {
+                if (guessed) {
+                    ui_key(u, st->answer == TOUR_ANSWER_BOUND ? 'm' : '1');
+                    ui_key(u, UI_KEY_ENTER);
+                    assert_true(u->tour_revealed);
+                }
+                assert_int_equal(ui_render(u, &g), 0);
+                grid_to_text(&g, text, sizeof text);
+                bool budget = strstr(text, "chips for budget 64") != NULL, decode = strstr(text, "21.880 s") != NULL;
+                bool asks_budget = strcmp(st->figure, "latency.chips_for_budget") == 0;
+                bool asks_decode = strcmp(st->figure, "latency.decode_s") == 0;
+                if (i < 10 && budget)
+                    fail_msg("%dx%d step %zu%s shows step 11's answer, chips for budget 64:\n%s", sizes[z][0],
+                             sizes[z][1], i + 1, guessed ? " (guessed)" : "", text);
+                if (i < 4 && decode)
+                    fail_msg("%dx%d step %zu%s shows step 5's answer, 21.880 s of decode:\n%s", sizes[z][0],
+                             sizes[z][1], i + 1, guessed ? " (guessed)" : "", text);
+                if (guessed && asks_budget && !budget)
+                    fail_msg("%dx%d step 11 does not show its answer once guessed:\n%s", sizes[z][0], sizes[z][1],
+                             text);
+                if (guessed && asks_decode && !decode)
+                    fail_msg("%dx%d step 5 does not show its answer once guessed:\n%s", sizes[z][0], sizes[z][1],
+                             text);
+            }
+        }
+        ui_free(u);
+    }
     start(&s, false, 80, 24); /* teardown frees one ui */
 }
 
@@ -929,6 +978,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pareto_view, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tour_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tour_hides_answers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tour_hides_coming_answers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fp4_frames, setup, teardown),
         cmocka_unit_test_setup_teardown(test_op_frames, setup, teardown),

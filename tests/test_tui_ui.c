@@ -152,6 +152,22 @@ static void test_targets_miss_says_why(void **state)
     assert_null(strstr(frame(), "weights do not fit"));
 }
 
+/* In the tour, q quits only while nothing is typed (as n and p step only then): a half-typed
+ * guess is not lost to a stray q. */
+static void test_tour_q_types_into_a_begun_guess(void **state)
+{
+    (void)state;
+    ui_key(u, 'T');
+    assert_int_equal(u->mode, UI_MODE_TOUR);
+    ui_key(u, '3');
+    assert_int_equal(ui_key(u, 'q') & UI_QUIT, 0);
+    assert_string_equal(u->tour_guess, "3q");
+    assert_int_equal(u->mode, UI_MODE_TOUR);
+    ui_key(u, 21); /* Ctrl-U clears */
+    assert_string_equal(u->tour_guess, "");
+    assert_int_equal(ui_key(u, 'q') & UI_QUIT, UI_QUIT);
+}
+
 static void test_cost_line(void **state)
 {
     (void)state;
@@ -1022,6 +1038,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_batch_up_names_the_decode_ceiling, setup, teardown),
         cmocka_unit_test_setup_teardown(test_targets_lead_the_verdict, setup, teardown),
         cmocka_unit_test_setup_teardown(test_targets_miss_says_why, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tour_q_types_into_a_begun_guess, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cost_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_names_the_operation_letters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),

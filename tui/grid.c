@@ -19,6 +19,8 @@ int grid_init(struct grid *g, int cols, int rows)
     g->cols = g->rows = 0;
     g->cells = NULL;
     g->conceal = NULL;
+    g->conceal_later = NULL;
+    g->asking = false;
     return grid_resize(g, cols, rows);
 }
 
@@ -330,20 +332,36 @@ void view_recolor(struct view v, int x, int y, int w, int h, enum role role)
     }
 }
 
-bool view_conceals(struct view v, const char *tags)
+/* True when one of the space-separated keys starts with one of tags. */
+static bool keys_match(const char *keys, const char *tags)
 {
-    const char *key = v.g ? v.g->conceal : NULL;
-    if (!key || !key[0] || !tags)
+    if (!keys || !keys[0] || !tags)
         return false;
-    for (const char *t = tags; *t;) {
-        while (*t == ' ')
-            t++;
-        size_t n = strcspn(t, " ");
-        if (n > 0 && strncmp(key, t, n) == 0)
-            return true;
-        t += n;
+    for (const char *k = keys; *k;) { /* each key against each tag: a key starting with a tag matches */
+        while (*k == ' ')
+            k++;
+        size_t kn = strcspn(k, " ");
+        for (const char *t = tags; *t && kn > 0;) {
+            while (*t == ' ')
+                t++;
+            size_t n = strcspn(t, " ");
+            if (n > 0 && n <= kn && strncmp(k, t, n) == 0)
+                return true;
+            t += n;
+        }
+        k += kn;
     }
     return false;
+}
+
+bool view_conceals(struct view v, const char *tags)
+{
+    return v.g && (keys_match(v.g->conceal, tags) || keys_match(v.g->conceal_later, tags));
+}
+
+bool view_asks(struct view v, const char *tags)
+{
+    return v.g && keys_match(v.g->conceal, tags);
 }
 
 const char *view_figure(struct view v, const char *tags, const char *text)

@@ -32,11 +32,16 @@ struct cell {
 struct grid {
     int cols, rows;
     struct cell *cells; /* rows x cols, row-major; owned */
-    /* A --report=json key whose figure is not to be drawn, or NULL: a tour
-     * question waiting for its guess ("latency.total_s"; a placement row
-     * by its phase's name, "placement[decode].bound"). Panels ask
-     * view_conceals before they draw a figure. Not owned. */
+    /* The --report=json key a tour question waiting for its guess asks for,
+     * or NULL ("latency.total_s"; a placement row by its phase's name,
+     * "placement[decode].bound"): every figure that tells it is hidden,
+     * whole panels among them. Not owned. */
     const char *conceal;
+    /* The coming steps' keys whose answers this screen would show, space-
+     * separated, or NULL: hidden figure by figure (view_conceals), never a
+     * whole panel (view_asks), so the step's own answer still shows. */
+    const char *conceal_later;
+    bool asking; /* a tour question waits for its guess: no notes, whose figures are of every kind */
 };
 
 /* A grid with a clip rectangle: what panels draw into. Coordinates given to
@@ -118,10 +123,14 @@ int view_text_right(struct view v, int x_end, int y, const char *utf8, enum role
 
 /* True when v's grid conceals a figure that text tagged with tags would
  * give away. tags is a space-separated list of --report=json key prefixes
- * ("latency.total_s latency.napkin serving."): it matches when the grid's
- * conceal key starts with one of them. False when nothing is concealed or
- * tags is NULL or empty. */
+ * ("latency.total_s latency.napkin serving."): it matches when one of the
+ * grid's conceal keys starts with one of them. False when nothing is
+ * concealed or tags is NULL or empty. */
 bool view_conceals(struct view v, const char *tags);
+
+/* Like view_conceals for the question waiting alone (conceal), not the
+ * coming steps' keys: for a whole panel hidden while a question waits. */
+bool view_asks(struct view v, const char *tags);
 
 /* text, or "?" when view_conceals(v, tags): a figure written in a line. */
 const char *view_figure(struct view v, const char *tags, const char *text);

@@ -192,7 +192,7 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     bool same_verdict = a->estimate_ok[a->other_model] == a->latency.ok;
     estimate_text(a, a->other_model, !same_verdict, true, other_short, sizeof other_short);
     char right[5][256];
-    bool hide = view_conceals(v, FIG_TURN); /* a tour question about the turn */
+    bool hide = view_asks(v, FIG_TURN); /* a tour question about the turn */
     if (hide) {
         snprintf(right[0], sizeof right[0], "turn ? (guess first)  ? help ");
         snprintf(right[1], sizeof right[1], "turn ? (guess first) ");
@@ -421,7 +421,7 @@ void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a
         view_printf(v, 0, 4, -1, ROLE_TEXT, "Prefill assumes MFU %s (prefl MFU knob).", m);
         return;
     }
-    if (view_conceals(v, FIG_MFU)) { /* a tour question about the MFU: the bar and its legend answer it */
+    if (view_asks(v, FIG_MFU)) { /* a tour question about the MFU: the bar and its legend answer it */
         view_text(v, 0, 1, -1, "hidden until the tour's guess is in", ROLE_DIM);
         return;
     }
@@ -694,7 +694,7 @@ static void panel_latency_targets(struct view v, const struct analysis *a, const
 void panel_latency(struct view v, const struct analysis *a, const struct analysis *base, const struct glyphs *g)
 {
     const struct latency_verdict *l = &a->latency;
-    if (view_conceals(v, FIG_TURN)) { /* a tour question about the turn: every time here answers it */
+    if (view_asks(v, FIG_TURN)) { /* a tour question about the turn: every time here answers it */
         view_text(v, 0, 0, -1, "Latency", ROLE_HEADER);
         view_text(v, 0, 1, -1, "hidden until the tour's guess is in", ROLE_DIM);
         return;
@@ -703,8 +703,10 @@ void panel_latency(struct view v, const struct analysis *a, const struct analysi
         panel_latency_targets(v, a, g);
         return;
     }
-    char t[24], b[24], p[24], d[24], o[24];
-    secs(t, sizeof t, l->total_s);
+    char total[24], t[24], b[24], p[24], d[24], o[24];
+    /* A coming tour step's answer shown here is a "?" (the total tells prefill and decode too) */
+    secs(total, sizeof total, l->total_s);
+    snprintf(t, sizeof t, "%s", view_figure(v, "latency.total_s latency.prefill_s latency.decode_s", total));
     secs(b, sizeof b, l->budget_s);
     /* The comparison is the time's; a turn within budget can still miss by not fitting in HBM. */
     char rest[64];
@@ -745,7 +747,7 @@ void panel_latency(struct view v, const struct analysis *a, const struct analysi
     secs(d, sizeof d, l->decode_s);
     secs(o, sizeof o, l->overhead_s);
     const char *labels[3] = {"prefill ", "decode  ", "overhead"};
-    const char *vals[3] = {p, d, o};
+    const char *vals[3] = {view_figure(v, "latency.prefill_s", p), view_figure(v, "latency.decode_s", d), o};
     for (int i = 0; i < 3; i++) {
         view_put(v, 9, 2 + i, g->bar[i], (enum role)(ROLE_BAR1 + i));
         int x3 = 11 + view_printf(v, 11, 2 + i, -1, ROLE_TEXT, "%s %10s", labels[i], vals[i]);
@@ -780,7 +782,9 @@ static void latency_tail(struct view v, int row, const struct analysis *a, const
 {
     const struct latency_verdict *l = &a->latency;
     int x = view_text(v, 0, row, -1, "chips for budget ", ROLE_TEXT);
-    if (l->chips_for_budget > 0)
+    if (view_conceals(v, "latency.chips_for_budget")) /* a coming tour step asks it */
+        x += view_text(v, x, row, -1, "?", ROLE_ACCENT);
+    else if (l->chips_for_budget > 0)
         x += view_printf(v, x, row, -1, ROLE_ACCENT, "%lld", (long long)l->chips_for_budget);
     else
         x += view_printf(v, x, row, -1, ROLE_MISS, "none up to %lld", (long long)l->max_chips);
@@ -824,7 +828,7 @@ static void latency_tail(struct view v, int row, const struct analysis *a, const
             view_text(v, 0, row++, -1, line, ROLE_DIM);
     }
     /* The notes carry figures of every kind: none while a tour question waits. */
-    for (int i = 0; i < a->note_count && row < v.r.h && !(v.g && v.g->conceal); i++)
+    for (int i = 0; i < a->note_count && row < v.r.h && !(v.g && v.g->asking); i++)
         row = wrap_text(v, row, a->notes[i], ROLE_DIM, false);
 }
 
@@ -979,14 +983,28 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         format_si(cw, sizeof cw, c->weights_bytes, "B");
         format_si(ck, sizeof ck, c->kv_cache_bytes + c->state_bytes, "B");
         format_si(ca, sizeof ca, c->activation_bytes, "B");
-        format_si(cf, sizeof cf, c->free_bytes, "B");
-        /* Words drop before numbers do: the longest form that fits. */
-        char forms[3][160];
-        snprintf(forms[0], sizeof forms[0], "per chip: weights %s, KV %s, act. %s, free %s", cw, ck, ca, cf);
-        snprintf(forms[1], sizeof forms[1], "per chip: W %s KV %s act %s free %s", cw, ck, ca, cf);
-        snprintf(forms[2], sizeof forms[2], "chip: W %s KV %s free %s", cw, ck, cf);
+        format_si(cf, sizeof cf, fabs(c->free_bytes), "B");
+        /* Words drop before numbers do: the longest form that fits. Every form keeps the
+         * activations, so that its terms add up to the chip's HBM; past it, "over by". */
+        const char *fw = c->free_bytes < 0.0 ? "over by" : "free";
+        char sw[24], sk[24], sa[24], sf[24]; /* "140G": the byte sizes without their space and B */
+        const char *full[4] = {cw, ck, ca, cf};
+        char *tight[4] = {sw, sk, sa, sf};
+        for (int i = 0; i < 4; i++) {
+            size_t n = 0;
+            for (const char *p = full[i]; *p && n + 1 < sizeof sw; p++)
+                if (*p != ' ' && !(*p == 'B' && p[1] == '\0'))
+                    tight[i][n++] = *p;
+            tight[i][n] = '\0';
+        }
+        char forms[4][160];
+        snprintf(forms[0], sizeof forms[0], "per chip: weights %s, KV %s, act. %s, %s %s", cw, ck, ca, fw, cf);
+        snprintf(forms[1], sizeof forms[1], "per chip: W %s KV %s act %s %s %s", cw, ck, ca, fw, cf);
+        snprintf(forms[2], sizeof forms[2], "chip: W %s KV %s act %s %s %s", sw, sk, sa, fw, sf);
+        snprintf(forms[3], sizeof forms[3], "W %s KV %s act %s %s %s", sw, sk, sa, c->free_bytes < 0.0 ? "over" : "free",
+                 sf);
         int pick = 0;
-        while (pick < 2 && text_width(forms[pick]) > v.r.w)
+        while (pick < 3 && text_width(forms[pick]) > v.r.w)
             pick++;
         if (text_width(forms[pick]) <= v.r.w)
             view_text(v, 0, row, -1, forms[pick], c->free_bytes < 0.0 ? ROLE_MISS : ROLE_TEXT);
@@ -998,14 +1016,14 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     else if (row < v.r.h && m->kv_replication > 1.0)
         view_printf(v, 0, row++, -1, ROLE_TEXT, "KV copied %.0fx: tp %lld > %s", m->kv_replication,
                     (long long)a->parallel.tp, s->model.kv_lora_rank > 0 ? "one latent" : "kv heads");
-    if (row < v.r.h && largest_ok_batch >= 0 && !view_conceals(v, FIG_TURN)) {
+    if (row < v.r.h && largest_ok_batch >= 0 && !view_asks(v, FIG_TURN)) {
         if (largest_ok_batch > 0)
             view_printf(v, 0, row++, -1, ROLE_TEXT, "largest batch meeting the budget: %lld",
                         (long long)largest_ok_batch);
         else
             view_text(v, 0, row++, -1, "no batch meets the budget here", ROLE_MISS);
     }
-    if (row < v.r.h && !view_conceals(v, FIG_TURN)) { /* steady-state serving: what the Pareto view ranks */
+    if (row < v.r.h && !view_asks(v, FIG_TURN)) { /* steady-state serving: what the Pareto view ranks */
         const struct serving_figures *sv = &a->serving;
         char tt[24], tp[24], pool[48] = "";
         if (sv->loop.overloaded) /* no steady state: say so, not 0 */
@@ -1015,12 +1033,18 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         format_seconds(tp, sizeof tp, sv->tpot_s);
         if (s->disagg_prefill_chips > 0)
             snprintf(pool, sizeof pool, ", prefill pool %lld", (long long)s->disagg_prefill_chips);
-        char line[2][200];
-        snprintf(line[0], sizeof line[0], "serving: TTFT %s, TPOT %s, %.1f tok/s/user, %.1f/chip%s", tt, tp,
+        /* Served as an engine serves (a request's wait and prefill among the others'), not the turn's
+         * prefill above: the words say so, and the rates their unit, in every form. */
+        char line[3][200];
+        snprintf(line[0], sizeof line[0], "served: TTFT %s, TPOT %s, %.1f tok/s/user, %.1f/chip%s", tt, tp,
                  sv->tokens_per_s_per_user, sv->tokens_per_s_per_chip, pool);
-        snprintf(line[1], sizeof line[1], "TTFT %s TPOT %s %.1f/user %.1f/chip", tt, tp, sv->tokens_per_s_per_user,
-                 sv->tokens_per_s_per_chip);
-        int pick = text_width(line[0]) <= v.r.w ? 0 : 1;
+        snprintf(line[1], sizeof line[1], "served: TTFT %s TPOT %s %.1f tok/s/user %.1f/chip", tt, tp,
+                 sv->tokens_per_s_per_user, sv->tokens_per_s_per_chip);
+        snprintf(line[2], sizeof line[2], "TTFT %s TPOT %s %.1f/user %.1f/chip", tt, tp, sv->tokens_per_s_per_user,
+                 sv->tokens_per_s_per_chip); /* the narrowest: one row still, the others' words dropped */
+        int pick = 0;
+        while (pick < 2 && text_width(line[pick]) > v.r.w)
+            pick++;
         if (text_width(line[pick]) <= v.r.w)
             view_text(v, 0, row, -1, line[pick], sv->ok ? ROLE_TEXT : ROLE_MISS);
         row++;
@@ -1070,9 +1094,12 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     if (row < v.r.h && ms->kv_lora_rank > 0) {
         view_printf(v, 0, row++, -1, ROLE_DIM, "MLA: a %lld-wide latent per token, %.0fx smaller KV than MHA",
                     (long long)(ms->kv_lora_rank + ms->qk_rope_head_dim), a->kv_saving);
+    } else if (row < v.r.h && model_attention_layers(ms) > 0.0 && ms->kv_heads >= ms->heads) {
+        /* every query head has its own K and V: nothing smaller to say */
+        view_printf(v, 0, row++, -1, ROLE_DIM, "MHA: %lld kv heads, one a query head (no GQA)", (long long)ms->kv_heads);
     } else if (row < v.r.h && model_attention_layers(ms) > 0.0) {
-        view_printf(v, 0, row++, -1, ROLE_DIM, "GQA: %lld kv heads of %lld, %.1fx smaller KV than MHA",
-                    (long long)ms->kv_heads, (long long)ms->heads, a->gqa_saving);
+        view_printf(v, 0, row++, -1, ROLE_DIM, "%s: %lld kv heads of %lld, %.1fx smaller KV than MHA",
+                    ms->kv_heads == 1 ? "MQA" : "GQA", (long long)ms->kv_heads, (long long)ms->heads, a->gqa_saving);
     }
     if (row < v.r.h) {
         /* The decode row's intensity, as the placement table shows it (a
@@ -1083,12 +1110,12 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         snprintf(ais, sizeof ais, "%.1f", ai);
         snprintf(rs, sizeof rs, "%.0f", a->ridge_flop_per_byte);
         const char *ait = view_figure(v, "decode_batch_intensity placement[decode]", ais);
-        const char *rt = view_figure(v, "ridge_flop_per_byte placement[decode]", rs);
+        const char *rt = view_figure(v, "ridge_flop_per_byte", rs); /* as the plot labels it: no answer alone */
         /* Where it levels off as the batch grows, when that is short of the ridge. */
         double c = a->decode_intensity_ceiling_flop_per_byte;
         if (c > 0.0 && c < a->ridge_flop_per_byte) {
             snprintf(cv, sizeof cv, "%.0f", c);
-            snprintf(cs, sizeof cs, " (max %s)", view_figure(v, "decode.intensity", cv));
+            snprintf(cs, sizeof cs, " (max %s)", view_figure(v, "decode.intensity decode_batch_intensity placement[decode]", cv));
         }
         snprintf(line, sizeof line, "decode AI at batch %s: %s FLOP/B%s; ridge %s", nb, ait, cs, rt);
         if (text_width(line) > v.r.w) /* never a cut figure: shorter forms, or nothing */

@@ -462,6 +462,20 @@ static void tour_show(struct ui *u, size_t i)
         return;
     /* A new step is a new picture: its own axes, no trail from the last. */
     plot_state_clear(&u->plot, true);
+    /* The coming steps whose answers this step's screen would show (not its own question's key:
+     * the answer it reveals stays shown), concealed until their own step. */
+    char own[RT_TOUR_KEY_MAX + 16], key[RT_TOUR_KEY_MAX + 16];
+    tour_conceal_key(st->figure, own, sizeof own);
+    u->tour_later[0] = '\0';
+    for (size_t j = i + 1; j < u->tour->count; j++) {
+        const struct tour_step *later = &u->tour->steps[j];
+        tour_conceal_key(later->figure, key, sizeof key);
+        size_t n = strlen(u->tour_later);
+        if (strcmp(key, own) == 0 || strstr(u->tour_later, key) ||
+            !tour_answer_on_screen(later, &u->scenario, &u->analysis))
+            continue;
+        snprintf(u->tour_later + n, sizeof u->tour_later - n, "%s%s", n ? " " : "", key);
+    }
     int k = tour_knob_slider(st->knob);
     if (k >= 0)
         u->selected = k;
@@ -549,10 +563,11 @@ static unsigned tour_key(struct ui *u, int key)
     case UI_KEY_REPAINT:
     case 12:
         return UI_REDRAW | UI_REPAINT;
-    case 'q':
-    case 'Q':
-        return UI_QUIT;
     default:
+        /* With nothing typed the letters are keys; once a guess is begun they are its text, q too
+         * (a half-typed guess is not lost to a stray q; Esc leaves, Ctrl-U clears). */
+        if (n == 0 && (key == 'q' || key == 'Q'))
+            return UI_QUIT;
         if (n == 0 && (key == 'n' || key == 'p')) {
             tour_move(u, key == 'n' ? 1 : -1);
             return UI_REDRAW;
@@ -1367,11 +1382,18 @@ int ui_render(struct ui *u, struct grid *g)
     } else {
         grid_erase(g);
     }
-    /* A tour question waiting for its guess: no panel, title or label gives the figure away. */
+    /* A tour question waiting for its guess: no panel, title or label gives the figure away, nor a
+     * coming step's answer that this screen shows. */
     g->conceal = NULL;
-    if (u->mode == UI_MODE_TOUR && u->tour && !u->tour_revealed) {
-        tour_conceal_key(u->tour->steps[u->tour_step].figure, u->tour_conceal, sizeof u->tour_conceal);
-        g->conceal = u->tour_conceal;
+    g->conceal_later = NULL;
+    g->asking = false;
+    if (u->mode == UI_MODE_TOUR && u->tour) {
+        if (!u->tour_revealed) {
+            tour_conceal_key(u->tour->steps[u->tour_step].figure, u->tour_conceal, sizeof u->tour_conceal);
+            g->conceal = u->tour_conceal;
+            g->asking = true;
+        }
+        g->conceal_later = u->tour_later[0] ? u->tour_later : NULL;
     }
     const struct glyphs *gl = glyphs_for(u->ascii);
     const struct layout *l = &u->layout;

@@ -143,6 +143,9 @@ struct ui {
     bool tour_right;
     char tour_result[256];
     char tour_conceal[RT_TOUR_KEY_MAX + 16]; /* what the frame conceals (tour_conceal_key), while unrevealed */
+    /* The coming steps' keys whose answers this step's screen shows, space-separated: found when
+     * the step is shown, concealed figure by figure until their own step. */
+    char tour_later[RT_TOUR_MAX_STEPS * (RT_TOUR_KEY_MAX + 16)];
     /* A model read from a file (--model PATH, a typed path, a scenario's own
      * shape): it keeps its place in the model knob, by size among the presets. */
     struct model_shape file_model;
