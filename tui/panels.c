@@ -575,6 +575,21 @@ int wrap_text(struct view v, int y, const char *text, enum role role, bool centr
         }
         char line[512];
         snprintf(line, sizeof line, "%.*s", n < 511 ? n : 511, p);
+        const char *rest = p + n;
+        while (*rest == ' ')
+            rest++;
+        if (y == v.r.h - 1 && *rest && w > 8) {
+            /* The panel's last row and more to say: end on a whole word and " ...", never on half a
+             * figure ("fp8 KV (13" of "(13.0 FLOP/byte)") that reads as the whole. */
+            while (text_width(line) + 4 > w) {
+                char *sp = strrchr(line, ' ');
+                if (!sp)
+                    break;
+                *sp = '\0';
+            }
+            if (text_width(line) + 4 <= w)
+                strcat(line, " ...");
+        }
         int x = centre ? (w - text_width(line)) / 2 : 0;
         view_text(v, x > 0 ? x : 0, y++, -1, line, role);
         p += n;
@@ -942,11 +957,15 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         view_text(v, x, 2, -1, "batch does not fit", ROLE_MISS);
     } else {
         /* The request count whole: drop "free" first, then the capacity, never digits. */
-        char lead[64], count[24], nc0[24];
+        char lead[96], count[24], nc0[24];
         snprintf(count, sizeof count, "%s",
                  view_figure(v, "memory.max_concurrent_requests",
                              format_number(nc0, sizeof nc0, (double)m->max_concurrent_requests, 0)));
-        snprintf(lead, sizeof lead, "HBM %s, free %s: ", h, f);
+        /* "after weights": the guide's rule counts the requests in what the weights leave, before
+         * the batch's own KV and the activations the per-chip line takes too */
+        snprintf(lead, sizeof lead, "HBM %s, %s after weights: ", h, f);
+        if (text_width(lead) + text_width(count) + 9 > v.r.w)
+            snprintf(lead, sizeof lead, "HBM %s, free %s: ", h, f);
         if (text_width(lead) + text_width(count) + 9 > v.r.w)
             snprintf(lead, sizeof lead, "HBM %s: ", h);
         if (text_width(lead) + text_width(count) + 9 > v.r.w)
