@@ -7,7 +7,7 @@
 #                   "N passed, M failed"
 #   make profiles   refit the compiled-in kernel models to the measured
 #                   kernel tables (KERNEL_DATA, default ../shared/data/kernels)
-#                   and rewrite core/kernel_profiles.inc (a few minutes)
+#                   and rewrite core/hardware/kernel_profiles.inc (a few minutes)
 #   make readme     rewrite the README's screen capture and transcripts from
 #                   the program (make test fails while they differ)
 #   make sanitize   run the tests under AddressSanitizer + UBSan
@@ -35,9 +35,14 @@ SANITIZE  ?=
 V         ?=
 Q         := $(if $(V),,@)
 
+# The core's rooms, lowest first: each includes only its own headers and the
+# rooms before it (tests/rooms_test.sh checks; README "Architecture" says why).
+CORE_ROOMS := base model hardware serving estimate fit search io report teach
+CORE_INC   := $(addprefix -Icore/,$(CORE_ROOMS))
+
 STD_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow \
              -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -MMD -MP \
-             -DROOFTOP_VERSION='"$(VERSION)"' -DROOFTOP_DATADIR='"$(DATADIR)"' -Icore -Itui
+             -DROOFTOP_VERSION='"$(VERSION)"' -DROOFTOP_DATADIR='"$(DATADIR)"' $(CORE_INC) -Itui
 ifneq ($(SANITIZE),)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
@@ -49,7 +54,7 @@ TEST_CFLAGS = $(shell pkg-config --cflags cmocka)
 # -lutil: forkpty (test_pty_osc52) is in libc from glibc 2.34, in libutil before it
 TEST_LIBS   = $(shell pkg-config --libs cmocka) -lutil
 
-CORE_SRC := $(wildcard core/*.c)
+CORE_SRC := $(foreach r,$(CORE_ROOMS),$(wildcard core/$(r)/*.c))
 TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
 TEST_SRC := $(wildcard tests/test_*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -64,7 +69,7 @@ BENCHES  := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZERS   := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_RUNS ?= 20000
-FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -g -O1 -Icore \
+FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -g -O1 $(CORE_INC) \
               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 # Keep objects that only pattern rules name, so nothing rebuilds twice.
@@ -117,7 +122,7 @@ run: rooftop
 	./rooftop
 
 # The shell suites, each run as `sh SUITE path/to/rooftop`.
-SHELL_TESTS := tests/cli_test.sh tests/deps_test.sh tests/readme_test.sh tests/e2e_tmux.sh
+SHELL_TESTS := tests/cli_test.sh tests/deps_test.sh tests/rooms_test.sh tests/readme_test.sh tests/e2e_tmux.sh
 
 unit-tests: $(TESTS) $(BUILD)/rooftop | test-deps
 	@sh tests/run_all.sh $(BUILD)/rooftop $(TESTS)
@@ -139,12 +144,12 @@ golden: $(BUILD)/tests/test_tui_frames $(BUILD)/tests/test_cli
 readme: $(BUILD)/rooftop
 	sh scripts/readme-sync.sh $(BUILD)/rooftop
 
-# Refits the kernel models (core/kernels.c) to the measured tables and
+# Refits the kernel models (core/hardware/kernels.c) to the measured tables and
 # rewrites the compiled-in fits; then rebuilds rooftop with them. Review with
 # git diff: each row carries its rows and cross-validated error.
 KERNEL_DATA ?= ../shared/data/kernels
 profiles: $(BUILD)/rooftop
-	$(BUILD)/rooftop --calibrate $(KERNEL_DATA) --write-profiles core/kernel_profiles.inc
+	$(BUILD)/rooftop --calibrate $(KERNEL_DATA) --write-profiles core/hardware/kernel_profiles.inc
 	$(MAKE) rooftop
 
 sanitize:

@@ -634,7 +634,7 @@ static void test_config_schedule_errors(void **state)
 }
 
 /* Family rules that a generic reading gets wrong (each found by reading
- * transformers' configuration and modeling files; see core/hfconfig.c). */
+ * transformers' configuration and modeling files; see core/model/hfconfig.c). */
 static void test_family_rules(void **state)
 {
     (void)state;

@@ -9,7 +9,7 @@
  *   low-precision inference" (2025): e2m1 elements, one e4m3 scale per 16.
  * - mxfp4: OCP Microscaling Formats (MX) Specification v1.0 (2023): e2m1
  *   elements, one e8m0 scale per 32.
- * - chip figures: the rows of core/chips.c, each citing its datasheet. */
+ * - chip figures: the rows of core/hardware/chips.c, each citing its datasheet. */
 #include <math.h>
 #include <string.h>
 

@@ -37,7 +37,7 @@ struct cli_options {
     const char *kernels_from;     /* --kernels-from CHIP as given (--validate passes it to every row); NULL */
     bool calibrate_all;           /* --calibrate-scope all: the generic profile and the engines */
     const char *write_chip;       /* --write-chip FILE: save the calibrated chip */
-    const char *write_profiles;   /* --write-profiles FILE: the kernel fits as core/kernel_profiles.inc */
+    const char *write_profiles;   /* --write-profiles FILE: the kernel fits as core/hardware/kernel_profiles.inc */
     struct measured_point points[RT_MAX_POINTS]; /* --points FILE: measured kernels to place */
     struct points_context points_context;        /* what the --points profile says beyond its kernels */
     size_t point_count;

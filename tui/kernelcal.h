@@ -4,7 +4,7 @@
  * cross-validated error; printed by group and pooled by kind, chip and
  * engine. --write-chip FILE saves the --chip with its fits (a chip file
  * whose "kernels" carry them); --write-profiles FILE writes the compiled-in
- * table (core/kernel_profiles.inc, `make profiles`). */
+ * table (core/hardware/kernel_profiles.inc, `make profiles`). */
 #ifndef ROOFTOP_KERNELCAL_H
 #define ROOFTOP_KERNELCAL_H
 

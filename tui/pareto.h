@@ -2,7 +2,7 @@
  * as a dot, tokens/s per user across (log) against tokens/s per chip up
  * (log), the frontier as a line, the picked frontier point and the current
  * design marked. Draws; computes nothing but positions (the search is
- * core/search.h, run by the caller).
+ * core/search/search.h, run by the caller).
  */
 #ifndef ROOFTOP_PARETO_H
 #define ROOFTOP_PARETO_H

@@ -1,6 +1,6 @@
 /* tourview.h — the guided tour's panel in the explorer: where it goes, what
  * it says, and which panel holds the figure a step asks about. Draws;
- * computes nothing (the tour's scenarios and scores are core/tour.h).
+ * computes nothing (the tour's scenarios and scores are core/teach/tour.h).
  */
 #ifndef ROOFTOP_TOURVIEW_H
 #define ROOFTOP_TOURVIEW_H

@@ -22,7 +22,7 @@
  *   token), its attention kernels' efficiency, and its fused-MoE kernels'
  *   efficiency on their grouped GEMMs (compute; streaming the experts'
  *   weights runs at the chip's bandwidth).
- * The parameters are fitted to the measurements (core/calibrate.h); a chip
+ * The parameters are fitted to the measurements (core/fit/calibrate.h); a chip
  * without a fitted profile uses the generic one, and the report says it is
  * uncalibrated. Pure: no I/O.
  */

@@ -1,0 +1,54 @@
+#!/bin/sh
+# rooms_test.sh — the core's walls: each room (core/ROOM/) includes only its
+# own headers and those of the rooms before it in the Makefile's CORE_ROOMS,
+# lowest first, so that the data flows one way and no arrow runs back up
+# (README, "Architecture"). Also: no source sits in core/ outside a room, and
+# no header name is in two rooms (the include path is every room's).
+# Usage: sh tests/rooms_test.sh [ignored: the suites' rooftop argument]
+cd "$(dirname "$0")/.." || exit 1
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+rooms=$(sed -n 's/^CORE_ROOMS *:= *//p' Makefile)
+[ -n "$rooms" ] && ok "the Makefile names the rooms: $rooms" || bad "no CORE_ROOMS in the Makefile"
+
+loose=$(find core -maxdepth 1 -type f | sort)
+[ -z "$loose" ] && ok "every core source is in a room" || bad "outside a room: $loose"
+
+# header -> room, for every header of every room
+map=$(for r in $rooms; do for h in core/$r/*.h core/$r/*.inc; do [ -f "$h" ] && echo "${h##*/} $r"; done; done)
+twice=$(echo "$map" | awk '{print $1}' | sort | uniq -d)
+[ -z "$twice" ] && ok "no header name in two rooms" || bad "in two rooms: $twice"
+
+rank() { i=0; for r in $rooms; do [ "$r" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo 99; }
+up=""
+for r in $rooms; do
+    mine=$(rank "$r")
+    for f in core/$r/*.c core/$r/*.h; do
+        [ -f "$f" ] || continue
+        for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+            to=$(echo "$map" | awk -v h="$inc" '$1 == h {print $2}')
+            if [ -z "$to" ]; then
+                up="$up\n  $f includes $inc, which no room holds"
+            elif [ "$(rank "$to")" -gt "$mine" ]; then
+                up="$up\n  $f ($r) includes $inc ($to): an arrow back up"
+            fi
+        done
+    done
+done
+if [ -z "$up" ]; then
+    ok "each room includes only its own headers and the rooms below it"
+else
+    bad "the walls: $(printf "$up")"
+fi
+
+# tui/ draws and drives; the core never includes a tui header (ncurses stays out of it).
+tui_in_core=$(for r in $rooms; do for f in core/$r/*.c core/$r/*.h; do [ -f "$f" ] && \
+    sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do [ -f "tui/$inc" ] && echo "$f: $inc"; done; done; done)
+[ -z "$tui_in_core" ] && ok "no core file includes a tui header" || bad "core includes tui: $tui_in_core"
+grep -ln 'ncurses\|curses\.h' core/*/*.c core/*/*.h >/dev/null 2>&1 && bad "a core file names curses" ||
+    ok "no core file names curses"
+
+echo "rooms: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
