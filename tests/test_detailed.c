@@ -552,8 +552,13 @@ static void test_measured_mbu_and_prefill_mfu(void **state)
     ASSERT_NEAR(a.decode_mbu, bytes / (0.001 * 3.35e12), 1e-15);
     s.measured_ttft_s = 0.002;
     a = must_analyze(&s);
-    double flops = 2 * a.active_params * 16 + 4.0 * 2 * 4 * 16 * 72;
+    /* A TTFT is one request's: one 8-token prompt's 2N per token and its causal attention, 2 layers x
+     * 36 query-key pairs x 4 heads x (16 + 16) wide, twice (multiply-add) -- the same at batch 2 as at 1. */
+    double flops = 2 * a.active_params * 8 + 2.0 * 2 * 36 * 4 * (16 + 16);
     ASSERT_NEAR(a.prefill_mfu, flops / (0.002 * 989.4e12), 1e-15);
+    s.batch = 1;
+    double at_one = must_analyze(&s).prefill_mfu;
+    ASSERT_NEAR(at_one, a.prefill_mfu, 1e-15);
 }
 
 /* No phase row claims to beat its own roof: where the realistic estimate

@@ -257,7 +257,7 @@ static void test_overrides_named(void **state)
     s.precision = RT_FP8;
     explain_of(&s);
     assert_string_equal(e.entry[2].text, "        = 990 TFLOP/s / 819 GB/s = 1209 FLOP/byte");
-    assert_string_equal(e.entry[find("  overridden")].text, "  overridden on the command line: peak (--peak-flops)");
+    assert_string_equal(e.entry[find("  overridden")].text, "  overridden (flags or a scenario): peak (--peak-flops)");
     assert_string_equal(e.entry[find("  tpu-v5e has no")].text,
                         "  tpu-v5e has no native fp8 peak: the matmuls run at the bf16 peak");
 }

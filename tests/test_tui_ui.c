@@ -165,7 +165,44 @@ static void test_tour_q_types_into_a_begun_guess(void **state)
     assert_int_equal(u->mode, UI_MODE_TOUR);
     ui_key(u, 21); /* Ctrl-U clears */
     assert_string_equal(u->tour_guess, "");
+    ui_key(u, '5'); /* Esc clears a begun guess and stays; a second Esc leaves */
+    ui_key(u, UI_KEY_ESC);
+    assert_string_equal(u->tour_guess, "");
+    assert_int_equal(u->mode, UI_MODE_TOUR);
+    ui_key(u, UI_KEY_ESC);
+    assert_int_equal(u->mode, UI_MODE_KNOBS);
+    ui_key(u, 'T');
     assert_int_equal(ui_key(u, 'q') & UI_QUIT, UI_QUIT);
+}
+
+/* The Pareto view keeps --search's limits from the line: with --precision given it tries the
+ * scenario's precision alone (a planner's B200 fp8 view had counted nvfp4 designs too). */
+static void test_pareto_keeps_the_lines_precision(void **state)
+{
+    (void)state;
+    struct scenario s;
+    scenario_default(&s);
+    s.chip = *chip_find("h100");
+    s.chips = 8;
+    s.precision = RT_FP8;
+    s.ttft_target_s = 1.0;
+    s.tpot_target_s = 0.05;
+    char err[256];
+    ui_free(u);
+    assert_int_equal(ui_init(u, &s, false, 120, 40, err, sizeof err), 0);
+    u->pareto_one_precision = true; /* what the explorer sets from --precision */
+    ui_key(u, 'p');
+    assert_int_equal(u->mode, UI_MODE_PARETO);
+    assert_true(u->pareto.count > 0);
+    for (size_t i = 0; i < u->pareto.count; i++)
+        assert_int_equal(u->pareto.candidates[i].precision, RT_FP8);
+    ui_key(u, 'p');
+    u->pareto_one_precision = false; /* without it, every precision the chip runs */
+    ui_key(u, 'p');
+    bool other = false;
+    for (size_t i = 0; i < u->pareto.count; i++)
+        other |= u->pareto.candidates[i].precision != RT_FP8;
+    assert_true(other);
 }
 
 static void test_cost_line(void **state)
@@ -1039,6 +1076,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_targets_lead_the_verdict, setup, teardown),
         cmocka_unit_test_setup_teardown(test_targets_miss_says_why, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tour_q_types_into_a_begun_guess, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pareto_keeps_the_lines_precision, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cost_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_present_names_the_operation_letters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_points_follow_the_chip, setup, teardown),

@@ -2133,6 +2133,8 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
             return 2;
         }
         o->explorer.chips = chip_db_list(&o->chips);
+        o->explorer.search_one_precision = o->precision_given;
+        o->explorer.search_max_chips_given = o->max_chips_given;
         o->explorer.points = o->points;
         o->explorer.point_count = o->point_count;
         o->explorer.points_context = &o->points_context;

@@ -795,6 +795,10 @@ int explorer_run(const struct scenario *initial, const struct explorer_options *
     }
     if (opts && opts->present)
         u->mode = UI_MODE_PRESENT;
+    if (opts) {
+        u->pareto_one_precision = opts->search_one_precision;
+        u->pareto_max_chips_given = opts->search_max_chips_given;
+    }
     if (opts && opts->save_path[0])
         snprintf(u->save_path, sizeof u->save_path, "%s", opts->save_path);
     int pipefd[2];

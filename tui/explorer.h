@@ -23,6 +23,9 @@ struct explorer_options {
     bool theme_named;   /* --theme given: used whatever the background */
     enum explorer_background background; /* --background, or AUTO: detect it */
     bool present;       /* --present: start in the presentation view */
+    /* The design search's limits as --search takes them from the line: --precision tries only
+     * the scenario's precision, --max-chips goes that far; the Pareto view ('p') keeps them. */
+    bool search_one_precision, search_max_chips_given;
     char save_path[1024]; /* where 's' saves the scenario first (the last --write-scenario), or "" */
     const struct measured_point *points; /* --points: measured kernels on the plot (borrowed) */
     const struct points_context *points_context; /* what their profile says beyond them (borrowed; may be NULL) */

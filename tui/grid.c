@@ -20,6 +20,7 @@ int grid_init(struct grid *g, int cols, int rows)
     g->cells = NULL;
     g->conceal = NULL;
     g->conceal_later = NULL;
+    g->reveal = NULL;
     g->asking = false;
     return grid_resize(g, cols, rows);
 }
@@ -354,9 +355,14 @@ static bool keys_match(const char *keys, const char *tags)
     return false;
 }
 
+bool view_conceals_later(struct view v, const char *tags)
+{
+    return v.g && keys_match(v.g->conceal_later, tags) && !keys_match(v.g->reveal, tags);
+}
+
 bool view_conceals(struct view v, const char *tags)
 {
-    return v.g && (keys_match(v.g->conceal, tags) || keys_match(v.g->conceal_later, tags));
+    return v.g && (keys_match(v.g->conceal, tags) || view_conceals_later(v, tags));
 }
 
 bool view_asks(struct view v, const char *tags)

@@ -41,6 +41,9 @@ struct grid {
      * separated, or NULL: hidden figure by figure (view_conceals), never a
      * whole panel (view_asks), so the step's own answer still shows. */
     const char *conceal_later;
+    /* The step's own key once its guess is in, or NULL: what it reveals shows, even where a coming
+     * step's key would hide it (step 6's decode intensity on the row step 7 asks the bound of). */
+    const char *reveal;
     bool asking; /* a tour question waits for its guess: no notes, whose figures are of every kind */
 };
 
@@ -131,6 +134,10 @@ bool view_conceals(struct view v, const char *tags);
 /* Like view_conceals for the question waiting alone (conceal), not the
  * coming steps' keys: for a whole panel hidden while a question waits. */
 bool view_asks(struct view v, const char *tags);
+
+/* Like view_conceals for the coming steps' keys alone (conceal_later),
+ * unless tags also match the revealed key (reveal). */
+bool view_conceals_later(struct view v, const char *tags);
 
 /* text, or "?" when view_conceals(v, tags): a figure written in a line. */
 const char *view_figure(struct view v, const char *tags, const char *text);

@@ -192,7 +192,9 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     bool same_verdict = a->estimate_ok[a->other_model] == a->latency.ok;
     estimate_text(a, a->other_model, !same_verdict, true, other_short, sizeof other_short);
     char right[5][256];
-    bool hide = view_asks(v, FIG_TURN); /* a tour question about the turn */
+    /* a tour question about the turn, or a coming one about its parts (the total less the prefill
+     * and the overhead is the decode) */
+    bool hide = view_asks(v, FIG_TURN) || view_conceals_later(v, "latency.total_s latency.decode_s latency.prefill_s");
     if (hide) {
         snprintf(right[0], sizeof right[0], "turn ? (guess first)  ? help ");
         snprintf(right[1], sizeof right[1], "turn ? (guess first) ");
@@ -365,16 +367,26 @@ void panel_placement(struct view v, const struct analysis *a, const struct analy
         char tags[96];
         snprintf(tags, sizeof tags, "placement[%s]%s", p->phase,
                  strcmp(p->phase, "decode") == 0 ? " decode_batch_intensity" : "");
-        if (view_conceals(v, tags)) {
+        if (view_asks(v, tags)) {
             int x = view_printf(v, 0, row, 8, ROLE_TEXT, "%-8s", p->phase);
             view_text(v, x, row++, -1, "      ?  (your guess first)", ROLE_DIM);
             continue;
         }
+        /* A coming step's answer on this row, figure by figure: the intensity, or the bound with
+         * what gives it away (the share of the roof, the lever). */
+        char bound_tag[48];
+        snprintf(bound_tag, sizeof bound_tag, "placement[%s]", p->phase);
+        bool later_ai = strcmp(p->phase, "decode") == 0 && view_conceals_later(v, "decode_batch_intensity");
+        bool later_bound = view_conceals_later(v, bound_tag);
         enum role pr = strcmp(p->phase, "prefill") == 0  ? ROLE_PREFILL
                        : strcmp(p->phase, "decode") == 0 ? ROLE_DECODE
                                                          : ROLE_TRAIN;
         int x = view_printf(v, 0, row, 8, pr, "%-8s", p->phase);
-        x += view_printf(v, x, row, -1, ROLE_ACCENT, "%7s", ai);
+        x += view_printf(v, x, row, -1, ROLE_ACCENT, "%7s", later_ai ? "?" : ai);
+        if (later_bound) {
+            view_text(v, x, row++, -1, " ?       (a later step asks)", ROLE_DIM);
+            continue;
+        }
         x += view_printf(v, x, row, -1, mem ? ROLE_MEMORY : ROLE_COMPUTE, " %-7s", bound_name(p->roof.bound));
         x += view_printf(v, x, row, -1, ROLE_ACCENT, "%6s", pc);
         x += view_printf(v, x, row, -1, ROLE_TEXT, " %-9s", p->roof.lever ? p->roof.lever : "");
@@ -732,6 +744,12 @@ void panel_latency(struct view v, const struct analysis *a, const struct analysi
         snprintf(rest, sizeof rest, " %s budget %s", in_time ? "<=" : ">", b);
     bool room = 7 + 8 + text_width(t) + text_width(rest) <= v.r.w; /* else drop "total" */
     int x = view_text(v, 0, 0, -1, "Latency", ROLE_HEADER);
+    /* Not the realistic estimate (the tour's napkin steps, --estimate): the panel says whose times */
+    const char *model = a->latency_model != RT_LATENCY_REALISTIC ? latency_model_name(a->latency_model) : NULL;
+    if (model && x + 1 + text_width(model) + 8 + text_width(t) + text_width(rest) <= v.r.w) {
+        x += view_text(v, x, 0, -1, " ", ROLE_HEADER);
+        x += view_text(v, x, 0, -1, model, ROLE_HEADER);
+    }
     x += view_text(v, x, 0, -1, room ? "  total " : "  ", ROLE_TEXT);
     x += view_text(v, x, 0, -1, t, l->ok ? ROLE_OK : ROLE_MISS);
     view_text(v, x, 0, -1, rest, ROLE_TEXT);
@@ -812,7 +830,9 @@ static void latency_tail(struct view v, int row, const struct analysis *a, const
     }
 
     row++;
-    if (row < v.r.h) {
+    /* A coming tour step's turn time: the other estimates' totals and the work tell it too */
+    bool later_turn = view_conceals_later(v, "latency.total_s latency.decode_s latency.prefill_s");
+    if (row < v.r.h && !later_turn) {
         /* The other two estimates, each with its verdict. */
         x = view_printf(v, 0, row, -1, ROLE_TEXT, "%s; ", latency_model_name(a->latency_model));
         const double *totals = a->estimate_total_s;
@@ -831,7 +851,7 @@ static void latency_tail(struct view v, int row, const struct analysis *a, const
         }
         view_text(v, x, row++, -1, "(m)", ROLE_DIM);
     }
-    if (row < v.r.h) {
+    if (row < v.r.h && !later_turn) {
         char f[32], by[32];
         format_si(f, sizeof f, l->prefill_flops, "FLOP");
         format_si(by, sizeof by, l->decode_bytes, "B");
@@ -843,7 +863,9 @@ static void latency_tail(struct view v, int row, const struct analysis *a, const
             view_text(v, 0, row++, -1, line, ROLE_DIM);
     }
     /* The notes carry figures of every kind: none while a tour question waits. */
-    for (int i = 0; i < a->note_count && row < v.r.h && !(v.g && v.g->asking); i++)
+    /* No notes in the tour while an answer is hidden, this step's or a coming one's: they carry
+     * figures of every kind (decode's ceiling answers the batch-1024 step). */
+    for (int i = 0; i < a->note_count && row < v.r.h && !(v.g && (v.g->asking || v.g->conceal_later)); i++)
         row = wrap_text(v, row, a->notes[i], ROLE_DIM, false);
 }
 
@@ -938,13 +960,17 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     }
     x = view_text(v, 0, 1, -1, "KV ", ROLE_TEXT);
     x += view_text(v, x, 1, -1, r, ROLE_ACCENT);
-    x += view_text(v, x, 1, -1, "/request, ", ROLE_TEXT);
-    x += view_text(v, x, 1, -1, k, ROLE_ACCENT);
-    /* The batch whole, or not at all: a cut number would be a wrong one. */
+    x += view_text(v, x, 1, -1, "/request", ROLE_TEXT);
+    /* The batch's figure with its label, or not at all: a bare "2.75 TB" reads as something else. */
     char batch[48];
     char nb[16];
     snprintf(batch, sizeof batch, " for batch %s", format_number(nb, sizeof nb, (double)s->batch, 0));
-    if (base && m->kv_cache_bytes != base->memory.kv_cache_bytes)
+    bool kv_changed = base && m->kv_cache_bytes != base->memory.kv_cache_bytes;
+    if (kv_changed || x + 2 + text_width(k) + text_width(batch) <= v.r.w) {
+        x += view_text(v, x, 1, -1, ", ", ROLE_TEXT);
+        x += view_text(v, x, 1, -1, k, ROLE_ACCENT);
+    }
+    if (kv_changed)
         memory_change(v, x, 1, m->kv_cache_bytes, base->memory.kv_cache_bytes);
     else if (x + text_width(batch) <= v.r.w)
         view_text(v, x, 1, -1, batch, ROLE_TEXT);

@@ -433,6 +433,13 @@ static void draw_points(struct view area, struct taken *t, const struct plot_fra
         pins[i] = cell_of(f, p->roof.intensity_flop_per_byte, p->roof.attainable_flops_per_s, p->on_chip, &cxs[i],
                           &cys[i]);
         on[i] = phase_shown(p, ops_phase) && !(ops_phase && cell_marked(t, cxs[i], cys[i]));
+        /* A tour question about this phase's bound or intensity: its point (left or right of the
+         * ridge, on the slope or the flat) is the answer, so it waits for the guess. */
+        char tags[96];
+        snprintf(tags, sizeof tags, "placement[%s]%s", p->phase,
+                 strcmp(p->phase, "decode") == 0 ? " decode_batch_intensity" : "");
+        if (!p->operation && view_asks(area, tags))
+            on[i] = false;
     }
     /* Markers first, so that no label covers a point. */
     for (int i = 0; i < n; i++) {

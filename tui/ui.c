@@ -383,6 +383,10 @@ static void open_pareto(struct ui *u)
     }
     search_options_default(&u->scenario, &u->pareto_opt);
     u->pareto_opt.disaggregate = true;
+    if (u->pareto_one_precision) /* as --search takes the same line */
+        u->pareto_opt.precisions = 1u << u->scenario.precision;
+    if (u->pareto_max_chips_given)
+        u->pareto_opt.max_chips = u->scenario.max_chips;
     char err[256];
     if (search_run(&u->scenario, &u->pareto_opt, &u->pareto, err, sizeof err) != 0) {
         pareto_free(u);
@@ -548,6 +552,11 @@ static unsigned tour_key(struct ui *u, int key)
         tour_move(u, -1);
         return UI_REDRAW;
     case UI_KEY_ESC:
+        if (n > 0) { /* a begun guess: Esc clears it, as in any field; a second Esc leaves */
+            u->tour_guess[0] = '\0';
+            say(u, false, "guess cleared (Esc again leaves the tour)");
+            return UI_REDRAW;
+        }
         u->mode = UI_MODE_KNOBS;
         say(u, false, "left the tour at step %zu of %zu (T goes back to it)", u->tour_step + 1, u->tour->count);
         return UI_REDRAW;
@@ -1386,12 +1395,15 @@ int ui_render(struct ui *u, struct grid *g)
      * coming step's answer that this screen shows. */
     g->conceal = NULL;
     g->conceal_later = NULL;
+    g->reveal = NULL;
     g->asking = false;
     if (u->mode == UI_MODE_TOUR && u->tour) {
+        tour_conceal_key(u->tour->steps[u->tour_step].figure, u->tour_conceal, sizeof u->tour_conceal);
         if (!u->tour_revealed) {
-            tour_conceal_key(u->tour->steps[u->tour_step].figure, u->tour_conceal, sizeof u->tour_conceal);
             g->conceal = u->tour_conceal;
             g->asking = true;
+        } else {
+            g->reveal = u->tour_conceal;
         }
         g->conceal_later = u->tour_later[0] ? u->tour_later : NULL;
     }

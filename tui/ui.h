@@ -128,6 +128,8 @@ struct ui {
     /* The Pareto view ('p'): a search from the scenario when it opened
      * (allocated then, freed when it closes or by ui_free). */
     struct search_options pareto_opt;
+    bool pareto_one_precision;   /* --precision was given: the Pareto view tries the scenario's alone */
+    bool pareto_max_chips_given; /* --max-chips was given: it goes that far (else the search's default) */
     struct search_result pareto;     /* .candidates NULL while closed */
     size_t pareto_order[UI_PARETO_MAX_FRONTIER]; /* frontier, by tokens/s per user */
     size_t pareto_n, pareto_pick;

@@ -159,7 +159,9 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
         add_note(a, "%s's file gave 2:4-sparse peaks: they were halved once, on load, to the dense figures used here.",
                  c->key);
     if (s->peak_flops_override > 0.0 || s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0)
-        add_note(a, "Chip figures overridden on the command line: the %s datasheet values are not used.", c->key);
+        add_note(a, "Chip figures overridden (--peak-flops, --hbm-bw and the like, or a scenario's overrides): the %s "
+                    "datasheet values are not used.",
+                 c->key);
 }
 
 static enum rt_kernel_format scenario_kernel_format(const struct scenario *s, const struct analysis *a)
@@ -1188,17 +1190,20 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
                  d->decode_step_s - napkin_chips - sum);
     }
 
-    /* Measured mode: prefill MFU and decode MBU. */
+    /* Measured mode: prefill MFU and decode MBU. A TTFT is one request's (its wait and its prefill),
+     * so its MFU is one prompt's FLOPs over the chips that prefill it (a tensor-parallel group
+     * through every pipeline stage): the same at any batch, and a lower bound where the request
+     * waited. */
     if (s->measured_ttft_s > 0.0 && s->prefill_tokens > 0) {
         const struct model_shape *m = &s->model;
         double P = (double)s->prefill_tokens, pair_widths = 0.0; /* pairs x heads x (d_head + v width) */
         for (int k = 0; k < m->kind_count; k++) {
             struct attn_geometry g = model_kind_geometry(m, &m->kinds[k]);
-            pair_widths += (double)m->kinds[k].count * (double)s->batch * layer_prefill_pairs(&m->kinds[k], P) *
-                           (double)g.heads * (double)(g.d_head + g.v_head_dim);
+            pair_widths += (double)m->kinds[k].count * layer_prefill_pairs(&m->kinds[k], P) * (double)g.heads *
+                           (double)(g.d_head + g.v_head_dim);
         }
-        double model_flops = 2.0 * a->active_params * pre->tokens + 2.0 * pair_widths;
-        a->prefill_mfu = model_flops / (s->measured_ttft_s * n * hw->peak_flops_per_s);
+        double model_flops = 2.0 * a->active_params * P + 2.0 * pair_widths;
+        a->prefill_mfu = model_flops / (s->measured_ttft_s * n * (double)s->pp * hw->peak_flops_per_s);
     }
     if (s->measured_tpot_s > 0.0)
         a->decode_mbu = ds.bytes / (s->measured_tpot_s * hw->hbm_bytes_per_s);
@@ -1296,7 +1301,7 @@ enum rt_mfu_shown analysis_mfu_shown(const struct analysis *a, bool measured)
 const char *serving_blocker(const struct analysis *a)
 {
     const struct serving_figures *sv = &a->serving;
-    if (sv->ok || !sv->ttft_ok || !sv->tpot_ok)
+    if (sv->ok)
         return NULL;
     if (!a->memory.weights_fit)
         return "weights do not fit";

@@ -470,12 +470,12 @@ const struct placement *analysis_phase_placement(const struct analysis *a, const
  * RT_MFU_PLAIN otherwise. a must come from analyze(). */
 enum rt_mfu_shown analysis_mfu_shown(const struct analysis *a, bool measured);
 
-/* Why serving misses where TTFT and TPOT are no reason (serving.ok false,
- * ttft_ok and tpot_ok true): "weights do not fit", "weights do not fit the
- * prefill pool" or "requests outrun the engine" (an open loop past what it
- * serves), the first that holds; NULL when serving is OK or a target is
- * what it misses. The title and the targets panel say it beside the MISS
- * their two rows would otherwise contradict. */
+/* What fails serving besides TTFT and TPOT: "weights do not fit",
+ * "weights do not fit the prefill pool" or "requests outrun the engine" (an
+ * open loop past what it serves), the first that holds, whether or not a
+ * target is missed too; NULL when serving is OK or only targets miss. The
+ * title, the targets panel and the reports' Verdict line say it beside the
+ * MISS, which their TTFT and TPOT rows alone would not explain. */
 const char *serving_blocker(const struct analysis *a);
 
 /* The largest power-of-two batch, up to RT_MAX_BATCH, whose turn meets

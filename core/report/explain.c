@@ -154,7 +154,7 @@ static void explain_ridge(struct explanation *e, const struct scenario *s, const
          precision_name(a->compute_precision),
          s->chip.source[0] ? ascii_text(source, sizeof source, s->chip.source) : "no source given");
     if (s->peak_flops_override > 0.0 || s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0)
-        line(e, RT_EXPLAIN_SOURCE, "  overridden on the command line:%s%s%s",
+        line(e, RT_EXPLAIN_SOURCE, "  overridden (flags or a scenario):%s%s%s",
              s->peak_flops_override > 0.0 ? " peak (--peak-flops)" : "",
              s->hbm_bytes_per_s_override > 0.0 ? " bandwidth (--hbm-bw)" : "",
              s->hbm_bytes_override > 0.0 ? " HBM (--hbm-bytes)" : "");

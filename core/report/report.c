@@ -328,10 +328,12 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     if (s->tpot_target_s > 0.0)
         sb_printf(sb, " %s target %s", sv->tpot_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->tpot_target_s));
     sb_puts(sb, "\n");
-    sb_printf(sb, "  the loop           %.1f running, %.3g request%s/s%s, a prompt alone %s, waits %s; at most %.0f "
+    char rate[24]; /* as printed: its plural follows what it reads ("1 request/s" for 0.99999) */
+    snprintf(rate, sizeof rate, "%.3g", sv->requests_per_s);
+    sb_printf(sb, "  the loop           %.1f running, %s request%s/s%s%s, a prompt alone %s, waits %s; at most %.0f "
                   "token%s a step (the engine's token budget)%s\n",
-              sv->running_requests, sv->requests_per_s, sv->requests_per_s == 1.0 ? "" : "s",
-              lp->overloaded ? " (the most it serves)" : "", format_seconds(t1, sizeof t1, sv->prompt_s),
+              sv->running_requests, rate, strcmp(rate, "1") == 0 ? "" : "s",
+              a->parallel.dp > 1 ? " a replica" : "", lp->overloaded ? " (the most it serves)" : "", format_seconds(t1, sizeof t1, sv->prompt_s),
               lp->overloaded ? "without end" : format_seconds(t2, sizeof t2, lp->wait_s), sv->token_budget, sv->token_budget == 1.0 ? "" : "s",
               lp->kv_bound    ? "; the KV cache caps the running requests, the rest queue"
               : lp->saturated ? (s->disagg_prefill_chips > 0 ? "; the prefill pool is saturated, the rest queue"
@@ -583,8 +585,10 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
     sb_puts(sb, "\n");
     const struct serving_figures *sv = &a->serving;
     if (sv->targets_set) /* the verdict is the targets'; the turn budget's comes second */
-        sb_printf(sb, "Verdict      %s: the serving targets (see Serving); the %s turn budget, second: %s (%s)\n",
-                  sv->ok ? "OK" : "MISS", format_seconds(x, sizeof x, a->latency.budget_s), verdict_name(&a->latency),
+        sb_printf(sb, "Verdict      %s%s%s%s: the serving targets (see Serving); the %s turn budget, second: %s (%s)\n",
+                  sv->ok ? "OK" : "MISS", serving_blocker(a) ? " (" : "", serving_blocker(a) ? serving_blocker(a) : "",
+                  serving_blocker(a) ? ")" : "",
+                  format_seconds(x, sizeof x, a->latency.budget_s), verdict_name(&a->latency),
                   format_turn_seconds(y, sizeof y, a->latency.total_s));
     sb_puts(sb, "\n");
 
@@ -684,9 +688,10 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     describe_scenario(sb, s, a);
     sb_puts(sb, "\n\n");
     if (a->serving.targets_set) /* the verdict is the targets'; the turn budget's comes second */
-        sb_printf(sb, "Verdict: **%s** against the serving targets (see Serving); the %s turn budget, second: %s "
+        sb_printf(sb, "Verdict: **%s**%s%s%s against the serving targets (see Serving); the %s turn budget, second: %s "
                       "(%s).\n\n",
-                  a->serving.ok ? "OK" : "MISS", format_seconds(x, sizeof x, a->latency.budget_s),
+                  a->serving.ok ? "OK" : "MISS", serving_blocker(a) ? " (" : "",
+                  serving_blocker(a) ? serving_blocker(a) : "", serving_blocker(a) ? ")" : "", format_seconds(x, sizeof x, a->latency.budget_s),
                   verdict_name(&a->latency), format_turn_seconds(y, sizeof y, a->latency.total_s));
     sb_printf(sb, "Ridge point: **%.0f FLOP/byte** (%s %s / %s).\n\n", a->ridge_flop_per_byte,
               format_si(x, sizeof x, a->peak_flops_per_s, "FLOP/s"), precision_name(a->compute_precision),
@@ -812,13 +817,22 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
               format_seconds(y, sizeof y, lp->tpot_p50_s), format_seconds(z, sizeof z, lp->tpot_p90_s),
               format_seconds(w, sizeof w, lp->tpot_p99_s),
               s->tpot_target_s > 0.0 ? (sv->tpot_ok ? " (meets the target)" : " (**misses the target**)") : "");
-    sb_printf(sb, "| running, requests/s | %.1f, %.3g%s%s |\n", sv->running_requests, sv->requests_per_s,
+    sb_printf(sb, "| running, requests/s%s | %.1f, %.3g%s%s |\n", a->parallel.dp > 1 ? " (a replica)" : "",
+              sv->running_requests, sv->requests_per_s,
               lp->overloaded ? " (the most it serves)" : "",
               lp->kv_bound ? "; the KV cache caps the running requests" : lp->saturated ? "; the engine is saturated" : "");
     if (s->arrival_per_s <= 0.0)
         sb_printf(sb, "| a benchmark of %lld x %lld requests: TTFT, TPOT | %s, %s |\n", (long long)s->bench_rounds,
                   (long long)s->batch, format_seconds(x, sizeof x, sv->benchmark_ttft_s),
                   format_seconds(y, sizeof y, sv->benchmark_tpot_s));
+    if (s->disagg_prefill_chips > 0) /* the pool as the text report gives it */
+        sb_printf(sb, "| prefill pool | %lld chip%s as %lld worker%s of tp %lld x dp %lld, load %.2f; the KV moves %s to "
+                      "each decode rank in %s%s |\n",
+                  (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s",
+                  (long long)sv->prefill_pool_workers, sv->prefill_pool_workers == 1 ? "" : "s",
+                  (long long)sv->prefill_pool_tp, (long long)sv->prefill_pool_dp, sv->prefill_pool_load,
+                  format_si(x, sizeof x, sv->kv_bytes_per_rank, "B"), format_seconds(y, sizeof y, sv->kv_transfer_s),
+                  sv->prefill_pool_fits ? "" : "; **the weights do not fit on a worker**");
     sb_printf(sb, "| tokens/s per user, per chip | %.1f, %.1f |\n\n", sv->tokens_per_s_per_user,
               sv->tokens_per_s_per_chip);
     sb_puts(sb, "| cost and energy (per output token) | value |\n| --- | --- |\n");

@@ -382,13 +382,14 @@ static void csv_text(struct strbuf *sb, const char *text)
 
 static void csv_search(struct strbuf *sb, const struct search_result *r)
 {
-    sb_puts(sb, "tp,pp,ep,dp,batch,precision,prefill_chips,chips,ttft_s,tpot_s,tokens_per_s_per_user,"
-                "tokens_per_s_per_chip,accepted,frontier,rejected_because\n");
+    sb_puts(sb, "tp,pp,ep,dp,batch,precision,compute_precision,prefill_chips,chips,ttft_s,tpot_s,tokens_per_s_per_user,"
+                "tokens_per_s_per_chip,accepted,frontier,rejected_because\n"); /* the JSON candidates' keys */
     for (size_t i = 0; i < r->count; i++) {
         const struct search_candidate *c = &r->candidates[i];
         char a[32], b[32], u[32], v[32];
-        sb_printf(sb, "%lld,%lld,%lld,%lld,%lld,%s,%lld,%lld,%s,%s,%s,%s,%s,%s,", (long long)c->tp, (long long)c->pp,
+        sb_printf(sb, "%lld,%lld,%lld,%lld,%lld,%s,%s,%lld,%lld,%s,%s,%s,%s,%s,%s,", (long long)c->tp, (long long)c->pp,
                   (long long)c->ep, (long long)c->dp, (long long)c->batch, precision_name(c->precision),
+                  precision_name(c->compute_precision),
                   (long long)c->prefill_chips, (long long)c->chips, format_exact(a, sizeof a, c->ttft_s),
                   format_exact(b, sizeof b, c->tpot_s), format_exact(u, sizeof u, c->tokens_per_s_per_user),
                   format_exact(v, sizeof v, c->tokens_per_s_per_chip), c->accepted ? "true" : "false",
