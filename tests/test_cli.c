@@ -1813,6 +1813,19 @@ static void test_layouts_count_the_same_work(void **state)
                              110),
                      0);
     run_free(&r);
+    /* The steady TTFT, part by part: the step in flight, the wait, its own prefill add up to it. */
+    const char *serve_layouts[3][4] = {{"--batch", "16", "--tp", "8"}, {"--arrival-rate", "2.5", "--tp", "8"},
+                                       {"--batch", "16", "--disagg", "8:8"}};
+    for (int i = 0; i < 3; i++) {
+        r = RUN("--report=json", "--chip", "h100", "--model", "llama-3.1-70b", "--precision", "fp8",
+                serve_layouts[i][0], serve_layouts[i][1], serve_layouts[i][2], serve_layouts[i][3]);
+        root = cJSON_Parse(r.out);
+        double sum = json_at(root, "serving.in_flight_s") + json_at(root, "serving.queue_wait_s") +
+                     json_at(root, "serving.own_prefill_s");
+        ASSERT_NEAR(sum, json_at(root, "serving.ttft_s"), 1e-12 * sum);
+        cJSON_Delete(root);
+        run_free(&r);
+    }
     r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--arrival-rate", "20");
     const char *nl = strchr(r.out, '\n');
     assert_non_null(strstr(r.out, ", 20 requests/s arriving"));

@@ -546,8 +546,9 @@ enum rt_key_unit key_unit(const char *key)
     if (tail_is(seg, n, "params"))
         return RT_KEY_PARAMS;
     if (tail_is(seg, n, "mfu") || tail_is(seg, n, "hfu") || tail_is(seg, n, "_fraction") ||
-        tail_is(seg, n, "fraction_of_peak"))
-        return RT_KEY_FRACTION;
+        tail_is(seg, n, "fraction_of_peak") || (n == 5 && strncmp(seg, "share", 5) == 0) ||
+        tail_is(seg, n, "prefill_share"))
+        return RT_KEY_FRACTION; /* a placement's share of its phase's time, a budget's of the prompts' */
     return RT_KEY_PLAIN;
 }
 

@@ -235,7 +235,9 @@ static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
     enum rt_key_unit u = key_unit(key);
     static const char *const si[] = {[RT_KEY_BYTES] = "B", [RT_KEY_BYTES_PER_S] = "B/s", [RT_KEY_FLOPS] = "FLOP",
                                      [RT_KEY_FLOPS_PER_S] = "FLOP/s", [RT_KEY_FRACTION] = NULL};
-    if (u == RT_KEY_SECONDS)
+    if (u == RT_KEY_SECONDS && m < 0.05e-9) /* a rounding's "-0.0 ns" is nothing */
+        sb_puts(sb, "0 s");
+    else if (u == RT_KEY_SECONDS)
         sb_printf(sb, "%s%s", sym, format_seconds(buf, sizeof buf, m));
     else if (u == RT_KEY_PARAMS)
         sb_printf(sb, "%s%s", sym, format_count(buf, sizeof buf, m));
@@ -243,8 +245,14 @@ static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
         sb_printf(sb, sign ? "%s%.1f pts" : "%s%.1f%%", sym, m * 100.0);
     else if (si[u])
         sb_printf(sb, "%s%s", sym, format_si(buf, sizeof buf, m, si[u]));
-    else
-        sb_printf(sb, sign ? "%+.6g" : "%.6g", v);
+    else if (m >= 1e5) /* the screen's number style: "227k", never an exponent (JSON is exact) */
+        sb_printf(sb, "%s%s", sym, format_number(buf, sizeof buf, m, 0));
+    else if (m == floor(m))
+        sb_printf(sb, "%s%.0f", sym, m);
+    else if (m >= 1000.0)
+        sb_printf(sb, "%s%.0f", sym, m);
+    else /* four significant figures: "12.93", "0.02991", "77.39" (an exponent only under 0.0001) */
+        sb_printf(sb, "%s%.4g", sym, m);
 }
 
 /* number_text's signed form into buf (size bytes). */
@@ -295,7 +303,9 @@ static void change_text(struct strbuf *sb, const cJSON *e, bool markdown)
     if (!cJSON_IsNumber(c))
         return;
     number_text(sb, cJSON_GetObjectItemCaseSensitive(e, "key")->valuestring, c->valuedouble, true);
-    if (cJSON_IsNumber(r))
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "a"), *b = cJSON_GetObjectItemCaseSensitive(e, "b");
+    bool crosses = cJSON_IsNumber(a) && cJSON_IsNumber(b) && a->valuedouble * b->valuedouble < 0.0;
+    if (cJSON_IsNumber(r) && !crosses) /* a percentage of a figure that changes sign means nothing */
         sb_printf(sb, markdown ? " (%+.1f%%)" : ", %+.1f%%", r->valuedouble * 100.0);
 }
 

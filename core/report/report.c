@@ -339,6 +339,23 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
               : lp->saturated ? (s->disagg_prefill_chips > 0 ? "; the prefill pool is saturated, the rest queue"
                                                              : "; the engine is saturated, the rest queue")
                               : "");
+    if (!lp->overloaded && sv->ttft_s > 0.0) { /* the steady TTFT, part by part: they add up to it */
+        char t5[48] = "", t6[48] = "", t7[32], t8[32];
+        if (lp->in_flight_s > 0.0) { /* none on a pool: no decode step to wait out */
+            format_seconds(t5, sizeof t5, lp->in_flight_s);
+            strcat(t5, " the step in flight + ");
+        }
+        if (lp->wait_s > 0.0) {
+            format_seconds(t6, sizeof t6, lp->wait_s);
+            strcat(t6, " waiting + ");
+        }
+        bool others = s->arrival_per_s > 0.0 || s->batch > 1;
+        sb_printf(sb, "  TTFT's parts       %s%s%s its prefill%s = %s\n", t5, t6, format_seconds(t7, sizeof t7, lp->own_s),
+                  s->disagg_prefill_chips > 0 ? " on the pool and the KV's move"
+                  : others                    ? " among the others' work"
+                                              : " alone",
+                  format_seconds(t8, sizeof t8, sv->ttft_s));
+    }
     if (s->arrival_per_s <= 0.0)
         sb_printf(sb, "  a benchmark        of %lld x %lld requests reports TTFT %s, TPOT %s (its first wave: TTFT "
                       "%s)\n",
@@ -1225,6 +1242,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(serve, "requests_per_s", sv->requests_per_s);
     cJSON_AddNumberToObject(serve, "step_time_s", sv->loop.step_time_s);
     json_number_or_null(serve, "queue_wait_s", sv->loop.wait_s, no_ttft);
+    json_number_or_null(serve, "in_flight_s", sv->loop.in_flight_s, no_ttft); /* ttft_s = these three */
+    json_number_or_null(serve, "own_prefill_s", sv->loop.own_s, no_ttft);
     cJSON_AddNumberToObject(serve, "prefill_share", sv->loop.prefill_share);
     json_number_or_null(serve, "first_wave_ttft_s", sv->loop.first_wave_ttft_s, open_loop);
     json_number_or_null(serve, "first_wave_tpot_s", sv->loop.first_wave_tpot_s, open_loop);

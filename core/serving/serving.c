@@ -248,6 +248,8 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
     out->prefill_share = dmin(st.rho, 1.0);
     out->step_time_s = st.step_s;
     out->wait_s = st.wait_s + extra;
+    out->in_flight_s = st.residual_s;
+    out->own_s = st.own_s;
     out->steady_ttft_s = st.ttft_s + extra;
     out->steady_tpot_s = st.tpot_s;
     percentiles(c, l, &st, n, extra, out);

@@ -97,6 +97,11 @@ struct serving_loop {
     double requests_per_s;       /* finished per second */
     double prefill_share;        /* rho: the share of the prompts' capacity in use (budget or pool), [0, 1) */
     double wait_s;               /* a prompt's mean wait for those ahead of it (and for a KV slot) */
+    /* The steady TTFT's other two parts (steady_ttft_s = in_flight_s + wait_s + own_s): the mean wait
+     * for the step in flight when it arrives (half a step, when others decode; 0 disaggregated), and
+     * its own prefill among the others' work (its chunks on their decode steps; on a pool, with the
+     * KV's move), which can exceed the prompt alone. */
+    double in_flight_s, own_s;
     double step_time_s;          /* mean step time in steady state */
     bool overloaded;             /* open loop: requests arrive faster than the engine serves them; there is no
                                     steady state, the TTFT figures are 0 (no mean: show none) and the rest
