@@ -1146,6 +1146,23 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         view_printf(v, 0, row++, -1, ROLE_DIM, "%s: %lld kv heads of %lld, %.1fx smaller KV than MHA",
                     ms->kv_heads == 1 ? "MQA" : "GQA", (long long)ms->kv_heads, (long long)ms->heads, a->gqa_saving);
     }
+    /* Widths that waste tiles (ch. 7): said where one does, the tour's tile step among them */
+    double te[3] = {a->tile_efficiency_d_model, a->tile_efficiency_d_ff, a->tile_efficiency_d_head};
+    if (row < v.r.h && (te[0] < 0.9995 || te[1] < 0.9995 || te[2] < 0.9995)) {
+        char pc[3][16], line[2][96];
+        for (int i = 0; i < 3; i++)
+            format_percent(pc[i], sizeof pc[i], te[i]);
+        const char *f0 = view_figure(v, "tile_efficiency.d_model", pc[0]),
+                   *f1 = view_figure(v, "tile_efficiency.d_ff", pc[1]),
+                   *f2 = view_figure(v, "tile_efficiency.d_head", pc[2]);
+        snprintf(line[0], sizeof line[0], "tiles of %lld: d_model %s, d_ff %s, d_head %s", (long long)s->tile, f0,
+                 f1, f2);
+        snprintf(line[1], sizeof line[1], "tile %lld: d_model %s d_ff %s d_head %s", (long long)s->tile, f0, f1,
+                 f2);
+        int pick = text_width(line[0]) <= v.r.w ? 0 : 1;
+        if (text_width(line[pick]) <= v.r.w)
+            view_text(v, 0, row++, -1, line[pick], ROLE_DIM);
+    }
     if (row < v.r.h) {
         /* The decode row's intensity, as the placement table shows it (a
          * mixture of experts' row counts the experts a step reads). */

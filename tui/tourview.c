@@ -79,7 +79,8 @@ struct rect tour_panel_rect(const struct layout *l, const char *figure, bool rev
         right.h = l->memory.y + l->memory.h - right.y;
     /* Figures on the right (latency, memory) start covered by the panel on
      * the right; the rest (placement, MFU, the plot's) on the left. */
-    bool figure_right = starts(figure, "latency.") || starts(figure, "memory.");
+    bool figure_right = starts(figure, "latency.") || starts(figure, "memory.") ||
+                        starts(figure, "tile_efficiency."); /* the memory panel's tiles line */
     return figure_right != revealed ? right : left;
 }
 

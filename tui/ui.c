@@ -1306,6 +1306,12 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         }
         return;
     }
+    if (u->mode == UI_MODE_TOUR && u->tour_guess[0]) { /* a begun guess: letters are its text */
+        const struct hint h[] = {{"Enter", "check the guess"}, {"Backspace", "edit"}, {"Esc", "clear"},
+                                 {u->ascii ? "Right/Left" : "\u2192/\u2190", "step"}};
+        draw_hints(v, 0, h, 4);
+        return;
+    }
     if (u->mode == UI_MODE_TOUR) {
         const struct hint h[] = {{"Enter", "check the guess"}, {u->ascii ? "n/Right" : "n/\u2192", "next"},
                                  {u->ascii ? "p/Left" : "p/\u2190", "back"}, {"Esc", "explorer"}, {"q", "quit"}};
