@@ -1826,6 +1826,12 @@ static void test_layouts_count_the_same_work(void **state)
         cJSON_Delete(root);
         run_free(&r);
     }
+    /* A one-token answer has no loop to split its TTFT into: no parts line that would not add up. */
+    r = RUN("--report", "--chip", "b200", "--model", "llama-3.1-70b", "--tp", "8", "--batch", "1", "--context", "1k",
+            "--prefill-tokens", "16", "--decode-tokens", "1");
+    assert_null(strstr(r.out, "TTFT's parts"));
+    assert_null(strstr(r.out, "waits 0.000 s"));
+    run_free(&r);
     r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--arrival-rate", "20");
     const char *nl = strchr(r.out, '\n');
     assert_non_null(strstr(r.out, ", 20 requests/s arriving"));

@@ -207,9 +207,17 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
                      "give three or more rows a parameter\n",
                 kept, informed);
     fprintf(out, "  %-22s %12s  %s\n", "parameter", "value", "rows that inform it");
-    for (size_t k = 0; k < np; k++)
-        fprintf(out, "  %-22s %12.4g  %d%s\n", fit_field_name(params[k].field), params[k].value, params[k].informed,
+    for (size_t k = 0; k < np; k++) {
+        const char *name = fit_field_name(params[k].field);
+        size_t len = strlen(name);
+        char value[24]; /* a time in its unit ("11.89 us"), a share as a number */
+        if (len > 2 && strcmp(name + len - 2, "_s") == 0)
+            format_seconds_4sig(value, sizeof value, params[k].value);
+        else
+            snprintf(value, sizeof value, "%.4g", params[k].value);
+        fprintf(out, "  %-22s %12s  %d%s\n", name, value, params[k].informed,
                 params[k].informed >= RT_FIT_MIN_ROWS ? "" : " (kept: too few rows depend on it)");
+    }
     print_rows(out, obs, kept);
     /* A fit that stopped at its bounds, or predicts its own rows worse than the profile it started from, does
        not describe a chip: say so, and write no chip from it. */

@@ -357,7 +357,15 @@ static bool keys_match(const char *keys, const char *tags)
 
 bool view_conceals_later(struct view v, const char *tags)
 {
-    return v.g && keys_match(v.g->conceal_later, tags) && !keys_match(v.g->reveal, tags);
+    if (!v.g || !keys_match(v.g->conceal_later, tags))
+        return false;
+    /* The first tag is the figure's own key, the rest what it gives away: the revealed figure
+     * itself shows, but not a figure that merely tells a coming answer along with it (a total
+     * tells the decode time beside the revealed prefill). */
+    char own[128];
+    size_t n = strcspn(tags, " ");
+    snprintf(own, sizeof own, "%.*s", (int)(n < sizeof own ? n : sizeof own - 1), tags);
+    return !keys_match(v.g->reveal, own);
 }
 
 bool view_conceals(struct view v, const char *tags)

@@ -136,7 +136,8 @@ bool view_conceals(struct view v, const char *tags);
 bool view_asks(struct view v, const char *tags);
 
 /* Like view_conceals for the coming steps' keys alone (conceal_later),
- * unless tags also match the revealed key (reveal). */
+ * unless the first of tags (the figure's own key; the rest are what it
+ * gives away) matches the revealed key (reveal). */
 bool view_conceals_later(struct view v, const char *tags);
 
 /* text, or "?" when view_conceals(v, tags): a figure written in a line. */

@@ -205,18 +205,25 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     } else if (a->serving.targets_set) {
         /* Serving targets set: their verdict leads, the turn budget's comes second. */
         serving_verdict_forms(a, right, g);
-    } else if (a->estimates_disagree) {
-        snprintf(right[0], sizeof right[0], "%s %s %s  ? help ", named, g->unequal, other);
-        snprintf(right[1], sizeof right[1], "%s %s %s ", named, g->unequal, other);
-        snprintf(right[2], sizeof right[2], "%s %s %s ", named, g->unequal, other_short);
-        snprintf(right[3], sizeof right[3], "%s %s %s ", mine, g->unequal, other);
-        snprintf(right[4], sizeof right[4], "%s %s%s ", mine, g->unequal, latency_model_name(a->other_model));
     } else {
-        snprintf(right[0], sizeof right[0], "%s  ? help ", named);
-        snprintf(right[1], sizeof right[1], "%s ", named);
-        snprintf(right[2], sizeof right[2], "%s ", named);
-        snprintf(right[3], sizeof right[3], "%s ", mine);
-        snprintf(right[4], sizeof right[4], "%s ", mine);
+        /* A turn that does not fit in HBM says so where the title has room (the fullest form): its
+         * times are on paper; the memory panel says it at every size */
+        const char *fit = !a->memory.weights_fit  ? " (weights do not fit)"
+                          : !a->memory.batch_fits ? " (batch does not fit)"
+                                                  : "";
+        if (a->estimates_disagree) {
+            snprintf(right[0], sizeof right[0], "%s %s %s%s  ? help ", named, g->unequal, other, fit);
+            snprintf(right[1], sizeof right[1], "%s %s %s ", named, g->unequal, other);
+            snprintf(right[2], sizeof right[2], "%s %s %s ", named, g->unequal, other_short);
+            snprintf(right[3], sizeof right[3], "%s %s %s ", mine, g->unequal, other);
+            snprintf(right[4], sizeof right[4], "%s %s%s ", mine, g->unequal, latency_model_name(a->other_model));
+        } else {
+            snprintf(right[0], sizeof right[0], "%s%s  ? help ", named, fit);
+            snprintf(right[1], sizeof right[1], "%s ", named);
+            snprintf(right[2], sizeof right[2], "%s ", named);
+            snprintf(right[3], sizeof right[3], "%s ", mine);
+            snprintf(right[4], sizeof right[4], "%s ", mine);
+        }
     }
     /* The first pairing that fits whole, in order of what matters most: the
      * headline's verdict, then that another estimate disagrees, then the
@@ -364,9 +371,11 @@ void panel_placement(struct view v, const struct analysis *a, const struct analy
         format_percent(pc, sizeof pc, p->roof.fraction_of_peak);
         bool mem = p->roof.bound == RT_MEMORY_BOUND;
         /* A tour question about this row (or decode's intensity): its name only. */
-        char tags[96];
+        char tags[96]; /* a training step's forward is a prefill of the same tokens: its row tells prefill's */
         snprintf(tags, sizeof tags, "placement[%s]%s", p->phase,
-                 strcmp(p->phase, "decode") == 0 ? " decode_batch_intensity" : "");
+                 strcmp(p->phase, "decode") == 0     ? " decode_batch_intensity"
+                 : strcmp(p->phase, "training") == 0 ? " placement[prefill]"
+                                                     : "");
         if (view_asks(v, tags)) {
             int x = view_printf(v, 0, row, 8, ROLE_TEXT, "%-8s", p->phase);
             view_text(v, x, row++, -1, "      ?  (your guess first)", ROLE_DIM);
@@ -374,17 +383,24 @@ void panel_placement(struct view v, const struct analysis *a, const struct analy
         }
         /* A coming step's answer on this row, figure by figure: the intensity, or the bound with
          * what gives it away (the share of the roof, the lever). */
-        char bound_tag[48];
-        snprintf(bound_tag, sizeof bound_tag, "placement[%s]", p->phase);
-        bool later_ai = strcmp(p->phase, "decode") == 0 && view_conceals_later(v, "decode_batch_intensity");
+        char bound_tag[64];
+        snprintf(bound_tag, sizeof bound_tag, "placement[%s]%s", p->phase,
+                 strcmp(p->phase, "training") == 0 ? " placement[prefill]" : "");
         bool later_bound = view_conceals_later(v, bound_tag);
+        /* the intensity beside the ridge tells the bound too: hidden with it, unless it is the
+         * figure this step revealed */
+        bool own_ai = v.g && v.g->reveal && strncmp(v.g->reveal, "decode_batch_intensity", 22) == 0 &&
+                      strcmp(p->phase, "decode") == 0;
+        bool later_ai = (strcmp(p->phase, "decode") == 0 && view_conceals_later(v, "decode_batch_intensity")) ||
+                        (later_bound && !own_ai);
         enum role pr = strcmp(p->phase, "prefill") == 0  ? ROLE_PREFILL
                        : strcmp(p->phase, "decode") == 0 ? ROLE_DECODE
                                                          : ROLE_TRAIN;
         int x = view_printf(v, 0, row, 8, pr, "%-8s", p->phase);
         x += view_printf(v, x, row, -1, ROLE_ACCENT, "%7s", later_ai ? "?" : ai);
         if (later_bound) {
-            view_text(v, x, row++, -1, " ?       (a later step asks)", ROLE_DIM);
+            const char *wait = " ?       (a later step asks)";
+            view_text(v, x, row++, -1, x + text_width(wait) <= v.r.w ? wait : " ?       (later)", ROLE_DIM);
             continue;
         }
         x += view_printf(v, x, row, -1, mem ? ROLE_MEMORY : ROLE_COMPUTE, " %-7s", bound_name(p->roof.bound));
@@ -504,11 +520,11 @@ void panel_mfu(struct view v, const struct scenario *s, const struct analysis *a
         /* Above 100% is no achievement: say why it can happen, in the recompute factor's place. */
         char why[64];
         x2 += view_text(v, x2, 2, -1, "!", ROLE_MISS);
-        snprintf(why, sizeof why, "  HFU %s!  %s", h, mfu_over_peak_reason(a->training.convention, false));
+        snprintf(why, sizeof why, "  HFU %s!  %s", h, analysis_over_peak_reason(a, false));
         if (x2 + text_width(why) > v.r.w)
-            snprintf(why, sizeof why, "  %s", mfu_over_peak_reason(a->training.convention, false));
+            snprintf(why, sizeof why, "  %s", analysis_over_peak_reason(a, false));
         if (x2 + text_width(why) > v.r.w)
-            snprintf(why, sizeof why, "  %s", mfu_over_peak_reason(a->training.convention, true));
+            snprintf(why, sizeof why, "  %s", analysis_over_peak_reason(a, true));
         if (x2 + text_width(why) <= v.r.w)
             view_text(v, x2, 2, -1, why, ROLE_MISS);
     } else if (base && base->has_mfu_budget && base->mfu_budget.mfu != b->mfu) {
@@ -966,13 +982,14 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
     char nb[16];
     snprintf(batch, sizeof batch, " for batch %s", format_number(nb, sizeof nb, (double)s->batch, 0));
     bool kv_changed = base && m->kv_cache_bytes != base->memory.kv_cache_bytes;
-    if (kv_changed || x + 2 + text_width(k) + text_width(batch) <= v.r.w) {
+    bool whole = x + 2 + text_width(k) + text_width(batch) <= v.r.w;
+    if (kv_changed || whole) {
         x += view_text(v, x, 1, -1, ", ", ROLE_TEXT);
         x += view_text(v, x, 1, -1, k, ROLE_ACCENT);
     }
     if (kv_changed)
         memory_change(v, x, 1, m->kv_cache_bytes, base->memory.kv_cache_bytes);
-    else if (x + text_width(batch) <= v.r.w)
+    else if (whole)
         view_text(v, x, 1, -1, batch, ROLE_TEXT);
     if (!m->weights_fit) {
         x = view_printf(v, 0, 2, -1, ROLE_TEXT, "HBM %s: ", h);
@@ -992,6 +1009,8 @@ void panel_memory(struct view v, const struct scenario *s, const struct analysis
         snprintf(lead, sizeof lead, "HBM %s, %s after weights: ", h, f);
         if (text_width(lead) + text_width(count) + 9 > v.r.w)
             snprintf(lead, sizeof lead, "HBM %s, free %s: ", h, f);
+        if (view_conceals(v, "memory.max_concurrent_requests")) /* free / KV a request is the count */
+            snprintf(lead, sizeof lead, "HBM %s: ", h);
         if (text_width(lead) + text_width(count) + 9 > v.r.w)
             snprintf(lead, sizeof lead, "HBM %s: ", h);
         if (text_width(lead) + text_width(count) + 9 > v.r.w)

@@ -129,9 +129,9 @@ static void headline_of(const struct analysis *a, struct headline *h)
     } else if (over) {
         strcat(h->figure[h->count], "!");
         snprintf(h->caption[h->count], sizeof h->caption[0], "MFU: %s",
-                 mfu_over_peak_reason(a->training.convention, false));
-        snprintf(h->after[0][h->count], sizeof h->after[0][0], " (%s)", mfu_over_peak_reason(a->training.convention, false));
-        snprintf(h->after[1][h->count], sizeof h->after[1][0], " (%s)", mfu_over_peak_reason(a->training.convention, true));
+                 analysis_over_peak_reason(a, false));
+        snprintf(h->after[0][h->count], sizeof h->after[0][0], " (%s)", analysis_over_peak_reason(a, false));
+        snprintf(h->after[1][h->count], sizeof h->after[1][0], " (%s)", analysis_over_peak_reason(a, true));
     } else {
         snprintf(h->caption[h->count], sizeof h->caption[0], "MFU of a training step");
         snprintf(h->after[0][h->count], sizeof h->after[0][0], " (training step)");

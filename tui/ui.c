@@ -1312,6 +1312,12 @@ static void draw_status(struct ui *u, struct view v, const struct glyphs *g)
         draw_hints(v, 0, h, 4);
         return;
     }
+    if (u->mode == UI_MODE_TOUR && u->tour_revealed) { /* checked: on, or type another guess */
+        const struct hint h[] = {{u->ascii ? "n/Right" : "n/\u2192", "next"}, {u->ascii ? "p/Left" : "p/\u2190", "back"},
+                                 {"type", "guess again"}, {"Esc", "explorer"}, {"q", "quit"}};
+        draw_hints(v, 0, h, 5);
+        return;
+    }
     if (u->mode == UI_MODE_TOUR) {
         const struct hint h[] = {{"Enter", "check the guess"}, {u->ascii ? "n/Right" : "n/\u2192", "next"},
                                  {u->ascii ? "p/Left" : "p/\u2190", "back"}, {"Esc", "explorer"}, {"q", "quit"}};

@@ -1287,6 +1287,13 @@ const char *mfu_over_peak_reason(enum rt_flops_convention c, bool brief)
     return c == RT_FLOPS_MEGATRON ? "Megatron counts non-causal attention" : "PaLM counts non-causal attention";
 }
 
+const char *analysis_over_peak_reason(const struct analysis *a, bool brief)
+{
+    if (a->mfu_budget_source == RT_BUDGET_STEP_TIMES)
+        return brief ? "recompute, no time" : "the step times leave recompute no time";
+    return mfu_over_peak_reason(a->training.convention, brief);
+}
+
 enum rt_mfu_shown analysis_mfu_shown(const struct analysis *a, bool measured)
 {
     const struct training_figures *tr = &a->training;
@@ -1485,6 +1492,13 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
             return -1;
         a->mfu_budget_source = RT_BUDGET_STEP_TIMES;
         a->hfu = a->mfu_budget.mfu * a->recompute_factor;
+        if (a->hfu > 1.0)
+            add_note(a, "HFU above 100%%: the step times give the matmuls %.1f%% of the step, and %s recompute "
+                        "redoes %.2fx their FLOPs in that time; the matmul time measured must hold the recompute, "
+                        "or the split is off.",
+                     a->mfu_budget.mfu * 100.0,
+                     s->recompute == RT_RECOMPUTE_FULL ? "full" : s->recompute == RT_RECOMPUTE_SELECTIVE ? "selective" : "the",
+                     a->recompute_factor);
         a->budget_causal_mfu = a->mfu_budget.mfu;
         a->budget_causal_hfu = a->hfu;
     } else {

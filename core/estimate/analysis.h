@@ -154,6 +154,7 @@ const char *flops_convention_label(enum rt_flops_convention c);
 const char *mfu_over_peak_reason(enum rt_flops_convention c, bool brief);
 
 
+
 /* The convention's formula in words, e.g. "6N + 12 L H Q T, PaLM app. B". */
 const char *flops_convention_formula(enum rt_flops_convention c);
 
@@ -469,6 +470,13 @@ const struct placement *analysis_phase_placement(const struct analysis *a, const
  * when the MFU or HFU passes 100% under PaLM's or Megatron's count;
  * RT_MFU_PLAIN otherwise. a must come from analyze(). */
 enum rt_mfu_shown analysis_mfu_shown(const struct analysis *a, bool measured);
+
+/* mfu_over_peak_reason for analysis a's MFU budget: with --step-times the
+ * MFU is the matmul share, so an HFU over 100% is the recompute factor on
+ * a step whose times leave the recompute none ("the step times leave
+ * recompute no time", brief "recompute, no time"); else the convention's. */
+const char *analysis_over_peak_reason(const struct analysis *a, bool brief);
+
 
 /* What fails serving besides TTFT and TPOT: "weights do not fit",
  * "weights do not fit the prefill pool" or "requests outrun the engine" (an

@@ -241,6 +241,8 @@ static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
         sb_printf(sb, "%s%s", sym, format_seconds(buf, sizeof buf, m));
     else if (u == RT_KEY_PARAMS)
         sb_printf(sb, "%s%s", sym, format_count(buf, sizeof buf, m));
+    else if (u == RT_KEY_FRACTION && sign && m * 100.0 < 0.05) /* a real change under a tenth: its digits */
+        sb_printf(sb, "%s%.1g pts", sym, m * 100.0);
     else if (u == RT_KEY_FRACTION) /* a share in percent; its change in points ("+8.4 pts") */
         sb_printf(sb, sign ? "%s%.1f pts" : "%s%.1f%%", sym, m * 100.0);
     else if (si[u])
@@ -304,8 +306,9 @@ static void change_text(struct strbuf *sb, const cJSON *e, bool markdown)
         return;
     number_text(sb, cJSON_GetObjectItemCaseSensitive(e, "key")->valuestring, c->valuedouble, true);
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "a"), *b = cJSON_GetObjectItemCaseSensitive(e, "b");
-    bool crosses = cJSON_IsNumber(a) && cJSON_IsNumber(b) && a->valuedouble * b->valuedouble < 0.0;
-    if (cJSON_IsNumber(r) && !crosses) /* a percentage of a figure that changes sign means nothing */
+    /* a percentage of a figure that changes sign, or of a negative one, reads backwards: none */
+    bool crosses = cJSON_IsNumber(a) && cJSON_IsNumber(b) && (a->valuedouble * b->valuedouble < 0.0 || a->valuedouble < 0.0);
+    if (cJSON_IsNumber(r) && !crosses)
         sb_printf(sb, markdown ? " (%+.1f%%)" : ", %+.1f%%", r->valuedouble * 100.0);
 }
 
@@ -344,7 +347,10 @@ static void section(struct strbuf *sb, const char *title, const cJSON *list, boo
         struct strbuf av = {0}, bv = {0};
         value_text(&av, e, "a", markdown);
         value_text(&bv, e, "b", markdown);
-        bool same = av.data && bv.data && strcmp(av.data, bv.data) == 0 && change_is_zero(e);
+        /* equal as shown ("1.667 -> 1.667"): it differs below the digits shown, whatever digits its
+         * change would print, and is counted among those, not listed */
+        const cJSON *an = cJSON_GetObjectItemCaseSensitive(e, "a");
+        bool same = av.data && bv.data && strcmp(av.data, bv.data) == 0 && (cJSON_IsNumber(an) || change_is_zero(e));
         const cJSON *key = cJSON_GetObjectItemCaseSensitive(e, "key");
         if (!same) {
             sb_printf(sb, markdown ? "| %s | " : "  %s: ", key->valuestring);

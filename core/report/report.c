@@ -330,16 +330,19 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     sb_puts(sb, "\n");
     char rate[24]; /* as printed: its plural follows what it reads ("1 request/s" for 0.99999) */
     snprintf(rate, sizeof rate, "%.3g", sv->requests_per_s);
-    sb_printf(sb, "  the loop           %.1f running, %s request%s/s%s%s, a prompt alone %s, waits %s; at most %.0f "
+    sb_printf(sb, "  the loop           %s%.1f running, %s request%s/s%s, a prompt alone %s, waits %s; at most %.0f "
                   "token%s a step (the engine's token budget)%s\n",
-              sv->running_requests, rate, strcmp(rate, "1") == 0 ? "" : "s",
-              a->parallel.dp > 1 ? " a replica" : "", lp->overloaded ? " (the most it serves)" : "", format_seconds(t1, sizeof t1, sv->prompt_s),
-              lp->overloaded ? "without end" : format_seconds(t2, sizeof t2, lp->wait_s), sv->token_budget, sv->token_budget == 1.0 ? "" : "s",
+              a->parallel.dp > 1 ? "a replica: " : "", sv->running_requests, rate, strcmp(rate, "1") == 0 ? "" : "s",
+              lp->overloaded ? " (the most it serves)" : "", format_seconds(t1, sizeof t1, sv->prompt_s),
+              lp->overloaded ? "without end" : lp->wait_s > 0.0 ? format_seconds(t2, sizeof t2, lp->wait_s) : "none",
+              sv->token_budget, sv->token_budget == 1.0 ? "" : "s",
               lp->kv_bound    ? "; the KV cache caps the running requests, the rest queue"
               : lp->saturated ? (s->disagg_prefill_chips > 0 ? "; the prefill pool is saturated, the rest queue"
                                                              : "; the engine is saturated, the rest queue")
                               : "");
-    if (!lp->overloaded && sv->ttft_s > 0.0) { /* the steady TTFT, part by part: they add up to it */
+    double parts = lp->in_flight_s + lp->wait_s + lp->own_s;
+    if (!lp->overloaded && sv->ttft_s > 0.0 && fabs(parts - sv->ttft_s) <= 1e-9 * sv->ttft_s) {
+        /* the steady TTFT, part by part, where they add up to it (a one-token answer has no loop) */
         char t5[48] = "", t6[48] = "", t7[32], t8[32];
         if (lp->in_flight_s > 0.0) { /* none on a pool: no decode step to wait out */
             format_seconds(t5, sizeof t5, lp->in_flight_s);
@@ -528,7 +531,7 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
     snprintf(label, sizeof label, "MFU (%s)", flops_convention_label(tr->convention));
     /* A figure above 100% says so, and why, on its own line (the note below explains more). */
     char over[96];
-    snprintf(over, sizeof over, "  above 100%%: %s (see the notes)", mfu_over_peak_reason(tr->convention, false));
+    snprintf(over, sizeof over, "  above 100%%: %s (see the notes)", analysis_over_peak_reason(a, false));
     enum rt_mfu_shown shown = analysis_mfu_shown(a, false);
     char st[24], hb[24];
     if (shown == RT_MFU_NONE) { /* no MFU for a step that cannot run */
@@ -878,7 +881,7 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     } else {
         sb_printf(sb, "\nMFU (%s) **%.1f%%**, HFU %.1f%%%s%s%s; biggest lever: **%s**.\n\n", conv, b->mfu * 100.0,
                   a->hfu * 100.0, b->mfu > 1.0 || a->hfu > 1.0 ? " (above 100%: " : "",
-                  b->mfu > 1.0 || a->hfu > 1.0 ? mfu_over_peak_reason(a->training.convention, false) : "",
+                  b->mfu > 1.0 || a->hfu > 1.0 ? analysis_over_peak_reason(a, false) : "",
                   b->mfu > 1.0 || a->hfu > 1.0 ? ")" : "", step_part_name(b->biggest_lever));
     }
     const struct training_figures *run = &a->training;
@@ -896,8 +899,11 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
                   format_number(mh, sizeof mh, run->chip_hours, 0), num3(md, sizeof md, run->days),
                   (long long)(s->chips * s->data_parallel), s->chips * s->data_parallel == 1 ? "" : "s");
     if (run->implied_mfu > 0.0)
-        sb_printf(sb, "Published %s chip-hours imply MFU **%.1f%%**.\n\n",
-                  format_number(mh, sizeof mh, s->train_chip_hours, 0), run->implied_mfu * 100.0);
+        sb_printf(sb, "Published %s chip-hours imply MFU **%.1f%%**%s.\n\n",
+                  format_number(mh, sizeof mh, s->train_chip_hours, 0), run->implied_mfu * 100.0,
+                  run->implied_mfu > 1.0 ? ": over 100%, no chip does that; the chip-hours are too few for these "
+                                           "tokens, or the tokens too many"
+                                         : "");
     char words[200];
     if (a->training.measured)
         sb_printf(sb, "Measured training: %s.\n\n", measured_mfu_words(words, sizeof words, a));
