@@ -770,10 +770,11 @@ void panel_latency(struct view v, const struct analysis *a, const struct analysi
     x += view_text(v, x, 0, -1, t, l->ok ? ROLE_OK : ROLE_MISS);
     view_text(v, x, 0, -1, rest, ROLE_TEXT);
 
-    /* The bar: prefill, decode, overhead on a scale that shows the budget line. */
+    /* The bar: prefill, decode, overhead on a scale that shows the budget line; none while a tour
+     * hides one of the times (its length against a shown one's tells it). */
     int w = v.r.w;
     double scale = fmax(l->total_s, l->budget_s);
-    if (w > 0 && scale > 0.0) {
+    if (w > 0 && scale > 0.0 && !view_conceals(v, "latency.decode_s") && !view_conceals(v, "latency.prefill_s")) {
         double parts[3] = {l->prefill_s, l->decode_s, l->overhead_s};
         double cum = 0.0;
         int bx = 0;

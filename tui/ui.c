@@ -466,17 +466,16 @@ static void tour_show(struct ui *u, size_t i)
         return;
     /* A new step is a new picture: its own axes, no trail from the last. */
     plot_state_clear(&u->plot, true);
-    /* The coming steps whose answers this step's screen would show (not its own question's key:
-     * the answer it reveals stays shown), concealed until their own step. */
-    char own[RT_TOUR_KEY_MAX + 16], key[RT_TOUR_KEY_MAX + 16];
-    tour_conceal_key(st->figure, own, sizeof own);
+    /* The coming steps whose answers this step's screen would show, concealed until their own step
+     * (a later step of this step's own key too: what its answer tells beyond itself, decode's
+     * ceiling beside the bound, waits; the revealed figure shows, the grid's reveal key). */
+    char key[RT_TOUR_KEY_MAX + 16];
     u->tour_later[0] = '\0';
     for (size_t j = i + 1; j < u->tour->count; j++) {
         const struct tour_step *later = &u->tour->steps[j];
         tour_conceal_key(later->figure, key, sizeof key);
         size_t n = strlen(u->tour_later);
-        if (strcmp(key, own) == 0 || strstr(u->tour_later, key) ||
-            !tour_answer_on_screen(later, &u->scenario, &u->analysis))
+        if (strstr(u->tour_later, key) || !tour_answer_on_screen(later, &u->scenario, &u->analysis))
             continue;
         snprintf(u->tour_later + n, sizeof u->tour_later - n, "%s%s", n ? " " : "", key);
     }

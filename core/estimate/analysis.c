@@ -159,9 +159,13 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
         add_note(a, "%s's file gave 2:4-sparse peaks: they were halved once, on load, to the dense figures used here.",
                  c->key);
     if (s->peak_flops_override > 0.0 || s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0)
-        add_note(a, "Chip figures overridden (--peak-flops, --hbm-bw and the like, or a scenario's overrides): the %s "
-                    "datasheet values are not used.",
-                 c->key);
+        add_note(a, "This scenario overrides the %s's %s%s%s: its datasheet values are not used there.", c->key,
+                 s->peak_flops_override > 0.0 ? "peak" : "",
+                 s->peak_flops_override > 0.0 && (s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0) ? " and " : "",
+                 s->hbm_bytes_per_s_override > 0.0 && s->hbm_bytes_override > 0.0 ? "HBM bandwidth and capacity"
+                 : s->hbm_bytes_per_s_override > 0.0                                 ? "HBM bandwidth"
+                 : s->hbm_bytes_override > 0.0                                       ? "HBM capacity"
+                                                                                     : "");
 }
 
 static enum rt_kernel_format scenario_kernel_format(const struct scenario *s, const struct analysis *a)

@@ -237,8 +237,9 @@ static void number_text(struct strbuf *sb, const char *key, double v, bool sign)
                                      [RT_KEY_FLOPS_PER_S] = "FLOP/s", [RT_KEY_FRACTION] = NULL};
     if (u == RT_KEY_SECONDS && m < 0.05e-9) /* a rounding's "-0.0 ns" is nothing */
         sb_puts(sb, "0 s");
-    else if (u == RT_KEY_SECONDS)
-        sb_printf(sb, "%s%s", sym, format_seconds(buf, sizeof buf, m));
+    else if (u == RT_KEY_SECONDS) /* as the report from a second up ("26.244 s"), four figures below it
+                                     on both sides: no "508.2 us -> 1.0 ms" */
+        sb_printf(sb, "%s%s", sym, m >= 1.0 ? format_seconds(buf, sizeof buf, m) : format_seconds_4sig(buf, sizeof buf, m));
     else if (u == RT_KEY_PARAMS)
         sb_printf(sb, "%s%s", sym, format_count(buf, sizeof buf, m));
     else if (u == RT_KEY_FRACTION && sign && m * 100.0 < 0.05) /* a real change under a tenth: its digits */
@@ -308,7 +309,9 @@ static void change_text(struct strbuf *sb, const cJSON *e, bool markdown)
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(e, "a"), *b = cJSON_GetObjectItemCaseSensitive(e, "b");
     /* a percentage of a figure that changes sign, or of a negative one, reads backwards: none */
     bool crosses = cJSON_IsNumber(a) && cJSON_IsNumber(b) && (a->valuedouble * b->valuedouble < 0.0 || a->valuedouble < 0.0);
-    if (cJSON_IsNumber(r) && !crosses)
+    if (cJSON_IsNumber(r) && !crosses && fabs(r->valuedouble) < 0.0005) /* "-0.0%" reads as a change */
+        sb_puts(sb, markdown ? " (0.0%)" : ", 0.0%");
+    else if (cJSON_IsNumber(r) && !crosses)
         sb_printf(sb, markdown ? " (%+.1f%%)" : ", %+.1f%%", r->valuedouble * 100.0);
 }
 
@@ -353,7 +356,12 @@ static void section(struct strbuf *sb, const char *title, const cJSON *list, boo
         bool same = av.data && bv.data && strcmp(av.data, bv.data) == 0 && (cJSON_IsNumber(an) || change_is_zero(e));
         const cJSON *key = cJSON_GetObjectItemCaseSensitive(e, "key");
         if (!same) {
-            sb_printf(sb, markdown ? "| %s | " : "  %s: ", key->valuestring);
+            /* the turn's latency.*.ttft_s is its prefill, every prompt at once (kept in the JSON for the
+             * measured-case files): said so, not read as a served request's TTFT (serving.ttft_s) */
+            const char *k = key->valuestring;
+            size_t kn = strlen(k);
+            bool turn_ttft = strncmp(k, "latency.", 8) == 0 && kn > 7 && strcmp(k + kn - 7, ".ttft_s") == 0;
+            sb_printf(sb, markdown ? "| %s%s | " : "  %s%s: ", k, turn_ttft ? " (the turn's prefill)" : "");
             sb_puts(sb, av.data ? av.data : "");
             sb_puts(sb, markdown ? " | " : " -> ");
             sb_puts(sb, bv.data ? bv.data : "");

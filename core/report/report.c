@@ -840,7 +840,9 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     sb_printf(sb, "| running, requests/s%s | %.1f, %.3g%s%s |\n", a->parallel.dp > 1 ? " (a replica)" : "",
               sv->running_requests, sv->requests_per_s,
               lp->overloaded ? " (the most it serves)" : "",
-              lp->kv_bound ? "; the KV cache caps the running requests" : lp->saturated ? "; the engine is saturated" : "");
+              lp->kv_bound    ? "; the KV cache caps the running requests"
+              : lp->saturated ? (s->disagg_prefill_chips > 0 ? "; the prefill pool is saturated" : "; the engine is saturated")
+                              : "");
     if (s->arrival_per_s <= 0.0)
         sb_printf(sb, "| a benchmark of %lld x %lld requests: TTFT, TPOT | %s, %s |\n", (long long)s->bench_rounds,
                   (long long)s->batch, format_seconds(x, sizeof x, sv->benchmark_ttft_s),
