@@ -13,22 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void warn_add(struct load_warnings *w, const char *fmt, ...)
-{
-    if (!w)
-        return;
-    if (w->count >= RT_MAX_WARNINGS) {
-        if (w->dropped < INT_MAX)
-            w->dropped++;
-        return;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->text[w->count++], RT_WARNING_MAX, fmt, ap);
-    va_end(ap);
-}
-
-void note_add(struct load_warnings *w, const char *fmt, ...)
+/* Stores prefix and the formatted text as w's next entry, or counts it as dropped when w is full. */
+static void add_entry(struct load_warnings *w, const char *prefix, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+static void add_entry(struct load_warnings *w, const char *prefix, const char *fmt, va_list ap)
 {
     if (!w)
         return;
@@ -38,10 +26,23 @@ void note_add(struct load_warnings *w, const char *fmt, ...)
         return;
     }
     char *out = w->text[w->count++];
-    int n = snprintf(out, RT_WARNING_MAX, "%s", RT_NOTE_PREFIX);
+    int n = snprintf(out, RT_WARNING_MAX, "%s", prefix);
+    vsnprintf(out + n, RT_WARNING_MAX - (size_t)n, fmt, ap);
+}
+
+void warn_add(struct load_warnings *w, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(out + n, RT_WARNING_MAX - (size_t)n, fmt, ap);
+    add_entry(w, "", fmt, ap);
+    va_end(ap);
+}
+
+void note_add(struct load_warnings *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_entry(w, RT_NOTE_PREFIX, fmt, ap);
     va_end(ap);
 }
 
