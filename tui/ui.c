@@ -381,12 +381,8 @@ static void open_pareto(struct ui *u)
         say(u, true, "out of memory for the design search");
         return;
     }
-    search_options_default(&u->scenario, &u->pareto_opt);
-    u->pareto_opt.disaggregate = true;
-    if (u->pareto_one_precision) /* as --search takes the same line */
-        u->pareto_opt.precisions = 1u << u->scenario.precision;
-    if (u->pareto_max_chips_given)
-        u->pareto_opt.max_chips = u->scenario.max_chips;
+    /* as --search takes the same line */
+    search_options_for(&u->scenario, u->pareto_one_precision, u->pareto_max_chips_given, &u->pareto_opt);
     char err[256];
     if (search_run(&u->scenario, &u->pareto_opt, &u->pareto, err, sizeof err) != 0) {
         pareto_free(u);
@@ -471,13 +467,12 @@ static void tour_show(struct ui *u, size_t i)
      * ceiling beside the bound, waits; the revealed figure shows, the grid's reveal key). */
     char key[RT_TOUR_KEY_MAX + 16];
     u->tour_later[0] = '\0';
+    uint32_t shown = tour_answers_on_screen(u->tour, i, &u->scenario, &u->analysis);
     for (size_t j = i + 1; j < u->tour->count; j++) {
-        const struct tour_step *later = &u->tour->steps[j];
-        tour_conceal_key(later->figure, key, sizeof key);
+        tour_conceal_key(u->tour->steps[j].figure, key, sizeof key);
         size_t n = strlen(u->tour_later);
-        if (strstr(u->tour_later, key) || !tour_answer_on_screen(later, &u->scenario, &u->analysis))
-            continue;
-        snprintf(u->tour_later + n, sizeof u->tour_later - n, "%s%s", n ? " " : "", key);
+        if ((shown >> j & 1u) && !strstr(u->tour_later, key))
+            snprintf(u->tour_later + n, sizeof u->tour_later - n, "%s%s", n ? " " : "", key);
     }
     int k = tour_knob_slider(st->knob);
     if (k >= 0)

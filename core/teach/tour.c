@@ -161,14 +161,9 @@ static const cJSON *walk(const cJSON *node, const char *key)
     return node;
 }
 
-int tour_figure(const struct scenario *s, const struct analysis *a, const char *key, struct tour_value *out, char *err,
-                size_t errsize)
+/* The figure under key of a report tree into *out: 0, or -1 with err when it is not a single figure. */
+static int tree_figure(const cJSON *tree, const char *key, struct tour_value *out, char *err, size_t errsize)
 {
-    cJSON *tree = report_json_tree(s, a);
-    if (!tree) {
-        snprintf(err, errsize, "out of memory");
-        return -1;
-    }
     const cJSON *v = walk(tree, key);
     int rc = 0;
     memset(out, 0, sizeof *out);
@@ -185,6 +180,18 @@ int tour_figure(const struct scenario *s, const struct analysis *a, const char *
                  v ? "not a single figure (an object or a list)" : "not a key");
         rc = -1;
     }
+    return rc;
+}
+
+int tour_figure(const struct scenario *s, const struct analysis *a, const char *key, struct tour_value *out, char *err,
+                size_t errsize)
+{
+    cJSON *tree = report_json_tree(s, a);
+    if (!tree) {
+        snprintf(err, errsize, "out of memory");
+        return -1;
+    }
+    int rc = tree_figure(tree, key, out, err, errsize);
     cJSON_Delete(tree);
     return rc;
 }
@@ -201,18 +208,29 @@ static int step_figure(const struct tour_step *st, struct tour_value *out, doubl
     return tour_figure(&st->scenario, &a, st->figure, out, err, errsize);
 }
 
-bool tour_answer_on_screen(const struct tour_step *later, const struct scenario *s, const struct analysis *a)
+/* True when two figures read the same: one word, both none, or numbers within one part in a million. */
+static bool same_value(const struct tour_value *x, const struct tour_value *y)
 {
-    struct tour_value answer, shown;
+    if (x->is_text || y->is_text)
+        return x->is_text && y->is_text && strcmp(x->text, y->text) == 0;
+    if (x->is_null || y->is_null)
+        return x->is_null && y->is_null;
+    return fabs(x->value - y->value) <= 1e-6 * fmax(fabs(x->value), fabs(y->value));
+}
+
+uint32_t tour_answers_on_screen(const struct tour *t, size_t after, const struct scenario *s,
+                                const struct analysis *a)
+{
+    cJSON *tree = report_json_tree(s, a);
+    uint32_t shown = 0;
     char err[160];
-    if (step_figure(later, &answer, NULL, err, sizeof err) != 0 ||
-        tour_figure(s, a, later->figure, &shown, err, sizeof err) != 0)
-        return false;
-    if (answer.is_text || shown.is_text)
-        return answer.is_text && shown.is_text && strcmp(answer.text, shown.text) == 0;
-    if (answer.is_null || shown.is_null)
-        return answer.is_null && shown.is_null;
-    return fabs(answer.value - shown.value) <= 1e-6 * fmax(fabs(answer.value), fabs(shown.value));
+    for (size_t j = after + 1; tree && j < t->count && j < 32; j++) {
+        struct tour_value v;
+        if (tree_figure(tree, t->steps[j].figure, &v, err, sizeof err) == 0 && same_value(&v, &t->steps[j].value))
+            shown |= 1u << j;
+    }
+    cJSON_Delete(tree);
+    return shown;
 }
 
 /* Reads one step (the object at index i) into *st. Returns 0 or -1. */
@@ -264,6 +282,7 @@ static int parse_step(const cJSON *o, int i, const char *path, const char *const
         snprintf(err, errsize, "%s: 'figure': %s", where, why);
         return -1;
     }
+    st->value = v;
     bool is_bound = v.is_text && (strcmp(v.text, "memory") == 0 || strcmp(v.text, "compute") == 0);
     if (st->answer == TOUR_ANSWER_BOUND ? !is_bound : v.is_text) {
         snprintf(err, errsize, "%s: 'figure' '%s' is %s, not %s", where, st->figure,
@@ -417,9 +436,7 @@ int tour_score(const struct tour_step *st, const char *guess, bool ascii, struct
         snprintf(err, errsize, "type a guess first");
         return -1;
     }
-    struct tour_value v;
-    if (step_figure(st, &v, NULL, err, errsize) != 0)
-        return -1;
+    const struct tour_value v = st->value; /* found as the tour was read: no analysis a guess */
     if (st->answer == TOUR_ANSWER_BOUND)
         return score_bound(g, &v, out, err, errsize);
     enum figure_unit u = figure_unit(st->figure);

@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis.h"
 #include "jsonio.h"
@@ -35,6 +36,14 @@
 /* What a step's question asks for. */
 enum tour_answer { TOUR_ANSWER_BOUND = 0, TOUR_ANSWER_FIGURE };
 
+/* The figure of a step: a number (value), null ("none": is_null) or a word
+ * (text, e.g. "memory"). */
+struct tour_value {
+    bool is_text, is_null;
+    double value;
+    char text[64];
+};
+
 struct tour_step {
     char title[RT_TOUR_TITLE_MAX];
     char text[RT_TOUR_TEXT_MAX];       /* one or two lines of the guide */
@@ -44,6 +53,7 @@ struct tour_step {
     enum tour_answer answer;
     struct scenario scenario;          /* the default scenario with "set" applied */
     double params;                     /* N that scenario analyses to (a changed shape counts its own) */
+    struct tour_value value;           /* the figure on that scenario: the answer, found as the tour is read */
 };
 
 struct tour {
@@ -69,13 +79,6 @@ const char *tour_builtin_text(void);
 int tour_parse(const char *text, size_t len, const char *path, const char *const *knobs, struct tour *out,
                struct load_warnings *w, char *err, size_t errsize);
 
-/* The figure of a step: a number (value), null ("none": is_null) or a word
- * (text, e.g. "memory"). */
-struct tour_value {
-    bool is_text, is_null;
-    double value;
-    char text[64];
-};
 
 /* Looks up dotted key (see above) in the --report=json tree of scenario s
  * analysed into a. Returns 0 with *out; -1 with a reason in err when the
@@ -83,13 +86,15 @@ struct tour_value {
 int tour_figure(const struct scenario *s, const struct analysis *a, const char *key, struct tour_value *out, char *err,
                 size_t errsize);
 
-/* True when step later's answer (its figure on its own scenario) is what
- * scenario s, analysed into a, shows under the same key: the same word, both
- * none, or numbers within one part in a million. So a step can hide a
- * coming step's answer that its own screen would give away (the chips a
- * 1 s turn takes, asked at step 11, on the steps before it with the same
- * chip and model). False when either figure cannot be read. */
-bool tour_answer_on_screen(const struct tour_step *later, const struct scenario *s, const struct analysis *a);
+/* The steps after step `after` of t (a tour_parse'd tour) whose answers
+ * scenario s, analysed into a, shows under their keys, as a bit a step
+ * (bit j for step j): the same word, both none, or numbers within one part
+ * in a million. So a step can hide a coming step's answer that its own
+ * screen would give away (the chips a 1 s turn takes, asked at step 11, on
+ * the steps before it with the same chip and model). One report tree for
+ * them all; 0 when it cannot be built. */
+uint32_t tour_answers_on_screen(const struct tour *t, size_t after, const struct scenario *s,
+                                const struct analysis *a);
 
 /* A scored guess. */
 struct tour_score {
@@ -98,16 +103,19 @@ struct tour_score {
     char line[256];  /* "you said 0.5 s; it is 1.981 s: 4.0× low" */
 };
 
-/* Scores guess (as typed) against step st's figure, analysing its scenario.
+/* Scores guess (as typed) against step st's figure (st->value, which
+ * tour_parse found on the step's scenario: nothing is analysed a guess).
  * A "bound" step takes memory or compute (or a prefix: "mem", "c"); a
  * "figure" step a number with parse_number's suffixes and, by the figure's
  * unit (its key's suffix): seconds "0.5", "0.5 s", "500ms"; a fraction
  * "35%" or 0.35; or "none" where the figure is null. The line formats
  * the answer as the explorer does (format_seconds, format_si), gives the
- * ratio to one decimal ("4.0× low", "2.5× high"; "x" when ascii) or
+ * ratio to one decimal ("4.0× low", "2.5× high"; "x" when ascii; past a
+ * million "over a million times low"), names a time's estimate ("1.981 s
+ * (napkin)") or
  * "right" within 10%. Returns 0; or -1 with a one-line hint in err for a
  * guess that is not of the kind asked ("'fast': answer memory or
- * compute"), a zero or negative number, or a scenario analyze() refuses. */
+ * compute") or a zero or negative number. */
 int tour_score(const struct tour_step *st, const char *guess, bool ascii, struct tour_score *out, char *err,
                size_t errsize);
 
