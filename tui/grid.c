@@ -365,12 +365,17 @@ bool view_conceals_later(struct view v, const char *tags)
     char own[128];
     size_t n = strcspn(tags, " ");
     snprintf(own, sizeof own, "%.*s", (int)(n < sizeof own ? n : sizeof own - 1), tags);
-    return !keys_match(v.g->reveal, own);
+    return !view_reveals(v, own);
 }
 
 bool view_conceals(struct view v, const char *tags)
 {
     return v.g && (keys_match(v.g->conceal, tags) || view_conceals_later(v, tags));
+}
+
+bool view_reveals(struct view v, const char *tags)
+{
+    return v.g && keys_match(v.g->reveal, tags);
 }
 
 bool view_asks(struct view v, const char *tags)

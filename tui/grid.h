@@ -140,6 +140,10 @@ bool view_asks(struct view v, const char *tags);
  * gives away) matches the revealed key (reveal). */
 bool view_conceals_later(struct view v, const char *tags);
 
+/* True when v's grid reveals (a tour step's own key, its guess in) a figure
+ * one of tags names. */
+bool view_reveals(struct view v, const char *tags);
+
 /* text, or "?" when view_conceals(v, tags): a figure written in a line. */
 const char *view_figure(struct view v, const char *tags, const char *text);
 

@@ -45,6 +45,9 @@ const struct glyphs *glyphs_for(bool ascii)
 static const char FIG_TURN[] = "latency.prefill_s latency.decode_s latency.overhead_s latency.total_s "
                                "latency.verdict latency.chips_for_budget latency.napkin latency.detailed "
                                "latency.realistic latency.estimates latency.verdicts serving. decode.memory_step_s";
+/* The turn's times, each telling the others beside the shown ones (the total less prefill and overhead is
+ * decode): the first is the figure's own key (view_conceals_later). */
+static const char FIG_TURN_TIMES[] = "latency.total_s latency.decode_s latency.prefill_s";
 static const char FIG_MFU[] = "mfu_budget. training.mfu training.hfu training.step_s prefill.mfu";
 
 /* Seconds as the guide prints them: "1.981 s", "0.683 s", "27.952 s"; under
@@ -194,7 +197,7 @@ void panel_title(struct view v, const struct scenario *s, const struct analysis 
     char right[5][256];
     /* a tour question about the turn, or a coming one about its parts (the total less the prefill
      * and the overhead is the decode) */
-    bool hide = view_asks(v, FIG_TURN) || view_conceals_later(v, "latency.total_s latency.decode_s latency.prefill_s");
+    bool hide = view_asks(v, FIG_TURN) || view_conceals_later(v, FIG_TURN_TIMES);
     if (hide) {
         snprintf(right[0], sizeof right[0], "turn ? (guess first)  ? help ");
         snprintf(right[1], sizeof right[1], "turn ? (guess first) ");
@@ -387,12 +390,11 @@ void panel_placement(struct view v, const struct analysis *a, const struct analy
         snprintf(bound_tag, sizeof bound_tag, "placement[%s]%s", p->phase,
                  strcmp(p->phase, "training") == 0 ? " placement[prefill]" : "");
         bool later_bound = view_conceals_later(v, bound_tag);
-        /* the intensity beside the ridge tells the bound too: hidden with it, unless it is the
-         * figure this step revealed */
-        bool own_ai = v.g && v.g->reveal && strncmp(v.g->reveal, "decode_batch_intensity", 22) == 0 &&
-                      strcmp(p->phase, "decode") == 0;
-        bool later_ai = (strcmp(p->phase, "decode") == 0 && view_conceals_later(v, "decode_batch_intensity")) ||
-                        (later_bound && !own_ai);
+        /* the intensity beside the ridge tells the bound too: hidden with it, unless it is what this
+         * step revealed (decode's is a figure of its own) */
+        bool decode = strcmp(p->phase, "decode") == 0;
+        bool later_ai = !(decode && view_reveals(v, "decode_batch_intensity")) &&
+                        ((decode && view_conceals_later(v, "decode_batch_intensity")) || later_bound);
         enum role pr = strcmp(p->phase, "prefill") == 0  ? ROLE_PREFILL
                        : strcmp(p->phase, "decode") == 0 ? ROLE_DECODE
                                                          : ROLE_TRAIN;
@@ -749,7 +751,7 @@ void panel_latency(struct view v, const struct analysis *a, const struct analysi
     char total[24], t[24], b[24], p[24], d[24], o[24];
     /* A coming tour step's answer shown here is a "?" (the total tells prefill and decode too) */
     secs(total, sizeof total, l->total_s);
-    snprintf(t, sizeof t, "%s", view_figure(v, "latency.total_s latency.prefill_s latency.decode_s", total));
+    snprintf(t, sizeof t, "%s", view_figure(v, FIG_TURN_TIMES, total));
     secs(b, sizeof b, l->budget_s);
     /* The comparison is the time's; a turn within budget can still miss by not fitting in HBM. */
     char rest[64];
@@ -848,7 +850,7 @@ static void latency_tail(struct view v, int row, const struct analysis *a, const
 
     row++;
     /* A coming tour step's turn time: the other estimates' totals and the work tell it too */
-    bool later_turn = view_conceals_later(v, "latency.total_s latency.decode_s latency.prefill_s");
+    bool later_turn = view_conceals_later(v, FIG_TURN_TIMES);
     if (row < v.r.h && !later_turn) {
         /* The other two estimates, each with its verdict. */
         x = view_printf(v, 0, row, -1, ROLE_TEXT, "%s; ", latency_model_name(a->latency_model));
