@@ -1712,6 +1712,9 @@ static void test_doc_promises_hold(void **state)
                           "--format=xml"),
                       "--format 'xml': give text, markdown or json");
     assert_usage_line(RUN("--list-chips", "--format=xml"), "--format 'xml': give text or json");
+    r = RUN("--report", "--chip", "h100", "--peak-flops", "990e12", "--hbm-bw", "3.3e12");
+    assert_non_null(strstr(r.out, "This scenario overrides the h100's peak, HBM bandwidth: its datasheet values are not used"));
+    run_free(&r);
     assert_usage_line(RUN("--report", "--model", ""), "--model: no name or file given (the value is empty)");
     assert_usage_line(RUN("--report", "--chip", ""), "--chip: no name or file given (the value is empty)");
     assert_usage_line(RUN("--report", "--engine", ""), "--engine: no name or file given (the value is empty)");
@@ -1812,6 +1815,10 @@ static void test_layouts_count_the_same_work(void **state)
                                     "(40 chips in all), fp8 weights",
                              110),
                      0);
+    run_free(&r);
+    /* A MISS with the targets missed too still names the weights not fitting (70B bf16 on one H100). */
+    r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-70b", "--ttft-target", "1", "--tpot-target", "0.05");
+    assert_non_null(strstr(r.out, "\nVerdict      MISS (weights do not fit): the serving targets (see Serving); "));
     run_free(&r);
     /* The steady TTFT, part by part: the step in flight, the wait, its own prefill add up to it. */
     const char *serve_layouts[3][4] = {{"--batch", "16", "--tp", "8"}, {"--arrival-rate", "2.5", "--tp", "8"},

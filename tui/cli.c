@@ -1961,12 +1961,7 @@ static int run_sweep(const struct cli_options *o, FILE *out, FILE *errout)
 static int run_search(const struct cli_options *o, FILE *out, FILE *errout)
 {
     struct search_options opt;
-    search_options_default(&o->scenario, &opt);
-    opt.disaggregate = true;
-    if (o->max_chips_given)
-        opt.max_chips = o->scenario.max_chips;
-    if (o->precision_given)
-        opt.precisions = 1u << o->scenario.precision;
+    search_options_for(&o->scenario, o->precision_given, o->max_chips_given, &opt);
     struct search_result r = {0};
     r.capacity = RT_SEARCH_CAPACITY;
     r.candidates = calloc(r.capacity, sizeof *r.candidates);
@@ -2124,29 +2119,27 @@ static int run_mode(struct cli_options *o, FILE *out, FILE *errout)
                  !in_tty && !out_tty ? "input and output are" : !in_tty ? "input is" : "output is");
         return run_without_explorer(o, why, out, errout);
     }
-    {
-        if (getenv("NO_COLOR") && getenv("NO_COLOR")[0] != '\0')
-            o->explorer.no_color = true;
-        struct analysis a;
-        if (analyze(&o->scenario, &a, err, sizeof err) != 0) {
-            cli_say(errout, "%s", err);
-            return 2;
-        }
-        o->explorer.chips = chip_db_list(&o->chips);
-        o->explorer.search_one_precision = o->precision_given;
-        o->explorer.search_max_chips_given = o->max_chips_given;
-        o->explorer.points = o->points;
-        o->explorer.point_count = o->point_count;
-        o->explorer.points_context = &o->points_context;
-        if (o->warnings.count > 0) { /* stderr is behind the explorer's screen: say the first one there too */
-            int more = o->warnings.count - 1 + o->warnings.dropped;
-            snprintf(o->explorer.start_warning, sizeof o->explorer.start_warning, "%s%.240s%s",
-                     warning_word(o->warnings.text[0]), o->warnings.text[0], more > 0 ? " (and more on stderr)" : "");
-        }
-        int status = explorer_run(&o->scenario, &o->explorer, err, sizeof err);
-        if (status >= 0)
-            return status;
+    if (getenv("NO_COLOR") && getenv("NO_COLOR")[0] != '\0')
+        o->explorer.no_color = true;
+    struct analysis a;
+    if (analyze(&o->scenario, &a, err, sizeof err) != 0) {
+        cli_say(errout, "%s", err);
+        return 2;
     }
+    o->explorer.chips = chip_db_list(&o->chips);
+    o->explorer.search_one_precision = o->precision_given;
+    o->explorer.search_max_chips_given = o->max_chips_given;
+    o->explorer.points = o->points;
+    o->explorer.point_count = o->point_count;
+    o->explorer.points_context = &o->points_context;
+    if (o->warnings.count > 0) { /* stderr is behind the explorer's screen: say the first one there too */
+        int more = o->warnings.count - 1 + o->warnings.dropped;
+        snprintf(o->explorer.start_warning, sizeof o->explorer.start_warning, "%s%.240s%s",
+                 warning_word(o->warnings.text[0]), o->warnings.text[0], more > 0 ? " (and more on stderr)" : "");
+    }
+    int status = explorer_run(&o->scenario, &o->explorer, err, sizeof err);
+    if (status >= 0)
+        return status;
     return run_without_explorer(o, err, out, errout); /* TERM=dumb, no terminfo entry, no curses */
 }
 

@@ -158,14 +158,17 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
     if (c->sparse_halved)
         add_note(a, "%s's file gave 2:4-sparse peaks: they were halved once, on load, to the dense figures used here.",
                  c->key);
-    if (s->peak_flops_override > 0.0 || s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0)
-        add_note(a, "This scenario overrides the %s's %s%s%s: its datasheet values are not used there.", c->key,
-                 s->peak_flops_override > 0.0 ? "peak" : "",
-                 s->peak_flops_override > 0.0 && (s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0) ? " and " : "",
-                 s->hbm_bytes_per_s_override > 0.0 && s->hbm_bytes_override > 0.0 ? "HBM bandwidth and capacity"
-                 : s->hbm_bytes_per_s_override > 0.0                                 ? "HBM bandwidth"
-                 : s->hbm_bytes_override > 0.0                                       ? "HBM capacity"
-                                                                                     : "");
+    if (s->peak_flops_override > 0.0 || s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0) {
+        /* the figures overridden, named in a list: "peak, HBM bandwidth" */
+        const char *names[3] = {"peak", "HBM bandwidth", "HBM capacity"};
+        const bool given[3] = {s->peak_flops_override > 0.0, s->hbm_bytes_per_s_override > 0.0,
+                               s->hbm_bytes_override > 0.0};
+        char list[64] = "";
+        for (int i = 0, used = 0; i < 3; i++)
+            if (given[i])
+                used += snprintf(list + used, sizeof list - (size_t)used, "%s%s", used ? ", " : "", names[i]);
+        add_note(a, "This scenario overrides the %s's %s: its datasheet values are not used there.", c->key, list);
+    }
 }
 
 static enum rt_kernel_format scenario_kernel_format(const struct scenario *s, const struct analysis *a)

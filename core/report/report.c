@@ -147,6 +147,15 @@ static void describe_scenario(struct strbuf *sb, const struct scenario *s, const
               precision_name(s->kv_precision), load);
 }
 
+/* What fails serving besides its targets, as the Verdict line adds it: " (weights do not fit)", or ""
+ * (serving_blocker). Returns buf. */
+static const char *blocker_words(char *buf, size_t size, const struct analysis *a)
+{
+    const char *b = serving_blocker(a);
+    snprintf(buf, size, b ? " (%s)" : "", b);
+    return buf;
+}
+
 /* What a measured figure over 100% is: not a convention's overcount (the
  * prefill's MFU counts causal attention, MBU the bytes a step must read),
  * so the measurement or the chip's figures are wrong. */
@@ -604,12 +613,11 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
     describe_scenario(sb, s, a);
     sb_puts(sb, "\n");
     const struct serving_figures *sv = &a->serving;
+    char why[64];
     if (sv->targets_set) /* the verdict is the targets'; the turn budget's comes second */
-        sb_printf(sb, "Verdict      %s%s%s%s: the serving targets (see Serving); the %s turn budget, second: %s (%s)\n",
-                  sv->ok ? "OK" : "MISS", serving_blocker(a) ? " (" : "", serving_blocker(a) ? serving_blocker(a) : "",
-                  serving_blocker(a) ? ")" : "",
-                  format_seconds(x, sizeof x, a->latency.budget_s), verdict_name(&a->latency),
-                  format_turn_seconds(y, sizeof y, a->latency.total_s));
+        sb_printf(sb, "Verdict      %s%s: the serving targets (see Serving); the %s turn budget, second: %s (%s)\n",
+                  sv->ok ? "OK" : "MISS", blocker_words(why, sizeof why, a), format_seconds(x, sizeof x, a->latency.budget_s),
+                  verdict_name(&a->latency), format_turn_seconds(y, sizeof y, a->latency.total_s));
     sb_puts(sb, "\n");
 
     sb_printf(sb, "Chip         %s (%s): %s %s, %s HBM at %s\n", s->chip.name, s->chip.key,
@@ -707,12 +715,13 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     sb_puts(sb, "## rooftop: ");
     describe_scenario(sb, s, a);
     sb_puts(sb, "\n\n");
+    char why[64];
     if (a->serving.targets_set) /* the verdict is the targets'; the turn budget's comes second */
-        sb_printf(sb, "Verdict: **%s**%s%s%s against the serving targets (see Serving); the %s turn budget, second: %s "
+        sb_printf(sb, "Verdict: **%s**%s against the serving targets (see Serving); the %s turn budget, second: %s "
                       "(%s).\n\n",
-                  a->serving.ok ? "OK" : "MISS", serving_blocker(a) ? " (" : "",
-                  serving_blocker(a) ? serving_blocker(a) : "", serving_blocker(a) ? ")" : "", format_seconds(x, sizeof x, a->latency.budget_s),
-                  verdict_name(&a->latency), format_turn_seconds(y, sizeof y, a->latency.total_s));
+                  a->serving.ok ? "OK" : "MISS", blocker_words(why, sizeof why, a),
+                  format_seconds(x, sizeof x, a->latency.budget_s), verdict_name(&a->latency),
+                  format_turn_seconds(y, sizeof y, a->latency.total_s));
     sb_printf(sb, "Ridge point: **%.0f FLOP/byte** (%s %s / %s).\n\n", a->ridge_flop_per_byte,
               format_si(x, sizeof x, a->peak_flops_per_s, "FLOP/s"), precision_name(a->compute_precision),
               format_si(y, sizeof y, a->hbm_bytes_per_s, "B/s"));

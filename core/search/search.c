@@ -50,6 +50,17 @@ struct scenario search_candidate_scenario(const struct scenario *base, const str
     return s;
 }
 
+void search_options_for(const struct scenario *base, bool one_precision, bool max_chips_given,
+                        struct search_options *opt)
+{
+    search_options_default(base, opt);
+    opt->disaggregate = true;
+    if (one_precision)
+        opt->precisions = 1u << base->precision;
+    if (max_chips_given)
+        opt->max_chips = base->max_chips;
+}
+
 void search_options_default(const struct scenario *base, struct search_options *opt)
 {
     int64_t max = base->max_chips;

@@ -77,6 +77,12 @@ struct search_result {
  * no disaggregation. */
 void search_options_default(const struct scenario *base, struct search_options *opt);
 
+/* The search --search and the explorer's Pareto view run: the defaults
+ * with disaggregated pools, base's precision alone when one_precision (the
+ * line gave --precision), base->max_chips uncapped when max_chips_given. */
+void search_options_for(const struct scenario *base, bool one_precision, bool max_chips_given,
+                        struct search_options *opt);
+
 /* Runs the search from base (its model, chip, tokens, engine, targets),
  * writing at most capacity candidates into out->candidates. Layouts: tp
  * powers of two dividing the query heads; pp powers of two up to the
