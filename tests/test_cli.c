@@ -1685,6 +1685,16 @@ static void test_measured_over_peak_is_named(void **state)
     assert_non_null(strstr(r.out, "measured decode: TPOT 1.0 ms -> MBU "));
     assert_non_null(strstr(strstr(r.out, "measured decode: TPOT"), ": over 100%, and no chip runs above its peak"));
     run_free(&r);
+    /* Step times that give the matmuls the whole step leave full recompute (4/3 the FLOPs) no time:
+     * HFU 133.3%, said to be that, not PaLM's attention count. */
+    r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--step-times", "0.1,0,0,0,0",
+            "--recompute", "full");
+    assert_non_null(strstr(r.out, "HFU                 133.3% (recompute factor 1.33)  above 100%: the step times leave "
+                                  "recompute no time"));
+    assert_non_null(strstr(r.out, "HFU above 100%: the step times give the matmuls 100.0% of the step, and full "
+                                  "recompute redoes 1.33x their FLOPs"));
+    assert_null(strstr(r.out, "PaLM counts non-causal attention"));
+    run_free(&r);
     r = RUN("--report=markdown", "--chip", "h100", "--model", "llama-3.1-8b", "--batch", "1", "--measured-ttft-s",
             "0.05");
     assert_non_null(strstr(r.out, "Measured prefill MFU: **301.5%**: over 100%, and no chip runs above its peak"));
@@ -1838,6 +1848,11 @@ static void test_layouts_count_the_same_work(void **state)
             "--prefill-tokens", "16", "--decode-tokens", "1");
     assert_null(strstr(r.out, "TTFT's parts"));
     assert_null(strstr(r.out, "waits 0.000 s"));
+    run_free(&r);
+    /* The pool's row is the same words in markdown as in text. */
+    r = RUN("--report=markdown", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--batch", "16",
+            "--disagg", "32:8");
+    assert_non_null(strstr(r.out, "| prefill pool | 32 chips as 4 workers of tp 8 x dp 1, load "));
     run_free(&r);
     r = RUN("--report", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--arrival-rate", "20");
     const char *nl = strchr(r.out, '\n');

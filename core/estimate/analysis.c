@@ -1160,7 +1160,7 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         /* The napkin spreads 2N per token over all the chips; the terms above are one tensor-parallel
          * group's, for one expert-parallel rank's tokens (pre->tokens is the rank's share: x ep is the
          * batch's), and what pipeline stages change is the layout's term below, not the MFU factor's. */
-        double ranks = s->ep > 1 ? (double)s->ep : 1.0;
+        double ranks = (double)s->ep; /* scenario_check: at least 1 */
         double two_n_all_s =
             2.0 * a->active_params * pre->tokens * ranks / ((double)s->chips * hw->peak_flops_per_s);
         add_term(d->prefill_terms, &d->prefill_term_count, "the napkin's achieved-MFU factor",
@@ -1179,7 +1179,7 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
      * so what the term shows is the weights read beyond an even share (embedding rows, the shared
      * attention and dense weights each rank holds, the experts its tokens touch). */
     double napkin_step = a->params * hw->bytes_per_weight /
-                         (n * (s->ep > 1 ? (double)s->ep : 1.0) * hw->hbm_bytes_per_s);
+                         (n * (double)s->ep * hw->hbm_bytes_per_s);
     add_term(d->decode_terms, &d->decode_term_count, "weights read vs all N (embedding rows, experts touched)",
              ds.weight_bytes / hw->hbm_bytes_per_s - napkin_step);
     add_term(d->decode_terms, &d->decode_term_count, "KV-cache read", ds.kv_bytes / hw->hbm_bytes_per_s);
@@ -1503,9 +1503,7 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
             add_note(a, "HFU above 100%%: the step times give the matmuls %.1f%% of the step, and %s recompute "
                         "redoes %.2fx their FLOPs in that time; the matmul time measured must hold the recompute, "
                         "or the split is off.",
-                     a->mfu_budget.mfu * 100.0,
-                     s->recompute == RT_RECOMPUTE_FULL ? "full" : s->recompute == RT_RECOMPUTE_SELECTIVE ? "selective" : "the",
-                     a->recompute_factor);
+                     a->mfu_budget.mfu * 100.0, recompute_name(s->recompute), a->recompute_factor);
         a->budget_causal_mfu = a->mfu_budget.mfu;
         a->budget_causal_hfu = a->hfu;
     } else {
@@ -1618,7 +1616,7 @@ static void select_verdict(const struct scenario *s, struct analysis *a)
     /* The replica's, whatever its layout: the phases are costed on one tensor-parallel group, for one
      * expert-parallel rank's requests (x ep) and, in decode, one pipeline micro-batch (x the
      * micro-batches, each reading every stage's weights again). */
-    double ranks = s->ep > 1 ? (double)s->ep : 1.0;
+    double ranks = (double)s->ep; /* scenario_check: at least 1 */
     l->prefill_flops = s->prefill_tokens > 0 ? ps.matrix_flops * a->hw.n_chips * ranks : 0.0;
     l->decode_bytes = ds.bytes * a->hw.n_chips * ranks *
                       (a->parallel.decode_microbatches > 0.0 ? a->parallel.decode_microbatches : 1.0) *

@@ -53,6 +53,12 @@ const char *latency_model_name(enum rt_latency_model m)
     return ((int)m >= 0 && m < RT_LATENCY_COUNT) ? names[m] : "?";
 }
 
+const char *recompute_name(enum rt_recompute r)
+{
+    static const char *const names[] = {"none", "selective", "full", "fraction"};
+    return (int)r >= 0 && (size_t)r < sizeof names / sizeof names[0] ? names[r] : "?";
+}
+
 void scenario_set_model(struct scenario *s, const struct model_shape *m)
 {
     s->model = *m;

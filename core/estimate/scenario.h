@@ -27,8 +27,13 @@ enum rt_latency_model { RT_LATENCY_NAPKIN = 0, RT_LATENCY_DETAILED, RT_LATENCY_R
 /* "napkin", "floor", "realistic". */
 const char *latency_model_name(enum rt_latency_model m);
 
+
 /* Activation recomputation in training (Korthikanti et al. 2022). */
 enum rt_recompute { RT_RECOMPUTE_NONE = 0, RT_RECOMPUTE_SELECTIVE, RT_RECOMPUTE_FULL, RT_RECOMPUTE_FRACTION };
+
+/* The recompute mode's name as scenario files write it: "none", "selective",
+ * "full", "fraction"; "?" out of range. */
+const char *recompute_name(enum rt_recompute r);
 
 /* How model FLOPs per training token are counted for MFU; published MFUs
  * differ. PaLM (Chowdhery et al. 2022, app. B): 6N + 12 L H Q T, every

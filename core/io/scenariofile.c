@@ -137,7 +137,6 @@ static const struct int_field model_bools[] = {
 #undef MFIELD
 
 static const char *const latency_names[] = {"napkin", "detailed", "realistic"};
-static const char *const recompute_names[] = {"none", "selective", "full", "fraction"};
 
 /* Index of text in names[0..n), or -1. */
 static int name_index(const char *text, const char *const *names, int n)
@@ -173,7 +172,7 @@ char *scenario_to_json(const struct scenario *s)
     }
     cJSON_AddStringToObject(root, "latency_model", latency_names[s->latency_model]);
     engine_to_json(cJSON_AddObjectToObject(root, "engine"), &s->engine);
-    cJSON_AddStringToObject(root, "recompute", recompute_names[s->recompute]);
+    cJSON_AddStringToObject(root, "recompute", recompute_name(s->recompute));
     cJSON_AddStringToObject(root, "flops_convention", flops_convention_name(s->flops_convention));
     cJSON_AddBoolToObject(root, "unfused_attention", s->unfused_attention);
     cJSON_AddStringToObject(root, "spec_draft", s->spec_draft_name);
@@ -674,6 +673,8 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
             goto done;
     }
     if (recompute[0]) {
+        const char *recompute_names[] = {recompute_name(RT_RECOMPUTE_NONE), recompute_name(RT_RECOMPUTE_SELECTIVE),
+                                         recompute_name(RT_RECOMPUTE_FULL), recompute_name(RT_RECOMPUTE_FRACTION)};
         int i = name_index(recompute, recompute_names, 4);
         if (i < 0) {
             snprintf(err, errsize, "%s: 'recompute' must be none, selective, full or fraction (got \"%s\")", path,

@@ -147,6 +147,26 @@ static void describe_scenario(struct strbuf *sb, const struct scenario *s, const
               precision_name(s->kv_precision), load);
 }
 
+/* A disaggregated prefill pool in words, for text and markdown (markdown bolds a pool that cannot hold
+ * the weights): "8 chips as 1 worker of tp 8 x dp 1, load 0.90; the KV moves 336 MB to each decode rank
+ * in 6.7 ms". */
+static void pool_words(struct strbuf *sb, const struct scenario *s, const struct serving_figures *sv, bool markdown)
+{
+    char kv[24], move[24];
+    sb_printf(sb, "%lld chip%s as %lld worker%s of tp %lld x dp %lld, load %.2f; the KV moves %s to each decode rank "
+                  "in %s%s",
+              (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s",
+              (long long)sv->prefill_pool_workers, sv->prefill_pool_workers == 1 ? "" : "s",
+              (long long)sv->prefill_pool_tp, (long long)sv->prefill_pool_dp, sv->prefill_pool_load,
+              format_si(kv, sizeof kv, sv->kv_bytes_per_rank, "B"), format_seconds(move, sizeof move, sv->kv_transfer_s),
+              sv->prefill_pool_fits ? ""
+              : markdown            ? "; **the weights do not fit on a worker**"
+                                    : "; the weights do not fit on a worker");
+}
+
+/* An implied MFU over 100%, in both reports' words. */
+#define IMPLIED_OVER_PEAK ": over 100%, no chip does that; the chip-hours are too few for these tokens, or the tokens too many"
+
 /* What fails serving besides its targets, as the Verdict line adds it: " (weights do not fit)", or ""
  * (serving_blocker). Returns buf. */
 static const char *blocker_words(char *buf, size_t size, const struct analysis *a)
@@ -374,14 +394,11 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
                   (long long)s->bench_rounds, (long long)s->batch, format_seconds(t1, sizeof t1, sv->benchmark_ttft_s),
                   format_seconds(t2, sizeof t2, sv->benchmark_tpot_s),
                   format_seconds(t3, sizeof t3, lp->first_wave_ttft_s));
-    if (s->disagg_prefill_chips > 0)
-        sb_printf(sb, "  prefill pool       %lld chip%s as %lld worker%s of tp %lld x dp %lld, load %.2f; the KV "
-                      "moves %s to each decode rank in %s%s\n",
-                  (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s",
-                  (long long)sv->prefill_pool_workers, sv->prefill_pool_workers == 1 ? "" : "s",
-                  (long long)sv->prefill_pool_tp, (long long)sv->prefill_pool_dp, sv->prefill_pool_load,
-                  format_si(t3, sizeof t3, sv->kv_bytes_per_rank, "B"), format_seconds(t4, sizeof t4, sv->kv_transfer_s),
-                  sv->prefill_pool_fits ? "" : "; the weights do not fit on a worker");
+    if (s->disagg_prefill_chips > 0) {
+        sb_puts(sb, "  prefill pool       ");
+        pool_words(sb, s, sv, false);
+        sb_puts(sb, "\n");
+    }
     if (s->decode_tokens > 0)
         sb_printf(sb, "  throughput         %.1f tokens/s per user, %.1f tokens/s per chip\n", sv->tokens_per_s_per_user,
                   sv->tokens_per_s_per_chip);
@@ -585,9 +602,7 @@ static void text_training(struct strbuf *sb, const struct scenario *s, const str
         else
             format_number(ng, sizeof ng, s->train_chip_hours, 0);
         sb_printf(sb, "    %s chip-hours given -> implied MFU %.1f%%%s\n", ng, tr->implied_mfu * 100.0,
-                  tr->implied_mfu > 1.0 ? ": over 100%, no chip does that; the chip-hours are too few for these "
-                                          "tokens, or the tokens too many"
-                                        : "");
+                  tr->implied_mfu > 1.0 ? IMPLIED_OVER_PEAK : "");
     }
     char words[200];
     if (tr->measured)
@@ -856,14 +871,11 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
         sb_printf(sb, "| a benchmark of %lld x %lld requests: TTFT, TPOT | %s, %s |\n", (long long)s->bench_rounds,
                   (long long)s->batch, format_seconds(x, sizeof x, sv->benchmark_ttft_s),
                   format_seconds(y, sizeof y, sv->benchmark_tpot_s));
-    if (s->disagg_prefill_chips > 0) /* the pool as the text report gives it */
-        sb_printf(sb, "| prefill pool | %lld chip%s as %lld worker%s of tp %lld x dp %lld, load %.2f; the KV moves %s to "
-                      "each decode rank in %s%s |\n",
-                  (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s",
-                  (long long)sv->prefill_pool_workers, sv->prefill_pool_workers == 1 ? "" : "s",
-                  (long long)sv->prefill_pool_tp, (long long)sv->prefill_pool_dp, sv->prefill_pool_load,
-                  format_si(x, sizeof x, sv->kv_bytes_per_rank, "B"), format_seconds(y, sizeof y, sv->kv_transfer_s),
-                  sv->prefill_pool_fits ? "" : "; **the weights do not fit on a worker**");
+    if (s->disagg_prefill_chips > 0) { /* the pool as the text report gives it */
+        sb_puts(sb, "| prefill pool | ");
+        pool_words(sb, s, sv, true);
+        sb_puts(sb, " |\n");
+    }
     sb_printf(sb, "| tokens/s per user, per chip | %.1f, %.1f |\n\n", sv->tokens_per_s_per_user,
               sv->tokens_per_s_per_chip);
     sb_puts(sb, "| cost and energy (per output token) | value |\n| --- | --- |\n");
@@ -912,9 +924,7 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     if (run->implied_mfu > 0.0)
         sb_printf(sb, "Published %s chip-hours imply MFU **%.1f%%**%s.\n\n",
                   format_number(mh, sizeof mh, s->train_chip_hours, 0), run->implied_mfu * 100.0,
-                  run->implied_mfu > 1.0 ? ": over 100%, no chip does that; the chip-hours are too few for these "
-                                           "tokens, or the tokens too many"
-                                         : "");
+                  run->implied_mfu > 1.0 ? IMPLIED_OVER_PEAK : "");
     char words[200];
     if (a->training.measured)
         sb_printf(sb, "Measured training: %s.\n\n", measured_mfu_words(words, sizeof words, a));
