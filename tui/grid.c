@@ -373,6 +373,15 @@ bool view_conceals(struct view v, const char *tags)
     return v.g && (keys_match(v.g->conceal, tags) || view_conceals_later(v, tags));
 }
 
+char *phase_tags(const char *phase, char *out, size_t size)
+{
+    snprintf(out, size, "placement[%s]%s", phase,
+             strcmp(phase, "decode") == 0     ? " decode_batch_intensity"
+             : strcmp(phase, "training") == 0 ? " placement[prefill]"
+                                              : "");
+    return out;
+}
+
 bool view_reveals(struct view v, const char *tags)
 {
     return v.g && keys_match(v.g->reveal, tags);

@@ -144,6 +144,13 @@ bool view_conceals_later(struct view v, const char *tags);
  * one of tags names. */
 bool view_reveals(struct view v, const char *tags);
 
+/* The tags (view_conceals) of a phase's placement, its row and its point
+ * on the plot, into out: "placement[PHASE]", with decode's intensity for
+ * decode and prefill's placement for training (a training step's forward
+ * is a prefill of the same tokens: its row and point tell prefill's).
+ * Returns out. */
+char *phase_tags(const char *phase, char *out, size_t size);
+
 /* text, or "?" when view_conceals(v, tags): a figure written in a line. */
 const char *view_figure(struct view v, const char *tags, const char *text);
 

@@ -374,12 +374,8 @@ void panel_placement(struct view v, const struct analysis *a, const struct analy
         format_percent(pc, sizeof pc, p->roof.fraction_of_peak);
         bool mem = p->roof.bound == RT_MEMORY_BOUND;
         /* A tour question about this row (or decode's intensity): its name only. */
-        char tags[96]; /* a training step's forward is a prefill of the same tokens: its row tells prefill's */
-        snprintf(tags, sizeof tags, "placement[%s]%s", p->phase,
-                 strcmp(p->phase, "decode") == 0     ? " decode_batch_intensity"
-                 : strcmp(p->phase, "training") == 0 ? " placement[prefill]"
-                                                     : "");
-        if (view_asks(v, tags)) {
+        char tags[96];
+        if (view_asks(v, phase_tags(p->phase, tags, sizeof tags))) {
             int x = view_printf(v, 0, row, 8, ROLE_TEXT, "%-8s", p->phase);
             view_text(v, x, row++, -1, "      ?  (your guess first)", ROLE_DIM);
             continue;

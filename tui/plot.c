@@ -435,12 +435,8 @@ static void draw_points(struct view area, struct taken *t, const struct plot_fra
         on[i] = phase_shown(p, ops_phase) && !(ops_phase && cell_marked(t, cxs[i], cys[i]));
         /* A tour question about this phase's bound or intensity: its point (left or right of the
          * ridge, on the slope or the flat) is the answer, so it waits for the guess. */
-        char tags[96]; /* a training point sits where a prefill of its tokens does: it tells prefill's */
-        snprintf(tags, sizeof tags, "placement[%s]%s", p->phase,
-                 strcmp(p->phase, "decode") == 0     ? " decode_batch_intensity"
-                 : strcmp(p->phase, "training") == 0 ? " placement[prefill]"
-                                                     : "");
-        if (!p->operation && view_conceals(area, tags)) /* this step's question, or a coming one's */
+        char tags[96];
+        if (!p->operation && view_conceals(area, phase_tags(p->phase, tags, sizeof tags))) /* now or to come */
             on[i] = false;
     }
     /* Markers first, so that no label covers a point. */
