@@ -172,7 +172,10 @@ static void pool_words(struct strbuf *sb, const struct scenario *s, const struct
 static const char *blocker_words(char *buf, size_t size, const struct analysis *a)
 {
     const char *b = serving_blocker(a);
-    snprintf(buf, size, b ? " (%s)" : "", b);
+    if (b)
+        snprintf(buf, size, " (%s)", b);
+    else if (size > 0)
+        buf[0] = '\0';
     return buf;
 }
 
