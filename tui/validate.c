@@ -17,6 +17,7 @@
 #include "report.h"
 #include "strbuf.h"
 #include "units.h"
+#include "userfiles.h"
 
 #define MAX_ARGS 64
 
@@ -245,11 +246,30 @@ struct run_models {
     char *text;     /* models.csv, or NULL when it could not be read */
     size_t len;
     char err[600];  /* why not */
+    char last_config[400];     /* the config last read for its checkpoint's format, and that format */
+    int last_checkpoint;       /* enum rt_precision, or -1 when it could not be read */
 };
+
+/* The stored format of the checkpoint at config (enum rt_precision), read
+ * once per config in a row; -1 when the config cannot be read (the run is
+ * then refused later, by the scenario's own reading of it). */
+static int run_checkpoint_precision(struct run_models *m, const char *config)
+{
+    if (strcmp(m->last_config, config) != 0) {
+        struct model_shape shape;
+        char err[300];
+        snprintf(m->last_config, sizeof m->last_config, "%s", config);
+        m->last_checkpoint = userfile_model("--validate", config, &shape, NULL, err, sizeof err) == 0
+                                 ? shape.checkpoint_precision : -1;
+    }
+    return m->last_checkpoint;
+}
 
 static void run_models_open(struct run_models *m, const char *runs_path)
 {
     snprintf(m->dir, sizeof m->dir, "%s", runs_path);
+    m->last_config[0] = '\0';
+    m->last_checkpoint = -1;
     char *slash = strrchr(m->dir, '/');
     if (slash)
         slash[1] = '\0';
@@ -286,7 +306,7 @@ static int run_model_config(const struct run_models *m, const char *model_path, 
 
 /* The flags that express a serving run (data/serving/README.md), into
  * args; returns their count, or 0 with why when rooftop cannot express it. */
-static int serving_run_args(const struct run_models *models, char f[][CSV_FIELD_MAX], int k, char h[][CSV_FIELD_MAX], int nh,
+static int serving_run_args(struct run_models *models, char f[][CSV_FIELD_MAX], int k, char h[][CSV_FIELD_MAX], int nh,
                             char args[][400], int max, long long *concurrency, char *why, size_t wsize)
 {
     static const struct { const char *system, *chip; } chips[] = {
@@ -312,6 +332,11 @@ static int serving_run_args(const struct run_models *models, char f[][CSV_FIELD_
         snprintf(why, wsize, "quantisation '%s' is not one rooftop knows", q);
         return 0;
     }
+    /* An fp8 run of a checkpoint stored with 128x128 block scales (DeepSeek-V3's) runs those scales: the
+     * engines load such weights as they are (the runs label their GEMMs fp8, their experts fp8_block). */
+    if (strcmp(q, "fp8") == 0 && (strcmp(run_field(f, k, h, nh, "moe_quant_mode"), "fp8_block") == 0 ||
+                                  run_checkpoint_precision(models, config) == RT_FP8_BLOCK))
+        precision = "fp8-block";
     if (strstr(model, "gpt-oss")) /* its checkpoint's experts are MXFP4 whatever the run's label */
         precision = "mxfp4";
     long long isl = run_degree(run_field(f, k, h, nh, "isl"), 0), osl = run_degree(run_field(f, k, h, nh, "osl"), 0);
