@@ -1235,7 +1235,7 @@ static void test_did_you_mean(void **state)
                       "unknown option '--kvheads=4'; did you mean --kv-heads? (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--zzz"), "unknown option '--zzz' (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--pre", "8"),
-                      "ambiguous option '--pre' (it begins --precision, --prefill-tokens, --present, --prefill-tp, --prefill-dp, --prefix-cache) (rooftop --help lists them)");
+                      "ambiguous option '--pre' (it begins --precision, --prefill-tokens, --present, --prefill-tp, --prefill-dp, --prefill-moe-ep, --prefix-cache) (rooftop --help lists them)");
     assert_usage_line(RUN("--report", "--chip", "h10"),
                       "--chip 'h10': unknown chip; did you mean h100, h20, h200, h800? rooftop --list-chips shows "
                       "the 27 known");
@@ -2209,7 +2209,9 @@ static void test_validate_rows_rerun_exactly(void **state)
         snprintf(joined + strlen(joined), sizeof joined - strlen(joined), " %s", arg->valuestring);
     assert_non_null(strstr(joined, " --concurrency 2048 "));
     assert_non_null(strstr(joined, " --tp 1 --pp 1 --ep 32 --moe-ep 32 "));
-    assert_non_null(strstr(joined, " --disagg 8:32 --prefill-tp 1 --prefill-dp 8"));
+    assert_non_null(strstr(joined, " --disagg 8:32 --prefill-tp 1 --prefill-dp 8 --prefill-moe-ep 8"));
+    /* its GEMMs are labelled fp8 and its experts fp8_block: the checkpoint's 128x128 block scales run */
+    assert_non_null(strstr(joined, " --precision fp8-block "));
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(disagg, "mode")->valuestring, "disagg");
     ASSERT_NEAR(json_at(cJSON_GetObjectItemCaseSensitive(disagg, "measured"), "tpot_s"), 0.024497003443363074, 1e-15);
     /* line 7: 416 clients on engines of batch 13 ran on 32 of them (batch_size is each rank's share) */

@@ -278,6 +278,40 @@ static void test_speculative(void **state)
     assert_non_null(strstr(err, "--spec-accept"));
 }
 
+/* A prefill worker's experts laid out as its engine lays them
+ * (--prefill-moe-ep, TRT-LLM's prefill moe_ep_size): DeepSeek-V3 on a tp 8
+ * worker with its experts over 8 ranks prefills a prompt exactly as a
+ * replica of tp 8 with --moe-ep 8 does alone, and faster than with the
+ * experts sliced eight ways (the default at dp 1). A count that does not
+ * divide the worker, one without a pool and one on a dense model are
+ * refused. */
+static void test_prefill_pool_expert_layout(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "deepseek-v3", "h200", 8, 4096);
+    s.precision = RT_FP8_BLOCK;
+    s.moe_ep = 8;
+    struct analysis alone = must_analyze(&s);
+    s.moe_ep = 0;
+    s.batch = 64;
+    s.disagg_prefill_chips = 8;
+    s.disagg_prefill_tp = 8;
+    struct analysis sliced = must_analyze(&s);
+    s.disagg_prefill_moe_ep = 8;
+    struct analysis ep = must_analyze(&s);
+    ASSERT_NEAR(ep.serving.prompt_s, alone.realistic.prefill_s, 1e-12 * ep.serving.prompt_s);
+    assert_true(ep.serving.prompt_s < sliced.serving.prompt_s);
+    char err[300];
+    s.disagg_prefill_moe_ep = 3;
+    assert_int_equal(scenario_check(&s, err, sizeof err), -1);
+    assert_string_equal(err, "--prefill-moe-ep 3 does not divide a prefill worker's 8 chips (--prefill-tp x --prefill-dp)");
+    s.disagg_prefill_moe_ep = 8;
+    s.disagg_prefill_chips = 0, s.disagg_prefill_tp = 0;
+    assert_int_equal(scenario_check(&s, err, sizeof err), -1);
+    assert_string_equal(err, "--prefill-moe-ep lays out a disaggregated prefill pool's experts: give --disagg P:D");
+}
+
 /* Disaggregated serving: the prompt runs on its own 8-chip pool and its KV
  * cache (2.684 GB at 8192 tokens) moves to the decode pool (a batch of 16
  * writing 1024 tokens each needs about a third of the pool's time); with both pools
@@ -476,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_disaggregated),
         cmocka_unit_test(test_serving_targets),
         cmocka_unit_test(test_lone_prompt_spreads_over_experts),
+        cmocka_unit_test(test_prefill_pool_expert_layout),
         cmocka_unit_test(test_prefill_pool_instances),
         cmocka_unit_test(test_latent_moves_whole_to_each_rank),
     };

@@ -127,6 +127,8 @@ static const char usage_text[] =
     "  --disagg P:D        prefill on its own P chips, decode on D\n"
     "  --prefill-tp N --prefill-dp N  each prefill worker's tensor-parallel and\n"
     "                      attention-DP degrees (workers: P / (tp x dp)) [derived]\n"
+    "  --prefill-moe-ep N  each prefill worker's experts over N of its chips\n"
+    "                      (as --moe-ep) [0: tp x dp when dp > 1, else none]\n"
     "  --moe-ep N          the experts' ranks over a stage's tp x ep chips (TRT-LLM\n"
     "                      moe_ep_size); they need not divide the experts\n"
     "                      [0: all tp x ep when ep > 1, else none]\n"
@@ -192,7 +194,7 @@ enum {
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
     OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT,
     OPT_ACT_PRECISION, OPT_WRITE_PROFILES, OPT_OP, OPT_VALIDATE, OPT_KERNELS_FROM, OPT_PREFILL_TP, OPT_PREFILL_DP,
-    OPT_MOE_EP, OPT_ARRIVAL_RATE, OPT_BENCH_ROUNDS, OPT_PREFIX_CACHE, OPT_COUNT
+    OPT_MOE_EP, OPT_ARRIVAL_RATE, OPT_BENCH_ROUNDS, OPT_PREFIX_CACHE, OPT_PREFILL_MOE_EP, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -280,6 +282,7 @@ static const struct option long_options[] = {
     {"max-num-tokens", required_argument, NULL, OPT_ACTIVATION_TOKENS},
     {"prefill-tp", required_argument, NULL, OPT_PREFILL_TP},
     {"prefill-dp", required_argument, NULL, OPT_PREFILL_DP},
+    {"prefill-moe-ep", required_argument, NULL, OPT_PREFILL_MOE_EP},
     {"moe-ep", required_argument, NULL, OPT_MOE_EP},
     {"arrival-rate", required_argument, NULL, OPT_ARRIVAL_RATE},
     {"bench-rounds", required_argument, NULL, OPT_BENCH_ROUNDS},
@@ -740,6 +743,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_ACTIVATION_TOKENS: whole = &s->activation_tokens; break;
     case OPT_PREFILL_TP: whole = &s->disagg_prefill_tp; break;
     case OPT_PREFILL_DP: whole = &s->disagg_prefill_dp; break;
+    case OPT_PREFILL_MOE_EP: whole = &s->disagg_prefill_moe_ep; break;
     case OPT_MOE_EP: whole = &s->moe_ep; break;
     case OPT_BENCH_ROUNDS: whole = &s->bench_rounds; break;
     case OPT_ARRIVAL_RATE: real = &s->arrival_per_s; break;
@@ -950,7 +954,8 @@ static const int apply_order[] = {
     OPT_MEASURED_TTFT, OPT_MEASURED_TPOT, OPT_MICROBATCHES, OPT_EP_IMBALANCE, OPT_ACTIVATION_TOKENS, OPT_SPEC_TOKENS,
     OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE,
     OPT_TRAIN_TOKENS, OPT_TRAIN_MFU, OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_OP, OPT_KERNELS_FROM,
-    OPT_PREFILL_TP, OPT_PREFILL_DP, OPT_MOE_EP, OPT_ARRIVAL_RATE, OPT_BENCH_ROUNDS, OPT_PREFIX_CACHE};
+    OPT_PREFILL_TP, OPT_PREFILL_DP, OPT_MOE_EP, OPT_ARRIVAL_RATE, OPT_BENCH_ROUNDS, OPT_PREFIX_CACHE,
+    OPT_PREFILL_MOE_EP};
 
 /* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
  * number as the scenario holds it (1e-320 reads back as
@@ -1682,9 +1687,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         return 2;
     }
     if (out->mode == CLI_SEARCH && (pend.text[OPT_ARRIVAL_RATE] || pend.text[OPT_MOE_EP] ||
-                                    pend.text[OPT_PREFILL_TP] || pend.text[OPT_PREFILL_DP])) {
+                                    pend.text[OPT_PREFILL_TP] || pend.text[OPT_PREFILL_DP] ||
+                                    pend.text[OPT_PREFILL_MOE_EP])) {
         snprintf(err, errsize, "--search ranks closed-loop designs it lays out itself: drop --arrival-rate, --moe-ep, "
-                               "--prefill-tp and --prefill-dp");
+                               "--prefill-tp, --prefill-dp and --prefill-moe-ep");
         return 2;
     }
     /* An open loop has no clients and no benchmark rounds: a flag for them would be silently ignored. */

@@ -401,6 +401,9 @@ static int serving_run_args(struct run_models *models, char f[][CSV_FIELD_MAX], 
         }
         ARG("--disagg"), ARG("%lld:%lld", pw * ptp * pdp, tp * pp * adp);
         ARG("--prefill-tp"), ARG("%lld", ptp), ARG("--prefill-dp"), ARG("%lld", pdp);
+        long long pep = run_degree(run_field(f, k, h, nh, "prefill_moe_ep_size"), 1);
+        if (pep > 1)
+            ARG("--prefill-moe-ep"), ARG("%lld", pep);
     }
 #undef ARG
     return n;

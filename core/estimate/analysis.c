@@ -895,7 +895,8 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
         workers = (double)s->disagg_prefill_chips / (pool_tp * pool_dp);
         hw.n_chips = pool_tp;
         hw.ep = pool_dp;
-        hw.moe_ep = 0.0; /* a worker's experts over its own chips (the replica's --moe-ep is the decode side's) */
+        /* a worker's experts over its own chips (the replica's --moe-ep is the decode side's) */
+        hw.moe_ep = s->disagg_prefill_moe_ep > 0 ? (double)s->disagg_prefill_moe_ep : 0.0;
         struct link_choice pool_link = link_for_group(&s->chip, pool_tp);
         struct link_choice pool_ep_link = link_for_group(&s->chip, pool_tp * pool_dp);
         hw.link_bytes_per_s = pool_link.one_way_bytes_per_s;

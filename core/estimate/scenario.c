@@ -227,6 +227,7 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_int("--disagg", s->disagg_prefill_chips, 0, RT_MAX_CHIPS, err, errsize) ||
         check_int("--prefill-tp", s->disagg_prefill_tp, 0, RT_MAX_CHIPS, err, errsize) ||
         check_int("--prefill-dp", s->disagg_prefill_dp, 0, RT_MAX_CHIPS, err, errsize) ||
+        check_int("--prefill-moe-ep", s->disagg_prefill_moe_ep, 0, RT_MAX_CHIPS, err, errsize) ||
         check_int("--moe-ep", s->moe_ep, 0, RT_MAX_CHIPS, err, errsize) ||
         check_int("--bench-rounds", s->bench_rounds, 1, 1000000, err, errsize))
         return -1;
@@ -249,6 +250,22 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
     }
     if (s->disagg_prefill_chips == 0 && (s->disagg_prefill_tp > 0 || s->disagg_prefill_dp > 1)) {
         snprintf(err, errsize, "--prefill-tp and --prefill-dp lay out a disaggregated prefill pool: give --disagg P:D");
+        return -1;
+    }
+    if (s->disagg_prefill_moe_ep > 0 && s->disagg_prefill_chips == 0) {
+        snprintf(err, errsize, "--prefill-moe-ep lays out a disaggregated prefill pool's experts: give --disagg P:D");
+        return -1;
+    }
+    if (s->disagg_prefill_moe_ep > 1 && s->model.experts <= 1) {
+        snprintf(err, errsize, "--prefill-moe-ep %lld needs a mixture-of-experts model: %s has no routed experts",
+                 (long long)s->disagg_prefill_moe_ep, s->model.name);
+        return -1;
+    }
+    if (s->disagg_prefill_moe_ep > 0 && s->disagg_prefill_tp > 0 &&
+        (s->disagg_prefill_tp * (s->disagg_prefill_dp > 0 ? s->disagg_prefill_dp : 1)) % s->disagg_prefill_moe_ep != 0) {
+        snprintf(err, errsize, "--prefill-moe-ep %lld does not divide a prefill worker's %lld chips (--prefill-tp x --prefill-dp)",
+                 (long long)s->disagg_prefill_moe_ep,
+                 (long long)(s->disagg_prefill_tp * (s->disagg_prefill_dp > 0 ? s->disagg_prefill_dp : 1)));
         return -1;
     }
     if (s->moe_ep > 1 && s->model.experts <= 1) {

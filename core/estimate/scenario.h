@@ -130,6 +130,8 @@ struct scenario {
     int64_t disagg_prefill_chips;
     int64_t disagg_prefill_tp;        /* each prefill worker's tensor-parallel chips; 0 = derived (pool_instance_tp) */
     int64_t disagg_prefill_dp;        /* each prefill worker's attention-DP ranks (each a prompt at a time); 0 = 1 */
+    int64_t disagg_prefill_moe_ep;    /* each prefill worker's expert ranks over its tp x dp chips (as moe_ep); 0 = tp x dp when
+                                         dp > 1, else the experts sliced over the worker's tp */
     /* The experts' own layout over a stage's tp x ep chips (TRT-LLM
      * moe_ep_size, vLLM --enable-expert-parallel): moe_ep ranks each hold
      * ceil(experts / moe_ep) whole experts (redundant ones fill an EP that

@@ -32,6 +32,7 @@ static const struct int_field scenario_ints[] = {
     {"disagg_prefill_chips", SFIELD(disagg_prefill_chips)},
     {"disagg_prefill_tp", SFIELD(disagg_prefill_tp)},
     {"disagg_prefill_dp", SFIELD(disagg_prefill_dp)},
+    {"disagg_prefill_moe_ep", SFIELD(disagg_prefill_moe_ep)},
     {"moe_ep", SFIELD(moe_ep)},
     {"bench_rounds", SFIELD(bench_rounds)},
 };
@@ -505,6 +506,7 @@ static const struct {
     {"--tile", "tile"}, {"--dp", "data_parallel"}, {"--pp", "pp"}, {"--ep", "ep"}, {"--microbatches", "microbatches"},
     {"--activation-tokens", "activation_tokens"}, {"--spec-tokens", "spec_tokens"},
     {"--disagg", "disagg_prefill_chips"}, {"--prefill-tp", "disagg_prefill_tp"}, {"--prefill-dp", "disagg_prefill_dp"},
+    {"--prefill-moe-ep", "disagg_prefill_moe_ep"},
     {"--moe-ep", "moe_ep"}, {"--bench-rounds", "bench_rounds"}, {"--arrival-rate", "arrival_per_s"},
     {"--prefix-cache", "prefix_hit"}, {"--peak-flops", "peak_flops_override"},
     {"--hbm-bw", "hbm_bytes_per_s_override"}, {"--hbm-bytes", "hbm_bytes_override"}, {"--params", "params"},
