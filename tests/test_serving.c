@@ -87,6 +87,58 @@ static void test_ten_clients_by_their_definitions(void **state)
     assert_true(o.tpot_p99_s > o.tpot_p50_s);
 }
 
+/* Prompts that share a pass run their GEMMs at all their tokens: the
+ * curve of k prompts together, by hand (linear between points, the last
+ * slope past them, k passes' marginal work without points); a benchmark's
+ * first wave of four 1000-token prompts, which fit one 8192-token step,
+ * reaches its first tokens after one decode step and the four prompts'
+ * pass (110 ms less the 5 ms the step pays anyway); and in steady state
+ * the prompts a step carries together are as many as arrive a step. */
+static void test_prompts_share_a_pass(void **state)
+{
+    (void)state;
+    struct serving_costs c = flat();
+    c.step_s = 0.005;
+    ASSERT_NEAR(serving_prompts_s(&c, 3.0), 0.005 + 3.0 * 0.045, 1e-15); /* no curve: one prompt's work each */
+    c.prompt_points = 2;
+    c.prompt_counts[0] = 1.0, c.prompt_batch_s[0] = 0.050;
+    c.prompt_counts[1] = 4.0, c.prompt_batch_s[1] = 0.110;
+    ASSERT_NEAR(serving_prompts_s(&c, 2.0), 0.050 + 0.060 / 3.0, 1e-15);
+    ASSERT_NEAR(serving_prompts_s(&c, 8.0), 0.110 + 4.0 * 0.020, 1e-15);
+    ASSERT_NEAR(serving_prompts_s(&c, 0.5), 0.050, 1e-15); /* at least one prompt's pass */
+
+    struct serving_load l = closed(4);
+    struct serving_loop o;
+    assert_int_equal(serving_run(&c, &l, &o), 0);
+    ASSERT_NEAR(o.first_wave_ttft_s, 0.010 + (0.110 - 0.005), 1e-12);
+
+    /* A curve no cheaper than k passes of one changes nothing. */
+    struct serving_costs lin = flat(), none = flat();
+    lin.step_s = none.step_s = 0.005;
+    lin.prompt_points = 3;
+    for (int i = 0; i < 3; i++)
+        lin.prompt_counts[i] = (double)(1 << (2 * i)), lin.prompt_batch_s[i] = 0.005 + 0.045 * lin.prompt_counts[i];
+    struct serving_load many = closed(64);
+    many.osl = 11; /* short answers: several prompts join each step */
+    struct serving_loop a, b;
+    assert_int_equal(serving_run(&lin, &many, &a), 0);
+    assert_int_equal(serving_run(&none, &many, &b), 0);
+    ASSERT_NEAR(a.steady_tpot_s, b.steady_tpot_s, 1e-12);
+    ASSERT_NEAR(a.steady_ttft_s, b.steady_ttft_s, 1e-12);
+
+    /* Cheaper together: the fixed point holds, TPOT = decode / (1 - lambda s P(k)) with k the prompts
+     * arriving a step (lambda TPOT, at most the 8 the budget holds), P(k) a prompt's share of their pass. */
+    struct serving_costs cheap = lin;
+    cheap.prompt_batch_s[1] = 0.100, cheap.prompt_batch_s[2] = 0.300; /* 4 and 16 prompts */
+    assert_int_equal(serving_run(&cheap, &many, &a), 0);
+    double lambda = a.requests_per_s, tpot = a.steady_tpot_s;
+    double k = fmin(floor((8192.0 - a.running) / 1000.0), fmax(1.0, lambda * tpot));
+    assert_true(k > 1.0);
+    double pm = (serving_prompts_s(&cheap, k) - 0.005) / k;
+    ASSERT_NEAR(tpot, 0.010 / (1.0 - lambda * (63.0 / 64.0) * pm), 2e-3 * tpot);
+    assert_true(a.steady_tpot_s < b.steady_tpot_s); /* the same prompts cost less together */
+}
+
 /* Ten clients answering 100 tokens with 50 ms prompts: eight decoding a
  * step would need 100 x 10 ms / 10 = 0.1 s of steps a request beside its
  * prompt, so the engine serves at most 1 / 0.15 s = 6.67 requests/s; the
@@ -292,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_disaggregated_and_open_loop),
         cmocka_unit_test(test_prompts_only_by_hand),
         cmocka_unit_test(test_refusals_and_curve),
+        cmocka_unit_test(test_prompts_share_a_pass),
         cmocka_unit_test(test_analysis_one_client),
         cmocka_unit_test(test_analysis_overloaded),
     };

@@ -961,6 +961,31 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     if (s->prefill_tokens == 0) /* no prompt: the first token still takes a forward pass of its own */
         costs.prompt_s = serving_decode_step_s(&costs, 1.0);
 
+    /* Prompts prefilled together, as many as the token budget holds (and the clients send): their
+     * GEMMs run at all their tokens, so k of them cost less than k passes of one. A pool's workers take
+     * one prompt at a time (serving.h). */
+    double budget = (double)(s->activation_tokens > 0 ? s->activation_tokens : RT_DEFAULT_ACTIVATION_TOKENS);
+    double isl_now = fmax(1.0, (double)ps->prefill_tokens);
+    double together = fmin(s->arrival_per_s > 0.0 ? slots : clients, floor(budget / isl_now));
+    if (!disagg && s->prefill_tokens > 0 && together >= 2.0) {
+        costs.prompt_counts[0] = 1.0;
+        costs.prompt_batch_s[0] = costs.prompt_s;
+        costs.prompt_points = 1;
+        for (double k = 2.0; costs.prompt_points < RT_SERVING_POINTS; k = fmin(2.0 * k, together)) {
+            struct phase_cost pc;
+            hw.seqs = k;
+            phase_costs(ps, &hw, RT_PHASE_PREFILL, fused, &pc);
+            double hop_k = 0.0, hop_kr = 0.0;
+            if (pp > 1.0)
+                hop_s(s, a, k * (double)ps->prefill_tokens, link_for_group(&s->chip, (double)s->chips), &hop_k, &hop_kr);
+            costs.prompt_counts[costs.prompt_points] = k;
+            costs.prompt_batch_s[costs.prompt_points] = pc.realistic_s + (pp - 1.0) * hop_kr;
+            costs.prompt_points++;
+            if (k >= together)
+                break;
+        }
+    }
+
     struct serving_load load = {
         .clients = s->arrival_per_s > 0.0 ? 0.0 : clients,
         .arrival_per_s = s->arrival_per_s / groups, /* a replica's arrivals spread over its attention groups */

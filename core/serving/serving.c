@@ -25,20 +25,45 @@ double serving_decode_step_s(const struct serving_costs *c, double seqs)
     return c->decode_step_s[k - 1] + dmax(0.0, slope) * (seqs - c->seqs[k - 1]);
 }
 
+double serving_prompts_s(const struct serving_costs *c, double prompts)
+{
+    if (!c)
+        return 0.0;
+    double k = dmax(1.0, prompts);
+    int m = c->prompt_points;
+    if (m < 1 || k <= c->prompt_counts[0]) /* one prompt's pass, its marginal work once a prompt */
+        return c->step_s + k * dmax(0.0, c->prompt_s - c->step_s);
+    for (int i = 1; i < m; i++)
+        if (k <= c->prompt_counts[i]) {
+            double f = (k - c->prompt_counts[i - 1]) / (c->prompt_counts[i] - c->prompt_counts[i - 1]);
+            return c->prompt_batch_s[i - 1] + f * (c->prompt_batch_s[i] - c->prompt_batch_s[i - 1]);
+        }
+    if (m == 1) /* past a lone point: its marginal work a prompt */
+        return c->prompt_batch_s[0] + (k - c->prompt_counts[0]) * dmax(0.0, c->prompt_batch_s[0] - c->step_s) /
+                                          c->prompt_counts[0];
+    double slope = (c->prompt_batch_s[m - 1] - c->prompt_batch_s[m - 2]) / (c->prompt_counts[m - 1] - c->prompt_counts[m - 2]);
+    return c->prompt_batch_s[m - 1] + dmax(0.0, slope) * (k - c->prompt_counts[m - 1]);
+}
+
+/* A prompt's marginal work when k prompts share a pass: the pass less the
+ * engine's fixed step time (which the step pays anyway), over k. */
+static double prompt_share_s(const struct serving_costs *c, double k)
+{
+    k = dmax(1.0, k);
+    return dmax(0.0, serving_prompts_s(c, k) - c->step_s) / k;
+}
+
 /* The steady state with n requests decoding (serving.h). */
 struct steady {
     double step_s, lambda, rho, own_s, wait_s, ttft_s, joins_per_step, population;
+    double pm;          /* a prompt's marginal work at the prompts a step carries together */
+    double together;    /* prompts a step carries together (>= 1) */
     double tpot_s;      /* the steps a request decodes through: others' prompts ride on them, not its own */
     double residual_s;  /* the mean wait for the step in flight: half a step, when others decode */
     double rho_queue;   /* the load a prompt queues behind: the others' share of rho */
     double others_share; /* closed loop: (N - 1) / N, the share of the load that is other clients'; 1 open loop */
     bool stable;
 };
-
-static double prompt_marginal_s(const struct serving_costs *c)
-{
-    return dmax(0.0, c->prompt_s - c->step_s);
-}
 
 static struct steady steady_at(const struct serving_costs *c, const struct serving_load *l, double n)
 {
@@ -48,6 +73,8 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
     if (l->disaggregated) {
         /* decode steps alone; prompts queue on the pool, one server X times as fast */
         double s = c->prompt_s;
+        st.pm = 0.0;
+        st.together = 1.0;
         st.step_s = st.tpot_s = td;
         st.lambda = n / ((l->osl - 1.0) * td);
         st.rho = st.lambda * s / l->prefill_workers;
@@ -61,10 +88,25 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
         /* Requests finish at lambda = n / ((osl - 1) TPOT); a decoding
          * request's steps carry the others' prompts, lambda x share x P of
          * each second: TPOT = decode / (1 - lambda share P), so lambda =
-         * n / ((osl - 1) decode + n share P). */
-        double pm = prompt_marginal_s(c), share = st.others_share;
-        st.lambda = n / ((l->osl - 1.0) * td + n * share * pm);
-        st.tpot_s = td / (1.0 - st.lambda * share * pm);
+         * n / ((osl - 1) decode + n share P). The prompts that join a step
+         * run together, as many as arrive a step (at most what the budget
+         * holds), and P is a prompt's share of that pass: fixed point. */
+        double share = st.others_share;
+        double busy0 = dmin(1.0, n * share);
+        double room0 = dmax(1.0, l->token_budget - n * busy0);
+        double most_together = l->isl <= room0 ? dmax(1.0, floor(room0 / l->isl)) : 1.0;
+        double k = 1.0, pm = prompt_share_s(c, 1.0);
+        for (int it = 0; it < 8; it++) {
+            pm = prompt_share_s(c, k);
+            st.lambda = n / ((l->osl - 1.0) * td + n * share * pm);
+            st.tpot_s = td / (1.0 - st.lambda * share * pm);
+            double next = dmin(most_together, dmax(1.0, st.lambda * st.tpot_s));
+            if (fabs(next - k) < 1e-3)
+                break;
+            k = next;
+        }
+        st.pm = pm;
+        st.together = k;
         st.joins_per_step = st.lambda * st.tpot_s;
         st.step_s = td + st.joins_per_step * pm; /* the engine's mean step: a decode step and the prompts on it */
         /* The engine's time: every prompt's work and the decode steps, at most N requests decoding a
@@ -79,7 +121,7 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
         double busy = dmin(1.0, n * share);
         double ride = c->step_s + (td - c->step_s) * busy;
         double room = dmax(1.0, l->token_budget - n * busy);
-        st.own_s = ceil(l->isl / room) * ride + pm;
+        st.own_s = ceil(l->isl / room) * ride + st.together * pm; /* the pass of the prompts beside it */
         /* the budget's load: prompt tokens riding on decode steps over the room those steps leave */
         st.rho = st.joins_per_step * l->isl / room * busy;
         if (!(st.rho < 1.0))
@@ -108,7 +150,7 @@ static void percentiles(const struct serving_costs *c, const struct serving_load
     double base = st->ttft_s - st->wait_s - st->residual_s + extra_wait_s;
     double td = serving_decode_step_s(c, dmax(1.0, n));
     double joins = l->disaggregated ? 0.0 : n * st->others_share; /* others' prompts during its osl - 1 steps */
-    double pm = l->disaggregated ? 0.0 : prompt_marginal_s(c);
+    double pm = l->disaggregated ? 0.0 : st->pm;
     for (int i = 0; i < 3; i++) {
         double t = 0.0;
         double r = st->rho_queue;
@@ -152,13 +194,13 @@ static void first_wave(const struct serving_costs *c, const struct serving_load 
         *tpot_s = steady_tpot_s;
         return;
     }
-    double pm = prompt_marginal_s(c);
     double per_step = l->isl <= l->token_budget ? dmax(1.0, dmin(N, floor(l->token_budget / l->isl))) : 1.0;
     double steps_each = ceil(l->isl / l->token_budget);
+    double group_s = dmax(0.0, serving_prompts_s(c, per_step) - c->step_s); /* a group's prompts, together */
     double groups = ceil(N / per_step);
     /* those already decoding while the rest prefill: half the others on average (none for one client) */
     double running = dmin(l->kv_slots, 0.5 * (N - 1.0));
-    double step = (running >= 1.0 ? serving_decode_step_s(c, running) : c->step_s) + per_step * pm / steps_each;
+    double step = (running >= 1.0 ? serving_decode_step_s(c, running) : c->step_s) + group_s / steps_each;
     *ttft_s = step * steps_each * (groups + 1.0) / 2.0;
     /* a request of group j decodes through the (groups - j) x steps_each prefill steps behind it */
     double behind = dmin(l->osl - 1.0, 0.5 * (groups - 1.0) * steps_each);
@@ -178,14 +220,19 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
     for (int i = 0; i < c->points; i++)
         if (!(c->seqs[i] >= 1.0) || (i > 0 && !(c->seqs[i] > c->seqs[i - 1])) || !(c->decode_step_s[i] >= 0.0))
             return -1;
+    if (c->prompt_points < 0 || c->prompt_points > RT_SERVING_POINTS)
+        return -1;
+    for (int i = 0; i < c->prompt_points; i++)
+        if (!(c->prompt_counts[i] >= 1.0) || (i > 0 && !(c->prompt_counts[i] > c->prompt_counts[i - 1])) ||
+            !(c->prompt_batch_s[i] >= 0.0))
+            return -1;
 
     if (l->osl < 2.0) {
         /* No decode steps: every request is its prompt, and they queue
          * through the budget (several a step when they fit) or the pool. */
-        double pm = prompt_marginal_s(c);
         double waiting = l->clients > 0.0 ? l->clients : 1.0;
         double per_step = l->isl <= l->token_budget ? dmax(1.0, dmin(waiting, floor(l->token_budget / l->isl))) : 1.0;
-        double per_prompt = l->disaggregated ? c->prompt_s / l->prefill_workers : pm + c->step_s / per_step;
+        double per_prompt = l->disaggregated ? c->prompt_s / l->prefill_workers : serving_prompts_s(c, per_step) / per_step;
         double own = c->prompt_s + (l->disaggregated ? c->kv_move_s : 0.0);
         if (l->clients > 0.0) { /* Little's law: N prompts in the system, one finished every per_prompt */
             out->requests_per_s = per_prompt > 0.0 ? 1.0 / per_prompt : 0.0;

@@ -12,8 +12,11 @@
  *
  * The model is a mean-value one, not a simulation:
  * - steady state: n requests decoding; a request's steps carry the other
- *   requests' prompts, P each (a prompt's prefill alone less the engine's
- *   fixed step time, which the step pays anyway), so its time per output
+ *   requests' prompts, P each (its share of the pass that prefills the k
+ *   prompts arriving a step together, k = lambda TPOT at most what the
+ *   budget holds, less the engine's fixed step time, which the step pays
+ *   anyway: k prompts' GEMMs run at all their tokens, cheaper than k
+ *   passes of one), so its time per output
  *   token is TPOT = decode(n) / (1 - lambda s P), s = (N - 1) / N the
  *   others' share of a closed loop of N (1 open loop), and requests finish
  *   at lambda = n / ((osl - 1) TPOT) per second.
@@ -22,14 +25,16 @@
  *   prompts ahead of it (M/D/1, Pollaczek-Khinchine: r / (2 (1 - r)) x its
  *   own prefill, r = s rho, rho the share of the budget prompts use), then
  *   takes ceil(isl / (budget - n)) steps (decode steps when others decode,
- *   else bare ones of the engine's fixed time); a closed loop of N clients
+ *   else bare ones of the engine's fixed time) and the pass of the k
+ *   prompts beside it; a closed loop of N clients
  *   holds n + lambda x TTFT = N requests (Little's law), which fixes n.
  *   The engine's time caps the loop: lambda (P + (osl - 1) decode / N) <= 1,
  *   at most N requests decoding a step (a lone client keeps it exactly
  *   busy). Clients past the KV slots, or past that cap, wait: (N - that
  *   population) / lambda.
  * - first wave: a closed-loop benchmark starts its N clients at once; the
- *   prompts go through the budget in turn (floor(budget / isl) a step, or
+ *   prompts go through the budget in turn (floor(budget / isl) a step in
+ *   one pass, or
  *   ceil(isl / budget) steps each), the j-th group reaching its first token
  *   after j groups' steps, and the requests already decoding are slowed by
  *   the prefill steps behind them. A benchmark of R x N requests (R rounds;
@@ -70,6 +75,12 @@ struct serving_costs {
     double seqs[RT_SERVING_POINTS];          /* increasing, >= 1 */
     double decode_step_s[RT_SERVING_POINTS]; /* one decode step of that many sequences (one attention group) */
     double prompt_s;       /* one prompt's prefill alone (aggregated: on the replica; disaggregated: on a worker) */
+    /* Prompts prefilled together in one pass: prompt_batch_s[i] is the pass of prompt_counts[i] prompts
+     * (increasing, the first >= 1); their GEMMs run at that many prompts' tokens, so k prompts cost less
+     * than k passes of one. 0 points: every prompt costs prompt_s less step_s, however many share a pass. */
+    int prompt_points;                            /* 0..RT_SERVING_POINTS */
+    double prompt_counts[RT_SERVING_POINTS];
+    double prompt_batch_s[RT_SERVING_POINTS];
     double step_s;         /* the engine's fixed time per step, inside both of the above */
     double kv_move_s;      /* disaggregated: one request's KV to its decode ranks; 0 aggregated */
 };
@@ -115,6 +126,12 @@ struct serving_loop {
  * past the last (the step grows with the batch). seqs >= 0; 0 when c has no
  * points. */
 double serving_decode_step_s(const struct serving_costs *c, double seqs);
+
+/* Seconds of one pass prefilling `prompts` prompts together on c's curve
+ * (prompts >= 1): linear between the points, linear past the last at the
+ * last segment's slope (never below flat), and below the first point, or
+ * with no points, step_s + prompts x (prompt_s - step_s). 0 when c is NULL. */
+double serving_prompts_s(const struct serving_costs *c, double prompts);
 
 /* Runs the loop of `load` on `costs` into *out. Returns 0; -1 when an
  * input is outside its range above (out is then zeroed). */
