@@ -645,6 +645,38 @@ static void test_layout_flags(void **state)
     assert_true(cJSON_IsNull(json_path(root, "serving.tpot_target_s")));
     cJSON_Delete(root);
     run_free(&r);
+    /* Acceptance by position: the list gives the drafts' count; JSON carries the rates, a scenario file keeps
+     * them, and the tree's verified nodes; a rate outside [0, 1], a list of the wrong length, and a tree without
+     * drafts are one line each. */
+    char saved[] = "/tmp/rooftop-spec-scenario-XXXXXX";
+    int sfd = mkstemp(saved);
+    assert_true(sfd >= 0);
+    close(sfd);
+    r = RUN("--report=json", "--chip", "h100", "--model", "llama-3.1-70b", "--tp", "8", "--batch", "8",
+            "--spec-accept", "0.9,0.5,0.2", "--spec-verify", "12", "--write-scenario", saved);
+    assert_int_equal(r.status, 0);
+    root = cJSON_Parse(r.out);
+    assert_int_equal((int)json_path(root, "decode.speculative.draft_tokens")->valuedouble, 3);
+    assert_true(cJSON_IsNull(json_path(root, "decode.speculative.acceptance")));
+    assert_int_equal(cJSON_GetArraySize(json_path(root, "decode.speculative.acceptance_by_position")), 3);
+    ASSERT_NEAR(json_path(root, "decode.speculative.tokens_per_pass")->valuedouble, 2.44, 1e-12);
+    ASSERT_NEAR(json_path(root, "decode.speculative.verify_tokens")->valuedouble, 12.0, 0);
+    double tpot = json_path(root, "decode.speculative.tpot_s")->valuedouble;
+    cJSON_Delete(root);
+    run_free(&r);
+    r = RUN("--report=json", "--scenario", saved);
+    assert_int_equal(r.status, 0);
+    root = cJSON_Parse(r.out);
+    assert_true(json_path(root, "decode.speculative.tpot_s")->valuedouble == tpot); /* the same scenario back */
+    ASSERT_NEAR(cJSON_GetArrayItem(json_path(root, "decode.speculative.acceptance_by_position"), 1)->valuedouble, 0.5, 0);
+    cJSON_Delete(root);
+    run_free(&r);
+    unlink(saved);
+    assert_usage_error(RUN("--spec-accept", "0.9,1.5"), "--spec-accept '0.9,1.5': position 2's 1.5 is not a probability "
+                                                        "from 0 to 1");
+    assert_usage_error(RUN("--spec-tokens", "4", "--spec-accept", "0.9,0.5"),
+                       "--spec-accept gives 2 acceptances by position for --spec-tokens 4");
+    assert_usage_error(RUN("--spec-verify", "8"), "--spec-verify goes with --spec-tokens K");
     assert_usage_error(RUN("--chips", "16", "--tp", "4"), "--tp 4 x --pp 1 x --ep 1 = 4 chips, but --chips is 16");
     /* A shape flag that breaks another field is the one named (found by a newcomer: the message named kv_heads). */
     assert_usage_error(RUN("--heads", "5"), "--heads 5: model guide-70b: kv_heads must be");

@@ -278,6 +278,72 @@ static void test_speculative(void **state)
     assert_non_null(strstr(err, "--spec-accept"));
 }
 
+/* Leviathan et al. 2023 (section 3.4): with draft tokens each accepted
+ * with probability a and a draft pass costing c of a target pass, the
+ * walltime improvement is (1 - a^(k+1)) / ((1 - a)(k c + 1)). rooftop's
+ * speedup is that formula with c = the draft step over the plain step
+ * (the draft's share of the target's work plus the engine's fixed time a
+ * pass: that cost is what keeps a one-layer draft from being free) and
+ * the "+ 1" the verify pass over the plain step (scoring k + 1 tokens a
+ * sequence costs more than one). Acceptance by position (draft i's
+ * chance once those before it were, as EAGLE reports it): 0.9, 0.5, 0.2
+ * yield 1 + 0.9 + 0.45 + 0.09 = 2.44 tokens. A tree of 16 nodes verified
+ * each pass costs more than the chain of 4, and its drafts extend 5 nodes
+ * a pass. */
+static void test_speculative_cost_and_positions(void **state)
+{
+    (void)state;
+    struct scenario s;
+    serving(&s, "llama-3.1-70b", "h100", 8, 8192);
+    s.batch = 8;
+    struct analysis plain = must_analyze(&s);
+    s.spec_tokens = 3;
+    s.spec_accept = 0.8;
+    struct analysis a = must_analyze(&s);
+    double T = plain.realistic.decode_step_s, c = a.speculative.draft_step_s / T;
+    double v = a.speculative.verify_step_s / T;
+    double leviathan = (1.0 - pow(0.8, 4)) / ((1.0 - 0.8) * (3.0 * c + 1.0)); /* the paper's, verify = 1 pass */
+    ASSERT_NEAR(a.speculative.speedup, leviathan * (3.0 * c + 1.0) / (3.0 * c + v), 1e-12);
+    /* the draft (an MTP head: one layer's share) pays the engine's fixed time each pass */
+    double share = a.speculative.draft_params / a.active_params;
+    ASSERT_NEAR(a.speculative.draft_step_s, (T - a.hw.engine.step_s) * share + a.hw.engine.step_s,
+                1e-12 * a.speculative.draft_step_s);
+    assert_true(c > a.hw.engine.step_s / T); /* never free */
+    ASSERT_NEAR(a.speculative.verify_tokens, 4.0, 0);
+
+    s.spec_accept_positions = 3;
+    s.spec_accept_by_position[0] = 0.9, s.spec_accept_by_position[1] = 0.5, s.spec_accept_by_position[2] = 0.2;
+    struct analysis pos = must_analyze(&s);
+    ASSERT_NEAR(pos.speculative.tokens_per_pass, 2.44, 1e-12);
+    ASSERT_NEAR(pos.speculative.draft_step_s, a.speculative.draft_step_s, 0); /* the same passes, other odds */
+
+    s.spec_verify_tokens = 16;
+    struct analysis tree = must_analyze(&s);
+    ASSERT_NEAR(tree.speculative.tokens_per_pass, 2.44, 1e-12); /* the acceptance given is the tree's */
+    ASSERT_NEAR(tree.speculative.verify_tokens, 16.0, 0);
+    assert_true(tree.speculative.verify_step_s > pos.speculative.verify_step_s);
+    assert_true(tree.speculative.draft_step_s >= pos.speculative.draft_step_s);
+    bool said = false;
+    for (int i = 0; i < tree.note_count; i++)
+        said |= strstr(tree.notes[i], "Tree verification: the target scores 16 nodes a sequence each pass") != NULL;
+    assert_true(said);
+
+    ASSERT_NEAR(spec_tokens_per_pass_by_position(s.spec_accept_by_position, 0), 1.0, 0);
+    double bad[2] = {0.5, 1.5};
+    ASSERT_NEAR(spec_tokens_per_pass_by_position(bad, 2), 0.0, 0);
+    ASSERT_NEAR(spec_tokens_per_pass_by_position(NULL, 2), 0.0, 0);
+    char err[300];
+    s.spec_tokens = 4; /* three rates for four drafts */
+    assert_int_equal(scenario_check(&s, err, sizeof err), -1);
+    assert_string_equal(err, "--spec-accept gives 3 acceptances by position for --spec-tokens 4: give one a draft "
+                             "token, or a single probability for all");
+    s.spec_tokens = 3;
+    s.spec_verify_tokens = 3;
+    assert_int_equal(scenario_check(&s, err, sizeof err), -1);
+    assert_string_equal(err, "--spec-verify 3 is out of range: a pass scores the 3 drafts and the next token at least "
+                             "(4), at most 256 tree nodes");
+}
+
 /* A prefill worker's experts laid out as its engine lays them
  * (--prefill-moe-ep, TRT-LLM's prefill moe_ep_size): DeepSeek-V3 on a tp 8
  * worker with its experts over 8 ranks prefills a prompt exactly as a
@@ -507,6 +573,7 @@ int main(void)
         cmocka_unit_test(test_pipeline),
         cmocka_unit_test(test_expert_parallel),
         cmocka_unit_test(test_speculative),
+        cmocka_unit_test(test_speculative_cost_and_positions),
         cmocka_unit_test(test_disaggregated),
         cmocka_unit_test(test_serving_targets),
         cmocka_unit_test(test_lone_prompt_spreads_over_experts),

@@ -121,7 +121,10 @@ static const char usage_text[] =
     "  --ep-imbalance F    busiest expert rank's load over the mean       [1.0]\n"
     "  --activation-tokens N  tokens the activation workspace holds [prompt,8k]\n"
     "  --spec-tokens K --spec-accept A  speculative decoding: K drafts a pass,\n"
-    "                      each accepted with probability A\n"
+    "                      each accepted with probability A, or A1,A2,...,AK\n"
+    "                      by position (draft i's chance once those before it were)\n"
+    "  --spec-verify N     tokens a sequence the target verifies a pass: a tree\n"
+    "                      of N nodes (Medusa, EAGLE-2)                [K + 1]\n"
     "  --spec-draft MODEL|N  the draft (a built-in model or a parameter count;\n"
     "                      default: an MTP head, one layer of the target)\n"
     "  --disagg P:D        prefill on its own P chips, decode on D\n"
@@ -194,7 +197,7 @@ enum {
     OPT_TPOT_TARGET, OPT_DISAGG, OPT_SEARCH, OPT_PRICE, OPT_POWER_W, OPT_PUE, OPT_TRAIN_TOKENS, OPT_TRAIN_MFU,
     OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_DIFF, OPT_PLOT, OPT_TOUR, OPT_BACKGROUND, OPT_PRESENT,
     OPT_ACT_PRECISION, OPT_WRITE_PROFILES, OPT_OP, OPT_VALIDATE, OPT_KERNELS_FROM, OPT_PREFILL_TP, OPT_PREFILL_DP,
-    OPT_MOE_EP, OPT_ARRIVAL_RATE, OPT_BENCH_ROUNDS, OPT_PREFIX_CACHE, OPT_PREFILL_MOE_EP, OPT_COUNT
+    OPT_MOE_EP, OPT_ARRIVAL_RATE, OPT_BENCH_ROUNDS, OPT_PREFIX_CACHE, OPT_PREFILL_MOE_EP, OPT_SPEC_VERIFY, OPT_COUNT
 };
 
 static const struct option long_options[] = {
@@ -289,6 +292,7 @@ static const struct option long_options[] = {
     {"prefix-cache", required_argument, NULL, OPT_PREFIX_CACHE},
     {"spec-tokens", required_argument, NULL, OPT_SPEC_TOKENS},
     {"spec-accept", required_argument, NULL, OPT_SPEC_ACCEPT},
+    {"spec-verify", required_argument, NULL, OPT_SPEC_VERIFY},
     {"spec-draft", required_argument, NULL, OPT_SPEC_DRAFT},
     {"ttft-target", required_argument, NULL, OPT_TTFT_TARGET},
     {"tpot-target", required_argument, NULL, OPT_TPOT_TARGET},
@@ -749,7 +753,27 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_ARRIVAL_RATE: real = &s->arrival_per_s; break;
     case OPT_PREFIX_CACHE: real = &s->prefix_hit; break;
     case OPT_SPEC_TOKENS: whole = &s->spec_tokens; break;
-    case OPT_SPEC_ACCEPT: real = &s->spec_accept; break;
+    case OPT_SPEC_VERIFY: whole = &s->spec_verify_tokens; break;
+    case OPT_SPEC_ACCEPT: {
+        if (!strchr(text, ',')) { /* one probability for every draft */
+            s->spec_accept_positions = 0;
+            real = &s->spec_accept;
+            break;
+        }
+        double v[RT_SPEC_MAX_TOKENS + 1];
+        size_t n = 0;
+        if (parse_list(id, text, v, RT_SPEC_MAX_TOKENS, &n, err, errsize) != 0)
+            return 2;
+        for (size_t i = 0; i < n; i++)
+            if (!(v[i] >= 0.0 && v[i] <= 1.0)) {
+                snprintf(err, errsize, "--spec-accept '%s': position %zu's %g is not a probability from 0 to 1", text,
+                         i + 1, v[i]);
+                return 2;
+            }
+        memcpy(s->spec_accept_by_position, v, n * sizeof v[0]);
+        s->spec_accept_positions = (int64_t)n;
+        return 0;
+    }
     case OPT_TTFT_TARGET: real = &s->ttft_target_s; break;
     case OPT_TPOT_TARGET: real = &s->tpot_target_s; break;
     case OPT_SPEC_DRAFT: {
@@ -955,7 +979,7 @@ static const int apply_order[] = {
     OPT_SPEC_ACCEPT, OPT_SPEC_DRAFT, OPT_TTFT_TARGET, OPT_TPOT_TARGET, OPT_PRICE, OPT_POWER_W, OPT_PUE,
     OPT_TRAIN_TOKENS, OPT_TRAIN_MFU, OPT_TRAIN_CHIP_HOURS, OPT_FLOPS_CONVENTION, OPT_OP, OPT_KERNELS_FROM,
     OPT_PREFILL_TP, OPT_PREFILL_DP, OPT_MOE_EP, OPT_ARRIVAL_RATE, OPT_BENCH_ROUNDS, OPT_PREFIX_CACHE,
-    OPT_PREFILL_MOE_EP};
+    OPT_PREFILL_MOE_EP, OPT_SPEC_VERIFY};
 
 /* A message from scenario_check that starts "--FLAG NUMBER ..." quotes the
  * number as the scenario holds it (1e-320 reads back as
@@ -1662,6 +1686,14 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     }
     if (apply_layout(&pend, &out->scenario, err, errsize) != 0)
         return 2;
+    /* a list of acceptances by position gives the drafts' count when --spec-tokens does not */
+    if (pend.text[OPT_SPEC_ACCEPT] && !pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_accept_positions > 0)
+        out->scenario.spec_tokens = out->scenario.spec_accept_positions;
+    if (pend.text[OPT_SPEC_VERIFY] && out->scenario.spec_tokens == 0) {
+        snprintf(err, errsize, "--spec-verify goes with --spec-tokens K (or --spec-accept's list): the drafts it "
+                               "verifies");
+        return 2;
+    }
     if (pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_tokens > 0 && !pend.text[OPT_SPEC_ACCEPT] &&
         !pend.text[OPT_SCENARIO] && !out->baseline_path) {
         snprintf(err, errsize, "--spec-tokens %lld needs --spec-accept A: the chance each draft token is accepted, "

@@ -778,9 +778,12 @@ static void hop_s(const struct scenario *s, const struct analysis *a, double tok
  * - decode: the group's sequences in min(pp, them) micro-batches in flight,
  *   so a step is one micro-batch's pass through every stage plus pp - 1
  *   sends, and every sequence advances once a step;
- * - speculative: k draft steps (the draft's share of the target's step,
- *   the engine's fixed time each) and a verify pass of k + 1 tokens per
- *   sequence yield (1 - a^(k+1)) / (1 - a) tokens. */
+ * - speculative: k draft steps (the draft's share of the target's step
+ *   at the tokens a draft pass extends, the engine's fixed time each) and
+ *   a verify pass of k + 1 tokens per sequence (a chain), or of a tree's
+ *   N nodes (its k levels' drafts extend (N - 1) / k nodes a pass), yield
+ *   (1 - a^(k+1)) / (1 - a) tokens, or 1 + the sum of the products of the
+ *   acceptances by position. */
 static void analyze_layout(const struct scenario *s, struct analysis *a, struct layout_times *fl,
                            struct layout_times *rl)
 {
@@ -821,16 +824,29 @@ static void analyze_layout(const struct scenario *s, struct analysis *a, struct 
     struct speculative_figures *sp = &a->speculative;
     if (s->spec_tokens > 0) {
         double k = (double)s->spec_tokens;
+        double nodes = s->spec_verify_tokens > 0 ? (double)s->spec_verify_tokens : k + 1.0;
         struct hw_rates verify_hw = dec_hw;
-        verify_hw.query_tokens = k + 1.0;
+        verify_hw.query_tokens = nodes;
         struct phase_cost v;
         phase_costs(s, &verify_hw, RT_PHASE_DECODE, fused, &v);
         sp->enabled = true;
-        sp->tokens_per_pass = spec_tokens_per_pass(k, s->spec_accept);
+        sp->verify_tokens = nodes;
+        sp->tokens_per_pass = s->spec_accept_positions > 0
+                                  ? spec_tokens_per_pass_by_position(s->spec_accept_by_position, (int)s->spec_tokens)
+                                  : spec_tokens_per_pass(k, s->spec_accept);
         sp->draft_params = spec_draft_params(s, a);
         double share = sp->draft_params / a->active_params; /* analyze() refuses a draft as large as the target */
         double step = a->hw.engine.step_s;
-        double draft_f = dec->time_s * share, draft_r = fmax(0.0, dec->realistic_s - step) * share + step;
+        /* a tree's draft passes each extend (N - 1) / k nodes a sequence (a chain's, one) */
+        const struct phase_cost *d = dec;
+        struct phase_cost wide;
+        if (nodes > k + 1.0) {
+            struct hw_rates draft_hw = dec_hw;
+            draft_hw.query_tokens = (nodes - 1.0) / k;
+            phase_costs(s, &draft_hw, RT_PHASE_DECODE, fused, &wide);
+            d = &wide;
+        }
+        double draft_f = d->time_s * share, draft_r = fmax(0.0, d->realistic_s - step) * share + step;
         double verify_f = v.time_s + (pp - 1.0) * hop_dec_f, verify_r = v.realistic_s + pf->pipeline_hops_s;
         sp->draft_step_s = draft_r;
         sp->verify_step_s = verify_r;
@@ -1836,12 +1852,30 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                  (long long)s->pp, a->parallel.stage_layers, a->parallel.microbatches,
                  a->parallel.microbatches == 1.0 ? "" : "es", a->parallel.microbatches == 1.0 ? "s" : "",
                  a->parallel.bubble_fraction);
-    if (a->speculative.enabled)
-        add_note(a, "Speculative decoding: %lld drafts from %s (%s parameters, its weights beside the target's on the "
-                    "same chips; its KV cache not counted) run at that share of a decode step plus the engine's "
-                    "per-pass time; each is accepted with probability %.2f, independently (Leviathan et al. 2023).",
-                 (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head (one layer)",
-                 format_count(count, sizeof count, a->speculative.draft_params), s->spec_accept);
+    if (a->speculative.enabled) {
+        char acc[160];
+        if (s->spec_accept_positions > 0)
+            add_note(a, "Speculative decoding: %lld drafts from %s (%s parameters, its weights beside the target's on "
+                        "the same chips; its KV cache not counted) run at that share of a decode step plus the "
+                        "engine's per-pass time; draft i is accepted with its position's probability (%s) once the "
+                        "ones before it were.",
+                     (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head (one layer)",
+                     format_count(count, sizeof count, a->speculative.draft_params),
+                     scenario_spec_accept_words(s, acc, sizeof acc));
+        else
+            add_note(a, "Speculative decoding: %lld drafts from %s (%s parameters, its weights beside the target's on "
+                        "the same chips; its KV cache not counted) run at that share of a decode step plus the "
+                        "engine's per-pass time; each is accepted with probability %.2f, independently (Leviathan et "
+                        "al. 2023).",
+                     (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head (one layer)",
+                     format_count(count, sizeof count, a->speculative.draft_params), s->spec_accept);
+        if (a->speculative.verify_tokens > (double)s->spec_tokens + 1.0)
+            add_note(a, "Tree verification: the target scores %.0f nodes a sequence each pass (a tree over the %lld "
+                        "draft levels, each draft pass extending %.3g of them), not a chain's %lld; the acceptance "
+                        "given is the tree's.",
+                     a->speculative.verify_tokens, (long long)s->spec_tokens,
+                     (a->speculative.verify_tokens - 1.0) / (double)s->spec_tokens, (long long)s->spec_tokens + 1);
+    }
     if (s->pp > 1 || s->ep > 1 || s->spec_tokens > 0)
         add_note(a, "Chips for the budget are searched over tensor parallelism alone, without speculative decoding; "
                     "rooftop --search tries layouts.");

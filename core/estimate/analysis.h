@@ -222,7 +222,8 @@ struct parallel_figures {
 /* Speculative decoding (Leviathan et al. 2023): k drafts, one verify pass. */
 struct speculative_figures {
     bool enabled;
-    double tokens_per_pass;      /* (1 - a^(k+1)) / (1 - a) */
+    double tokens_per_pass;      /* (1 - a^(k+1)) / (1 - a), or 1 + the sums of products of the rates by position */
+    double verify_tokens;        /* tokens a sequence the verify pass scores: k + 1 (a chain) or a tree's nodes */
     double draft_params;         /* the draft's parameters (an MTP head: one target layer) */
     double draft_step_s;         /* realistic: one draft step of the batch */
     double verify_step_s;        /* realistic: the target pass scoring k + 1 tokens per sequence */

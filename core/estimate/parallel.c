@@ -70,6 +70,20 @@ double spec_tokens_per_pass(double k, double a)
     return (1.0 - pow(a, k + 1.0)) / (1.0 - a);
 }
 
+double spec_tokens_per_pass_by_position(const double *a, int k)
+{
+    if (!a || k < 0 || k > 16)
+        return 0.0;
+    double tokens = 1.0, reach = 1.0;
+    for (int i = 0; i < k; i++) {
+        if (!(a[i] >= 0.0 && a[i] <= 1.0))
+            return 0.0;
+        reach *= a[i];
+        tokens += reach;
+    }
+    return tokens;
+}
+
 double kv_transfer_s(double bytes, double one_way_bytes_per_s, double alpha_s)
 {
     if (!(bytes > 0.0) || !(one_way_bytes_per_s > 0.0))

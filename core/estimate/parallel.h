@@ -117,6 +117,14 @@ struct link_choice link_for_group(const struct chip_spec *chip, double group);
  * k <= 0. Returns 0 for a outside [0, 1) or a non-finite input. */
 double spec_tokens_per_pass(double k, double a);
 
+/* Expected tokens one target pass yields when draft i is accepted with
+ * probability a[i] once drafts 0..i-1 were (acceptance by position, as
+ * EAGLE and Medusa report it): 1 + sum over i of a[0] x ... x a[i]
+ * (the bonus token plus each draft reached; Leviathan et al. 2023's
+ * expectation with the i.i.d. rate replaced by the per-position ones).
+ * k in [0, 16], each a[i] in [0, 1]; 0 for anything else. */
+double spec_tokens_per_pass_by_position(const double *a, int k);
+
 /* Tensor-parallel degree of each instance of a disaggregated prefill pool
  * of pool_chips chips, as engines deploy one (several instances, each
  * within one box): the largest divisor of pool_chips that divides the heads

@@ -204,6 +204,27 @@ static int check_act_precision(const struct scenario *s, char *err, size_t errsi
     return 0;
 }
 
+const char *scenario_spec_accept_words(const struct scenario *s, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return buf;
+    buf[0] = '\0';
+    if (s->spec_accept_positions <= 0) {
+        snprintf(buf, size, "%.2f", s->spec_accept);
+        return buf;
+    }
+    size_t used = 0;
+    for (int64_t i = 0; i < s->spec_accept_positions && used + 1 < size; i++) {
+        int n = snprintf(buf + used, size - used, "%s%.2f", i ? ", " : "", s->spec_accept_by_position[i]);
+        if (n < 0)
+            break;
+        used += (size_t)n < size - used ? (size_t)n : size - used - 1;
+    }
+    if (used + 1 < size)
+        snprintf(buf + used, size - used, " by position");
+    return buf;
+}
+
 int scenario_check(const struct scenario *s, char *err, size_t errsize)
 {
     char shape_err[200];
@@ -333,7 +354,32 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_given("--pue", s->pue, 1.0, 3.0, "(power usage effectiveness)", err, errsize))
         return -1;
     char v1[32], v2[32];
-    if (!(s->spec_accept >= 0.0 && s->spec_accept < 1.0)) {
+    if (s->spec_accept_positions < 0 || s->spec_accept_positions > RT_SPEC_MAX_TOKENS ||
+        (s->spec_accept_positions > 0 && s->spec_accept_positions != s->spec_tokens)) {
+        snprintf(err, errsize, "--spec-accept gives %lld acceptance%s by position for --spec-tokens %lld: give one a "
+                               "draft token, or a single probability for all",
+                 (long long)s->spec_accept_positions, s->spec_accept_positions == 1 ? "" : "s", (long long)s->spec_tokens);
+        return -1;
+    }
+    for (int64_t i = 0; i < s->spec_accept_positions; i++)
+        if (!(s->spec_accept_by_position[i] >= 0.0 && s->spec_accept_by_position[i] <= 1.0)) {
+            snprintf(err, errsize, "--spec-accept: position %lld's %s is out of range: give probabilities from 0 to 1",
+                     (long long)(i + 1), format_exact(v1, sizeof v1, s->spec_accept_by_position[i]));
+            return -1;
+        }
+    if (s->spec_verify_tokens != 0 &&
+        (s->spec_tokens == 0 || s->spec_verify_tokens < s->spec_tokens + 1 || s->spec_verify_tokens > RT_SPEC_MAX_VERIFY)) {
+        if (s->spec_tokens == 0)
+            snprintf(err, errsize, "--spec-verify %lld goes with --spec-tokens K (the drafts it verifies)",
+                     (long long)s->spec_verify_tokens);
+        else
+            snprintf(err, errsize, "--spec-verify %lld is out of range: a pass scores the %lld drafts and the next "
+                                   "token at least (%lld), at most %d tree nodes",
+                     (long long)s->spec_verify_tokens, (long long)s->spec_tokens, (long long)s->spec_tokens + 1,
+                     RT_SPEC_MAX_VERIFY);
+        return -1;
+    }
+    if (s->spec_accept_positions == 0 && !(s->spec_accept >= 0.0 && s->spec_accept < 1.0)) {
         snprintf(err, errsize, "--spec-accept %s is out of range: give a probability from 0 up to (not including) 1",
                  format_exact(v1, sizeof v1, s->spec_accept));
         return -1;

@@ -7,6 +7,11 @@
 #ifndef ROOFTOP_SCENARIO_H
 #define ROOFTOP_SCENARIO_H
 
+/* Speculative decoding's limits: draft tokens a pass, and the nodes of a
+ * verified tree (Medusa's largest published tree has 64; EAGLE-2's 60). */
+#define RT_SPEC_MAX_TOKENS 16
+#define RT_SPEC_MAX_VERIFY 256
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -118,7 +123,14 @@ struct scenario {
                                          0 = the prompt, at most RT_DEFAULT_ACTIVATION_TOKENS */
     /* Speculative decoding (Leviathan et al. 2023); spec_tokens 0 = off. */
     int64_t spec_tokens;              /* draft tokens proposed per target pass, [0, 16] */
-    double spec_accept;               /* probability each draft token is accepted, [0, 1) */
+    double spec_accept;               /* probability each draft token is accepted, [0, 1) (unused with positions) */
+    /* Acceptance by position (EAGLE's and Medusa's measured per-depth rates): the chance draft i is accepted
+     * once drafts 1..i-1 were, [0, 1]; spec_accept_positions of them (0 = spec_accept for every draft, else
+     * exactly spec_tokens). */
+    double spec_accept_by_position[RT_SPEC_MAX_TOKENS];
+    int64_t spec_accept_positions;
+    int64_t spec_verify_tokens;       /* tokens a sequence the target scores a pass: 0 = a chain's k + 1; more = a
+                                         tree of that many nodes (Medusa, EAGLE-2), [k + 1, RT_SPEC_MAX_VERIFY] */
     double spec_draft_params;         /* the draft's parameters; 0 = one layer of the target (an MTP head) */
     char spec_draft_name[RT_MODEL_NAME_MAX]; /* the draft's name for the report ("" = MTP head) */
     /* Serving targets in steady state; 0 = none. */
@@ -181,6 +193,11 @@ void scenario_default(struct scenario *s);
  * in err (errsize bytes) that names the knob (by its command-line flag), the
  * value and the accepted range. */
 int scenario_check(const struct scenario *s, char *err, size_t errsize);
+
+/* The drafts' acceptance as the reports word it, into buf (size bytes,
+ * cut at a character boundary of plain ASCII): "0.70" (--spec-accept A for
+ * every draft) or "0.90, 0.50, 0.20 by position". Returns buf. */
+const char *scenario_spec_accept_words(const struct scenario *s, char *buf, size_t size);
 
 /* The tensor-parallel degree of s: chips / (pp x ep); 0 when that is not
  * whole (scenario_check refuses such a layout). */

@@ -29,6 +29,7 @@ static const struct int_field scenario_ints[] = {
     {"microbatches", SFIELD(microbatches)},
     {"activation_tokens", SFIELD(activation_tokens)},
     {"spec_tokens", SFIELD(spec_tokens)},
+    {"spec_verify_tokens", SFIELD(spec_verify_tokens)},
     {"disagg_prefill_chips", SFIELD(disagg_prefill_chips)},
     {"disagg_prefill_tp", SFIELD(disagg_prefill_tp)},
     {"disagg_prefill_dp", SFIELD(disagg_prefill_dp)},
@@ -170,6 +171,15 @@ char *scenario_to_json(const struct scenario *s)
         }
     } else {
         cJSON_AddNullToObject(root, "step_times_s");
+    }
+    if (s->spec_accept_positions > 0) {
+        cJSON *acc = cJSON_AddArrayToObject(root, "spec_accept_by_position");
+        for (int64_t i = 0; i < s->spec_accept_positions; i++) {
+            char num[40];
+            cJSON_AddItemToArray(acc, cJSON_CreateRaw(format_exact(num, sizeof num, s->spec_accept_by_position[i])));
+        }
+    } else {
+        cJSON_AddNullToObject(root, "spec_accept_by_position");
     }
     cJSON_AddStringToObject(root, "latency_model", latency_names[s->latency_model]);
     engine_to_json(cJSON_AddObjectToObject(root, "engine"), &s->engine);
@@ -514,6 +524,7 @@ static const struct {
     {"--recompute", "recompute_fraction"}, {"--comm-overlap", "comm_overlap"},
     {"--measured-train-tokens-per-s", "measured_train_tokens_per_s"}, {"--measured-ttft-s", "measured_ttft_s"},
     {"--measured-tpot-s", "measured_tpot_s"}, {"--ep-imbalance", "ep_imbalance"}, {"--spec-accept", "spec_accept"},
+    {"--spec-verify", "spec_verify_tokens"},
     {"--spec-draft", "spec_draft_params"}, {"--ttft-target", "ttft_target_s"}, {"--tpot-target", "tpot_target_s"},
     {"--step-times", "step_times_s"}, {"--price-per-chip-hour", "price_usd_per_chip_hour"}, {"--power-w", "power_w"},
     {"--pue", "pue"},
@@ -640,6 +651,25 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         }
         s.has_step_times = true;
     }
+    const cJSON *acc = cJSON_GetObjectItemCaseSensitive(root, "spec_accept_by_position");
+    if (acc && !cJSON_IsNull(acc)) {
+        int count = cJSON_IsArray(acc) ? cJSON_GetArraySize(acc) : -1;
+        if (count < 1 || count > RT_SPEC_MAX_TOKENS) {
+            snprintf(err, errsize, "%s: 'spec_accept_by_position' must be null or 1 to %d probabilities, one a draft "
+                                   "token",
+                     path, RT_SPEC_MAX_TOKENS);
+            goto done;
+        }
+        for (int i = 0; i < count; i++) {
+            const cJSON *t = cJSON_GetArrayItem(acc, i);
+            if (!cJSON_IsNumber(t)) {
+                snprintf(err, errsize, "%s: 'spec_accept_by_position[%d]' must be a number", path, i);
+                goto done;
+            }
+            s.spec_accept_by_position[i] = t->valuedouble;
+        }
+        s.spec_accept_positions = count;
+    }
     char latency[16] = "", recompute[16] = "", convention[16] = "";
     if (json_string(root, "latency_model", path, false, latency, sizeof latency, err, errsize) == JSON_BAD ||
         json_string(root, "recompute", path, false, recompute, sizeof recompute, err, errsize) == JSON_BAD ||
@@ -724,7 +754,7 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
         }
     }
     const char *known[] = {"version", "chip", "precision", "kv_precision", "act_precision", "step_times_s", "latency_model", "engine", "model",
-                           "spec_draft",
+                           "spec_draft", "spec_accept_by_position",
                            "recompute", "flops_convention", "unfused_attention", NULL};
     for (const cJSON *c = root->child; c; c = c->next)
         if (!in_names(c->string, known) && !in_fields(c->string, scenario_ints, COUNT(scenario_ints)) &&

@@ -337,10 +337,13 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
                   pf->decode_seqs_per_pass, pf->decode_seqs_per_pass == 1.0 ? "" : "s");
     if (a->speculative.enabled) {
         const struct speculative_figures *sp = &a->speculative;
-        sb_printf(sb, "  speculative        %lld draft tokens (%s), acceptance %.2f: %.2f tokens a pass, %.2fx the "
+        char acc[160];
+        sb_printf(sb, "  speculative        %lld draft tokens (%s), acceptance %s%s: %.2f tokens a pass, %.2fx the "
                       "plain decode step\n",
                   (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head",
-                  s->spec_accept, sp->tokens_per_pass, sp->speedup);
+                  scenario_spec_accept_words(s, acc, sizeof acc),
+                  sp->verify_tokens > (double)s->spec_tokens + 1.0 ? ", a tree verified" : "", sp->tokens_per_pass,
+                  sp->speedup);
     }
     if (lp->overloaded)
         sb_puts(sb, "  TTFT               unbounded: requests arrive faster than the engine serves them, so the "
@@ -851,8 +854,13 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     serving_layout_words(sb, s, pf);
     sb_puts(sb, " |\n");
     if (a->speculative.enabled)
-        sb_printf(sb, "| speculative decoding | %lld drafts at %.2f: %.2f tokens a pass, %.2fx |\n",
-                  (long long)s->spec_tokens, s->spec_accept, a->speculative.tokens_per_pass, a->speculative.speedup);
+    {
+        char acc[160];
+        sb_printf(sb, "| speculative decoding | %lld drafts at %s%s: %.2f tokens a pass, %.2fx |\n",
+                  (long long)s->spec_tokens, scenario_spec_accept_words(s, acc, sizeof acc),
+                  a->speculative.verify_tokens > (double)s->spec_tokens + 1.0 ? ", a tree verified" : "",
+                  a->speculative.tokens_per_pass, a->speculative.speedup);
+    }
     if (lp->overloaded)
         sb_puts(sb, "| TTFT | **unbounded: requests arrive faster than the engine serves them** |\n");
     else
@@ -1220,7 +1228,16 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     if (sp->enabled) {
         cJSON *spec = cJSON_AddObjectToObject(decode, "speculative");
         cJSON_AddNumberToObject(spec, "draft_tokens", (double)s->spec_tokens);
-        cJSON_AddNumberToObject(spec, "acceptance", s->spec_accept);
+        if (s->spec_accept_positions > 0) {
+            cJSON_AddNullToObject(spec, "acceptance");
+            cJSON *pos = cJSON_AddArrayToObject(spec, "acceptance_by_position");
+            for (int64_t i = 0; i < s->spec_accept_positions; i++)
+                cJSON_AddItemToArray(pos, cJSON_CreateNumber(s->spec_accept_by_position[i]));
+        } else {
+            cJSON_AddNumberToObject(spec, "acceptance", s->spec_accept);
+            cJSON_AddNullToObject(spec, "acceptance_by_position");
+        }
+        cJSON_AddNumberToObject(spec, "verify_tokens", sp->verify_tokens);
         cJSON_AddStringToObject(spec, "draft", s->spec_draft_name[0] ? s->spec_draft_name : "mtp head");
         cJSON_AddNumberToObject(spec, "draft_params", sp->draft_params);
         cJSON_AddNumberToObject(spec, "tokens_per_pass", sp->tokens_per_pass);

@@ -148,10 +148,11 @@ static void summary(struct strbuf *sb, const struct scenario *base, const struct
     if (md)
         sb_puts(sb, "\n");
     if (base->spec_tokens > 0) {
-        paragraph(sb, "%sSpeculative decoding:%s %lld drafts from %s, each accepted with probability %.2f, in every "
+        char acc[160];
+        paragraph(sb, "%sSpeculative decoding:%s %lld drafts from %s, each accepted with probability %s, in every "
                       "candidate.",
                   b, b, (long long)base->spec_tokens, base->spec_draft_name[0] ? base->spec_draft_name : "an MTP head",
-                  base->spec_accept);
+                  scenario_spec_accept_words(base, acc, sizeof acc));
         if (md)
             sb_puts(sb, "\n");
     }
