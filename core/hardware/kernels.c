@@ -335,8 +335,8 @@ static const struct param_def decode_params[] = {
  * or, for SGLang's Triton and Marlin kernels timed alone with EP, the share
  * of the rank-0 clamp's extra rows spent. */
 static const struct param_def moe_params[] = {
-    {"launch_s", 2.5e-5f, 0.0, 3e-4, NULL, 0},       {"expert_s", 1.0e-7f, 0.0, 1e-5, NULL, 0},    {"peak_fraction", 0.5f, 0.01, 1.5, NULL, 0},
-    {"hbm_fraction", 0.75f, 0.01, 1.5, NULL, 0},     {"row_passes", 2.0f, 0.0, 20.0, NULL, 0},     {"remote", 0.5f, 0.0, 10.0, NULL, 0},
+    {"launch_s", 2.5e-5f, 0.0, 3e-4, NULL, 0},       {"expert_s", 1.0e-7f, 0.0, 1.5e-6, NULL, 0},    {"peak_fraction", 0.5f, 0.01, 1.5, NULL, 0},
+    {"hbm_fraction", 0.75f, 0.01, 1.1, NULL, 0},     {"row_passes", 2.0f, 0.0, 20.0, NULL, 0},     {"remote", 0.5f, 0.0, 10.0, NULL, 0},
     END};
 /* The engine's own all-reduce: one-shot (every rank reads all peers'
  * buffers: n - 1 messages over its link) and two-shot (reduce-scatter then
