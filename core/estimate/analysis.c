@@ -1011,6 +1011,7 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
         .kv_slots = slots,
         .rounds = (double)s->bench_rounds,
         .disaggregated = disagg,
+        .frontend_s = a->hw.engine.frontend_s,
         /* the pool serves every replica's groups */
         .prefill_workers = disagg ? workers * pool_dp / (groups * replicas) : 0.0,
     };
@@ -1694,6 +1695,12 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     resolve_rates(s, a);
     analyze_detailed(s, a);
     analyze_serving(s, a);
+    if (a->serving.loop.frontend_s > 0.0)
+        add_note(a, "A served TTFT includes the %s engine's frontend time, %.0f ms a request (the API server, the "
+                    "tokenizer, the scheduler's queues, the way back): not physics but the part of 1,937 measured "
+                    "benchmark TTFTs the step loop leaves over, fitted per engine (an engine file's frontend_s sets "
+                    "it); the turn's prefill has the scenario's --overhead instead.",
+                 a->hw.engine.name, a->serving.loop.frontend_s * 1e3);
     if (s->disagg_prefill_chips > 0) {
         char tt[24];
         add_note(a, "Disaggregated: the turn's prefill in the latency verdict is still priced on the %lld decode chips, "

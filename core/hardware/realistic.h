@@ -90,6 +90,9 @@ struct engine_profile {
                                               layers are timed by the measured MoE model (kernels.h) */
     bool calibrated;                       /* fitted to measurements of this engine */
     char source[RT_PROFILE_SOURCE_MAX];
+    double frontend_s;                     /* a served request's time outside the engine's steps before its first
+                                              token (the API server, the tokenizer, the token's way back to the
+                                              client), seconds, [0, 10]; in a served TTFT only, not the turn's */
 };
 
 /* The generic chip profile: what the fit found across every measured chip,

@@ -468,6 +468,7 @@ int engine_from_text(const char *text, size_t len, const char *path, struct engi
         json_number(root, "step_overhead_s", path, "", false, 0, 10, false, &e.step_s, err, errsize) == JSON_BAD ||
         json_number(root, "request_overhead_s", path, "", false, 0, 10, false, &e.request_s, err, errsize) ==
             JSON_BAD ||
+        json_number(root, "frontend_s", path, "", false, 0, 10, false, &e.frontend_s, err, errsize) == JSON_BAD ||
         json_number(root, "attention", path, "", false, 1e-6, 1, false, &e.attention, err, errsize) == JSON_BAD ||
         json_number(root, "moe", path, "", false, 1e-6, 1, false, &e.moe, err, errsize) == JSON_BAD ||
         json_bool(root, "calibrated", path, false, &e.calibrated, err, errsize) == JSON_BAD ||
@@ -480,8 +481,8 @@ int engine_from_text(const char *text, size_t len, const char *path, struct engi
         snprintf(err, errsize, "%s: 'name' is empty: give the engine a name (\"name\": \"my-vllm\")", path);
         goto done;
     }
-    const char *const known[] = {"name", "step_overhead_s", "request_overhead_s", "attention", "moe", "calibrated",
-                                 "source", NULL};
+    const char *const known[] = {"name", "step_overhead_s", "request_overhead_s", "frontend_s", "attention", "moe",
+                                 "calibrated", "source", NULL};
     json_warn_unknown_keys(root, known, path, "", w);
     *out = e;
     status = 0;
@@ -495,6 +496,7 @@ void engine_to_json(cJSON *obj, const struct engine_profile *e)
     cJSON_AddStringToObject(obj, "name", e->name);
     json_add_exact(obj, "step_overhead_s", e->step_s);
     json_add_exact(obj, "request_overhead_s", e->request_s);
+    json_add_exact(obj, "frontend_s", e->frontend_s);
     json_add_exact(obj, "attention", e->attention);
     json_add_exact(obj, "moe", e->moe);
     cJSON_AddBoolToObject(obj, "calibrated", e->calibrated);

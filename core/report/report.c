@@ -349,9 +349,10 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
         sb_puts(sb, "  TTFT               unbounded: requests arrive faster than the engine serves them, so the "
                     "queue grows without end");
     else
-        sb_printf(sb, "  TTFT               %s mean, p50 %s, p90 %s, p99 %s (a request's wait and its prefill%s)",
+        sb_printf(sb, "  TTFT               %s mean, p50 %s, p90 %s, p99 %s (a request's %swait and its prefill%s)",
                   format_seconds(t1, sizeof t1, sv->ttft_s), format_seconds(t2, sizeof t2, lp->ttft_p50_s),
                   format_seconds(t3, sizeof t3, lp->ttft_p90_s), format_seconds(t4, sizeof t4, lp->ttft_p99_s),
+                  lp->frontend_s > 0.0 ? "frontend, " : "",
                   s->disagg_prefill_chips > 0 ? " on the pool, with the KV's move" : "");
     if (s->ttft_target_s > 0.0) /* beside the TTFT it judges */
         sb_printf(sb, " %s target %s", sv->ttft_ok ? "<=" : ">", format_seconds(t2, sizeof t2, s->ttft_target_s));
@@ -375,10 +376,14 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
               : lp->saturated ? (s->disagg_prefill_chips > 0 ? "; the prefill pool is saturated, the rest queue"
                                                              : "; the engine is saturated, the rest queue")
                               : "");
-    double parts = lp->in_flight_s + lp->wait_s + lp->own_s;
+    double parts = lp->frontend_s + lp->in_flight_s + lp->wait_s + lp->own_s;
     if (!lp->overloaded && sv->ttft_s > 0.0 && fabs(parts - sv->ttft_s) <= 1e-9 * sv->ttft_s) {
         /* the steady TTFT, part by part, where they add up to it (a one-token answer has no loop) */
-        char t5[48] = "", t6[48] = "", t7[32], t8[32];
+        char tf[64] = "", t5[48] = "", t6[48] = "", t7[32], t8[32];
+        if (lp->frontend_s > 0.0) { /* outside the engine: the API server, the tokenizer, the way back */
+            format_seconds(tf, sizeof tf, lp->frontend_s);
+            strcat(tf, " the engine's frontend + ");
+        }
         if (lp->in_flight_s > 0.0) { /* none on a pool: no decode step to wait out */
             format_seconds(t5, sizeof t5, lp->in_flight_s);
             strcat(t5, " the step in flight + ");
@@ -388,7 +393,7 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
             strcat(t6, " waiting + ");
         }
         bool others = s->arrival_per_s > 0.0 || s->batch > 1;
-        sb_printf(sb, "  TTFT's parts       %s%s%s its prefill%s = %s\n", t5, t6, format_seconds(t7, sizeof t7, lp->own_s),
+        sb_printf(sb, "  TTFT's parts       %s%s%s%s its prefill%s = %s\n", tf, t5, t6, format_seconds(t7, sizeof t7, lp->own_s),
                   s->disagg_prefill_chips > 0 ? " on the pool and the KV's move"
                   : others                    ? " among the others' work"
                                               : " alone",
@@ -1289,7 +1294,8 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(serve, "requests_per_s", sv->requests_per_s);
     cJSON_AddNumberToObject(serve, "step_time_s", sv->loop.step_time_s);
     json_number_or_null(serve, "queue_wait_s", sv->loop.wait_s, no_ttft);
-    json_number_or_null(serve, "in_flight_s", sv->loop.in_flight_s, no_ttft); /* ttft_s = these three */
+    json_number_or_null(serve, "frontend_s", sv->loop.frontend_s, no_ttft); /* ttft_s = these four */
+    json_number_or_null(serve, "in_flight_s", sv->loop.in_flight_s, no_ttft);
     json_number_or_null(serve, "own_prefill_s", sv->loop.own_s, no_ttft);
     cJSON_AddNumberToObject(serve, "prefill_share", sv->loop.prefill_share);
     json_number_or_null(serve, "first_wave_ttft_s", sv->loop.first_wave_ttft_s, open_loop);

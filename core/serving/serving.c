@@ -83,7 +83,7 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
             return st;
         st.rho_queue = st.rho * st.others_share;
         st.wait_s = st.rho_queue / (2.0 * (1.0 - st.rho)) * s / l->prefill_workers;
-        st.ttft_s = st.own_s + st.wait_s;
+        st.ttft_s = st.own_s + st.wait_s + l->frontend_s;
     } else {
         /* Requests finish at lambda = n / ((osl - 1) TPOT); a decoding
          * request's steps carry the others' prompts, lambda x share x P of
@@ -129,7 +129,7 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
         st.rho_queue = st.rho * share; /* a prompt queues behind the others' prompts, not its own */
         st.wait_s = st.rho_queue / (2.0 * (1.0 - st.rho)) * st.own_s;
         st.residual_s = 0.5 * st.tpot_s * busy;
-        st.ttft_s = st.residual_s + st.wait_s + st.own_s;
+        st.ttft_s = st.residual_s + st.wait_s + st.own_s + l->frontend_s;
     }
     st.population = n + st.lambda * st.ttft_s;
     st.stable = true;
@@ -190,7 +190,7 @@ static void first_wave(const struct serving_costs *c, const struct serving_load 
     double N = l->clients;
     if (l->disaggregated) {
         double rounds = ceil(N / l->prefill_workers);
-        *ttft_s = c->prompt_s * (rounds + 1.0) / 2.0 + c->kv_move_s;
+        *ttft_s = c->prompt_s * (rounds + 1.0) / 2.0 + c->kv_move_s + l->frontend_s;
         *tpot_s = steady_tpot_s;
         return;
     }
@@ -201,7 +201,7 @@ static void first_wave(const struct serving_costs *c, const struct serving_load 
     /* those already decoding while the rest prefill: half the others on average (none for one client) */
     double running = dmin(l->kv_slots, 0.5 * (N - 1.0));
     double step = (running >= 1.0 ? serving_decode_step_s(c, running) : c->step_s) + group_s / steps_each;
-    *ttft_s = step * steps_each * (groups + 1.0) / 2.0;
+    *ttft_s = step * steps_each * (groups + 1.0) / 2.0 + l->frontend_s;
     /* a request of group j decodes through the (groups - j) x steps_each prefill steps behind it */
     double behind = dmin(l->osl - 1.0, 0.5 * (groups - 1.0) * steps_each);
     double full = serving_decode_step_s(c, dmin(N, l->kv_slots));
@@ -215,7 +215,7 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
         !(c->step_s >= 0.0) || !(c->kv_move_s >= 0.0) || !(l->isl >= 1.0) || !(l->osl >= 1.0) ||
         !(l->token_budget >= 1.0) || !(l->kv_slots >= 1.0) || !(l->clients >= 0.0) ||
         (l->clients > 0.0 && !(l->rounds >= 1.0)) || (l->clients == 0.0 && !(l->arrival_per_s > 0.0)) ||
-        (l->disaggregated && !(l->prefill_workers > 0.0)))
+        (l->disaggregated && !(l->prefill_workers > 0.0)) || !(l->frontend_s >= 0.0))
         return -1;
     for (int i = 0; i < c->points; i++)
         if (!(c->seqs[i] >= 1.0) || (i > 0 && !(c->seqs[i] > c->seqs[i - 1])) || !(c->decode_step_s[i] >= 0.0))
@@ -233,7 +233,7 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
         double waiting = l->clients > 0.0 ? l->clients : 1.0;
         double per_step = l->isl <= l->token_budget ? dmax(1.0, dmin(waiting, floor(l->token_budget / l->isl))) : 1.0;
         double per_prompt = l->disaggregated ? c->prompt_s / l->prefill_workers : serving_prompts_s(c, per_step) / per_step;
-        double own = c->prompt_s + (l->disaggregated ? c->kv_move_s : 0.0);
+        double own = c->prompt_s + (l->disaggregated ? c->kv_move_s : 0.0) + l->frontend_s;
         if (l->clients > 0.0) { /* Little's law: N prompts in the system, one finished every per_prompt */
             out->requests_per_s = per_prompt > 0.0 ? 1.0 / per_prompt : 0.0;
             out->ttft_s = dmax(own, l->clients * per_prompt);
@@ -297,6 +297,7 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
     out->wait_s = st.wait_s + extra;
     out->in_flight_s = st.residual_s;
     out->own_s = st.own_s;
+    out->frontend_s = l->frontend_s;
     out->steady_ttft_s = st.ttft_s + extra;
     out->steady_tpot_s = st.tpot_s;
     percentiles(c, l, &st, n, extra, out);

@@ -53,6 +53,10 @@
  *   queues as one server X times as fast (M/D/1).
  * - no output beyond the first token (osl 1): the prompts alone, by Little's
  *   law (closed) or M/D/1 (open).
+ * - the engine's frontend time (load.frontend_s): a constant each request
+ *   spends before its first token outside the engine's steps, in every TTFT
+ *   above, and out of the engine (its client is waiting it: Little's law
+ *   counts it among the N).
  * Pure: no I/O, no allocation, no globals.
  */
 #ifndef ROOFTOP_SERVING_H
@@ -94,6 +98,8 @@ struct serving_load {
     double kv_slots;       /* requests whose KV cache fits at once per attention group (>= 1) */
     double rounds;         /* closed loop: benchmark rounds (>= 1); 1 = the first wave alone */
     bool disaggregated;    /* prompts on a prefill pool of their own */
+    double frontend_s;     /* a request's time outside the engine's steps before its first token (>= 0): in its
+                              TTFT, and out of the engine (a closed loop's client waits it, Little's law) */
     double prefill_workers;/* disaggregated: prefill workers per attention group's share (> 0) */
 };
 
@@ -110,9 +116,10 @@ struct serving_loop {
     double wait_s;               /* a prompt's mean wait for those ahead of it (and for a KV slot) */
     /* The steady TTFT's other two parts (steady_ttft_s = in_flight_s + wait_s + own_s): the mean wait
      * for the step in flight when it arrives (half a step, when others decode; 0 disaggregated), and
-     * its own prefill among the others' work (its chunks on their decode steps; on a pool, with the
+     * (with frontend_s, the fourth part) its own prefill among the others' work (its chunks on their decode steps; on a pool, with the
      * KV's move), which can exceed the prompt alone. */
     double in_flight_s, own_s;
+    double frontend_s;           /* the load's frontend time, the steady TTFT's fourth part (0 when it has none) */
     double step_time_s;          /* mean step time in steady state */
     bool overloaded;             /* open loop: requests arrive faster than the engine serves them; there is no
                                     steady state, the TTFT figures are 0 (no mean: show none) and the rest
