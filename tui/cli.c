@@ -18,6 +18,7 @@
 #include "analysis.h"
 #include "fileio.h"
 #include "hfconfig.h"
+#include "knobs.h"
 #include "scenariofile.h"
 #include "suggest.h"
 #include "searchreport.h"
@@ -321,6 +322,25 @@ static const char *flag_name(int id)
         if (o->val == id)
             return o->name;
     return "?";
+}
+
+/* The knob row (knobs.h) of flag id under any of its names: the first
+ * long option with that id that has a row (--concurrency is --batch's,
+ * --data-parallel --dp's), or NULL. */
+static const struct knob *knob_of(int id)
+{
+    char dashed[64];
+    if (id == OPT_DATA_PARALLEL) /* an id of its own, to refuse it beside --dp */
+        id = OPT_DP;
+    for (const struct option *o = long_options; o->name; o++) {
+        if (o->val != id)
+            continue;
+        snprintf(dashed, sizeof dashed, "--%s", o->name);
+        const struct knob *k = knob_by_flag(dashed, 0);
+        if (k)
+            return k;
+    }
+    return NULL;
 }
 
 /* "; did you mean A, B? " for the names nearest given (suggest.h), each
@@ -740,20 +760,6 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         }
         s->unfused_attention = strcmp(text, "unfused") == 0;
         return 0;
-    case OPT_DATA_PARALLEL:
-    case OPT_DP: whole = &s->data_parallel; break;
-    case OPT_MICROBATCHES: whole = &s->microbatches; break;
-    case OPT_EP_IMBALANCE: real = &s->ep_imbalance; break;
-    case OPT_ACTIVATION_TOKENS: whole = &s->activation_tokens; break;
-    case OPT_PREFILL_TP: whole = &s->disagg_prefill_tp; break;
-    case OPT_PREFILL_DP: whole = &s->disagg_prefill_dp; break;
-    case OPT_PREFILL_MOE_EP: whole = &s->disagg_prefill_moe_ep; break;
-    case OPT_MOE_EP: whole = &s->moe_ep; break;
-    case OPT_BENCH_ROUNDS: whole = &s->bench_rounds; break;
-    case OPT_ARRIVAL_RATE: real = &s->arrival_per_s; break;
-    case OPT_PREFIX_CACHE: real = &s->prefix_hit; break;
-    case OPT_SPEC_TOKENS: whole = &s->spec_tokens; break;
-    case OPT_SPEC_VERIFY: whole = &s->spec_verify_tokens; break;
     case OPT_SPEC_ACCEPT: {
         if (!strchr(text, ',')) { /* one probability for every draft */
             s->spec_accept_positions = 0;
@@ -774,8 +780,6 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         s->spec_accept_positions = (int64_t)n;
         return 0;
     }
-    case OPT_TTFT_TARGET: real = &s->ttft_target_s; break;
-    case OPT_TPOT_TARGET: real = &s->tpot_target_s; break;
     case OPT_SPEC_DRAFT: {
         const struct model_shape *m = userfile_written_as_path(text) ? NULL : model_find(text);
         struct model_shape loaded;
@@ -811,12 +815,6 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         s->spec_draft_params = n;
         return 0;
     }
-    case OPT_COMM_OVERLAP: real = &s->comm_overlap; break;
-    case OPT_MEASURED_TRAIN: real = &s->measured_train_tokens_per_s; break;
-    case OPT_MEASURED_TTFT: real = &s->measured_ttft_s; break;
-    case OPT_TRAIN_TOKENS: real = &s->train_tokens; break;
-    case OPT_TRAIN_MFU: real = &s->train_mfu; break;
-    case OPT_TRAIN_CHIP_HOURS: real = &s->train_chip_hours; break;
     case OPT_OP:
         return op_spec_parse(text, &s->op, err, errsize) == 0 ? 0 : 2;
     case OPT_KERNELS_FROM: {
@@ -849,11 +847,6 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         }
         snprintf(err, errsize, "--flops-convention '%s': give palm, megatron, 6n or causal", text);
         return 2;
-    case OPT_MEASURED_TPOT: real = &s->measured_tpot_s; break;
-    case OPT_PRICE: real = &s->price_usd_per_chip_hour; break;
-    case OPT_POWER_W: real = &s->power_w; break;
-    case OPT_PUE: real = &s->pue; break;
-    case OPT_CHIPS: whole = &s->chips; break;
     case OPT_LAYERS:
     case OPT_WINDOW:
     case OPT_GATED:
@@ -861,27 +854,17 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     case OPT_TIED:
     case OPT_UNTIED:
         return apply_model_flag(id, text, s, err, errsize);
-    case OPT_HEADS: whole = &s->model.heads; break;
-    case OPT_KV_HEADS: whole = &s->model.kv_heads; break;
-    case OPT_D_MODEL: whole = &s->model.d_model; break;
-    case OPT_D_HEAD: whole = &s->model.d_head; break;
-    case OPT_D_FF: whole = &s->model.d_ff; break;
-    case OPT_VOCAB: whole = &s->model.vocab; break;
-    case OPT_BATCH: whole = &s->batch; break;
-    case OPT_CONTEXT: whole = &s->context_tokens; break;
-    case OPT_PREFILL: whole = &s->prefill_tokens; break;
-    case OPT_DECODE: whole = &s->decode_tokens; break;
-    case OPT_MAX_CHIPS: whole = &s->max_chips; break;
-    case OPT_TILE: whole = &s->tile; break;
-    case OPT_PEAK: real = &s->peak_flops_override; break;
-    case OPT_HBM_BW: real = &s->hbm_bytes_per_s_override; break;
-    case OPT_HBM_BYTES: real = &s->hbm_bytes_override; break;
-    case OPT_BUDGET: real = &s->budget_s; break;
-    case OPT_OVERHEAD: real = &s->overhead_s; break;
-    case OPT_RESERVE: real = &s->reserve_bytes; break;
-    case OPT_MFU: real = &s->mfu; break;
-    default:
-        return 0;
+    default: {
+        /* a plain number knob: its row says where it goes (knobs.h) */
+        const struct knob *k = knob_of(id);
+        if (!k || !k->plain)
+            return 0;
+        if (k->value == KNOB_WHOLE)
+            whole = (int64_t *)((char *)s + k->offset);
+        else
+            real = (double *)((char *)s + k->offset);
+        break;
+    }
     }
     if (whole) {
         int64_t before = *whole;
@@ -952,11 +935,8 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
     }
     if (parse_real(id, text, real, err, errsize) != 0)
         return 2;
-    if ((id == OPT_PEAK || id == OPT_HBM_BW || id == OPT_HBM_BYTES || id == OPT_MEASURED_TRAIN ||
-         id == OPT_MEASURED_TTFT || id == OPT_MEASURED_TPOT || id == OPT_TTFT_TARGET || id == OPT_TPOT_TARGET ||
-         id == OPT_PRICE || id == OPT_POWER_W || id == OPT_PUE || id == OPT_TRAIN_TOKENS || id == OPT_TRAIN_MFU ||
-         id == OPT_TRAIN_CHIP_HOURS) &&
-        !(*real > 0.0)) {
+    const struct knob *given = knob_of(id);
+    if (given && given->positive && !(*real > 0.0)) {
         snprintf(err, errsize, "--%s '%s': give a number above 0", flag_name(id), text);
         return 2;
     }

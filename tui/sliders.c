@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "knobs.h"
 #include "suggest.h"
 
 static const char *const names[SLIDER_COUNT] = {
@@ -15,12 +16,6 @@ static const char *const names[SLIDER_COUNT] = {
     "context", "prefill", "decode", "budget", "overhead", "prefl MFU", "kv prec", "reserve",
 };
 
-/* Each knob's command-line flag, for slider_message; NULL: none. */
-static const char *const flags[SLIDER_COUNT] = {
-    "--batch", NULL, "--kv-heads", "--chips", "--pp", "--ep", "--precision", "--act-precision", "--chip",
-    "--context", "--prefill-tokens", "--decode-tokens", "--budget", "--overhead", "--mfu", "--kv-precision",
-    "--reserve",
-};
 
 static const char *const hints[SLIDER_COUNT] = {
     "a whole number, e.g. 64",
@@ -887,8 +882,8 @@ static const struct {
 static const char *knob_for_flag(const char *text, size_t len)
 {
     for (int i = 0; i < SLIDER_COUNT; i++)
-        if (flags[i] && strlen(flags[i]) == len && strncmp(text, flags[i], len) == 0)
-            return names[i];
+        if (knob_by_flag(text, len) && knob_by_flag(text, len) == knob_by_explorer(names[i]))
+            return names[i]; /* the knob's row names it (knobs.h); the model knob has none of its own */
     for (size_t i = 0; i < sizeof other_names / sizeof other_names[0]; i++)
         if (strlen(other_names[i].flag) == len && strncmp(text, other_names[i].flag, len) == 0)
             return other_names[i].name;

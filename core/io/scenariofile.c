@@ -1,6 +1,8 @@
 /* scenariofile.c — scenarios to and from JSON. */
 #include "scenariofile.h"
 
+#include "knobs.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -15,56 +17,6 @@ struct int_field {
 };
 
 #define SFIELD(name) offsetof(struct scenario, name)
-static const struct int_field scenario_ints[] = {
-    {"chips", SFIELD(chips)},
-    {"batch", SFIELD(batch)},
-    {"context_tokens", SFIELD(context_tokens)},
-    {"prefill_tokens", SFIELD(prefill_tokens)},
-    {"decode_tokens", SFIELD(decode_tokens)},
-    {"max_chips", SFIELD(max_chips)},
-    {"tile", SFIELD(tile)},
-    {"data_parallel", SFIELD(data_parallel)},
-    {"pp", SFIELD(pp)},
-    {"ep", SFIELD(ep)},
-    {"microbatches", SFIELD(microbatches)},
-    {"activation_tokens", SFIELD(activation_tokens)},
-    {"spec_tokens", SFIELD(spec_tokens)},
-    {"spec_verify_tokens", SFIELD(spec_verify_tokens)},
-    {"disagg_prefill_chips", SFIELD(disagg_prefill_chips)},
-    {"disagg_prefill_tp", SFIELD(disagg_prefill_tp)},
-    {"disagg_prefill_dp", SFIELD(disagg_prefill_dp)},
-    {"disagg_prefill_moe_ep", SFIELD(disagg_prefill_moe_ep)},
-    {"moe_ep", SFIELD(moe_ep)},
-    {"bench_rounds", SFIELD(bench_rounds)},
-};
-static const struct int_field scenario_reals[] = {
-    {"peak_flops_override", SFIELD(peak_flops_override)},
-    {"hbm_bytes_per_s_override", SFIELD(hbm_bytes_per_s_override)},
-    {"hbm_bytes_override", SFIELD(hbm_bytes_override)},
-    {"params", SFIELD(params)},
-    {"budget_s", SFIELD(budget_s)},
-    {"overhead_s", SFIELD(overhead_s)},
-    {"reserve_bytes", SFIELD(reserve_bytes)},
-    {"mfu", SFIELD(mfu)},
-    {"recompute_fraction", SFIELD(recompute_fraction)},
-    {"comm_overlap", SFIELD(comm_overlap)},
-    {"measured_train_tokens_per_s", SFIELD(measured_train_tokens_per_s)},
-    {"measured_ttft_s", SFIELD(measured_ttft_s)},
-    {"measured_tpot_s", SFIELD(measured_tpot_s)},
-    {"ep_imbalance", SFIELD(ep_imbalance)},
-    {"spec_accept", SFIELD(spec_accept)},
-    {"spec_draft_params", SFIELD(spec_draft_params)},
-    {"ttft_target_s", SFIELD(ttft_target_s)},
-    {"tpot_target_s", SFIELD(tpot_target_s)},
-    {"price_usd_per_chip_hour", SFIELD(price_usd_per_chip_hour)},
-    {"power_w", SFIELD(power_w)},
-    {"pue", SFIELD(pue)},
-    {"train_tokens", SFIELD(train_tokens)},
-    {"train_mfu", SFIELD(train_mfu)},
-    {"train_chip_hours", SFIELD(train_chip_hours)},
-    {"arrival_per_s", SFIELD(arrival_per_s)},
-    {"prefix_hit", SFIELD(prefix_hit)},
-};
 #undef SFIELD
 
 #define MFIELD(name) offsetof(struct model_shape, name)
@@ -154,11 +106,14 @@ char *scenario_to_json(const struct scenario *s)
     cJSON *root = cJSON_CreateObject();
     json_add_exact(root, "version", RT_SCENARIO_VERSION);
     chip_to_json(cJSON_AddObjectToObject(root, "chip"), &s->chip);
-    for (size_t i = 0; i < sizeof scenario_ints / sizeof scenario_ints[0]; i++)
-        json_add_exact(root, scenario_ints[i].key,
-                                (double)*(const int64_t *)((const char *)s + scenario_ints[i].offset));
-    for (size_t i = 0; i < sizeof scenario_reals / sizeof scenario_reals[0]; i++)
-        json_add_exact(root, scenario_reals[i].key, *(const double *)((const char *)s + scenario_reals[i].offset));
+    size_t nk;
+    const struct knob *k = knob_table(&nk);
+    for (int pass = 0; pass < 2; pass++) /* the whole numbers, then the reals (knobs.h) */
+        for (size_t i = 0; i < nk; i++)
+            if (k[i].key && k[i].value == (pass == 0 ? KNOB_WHOLE : KNOB_REAL))
+                json_add_exact(root, k[i].key,
+                               pass == 0 ? (double)*(const int64_t *)((const char *)s + k[i].offset)
+                                         : *(const double *)((const char *)s + k[i].offset));
     cJSON_AddStringToObject(root, "precision", precision_name(s->precision));
     cJSON_AddStringToObject(root, "kv_precision", precision_name(s->kv_precision));
     cJSON_AddStringToObject(root, "act_precision", precision_name(s->act_precision));
@@ -507,41 +462,22 @@ static int read_model(const cJSON *obj, const char *path, struct model_shape *m,
     return 0;
 }
 
-/* scenario_check names a knob by its flag; a file has it under a key. */
-static const struct {
-    const char *flag, *key;
-} flag_keys[] = {
-    {"--chips", "chips"}, {"--batch", "batch"}, {"--context", "context_tokens"},
-    {"--prefill-tokens", "prefill_tokens"}, {"--decode-tokens", "decode_tokens"}, {"--max-chips", "max_chips"},
-    {"--tile", "tile"}, {"--dp", "data_parallel"}, {"--pp", "pp"}, {"--ep", "ep"}, {"--microbatches", "microbatches"},
-    {"--activation-tokens", "activation_tokens"}, {"--spec-tokens", "spec_tokens"},
-    {"--disagg", "disagg_prefill_chips"}, {"--prefill-tp", "disagg_prefill_tp"}, {"--prefill-dp", "disagg_prefill_dp"},
-    {"--prefill-moe-ep", "disagg_prefill_moe_ep"},
-    {"--moe-ep", "moe_ep"}, {"--bench-rounds", "bench_rounds"}, {"--arrival-rate", "arrival_per_s"},
-    {"--prefix-cache", "prefix_hit"}, {"--peak-flops", "peak_flops_override"},
-    {"--hbm-bw", "hbm_bytes_per_s_override"}, {"--hbm-bytes", "hbm_bytes_override"}, {"--params", "params"},
-    {"--budget", "budget_s"}, {"--overhead", "overhead_s"}, {"--reserve", "reserve_bytes"}, {"--mfu", "mfu"},
-    {"--recompute", "recompute_fraction"}, {"--comm-overlap", "comm_overlap"},
-    {"--measured-train-tokens-per-s", "measured_train_tokens_per_s"}, {"--measured-ttft-s", "measured_ttft_s"},
-    {"--measured-tpot-s", "measured_tpot_s"}, {"--ep-imbalance", "ep_imbalance"}, {"--spec-accept", "spec_accept"},
-    {"--spec-verify", "spec_verify_tokens"},
-    {"--spec-draft", "spec_draft_params"}, {"--ttft-target", "ttft_target_s"}, {"--tpot-target", "tpot_target_s"},
-    {"--step-times", "step_times_s"}, {"--price-per-chip-hour", "price_usd_per_chip_hour"}, {"--power-w", "power_w"},
-    {"--pue", "pue"},
-    {"--train-tokens", "train_tokens"}, {"--train-mfu", "train_mfu"},
-    {"--train-chip-hours", "train_chip_hours"}, {"--flops-convention", "flops_convention"},
-    {"--act-precision", "act_precision"}, {"--precision", "precision"}, {"--kv-precision", "kv_precision"},
-};
-
 /* Writes scenario_check's message why as "PATH: 'key' (--flag) ..." when it
  * starts with a knob's flag, so that the file's key is named; otherwise as
  * "PATH: why". */
 static void name_the_key(const char *why, const char *path, char *err, size_t errsize)
 {
-    for (size_t i = 0; i < COUNT(flag_keys); i++) {
-        size_t n = strlen(flag_keys[i].flag);
-        if (strncmp(why, flag_keys[i].flag, n) == 0 && why[n] == ' ') {
-            snprintf(err, errsize, "%s: '%s' (%s)%s", path, flag_keys[i].key, flag_keys[i].flag, why + n);
+    size_t nk;
+    const struct knob *k = knob_table(&nk);
+    for (size_t i = 0; i < nk; i++) {
+        /* a knob the file keeps under a key of its own (not an object: a chip, a model, an engine is named
+         * by the message itself) */
+        if (!k[i].key || strcmp(k[i].key, "chip") == 0 || strcmp(k[i].key, "model") == 0 ||
+            strcmp(k[i].key, "engine") == 0)
+            continue;
+        size_t n = strlen(k[i].flag);
+        if (strncmp(why, k[i].flag, n) == 0 && why[n] == ' ') {
+            snprintf(err, errsize, "%s: '%s' (%s)%s", path, k[i].key, k[i].flag, why + n);
             return;
         }
     }
@@ -599,18 +535,25 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
                 s.chip = *builtin;
         }
     }
-    for (size_t i = 0; i < sizeof scenario_ints / sizeof scenario_ints[0]; i++) {
-        double v;
-        enum json_found f = json_number(root, scenario_ints[i].key, path, "", false, -1e15, 1e15, true, &v, err, errsize);
-        if (f == JSON_BAD)
-            goto done;
-        if (f == JSON_FOUND)
-            *(int64_t *)((char *)&s + scenario_ints[i].offset) = (int64_t)v;
-    }
-    for (size_t i = 0; i < sizeof scenario_reals / sizeof scenario_reals[0]; i++)
-        if (json_number(root, scenario_reals[i].key, path, "", false, -1e21, 1e21, false,
-                        (double *)((char *)&s + scenario_reals[i].offset), err, errsize) == JSON_BAD)
-            goto done;
+    size_t nk;
+    const struct knob *kn = knob_table(&nk);
+    for (int pass = 0; pass < 2; pass++) /* the whole numbers, then the reals, as written */
+        for (size_t i = 0; i < nk; i++) {
+            if (!kn[i].key || kn[i].value != (pass == 0 ? KNOB_WHOLE : KNOB_REAL))
+                continue;
+            if (pass == 1) {
+                if (json_number(root, kn[i].key, path, "", false, -1e21, 1e21, false,
+                                (double *)((char *)&s + kn[i].offset), err, errsize) == JSON_BAD)
+                    goto done;
+                continue;
+            }
+            double v;
+            enum json_found f = json_number(root, kn[i].key, path, "", false, -1e15, 1e15, true, &v, err, errsize);
+            if (f == JSON_BAD)
+                goto done;
+            if (f == JSON_FOUND)
+                *(int64_t *)((char *)&s + kn[i].offset) = (int64_t)v;
+        }
     const char *prec_keys[] = {"precision", "kv_precision"};
     enum rt_precision *prec[] = {&s.precision, &s.kv_precision};
     for (int i = 0; i < 2; i++) {
@@ -757,8 +700,7 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
                            "spec_draft", "spec_accept_by_position",
                            "recompute", "flops_convention", "unfused_attention", NULL};
     for (const cJSON *c = root->child; c; c = c->next)
-        if (!in_names(c->string, known) && !in_fields(c->string, scenario_ints, COUNT(scenario_ints)) &&
-            !in_fields(c->string, scenario_reals, COUNT(scenario_reals)))
+        if (!in_names(c->string, known) && !knob_by_key(c->string))
             warn_add(w, "%s: unknown key '%s' ignored", path, c->string);
     char why[256];
     if (scenario_check(&s, why, sizeof why) != 0) {
