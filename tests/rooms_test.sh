@@ -50,5 +50,21 @@ tui_in_core=$(for r in $rooms; do for f in core/$r/*.c core/$r/*.h; do [ -f "$f"
 grep -ln 'ncurses\|curses\.h' core/*/*.c core/*/*.h >/dev/null 2>&1 && bad "a core file names curses" ||
     ok "no core file names curses"
 
+# tui/'s files call each other one way too: the modes (commands.c) call the readers of measurements,
+# which parse their rows' flags through the command line's parser (cli.c), which calls neither.
+# Each file "x.c" or "x.h" is module x; an #include of another tui header is an arrow; tsort refuses a loop.
+edges=$(for f in tui/*.c tui/*.h; do
+    m=$(basename "$f"); m=${m%.*}
+    sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r inc; do
+        [ -f "tui/$inc.h" ] && [ "$inc" != "$m" ] && echo "$m $inc"
+    done
+done)
+if printf '%s\n' "$edges" | tsort >/dev/null 2>"${TMPDIR:-/tmp}/rooftop-rooms-tsort.$$"; then
+    ok "no circle among tui's files (tsort of their #includes)"
+else
+    bad "a circle among tui's files: $(cat "${TMPDIR:-/tmp}/rooftop-rooms-tsort.$$")"
+fi
+rm -f "${TMPDIR:-/tmp}/rooftop-rooms-tsort.$$"
+
 echo "rooms: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -14,6 +14,7 @@
 #include "testutil.h"
 
 #include "calibrate.h"
+#include "cli.h"
 #include "fileio.h"
 #include "measured.h"
 
@@ -34,7 +35,7 @@ static int setup(void **state)
     struct scenario base;
     scenario_default(&base);
     struct load_warnings w = {0};
-    int rc = measured_read(CASES, text, len, &base, &obs, &n_obs, &w, err, sizeof err);
+    int rc = measured_read(CASES, text, len, &base, cli_scenario_from_flags, &obs, &n_obs, &w, err, sizeof err);
     free(text);
     if (rc != 0)
         fprintf(stderr, "%s\n", err);
@@ -123,7 +124,7 @@ static void test_calibrate_points(void **state)
     size_t n;
     char err[600];
     struct load_warnings w = {0};
-    assert_int_equal(measured_read("points.csv", text, strlen(text), &base, &pts, &n, &w, err, sizeof err), 0);
+    assert_int_equal(measured_read("points.csv", text, strlen(text), &base, cli_scenario_from_flags, &pts, &n, &w, err, sizeof err), 0);
     assert_int_equal(n, 6);
     struct fit_param params[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0, false}, {FIT_MEMORY, "h100", "", 0.8, 0, false},
                                  {FIT_KERNEL_S, "h100", "", 1e-6, 0, false}};
@@ -143,7 +144,7 @@ static void test_calibrate_points(void **state)
         {"label,flops,bytes,seconds\n\"k,1e12,1e9,1\n", "points.csv:2: a quote is never closed"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(measured_read("points.csv", bad[i][0], strlen(bad[i][0]), &base, &pts, &n, &w, err, sizeof err),
+        assert_int_equal(measured_read("points.csv", bad[i][0], strlen(bad[i][0]), &base, cli_scenario_from_flags, &pts, &n, &w, err, sizeof err),
                          -1);
         if (!strstr(err, bad[i][1]))
             fail_msg("'%s' does not contain '%s'", err, bad[i][1]);
@@ -155,26 +156,26 @@ static void test_calibrate_points(void **state)
     size_t at = strlen(longrow);
     memset(longrow + at, 'x', 1500);
     snprintf(longrow + at + 1500, sizeof longrow - at - 1500, ",1e12,1e9,1\n");
-    assert_int_equal(measured_read("points.csv", longrow, strlen(longrow), &base, &pts, &n, &w, err, sizeof err), -1);
+    assert_int_equal(measured_read("points.csv", longrow, strlen(longrow), &base, cli_scenario_from_flags, &pts, &n, &w, err, sizeof err), -1);
     if (!strstr(err, "points.csv:2: a field is longer than 1023 bytes"))
         fail_msg("'%s'", err);
     snprintf(longrow, sizeof longrow, "label,flops,bytes,seconds\nk,1e12,1e9,1");
     for (int i = 0; i < 40; i++)
         strcat(longrow, ",0");
     strcat(longrow, "\n");
-    assert_int_equal(measured_read("points.csv", longrow, strlen(longrow), &base, &pts, &n, &w, err, sizeof err), -1);
+    assert_int_equal(measured_read("points.csv", longrow, strlen(longrow), &base, cli_scenario_from_flags, &pts, &n, &w, err, sizeof err), -1);
     if (!strstr(err, "more than 32 fields"))
         fail_msg("'%s'", err);
     snprintf(longrow, sizeof longrow, "id,category,engine,measured_s,rooftop_args,rooftop_metric\nr1,kernel_gemm,generic,1,\"");
     for (int i = 0; i < 70; i++)
         strcat(longrow, "--batch 1 ");
     strcat(longrow, "\",key:latency.detailed.prefill_s\n");
-    assert_int_equal(measured_read("cases.csv", longrow, strlen(longrow), &base, &pts, &n, &w, err, sizeof err), -1);
+    assert_int_equal(measured_read("cases.csv", longrow, strlen(longrow), &base, cli_scenario_from_flags, &pts, &n, &w, err, sizeof err), -1);
     if (!strstr(err, "cases.csv:2: rooftop_args: too long"))
         fail_msg("'%s'", err);
     /* Too few rows for the parameters. */
     const char two[] = "label,flops,bytes,seconds\na,1e12,1e9,0.002\nb,1e9,4e9,0.002\n";
-    assert_int_equal(measured_read("two.csv", two, strlen(two), &base, &pts, &n, &w, err, sizeof err), 0);
+    assert_int_equal(measured_read("two.csv", two, strlen(two), &base, cli_scenario_from_flags, &pts, &n, &w, err, sizeof err), 0);
     struct fit_param three[] = {{FIT_MATMUL_BF16, "h100", "", 0.8, 0, false}, {FIT_MEMORY, "h100", "", 0.8, 0, false},
                                 {FIT_KERNEL_S, "h100", "", 1e-6, 0, false}};
     assert_int_equal(calibrate_fit(pts, n, three, 3, 100, &mape, err, sizeof err), -1);
@@ -208,7 +209,7 @@ static struct observation *synthetic_points(size_t n)
     struct observation *rows;
     size_t got;
     char err[300];
-    assert_int_equal(measured_read("p.csv", text, used, &base, &rows, &got, NULL, err, sizeof err), 0);
+    assert_int_equal(measured_read("p.csv", text, used, &base, cli_scenario_from_flags, &rows, &got, NULL, err, sizeof err), 0);
     assert_int_equal(got, n);
     free(text);
     return rows;

@@ -13,7 +13,7 @@
 
 #include "fileio.h"
 
-#include "cli.h"
+#include "commands.h"
 
 /* What one run of the program printed. */
 struct run {

@@ -14,6 +14,7 @@
 #include "fileio.h"
 #include "kernelcal.h"
 #include "measured.h"
+#include "userfiles.h"
 
 #define ITERATIONS 1500
 #define FOLDS 10 /* cross-validation folds: linear in the rows; leave-one-out below 10 rows */
@@ -118,37 +119,6 @@ static size_t keep_chip(struct observation *obs, size_t n, const char *chip)
         if (obs[i].point || strcmp(obs[i].scenario.chip.key, chip) == 0)
             obs[k++] = obs[i];
     return k;
-}
-
-int calibrate_write_chip(const char *path, const struct chip_spec *chip, FILE *errout)
-{
-    cJSON *root = cJSON_CreateObject();
-    chip_to_json(root, chip);
-    char *text = json_make_exact(root) == 0 ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text) {
-        fprintf(errout, "rooftop: out of memory\n");
-        return 1;
-    }
-    size_t len = strlen(text);
-    char *with_newline = malloc(len + 2);
-    char err[600];
-    int status = 0;
-    if (!with_newline) {
-        fprintf(errout, "rooftop: out of memory\n");
-        status = 1;
-    } else {
-        memcpy(with_newline, text, len);
-        with_newline[len] = '\n';
-        with_newline[len + 1] = '\0';
-        if (write_file_atomic(path, with_newline, len + 1, err, sizeof err) != 0) {
-            cli_say(errout, "%s", err);
-            status = 1;
-        }
-    }
-    free(with_newline);
-    cJSON_free(text);
-    return status;
 }
 
 /* Fits the scenario's chip profile to its rows. */
@@ -262,7 +232,10 @@ static int fit_chip(const struct cli_options *o, struct observation *obs, size_t
     snprintf(fitted.efficiency.source, sizeof fitted.efficiency.source, "%s fitted to %zu rows of %s (MAPE %.1f%%); "
                                                                         "the rest as before",
              which, kept, path, after * 100.0);
-    int status = calibrate_write_chip(o->write_chip, &fitted, errout);
+    char werr[700];
+    int status = userfile_write_chip(o->write_chip, &fitted, werr, sizeof werr) == 0 ? 0 : 1;
+    if (status)
+        cli_say(errout, "%s", werr);
     if (status == 0)
         fprintf(out, "Wrote %s (use it with --chip %s)\n", o->write_chip, o->write_chip);
     return status;
@@ -338,7 +311,8 @@ int run_calibrate(const struct cli_options *o, FILE *out, FILE *errout)
     }
     struct observation *obs = NULL;
     struct load_warnings w = {0};
-    int rc = measured_read(o->calibrate_path, text, len, &o->scenario, &obs, &n, &w, err, sizeof err);
+    int rc = measured_read(o->calibrate_path, text, len, &o->scenario, cli_scenario_from_flags, &obs, &n, &w, err,
+                           sizeof err);
     free(text);
     cli_print_warnings(errout, &w);
     if (rc != 0) {

@@ -15,8 +15,5 @@
  * row: the message names it), 1 when the chip cannot be written. */
 int run_calibrate(const struct cli_options *o, FILE *out, FILE *errout);
 
-/* Saves chip (with its fitted profiles) as a chip file at path, written
- * atomically. Returns 0, or 1 with the reason said on errout. */
-int calibrate_write_chip(const char *path, const struct chip_spec *chip, FILE *errout);
 
 #endif

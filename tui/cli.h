@@ -80,13 +80,6 @@ char *cli_data_dir(char *out, size_t size, const char *kind);
  * its buffer is "--FLAG: the path is too long", never cut short. */
 int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize);
 
-/* Runs the program: parses argv, then prints the report, sweep, list, help
- * or version to out, or opens the explorer when stdin and stdout are
- * terminals (falling back to the text report). Errors go to errout as
- * "rooftop: ..." lines. Returns the exit status: 0 success, 2 bad usage,
- * 1 other failure. */
-int cli_main(int argc, char **argv, FILE *out, FILE *errout);
-
 /* Prints one "rooftop: MESSAGE" line to errout, MESSAGE formatted as by
  * printf (at most 1023 bytes) with its control bytes, newlines and invalid
  * UTF-8 made visible as \xNN (textsafe.h): a name quoted from a file or a
@@ -99,5 +92,11 @@ void cli_print_warnings(FILE *errout, const struct load_warnings *w);
 
 /* The --help text. */
 const char *cli_usage(void);
+
+/* The scenario argv's flags describe (argv[0] a program name, argc words,
+ * as cli_parse reads them): 0 with *out set, or nonzero with one line in
+ * why, also when the flags ask for a mode rather than a scenario. The
+ * measurement readers' scenario_from_flags_fn (measured.h). */
+int cli_scenario_from_flags(int argc, char **argv, struct scenario *out, char *why, size_t whysize);
 
 #endif

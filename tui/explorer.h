@@ -6,12 +6,10 @@
 
 #include "calibrate.h"
 #include "scenario.h"
+#include "termbg.h"
 #include "themefile.h"
 #include "tour.h"
 
-/* The terminal's background, for choosing a theme: asked of the terminal
- * (COLORFGBG, then an OSC 11 query), or named with --background. */
-enum explorer_background { EXPLORER_BG_AUTO = 0, EXPLORER_BG_DARK, EXPLORER_BG_LIGHT };
 
 /* Options the command line passes to the explorer. */
 struct explorer_options {

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "calibrate_cmd.h"
+#include "userfiles.h"
 #include "chipfile.h"
 #include "cli.h"
 #include "fileio.h"
@@ -485,7 +485,10 @@ int run_kernel_calibrate(const struct cli_options *o, FILE *out, FILE *errout)
             for (size_t g = 0; g < ng && k->count < RT_KERNEL_FITS_MAX; g++)
                 if (groups[g].n > 0 && groups[g].fitted)
                     k->fits[k->count++] = groups[g].fit;
-            status = calibrate_write_chip(o->write_chip, chip, errout);
+            char werr[700];
+            status = userfile_write_chip(o->write_chip, chip, werr, sizeof werr) == 0 ? 0 : 1;
+            if (status)
+                cli_say(errout, "%s", werr);
             free(chip);
         }
     }

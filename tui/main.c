@@ -3,7 +3,7 @@
 #include <locale.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "sigexit.h"
 
 int main(int argc, char **argv)

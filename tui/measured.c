@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "fileio.h"
 #include "profile_kineto.h"
 #include "profile_ncu.h"
@@ -320,7 +319,7 @@ static const char *level_of(const char *category)
 
 /* Builds one case row's scenario from its flags. */
 static int case_scenario(const char *path, int line, const char *args, const char *engine, struct scenario *out,
-                         char *ran, size_t ransize, char *err, size_t errsize)
+                         char *ran, size_t ransize, scenario_from_flags_fn parse, char *err, size_t errsize)
 {
     /* {configs} is the configs folder beside the file. */
     char dir[1024], expanded[CSV_FIELD_MAX];
@@ -367,21 +366,10 @@ static int case_scenario(const char *path, int line, const char *args, const cha
         argv[++n] = engine_word;
     }
     argv[n + 1] = NULL;
-    struct cli_options *o = malloc(sizeof *o);
-    if (!o) {
-        snprintf(err, errsize, "out of memory");
-        return -1;
-    }
     char why[600];
-    int rc = cli_parse(n + 1, argv, o, why, sizeof why);
-    if (rc == 0 && o->mode != CLI_EXPLORE && o->mode != CLI_REPORT) {
-        snprintf(why, sizeof why, "the flags must describe a scenario, not a mode");
-        rc = 2;
-    }
-    if (rc == 0)
-        *out = o->scenario;
-    cli_options_free(o);
-    free(o);
+    int rc = parse ? parse(n + 1, argv, out, why, sizeof why) : -1;
+    if (!parse)
+        snprintf(why, sizeof why, "no reader of flags was given for case rows");
     if (rc != 0) {
         snprintf(err, errsize, "%s:%d: rooftop_args: %s", path, line, why);
         return -1;
@@ -390,7 +378,8 @@ static int case_scenario(const char *path, int line, const char *args, const cha
 }
 
 int measured_read(const char *path, const char *text, size_t len, const struct scenario *base,
-                  struct observation **out, size_t *count, struct load_warnings *w, char *err, size_t errsize)
+                  scenario_from_flags_fn parse, struct observation **out, size_t *count, struct load_warnings *w,
+                  char *err, size_t errsize)
 {
     *out = NULL;
     *count = 0;
@@ -546,7 +535,7 @@ int measured_read(const char *path, const char *text, size_t len, const struct s
         o->line = line;
         snprintf(o->metric, sizeof o->metric, "%s", f[c_metric]);
         if (case_scenario(path, line, c_args < k ? f[c_args] : "", c_eng >= 0 && c_eng < k ? f[c_eng] : "",
-                          &o->scenario, o->args, sizeof o->args, err, errsize) != 0)
+                          &o->scenario, o->args, sizeof o->args, parse, err, errsize) != 0)
             goto fail;
         n++;
     }

@@ -52,12 +52,20 @@ int measured_points_read_path(const char *path, const char *shown, struct measur
                               size_t *count, struct points_context *ctx, struct load_warnings *w, char *err,
                               size_t errsize);
 
+/* Turns a case row's flags (argv[0] a program name, argc words) into a
+ * scenario: 0, or nonzero with one line in why (the command line's
+ * cli_scenario_from_flags; handed in, so that the readers of measurements
+ * sit below the command line that calls them). */
+typedef int (*scenario_from_flags_fn)(int argc, char **argv, struct scenario *out, char *why, size_t whysize);
+
 /* Reads a measurements file (either format, or a profiler export as
  * measured_points_read reads one) into a new array of observations (free
  * it). Point rows are timed on base's chip; case rows
- * build their own scenarios from their flags (with the user's chip files).
- * Returns 0 with *out and *count, or -1 with "PATH:LINE: ..." in err. */
+ * build their own scenarios from their flags through parse (with the
+ * user's chip files). Returns 0 with *out and *count, or -1 with
+ * "PATH:LINE: ..." in err. */
 int measured_read(const char *path, const char *text, size_t len, const struct scenario *base,
-                  struct observation **out, size_t *count, struct load_warnings *w, char *err, size_t errsize);
+                  scenario_from_flags_fn parse, struct observation **out, size_t *count, struct load_warnings *w,
+                  char *err, size_t errsize);
 
 #endif

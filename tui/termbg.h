@@ -8,8 +8,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "explorer.h"
 #include "themefile.h"
+
+/* The terminal's background, for choosing a theme: asked of the terminal
+ * (COLORFGBG, then an OSC 11 query), or named with --background. */
+enum explorer_background { EXPLORER_BG_AUTO = 0, EXPLORER_BG_DARK, EXPLORER_BG_LIGHT };
 
 /* The background COLORFGBG describes ("fg;bg" or "fg;other;bg", as rxvt,
  * Konsole and others set it): the last field is the background's colour

@@ -161,3 +161,28 @@ int userfile_model(const char *what, const char *path, struct model_shape *out, 
     }
     return rc != 0 ? -1 : 0;
 }
+
+int userfile_write_chip(const char *path, const struct chip_spec *chip, char *err, size_t errsize)
+{
+    cJSON *root = cJSON_CreateObject();
+    if (root)
+        chip_to_json(root, chip);
+    char *text = root && json_make_exact(root) == 0 ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    size_t len = text ? strlen(text) : 0;
+    char *with_newline = text ? malloc(len + 2) : NULL;
+    int status = 0;
+    if (!with_newline) {
+        snprintf(err, errsize, "out of memory");
+        status = -1;
+    } else {
+        memcpy(with_newline, text, len);
+        with_newline[len] = '\n';
+        with_newline[len + 1] = '\0';
+        if (write_file_atomic(path, with_newline, len + 1, err, errsize) != 0)
+            status = -1;
+    }
+    free(with_newline);
+    cJSON_free(text);
+    return status;
+}

@@ -48,6 +48,12 @@ int userfile_chip(const char *what, const char *path, struct chip_spec *out, str
  * err set: "WHAT: the path is too long ..." when path (with "/config.json"
  * for a folder) is longer than 4095 bytes (never cut short: a shorter path
  * names another file), or the read's or the config's message. */
+/* Saves chip (with its fitted profiles) as a chip file at path, written
+ * atomically (a crash leaves the old file or none, never half of one).
+ * Returns 0, or -1 with the reason in err ("out of memory", or the
+ * write's message naming the path). */
+int userfile_write_chip(const char *path, const struct chip_spec *chip, char *err, size_t errsize);
+
 int userfile_model(const char *what, const char *path, struct model_shape *out, struct load_warnings *w, char *err,
                    size_t errsize);
 

@@ -177,7 +177,8 @@ static int validate_cases(const struct cli_options *o, const char *text, size_t 
     struct observation *obs;
     size_t n;
     struct load_warnings w = {0};
-    if (measured_read(o->validate_path, text, len, &o->scenario, &obs, &n, &w, err, sizeof err) != 0) {
+    if (measured_read(o->validate_path, text, len, &o->scenario, cli_scenario_from_flags, &obs, &n, &w, err,
+                      sizeof err) != 0) {
         cli_say(errout, "%s", err);
         return 2;
     }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "calibrate.h"
+#include "cli.h"
 #include "measured.h"
 #include "scenario.h"
 
@@ -31,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n = 0;
     struct load_warnings w = {0};
     char err[700];
-    if (measured_read("fuzz.csv", (const char *)data, size, &base, &obs, &n, &w, err, sizeof err) != 0) {
+    if (measured_read("fuzz.csv", (const char *)data, size, &base, cli_scenario_from_flags, &obs, &n, &w, err,
+                      sizeof err) != 0) {
         if (obs)
             abort(); /* a failed read leaves nothing behind */
         return 0;
