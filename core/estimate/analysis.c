@@ -873,16 +873,159 @@ static double group_decode_step_s(const struct scenario *s, const struct analysi
     return t;
 }
 
+/* A disaggregated prefill pool's layout: each worker's tensor-parallel and
+ * attention-DP degrees (within a box unless told) and the workers' count;
+ * hw becomes a worker's rates (its chips, its experts over its own chips:
+ * the replica's --moe-ep is the decode side's, its links). */
+struct pool_layout {
+    double tp, dp, workers;
+};
+
+static struct pool_layout serving_pool(const struct scenario *s, struct hw_rates *hw)
+{
+    struct pool_layout p;
+    p.dp = s->disagg_prefill_dp > 1 ? (double)s->disagg_prefill_dp : 1.0;
+    p.tp = s->disagg_prefill_tp > 0 ? (double)s->disagg_prefill_tp
+           : s->disagg_prefill_dp > 1
+               ? 1.0
+               : (double)pool_instance_tp(s->disagg_prefill_chips, s->model.heads, s->chip.scale_up_domain);
+    p.workers = (double)s->disagg_prefill_chips / (p.tp * p.dp);
+    hw->n_chips = p.tp;
+    hw->ep = p.dp;
+    hw->moe_ep = s->disagg_prefill_moe_ep > 0 ? (double)s->disagg_prefill_moe_ep : 0.0;
+    struct link_choice pool_link = link_for_group(&s->chip, p.tp);
+    struct link_choice pool_ep_link = link_for_group(&s->chip, p.tp * p.dp);
+    hw->link_bytes_per_s = pool_link.one_way_bytes_per_s;
+    hw->link_extra_step_s = pool_link.extra_step_s;
+    hw->ep_link_bytes_per_s = pool_ep_link.one_way_bytes_per_s;
+    hw->ep_link_extra_step_s = pool_ep_link.extra_step_s;
+    return p;
+}
+
+/* The KV a disaggregated request moves, seconds: what each decode rank
+ * holds of it (the memory model's per-chip share: its KV heads, a latent
+ * whole, its stage's layers; of which the prompt's tokens move, a fixed
+ * state whole), over that rank's own link; its bytes into *bytes. */
+static double serving_kv_move_s(const struct scenario *s, const struct analysis *a, double *bytes)
+{
+    struct link_choice l = link_for_group(&s->chip, (double)s->disagg_prefill_chips + (double)s->chips);
+    double state = a->memory.state_bytes_per_request / (double)scenario_tp(s) * a->parallel.stage_layers /
+                   (double)s->model.layers;
+    double kv = (a->memory.per_chip.kv_cache_bytes_per_request - state) *
+                    fmin(1.0, (double)s->prefill_tokens / (double)s->context_tokens) + state;
+    *bytes = kv;
+    return kv_transfer_s(kv, l.one_way_bytes_per_s, a->hw.eff.allreduce_step_s + l.extra_step_s);
+}
+
+/* The decode-step curve at the requests' mean context (the prompt and half
+ * the output) into c, for up to `top` sequences an attention group; the
+ * context costed into *context_tokens. */
+static void serving_decode_curve(const struct scenario *s, const struct analysis *a, double top,
+                                 struct serving_costs *c, double *context_tokens)
+{
+    struct scenario at_mean;
+    const struct scenario *sd = s;
+    struct hw_rates dh = a->hw;
+    double mean_ctx = (double)s->prefill_tokens + 0.5 * (double)s->decode_tokens;
+    if (mean_ctx >= 1.0 && mean_ctx < (double)s->context_tokens) {
+        at_mean = *s;
+        at_mean.context_tokens = (int64_t)ceil(mean_ctx);
+        sd = &at_mean;
+        hw_rates_prepare(&dh, sd);
+    }
+    *context_tokens = (double)sd->context_tokens;
+    static const double at[] = {1.0 / 64.0, 1.0 / 16.0, 1.0 / 4.0, 1.0 / 2.0, 1.0};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        double n = fmax(1.0, round(top * at[i]));
+        if (c->points > 0 && !(n > c->seqs[c->points - 1]))
+            continue;
+        c->seqs[c->points] = n;
+        c->decode_step_s[c->points] = group_decode_step_s(sd, a, &dh, n);
+        c->points++;
+    }
+}
+
+/* Prompts prefilled together (serving.h), 1, 2, 4 ... up to `together`
+ * of scenario ps's prompts a pass on hw, through pp stages: their GEMMs
+ * run at all their tokens, so k of them cost less than k passes of one. */
+static void serving_prompt_curve(const struct scenario *s, const struct scenario *ps, const struct analysis *a,
+                                 struct hw_rates *hw, double pp, double together, struct serving_costs *c)
+{
+    c->prompt_counts[0] = 1.0;
+    c->prompt_batch_s[0] = c->prompt_s;
+    c->prompt_points = 1;
+    for (double k = 2.0; c->prompt_points < RT_SERVING_POINTS; k = fmin(2.0 * k, together)) {
+        struct phase_cost pc;
+        hw->seqs = k;
+        phase_costs(ps, hw, RT_PHASE_PREFILL, !s->unfused_attention, &pc);
+        double hop_k = 0.0, hop_kr = 0.0;
+        if (pp > 1.0)
+            hop_s(s, a, k * (double)ps->prefill_tokens, link_for_group(&s->chip, (double)s->chips), &hop_k, &hop_kr);
+        c->prompt_counts[c->prompt_points] = k;
+        c->prompt_batch_s[c->prompt_points] = pc.realistic_s + (pp - 1.0) * hop_kr;
+        c->prompt_points++;
+        if (k >= together)
+            break;
+    }
+}
+
+/* The loop's figures a replica's (groups attention groups), the pool's
+ * share and fit, the throughputs and the targets' verdicts. */
+static void serving_figures_from_loop(const struct scenario *s, struct analysis *a, const struct serving_loop *lp,
+                                      const struct pool_layout *pool)
+{
+    struct serving_figures *sv = &a->serving;
+    double groups = (double)s->ep, replicas = (double)s->data_parallel;
+    bool disagg = s->disagg_prefill_chips > 0;
+    sv->loop = *lp;
+    sv->ttft_s = lp->steady_ttft_s;
+    sv->tpot_s = lp->steady_tpot_s;
+    sv->benchmark_ttft_s = lp->ttft_s;
+    sv->benchmark_tpot_s = lp->tpot_s;
+    sv->running_requests = lp->running * groups;
+    sv->requests_per_s = lp->requests_per_s * groups;
+
+    double chips = (double)s->chips;
+    sv->prefill_pool_share = 0.0;
+    if (disagg) {
+        sv->prefill_pool_tp = (int64_t)pool->tp;
+        sv->prefill_pool_dp = (int64_t)pool->dp;
+        sv->prefill_pool_workers = (int64_t)pool->workers;
+        sv->prefill_pool_load = lp->prefill_share;
+        /* The design's chips are the pool's and the replicas', idle or not (a
+         * search must not find a bigger pool free); the pool serves every
+         * replica, so each carries its share. */
+        sv->prefill_pool_share = sv->prefill_pool_load * (double)s->disagg_prefill_chips / replicas;
+        chips += (double)s->disagg_prefill_chips / replicas;
+        const struct chip_memory *cm = &a->memory.per_chip;
+        double act = cm->activation_tokens *
+                     layer_activation_width(&s->model, &a->shape_count, pool->tp) * cm->activation_bytes_per_element;
+        sv->prefill_pool_fits = (a->memory.weights_bytes + s->reserve_bytes + a->memory.kv_cache_bytes_per_request) /
+                                        (pool->tp * pool->dp) + act <= a->hbm_bytes;
+    }
+    bool serves = sv->tpot_s > 0.0 && s->decode_tokens > 0; /* no output tokens: no output throughput */
+    sv->tokens_per_s_per_user = serves ? 1.0 / sv->tpot_s : 0.0;
+    sv->tokens_per_s_per_chip = serves ? sv->requests_per_s * (double)s->decode_tokens / chips : 0.0;
+    sv->ttft_target_s = s->ttft_target_s > 0.0 ? s->ttft_target_s : 0.0;
+    sv->tpot_target_s = s->tpot_target_s > 0.0 ? s->tpot_target_s : 0.0;
+    sv->targets_set = sv->ttft_target_s > 0.0 || sv->tpot_target_s > 0.0;
+    sv->ttft_ok = !lp->overloaded && (!(s->ttft_target_s > 0.0) || sv->ttft_s <= s->ttft_target_s);
+    sv->tpot_ok = !(s->tpot_target_s > 0.0) || sv->tpot_s <= s->tpot_target_s;
+    /* clients past the KV slots queue (loop.kv_bound) rather than fail: the weights must fit */
+    sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.weights_fit && !lp->overloaded &&
+             (!disagg || sv->prefill_pool_fits);
+}
+
 /* Serving as an engine serves (serving.h, analysis.h struct
  * serving_figures), from the realistic estimate: the step loop of
  * continuous batching for `batch` clients per replica (or --arrival-rate),
  * on a decode-step curve costed at the requests' mean context, one
  * prompt's prefill (on a prefill worker when disaggregated, plus its KV's
- * move to each decode rank), and the KV slots the memory holds. */
+ * move to each decode rank) and the passes of prompts together, and the
+ * KV slots the memory holds. */
 static void analyze_serving(const struct scenario *s, struct analysis *a)
 {
     struct serving_figures *sv = &a->serving;
-    const bool fused = !s->unfused_attention;
     double groups = (double)s->ep, replicas = (double)s->data_parallel;
     double pp = (double)s->pp;
     bool disagg = s->disagg_prefill_chips > 0;
@@ -899,26 +1042,10 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     }
     hw.seqs = 1.0;
     hw.ep_busy = 1.0; /* a prompt alone: only its tokens reach the experts */
-    double hop_f = 0.0, hop_r = 0.0, pool_tp = 0.0, pool_dp = 1.0, workers = 0.0;
+    double hop_f = 0.0, hop_r = 0.0;
+    struct pool_layout pool = {0.0, 1.0, 0.0};
     if (disagg) {
-        /* The pool runs as workers of pool_tp x pool_dp chips, each within a
-         * box unless told; each attention-DP rank of a worker runs a prompt. */
-        pool_dp = s->disagg_prefill_dp > 1 ? (double)s->disagg_prefill_dp : 1.0;
-        pool_tp = s->disagg_prefill_tp > 0 ? (double)s->disagg_prefill_tp
-                  : s->disagg_prefill_dp > 1
-                      ? 1.0
-                      : (double)pool_instance_tp(s->disagg_prefill_chips, s->model.heads, s->chip.scale_up_domain);
-        workers = (double)s->disagg_prefill_chips / (pool_tp * pool_dp);
-        hw.n_chips = pool_tp;
-        hw.ep = pool_dp;
-        /* a worker's experts over its own chips (the replica's --moe-ep is the decode side's) */
-        hw.moe_ep = s->disagg_prefill_moe_ep > 0 ? (double)s->disagg_prefill_moe_ep : 0.0;
-        struct link_choice pool_link = link_for_group(&s->chip, pool_tp);
-        struct link_choice pool_ep_link = link_for_group(&s->chip, pool_tp * pool_dp);
-        hw.link_bytes_per_s = pool_link.one_way_bytes_per_s;
-        hw.link_extra_step_s = pool_link.extra_step_s;
-        hw.ep_link_bytes_per_s = pool_ep_link.one_way_bytes_per_s;
-        hw.ep_link_extra_step_s = pool_ep_link.extra_step_s;
+        pool = serving_pool(s, &hw); /* each attention-DP rank of a worker runs a prompt */
         pp = 1.0;
     } else if (pp > 1.0) {
         hop_s(s, a, (double)ps->prefill_tokens, link_for_group(&s->chip, (double)s->chips), &hop_f, &hop_r);
@@ -926,137 +1053,53 @@ static void analyze_serving(const struct scenario *s, struct analysis *a)
     struct serving_costs costs = {0};
     if (s->prefill_tokens > 0) {
         struct phase_cost one_prompt;
-        phase_costs(ps, &hw, RT_PHASE_PREFILL, fused, &one_prompt);
+        phase_costs(ps, &hw, RT_PHASE_PREFILL, !s->unfused_attention, &one_prompt);
         costs.prompt_s = one_prompt.realistic_s + (pp - 1.0) * hop_r; /* one micro-batch: every stage in turn */
     }
     costs.step_s = a->hw.engine.step_s;
-
-    /* The KV the request moves: what each decode rank holds of it, over that rank's own link. */
     sv->kv_transfer_s = 0.0;
-    if (disagg) {
-        struct link_choice l = link_for_group(&s->chip, (double)s->disagg_prefill_chips + (double)s->chips);
-        /* the memory model's per-chip share of a request (its KV heads, a latent whole, its stage's
-         * layers), of which the prompt's tokens move; a fixed state moves whole */
-        double state = a->memory.state_bytes_per_request / (double)scenario_tp(s) * a->parallel.stage_layers /
-                       (double)s->model.layers;
-        double kv = (a->memory.per_chip.kv_cache_bytes_per_request - state) *
-                        fmin(1.0, (double)s->prefill_tokens / (double)s->context_tokens) + state;
-        sv->kv_transfer_s = kv_transfer_s(kv, l.one_way_bytes_per_s, a->hw.eff.allreduce_step_s + l.extra_step_s);
-        sv->kv_bytes_per_rank = kv;
-        costs.kv_move_s = sv->kv_transfer_s;
-    }
+    if (disagg)
+        costs.kv_move_s = sv->kv_transfer_s = serving_kv_move_s(s, a, &sv->kv_bytes_per_rank);
 
-    /* The decode-step curve at the requests' mean context: the prompt and half the output. */
-    double clients = (double)s->batch / groups;
-    struct scenario at_mean;
-    const struct scenario *sd = s;
-    struct hw_rates dh = a->hw;
-    double mean_ctx = (double)s->prefill_tokens + 0.5 * (double)s->decode_tokens;
-    if (mean_ctx >= 1.0 && mean_ctx < (double)s->context_tokens) {
-        at_mean = *s;
-        at_mean.context_tokens = (int64_t)ceil(mean_ctx);
-        sd = &at_mean;
-        hw_rates_prepare(&dh, sd);
-    }
-    sv->mean_context_tokens = (double)sd->context_tokens;
     /* Paged KV: a running request holds its prompt and what it has generated, on average the
      * mean context, so more fit than at the full context memory.max_concurrent_requests counts. */
+    double clients = (double)s->batch / groups;
+    double mean_ctx = (double)s->prefill_tokens + 0.5 * (double)s->decode_tokens;
+    double costed_ctx = mean_ctx >= 1.0 && mean_ctx < (double)s->context_tokens ? ceil(mean_ctx)
+                                                                                 : (double)s->context_tokens;
     double slots = fmax(1.0, (double)a->memory.max_concurrent_requests / groups * (double)s->context_tokens /
-                                 (double)sd->context_tokens);
+                                 costed_ctx);
     double top = s->arrival_per_s > 0.0 ? slots : clients; /* open loop: as many as the KV holds may run */
-    static const double at[] = {1.0 / 64.0, 1.0 / 16.0, 1.0 / 4.0, 1.0 / 2.0, 1.0};
-    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
-        double n = fmax(1.0, round(top * at[i]));
-        if (costs.points > 0 && !(n > costs.seqs[costs.points - 1]))
-            continue;
-        costs.seqs[costs.points] = n;
-        costs.decode_step_s[costs.points] = group_decode_step_s(sd, a, &dh, n);
-        costs.points++;
-    }
-
+    serving_decode_curve(s, a, top, &costs, &sv->mean_context_tokens);
     if (s->prefill_tokens == 0) /* no prompt: the first token still takes a forward pass of its own */
         costs.prompt_s = serving_decode_step_s(&costs, 1.0);
 
-    /* Prompts prefilled together, as many as the token budget holds (and the clients send): their
-     * GEMMs run at all their tokens, so k of them cost less than k passes of one. A pool's workers take
+    /* As many prompts a pass as the token budget holds and the clients send; a pool's workers take
      * one prompt at a time (serving.h). */
     double budget = (double)(s->activation_tokens > 0 ? s->activation_tokens : RT_DEFAULT_ACTIVATION_TOKENS);
-    double isl_now = fmax(1.0, (double)ps->prefill_tokens);
-    double together = fmin(s->arrival_per_s > 0.0 ? slots : clients, floor(budget / isl_now));
-    if (!disagg && s->prefill_tokens > 0 && together >= 2.0) {
-        costs.prompt_counts[0] = 1.0;
-        costs.prompt_batch_s[0] = costs.prompt_s;
-        costs.prompt_points = 1;
-        for (double k = 2.0; costs.prompt_points < RT_SERVING_POINTS; k = fmin(2.0 * k, together)) {
-            struct phase_cost pc;
-            hw.seqs = k;
-            phase_costs(ps, &hw, RT_PHASE_PREFILL, fused, &pc);
-            double hop_k = 0.0, hop_kr = 0.0;
-            if (pp > 1.0)
-                hop_s(s, a, k * (double)ps->prefill_tokens, link_for_group(&s->chip, (double)s->chips), &hop_k, &hop_kr);
-            costs.prompt_counts[costs.prompt_points] = k;
-            costs.prompt_batch_s[costs.prompt_points] = pc.realistic_s + (pp - 1.0) * hop_kr;
-            costs.prompt_points++;
-            if (k >= together)
-                break;
-        }
-    }
+    double together = fmin(top, floor(budget / fmax(1.0, (double)ps->prefill_tokens)));
+    if (!disagg && s->prefill_tokens > 0 && together >= 2.0)
+        serving_prompt_curve(s, ps, a, &hw, pp, together, &costs);
 
     struct serving_load load = {
         .clients = s->arrival_per_s > 0.0 ? 0.0 : clients,
         .arrival_per_s = s->arrival_per_s / groups, /* a replica's arrivals spread over its attention groups */
         .isl = fmax(1.0, (double)ps->prefill_tokens),
         .osl = fmax(1.0, (double)s->decode_tokens),
-        .token_budget = (double)(s->activation_tokens > 0 ? s->activation_tokens : RT_DEFAULT_ACTIVATION_TOKENS),
+        .token_budget = budget,
         .kv_slots = slots,
         .rounds = (double)s->bench_rounds,
         .disaggregated = disagg,
         .frontend_s = a->hw.engine.frontend_s,
         /* the pool serves every replica's groups */
-        .prefill_workers = disagg ? workers * pool_dp / (groups * replicas) : 0.0,
+        .prefill_workers = disagg ? pool.workers * pool.dp / (groups * replicas) : 0.0,
     };
     struct serving_loop lp;
     if (serving_run(&costs, &load, &lp) != 0)
         memset(&lp, 0, sizeof lp);
-    sv->loop = lp;
     sv->token_budget = load.token_budget;
     sv->prompt_s = costs.prompt_s;
-    sv->ttft_s = lp.steady_ttft_s;
-    sv->tpot_s = lp.steady_tpot_s;
-    sv->benchmark_ttft_s = lp.ttft_s;
-    sv->benchmark_tpot_s = lp.tpot_s;
-    sv->running_requests = lp.running * groups;
-    sv->requests_per_s = lp.requests_per_s * groups;
-
-    double chips = (double)s->chips;
-    sv->prefill_pool_share = 0.0;
-    if (disagg) {
-        sv->prefill_pool_tp = (int64_t)pool_tp;
-        sv->prefill_pool_dp = (int64_t)pool_dp;
-        sv->prefill_pool_workers = (int64_t)workers;
-        sv->prefill_pool_load = lp.prefill_share;
-        /* The design's chips are the pool's and the replicas', idle or not (a
-         * search must not find a bigger pool free); the pool serves every
-         * replica, so each carries its share. */
-        sv->prefill_pool_share = sv->prefill_pool_load * (double)s->disagg_prefill_chips / replicas;
-        chips += (double)s->disagg_prefill_chips / replicas;
-        const struct chip_memory *cm = &a->memory.per_chip;
-        double act = cm->activation_tokens *
-                     layer_activation_width(&s->model, &a->shape_count, pool_tp) * cm->activation_bytes_per_element;
-        sv->prefill_pool_fits = (a->memory.weights_bytes + s->reserve_bytes + a->memory.kv_cache_bytes_per_request) /
-                                        (pool_tp * pool_dp) + act <= a->hbm_bytes;
-    }
-    bool serves = sv->tpot_s > 0.0 && s->decode_tokens > 0; /* no output tokens: no output throughput */
-    sv->tokens_per_s_per_user = serves ? 1.0 / sv->tpot_s : 0.0;
-    sv->tokens_per_s_per_chip = serves ? sv->requests_per_s * (double)s->decode_tokens / chips : 0.0;
-    sv->ttft_target_s = s->ttft_target_s > 0.0 ? s->ttft_target_s : 0.0;
-    sv->tpot_target_s = s->tpot_target_s > 0.0 ? s->tpot_target_s : 0.0;
-    sv->targets_set = sv->ttft_target_s > 0.0 || sv->tpot_target_s > 0.0;
-    sv->ttft_ok = !lp.overloaded && (!(s->ttft_target_s > 0.0) || sv->ttft_s <= s->ttft_target_s);
-    sv->tpot_ok = !(s->tpot_target_s > 0.0) || sv->tpot_s <= s->tpot_target_s;
-    /* clients past the KV slots queue (loop.kv_bound) rather than fail: the weights must fit */
-    sv->ok = sv->ttft_ok && sv->tpot_ok && a->memory.weights_fit && !lp.overloaded &&
-             (!disagg || sv->prefill_pool_fits);
+    serving_figures_from_loop(s, a, &lp, &pool);
 }
 
 /* Cost and energy per output token (analysis.h, struct cost_figures and
