@@ -208,6 +208,66 @@ static void first_wave(const struct serving_costs *c, const struct serving_load 
     *tpot_s = l->osl > 1.0 ? steady_tpot_s + behind * dmax(0.0, step - full) / (l->osl - 1.0) : 0.0;
 }
 
+/* An open loop past what the engine serves (serving.h): no steady state,
+ * the queue grows without end; the engine runs at the most it can, the
+ * largest stable n below `n`. */
+static void overloaded(const struct serving_costs *c, const struct serving_load *l, double n, struct serving_loop *out)
+{
+    /* every KV slot decoding finishes fewer, or the prompts outrun the budget or the pool; TTFT has no
+     * mean */
+    out->overloaded = true;
+    double lo = 0.0, hi = n;
+    for (int i = 0; i < 80; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (steady_at(c, l, mid).stable)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    n = lo;
+    struct steady st = steady_at(c, l, n);
+    out->running = n;
+    out->requests_per_s = st.lambda;
+    out->prefill_share = dmin(st.rho, 1.0);
+    out->step_time_s = st.step_s;
+    out->tpot_s = out->steady_tpot_s = st.tpot_s;
+    out->kv_bound = n >= 0.99 * l->kv_slots; /* within 1%: the engine's time binds there too */
+    out->saturated = !out->kv_bound;
+    percentiles(c, l, &st, n, 0.0, out);
+    out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = 0.0;
+}
+
+/* No output beyond the first token (osl 1, serving.h): every request is
+ * its prompt, and they queue through the budget (several a step when they
+ * fit) or the pool: Little's law closed, M/D/1 open. */
+static void prompts_only(const struct serving_costs *c, const struct serving_load *l, struct serving_loop *out)
+{
+    out->frontend_s = l->frontend_s; /* inside every TTFT below, as in the loop's */
+    double waiting = l->clients > 0.0 ? l->clients : 1.0;
+    double per_step = l->isl <= l->token_budget ? dmax(1.0, dmin(waiting, floor(l->token_budget / l->isl))) : 1.0;
+    double per_prompt = l->disaggregated ? c->prompt_s / l->prefill_workers : serving_prompts_s(c, per_step) / per_step;
+    double own = c->prompt_s + (l->disaggregated ? c->kv_move_s : 0.0) + l->frontend_s;
+    if (l->clients > 0.0) { /* Little's law: N prompts in the system, one finished every per_prompt */
+        out->requests_per_s = per_prompt > 0.0 ? 1.0 / per_prompt : 0.0;
+        out->ttft_s = dmax(own, l->clients * per_prompt);
+        out->wait_s = out->ttft_s - own; /* behind the other clients' prompts */
+        out->saturated = out->wait_s > 0.0;
+        out->first_wave_ttft_s = out->ttft_s;
+    } else { /* M/D/1 on the prompts */
+        out->prefill_share = l->arrival_per_s * per_prompt;
+        out->overloaded = !(out->prefill_share < 1.0);
+        out->requests_per_s = out->overloaded ? 1.0 / per_prompt : l->arrival_per_s;
+        out->prefill_share = dmin(out->prefill_share, 1.0);
+        out->wait_s = out->overloaded ? 0.0 : out->prefill_share / (2.0 * (1.0 - out->prefill_share)) * per_prompt;
+        out->ttft_s = out->overloaded ? 0.0 : own + out->wait_s; /* overloaded: no mean (serving.h) */
+    }
+    out->steady_ttft_s = out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = out->ttft_s;
+    /* one output token comes with the prompt: no step to average; a lone decode step's time is shown */
+    out->tpot_s = out->steady_tpot_s = out->step_time_s = serving_decode_step_s(c, 1.0);
+    out->tpot_p50_s = out->tpot_p90_s = out->tpot_p99_s = out->tpot_s;
+    return;
+}
+
 int serving_run(const struct serving_costs *c, const struct serving_load *l, struct serving_loop *out)
 {
     memset(out, 0, sizeof *out);
@@ -228,30 +288,7 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
             return -1;
 
     if (l->osl < 2.0) {
-        /* No decode steps: every request is its prompt, and they queue
-         * through the budget (several a step when they fit) or the pool. */
-        double waiting = l->clients > 0.0 ? l->clients : 1.0;
-        double per_step = l->isl <= l->token_budget ? dmax(1.0, dmin(waiting, floor(l->token_budget / l->isl))) : 1.0;
-        double per_prompt = l->disaggregated ? c->prompt_s / l->prefill_workers : serving_prompts_s(c, per_step) / per_step;
-        double own = c->prompt_s + (l->disaggregated ? c->kv_move_s : 0.0) + l->frontend_s;
-        if (l->clients > 0.0) { /* Little's law: N prompts in the system, one finished every per_prompt */
-            out->requests_per_s = per_prompt > 0.0 ? 1.0 / per_prompt : 0.0;
-            out->ttft_s = dmax(own, l->clients * per_prompt);
-            out->wait_s = out->ttft_s - own; /* behind the other clients' prompts */
-            out->saturated = out->wait_s > 0.0;
-            out->first_wave_ttft_s = out->ttft_s;
-        } else { /* M/D/1 on the prompts */
-            out->prefill_share = l->arrival_per_s * per_prompt;
-            out->overloaded = !(out->prefill_share < 1.0);
-            out->requests_per_s = out->overloaded ? 1.0 / per_prompt : l->arrival_per_s;
-            out->prefill_share = dmin(out->prefill_share, 1.0);
-            out->wait_s = out->overloaded ? 0.0 : out->prefill_share / (2.0 * (1.0 - out->prefill_share)) * per_prompt;
-            out->ttft_s = out->overloaded ? 0.0 : own + out->wait_s; /* overloaded: no mean (serving.h) */
-        }
-        out->steady_ttft_s = out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = out->ttft_s;
-        /* one output token comes with the prompt: no step to average; a lone decode step's time is shown */
-        out->tpot_s = out->steady_tpot_s = out->step_time_s = serving_decode_step_s(c, 1.0);
-        out->tpot_p50_s = out->tpot_p90_s = out->tpot_p99_s = out->tpot_s;
+        prompts_only(c, l, out);
         return 0;
     }
 
@@ -265,29 +302,7 @@ int serving_run(const struct serving_costs *c, const struct serving_load *l, str
             out->saturated = !out->kv_bound;
         }
     } else if (st.lambda < l->arrival_per_s * (1.0 - 1e-9) || !st.stable) {
-        /* Open loop past what the engine serves (every KV slot decoding finishes fewer, or the prompts
-         * outrun the budget or the pool): no steady state, the queue grows without end. The engine
-         * runs at the most it can, the largest stable n; TTFT has no mean (serving.h). */
-        out->overloaded = true;
-        double lo = 0.0, hi = n;
-        for (int i = 0; i < 80; i++) {
-            double mid = 0.5 * (lo + hi);
-            if (steady_at(c, l, mid).stable)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        n = lo;
-        st = steady_at(c, l, n);
-        out->running = n;
-        out->requests_per_s = st.lambda;
-        out->prefill_share = dmin(st.rho, 1.0);
-        out->step_time_s = st.step_s;
-        out->tpot_s = out->steady_tpot_s = st.tpot_s;
-        out->kv_bound = n >= 0.99 * l->kv_slots; /* within 1%: the engine's time binds there too */
-        out->saturated = !out->kv_bound;
-        percentiles(c, l, &st, n, 0.0, out);
-        out->ttft_p50_s = out->ttft_p90_s = out->ttft_p99_s = 0.0;
+        overloaded(c, l, n, out);
         return 0;
     }
     out->running = n;
