@@ -671,6 +671,17 @@ static void test_layout_flags(void **state)
     ASSERT_NEAR(cJSON_GetArrayItem(json_path(root, "decode.speculative.acceptance_by_position"), 1)->valuedouble, 0.5, 0);
     cJSON_Delete(root);
     run_free(&r);
+    /* --spec-tokens 0 turns it off over the saved rates and tree (a newcomer could not); a new count
+     * without new rates is refused by what it lacks */
+    r = RUN("--report=json", "--scenario", saved, "--spec-tokens", "0");
+    assert_int_equal(r.status, 0);
+    root = cJSON_Parse(r.out);
+    assert_true(cJSON_IsNull(json_path(root, "decode.speculative")));
+    cJSON_Delete(root);
+    run_free(&r);
+    assert_usage_error(RUN("--scenario", saved, "--spec-tokens", "4"),
+                       "--spec-tokens 4: the scenario's acceptance by position has 3 rates; give --spec-accept for 4 "
+                       "drafts");
     unlink(saved);
     assert_usage_error(RUN("--spec-accept", "0.9,1.5"), "--spec-accept '0.9,1.5': position 2's 1.5 is not a probability "
                                                         "from 0 to 1");
@@ -2260,6 +2271,31 @@ static void test_validate_rows_rerun_exactly(void **state)
     sum = cJSON_GetObjectItemCaseSensitive(doc, "summary");
     assert_int_equal((int)json_at(sum, "skipped"), 1);
     ASSERT_NEAR(json_at(sum, "expressed"), 6.0 / 7.0, 1e-12);
+    cJSON_Delete(doc);
+    run_free(&r);
+    /* with no models.csv beside them nothing is predicted: that is a failure, said once, not a pass */
+    char lone[] = "/tmp/rooftop-runs-XXXXXX";
+    assert_non_null(mkdtemp(lone));
+    char copy[64];
+    snprintf(copy, sizeof copy, "%s/runs.csv", lone);
+    FILE *in = fopen("tests/fixtures/serving/runs.csv", "rb"), *to = fopen(copy, "wb");
+    assert_true(in && to);
+    for (int ch; (ch = fgetc(in)) != EOF;)
+        fputc(ch, to);
+    fclose(in);
+    fclose(to);
+    r = RUN("--validate", copy);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "runs.csv: no row could be predicted (7 skipped: the reasons are above)"));
+    run_free(&r);
+    unlink(copy);
+    rmdir(lone);
+    /* a prefill worker's expert layout is in the report it changes */
+    r = RUN("--report=json", "--chip", "h200", "--model", "deepseek-v3", "--tp", "8", "--batch", "64", "--disagg", "16:8",
+            "--prefill-tp", "8", "--prefill-moe-ep", "8");
+    assert_int_equal(r.status, 0);
+    doc = cJSON_Parse(r.out);
+    ASSERT_NEAR(json_at(doc, "serving.prefill_pool_moe_ep"), 8.0, 0);
     cJSON_Delete(doc);
     run_free(&r);
 

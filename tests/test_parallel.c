@@ -335,8 +335,8 @@ static void test_speculative_cost_and_positions(void **state)
     char err[300];
     s.spec_tokens = 4; /* three rates for four drafts */
     assert_int_equal(scenario_check(&s, err, sizeof err), -1);
-    assert_string_equal(err, "--spec-accept gives 3 acceptances by position for --spec-tokens 4: give one a draft "
-                             "token, or a single probability for all");
+    assert_string_equal(err, "--spec-accept gives 3 acceptances by position for --spec-tokens 4: give one rate for "
+                             "each draft token, or a single probability for all");
     s.spec_tokens = 3;
     s.spec_verify_tokens = 3;
     assert_int_equal(scenario_check(&s, err, sizeof err), -1);

@@ -57,7 +57,8 @@ static const char usage_text[] =
     "                      table or a folder of them fits the kernel models\n"
     "                      (--write-profiles FILE: the compiled-in table)\n"
     "  --validate FILE|DIR every measured row predicted, against its measurement\n"
-    "                      (kernel tables, cases.csv; --format=text|markdown|json)\n"
+    "                      (kernel tables, cases.csv, serving runs.csv with its\n"
+    "                      models.csv; --format=text|markdown|json)\n"
     "  -h, --help          this text\n"
     "  -V, --version       the version\n"
     "\n"
@@ -132,7 +133,8 @@ static const char usage_text[] =
     "  --prefill-tp N --prefill-dp N  each prefill worker's tensor-parallel and\n"
     "                      attention-DP degrees (workers: P / (tp x dp)) [derived]\n"
     "  --prefill-moe-ep N  each prefill worker's experts over N of its chips\n"
-    "                      (as --moe-ep) [0: tp x dp when dp > 1, else none]\n"
+    "                      (as --moe-ep) [0: over tp x dp when dp > 1, else\n"
+    "                      sliced over tp]\n"
     "  --moe-ep N          the experts' ranks over a stage's tp x ep chips (TRT-LLM\n"
     "                      moe_ep_size); they need not divide the experts\n"
     "                      [0: all tp x ep when ep > 1, else none]\n"
@@ -402,6 +404,8 @@ static int parse_list(int id, const char *text, double *values, size_t max, size
 {
     *n = 0;
     const char *item = text;
+    const char *example = id == OPT_STEP_TIMES ? "0.1,0.045,0.06,0.05,0.025" : id == OPT_SPEC_ACCEPT ? "0.9,0.6,0.3"
+                                                                                                      : "1,4,16";
     for (size_t pos = 1;; pos++) {
         const char *comma = strchr(item, ',');
         size_t len = comma ? (size_t)(comma - item) : strlen(item);
@@ -409,7 +413,7 @@ static int parse_list(int id, const char *text, double *values, size_t max, size
         if (len == 0) {
             snprintf(err, errsize, "--%s '%s': item %zu is empty; give numbers separated by single commas "
                                    "(e.g. %s)",
-                     flag_name(id), text, pos, id == OPT_STEP_TIMES ? "0.1,0.045,0.06,0.05,0.025" : "1,4,16");
+                     flag_name(id), text, pos, example);
             return 2;
         }
         if (*n >= max) {
@@ -418,8 +422,8 @@ static int parse_list(int id, const char *text, double *values, size_t max, size
         }
         snprintf(tok, sizeof tok, "%.*s", (int)(len < sizeof tok ? len : sizeof tok - 1), item);
         if (len >= sizeof tok || parse_number(tok, &values[*n]) != 0) {
-            snprintf(err, errsize, "--%s: item %zu, '%.*s', is not a number (examples: 1,4,16 or 70B,8B)",
-                     flag_name(id), pos, (int)(len < 64 ? len : 64), item);
+            snprintf(err, errsize, "--%s: item %zu, '%.*s', is not a number (example: %s)", flag_name(id), pos,
+                     (int)(len < 64 ? len : 64), item, id == OPT_VALUES ? "1,4,16 or 70B,8B" : example);
             return 2;
         }
         (*n)++;
@@ -1669,6 +1673,21 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
     /* a list of acceptances by position gives the drafts' count when --spec-tokens does not */
     if (pend.text[OPT_SPEC_ACCEPT] && !pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_accept_positions > 0)
         out->scenario.spec_tokens = out->scenario.spec_accept_positions;
+    /* --spec-tokens 0 turns speculative decoding off, whatever a loaded scenario's rates and tree were */
+    if (pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_tokens == 0 && !pend.text[OPT_SPEC_ACCEPT] &&
+        !pend.text[OPT_SPEC_VERIFY]) {
+        out->scenario.spec_accept_positions = 0;
+        out->scenario.spec_verify_tokens = 0;
+    }
+    /* a new count of drafts with a loaded scenario's rates by position: they no longer match */
+    if (pend.text[OPT_SPEC_TOKENS] && !pend.text[OPT_SPEC_ACCEPT] && out->scenario.spec_accept_positions > 0 &&
+        out->scenario.spec_accept_positions != out->scenario.spec_tokens) {
+        snprintf(err, errsize, "--spec-tokens %lld: the scenario's acceptance by position has %lld rates; give "
+                               "--spec-accept for %lld drafts",
+                 (long long)out->scenario.spec_tokens, (long long)out->scenario.spec_accept_positions,
+                 (long long)out->scenario.spec_tokens);
+        return 2;
+    }
     if (pend.text[OPT_SPEC_VERIFY] && out->scenario.spec_tokens == 0) {
         snprintf(err, errsize, "--spec-verify goes with --spec-tokens K (or --spec-accept's list): the drafts it "
                                "verifies");

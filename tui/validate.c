@@ -861,6 +861,13 @@ int run_validate(const struct cli_options *o, FILE *out, FILE *errout)
         cli_say(errout, "out of memory");
         status = 1;
     }
+    size_t predicted = 0;
+    for (size_t i = 0; i < n; i++)
+        predicted += rows[i].skipped == NULL;
+    if (status == 0 && predicted == 0) { /* nothing was checked: a script must not read that as a pass */
+        cli_say(errout, "%s: no row could be predicted (%zu skipped: the reasons are above)", o->validate_path, n);
+        status = 1;
+    }
     vrows_free(rows, n);
     return status;
 }

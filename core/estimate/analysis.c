@@ -1738,12 +1738,25 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     resolve_rates(s, a);
     analyze_detailed(s, a);
     analyze_serving(s, a);
-    if (a->serving.loop.frontend_s > 0.0)
-        add_note(a, "A served TTFT includes the %s engine's frontend time, %.0f ms a request (the API server, the "
-                    "tokenizer, the scheduler's queues, the way back): not physics but the part of 1,937 measured "
-                    "benchmark TTFTs the step loop leaves over, fitted per engine (an engine file's frontend_s sets "
-                    "it); the turn's prefill has the scenario's --overhead instead.",
-                 a->hw.engine.name, a->serving.loop.frontend_s * 1e3);
+    if (a->serving.loop.frontend_s > 0.0) {
+        /* where the figure comes from: fitted for the three engines the measured runs hold, borrowed by
+         * the two built-ins that name another's, or the user's engine file */
+        const struct engine_profile *own = engine_find(a->hw.engine.name);
+        bool builtin = own && own->frontend_s == a->hw.engine.frontend_s && strcmp(own->source, a->hw.engine.source) == 0;
+        const char *name = a->hw.engine.name;
+        bool fitted = builtin && (strcmp(name, "vllm") == 0 || strcmp(name, "trtllm") == 0 || strcmp(name, "sglang") == 0);
+        char fe[32];
+        add_note(a, "A served TTFT includes the %s engine's frontend time, %s a request (the API server, the tokenizer, "
+                    "the scheduler's queues, the way back)%s; in a saturated closed loop it takes the place of queueing "
+                    "(the clients are as many either way), elsewhere it adds. The turn's prefill has the scenario's "
+                    "--overhead instead.",
+                 name, format_seconds(fe, sizeof fe, a->serving.loop.frontend_s),
+                 fitted    ? ": not physics but the part of its measured benchmark TTFTs (data/serving/runs.csv) the "
+                             "step loop leaves over, fitted to them"
+                 : builtin ? (strcmp(name, "nim") == 0 ? ": TensorRT-LLM's fitted value (NIM runs on it)"
+                                                       : ": vLLM's fitted value, for an engine not named")
+                           : ": as its engine file sets it (frontend_s)");
+    }
     if (s->disagg_prefill_chips > 0) {
         char tt[24];
         add_note(a, "Disaggregated: the turn's prefill in the latency verdict is still priced on the %lld decode chips, "
@@ -1905,19 +1918,21 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     if (a->speculative.enabled) {
         char acc[160];
         if (s->spec_accept_positions > 0)
-            add_note(a, "Speculative decoding: %lld drafts from %s (%s parameters, its weights beside the target's on "
-                        "the same chips; its KV cache not counted) run at that share of a decode step plus the "
+            add_note(a, "Speculative decoding: %lld drafts from %s, %s parameters (its weights beside the target's on "
+                        "the same chips; its KV cache not counted), run at that share of a decode step plus the "
                         "engine's per-pass time; draft i is accepted with its position's probability (%s) once the "
                         "ones before it were.",
-                     (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head (one layer)",
+                     (long long)s->spec_tokens,
+                     s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head of one target layer (--spec-draft names another)",
                      format_count(count, sizeof count, a->speculative.draft_params),
                      scenario_spec_accept_words(s, acc, sizeof acc));
         else
-            add_note(a, "Speculative decoding: %lld drafts from %s (%s parameters, its weights beside the target's on "
-                        "the same chips; its KV cache not counted) run at that share of a decode step plus the "
+            add_note(a, "Speculative decoding: %lld drafts from %s, %s parameters (its weights beside the target's on "
+                        "the same chips; its KV cache not counted), run at that share of a decode step plus the "
                         "engine's per-pass time; each is accepted with probability %.2f, independently (Leviathan et "
                         "al. 2023).",
-                     (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head (one layer)",
+                     (long long)s->spec_tokens,
+                     s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head of one target layer (--spec-draft names another)",
                      format_count(count, sizeof count, a->speculative.draft_params), s->spec_accept);
         if (a->speculative.verify_tokens > (double)s->spec_tokens + 1.0)
             add_note(a, "Tree verification: the target scores %.0f nodes a sequence each pass (a tree over the %lld "

@@ -356,8 +356,8 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
     char v1[32], v2[32];
     if (s->spec_accept_positions < 0 || s->spec_accept_positions > RT_SPEC_MAX_TOKENS ||
         (s->spec_accept_positions > 0 && s->spec_accept_positions != s->spec_tokens)) {
-        snprintf(err, errsize, "--spec-accept gives %lld acceptance%s by position for --spec-tokens %lld: give one a "
-                               "draft token, or a single probability for all",
+        snprintf(err, errsize, "--spec-accept gives %lld acceptance%s by position for --spec-tokens %lld: give one "
+                               "rate for each draft token, or a single probability for all",
                  (long long)s->spec_accept_positions, s->spec_accept_positions == 1 ? "" : "s", (long long)s->spec_tokens);
         return -1;
     }

@@ -152,12 +152,14 @@ static void describe_scenario(struct strbuf *sb, const struct scenario *s, const
  * in 6.7 ms". */
 static void pool_words(struct strbuf *sb, const struct scenario *s, const struct serving_figures *sv, bool markdown)
 {
-    char kv[24], move[24];
-    sb_printf(sb, "%lld chip%s as %lld worker%s of tp %lld x dp %lld, load %.2f; the KV moves %s to each decode rank "
+    char kv[24], move[24], experts[48] = "";
+    if (s->disagg_prefill_moe_ep > 0)
+        snprintf(experts, sizeof experts, " (experts over %lld ranks)", (long long)s->disagg_prefill_moe_ep);
+    sb_printf(sb, "%lld chip%s as %lld worker%s of tp %lld x dp %lld%s, load %.2f; the KV moves %s to each decode rank "
                   "in %s%s",
               (long long)s->disagg_prefill_chips, s->disagg_prefill_chips == 1 ? "" : "s",
               (long long)sv->prefill_pool_workers, sv->prefill_pool_workers == 1 ? "" : "s",
-              (long long)sv->prefill_pool_tp, (long long)sv->prefill_pool_dp, sv->prefill_pool_load,
+              (long long)sv->prefill_pool_tp, (long long)sv->prefill_pool_dp, experts, sv->prefill_pool_load,
               format_si(kv, sizeof kv, sv->kv_bytes_per_rank, "B"), format_seconds(move, sizeof move, sv->kv_transfer_s),
               sv->prefill_pool_fits ? ""
               : markdown            ? "; **the weights do not fit on a worker**"
@@ -338,12 +340,17 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
     if (a->speculative.enabled) {
         const struct speculative_figures *sp = &a->speculative;
         char acc[160];
-        sb_printf(sb, "  speculative        %lld draft tokens (%s), acceptance %s%s: %.2f tokens a pass, %.2fx the "
-                      "plain decode step\n",
+        char pace[96];
+        if (sp->speedup >= 1.0)
+            snprintf(pace, sizeof pace, "%.2fx faster than plain decoding", sp->speedup);
+        else
+            snprintf(pace, sizeof pace, "%.2fx slower than plain decoding (the drafts cost more than they yield)",
+                     sp->speedup > 0.0 ? 1.0 / sp->speedup : 0.0);
+        sb_printf(sb, "  speculative        %lld draft tokens (%s), acceptance %s%s: %.2f tokens a pass, %s\n",
                   (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head",
                   scenario_spec_accept_words(s, acc, sizeof acc),
                   sp->verify_tokens > (double)s->spec_tokens + 1.0 ? ", a tree verified" : "", sp->tokens_per_pass,
-                  sp->speedup);
+                  pace);
     }
     if (lp->overloaded)
         sb_puts(sb, "  TTFT               unbounded: requests arrive faster than the engine serves them, so the "
@@ -861,10 +868,12 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     if (a->speculative.enabled)
     {
         char acc[160];
-        sb_printf(sb, "| speculative decoding | %lld drafts at %s%s: %.2f tokens a pass, %.2fx |\n",
+        double up = a->speculative.speedup;
+        sb_printf(sb, "| speculative decoding | %lld drafts at %s%s: %.2f tokens a pass, %.2fx %s than plain decoding |\n",
                   (long long)s->spec_tokens, scenario_spec_accept_words(s, acc, sizeof acc),
                   a->speculative.verify_tokens > (double)s->spec_tokens + 1.0 ? ", a tree verified" : "",
-                  a->speculative.tokens_per_pass, a->speculative.speedup);
+                  a->speculative.tokens_per_pass, up >= 1.0 || !(up > 0.0) ? up : 1.0 / up,
+                  up >= 1.0 || !(up > 0.0) ? "faster" : "**slower**");
     }
     if (lp->overloaded)
         sb_puts(sb, "| TTFT | **unbounded: requests arrive faster than the engine serves them** |\n");
@@ -873,6 +882,14 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
                   format_seconds(y, sizeof y, lp->ttft_p50_s), format_seconds(z, sizeof z, lp->ttft_p90_s),
                   format_seconds(w, sizeof w, lp->ttft_p99_s),
                   s->ttft_target_s > 0.0 ? (sv->ttft_ok ? " (meets the target)" : " (**misses the target**)") : "");
+    double parts = lp->frontend_s + lp->in_flight_s + lp->wait_s + lp->own_s;
+    if (!lp->overloaded && sv->ttft_s > 0.0 && fabs(parts - sv->ttft_s) <= 1e-9 * sv->ttft_s) {
+        /* the steady TTFT part by part, as the text report gives it */
+        char f[32], i[32], q[32], o[32];
+        sb_printf(sb, "| TTFT's parts: frontend, step in flight, waiting, its prefill | %s, %s, %s, %s |\n",
+                  format_seconds(f, sizeof f, lp->frontend_s), format_seconds(i, sizeof i, lp->in_flight_s),
+                  format_seconds(q, sizeof q, lp->wait_s), format_seconds(o, sizeof o, lp->own_s));
+    }
     sb_printf(sb, "| TPOT (mean; p50, p90, p99) | %s; %s, %s, %s%s |\n", format_seconds(x, sizeof x, sv->tpot_s),
               format_seconds(y, sizeof y, lp->tpot_p50_s), format_seconds(z, sizeof z, lp->tpot_p90_s),
               format_seconds(w, sizeof w, lp->tpot_p99_s),
@@ -1320,12 +1337,14 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
         cJSON_AddNumberToObject(serve, "prefill_pool_tp", (double)sv->prefill_pool_tp);
         cJSON_AddNumberToObject(serve, "prefill_pool_dp", (double)sv->prefill_pool_dp);
         cJSON_AddNumberToObject(serve, "prefill_pool_workers", (double)sv->prefill_pool_workers);
+        json_measured(serve, "prefill_pool_moe_ep", (double)s->disagg_prefill_moe_ep);
         cJSON_AddBoolToObject(serve, "prefill_pool_fits", sv->prefill_pool_fits);
     } else {
         cJSON_AddNullToObject(serve, "prefill_pool_load");
         cJSON_AddNullToObject(serve, "prefill_pool_tp");
         cJSON_AddNullToObject(serve, "prefill_pool_dp");
         cJSON_AddNullToObject(serve, "prefill_pool_workers");
+        cJSON_AddNullToObject(serve, "prefill_pool_moe_ep");
         cJSON_AddNullToObject(serve, "prefill_pool_fits");
     }
     json_measured(serve, "ttft_target_s", s->ttft_target_s);

@@ -149,10 +149,13 @@ static void summary(struct strbuf *sb, const struct scenario *base, const struct
         sb_puts(sb, "\n");
     if (base->spec_tokens > 0) {
         char acc[160];
-        paragraph(sb, "%sSpeculative decoding:%s %lld drafts from %s, each accepted with probability %s, in every "
+        char tree[64] = "";
+        if (base->spec_verify_tokens > base->spec_tokens + 1)
+            snprintf(tree, sizeof tree, ", a tree of %lld nodes verified a pass,", (long long)base->spec_verify_tokens);
+        paragraph(sb, "%sSpeculative decoding:%s %lld drafts from %s, each accepted with probability %s%s in every "
                       "candidate.",
                   b, b, (long long)base->spec_tokens, base->spec_draft_name[0] ? base->spec_draft_name : "an MTP head",
-                  scenario_spec_accept_words(base, acc, sizeof acc));
+                  scenario_spec_accept_words(base, acc, sizeof acc), tree[0] ? tree : ",");
         if (md)
             sb_puts(sb, "\n");
     }
