@@ -225,13 +225,9 @@ const char *scenario_spec_accept_words(const struct scenario *s, char *buf, size
     return buf;
 }
 
-int scenario_check(const struct scenario *s, char *err, size_t errsize)
+/* The whole-number knobs within their ranges (a layout degree at most what it divides). */
+static int check_whole_numbers(const struct scenario *s, char *err, size_t errsize)
 {
-    char shape_err[200];
-    if (model_shape_check(&s->model, shape_err, sizeof shape_err) != 0) {
-        snprintf(err, errsize, "model %s: %s", s->model.name, shape_err);
-        return -1;
-    }
     if (check_int("--chips", s->chips, 1, RT_MAX_CHIPS, err, errsize) ||
         check_int("--batch", s->batch, 1, RT_MAX_BATCH, err, errsize) ||
         check_int("--context", s->context_tokens, 1, RT_MAX_TOKENS, err, errsize) ||
@@ -252,6 +248,12 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_int("--moe-ep", s->moe_ep, 0, RT_MAX_CHIPS, err, errsize) ||
         check_int("--bench-rounds", s->bench_rounds, 1, 1000000, err, errsize))
         return -1;
+    return 0;
+}
+
+/* A layout that holds together: micro-batches of a token at least, a prefill pool of whole workers and its experts' ranks, the experts' ranks over a stage, a replica of tp x pp x ep chips, expert groups of a mixture of experts that divide its experts and each run a sequence. */
+static int check_layout(const struct scenario *s, char *err, size_t errsize)
+{
     if (s->microbatches > 0 && (double)s->microbatches > (double)s->batch * (double)(s->prefill_tokens > 0 ? s->prefill_tokens : 1)) {
         /* a micro-batch holds at least one token: more would be fractions of a token each */
         snprintf(err, errsize, "--microbatches %lld splits %lld prompt%s of %lld tokens into less than a token each: "
@@ -322,6 +324,12 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
                  (long long)s->batch, (long long)s->ep);
         return -1;
     }
+    return 0;
+}
+
+/* The real-number knobs within their ranges (a figure given must be one that exists). */
+static int check_real_numbers(const struct scenario *s, char *err, size_t errsize)
+{
     if ((s->params != 0.0 && check_real("--params", s->params, 1.0, false, RT_MAX_PARAMS, err, errsize)) ||
         check_real("--budget", s->budget_s, RT_MIN_SECONDS, false, 1e9, err, errsize) ||
         check_real("--overhead", s->overhead_s, 0.0, false, 1e9, err, errsize) ||
@@ -353,7 +361,13 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
         check_given("--power-w", s->power_w, 1.0, 1e6, "W", err, errsize) ||
         check_given("--pue", s->pue, 1.0, 3.0, "(power usage effectiveness)", err, errsize))
         return -1;
-    char v1[32], v2[32];
+    return 0;
+}
+
+/* Speculative decoding's rates (one, or one a draft by position) and its verified tree. */
+static int check_speculative(const struct scenario *s, char *err, size_t errsize)
+{
+    char v1[32];
     if (s->spec_accept_positions < 0 || s->spec_accept_positions > RT_SPEC_MAX_TOKENS ||
         (s->spec_accept_positions > 0 && s->spec_accept_positions != s->spec_tokens)) {
         snprintf(err, errsize, "--spec-accept gives %lld acceptance%s by position for --spec-tokens %lld: give one "
@@ -384,6 +398,13 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
                  format_exact(v1, sizeof v1, s->spec_accept));
         return -1;
     }
+    return 0;
+}
+
+/* The budget over the overhead, the engine and the chip's profile, the training totals' inputs, the named kinds in range, the chip, the activation precision, and measured step times. */
+static int check_the_rest(const struct scenario *s, char *err, size_t errsize)
+{
+    char v1[32], v2[32];
     if (s->budget_s <= s->overhead_s) {
         snprintf(err, errsize, "--budget %s s must exceed the --overhead of %s s: no hardware can meet it",
                  format_exact(v1, sizeof v1, s->budget_s), format_exact(v2, sizeof v2, s->overhead_s));
@@ -431,5 +452,20 @@ int scenario_check(const struct scenario *s, char *err, size_t errsize)
             return -1;
         }
     }
+    return 0;
+}
+
+int scenario_check(const struct scenario *s, char *err, size_t errsize)
+{
+    char shape_err[200];
+    if (model_shape_check(&s->model, shape_err, sizeof shape_err) != 0) {
+        snprintf(err, errsize, "model %s: %s", s->model.name, shape_err);
+        return -1;
+    }
+    /* in this order: the first knob out of place is the one named */
+    if (check_whole_numbers(s, err, errsize) != 0 || check_layout(s, err, errsize) != 0 ||
+        check_real_numbers(s, err, errsize) != 0 || check_speculative(s, err, errsize) != 0 ||
+        check_the_rest(s, err, errsize) != 0)
+        return -1;
     return 0;
 }
