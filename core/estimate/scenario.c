@@ -251,7 +251,8 @@ static int check_whole_numbers(const struct scenario *s, char *err, size_t errsi
     return 0;
 }
 
-/* A layout that holds together: micro-batches of a token at least, a prefill pool of whole workers and its experts' ranks, the experts' ranks over a stage, a replica of tp x pp x ep chips, expert groups of a mixture of experts that divide its experts and each run a sequence. */
+/* A layout that holds together: micro-batches of a token at least, a prefill pool of whole workers and its experts' ranks, the experts' ranks over a stage, a replica of tp x pp x ep chips, expert groups of a mixture of experts that divide its experts and each run a sequence (74 lines: a
+ * list of independent checks, each a message of its own). */
 static int check_layout(const struct scenario *s, char *err, size_t errsize)
 {
     if (s->microbatches > 0 && (double)s->microbatches > (double)s->batch * (double)(s->prefill_tokens > 0 ? s->prefill_tokens : 1)) {

@@ -65,6 +65,9 @@ struct steady {
     bool stable;
 };
 
+/* The steady state at n requests decoding an attention group (serving.h's
+ * model, the two branches its two cases: a prefill pool, or prompts riding
+ * on decode steps; 70 lines, one equation of the model after another). */
 static struct steady steady_at(const struct serving_costs *c, const struct serving_load *l, double n)
 {
     struct steady st = {0};
