@@ -312,6 +312,80 @@ static void serving_layout_words(struct strbuf *sb, const struct scenario *s, co
         sb_printf(sb, "; %lld chips in all", (long long)pf->chips_total);
 }
 
+/* The speculative line: drafts, acceptance, tree, tokens a pass, and the pace against plain decoding. */
+static void text_speculative(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    const struct speculative_figures *sp = &a->speculative;
+    char acc[160];
+    char pace[96];
+    if (sp->speedup >= 1.0)
+        snprintf(pace, sizeof pace, "%.2fx faster than plain decoding", sp->speedup);
+    else
+        snprintf(pace, sizeof pace, "%.2fx slower than plain decoding (the drafts cost more than they yield)",
+                 sp->speedup > 0.0 ? 1.0 / sp->speedup : 0.0);
+    sb_printf(sb, "  speculative        %lld draft tokens (%s), acceptance %s%s: %.2f tokens a pass, %s\n",
+              (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head",
+              scenario_spec_accept_words(s, acc, sizeof acc),
+              sp->verify_tokens > (double)s->spec_tokens + 1.0 ? ", a tree verified" : "", sp->tokens_per_pass,
+              pace);
+}
+
+/* The steady TTFT part by part, where they add up to it (a one-token answer has no loop). */
+static void text_ttft_parts(struct strbuf *sb, const struct scenario *s, const struct serving_figures *sv)
+{
+    const struct serving_loop *lp = &sv->loop;
+    double parts = lp->frontend_s + lp->in_flight_s + lp->wait_s + lp->own_s;
+    if (!lp->overloaded && sv->ttft_s > 0.0 && fabs(parts - sv->ttft_s) <= 1e-9 * sv->ttft_s) {
+        /* the steady TTFT, part by part, where they add up to it (a one-token answer has no loop) */
+        char tf[64] = "", t5[48] = "", t6[48] = "", t7[32], t8[32];
+        if (lp->frontend_s > 0.0) { /* outside the engine: the API server, the tokenizer, the way back */
+            format_seconds(tf, sizeof tf, lp->frontend_s);
+            strcat(tf, " the engine's frontend + ");
+        }
+        if (lp->in_flight_s > 0.0) { /* none on a pool: no decode step to wait out */
+            format_seconds(t5, sizeof t5, lp->in_flight_s);
+            strcat(t5, " the step in flight + ");
+        }
+        if (lp->wait_s > 0.0) {
+            format_seconds(t6, sizeof t6, lp->wait_s);
+            strcat(t6, " waiting + ");
+        }
+        bool others = s->arrival_per_s > 0.0 || s->batch > 1;
+        sb_printf(sb, "  TTFT's parts       %s%s%s%s its prefill%s = %s\n", tf, t5, t6, format_seconds(t7, sizeof t7, lp->own_s),
+                  s->disagg_prefill_chips > 0 ? " on the pool and the KV's move"
+                  : others                    ? " among the others' work"
+                                              : " alone",
+                  format_seconds(t8, sizeof t8, sv->ttft_s));
+    }
+}
+
+/* One verdict for serving, with every reason it fails. */
+static void text_serving_verdict(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    const struct serving_figures *sv = &a->serving;
+    const struct serving_loop *lp = &sv->loop;
+    const char *reasons[4];
+    int nr = 0;
+    if (!a->memory.weights_fit)
+        reasons[nr++] = "the weights do not fit";
+    if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits)
+        reasons[nr++] = "the weights do not fit on the prefill pool";
+    if (lp->overloaded)
+        reasons[nr++] = "the requests arrive faster than they are served";
+    else if (!sv->ttft_ok)
+        reasons[nr++] = "TTFT misses its target";
+    if (!sv->tpot_ok)
+        reasons[nr++] = "TPOT misses its target";
+    char why[256] = "";
+    for (int i = 0, used = 0; i < nr && used >= 0 && (size_t)used < sizeof why; i++)
+        used += snprintf(why + used, sizeof why - (size_t)used, "%s%s", i ? "; " : "", reasons[i]);
+    bool targets = s->ttft_target_s > 0.0 || s->tpot_target_s > 0.0;
+    if (sv->ok && !targets) /* an OK with nothing to meet would read as a verdict on the turn */
+        sb_puts(sb, "  serving verdict    fits; no targets set (--ttft-target, --tpot-target)\n");
+    else
+        sb_printf(sb, "  serving verdict    %s%s%s\n", sv->ok ? "OK" : "MISS", why[0] ? ": " : "", why);
+}
+
 /* The layout and serving as engines serve: the loop, TTFT, TPOT, throughputs. */
 static void text_serving(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
@@ -337,21 +411,8 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
                   pf->microbatches == 1.0 ? "" : "es", pf->bubble_fraction * 100.0,
                   pf->microbatches < (double)pf->pp ? " (fewer micro-batches than stages: the stages mostly wait)" : "",
                   pf->decode_seqs_per_pass, pf->decode_seqs_per_pass == 1.0 ? "" : "s");
-    if (a->speculative.enabled) {
-        const struct speculative_figures *sp = &a->speculative;
-        char acc[160];
-        char pace[96];
-        if (sp->speedup >= 1.0)
-            snprintf(pace, sizeof pace, "%.2fx faster than plain decoding", sp->speedup);
-        else
-            snprintf(pace, sizeof pace, "%.2fx slower than plain decoding (the drafts cost more than they yield)",
-                     sp->speedup > 0.0 ? 1.0 / sp->speedup : 0.0);
-        sb_printf(sb, "  speculative        %lld draft tokens (%s), acceptance %s%s: %.2f tokens a pass, %s\n",
-                  (long long)s->spec_tokens, s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head",
-                  scenario_spec_accept_words(s, acc, sizeof acc),
-                  sp->verify_tokens > (double)s->spec_tokens + 1.0 ? ", a tree verified" : "", sp->tokens_per_pass,
-                  pace);
-    }
+    if (a->speculative.enabled)
+        text_speculative(sb, s, a);
     if (lp->overloaded)
         sb_puts(sb, "  TTFT               unbounded: requests arrive faster than the engine serves them, so the "
                     "queue grows without end");
@@ -383,29 +444,7 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
               : lp->saturated ? (s->disagg_prefill_chips > 0 ? "; the prefill pool is saturated, the rest queue"
                                                              : "; the engine is saturated, the rest queue")
                               : "");
-    double parts = lp->frontend_s + lp->in_flight_s + lp->wait_s + lp->own_s;
-    if (!lp->overloaded && sv->ttft_s > 0.0 && fabs(parts - sv->ttft_s) <= 1e-9 * sv->ttft_s) {
-        /* the steady TTFT, part by part, where they add up to it (a one-token answer has no loop) */
-        char tf[64] = "", t5[48] = "", t6[48] = "", t7[32], t8[32];
-        if (lp->frontend_s > 0.0) { /* outside the engine: the API server, the tokenizer, the way back */
-            format_seconds(tf, sizeof tf, lp->frontend_s);
-            strcat(tf, " the engine's frontend + ");
-        }
-        if (lp->in_flight_s > 0.0) { /* none on a pool: no decode step to wait out */
-            format_seconds(t5, sizeof t5, lp->in_flight_s);
-            strcat(t5, " the step in flight + ");
-        }
-        if (lp->wait_s > 0.0) {
-            format_seconds(t6, sizeof t6, lp->wait_s);
-            strcat(t6, " waiting + ");
-        }
-        bool others = s->arrival_per_s > 0.0 || s->batch > 1;
-        sb_printf(sb, "  TTFT's parts       %s%s%s%s its prefill%s = %s\n", tf, t5, t6, format_seconds(t7, sizeof t7, lp->own_s),
-                  s->disagg_prefill_chips > 0 ? " on the pool and the KV's move"
-                  : others                    ? " among the others' work"
-                                              : " alone",
-                  format_seconds(t8, sizeof t8, sv->ttft_s));
-    }
+    text_ttft_parts(sb, s, sv);
     if (s->arrival_per_s <= 0.0)
         sb_printf(sb, "  a benchmark        of %lld x %lld requests reports TTFT %s, TPOT %s (its first wave: TTFT "
                       "%s)\n",
@@ -422,27 +461,7 @@ static void text_serving(struct strbuf *sb, const struct scenario *s, const stru
                   sv->tokens_per_s_per_chip);
     else
         sb_puts(sb, "  throughput         none: --decode-tokens 0 generates no output tokens\n");
-    /* One verdict for serving, with every reason it fails. */
-    const char *reasons[4];
-    int nr = 0;
-    if (!a->memory.weights_fit)
-        reasons[nr++] = "the weights do not fit";
-    if (s->disagg_prefill_chips > 0 && !sv->prefill_pool_fits)
-        reasons[nr++] = "the weights do not fit on the prefill pool";
-    if (lp->overloaded)
-        reasons[nr++] = "the requests arrive faster than they are served";
-    else if (!sv->ttft_ok)
-        reasons[nr++] = "TTFT misses its target";
-    if (!sv->tpot_ok)
-        reasons[nr++] = "TPOT misses its target";
-    char why[256] = "";
-    for (int i = 0, used = 0; i < nr && used >= 0 && (size_t)used < sizeof why; i++)
-        used += snprintf(why + used, sizeof why - (size_t)used, "%s%s", i ? "; " : "", reasons[i]);
-    bool targets = s->ttft_target_s > 0.0 || s->tpot_target_s > 0.0;
-    if (sv->ok && !targets) /* an OK with nothing to meet would read as a verdict on the turn */
-        sb_puts(sb, "  serving verdict    fits; no targets set (--ttft-target, --tpot-target)\n");
-    else
-        sb_printf(sb, "  serving verdict    %s%s%s\n", sv->ok ? "OK" : "MISS", why[0] ? ": " : "", why);
+    text_serving_verdict(sb, s, a);
     sb_puts(sb, "\nCost and energy (per output token, from the steady-state throughput per chip)\n");
     cost_energy_lines(sb, a, false);
 }
