@@ -1121,16 +1121,9 @@ static void json_cost_energy(cJSON *root, const struct analysis *a)
     cJSON_AddStringToObject(energy, "power_source", e->power_source);
 }
 
-/* Builds the report object (the caller owns it). */
-static cJSON *json_report(const struct scenario *s, const struct analysis *a)
+/* The report's the chip: its figures, sources, conflicts and efficiency profile. */
+static void json_chip(cJSON *root, const struct scenario *s, const struct analysis *a)
 {
-    const struct model_shape *m = &s->model;
-    const struct latency_verdict *l = &a->latency;
-    const struct memory_verdict *mv = &a->memory;
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "version", ROOFTOP_VERSION);
-    cJSON_AddNumberToObject(root, "ridge_flop_per_byte", a->ridge_flop_per_byte);
-
     cJSON *chip = cJSON_AddObjectToObject(root, "chip");
     cJSON_AddStringToObject(chip, "key", s->chip.key);
     cJSON_AddStringToObject(chip, "name", s->chip.name);
@@ -1152,7 +1145,12 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     efficiency_to_json(eff, &a->efficiency);
     cJSON_AddBoolToObject(eff, "generic", !s->chip.efficiency.present);
     cJSON_AddNumberToObject(root, "chips", (double)s->chips);
+}
 
+/* The report's the model: its shape, parameters and schedule. */
+static void json_model(cJSON *root, const struct scenario *s, const struct analysis *a)
+{
+    const struct model_shape *m = &s->model;
     cJSON *model = cJSON_AddObjectToObject(root, "model");
     cJSON_AddStringToObject(model, "name", m->name);
     cJSON_AddNumberToObject(model, "params", a->params);
@@ -1180,7 +1178,11 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddStringToObject(model, "layer_pattern", model_schedule_summary(m, pattern, sizeof pattern));
     cJSON_AddItemToObject(model, "layer_schedule", model_schedule_to_json(m));
     cJSON_AddItemToObject(model, "assumptions", model_assumptions_to_json(m));
+}
 
+/* The report's the workload: batch, precisions, tokens. */
+static void json_workload(cJSON *root, const struct scenario *s, const struct analysis *a)
+{
     cJSON *workload = cJSON_AddObjectToObject(root, "workload");
     cJSON_AddNumberToObject(workload, "batch", (double)s->batch);
     cJSON_AddStringToObject(workload, "precision", precision_name(s->precision));
@@ -1193,7 +1195,12 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(workload, "prefill_tokens", (double)s->prefill_tokens);
     cJSON_AddNumberToObject(workload, "decode_tokens", (double)s->decode_tokens);
     cJSON_AddNumberToObject(workload, "mfu", s->mfu);
+}
 
+/* The report's the turn's latency: napkin, detailed and realistic. */
+static void json_latency(cJSON *root, const struct scenario *s, const struct analysis *a)
+{
+    const struct latency_verdict *l = &a->latency;
     cJSON *lat = cJSON_AddObjectToObject(root, "latency");
     cJSON_AddStringToObject(lat, "model", latency_model_name(a->latency_model));
     cJSON_AddBoolToObject(lat, "estimates_disagree", a->estimates_disagree);
@@ -1241,6 +1248,11 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddStringToObject(real, "profile_from", rl->profile_from);
     cJSON_AddBoolToObject(real, "profile_measured", rl->profile_measured);
 
+}
+
+/* The report's the training step and its totals. */
+static void json_training(cJSON *root, const struct scenario *s, const struct analysis *a)
+{
     const struct training_figures *tr = &a->training;
     cJSON *train = cJSON_AddObjectToObject(root, "training");
     cJSON_AddNumberToObject(train, "tokens_per_step", tr->tokens_per_step);
@@ -1259,6 +1271,11 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     json_measured(train, "chip_hours", tr->chip_hours);
     json_measured(train, "days", tr->days);
     json_measured(train, "implied_mfu", tr->implied_mfu);
+}
+
+/* The report's prefill's measured MFU and decode's figures (speculative decoding among them). */
+static void json_phases(cJSON *root, const struct scenario *s, const struct analysis *a)
+{
     json_measured(cJSON_AddObjectToObject(root, "prefill"), "mfu", a->prefill_mfu);
     cJSON *decode = cJSON_AddObjectToObject(root, "decode");
     json_measured(decode, "mbu", a->decode_mbu);
@@ -1290,6 +1307,11 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
         cJSON_AddNullToObject(decode, "speculative");
     }
 
+}
+
+/* The report's the layout: tp, pp, ep, dp and their links. */
+static void json_parallel(cJSON *root, const struct scenario *s, const struct analysis *a)
+{
     const struct parallel_figures *pf = &a->parallel;
     cJSON *par = cJSON_AddObjectToObject(root, "parallel");
     cJSON_AddNumberToObject(par, "tp", (double)pf->tp);
@@ -1311,6 +1333,12 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     json_measured(par, "disagg_prefill_chips", (double)s->disagg_prefill_chips);
     json_measured(par, "moe_ep", (double)s->moe_ep);
 
+}
+
+/* The report's serving as engines serve, its loop and percentiles (64 lines: one key after another,
+ * in the order the README's table gives them). */
+static void json_serving(cJSON *root, const struct scenario *s, const struct analysis *a)
+{
     const struct serving_figures *sv = &a->serving;
     cJSON *serve = cJSON_AddObjectToObject(root, "serving");
     bool no_ttft = sv->loop.overloaded; /* no steady state, so no TTFT (serving.h): null */
@@ -1372,7 +1400,12 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddBoolToObject(serve, "tpot_ok", sv->tpot_ok);
     cJSON_AddBoolToObject(serve, "ok", sv->ok);
     json_cost_energy(root, a);
+}
 
+/* The report's the memory verdict, per chip and for the replica. */
+static void json_memory(cJSON *root, const struct scenario *s, const struct analysis *a)
+{
+    const struct memory_verdict *mv = &a->memory;
     cJSON *mem = cJSON_AddObjectToObject(root, "memory");
     cJSON_AddNumberToObject(mem, "weights_bytes", mv->weights_bytes);
     cJSON_AddNumberToObject(mem, "weights_fit_chips", (double)mv->weights_fit_chips);
@@ -1405,6 +1438,11 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON_AddNumberToObject(root, "decode_batch_intensity_flop_per_byte", a->decode_batch_intensity_flop_per_byte);
     cJSON_AddNumberToObject(root, "gqa_saving", a->gqa_saving);
     cJSON_AddNumberToObject(root, "kv_saving", a->kv_saving);
+}
+
+/* The report's tile efficiency, the MFU budget and the notes. */
+static void json_shape(cJSON *root, const struct scenario *s, const struct analysis *a)
+{
     cJSON *tile = cJSON_AddObjectToObject(root, "tile_efficiency");
     cJSON_AddNumberToObject(tile, "tile", (double)s->tile);
     cJSON_AddNumberToObject(tile, "d_model", a->tile_efficiency_d_model);
@@ -1435,6 +1473,24 @@ static cJSON *json_report(const struct scenario *s, const struct analysis *a)
     cJSON *notes = cJSON_AddArrayToObject(root, "notes");
     for (int i = 0; i < a->note_count; i++)
         cJSON_AddItemToArray(notes, cJSON_CreateString(a->notes[i]));
+}
+
+/* Builds the report object (the caller owns it), section by section. */
+static cJSON *json_report(const struct scenario *s, const struct analysis *a)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "version", ROOFTOP_VERSION);
+    cJSON_AddNumberToObject(root, "ridge_flop_per_byte", a->ridge_flop_per_byte);
+    json_chip(root, s, a);
+    json_model(root, s, a);
+    json_workload(root, s, a);
+    json_latency(root, s, a);
+    json_training(root, s, a);
+    json_phases(root, s, a);
+    json_parallel(root, s, a);
+    json_serving(root, s, a);
+    json_memory(root, s, a);
+    json_shape(root, s, a);
     return root;
 }
 
