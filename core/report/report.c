@@ -757,13 +757,10 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
 
 /* ---- markdown ------------------------------------------------------------ */
 
-static void markdown_report(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+/* The markdown report's title, the chip, its ridge, the model and the placement table. */
+static void md_head(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
 {
-    char x[32], y[32], z[32], w[32];
-    const struct latency_verdict *n = &a->napkin;
-    const struct detailed_latency *d = &a->detailed;
-    const struct memory_verdict *mv = &a->memory;
-
+    char x[32], y[32];
     sb_puts(sb, "## rooftop: ");
     describe_scenario(sb, s, a);
     sb_puts(sb, "\n\n");
@@ -796,7 +793,15 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
                   format_si(y, sizeof y, p->bytes, "B"), p->roof.intensity_flop_per_byte, bound_name(p->roof.bound),
                   p->roof.fraction_of_peak * 100.0, p->roof.lever);
     }
+}
 
+/* The markdown report's latency table, its verdict and the floor-minus-napkin terms. */
+static void md_latency(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    char x[32], y[32], z[32];
+    const struct latency_verdict *n = &a->napkin;
+    const struct detailed_latency *d = &a->detailed;
+    const struct memory_verdict *mv = &a->memory;
     const struct realistic_latency *r = &a->realistic;
     sb_printf(sb, "\n| latency | napkin | floor | realistic |\n| --- | ---: | ---: | ---: |\n");
     char decode_name[48];
@@ -830,7 +835,12 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
                           d->decode_step_s - (s->decode_tokens > 0 ? n->decode_s / (double)s->decode_tokens : 0.0)));
     for (int i = 0; i < d->decode_term_count; i++)
         sb_printf(sb, "- %s: %s\n", signed_time(st, sizeof st, d->decode_terms[i].seconds), d->decode_terms[i].name);
+}
 
+/* The markdown report's operations table. */
+static void md_operations(struct strbuf *sb, const struct analysis *a)
+{
+    char x[32], y[32], z[32];
     sb_puts(sb, "\n| phase | operation | FLOPs / chip | bytes / chip | FLOP/byte | bound | floor | realistic | share |\n");
     sb_puts(sb, "| --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |\n");
     for (int i = 0; i < a->placement_count; i++) {
@@ -845,7 +855,13 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
                   format_seconds(z, sizeof z, p->time_s), format_seconds(rt, sizeof rt, p->realistic_time_s),
                   p->share * 100.0);
     }
+}
 
+/* The markdown report's memory table. */
+static void md_memory(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    char x[32], y[32], z[32], w[32];
+    const struct memory_verdict *mv = &a->memory;
     sb_puts(sb, "\n| memory | value |\n| --- | ---: |\n");
     sb_printf(sb, "| weights | %s |\n", format_si(x, sizeof x, mv->weights_bytes, "B"));
     sb_printf(sb, "| KV cache per token | %s |\n", format_si(x, sizeof x, mv->kv_cache_bytes_per_token, "B"));
@@ -872,6 +888,13 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     if (mv->kv_replication > 1.0)
         sb_printf(sb, "| copies of each KV %s over tp %lld | %.0f |\n", s->model.kv_lora_rank > 0 ? "latent" : "head",
                   (long long)a->parallel.tp, mv->kv_replication);
+}
+
+/* The markdown report's serving table, and cost and energy (65 lines: a row after another, as the
+ * text report's serving section gives them). */
+static void md_serving(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    char x[32], y[32], z[32], w[32];
     const struct parallel_figures *pf = &a->parallel;
     const struct serving_figures *sv = &a->serving;
     const struct serving_loop *lp = &sv->loop;
@@ -933,7 +956,11 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     sb_puts(sb, "| cost and energy (per output token) | value |\n| --- | --- |\n");
     cost_energy_lines(sb, a, true);
     sb_puts(sb, "\n");
+}
 
+/* The markdown report's MFU budget and the notes. */
+static void md_budget(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
     const struct mfu_budget *b = &a->mfu_budget;
     sb_printf(sb, "| MFU budget (%s) | share |\n| --- | ---: |\n",
               a->mfu_budget_source == RT_BUDGET_SHAPE ? "training step from the shape" : "from --step-times");
@@ -989,6 +1016,17 @@ static void markdown_report(struct strbuf *sb, const struct scenario *s, const s
     for (int i = 0; i < a->note_count; i++)
         sb_printf(sb, "- %s\n", a->notes[i]);
     text_assumptions(sb, &s->model, "- Assumed from the model's config: ", "\n");
+}
+
+/* The markdown report, section by section. */
+static void markdown_report(struct strbuf *sb, const struct scenario *s, const struct analysis *a)
+{
+    md_head(sb, s, a);
+    md_latency(sb, s, a);
+    md_operations(sb, a);
+    md_memory(sb, s, a);
+    md_serving(sb, s, a);
+    md_budget(sb, s, a);
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
