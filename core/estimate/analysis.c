@@ -1709,35 +1709,10 @@ static void select_verdict(const struct scenario *s, struct analysis *a)
                       (double)s->decode_tokens;
 }
 
-int analyze(const struct scenario *s, struct analysis *out, char *err, size_t errsize)
+/* The notes on serving: the frontend time and where it comes from, a
+ * disaggregated turn's prefill, the experts' ranks. */
+static void note_serving(const struct scenario *s, struct analysis *a)
 {
-    if (scenario_check(s, err, errsize) != 0)
-        return -1;
-    struct analysis *a = out;
-    memset(a, 0, offsetof(struct analysis, placements)); /* the arrays after it are filled as used */
-    resolve_hardware(s, a);
-    resolve_params(s, a);
-    if (s->spec_tokens > 0 && s->spec_draft_params >= a->active_params) {
-        char d[24], t[24];
-        snprintf(err, errsize, "--spec-draft: the draft's %s parameters are not fewer than the target's %s active "
-                               "ones; a draft must be smaller",
-                 format_count(d, sizeof d, s->spec_draft_params), format_count(t, sizeof t, a->active_params));
-        return -1;
-    }
-    a->bytes_per_weight = precision_bytes(s->precision);
-    a->bytes_per_kv_element = precision_activation_bytes(s->kv_precision); /* KV elements are activations */
-
-    analyze_memory(s, a);
-    if (analyze_latency(s, a, err, errsize) != 0)
-        return -1;
-    a->napkin = a->latency;
-    if (analyze_placements(s, a) != 0) {
-        snprintf(err, errsize, "the scenario's phases cannot be placed on the roofline");
-        return -1;
-    }
-    resolve_rates(s, a);
-    analyze_detailed(s, a);
-    analyze_serving(s, a);
     if (a->serving.loop.frontend_s > 0.0) {
         /* where the figure comes from: fitted for the three engines the measured runs hold, borrowed by
          * the two built-ins that name another's, or the user's engine file */
@@ -1774,18 +1749,13 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                  s->ep > 1 ? "; the all-to-all sends a token once to each rank its experts sit on"
                            : "; attention is tensor-parallel, so the tokens are on every rank already and the MLP's "
                              "all-reduce carries the combine (no all-to-all)");
-    analyze_cost_energy(s, a);
-    if (s->op.set && analyze_operation(s, a, err, errsize) != 0)
-        return -1;
-    select_verdict(s, a);
-    compare_estimates(a);
-    if (place_operations(a) != 0 || analyze_training(s, a) != 0) {
-        snprintf(err, errsize, "the scenario's operations cannot be placed on the roofline");
-        return -1;
-    }
+}
 
-    /* The phase rows' times: the floor's prefill and decode step (the same FLOPs and bytes the row
-     * places: the napkin's decode reads no KV cache), the shape's training step. */
+/* The phase rows' times: the floor's prefill and decode step (the same
+ * FLOPs and bytes the row places: the napkin's decode reads no KV cache),
+ * the shape's training step. */
+static void phase_row_times(const struct scenario *s, struct analysis *a)
+{
     for (int i = 0; i < a->placement_count; i++) {
         struct placement *pl = &a->placements[i];
         if (pl->operation)
@@ -1823,8 +1793,13 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
             pl->realistic_flops_per_s = pl->flops / (double)s->chips / pl->realistic_time_s;
     }
 
+}
+
+/* What the model's shape saves and wastes: the GQA and KV savings (each
+ * layer's own where the layers differ) and the tile efficiencies. */
+static void shape_savings(const struct scenario *s, struct analysis *a)
+{
     const struct model_shape *m = &s->model;
-    char count[24];
     a->gqa_saving = gqa_saving((double)m->heads, (double)m->kv_heads);
     double kv_elements = model_kv_elements_per_token_per_layer(m);
     a->kv_saving = kv_elements > 0.0 ? (double)m->heads * (double)(m->d_head + model_v_head_dim(m)) / kv_elements : 0.0;
@@ -1850,6 +1825,12 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
     a->tile_efficiency_d_ff = tile_efficiency(m->d_ff, s->tile);
     a->tile_efficiency_d_head = tile_efficiency(m->d_head, s->tile);
 
+}
+
+/* The notes on the estimates: the napkin's, the floor's and the realistic
+ * model's assumptions, and what their inputs borrow. */
+static void note_estimates(const struct scenario *s, struct analysis *a)
+{
     add_note(a, "Napkin model (the guide's ch. 5-6): prefill is 2N FLOPs per token at %.0f%% of peak; decode "
                 "reads every weight once per step and ignores the KV-cache read.",
              s->mfu * 100.0);
@@ -1887,6 +1868,16 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                         "(their time's band at least ±%.0f%%).",
                      RT_KERNEL_MEASURED_GPUS_MAX, RT_KERNEL_MEASURED_GPUS_MAX, 100.0 * RT_KERNEL_EXTRAPOLATED_ERROR);
     }
+}
+
+/* The notes on what the scenario asks beyond the estimates: the FLOPs
+ * convention, measured figures above 100%, the pipeline, speculative
+ * decoding, the budget's search, a prompt past the context, a batch that
+ * does not fit (63 lines: one note after another, each with the condition
+ * that calls for it). */
+static void note_scenario(const struct scenario *s, struct analysis *a)
+{
+    char count[24];
     if (a->mfu_budget_source == RT_BUDGET_SHAPE && s->flops_convention != RT_FLOPS_PALM)
         add_note(a, "MFU counts %s per token (--flops-convention %s), not PaLM's 6N + 12 L H Q T; compare it with "
                     "MFUs counted the same way.",
@@ -1957,10 +1948,11 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                     "fit in %lld x %s of HBM, chip by chip: the turn cannot run, so the verdict is MISS; chips for "
                     "the budget count the memory too.",
                  a->memory.per_chip.activation_tokens, (long long)s->chips, s->chip.key);
-    if (!all_finite(a)) {
-        snprintf(err, errsize, "the scenario's figures overflow: make the values smaller");
-        return -1;
-    }
+}
+
+/* The note on a training step whose optimizer state does not fit. */
+static void note_training_state(const struct scenario *s, struct analysis *a)
+{
     if (!a->training.state_fits) { /* analyze_training's Adam state */
         char st[24], hb[24];
         bool paper = a->mfu_budget_source == RT_BUDGET_SHAPE && !a->training.measured;
@@ -1973,6 +1965,57 @@ int analyze(const struct scenario *s, struct analysis *out, char *err, size_t er
                        : "the MFU budget assumes it fits",
                  a->training.state_fit_chips);
     }
+}
+
+int analyze(const struct scenario *s, struct analysis *out, char *err, size_t errsize)
+{
+    if (scenario_check(s, err, errsize) != 0)
+        return -1;
+    struct analysis *a = out;
+    memset(a, 0, offsetof(struct analysis, placements)); /* the arrays after it are filled as used */
+    resolve_hardware(s, a);
+    resolve_params(s, a);
+    if (s->spec_tokens > 0 && s->spec_draft_params >= a->active_params) {
+        char d[24], t[24];
+        snprintf(err, errsize, "--spec-draft: the draft's %s parameters are not fewer than the target's %s active "
+                               "ones; a draft must be smaller",
+                 format_count(d, sizeof d, s->spec_draft_params), format_count(t, sizeof t, a->active_params));
+        return -1;
+    }
+    a->bytes_per_weight = precision_bytes(s->precision);
+    a->bytes_per_kv_element = precision_activation_bytes(s->kv_precision); /* KV elements are activations */
+
+    analyze_memory(s, a);
+    if (analyze_latency(s, a, err, errsize) != 0)
+        return -1;
+    a->napkin = a->latency;
+    if (analyze_placements(s, a) != 0) {
+        snprintf(err, errsize, "the scenario's phases cannot be placed on the roofline");
+        return -1;
+    }
+    resolve_rates(s, a);
+    analyze_detailed(s, a);
+    analyze_serving(s, a);
+    note_serving(s, a);
+    analyze_cost_energy(s, a);
+    if (s->op.set && analyze_operation(s, a, err, errsize) != 0)
+        return -1;
+    select_verdict(s, a);
+    compare_estimates(a);
+    if (place_operations(a) != 0 || analyze_training(s, a) != 0) {
+        snprintf(err, errsize, "the scenario's operations cannot be placed on the roofline");
+        return -1;
+    }
+
+    phase_row_times(s, a);
+    shape_savings(s, a);
+    note_estimates(s, a);
+    note_scenario(s, a);
+    if (!all_finite(a)) {
+        snprintf(err, errsize, "the scenario's figures overflow: make the values smaller");
+        return -1;
+    }
+    note_training_state(s, a);
     return 0;
 }
 
