@@ -1133,29 +1133,15 @@ static void analyze_cost_energy(const struct scenario *s, struct analysis *a)
                               ((double)s->chips * a->hbm_bytes_per_s);
 }
 
-/* The detailed latency, its chips for the budget, and the difference from
- * the napkin term by term. */
-static void analyze_detailed(const struct scenario *s, struct analysis *a)
+/* The chips the turn's budget needs, floor and realistic (powers of two up
+ * to --max-chips, tensor parallel alone): no operation gets cheaper than
+ * 1/n of its untiled single-chip roofline time on n chips (and the
+ * realistic estimate is never below the floor), so counts whose bound
+ * already misses are skipped (77 lines: the bounds, then the search). */
+static void chips_for_budget(const struct scenario *s, struct analysis *a)
 {
-    struct layout_times floor_t, real_t;
-    analyze_layout(s, a, &floor_t, &real_t);
     struct detailed_latency *d = &a->detailed;
-    const struct phase_cost *pre = &a->phases[RT_PHASE_PREFILL], *dec = &a->phases[RT_PHASE_DECODE];
-    d->prefill_s = s->prefill_tokens > 0 ? floor_t.prefill_s : 0.0;
-    d->decode_step_s = floor_t.decode_step_s;
-    d->decode_s = floor_t.tpot_s * (double)s->decode_tokens;
-    d->ttft_s = d->prefill_s;
-    d->tpot_s = floor_t.tpot_s;
-    d->overhead_s = s->overhead_s;
-    d->total_s = d->prefill_s + d->decode_s + d->overhead_s;
-    d->budget_s = s->budget_s;
-    d->ok = d->total_s <= d->budget_s && a->memory.batch_fits;
-    d->chips_for_budget = 0;
-    fill_realistic(s, a, &real_t);
     struct realistic_latency *r = &a->realistic;
-    /* No operation gets cheaper than 1/n of its untiled single-chip roofline
-     * time on n chips (and the realistic estimate is never below the floor),
-     * so counts whose bound already misses are skipped. */
     double bound_1 = 0.0;
     struct hw_rates one = a->hw; /* the plain layout: tensor parallel only, one token per step */
     one.n_chips = 1.0;
@@ -1227,6 +1213,15 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
         }
     }
 
+}
+
+/* The floor minus the napkin, term by term, for the prefill and one decode
+ * step (analysis.h, struct detailed_latency's terms; 65 lines: one term
+ * after another). */
+static void napkin_terms(const struct scenario *s, struct analysis *a)
+{
+    struct detailed_latency *d = &a->detailed;
+    const struct phase_cost *pre = &a->phases[RT_PHASE_PREFILL], *dec = &a->phases[RT_PHASE_DECODE];
     const struct hw_rates *hw = &a->hw;
     double n = hw->n_chips;
     if (s->prefill_tokens > 0) {
@@ -1283,6 +1278,15 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
                  d->decode_step_s - napkin_chips - sum);
     }
 
+}
+
+/* Measured mode: the prefill's MFU from --measured-ttft-s and the
+ * decode's MBU from --measured-tpot-s. */
+static void measured_utilisation(const struct scenario *s, struct analysis *a)
+{
+    const struct hw_rates *hw = &a->hw;
+    double n = hw->n_chips;
+    struct phase_sums ds = sum_phase(&a->phases[RT_PHASE_DECODE]);
     /* Measured mode: prefill MFU and decode MBU. A TTFT is one request's (its wait and its prefill),
      * so its MFU is one prompt's FLOPs over the chips that prefill it (a tensor-parallel group
      * through every pipeline stage): the same at any batch, and a lower bound where the request
@@ -1300,6 +1304,29 @@ static void analyze_detailed(const struct scenario *s, struct analysis *a)
     }
     if (s->measured_tpot_s > 0.0)
         a->decode_mbu = ds.bytes / (s->measured_tpot_s * hw->hbm_bytes_per_s);
+}
+
+/* The detailed latency, its chips for the budget, and the difference from
+ * the napkin term by term. */
+static void analyze_detailed(const struct scenario *s, struct analysis *a)
+{
+    struct layout_times floor_t, real_t;
+    analyze_layout(s, a, &floor_t, &real_t);
+    struct detailed_latency *d = &a->detailed;
+    d->prefill_s = s->prefill_tokens > 0 ? floor_t.prefill_s : 0.0;
+    d->decode_step_s = floor_t.decode_step_s;
+    d->decode_s = floor_t.tpot_s * (double)s->decode_tokens;
+    d->ttft_s = d->prefill_s;
+    d->tpot_s = floor_t.tpot_s;
+    d->overhead_s = s->overhead_s;
+    d->total_s = d->prefill_s + d->decode_s + d->overhead_s;
+    d->budget_s = s->budget_s;
+    d->ok = d->total_s <= d->budget_s && a->memory.batch_fits;
+    d->chips_for_budget = 0;
+    fill_realistic(s, a, &real_t);
+    chips_for_budget(s, a);
+    napkin_terms(s, a);
+    measured_utilisation(s, a);
 }
 
 /* Places every operation of every phase on its roof (tensor or vector). */
