@@ -600,15 +600,32 @@ static int by_group(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* Prints the rows and the groups in o->format. Returns 0, or -1 when
- * memory runs out (nothing is printed then). */
-static int print_validation(const struct cli_options *o, const struct vrow *rows, size_t n, FILE *out)
+/* The errors of the predicted rows, overall, by group (sorted) and, for
+ * serving runs, TTFT and TPOT apart. */
+struct vsummary {
+    struct vgroup *g;
+    size_t ng, done, skipped, within, serving_runs;
+    double *all, *ttft_err, *tpot_err;
+    double mape, med;
+};
+
+static void vsummary_free(struct vsummary *S)
 {
+    for (size_t i = 0; i < S->ng; i++)
+        free(S->g[i].err);
+    free(S->g);
+    free(S->all), free(S->ttft_err), free(S->tpot_err);
+}
+
+/* Fills *S from the rows. Returns 0, or -1 when memory runs out (S freed). */
+static int vsummary_build(const struct vrow *rows, size_t n, struct vsummary *S)
+{
+    memset(S, 0, sizeof *S);
+    S->all = malloc((n ? n : 1) * sizeof *S->all);
+    S->ttft_err = malloc((n ? n : 1) * sizeof *S->ttft_err), S->tpot_err = malloc((n ? n : 1) * sizeof *S->tpot_err);
     struct vgroup *g = NULL;
-    size_t ng = 0, done = 0, skipped = 0, within = 0;
-    double *all = malloc((n ? n : 1) * sizeof *all);
-    double *ttft_err = malloc((n ? n : 1) * sizeof *ttft_err), *tpot_err = malloc((n ? n : 1) * sizeof *tpot_err);
-    size_t serving_runs = 0;
+    size_t ng = 0, done = 0, skipped = 0, within = 0, serving_runs = 0;
+    double *all = S->all, *ttft_err = S->ttft_err, *tpot_err = S->tpot_err;
     int rc = all && ttft_err && tpot_err ? 0 : -1;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const struct vrow *v = &rows[i];
@@ -647,189 +664,257 @@ static int print_validation(const struct cli_options *o, const struct vrow *rows
             group_add(&g, &ng, "size", dec, 400 + decade, e))
             rc = -1;
     }
+    S->g = g, S->ng = ng, S->done = done, S->skipped = skipped, S->within = within, S->serving_runs = serving_runs;
     if (rc != 0) {
-        for (size_t i = 0; i < ng; i++)
-            free(g[i].err);
-        free(g);
-        free(all), free(ttft_err), free(tpot_err);
+        vsummary_free(S);
         return -1;
     }
     if (ng > 1)
         qsort(g, ng, sizeof *g, by_group);
-    double mape = mean_of(all, done), med = median_of(all, done);
-    if (o->format == RT_FORMAT_JSON) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON *list = cJSON_AddArrayToObject(root, "rows");
-        for (size_t i = 0; i < n; i++) {
-            const struct vrow *v = &rows[i];
-            cJSON *r = cJSON_CreateObject();
-            cJSON_AddNumberToObject(r, "line", v->line);
-            cJSON_AddStringToObject(r, "file", v->file);
-            if (v->skipped) {
-                cJSON_AddStringToObject(r, "skipped", v->skipped);
-            } else {
-                cJSON_AddStringToObject(r, "table", v->table);
-                cJSON_AddStringToObject(r, "chip", v->chip);
-                cJSON_AddStringToObject(r, "engine", v->engine);
-                cJSON_AddStringToObject(r, "kind", v->kind);
-                cJSON_AddStringToObject(r, "format", v->format);
-                if (v->kernel[0])
-                    cJSON_AddStringToObject(r, "kernel", v->kernel);
-                if (v->serving) {
-                    cJSON_AddStringToObject(r, "mode", v->mode);
-                    cJSON_AddNumberToObject(r, "concurrency", atof(v->concurrency));
-                    cJSON *m = cJSON_AddObjectToObject(r, "measured"), *p = cJSON_AddObjectToObject(r, "predicted");
-                    json_add_exact(m, "ttft_s", v->measured_s);
-                    json_add_exact(m, "tpot_s", v->measured_tpot_s);
-                    json_add_exact(p, "ttft_s", v->predicted_s);
-                    json_add_exact(p, "tpot_s", v->predicted_tpot_s);
-                } else {
-                    json_add_exact(r, "measured_s", v->measured_s);
-                    json_add_exact(r, "predicted_s", v->predicted_s);
-                    json_add_exact(r, "floor_s", v->floor_s);
-                }
-                cJSON *args = cJSON_AddArrayToObject(r, "args");
-                const char *arg = v->args;
-                for (int k = 0; k < v->argc; k++, arg += strlen(arg) + 1)
-                    cJSON_AddItemToArray(args, cJSON_CreateString(arg));
-                if (v->serving) {
-                    cJSON *fig = cJSON_AddObjectToObject(r, "figures");
-                    cJSON_AddStringToObject(fig, "ttft_s", SERVING_TTFT_FIGURE);
-                    cJSON_AddStringToObject(fig, "tpot_s", SERVING_TPOT_FIGURE);
-                } else {
-                    cJSON_AddStringToObject(r, "figure", v->figure ? v->figure : "");
-                }
-            }
-            cJSON_AddItemToArray(list, r);
-        }
-        cJSON *groups = cJSON_AddArrayToObject(root, "groups");
-        for (size_t i = 0; i < ng; i++) {
-            cJSON *x = cJSON_CreateObject();
-            cJSON_AddStringToObject(x, "by", g[i].by);
-            cJSON_AddStringToObject(x, "name", g[i].name);
-            cJSON_AddNumberToObject(x, "rows", (double)g[i].n);
-            json_add_exact(x, "mape", mean_of(g[i].err, g[i].n));
-            json_add_exact(x, "median_ape", median_of(g[i].err, g[i].n));
-            cJSON_AddItemToArray(groups, x);
-        }
-        cJSON *sum = cJSON_AddObjectToObject(root, "summary");
-        cJSON_AddNumberToObject(sum, "rows", (double)done);
-        cJSON_AddNumberToObject(sum, "skipped", (double)skipped);
-        json_add_exact(sum, "mape", mape);
-        json_add_exact(sum, "median_ape", med);
-        if (serving_runs > 0) {
-            json_add_exact(sum, "ttft_mape", mean_of(ttft_err, serving_runs));
-            json_add_exact(sum, "tpot_mape", mean_of(tpot_err, serving_runs));
-            json_add_exact(sum, "ttft_median_ape", median_of(ttft_err, serving_runs));
-            json_add_exact(sum, "tpot_median_ape", median_of(tpot_err, serving_runs));
-            json_add_exact(sum, "expressed", (double)done / (double)(done + skipped));
-        } else {
-            json_add_exact(sum, "within_floor", done ? (double)within / (double)done : 0.0);
-        }
-        struct strbuf sb = {0};
-        json_finish(&sb, root);
-        char *text = report_take(&sb, RT_FORMAT_JSON);
-        if (text)
-            fputs(text, out);
-        free(text);
+    S->mape = mean_of(all, done), S->med = median_of(all, done);
+    return 0;
+}
+
+/* One row of the JSON report: where it is, then why it was skipped, or
+ * what it ran, measured and predicted, the flags that rerun it and the
+ * paths of its figures in that run's report. */
+static cJSON *validation_row_json(const struct vrow *v)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "line", v->line);
+    cJSON_AddStringToObject(r, "file", v->file);
+    if (v->skipped) {
+        cJSON_AddStringToObject(r, "skipped", v->skipped);
     } else {
-        bool md = o->format == RT_FORMAT_MARKDOWN;
-        /* text columns as wide as their widest entry, so that long names keep them aligned */
-        int ww = 9, wc = 4, we = 6, wk = 4, wf = 6, wg = 5;
-        for (size_t i = 0; i < n; i++) {
-            const struct vrow *v = &rows[i];
-            char where[200];
-            int len = snprintf(where, sizeof where, "%s:%d", v->file, v->line);
-            ww = len > ww ? len : ww;
-            if (v->skipped)
-                continue;
-            wc = (int)strlen(v->chip) > wc ? (int)strlen(v->chip) : wc;
-            we = (int)strlen(v->engine) > we ? (int)strlen(v->engine) : we;
-            wk = (int)strlen(v->kind) > wk ? (int)strlen(v->kind) : wk;
-            wf = (int)strlen(v->format) > wf ? (int)strlen(v->format) : wf;
+        cJSON_AddStringToObject(r, "table", v->table);
+        cJSON_AddStringToObject(r, "chip", v->chip);
+        cJSON_AddStringToObject(r, "engine", v->engine);
+        cJSON_AddStringToObject(r, "kind", v->kind);
+        cJSON_AddStringToObject(r, "format", v->format);
+        if (v->kernel[0])
+            cJSON_AddStringToObject(r, "kernel", v->kernel);
+        if (v->serving) {
+            cJSON_AddStringToObject(r, "mode", v->mode);
+            cJSON_AddNumberToObject(r, "concurrency", atof(v->concurrency));
+            cJSON *m = cJSON_AddObjectToObject(r, "measured"), *p = cJSON_AddObjectToObject(r, "predicted");
+            json_add_exact(m, "ttft_s", v->measured_s);
+            json_add_exact(m, "tpot_s", v->measured_tpot_s);
+            json_add_exact(p, "ttft_s", v->predicted_s);
+            json_add_exact(p, "tpot_s", v->predicted_tpot_s);
+        } else {
+            json_add_exact(r, "measured_s", v->measured_s);
+            json_add_exact(r, "predicted_s", v->predicted_s);
+            json_add_exact(r, "floor_s", v->floor_s);
         }
-        for (size_t i = 0; i < ng; i++)
-            wg = (int)strlen(g[i].name) > wg ? (int)strlen(g[i].name) : wg;
-        bool serving = n > 0 && rows[0].serving; /* one reader makes every row of a file */
-        if (serving && md)
-            fprintf(out, "| file:line | chip | engine | model | mode | clients | format | TTFT measured | TTFT "
-                         "predicted | ratio | TPOT measured | TPOT predicted | ratio |\n"
-                         "| --- | --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
-        else if (serving)
-            fprintf(out, "%-*s %-*s %-*s %-*s %-6s %7s %-*s %11s %11s %7s %11s %11s %7s\n", ww, "file:line", wc, "chip",
-                    we, "engine", wk, "model", "mode", "clients", wf, "format", "TTFT meas.", "predicted", "ratio",
-                    "TPOT meas.", "predicted", "ratio");
-        else if (md)
-            fprintf(out, "| file:line | chip | engine | kind | format | measured | predicted | ratio |\n"
-                         "| --- | --- | --- | --- | --- | ---: | ---: | ---: |\n");
-        else
-            fprintf(out, "%-*s %-*s %-*s %-*s %-*s %11s %11s %7s\n", ww, "file:line", wc, "chip", we, "engine", wk,
-                    "kind", wf, "format", "measured", "predicted", "ratio");
-        for (size_t i = 0; i < n; i++) {
-            const struct vrow *v = &rows[i];
-            char where[200], m[24], p[24];
-            snprintf(where, sizeof where, "%s:%d", v->file, v->line);
-            if (v->skipped) {
-                if (md)
-                    fprintf(out, "| %s | skipped: %s |%s\n", where, v->skipped, serving ? "||||||||||" : "||||||");
-                else
-                    fprintf(out, "%-*s skipped: %s\n", ww, where, v->skipped);
-                continue;
-            }
-            format_seconds(m, sizeof m, v->measured_s);
-            format_seconds(p, sizeof p, v->predicted_s);
-            if (v->serving) {
-                char m2[24], p2[24];
-                format_seconds(m2, sizeof m2, v->measured_tpot_s);
-                format_seconds(p2, sizeof p2, v->predicted_tpot_s);
-                double r1 = v->predicted_s / v->measured_s, r2 = v->predicted_tpot_s / v->measured_tpot_s;
-                if (md)
-                    fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %s | %.3f |\n", where,
-                            v->chip, v->engine, v->kind, v->mode, v->concurrency, v->format, m, p, r1, m2, p2, r2);
-                else
-                    fprintf(out, "%-*s %-*s %-*s %-*s %-6s %7s %-*s %11s %11s %7.3f %11s %11s %7.3f\n", ww, where, wc,
-                            v->chip, we, v->engine, wk, v->kind, v->mode, v->concurrency, wf, v->format, m, p, r1, m2,
-                            p2, r2);
-                continue;
-            }
-            if (md)
-                fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %.3f |\n", where, v->chip, v->engine, v->kind,
-                        v->format, m, p, v->predicted_s / v->measured_s);
-            else
-                fprintf(out, "%-*s %-*s %-*s %-*s %-*s %11s %11s %7.3f\n", ww, where, wc, v->chip, we, v->engine, wk,
-                        v->kind, wf, v->format, m, p, v->predicted_s / v->measured_s);
+        cJSON *args = cJSON_AddArrayToObject(r, "args");
+        const char *arg = v->args;
+        for (int k = 0; k < v->argc; k++, arg += strlen(arg) + 1)
+            cJSON_AddItemToArray(args, cJSON_CreateString(arg));
+        if (v->serving) {
+            cJSON *fig = cJSON_AddObjectToObject(r, "figures");
+            cJSON_AddStringToObject(fig, "ttft_s", SERVING_TTFT_FIGURE);
+            cJSON_AddStringToObject(fig, "tpot_s", SERVING_TPOT_FIGURE);
+        } else {
+            cJSON_AddStringToObject(r, "figure", v->figure ? v->figure : "");
         }
-        fprintf(out, md ? "\n| by | group | rows | MAPE | median |\n| --- | --- | ---: | ---: | ---: |\n"
-                        : "\nMean absolute percentage error by group\n");
-        for (size_t i = 0; i < ng; i++) {
-            double mean = 100.0 * mean_of(g[i].err, g[i].n), median = 100.0 * median_of(g[i].err, g[i].n);
-            if (md)
-                fprintf(out, "| %s | %s | %zu | %.1f%% | %.1f%% |\n", g[i].by, g[i].name, g[i].n, mean, median);
-            else
-                fprintf(out, "  %-7s %-*s %7zu rows  MAPE %5.1f%%  median %5.1f%%\n", g[i].by, wg, g[i].name, g[i].n,
-                        mean, median);
-        }
-        if (done == 0)
-            fprintf(out, md ? "\n**No row predicted: %zu skipped.**\n" : "no row predicted: %zu skipped\n", skipped);
-        else if (serving)
-            fprintf(out, md ? "\n**%zu runs: TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "
-                              "skipped (%.1f%% expressed).**\n"
-                            : "all: %zu runs, TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "
-                              "skipped (%.1f%% expressed)\n",
-                    done, 100.0 * mean_of(ttft_err, serving_runs), 100.0 * median_of(ttft_err, serving_runs),
-                    100.0 * mean_of(tpot_err, serving_runs), 100.0 * median_of(tpot_err, serving_runs), skipped,
-                    100.0 * (double)done / (double)(done + skipped ? done + skipped : 1));
-        else
-        fprintf(out, md ? "\n**All: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; the floor is at or below the "
-                          "measurement on %.1f%% of rows.**\n"
-                        : "all: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; floor at or below the measurement "
-                          "on %.1f%% of rows\n",
-                done, 100.0 * mape, 100.0 * med, skipped, done ? 100.0 * (double)within / (double)done : 0.0);
+    }
+    return r;
+}
+
+/* The rows, the groups and the summary as JSON (tui/validate.h lists the keys). */
+static void print_validation_json(const struct vrow *rows, size_t n, const struct vsummary *S, FILE *out)
+{
+    const struct vgroup *g = S->g;
+    size_t ng = S->ng;
+    size_t done = S->done;
+    size_t skipped = S->skipped;
+    size_t within = S->within;
+    size_t serving_runs = S->serving_runs;
+    double *ttft_err = S->ttft_err;
+    double *tpot_err = S->tpot_err;
+    double mape = S->mape;
+    double med = S->med;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *list = cJSON_AddArrayToObject(root, "rows");
+    for (size_t i = 0; i < n; i++) {
+        const struct vrow *v = &rows[i];
+        cJSON *r = validation_row_json(v);
+        cJSON_AddItemToArray(list, r);
+    }
+    cJSON *groups = cJSON_AddArrayToObject(root, "groups");
+    for (size_t i = 0; i < ng; i++) {
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddStringToObject(x, "by", g[i].by);
+        cJSON_AddStringToObject(x, "name", g[i].name);
+        cJSON_AddNumberToObject(x, "rows", (double)g[i].n);
+        json_add_exact(x, "mape", mean_of(g[i].err, g[i].n));
+        json_add_exact(x, "median_ape", median_of(g[i].err, g[i].n));
+        cJSON_AddItemToArray(groups, x);
+    }
+    cJSON *sum = cJSON_AddObjectToObject(root, "summary");
+    cJSON_AddNumberToObject(sum, "rows", (double)done);
+    cJSON_AddNumberToObject(sum, "skipped", (double)skipped);
+    json_add_exact(sum, "mape", mape);
+    json_add_exact(sum, "median_ape", med);
+    if (serving_runs > 0) {
+        json_add_exact(sum, "ttft_mape", mean_of(ttft_err, serving_runs));
+        json_add_exact(sum, "tpot_mape", mean_of(tpot_err, serving_runs));
+        json_add_exact(sum, "ttft_median_ape", median_of(ttft_err, serving_runs));
+        json_add_exact(sum, "tpot_median_ape", median_of(tpot_err, serving_runs));
+        json_add_exact(sum, "expressed", (double)done / (double)(done + skipped));
+    } else {
+        json_add_exact(sum, "within_floor", done ? (double)within / (double)done : 0.0);
+    }
+    struct strbuf sb = {0};
+    json_finish(&sb, root);
+    char *text = report_take(&sb, RT_FORMAT_JSON);
+    if (text)
+        fputs(text, out);
+    free(text);
+}
+
+/* The text or markdown table's columns, as wide as their widest entry (so that long names keep
+ * them aligned), and its header row. */
+struct vwidths {
+    int where, chip, engine, kind, format, group;
+};
+
+static struct vwidths print_validation_header(bool md, const struct vrow *rows, size_t n, const struct vsummary *S,
+                                              FILE *out)
+{
+    const struct vgroup *g = S->g;
+    size_t ng = S->ng;
+    int ww = 9, wc = 4, we = 6, wk = 4, wf = 6, wg = 5;
+    for (size_t i = 0; i < n; i++) {
+        const struct vrow *v = &rows[i];
+        char where[200];
+        int len = snprintf(where, sizeof where, "%s:%d", v->file, v->line);
+        ww = len > ww ? len : ww;
+        if (v->skipped)
+            continue;
+        wc = (int)strlen(v->chip) > wc ? (int)strlen(v->chip) : wc;
+        we = (int)strlen(v->engine) > we ? (int)strlen(v->engine) : we;
+        wk = (int)strlen(v->kind) > wk ? (int)strlen(v->kind) : wk;
+        wf = (int)strlen(v->format) > wf ? (int)strlen(v->format) : wf;
     }
     for (size_t i = 0; i < ng; i++)
-        free(g[i].err);
-    free(g);
-    free(all), free(ttft_err), free(tpot_err);
+        wg = (int)strlen(g[i].name) > wg ? (int)strlen(g[i].name) : wg;
+    bool serving = n > 0 && rows[0].serving; /* one reader makes every row of a file */
+    if (serving && md)
+        fprintf(out, "| file:line | chip | engine | model | mode | clients | format | TTFT measured | TTFT "
+                     "predicted | ratio | TPOT measured | TPOT predicted | ratio |\n"
+                     "| --- | --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    else if (serving)
+        fprintf(out, "%-*s %-*s %-*s %-*s %-6s %7s %-*s %11s %11s %7s %11s %11s %7s\n", ww, "file:line", wc, "chip",
+                we, "engine", wk, "model", "mode", "clients", wf, "format", "TTFT meas.", "predicted", "ratio",
+                "TPOT meas.", "predicted", "ratio");
+    else if (md)
+        fprintf(out, "| file:line | chip | engine | kind | format | measured | predicted | ratio |\n"
+                     "| --- | --- | --- | --- | --- | ---: | ---: | ---: |\n");
+    else
+        fprintf(out, "%-*s %-*s %-*s %-*s %-*s %11s %11s %7s\n", ww, "file:line", wc, "chip", we, "engine", wk,
+                "kind", wf, "format", "measured", "predicted", "ratio");
+    return (struct vwidths){ww, wc, we, wk, wf, wg};
+}
+
+/* The table's rows: each run's or row's measurement, prediction and ratio, or why it was skipped. */
+static void print_validation_rows(bool md, bool serving, struct vwidths w, const struct vrow *rows, size_t n, FILE *out)
+{
+    int ww = w.where, wc = w.chip, we = w.engine, wk = w.kind, wf = w.format;
+    for (size_t i = 0; i < n; i++) {
+        const struct vrow *v = &rows[i];
+        char where[200], m[24], p[24];
+        snprintf(where, sizeof where, "%s:%d", v->file, v->line);
+        if (v->skipped) {
+            if (md)
+                fprintf(out, "| %s | skipped: %s |%s\n", where, v->skipped, serving ? "||||||||||" : "||||||");
+            else
+                fprintf(out, "%-*s skipped: %s\n", ww, where, v->skipped);
+            continue;
+        }
+        format_seconds(m, sizeof m, v->measured_s);
+        format_seconds(p, sizeof p, v->predicted_s);
+        if (v->serving) {
+            char m2[24], p2[24];
+            format_seconds(m2, sizeof m2, v->measured_tpot_s);
+            format_seconds(p2, sizeof p2, v->predicted_tpot_s);
+            double r1 = v->predicted_s / v->measured_s, r2 = v->predicted_tpot_s / v->measured_tpot_s;
+            if (md)
+                fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %s | %.3f |\n", where,
+                        v->chip, v->engine, v->kind, v->mode, v->concurrency, v->format, m, p, r1, m2, p2, r2);
+            else
+                fprintf(out, "%-*s %-*s %-*s %-*s %-6s %7s %-*s %11s %11s %7.3f %11s %11s %7.3f\n", ww, where, wc,
+                        v->chip, we, v->engine, wk, v->kind, v->mode, v->concurrency, wf, v->format, m, p, r1, m2,
+                        p2, r2);
+            continue;
+        }
+        if (md)
+            fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %.3f |\n", where, v->chip, v->engine, v->kind,
+                    v->format, m, p, v->predicted_s / v->measured_s);
+        else
+            fprintf(out, "%-*s %-*s %-*s %-*s %-*s %11s %11s %7.3f\n", ww, where, wc, v->chip, we, v->engine, wk,
+                    v->kind, wf, v->format, m, p, v->predicted_s / v->measured_s);
+    }
+}
+
+/* The error by group, then the summary line. */
+static void print_validation_groups(bool md, bool serving, int wg, const struct vsummary *S, FILE *out)
+{
+    const struct vgroup *g = S->g;
+    size_t ng = S->ng;
+    size_t done = S->done;
+    size_t skipped = S->skipped;
+    size_t within = S->within;
+    size_t serving_runs = S->serving_runs;
+    double *ttft_err = S->ttft_err;
+    double *tpot_err = S->tpot_err;
+    double mape = S->mape;
+    double med = S->med;
+    fprintf(out, md ? "\n| by | group | rows | MAPE | median |\n| --- | --- | ---: | ---: | ---: |\n"
+                    : "\nMean absolute percentage error by group\n");
+    for (size_t i = 0; i < ng; i++) {
+        double mean = 100.0 * mean_of(g[i].err, g[i].n), median = 100.0 * median_of(g[i].err, g[i].n);
+        if (md)
+            fprintf(out, "| %s | %s | %zu | %.1f%% | %.1f%% |\n", g[i].by, g[i].name, g[i].n, mean, median);
+        else
+            fprintf(out, "  %-7s %-*s %7zu rows  MAPE %5.1f%%  median %5.1f%%\n", g[i].by, wg, g[i].name, g[i].n,
+                    mean, median);
+    }
+    if (done == 0)
+        fprintf(out, md ? "\n**No row predicted: %zu skipped.**\n" : "no row predicted: %zu skipped\n", skipped);
+    else if (serving)
+        fprintf(out, md ? "\n**%zu runs: TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "
+                          "skipped (%.1f%% expressed).**\n"
+                        : "all: %zu runs, TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "
+                          "skipped (%.1f%% expressed)\n",
+                done, 100.0 * mean_of(ttft_err, serving_runs), 100.0 * median_of(ttft_err, serving_runs),
+                100.0 * mean_of(tpot_err, serving_runs), 100.0 * median_of(tpot_err, serving_runs), skipped,
+                100.0 * (double)done / (double)(done + skipped ? done + skipped : 1));
+    else
+        fprintf(out, md ? "\n**All: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; the floor is at or below the "
+                      "measurement on %.1f%% of rows.**\n"
+                    : "all: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; floor at or below the measurement "
+                      "on %.1f%% of rows\n",
+            done, 100.0 * mape, 100.0 * med, skipped, done ? 100.0 * (double)within / (double)done : 0.0);
+}
+
+/* Prints the rows and the groups in o->format. Returns 0, or -1 when
+ * memory runs out (nothing is printed then). */
+static int print_validation(const struct cli_options *o, const struct vrow *rows, size_t n, FILE *out)
+{
+    struct vsummary S;
+    if (vsummary_build(rows, n, &S) != 0)
+        return -1;
+    if (o->format == RT_FORMAT_JSON) {
+        print_validation_json(rows, n, &S, out);
+    } else {
+        bool md = o->format == RT_FORMAT_MARKDOWN;
+        bool serving = n > 0 && rows[0].serving; /* one reader makes every row of a file */
+        struct vwidths w = print_validation_header(md, rows, n, &S, out);
+        print_validation_rows(md, serving, w, rows, n, out);
+        print_validation_groups(md, serving, w.group, &S, out);
+    }
+    vsummary_free(&S);
     return 0;
 }
 
