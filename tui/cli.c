@@ -632,8 +632,297 @@ static int apply_precision_flag(int id, const char *text, struct scenario *s, ch
     return 2;
 }
 
+/* --scenario FILE: a saved scenario read over the one so far. Returns 0, or 2 with one line in err. */
+static int apply_scenario_file(const char *text, struct cli_options *o, char *err, size_t errsize)
+{
+    struct scenario *s = &o->scenario;
+    char *file;
+    size_t len;
+    if (read_flag_file(OPT_SCENARIO, text, &file, &len, err, errsize) != 0)
+        return 2;
+    char shown[200];
+    int rc = scenario_from_json(file, len, path_shown(shown, sizeof shown, text), s, &o->warnings, err, errsize);
+    free(file);
+    return rc == 0 ? 0 : 2;
+}
+
+/* --chip NAME|FILE: a known chip (a user file shadowing a path is said), or a chip file. Returns 0, or 2 with one line in err. */
+static int apply_chip(const char *text, struct cli_options *o, char *err, size_t errsize)
+{
+    struct scenario *s = &o->scenario;
+    const struct chip_spec *c = userfile_written_as_path(text) ? NULL : chip_db_find(&o->chips, text);
+    if (c) {
+        warn_name_shadows_path(o, "--chip", text, c->key);
+        s->chip = *c;
+        return 0;
+    }
+    if (looks_like_path(text))
+        return load_chip_file(text, o, err, errsize);
+    const char *keys[256];
+    size_t n = 0;
+    for (size_t i = 0; i < o->chips.count && n < 256; i++)
+        keys[n++] = o->chips.chips[i].key;
+    char hint[300];
+    snprintf(err, errsize, "--chip '%s': unknown chip%srooftop --list-chips shows the %zu known", text,
+             did_you_mean(text, keys, n, "", hint, sizeof hint), o->chips.count);
+    return 2;
+}
+
+/* --model NAME|PATH: a built-in model, or a config.json or its folder. Returns 0, or 2 with one line in err. */
+static int apply_model(const char *text, struct cli_options *o, char *err, size_t errsize)
+{
+    struct scenario *s = &o->scenario;
+    const struct model_shape *m = userfile_written_as_path(text) ? NULL : model_find(text);
+    if (m) {
+        warn_name_shadows_path(o, "--model", text, m->name);
+        scenario_set_model(s, m);
+        return 0;
+    }
+    if (looks_like_path(text))
+        return load_model_file(text, o, err, errsize);
+    const char *names[64];
+    size_t n = 0;
+    for (size_t i = 0; i < model_builtin_count() && n < 64; i++)
+        names[n++] = model_builtin(i)->name;
+    char hint[300];
+    snprintf(err, errsize,
+             "--model '%s': unknown model%srooftop --list-models shows the %zu built in, or give a config.json",
+             text, did_you_mean(text, names, n, "", hint, sizeof hint), model_builtin_count());
+    return 2;
+}
+
+/* --engine NAME|FILE: a built-in engine, or an engine file. Returns 0, or 2 with one line in err. */
+static int apply_engine(const char *text, struct cli_options *o, char *err, size_t errsize)
+{
+    struct scenario *s = &o->scenario;
+    const struct engine_profile *e = userfile_written_as_path(text) ? NULL : engine_find(text);
+    if (e) {
+        s->engine = *e;
+        return 0;
+    }
+    if (looks_like_path(text)) {
+        char *file;
+        size_t len;
+        if (read_flag_file(OPT_ENGINE, text, &file, &len, err, errsize) != 0)
+            return 2;
+        char shown[200];
+        int rc = engine_from_text(file, len, path_shown(shown, sizeof shown, text), &s->engine, &o->warnings, err,
+                                  errsize);
+        free(file);
+        return rc == 0 ? 0 : 2;
+    }
+    const char *names[32];
+    size_t n = 0;
+    for (size_t i = 0; i < engine_builtin_count() && n < 32; i++)
+        names[n++] = engine_builtin(i)->name;
+    char hint[300];
+    snprintf(err, errsize, "--engine '%s': unknown engine%sgive vllm, trtllm, sglang, lmdeploy, llama.cpp, nim, pytorch, "
+                           "generic, or an engine JSON file",
+             text, did_you_mean(text, names, n, "", hint, sizeof hint));
+    return 2;
+}
+
+/* --step-times: five measured seconds of a training step. Returns 0, or 2 with one line in err. */
+static int apply_step_times(const char *text, struct cli_options *o, char *err, size_t errsize)
+{
+    const int id = OPT_STEP_TIMES;
+    struct scenario *s = &o->scenario;
+    size_t n = 0;
+    double v[RT_STEP_TIME_PARTS + 1];
+    if (parse_list(id, text, v, RT_STEP_TIME_PARTS + 1, &n, err, errsize) != 0)
+        return 2;
+    if (n != RT_STEP_TIME_PARTS) {
+        snprintf(err, errsize, "--step-times '%s': give five seconds MATMUL,VECTOR,MEMORY,COMMS,OPTIMIZER", text);
+        return 2;
+    }
+    memset(s->step_times_s, 0, sizeof s->step_times_s); /* no pipeline bubble measured */
+    memcpy(s->step_times_s, v, RT_STEP_TIME_PARTS * sizeof v[0]);
+    s->has_step_times = true;
+    return 0;
+}
+
+/* --recompute: none, selective, full, or the share of the forward pass redone. Returns 0, or 2 with one line in err. */
+static int apply_recompute(const char *text, struct cli_options *o, char *err, size_t errsize)
+{
+    struct scenario *s = &o->scenario;
+    static const struct { const char *name; enum rt_recompute mode; } modes[] = {
+        {"none", RT_RECOMPUTE_NONE}, {"selective", RT_RECOMPUTE_SELECTIVE}, {"full", RT_RECOMPUTE_FULL}};
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        if (strcmp(text, modes[i].name) == 0) {
+            s->recompute = modes[i].mode;
+            return 0;
+        }
+    }
+    double f;
+    if (parse_number(text, &f) != 0 || !(f >= 0.0 && f <= 1.0)) {
+        snprintf(err, errsize, "--recompute '%s': give none, selective, full, or the fraction of the forward "
+                               "pass recomputed, 0 to 1",
+                 text);
+        return 2;
+    }
+    s->recompute = RT_RECOMPUTE_FRACTION;
+    s->recompute_fraction = f;
+    return 0;
+}
+
+/* --spec-draft MODEL|FILE|N: the draft as a built-in model, a config, or a parameter count. Returns 0, or 2 with one line in err. */
+static int apply_spec_draft(const char *text, struct cli_options *o, char *err, size_t errsize)
+{
+    struct scenario *s = &o->scenario;
+    const struct model_shape *m = userfile_written_as_path(text) ? NULL : model_find(text);
+    struct model_shape loaded;
+    double n = 0.0;
+    if (!m && parse_number(text, &n) != 0 && looks_like_path(text)) {
+        if (read_model_file(OPT_SPEC_DRAFT, text, o, &loaded, err, errsize) != 0)
+            return 2;
+        m = &loaded;
+    }
+    if (m) {
+        struct param_count pc = model_param_count(m);
+        n = m->stated_params > 0.0 ? m->stated_params : pc.active;
+        snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "%s", m->name);
+    } else if (parse_number(text, &n) == 0 && n >= 1e6) {
+        snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "a %s-parameter draft", text);
+    } else if (parse_number(text, &n) == 0 && n > 0.0) {
+        /* 1.5 parameters is no model: the count was written without its unit */
+        snprintf(err, errsize, "--spec-draft %s: %s parameters is no model (a draft has a million or more): write "
+                               "the count with its unit, e.g. %sB or %sM",
+                 text, text, text, text);
+        return 2;
+    } else {
+        const char *names[64];
+        size_t count = 0;
+        for (size_t i = 0; i < model_builtin_count() && count < 64; i++)
+            names[count++] = model_builtin(i)->name;
+        char hint[300];
+        snprintf(err, errsize, "--spec-draft '%s'%sgive a built-in model (rooftop --list-models), a config.json, "
+                               "or the draft's parameter count (e.g. 1B)",
+                 text, did_you_mean(text, names, count, "", hint, sizeof hint));
+        return 2;
+    }
+    s->spec_draft_params = n;
+    return 0;
+}
+
+/* --kernels-from CHIP: another measured chip's kernel fits, borrowed by choice. Returns 0, or 2 with one line in err. */
+static int apply_kernels_from(const char *text, struct cli_options *o, char *err, size_t errsize)
+{
+    struct scenario *s = &o->scenario;
+    /* another measured chip's kernel fits on this chip's own figures: a borrowed profile by choice */
+    const struct chip_spec *from = chip_find(text);
+    int count = 0;
+    if (!from || !kernel_builtin_fits(from->key, &count)) {
+        snprintf(err, errsize, "--kernels-from '%s': give a chip with measured kernels (a100-80, h100, h200, "
+                               "b200, gb200, b300, l40s)", text);
+        return 2;
+    }
+    struct kernel_profile *k = &s->chip.kernels;
+    memset(k, 0, offsetof(struct kernel_profile, fits));
+    snprintf(k->from, sizeof k->from, "%s", from->key);
+    k->measured = strcmp(from->key, s->chip.key) == 0;
+    struct kernel_profile own;
+    bool mapped = kernel_builtin_profile(s->chip.key, &own);
+    k->l2_bytes = mapped ? own.l2_bytes : 0.0;
+    const char *arch = kernel_chip_architecture(s->chip.key), *from_arch = kernel_chip_architecture(from->key);
+    k->sibling = !k->measured && arch && from_arch && strcmp(arch, from_arch) == 0; /* else another architecture's */
+    snprintf(k->source, sizeof k->source, "%s's fits by --kernels-from", from->key);
+    return 0;
+}
+
+/* After a whole-number flag's value is read into *whole (it was before):
+ * a model-shape flag's range and what the model allows (a latent's kv
+ * heads and head width, an MLP width some layer uses, heads that kv heads
+ * divide), its assumptions said, and the shape's edit recorded. Returns 0,
+ * or 2 with one line in err (68 lines: one rule of the shape after another). */
+static int shape_flag_checks(int id, const char *text, int64_t *whole, int64_t before, struct scenario *s, char *err,
+                             size_t errsize)
+{
+    bool shape = id == OPT_HEADS || id == OPT_KV_HEADS || id == OPT_D_MODEL || id == OPT_D_HEAD ||
+                 id == OPT_D_FF || id == OPT_VOCAB;
+    if (!shape)
+        return 0;
+    int64_t top = id == OPT_D_FF ? RT_MAX_FF : id == OPT_VOCAB ? RT_MAX_VOCAB : RT_MAX_WIDTH;
+    if (*whole < 1 || *whole > top) {
+        snprintf(err, errsize, "--%s '%s' is out of range: give a whole number from 1 to %lld", flag_name(id),
+                 text, (long long)top);
+        return 2;
+    }
+    if (id == OPT_KV_HEADS && s->model.kv_lora_rank > 0) {
+        snprintf(err, errsize, "--kv-heads: %s uses latent attention; its KV cache does not depend on kv heads",
+                 s->model.name);
+        return 2;
+    }
+    if (id == OPT_D_HEAD && s->model.kv_lora_rank > 0) {
+        snprintf(err, errsize, "--d-head: %s uses latent attention, whose head width is qk_nope_head_dim + "
+                               "qk_rope_head_dim (%lld + %lld); edit those in its config",
+                 s->model.name, (long long)s->model.qk_nope_head_dim, (long long)s->model.qk_rope_head_dim);
+        return 2;
+    }
+    if (id == OPT_HEADS && s->model.kv_lora_rank > 0)
+        s->model.kv_heads = *whole; /* a latent serves every head: its nominal KV heads follow them */
+    if (id == OPT_D_FF) { /* a width no layer uses changes nothing: refuse it by name */
+        bool used = false;
+        for (int i = 0; i < s->model.kind_count; i++) {
+            const struct layer_kind *k = &s->model.kinds[i];
+            used = used || (k->count > 0 && !k->no_mlp && ((!k->moe && k->d_ff == 0) ||
+                                                             (k->moe && s->model.moe_d_ff == 0)));
+        }
+        if (!used) {
+            snprintf(err, errsize, "--d-ff: no layer of %s uses the model's MLP width (its MoE layers have their "
+                                   "experts' and shared experts' widths, its other layers their own)",
+                     s->model.name);
+            return 2;
+        }
+    }
+    if ((id == OPT_KV_HEADS || id == OPT_D_HEAD || id == OPT_HEADS) && model_mixed_geometry(&s->model)) {
+        char n[40];
+        int64_t own = 0;
+        for (int i = 0; i < s->model.kind_count; i++) {
+            const struct layer_kind *k = &s->model.kinds[i];
+            if ((id == OPT_KV_HEADS && k->kv_heads > 0) || (id == OPT_D_HEAD && k->d_head > 0) ||
+                (id == OPT_HEADS && k->heads > 0))
+                own += k->count;
+        }
+        snprintf(n, sizeof n, "%lld layers", (long long)own);
+        if (own > 0)
+            model_assume(&s->model, flag_name(id), n, "the layers with their own heads keep them (the flag sets "
+                                                      "the model's, which the other layers use)");
+    }
+    if (id == OPT_KV_HEADS && s->model.heads % *whole != 0) {
+        char choices[160];
+        snprintf(err, errsize, "--kv-heads %s: kv heads must divide %lld heads: %s", text,
+                 (long long)s->model.heads, kv_heads_choices(s->model.heads, choices, sizeof choices));
+        return 2;
+    }
+    if (id == OPT_KV_HEADS)
+        model_unassume(&s->model, "num_key_value_heads");
+    if (*whole != before)
+        shape_edited(id, s);
+    return 0;
+}
+
+/* --spec-accept A1,...,AK: the acceptance by position, each a probability
+ * from 0 to 1. Returns 0, or 2 with one line in err. */
+static int apply_spec_accept_list(const char *text, struct scenario *s, char *err, size_t errsize)
+{
+    double v[RT_SPEC_MAX_TOKENS + 1];
+    size_t n = 0;
+    if (parse_list(OPT_SPEC_ACCEPT, text, v, RT_SPEC_MAX_TOKENS, &n, err, errsize) != 0)
+        return 2;
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i] >= 0.0 && v[i] <= 1.0)) {
+            snprintf(err, errsize, "--spec-accept '%s': position %zu's %g is not a probability from 0 to 1", text,
+                     i + 1, v[i]);
+            return 2;
+        }
+    memcpy(s->spec_accept_by_position, v, n * sizeof v[0]);
+    s->spec_accept_positions = (int64_t)n;
+    return 0;
+}
+
 /* Applies one scenario flag's text to the options' scenario; returns 0 or 2
- * with err set. */
+ * with err set (95 lines: a case a kind of flag, each a line or a call;
+ * a plain number's row is in knobs.c). */
 static int apply_flag(int id, const char *text, struct cli_options *o, char *err, size_t errsize)
 {
     struct scenario *s = &o->scenario;
@@ -645,118 +934,22 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         return 2;
     }
     switch (id) {
-    case OPT_SCENARIO: {
-        char *file;
-        size_t len;
-        if (read_flag_file(OPT_SCENARIO, text, &file, &len, err, errsize) != 0)
-            return 2;
-        char shown[200];
-        int rc = scenario_from_json(file, len, path_shown(shown, sizeof shown, text), s, &o->warnings, err, errsize);
-        free(file);
-        return rc == 0 ? 0 : 2;
-    }
-    case OPT_CHIP: {
-        const struct chip_spec *c = userfile_written_as_path(text) ? NULL : chip_db_find(&o->chips, text);
-        if (c) {
-            warn_name_shadows_path(o, "--chip", text, c->key);
-            s->chip = *c;
-            return 0;
-        }
-        if (looks_like_path(text))
-            return load_chip_file(text, o, err, errsize);
-        const char *keys[256];
-        size_t n = 0;
-        for (size_t i = 0; i < o->chips.count && n < 256; i++)
-            keys[n++] = o->chips.chips[i].key;
-        char hint[300];
-        snprintf(err, errsize, "--chip '%s': unknown chip%srooftop --list-chips shows the %zu known", text,
-                 did_you_mean(text, keys, n, "", hint, sizeof hint), o->chips.count);
-        return 2;
-    }
-    case OPT_MODEL: {
-        const struct model_shape *m = userfile_written_as_path(text) ? NULL : model_find(text);
-        if (m) {
-            warn_name_shadows_path(o, "--model", text, m->name);
-            scenario_set_model(s, m);
-            return 0;
-        }
-        if (looks_like_path(text))
-            return load_model_file(text, o, err, errsize);
-        const char *names[64];
-        size_t n = 0;
-        for (size_t i = 0; i < model_builtin_count() && n < 64; i++)
-            names[n++] = model_builtin(i)->name;
-        char hint[300];
-        snprintf(err, errsize,
-                 "--model '%s': unknown model%srooftop --list-models shows the %zu built in, or give a config.json",
-                 text, did_you_mean(text, names, n, "", hint, sizeof hint), model_builtin_count());
-        return 2;
-    }
-    case OPT_ENGINE: {
-        const struct engine_profile *e = userfile_written_as_path(text) ? NULL : engine_find(text);
-        if (e) {
-            s->engine = *e;
-            return 0;
-        }
-        if (looks_like_path(text)) {
-            char *file;
-            size_t len;
-            if (read_flag_file(OPT_ENGINE, text, &file, &len, err, errsize) != 0)
-                return 2;
-            char shown[200];
-            int rc = engine_from_text(file, len, path_shown(shown, sizeof shown, text), &s->engine, &o->warnings, err,
-                                      errsize);
-            free(file);
-            return rc == 0 ? 0 : 2;
-        }
-        const char *names[32];
-        size_t n = 0;
-        for (size_t i = 0; i < engine_builtin_count() && n < 32; i++)
-            names[n++] = engine_builtin(i)->name;
-        char hint[300];
-        snprintf(err, errsize, "--engine '%s': unknown engine%sgive vllm, trtllm, sglang, lmdeploy, llama.cpp, nim, pytorch, "
-                               "generic, or an engine JSON file",
-                 text, did_you_mean(text, names, n, "", hint, sizeof hint));
-        return 2;
-    }
+    case OPT_SCENARIO:
+        return apply_scenario_file(text, o, err, errsize);
+    case OPT_CHIP:
+        return apply_chip(text, o, err, errsize);
+    case OPT_MODEL:
+        return apply_model(text, o, err, errsize);
+    case OPT_ENGINE:
+        return apply_engine(text, o, err, errsize);
     case OPT_PRECISION:
     case OPT_KV_PRECISION:
     case OPT_ACT_PRECISION:
         return apply_precision_flag(id, text, s, err, errsize);
-    case OPT_STEP_TIMES: {
-        size_t n = 0;
-        double v[RT_STEP_TIME_PARTS + 1];
-        if (parse_list(id, text, v, RT_STEP_TIME_PARTS + 1, &n, err, errsize) != 0)
-            return 2;
-        if (n != RT_STEP_TIME_PARTS) {
-            snprintf(err, errsize, "--step-times '%s': give five seconds MATMUL,VECTOR,MEMORY,COMMS,OPTIMIZER", text);
-            return 2;
-        }
-        memset(s->step_times_s, 0, sizeof s->step_times_s); /* no pipeline bubble measured */
-        memcpy(s->step_times_s, v, RT_STEP_TIME_PARTS * sizeof v[0]);
-        s->has_step_times = true;
-        return 0;
-    }
-    case OPT_RECOMPUTE: {
-        static const struct { const char *name; enum rt_recompute mode; } modes[] = {
-            {"none", RT_RECOMPUTE_NONE}, {"selective", RT_RECOMPUTE_SELECTIVE}, {"full", RT_RECOMPUTE_FULL}};
-        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-            if (strcmp(text, modes[i].name) == 0) {
-                s->recompute = modes[i].mode;
-                return 0;
-            }
-        }
-        double f;
-        if (parse_number(text, &f) != 0 || !(f >= 0.0 && f <= 1.0)) {
-            snprintf(err, errsize, "--recompute '%s': give none, selective, full, or the fraction of the forward "
-                                   "pass recomputed, 0 to 1",
-                     text);
-            return 2;
-        }
-        s->recompute = RT_RECOMPUTE_FRACTION;
-        s->recompute_fraction = f;
-        return 0;
-    }
+    case OPT_STEP_TIMES:
+        return apply_step_times(text, o, err, errsize);
+    case OPT_RECOMPUTE:
+        return apply_recompute(text, o, err, errsize);
     case OPT_ATTENTION:
         if (strcmp(text, "fused") != 0 && strcmp(text, "unfused") != 0) {
             snprintf(err, errsize, "--attention '%s': give fused or unfused", text);
@@ -770,78 +963,14 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
             real = &s->spec_accept;
             break;
         }
-        double v[RT_SPEC_MAX_TOKENS + 1];
-        size_t n = 0;
-        if (parse_list(id, text, v, RT_SPEC_MAX_TOKENS, &n, err, errsize) != 0)
-            return 2;
-        for (size_t i = 0; i < n; i++)
-            if (!(v[i] >= 0.0 && v[i] <= 1.0)) {
-                snprintf(err, errsize, "--spec-accept '%s': position %zu's %g is not a probability from 0 to 1", text,
-                         i + 1, v[i]);
-                return 2;
-            }
-        memcpy(s->spec_accept_by_position, v, n * sizeof v[0]);
-        s->spec_accept_positions = (int64_t)n;
-        return 0;
+        return apply_spec_accept_list(text, s, err, errsize);
     }
-    case OPT_SPEC_DRAFT: {
-        const struct model_shape *m = userfile_written_as_path(text) ? NULL : model_find(text);
-        struct model_shape loaded;
-        double n = 0.0;
-        if (!m && parse_number(text, &n) != 0 && looks_like_path(text)) {
-            if (read_model_file(OPT_SPEC_DRAFT, text, o, &loaded, err, errsize) != 0)
-                return 2;
-            m = &loaded;
-        }
-        if (m) {
-            struct param_count pc = model_param_count(m);
-            n = m->stated_params > 0.0 ? m->stated_params : pc.active;
-            snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "%s", m->name);
-        } else if (parse_number(text, &n) == 0 && n >= 1e6) {
-            snprintf(s->spec_draft_name, sizeof s->spec_draft_name, "a %s-parameter draft", text);
-        } else if (parse_number(text, &n) == 0 && n > 0.0) {
-            /* 1.5 parameters is no model: the count was written without its unit */
-            snprintf(err, errsize, "--spec-draft %s: %s parameters is no model (a draft has a million or more): write "
-                                   "the count with its unit, e.g. %sB or %sM",
-                     text, text, text, text);
-            return 2;
-        } else {
-            const char *names[64];
-            size_t count = 0;
-            for (size_t i = 0; i < model_builtin_count() && count < 64; i++)
-                names[count++] = model_builtin(i)->name;
-            char hint[300];
-            snprintf(err, errsize, "--spec-draft '%s'%sgive a built-in model (rooftop --list-models), a config.json, "
-                                   "or the draft's parameter count (e.g. 1B)",
-                     text, did_you_mean(text, names, count, "", hint, sizeof hint));
-            return 2;
-        }
-        s->spec_draft_params = n;
-        return 0;
-    }
+    case OPT_SPEC_DRAFT:
+        return apply_spec_draft(text, o, err, errsize);
     case OPT_OP:
         return op_spec_parse(text, &s->op, err, errsize) == 0 ? 0 : 2;
-    case OPT_KERNELS_FROM: {
-        /* another measured chip's kernel fits on this chip's own figures: a borrowed profile by choice */
-        const struct chip_spec *from = chip_find(text);
-        int count = 0;
-        if (!from || !kernel_builtin_fits(from->key, &count)) {
-            snprintf(err, errsize, "--kernels-from '%s': give a chip with measured kernels (a100-80, h100, h200, "
-                                   "b200, gb200, b300, l40s)", text);
-            return 2;
-        }
-        struct kernel_profile *k = &s->chip.kernels;
-        memset(k, 0, offsetof(struct kernel_profile, fits));
-        snprintf(k->from, sizeof k->from, "%s", from->key);
-        k->measured = strcmp(from->key, s->chip.key) == 0;
-        struct kernel_profile own;
-        bool mapped = kernel_builtin_profile(s->chip.key, &own);
-        k->l2_bytes = mapped ? own.l2_bytes : 0.0;
-        const char *arch = kernel_chip_architecture(s->chip.key), *from_arch = kernel_chip_architecture(from->key);
-        k->sibling = !k->measured && arch && from_arch && strcmp(arch, from_arch) == 0; /* else another architecture's */
-        snprintf(k->source, sizeof k->source, "%s's fits by --kernels-from", from->key);
-        return 0;
-    }
+    case OPT_KERNELS_FROM:
+        return apply_kernels_from(text, o, err, errsize);
     case OPT_FLOPS_CONVENTION:
         for (int i = 0; i < RT_FLOPS_CONVENTION_COUNT; i++) {
             if (strcmp(text, flops_convention_name((enum rt_flops_convention)i)) == 0) {
@@ -874,68 +1003,7 @@ static int apply_flag(int id, const char *text, struct cli_options *o, char *err
         int64_t before = *whole;
         if (parse_whole(id, text, whole, err, errsize) != 0)
             return 2;
-        bool shape = id == OPT_HEADS || id == OPT_KV_HEADS || id == OPT_D_MODEL || id == OPT_D_HEAD ||
-                     id == OPT_D_FF || id == OPT_VOCAB;
-        if (!shape)
-            return 0;
-        int64_t top = id == OPT_D_FF ? RT_MAX_FF : id == OPT_VOCAB ? RT_MAX_VOCAB : RT_MAX_WIDTH;
-        if (*whole < 1 || *whole > top) {
-            snprintf(err, errsize, "--%s '%s' is out of range: give a whole number from 1 to %lld", flag_name(id),
-                     text, (long long)top);
-            return 2;
-        }
-        if (id == OPT_KV_HEADS && s->model.kv_lora_rank > 0) {
-            snprintf(err, errsize, "--kv-heads: %s uses latent attention; its KV cache does not depend on kv heads",
-                     s->model.name);
-            return 2;
-        }
-        if (id == OPT_D_HEAD && s->model.kv_lora_rank > 0) {
-            snprintf(err, errsize, "--d-head: %s uses latent attention, whose head width is qk_nope_head_dim + "
-                                   "qk_rope_head_dim (%lld + %lld); edit those in its config",
-                     s->model.name, (long long)s->model.qk_nope_head_dim, (long long)s->model.qk_rope_head_dim);
-            return 2;
-        }
-        if (id == OPT_HEADS && s->model.kv_lora_rank > 0)
-            s->model.kv_heads = *whole; /* a latent serves every head: its nominal KV heads follow them */
-        if (id == OPT_D_FF) { /* a width no layer uses changes nothing: refuse it by name */
-            bool used = false;
-            for (int i = 0; i < s->model.kind_count; i++) {
-                const struct layer_kind *k = &s->model.kinds[i];
-                used = used || (k->count > 0 && !k->no_mlp && ((!k->moe && k->d_ff == 0) ||
-                                                                 (k->moe && s->model.moe_d_ff == 0)));
-            }
-            if (!used) {
-                snprintf(err, errsize, "--d-ff: no layer of %s uses the model's MLP width (its MoE layers have their "
-                                       "experts' and shared experts' widths, its other layers their own)",
-                         s->model.name);
-                return 2;
-            }
-        }
-        if ((id == OPT_KV_HEADS || id == OPT_D_HEAD || id == OPT_HEADS) && model_mixed_geometry(&s->model)) {
-            char n[40];
-            int64_t own = 0;
-            for (int i = 0; i < s->model.kind_count; i++) {
-                const struct layer_kind *k = &s->model.kinds[i];
-                if ((id == OPT_KV_HEADS && k->kv_heads > 0) || (id == OPT_D_HEAD && k->d_head > 0) ||
-                    (id == OPT_HEADS && k->heads > 0))
-                    own += k->count;
-            }
-            snprintf(n, sizeof n, "%lld layers", (long long)own);
-            if (own > 0)
-                model_assume(&s->model, flag_name(id), n, "the layers with their own heads keep them (the flag sets "
-                                                          "the model's, which the other layers use)");
-        }
-        if (id == OPT_KV_HEADS && s->model.heads % *whole != 0) {
-            char choices[160];
-            snprintf(err, errsize, "--kv-heads %s: kv heads must divide %lld heads: %s", text,
-                     (long long)s->model.heads, kv_heads_choices(s->model.heads, choices, sizeof choices));
-            return 2;
-        }
-        if (id == OPT_KV_HEADS)
-            model_unassume(&s->model, "num_key_value_heads");
-        if (*whole != before)
-            shape_edited(id, s);
-        return 0;
+        return shape_flag_checks(id, text, whole, before, s, err, errsize);
     }
     if (parse_real(id, text, real, err, errsize) != 0)
         return 2;
