@@ -1353,22 +1353,23 @@ static int load_tour(struct cli_options *o, const char *wanted, char *err, size_
     return 0;
 }
 
-int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize)
-{
-    memset(out, 0, sizeof *out);
-    scenario_default(&out->scenario);
-    if (chip_db_init(&out->chips) != 0) {
-        snprintf(err, errsize, "out of memory");
-        return 1;
-    }
-    out->mode = CLI_EXPLORE;
-    struct pending pend = {0};
-    const char *format_text = NULL, *report_text = NULL, *theme_text = NULL, *tour_text = NULL;
-    enum rt_latency_model latency_model = RT_LATENCY_NAPKIN;
-    int latency_flags = 0;
-    bool report = false, sweep = false;
-    int modes = 0;
+/* What cli_parse carries from reading the flags to checking and applying them. */
+struct parse_state {
+    struct pending pend;                     /* each scenario flag's text, applied after all are read */
+    const char *format_text, *report_text, *theme_text, *tour_text;
+    enum rt_latency_model latency_model;
+    int latency_flags;
+    bool report, sweep;
+    int modes;
+};
 
+/* Reads argv's flags (getopt_long over long_options): the modes and their
+ * files into out, each scenario flag's text into ps->pend. Returns -1 to go
+ * on, or the status cli_parse returns (0 for --help and --version, 2 with
+ * err set) (the getopt switch, a case a flag: long, and flat). */
+static int read_flags(int argc, char **argv, struct cli_options *out, struct parse_state *ps, char *err,
+                      size_t errsize)
+{
     optind = 0; /* GNU: full re-initialisation, so tests can parse repeatedly */
     opterr = 0;
     memset(typed_name, 0, sizeof typed_name);
@@ -1391,11 +1392,11 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             out->mode = CLI_VERSION;
             return 0;
         case OPT_REPORT:
-            report = true, modes++;
-            report_text = optarg;
+            ps->report = true, ps->modes++;
+            ps->report_text = optarg;
             break;
         case OPT_SWEEP:
-            sweep = true, modes++;
+            ps->sweep = true, ps->modes++;
             if (sweep_kind_parse(optarg, &out->sweep) != 0) {
                 const char *kinds[RT_SWEEP_COUNT];
                 for (int k = 0; k < RT_SWEEP_COUNT; k++)
@@ -1411,35 +1412,35 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                 return 2;
             break;
         case OPT_FORMAT:
-            format_text = optarg;
+            ps->format_text = optarg;
             break;
         case OPT_LIST_CHIPS:
-            out->mode = CLI_LIST_CHIPS, modes++;
+            out->mode = CLI_LIST_CHIPS, ps->modes++;
             break;
         case OPT_LIST_MODELS:
-            out->mode = CLI_LIST_MODELS, modes++;
+            out->mode = CLI_LIST_MODELS, ps->modes++;
             break;
         case OPT_NAPKIN:
-            latency_model = RT_LATENCY_NAPKIN, latency_flags++;
+            ps->latency_model = RT_LATENCY_NAPKIN, ps->latency_flags++;
             break;
         case OPT_DETAILED:
-            latency_model = RT_LATENCY_DETAILED, latency_flags++;
+            ps->latency_model = RT_LATENCY_DETAILED, ps->latency_flags++;
             break;
         case OPT_ESTIMATE:
-            latency_flags++;
+            ps->latency_flags++;
             if (strcmp(optarg, "napkin") == 0)
-                latency_model = RT_LATENCY_NAPKIN;
+                ps->latency_model = RT_LATENCY_NAPKIN;
             else if (strcmp(optarg, "floor") == 0 || strcmp(optarg, "detailed") == 0)
-                latency_model = RT_LATENCY_DETAILED;
+                ps->latency_model = RT_LATENCY_DETAILED;
             else if (strcmp(optarg, "realistic") == 0)
-                latency_model = RT_LATENCY_REALISTIC;
+                ps->latency_model = RT_LATENCY_REALISTIC;
             else {
                 snprintf(err, errsize, "--estimate '%s': give napkin, floor or realistic", optarg);
                 return 2;
             }
             break;
         case OPT_CALIBRATE:
-            out->mode = CLI_CALIBRATE, modes++;
+            out->mode = CLI_CALIBRATE, ps->modes++;
             out->calibrate_path = optarg;
             if (!optarg[0]) {
                 snprintf(err, errsize, "--calibrate: no file named (the path is empty)");
@@ -1461,7 +1462,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             }
             break;
         case OPT_VALIDATE:
-            out->mode = CLI_VALIDATE, modes++;
+            out->mode = CLI_VALIDATE, ps->modes++;
             out->validate_path = optarg;
             if (!optarg[0]) {
                 snprintf(err, errsize, "--validate: no file named (the path is empty)");
@@ -1529,7 +1530,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         case OPT_THEME:
             if (!out->explorer_only)
                 out->explorer_only = "--theme";
-            theme_text = optarg;
+            ps->theme_text = optarg;
             break;
         case OPT_BACKGROUND:
             if (!out->explorer_only)
@@ -1546,10 +1547,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             out->explorer.present = true;
             break;
         case OPT_LIST_THEMES:
-            out->mode = CLI_LIST_THEMES, modes++;
+            out->mode = CLI_LIST_THEMES, ps->modes++;
             break;
         case OPT_SEARCH:
-            out->mode = CLI_SEARCH, modes++;
+            out->mode = CLI_SEARCH, ps->modes++;
             break;
         case OPT_PLOT:
             out->plot = true;
@@ -1558,10 +1559,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             if (!out->explorer_only)
                 out->explorer_only = "--tour";
             /* --tour, --tour=NAME or --tour NAME: the next argument when it is not a flag. */
-            tour_text = optarg ? optarg : optind < argc && argv[optind][0] != '-' ? argv[optind++] : "";
+            ps->tour_text = optarg ? optarg : optind < argc && argv[optind][0] != '-' ? argv[optind++] : "";
             break;
         case OPT_DIFF:
-            out->mode = CLI_DIFF, modes++;
+            out->mode = CLI_DIFF, ps->modes++;
             out->diff_a = optarg;
             if (!optarg[0]) {
                 snprintf(err, errsize, "--diff: no file named (the path is empty)");
@@ -1576,7 +1577,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             return 2;
         default:
             if (c > OPT_REPORT && c < OPT_COUNT)
-                pend.text[c] = optarg ? optarg : ""; /* "" marks a flag without a value as given */
+                ps->pend.text[c] = optarg ? optarg : ""; /* "" marks a flag without a value as given */
             break;
         }
     }
@@ -1589,7 +1590,7 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         }
         out->diff_b = argv[optind++];
         for (int id = OPT_REPORT + 1; id < OPT_COUNT; id++)
-            if (pend.text[id]) {
+            if (ps->pend.text[id]) {
                 snprintf(err, errsize, "--diff compares two saved scenarios as they are: drop --%s (--baseline FILE "
                                        "compares FILE with the scenario the flags give)",
                          flag_name(id));
@@ -1601,24 +1602,33 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                  argv[optind]);
         return 2;
     }
+    return -1;
+}
+
+/* The modes and formats that go together, and the files they read and
+ * write, before any scenario flag is applied. Returns -1 to go on, or the
+ * status cli_parse returns (2 with err set) (one rule after another, each
+ * its own message). */
+static int check_modes(struct cli_options *out, struct parse_state *ps, char *err, size_t errsize)
+{
     /* Only now, so that --help and --version (returned above) read no user
      * file: a broken chips folder cannot stop them. */
     load_user_chips(out);
-    if (modes > 1) {
+    if (ps->modes > 1) {
         snprintf(err, errsize,
                  "choose one of --report, --sweep, --search, --diff, --calibrate, --validate, "
                  "--list-chips, --list-models, --list-themes");
         return 2;
     }
-    if (pend.text[OPT_GATED] && pend.text[OPT_PLAIN_MLP]) {
+    if (ps->pend.text[OPT_GATED] && ps->pend.text[OPT_PLAIN_MLP]) {
         snprintf(err, errsize, "choose one of --gated and --plain-mlp");
         return 2;
     }
-    if (pend.text[OPT_TIED] && pend.text[OPT_UNTIED]) {
+    if (ps->pend.text[OPT_TIED] && ps->pend.text[OPT_UNTIED]) {
         snprintf(err, errsize, "choose one of --tied and --untied");
         return 2;
     }
-    if (latency_flags > 1) {
+    if (ps->latency_flags > 1) {
         snprintf(err, errsize, "choose one of --napkin, --detailed and --estimate");
         return 2;
     }
@@ -1641,53 +1651,53 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
             return 2;
         }
     }
-    if (report)
+    if (ps->report)
         out->mode = CLI_REPORT;
-    if (sweep)
+    if (ps->sweep)
         out->mode = CLI_SWEEP;
-    if (out->value_count > 0 && !sweep) {
+    if (out->value_count > 0 && !ps->sweep) {
         snprintf(err, errsize, "--values goes with --sweep");
         return 2;
     }
-    if (format_text && report_text) {
-        snprintf(err, errsize, "--report=%s and --format=%s: give the format once", report_text, format_text);
+    if (ps->format_text && ps->report_text) {
+        snprintf(err, errsize, "--report=%s and --format=%s: give the format once", ps->report_text, ps->format_text);
         return 2;
     }
     /* --baseline FILE pins FILE in the explorer; with --format (no other
      * mode) it prints the diff of FILE against the flags' scenario instead,
      * and so it does where the explorer would fall back to text. */
-    if (out->baseline_path && (report || sweep || (out->mode != CLI_EXPLORE && out->mode != CLI_DIFF))) {
+    if (out->baseline_path && (ps->report || ps->sweep || (out->mode != CLI_EXPLORE && out->mode != CLI_DIFF))) {
         snprintf(err, errsize, "--baseline goes with the explorer, or with --format=text|markdown|json for the "
                                "diff of FILE against the flags");
         return 2;
     }
-    if (tour_text && (report || sweep || out->mode != CLI_EXPLORE)) {
+    if (ps->tour_text && (ps->report || ps->sweep || out->mode != CLI_EXPLORE)) {
         snprintf(err, errsize, "--tour opens the explorer: give it without --report, --sweep, --diff or a list");
         return 2;
     }
-    if (tour_text && load_tour(out, tour_text, err, errsize) != 0)
+    if (ps->tour_text && load_tour(out, ps->tour_text, err, errsize) != 0)
         return 2;
     if (out->baseline_path && out->mode == CLI_DIFF) {
         snprintf(err, errsize, "--diff A B compares two saved scenarios; --baseline FILE compares FILE with the "
                                "flags: give one of them");
         return 2;
     }
-    if (out->baseline_path && format_text) {
+    if (out->baseline_path && ps->format_text) {
         out->mode = CLI_DIFF;
         out->diff_baseline = true;
         out->diff_a = out->baseline_path;
     }
-    if (format_text &&
-        !(sweep || report || out->mode == CLI_LIST_CHIPS || out->mode == CLI_SEARCH || out->mode == CLI_DIFF ||
+    if (ps->format_text &&
+        !(ps->sweep || ps->report || out->mode == CLI_LIST_CHIPS || out->mode == CLI_SEARCH || out->mode == CLI_DIFF ||
           out->mode == CLI_VALIDATE)) {
         snprintf(err, errsize,
                  "--format goes with --sweep, --search, --report, --diff, --baseline, --validate or --list-chips");
         return 2;
     }
-    const char *fmt = report_text ? report_text : format_text;
+    const char *fmt = ps->report_text ? ps->report_text : ps->format_text;
     if (fmt && format_parse(fmt, &out->format) != 0) { /* the formats this mode prints, no other */
         bool no_csv = out->mode == CLI_DIFF || out->mode == CLI_VALIDATE || out->mode == CLI_LIST_CHIPS;
-        snprintf(err, errsize, "%s '%s': give %s", report_text ? "--report" : "--format", fmt,
+        snprintf(err, errsize, "%s '%s': give %s", ps->report_text ? "--report" : "--format", fmt,
                  out->mode == CLI_LIST_CHIPS ? "text or json" : no_csv ? "text, markdown or json" : "text, json, markdown or csv");
         return 2;
     }
@@ -1699,22 +1709,22 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "--plot goes with --report=markdown or --report=text");
         return 2;
     }
-    out->kernels_from = pend.text[OPT_KERNELS_FROM];
+    out->kernels_from = ps->pend.text[OPT_KERNELS_FROM];
     if (fmt && out->mode == CLI_VALIDATE && out->format == RT_FORMAT_CSV) {
         snprintf(err, errsize, "--validate --format=csv: give text, markdown or json");
         return 2;
     }
-    if (pend.text[OPT_OP] && (out->mode == CLI_SWEEP || out->mode == CLI_SEARCH)) {
+    if (ps->pend.text[OPT_OP] && (out->mode == CLI_SWEEP || out->mode == CLI_SEARCH)) {
         snprintf(err, errsize, "--op puts one operation on the roof: it does not go with %s (a model's)",
                  out->mode == CLI_SWEEP ? "--sweep" : "--search");
         return 2;
     }
-    if (pend.text[OPT_OP] && out->write_scenario) { /* a scenario file holds no operation: it would report the model */
+    if (ps->pend.text[OPT_OP] && out->write_scenario) { /* a scenario file holds no operation: it would report the model */
         snprintf(err, errsize, "--op and --write-scenario: a scenario file saves a model's scenario, not one "
                                "operation; give the --op flags again instead");
         return 2;
     }
-    if (pend.text[OPT_OP] && out->mode == CLI_REPORT && out->format == RT_FORMAT_CSV) {
+    if (ps->pend.text[OPT_OP] && out->mode == CLI_REPORT && out->format == RT_FORMAT_CSV) {
         snprintf(err, errsize, "--op --report=csv: give text, markdown or json");
         return 2;
     }
@@ -1722,33 +1732,42 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         snprintf(err, errsize, "--%s --format=csv: give text, markdown or json", out->diff_baseline ? "baseline" : "diff");
         return 2;
     }
+    return -1;
+}
+
+/* Applies the scenario flags in their order (chip and model first), the
+ * layout and speculative decoding's counts, then the checks that need the
+ * scenario whole. Returns cli_parse's status (0, or 2 with err set) (the
+ * rules that need the applied scenario, one after another). */
+static int apply_flags(struct cli_options *out, struct parse_state *ps, char *err, size_t errsize)
+{
     /* A design review changes the baseline: without --scenario, the flags
      * start from FILE, so "--baseline before.json --batch 64" is before.json
      * at batch 64, not the default scenario at batch 64. */
-    if (out->baseline_path && !pend.text[OPT_SCENARIO])
+    if (out->baseline_path && !ps->pend.text[OPT_SCENARIO])
         out->scenario = out->explorer.baseline;
     for (size_t i = 0; i < sizeof apply_order / sizeof apply_order[0]; i++) {
         int id = apply_order[i];
-        if (pend.text[id] && apply_flag(id, pend.text[id], out, err, errsize) != 0)
+        if (ps->pend.text[id] && apply_flag(id, ps->pend.text[id], out, err, errsize) != 0)
             return 2;
     }
-    if (pend.text[OPT_DATA_PARALLEL] && pend.text[OPT_DP]) {
+    if (ps->pend.text[OPT_DATA_PARALLEL] && ps->pend.text[OPT_DP]) {
         snprintf(err, errsize, "--dp and --data-parallel are one flag: give it once");
         return 2;
     }
-    if (apply_layout(&pend, &out->scenario, err, errsize) != 0)
+    if (apply_layout(&ps->pend, &out->scenario, err, errsize) != 0)
         return 2;
     /* a list of acceptances by position gives the drafts' count when --spec-tokens does not */
-    if (pend.text[OPT_SPEC_ACCEPT] && !pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_accept_positions > 0)
+    if (ps->pend.text[OPT_SPEC_ACCEPT] && !ps->pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_accept_positions > 0)
         out->scenario.spec_tokens = out->scenario.spec_accept_positions;
     /* --spec-tokens 0 turns speculative decoding off, whatever a loaded scenario's rates and tree were */
-    if (pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_tokens == 0 && !pend.text[OPT_SPEC_ACCEPT] &&
-        !pend.text[OPT_SPEC_VERIFY]) {
+    if (ps->pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_tokens == 0 && !ps->pend.text[OPT_SPEC_ACCEPT] &&
+        !ps->pend.text[OPT_SPEC_VERIFY]) {
         out->scenario.spec_accept_positions = 0;
         out->scenario.spec_verify_tokens = 0;
     }
     /* a new count of drafts with a loaded scenario's rates by position: they no longer match */
-    if (pend.text[OPT_SPEC_TOKENS] && !pend.text[OPT_SPEC_ACCEPT] && out->scenario.spec_accept_positions > 0 &&
+    if (ps->pend.text[OPT_SPEC_TOKENS] && !ps->pend.text[OPT_SPEC_ACCEPT] && out->scenario.spec_accept_positions > 0 &&
         out->scenario.spec_accept_positions != out->scenario.spec_tokens) {
         snprintf(err, errsize, "--spec-tokens %lld: the scenario's acceptance by position has %lld rates; give "
                                "--spec-accept for %lld drafts",
@@ -1756,67 +1775,67 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
                  (long long)out->scenario.spec_tokens);
         return 2;
     }
-    if (pend.text[OPT_SPEC_VERIFY] && out->scenario.spec_tokens == 0) {
+    if (ps->pend.text[OPT_SPEC_VERIFY] && out->scenario.spec_tokens == 0) {
         snprintf(err, errsize, "--spec-verify goes with --spec-tokens K (or --spec-accept's list): the drafts it "
                                "verifies");
         return 2;
     }
-    if (pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_tokens > 0 && !pend.text[OPT_SPEC_ACCEPT] &&
-        !pend.text[OPT_SCENARIO] && !out->baseline_path) {
+    if (ps->pend.text[OPT_SPEC_TOKENS] && out->scenario.spec_tokens > 0 && !ps->pend.text[OPT_SPEC_ACCEPT] &&
+        !ps->pend.text[OPT_SCENARIO] && !out->baseline_path) {
         snprintf(err, errsize, "--spec-tokens %lld needs --spec-accept A: the chance each draft token is accepted, "
                                "from 0 up to 1",
                  (long long)out->scenario.spec_tokens);
         return 2;
     }
-    if ((pend.text[OPT_SPEC_ACCEPT] || pend.text[OPT_SPEC_DRAFT]) && out->scenario.spec_tokens == 0) {
+    if ((ps->pend.text[OPT_SPEC_ACCEPT] || ps->pend.text[OPT_SPEC_DRAFT]) && out->scenario.spec_tokens == 0) {
         snprintf(err, errsize, "--spec-accept and --spec-draft go with --spec-tokens K, K from 1 to 16 (draft tokens "
                                "per pass)");
         return 2;
     }
-    if (latency_flags)
-        out->scenario.latency_model = latency_model;
-    out->precision_given = pend.text[OPT_PRECISION] != NULL;
-    out->max_chips_given = pend.text[OPT_MAX_CHIPS] != NULL;
-    if (out->mode == CLI_SEARCH && (pend.text[OPT_TP] || pend.text[OPT_PP] || pend.text[OPT_EP] ||
-                                    pend.text[OPT_DISAGG] || pend.text[OPT_BATCH] || pend.text[OPT_CHIPS] ||
-                                    pend.text[OPT_DP] || pend.text[OPT_DATA_PARALLEL])) {
+    if (ps->latency_flags)
+        out->scenario.latency_model = ps->latency_model;
+    out->precision_given = ps->pend.text[OPT_PRECISION] != NULL;
+    out->max_chips_given = ps->pend.text[OPT_MAX_CHIPS] != NULL;
+    if (out->mode == CLI_SEARCH && (ps->pend.text[OPT_TP] || ps->pend.text[OPT_PP] || ps->pend.text[OPT_EP] ||
+                                    ps->pend.text[OPT_DISAGG] || ps->pend.text[OPT_BATCH] || ps->pend.text[OPT_CHIPS] ||
+                                    ps->pend.text[OPT_DP] || ps->pend.text[OPT_DATA_PARALLEL])) {
         snprintf(err, errsize, "--search chooses the layout and the batch itself: drop --chips, --tp, --pp, --ep, "
                                "--dp, --disagg and --%s (--max-chips bounds it)",
                  flag_name(OPT_BATCH));
         return 2;
     }
-    if (out->mode == CLI_SEARCH && (pend.text[OPT_ARRIVAL_RATE] || pend.text[OPT_MOE_EP] ||
-                                    pend.text[OPT_PREFILL_TP] || pend.text[OPT_PREFILL_DP] ||
-                                    pend.text[OPT_PREFILL_MOE_EP])) {
+    if (out->mode == CLI_SEARCH && (ps->pend.text[OPT_ARRIVAL_RATE] || ps->pend.text[OPT_MOE_EP] ||
+                                    ps->pend.text[OPT_PREFILL_TP] || ps->pend.text[OPT_PREFILL_DP] ||
+                                    ps->pend.text[OPT_PREFILL_MOE_EP])) {
         snprintf(err, errsize, "--search ranks closed-loop designs it lays out itself: drop --arrival-rate, --moe-ep, "
                                "--prefill-tp, --prefill-dp and --prefill-moe-ep");
         return 2;
     }
     /* An open loop has no clients and no benchmark rounds: a flag for them would be silently ignored. */
-    if (out->scenario.arrival_per_s > 0.0 && (pend.text[OPT_BENCH_ROUNDS] ||
-                                              (pend.text[OPT_BATCH] && strcmp(flag_name(OPT_BATCH), "concurrency") == 0))) {
+    if (out->scenario.arrival_per_s > 0.0 && (ps->pend.text[OPT_BENCH_ROUNDS] ||
+                                              (ps->pend.text[OPT_BATCH] && strcmp(flag_name(OPT_BATCH), "concurrency") == 0))) {
         snprintf(err, errsize, "--arrival-rate serves an open loop: --%s is a closed loop's; give one",
-                 pend.text[OPT_BENCH_ROUNDS] ? "bench-rounds" : "concurrency");
+                 ps->pend.text[OPT_BENCH_ROUNDS] ? "bench-rounds" : "concurrency");
         return 2;
     }
-    if (out->mode == CLI_SEARCH && latency_flags) {
+    if (out->mode == CLI_SEARCH && ps->latency_flags) {
         snprintf(err, errsize, "--search ranks designs by the realistic estimate's serving figures: drop --napkin, "
                                "--detailed and --estimate");
         return 2;
     }
-    if (pend.text[OPT_PARAMS]) {
+    if (ps->pend.text[OPT_PARAMS]) {
         double p;
-        if (parse_real(OPT_PARAMS, pend.text[OPT_PARAMS], &p, err, errsize) != 0)
+        if (parse_real(OPT_PARAMS, ps->pend.text[OPT_PARAMS], &p, err, errsize) != 0)
             return 2;
         if (!(p >= 1.0)) {
-            snprintf(err, errsize, "--params '%s': give a count of at least 1 (e.g. 70e9)", pend.text[OPT_PARAMS]);
+            snprintf(err, errsize, "--params '%s': give a count of at least 1 (e.g. 70e9)", ps->pend.text[OPT_PARAMS]);
             return 2;
         }
         out->scenario.params = p;
         model_unassume(&out->scenario.model, "stated_params"); /* the given count wins over both */
     }
-    if ((out->mode == CLI_EXPLORE || out->mode == CLI_LIST_THEMES || theme_text) &&
-        load_themes(out, theme_text, err, errsize) != 0)
+    if ((out->mode == CLI_EXPLORE || out->mode == CLI_LIST_THEMES || ps->theme_text) &&
+        load_themes(out, ps->theme_text, err, errsize) != 0)
         return 2;
     if (out->mode == CLI_LIST_CHIPS || out->mode == CLI_LIST_MODELS || out->mode == CLI_LIST_THEMES)
         return 0;
@@ -1829,10 +1848,10 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         char given[200] = "";
         for (size_t i = 0; i < sizeof shape_flags / sizeof shape_flags[0]; i++) {
             int id = shape_flags[i];
-            if (!pend.text[id])
+            if (!ps->pend.text[id])
                 continue;
             size_t used = strlen(given);
-            snprintf(given + used, sizeof given - used, "%s--%s %.24s", used ? ", " : "", flag_name(id), pend.text[id]);
+            snprintf(given + used, sizeof given - used, "%s--%s %.24s", used ? ", " : "", flag_name(id), ps->pend.text[id]);
         }
         if (given[0]) {
             snprintf(err, errsize, "%s: model %s: %s", given, out->scenario.model.name, shape_err);
@@ -1840,10 +1859,28 @@ int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t 
         }
     }
     if (scenario_check(&out->scenario, err, errsize) != 0) {
-        echo_given_text(&pend, err, errsize);
+        echo_given_text(&ps->pend, err, errsize);
         return 2;
     }
     return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli_options *out, char *err, size_t errsize)
+{
+    memset(out, 0, sizeof *out);
+    scenario_default(&out->scenario);
+    if (chip_db_init(&out->chips) != 0) {
+        snprintf(err, errsize, "out of memory");
+        return 1;
+    }
+    out->mode = CLI_EXPLORE;
+    struct parse_state ps = {.latency_model = RT_LATENCY_NAPKIN};
+    int rc = read_flags(argc, argv, out, &ps, err, errsize);
+    if (rc < 0)
+        rc = check_modes(out, &ps, err, errsize);
+    if (rc < 0)
+        rc = apply_flags(out, &ps, err, errsize);
+    return rc;
 }
 
 void cli_say(FILE *errout, const char *fmt, ...)
