@@ -724,16 +724,6 @@ static cJSON *validation_row_json(const struct vrow *v)
 /* The rows, the groups and the summary as JSON (tui/validate.h lists the keys). */
 static void print_validation_json(const struct vrow *rows, size_t n, const struct vsummary *S, FILE *out)
 {
-    const struct vgroup *g = S->g;
-    size_t ng = S->ng;
-    size_t done = S->done;
-    size_t skipped = S->skipped;
-    size_t within = S->within;
-    size_t serving_runs = S->serving_runs;
-    double *ttft_err = S->ttft_err;
-    double *tpot_err = S->tpot_err;
-    double mape = S->mape;
-    double med = S->med;
     cJSON *root = cJSON_CreateObject();
     cJSON *list = cJSON_AddArrayToObject(root, "rows");
     for (size_t i = 0; i < n; i++) {
@@ -742,28 +732,28 @@ static void print_validation_json(const struct vrow *rows, size_t n, const struc
         cJSON_AddItemToArray(list, r);
     }
     cJSON *groups = cJSON_AddArrayToObject(root, "groups");
-    for (size_t i = 0; i < ng; i++) {
+    for (size_t i = 0; i < S->ng; i++) {
         cJSON *x = cJSON_CreateObject();
-        cJSON_AddStringToObject(x, "by", g[i].by);
-        cJSON_AddStringToObject(x, "name", g[i].name);
-        cJSON_AddNumberToObject(x, "rows", (double)g[i].n);
-        json_add_exact(x, "mape", mean_of(g[i].err, g[i].n));
-        json_add_exact(x, "median_ape", median_of(g[i].err, g[i].n));
+        cJSON_AddStringToObject(x, "by", S->g[i].by);
+        cJSON_AddStringToObject(x, "name", S->g[i].name);
+        cJSON_AddNumberToObject(x, "rows", (double)S->g[i].n);
+        json_add_exact(x, "mape", mean_of(S->g[i].err, S->g[i].n));
+        json_add_exact(x, "median_ape", median_of(S->g[i].err, S->g[i].n));
         cJSON_AddItemToArray(groups, x);
     }
     cJSON *sum = cJSON_AddObjectToObject(root, "summary");
-    cJSON_AddNumberToObject(sum, "rows", (double)done);
-    cJSON_AddNumberToObject(sum, "skipped", (double)skipped);
-    json_add_exact(sum, "mape", mape);
-    json_add_exact(sum, "median_ape", med);
-    if (serving_runs > 0) {
-        json_add_exact(sum, "ttft_mape", mean_of(ttft_err, serving_runs));
-        json_add_exact(sum, "tpot_mape", mean_of(tpot_err, serving_runs));
-        json_add_exact(sum, "ttft_median_ape", median_of(ttft_err, serving_runs));
-        json_add_exact(sum, "tpot_median_ape", median_of(tpot_err, serving_runs));
-        json_add_exact(sum, "expressed", (double)done / (double)(done + skipped));
+    cJSON_AddNumberToObject(sum, "rows", (double)S->done);
+    cJSON_AddNumberToObject(sum, "skipped", (double)S->skipped);
+    json_add_exact(sum, "mape", S->mape);
+    json_add_exact(sum, "median_ape", S->med);
+    if (S->serving_runs > 0) {
+        json_add_exact(sum, "ttft_mape", mean_of(S->ttft_err, S->serving_runs));
+        json_add_exact(sum, "tpot_mape", mean_of(S->tpot_err, S->serving_runs));
+        json_add_exact(sum, "ttft_median_ape", median_of(S->ttft_err, S->serving_runs));
+        json_add_exact(sum, "tpot_median_ape", median_of(S->tpot_err, S->serving_runs));
+        json_add_exact(sum, "expressed", (double)S->done / (double)(S->done + S->skipped));
     } else {
-        json_add_exact(sum, "within_floor", done ? (double)within / (double)done : 0.0);
+        json_add_exact(sum, "within_floor", S->done ? (double)S->within / (double)S->done : 0.0);
     }
     struct strbuf sb = {0};
     json_finish(&sb, root);
@@ -860,42 +850,32 @@ static void print_validation_rows(bool md, bool serving, struct vwidths w, const
 /* The error by group, then the summary line. */
 static void print_validation_groups(bool md, bool serving, int wg, const struct vsummary *S, FILE *out)
 {
-    const struct vgroup *g = S->g;
-    size_t ng = S->ng;
-    size_t done = S->done;
-    size_t skipped = S->skipped;
-    size_t within = S->within;
-    size_t serving_runs = S->serving_runs;
-    double *ttft_err = S->ttft_err;
-    double *tpot_err = S->tpot_err;
-    double mape = S->mape;
-    double med = S->med;
     fprintf(out, md ? "\n| by | group | rows | MAPE | median |\n| --- | --- | ---: | ---: | ---: |\n"
                     : "\nMean absolute percentage error by group\n");
-    for (size_t i = 0; i < ng; i++) {
-        double mean = 100.0 * mean_of(g[i].err, g[i].n), median = 100.0 * median_of(g[i].err, g[i].n);
+    for (size_t i = 0; i < S->ng; i++) {
+        double mean = 100.0 * mean_of(S->g[i].err, S->g[i].n), median = 100.0 * median_of(S->g[i].err, S->g[i].n);
         if (md)
-            fprintf(out, "| %s | %s | %zu | %.1f%% | %.1f%% |\n", g[i].by, g[i].name, g[i].n, mean, median);
+            fprintf(out, "| %s | %s | %zu | %.1f%% | %.1f%% |\n", S->g[i].by, S->g[i].name, S->g[i].n, mean, median);
         else
-            fprintf(out, "  %-7s %-*s %7zu rows  MAPE %5.1f%%  median %5.1f%%\n", g[i].by, wg, g[i].name, g[i].n,
+            fprintf(out, "  %-7s %-*s %7zu rows  MAPE %5.1f%%  median %5.1f%%\n", S->g[i].by, wg, S->g[i].name, S->g[i].n,
                     mean, median);
     }
-    if (done == 0)
-        fprintf(out, md ? "\n**No row predicted: %zu skipped.**\n" : "no row predicted: %zu skipped\n", skipped);
+    if (S->done == 0)
+        fprintf(out, md ? "\n**No row predicted: %zu skipped.**\n" : "no row predicted: %zu skipped\n", S->skipped);
     else if (serving)
         fprintf(out, md ? "\n**%zu runs: TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "
                           "skipped (%.1f%% expressed).**\n"
                         : "all: %zu runs, TTFT MAPE %.1f%% (median %.1f%%), TPOT MAPE %.1f%% (median %.1f%%); %zu "
                           "skipped (%.1f%% expressed)\n",
-                done, 100.0 * mean_of(ttft_err, serving_runs), 100.0 * median_of(ttft_err, serving_runs),
-                100.0 * mean_of(tpot_err, serving_runs), 100.0 * median_of(tpot_err, serving_runs), skipped,
-                100.0 * (double)done / (double)(done + skipped ? done + skipped : 1));
+                S->done, 100.0 * mean_of(S->ttft_err, S->serving_runs), 100.0 * median_of(S->ttft_err, S->serving_runs),
+                100.0 * mean_of(S->tpot_err, S->serving_runs), 100.0 * median_of(S->tpot_err, S->serving_runs), S->skipped,
+                100.0 * (double)S->done / (double)(S->done + S->skipped ? S->done + S->skipped : 1));
     else
         fprintf(out, md ? "\n**All: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; the floor is at or below the "
                       "measurement on %.1f%% of rows.**\n"
                     : "all: %zu rows, MAPE %.1f%%, median %.1f%%, %zu skipped; floor at or below the measurement "
                       "on %.1f%% of rows\n",
-            done, 100.0 * mape, 100.0 * med, skipped, done ? 100.0 * (double)within / (double)done : 0.0);
+            S->done, 100.0 * S->mape, 100.0 * S->med, S->skipped, S->done ? 100.0 * (double)S->within / (double)S->done : 0.0);
 }
 
 /* Prints the rows and the groups in o->format. Returns 0, or -1 when
