@@ -74,7 +74,8 @@ int efficiency_check(const struct efficiency_profile *e, char *err, size_t errsi
  * AIConfigurator's silicon set, Apache-2.0) run 2-5x one prompt's prefill at
  * four clients and more, which the loop's queueing does not reach. Fitted
  * per engine as the constant that minimises `rooftop --validate`'s TTFT MAPE
- * over those runs (a grid of 2 ms steps, the loop run with it): vLLM 26 ms
+ * over those runs (a grid, 2 ms steps to 60 ms and 20-50 ms steps to 300 ms, the loop run with each
+ * value): vLLM 26 ms
  * (568 runs; 36.0% against 47.6% without it), TensorRT-LLM 40 ms (1,024;
  * 40.3% against 49.0%), SGLang 200 ms (345; 66.9% against 77.1%). Leaving
  * each model out in turn and fitting the rest: vLLM 24-32 ms, held-out MAPE
