@@ -15,20 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis.h"
 #include "fileio.h"
-#include "hfconfig.h"
 #include "knobs.h"
 #include "scenariofile.h"
 #include "suggest.h"
-#include "searchreport.h"
-#include "diff.h"
-#include "export.h"
 #include "textsafe.h"
 #include "tourview.h"
 #include "userfiles.h"
 #include "themes_builtin.h"
-#include "version.h"
 
 static const char usage_text[] =
     "Usage: rooftop [MODE] [SCENARIO FLAGS]\n"

@@ -881,8 +881,9 @@ static const struct {
 /* The explorer's name for the flag at text (len bytes), or NULL. */
 static const char *knob_for_flag(const char *text, size_t len)
 {
-    for (int i = 0; i < SLIDER_COUNT; i++)
-        if (knob_by_flag(text, len) && knob_by_flag(text, len) == knob_by_explorer(names[i]))
+    const struct knob *k = knob_by_flag(text, len);
+    for (int i = 0; k && i < SLIDER_COUNT; i++)
+        if (k == knob_by_explorer(names[i]))
             return names[i]; /* the knob's row names it (knobs.h); the model knob has none of its own */
     for (size_t i = 0; i < sizeof other_names / sizeof other_names[0]; i++)
         if (strlen(other_names[i].flag) == len && strncmp(text, other_names[i].flag, len) == 0)

@@ -1935,23 +1935,19 @@ static void note_scenario(const struct scenario *s, struct analysis *a)
                  a->parallel.bubble_fraction);
     if (a->speculative.enabled) {
         char acc[160];
+        char odds[240];
         if (s->spec_accept_positions > 0)
-            add_note(a, "Speculative decoding: %lld drafts from %s, %s parameters (its weights beside the target's on "
-                        "the same chips; its KV cache not counted), run at that share of a decode step plus the "
-                        "engine's per-pass time; draft i is accepted with its position's probability (%s) once the "
-                        "ones before it were.",
-                     (long long)s->spec_tokens,
-                     s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head of one target layer (--spec-draft names another)",
-                     format_count(count, sizeof count, a->speculative.draft_params),
-                     scenario_spec_accept_words(s, acc, sizeof acc));
+            snprintf(odds, sizeof odds, "draft i is accepted with its position's probability (%s) once the ones "
+                                        "before it were", scenario_spec_accept_words(s, acc, sizeof acc));
         else
-            add_note(a, "Speculative decoding: %lld drafts from %s, %s parameters (its weights beside the target's on "
-                        "the same chips; its KV cache not counted), run at that share of a decode step plus the "
-                        "engine's per-pass time; each is accepted with probability %.2f, independently (Leviathan et "
-                        "al. 2023).",
-                     (long long)s->spec_tokens,
-                     s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head of one target layer (--spec-draft names another)",
-                     format_count(count, sizeof count, a->speculative.draft_params), s->spec_accept);
+            snprintf(odds, sizeof odds, "each is accepted with probability %.2f, independently (Leviathan et al. "
+                                        "2023)", s->spec_accept);
+        add_note(a, "Speculative decoding: %lld drafts from %s, %s parameters (its weights beside the target's on "
+                    "the same chips; its KV cache not counted), run at that share of a decode step plus the "
+                    "engine's per-pass time; %s.",
+                 (long long)s->spec_tokens,
+                 s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head of one target layer (--spec-draft names another)",
+                 format_count(count, sizeof count, a->speculative.draft_params), odds);
         if (a->speculative.verify_tokens > (double)s->spec_tokens + 1.0)
             add_note(a, "Tree verification: the target scores %.0f nodes a sequence each pass (a tree over the %lld "
                         "draft levels, each draft pass extending %.3g of them), not a chain's %lld; the acceptance "

@@ -330,12 +330,20 @@ static void text_speculative(struct strbuf *sb, const struct scenario *s, const 
               pace);
 }
 
+/* Whether the steady TTFT's parts (the frontend, the step in flight, the wait, its own prefill) add up
+ * to it, so that a report may list them: not in an overloaded open loop, nor for a one-token answer. */
+static bool ttft_parts_add_up(const struct serving_figures *sv)
+{
+    const struct serving_loop *lp = &sv->loop;
+    double parts = lp->frontend_s + lp->in_flight_s + lp->wait_s + lp->own_s;
+    return !lp->overloaded && sv->ttft_s > 0.0 && fabs(parts - sv->ttft_s) <= 1e-9 * sv->ttft_s;
+}
+
 /* The steady TTFT part by part, where they add up to it (a one-token answer has no loop). */
 static void text_ttft_parts(struct strbuf *sb, const struct scenario *s, const struct serving_figures *sv)
 {
     const struct serving_loop *lp = &sv->loop;
-    double parts = lp->frontend_s + lp->in_flight_s + lp->wait_s + lp->own_s;
-    if (!lp->overloaded && sv->ttft_s > 0.0 && fabs(parts - sv->ttft_s) <= 1e-9 * sv->ttft_s) {
+    if (ttft_parts_add_up(sv)) {
         /* the steady TTFT, part by part, where they add up to it (a one-token answer has no loop) */
         char tf[64] = "", t5[48] = "", t6[48] = "", t7[32], t8[32];
         if (lp->frontend_s > 0.0) { /* outside the engine: the API server, the tokenizer, the way back */
@@ -924,8 +932,7 @@ static void md_serving(struct strbuf *sb, const struct scenario *s, const struct
                   format_seconds(y, sizeof y, lp->ttft_p50_s), format_seconds(z, sizeof z, lp->ttft_p90_s),
                   format_seconds(w, sizeof w, lp->ttft_p99_s),
                   s->ttft_target_s > 0.0 ? (sv->ttft_ok ? " (meets the target)" : " (**misses the target**)") : "");
-    double parts = lp->frontend_s + lp->in_flight_s + lp->wait_s + lp->own_s;
-    if (!lp->overloaded && sv->ttft_s > 0.0 && fabs(parts - sv->ttft_s) <= 1e-9 * sv->ttft_s) {
+    if (ttft_parts_add_up(sv)) {
         /* the steady TTFT part by part, as the text report gives it */
         char f[32], i[32], q[32], o[32];
         sb_printf(sb, "| TTFT's parts: frontend, step in flight, waiting, its prefill | %s, %s, %s, %s |\n",

@@ -95,9 +95,11 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
          * run together, as many as arrive a step (at most what the budget
          * holds), and P is a prompt's share of that pass: fixed point. */
         double share = st.others_share;
-        double busy0 = dmin(1.0, n * share);
-        double room0 = dmax(1.0, l->token_budget - n * busy0);
-        double most_together = l->isl <= room0 ? dmax(1.0, floor(room0 / l->isl)) : 1.0;
+        /* Others decoding when a prompt arrives (a closed loop's own client is not among them): the
+         * budget they leave a step is the prompts' room. */
+        double busy = dmin(1.0, n * share);
+        double room = dmax(1.0, l->token_budget - n * busy);
+        double most_together = l->isl <= room ? dmax(1.0, floor(room / l->isl)) : 1.0;
         double k = 1.0, pm = prompt_share_s(c, 1.0);
         for (int it = 0; it < 8; it++) {
             pm = prompt_share_s(c, k);
@@ -121,9 +123,7 @@ static struct steady steady_at(const struct serving_costs *c, const struct servi
         /* Others decoding when a prompt arrives (a closed loop's own client is not among them): a step
          * is then in flight, and the prompt's chunks ride on decode steps, in the budget the decoding
          * requests leave; with nobody decoding they run on bare steps of the engine's fixed time. */
-        double busy = dmin(1.0, n * share);
         double ride = c->step_s + (td - c->step_s) * busy;
-        double room = dmax(1.0, l->token_budget - n * busy);
         st.own_s = ceil(l->isl / room) * ride + st.together * pm; /* the pass of the prompts beside it */
         /* the budget's load: prompt tokens riding on decode steps over the room those steps leave */
         st.rho = st.joins_per_step * l->isl / room * busy;
