@@ -1134,21 +1134,22 @@ static void analyze_cost_energy(const struct scenario *s, struct analysis *a)
 }
 
 /* The chips the turn's budget needs, floor and realistic (powers of two up
- * to --max-chips, tensor parallel alone): no operation gets cheaper than
- * 1/n of its untiled single-chip roofline time on n chips (and the
- * realistic estimate is never below the floor), so counts whose bound
- * already misses are skipped (77 lines: the bounds, then the search). */
+ * to --max-chips, tensor parallel alone). On n chips no operation gets
+ * cheaper than 1/n of its untiled single-chip roofline time, the realistic
+ * operation is never below the floor's, and the all-reduces and the
+ * engine's fixed step times add to them whole: a count whose lower bound
+ * already misses is skipped without costing its phases (75 lines: the
+ * single-chip bound, then the search). */
 static void chips_for_budget(const struct scenario *s, struct analysis *a)
 {
     struct detailed_latency *d = &a->detailed;
     struct realistic_latency *r = &a->realistic;
-    double bound_1 = 0.0;
+    double bound_1 = 0.0, steps_s = 0.0, times[RT_PHASE_DECODE + 1];
     struct hw_rates one = a->hw; /* the plain layout: tensor parallel only, one token per step */
     one.n_chips = 1.0;
     one.seqs = 0.0;
     one.ep = 1.0;
     one.query_tokens = 1.0;
-    one.link_bytes_per_s = s->chip.interconnect_bytes_per_s / 2.0; /* the fastest link: a lower bound below */
     one.link_extra_step_s = 0.0;
     bool plain = s->pp == 1 && s->ep == 1 && s->spec_tokens == 0;
     for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
@@ -1158,48 +1159,36 @@ static void chips_for_budget(const struct scenario *s, struct analysis *a)
             phase_costs(s, &one, (enum rt_phase)p, !s->unfused_attention, &single);
             pc = &single;
         }
-        double times = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
+        times[p] = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
         for (int i = 0; i < pc->count; i++) {
             const struct op_cost *o = &pc->ops[i];
             double rate = o->matrix ? one.peak_flops_per_s : one.vector_flops_per_s;
             double compute = o->flops / rate;
-            bound_1 += times * (compute > o->memory_s ? compute : o->memory_s);
+            bound_1 += times[p] * (compute > o->memory_s ? compute : o->memory_s);
         }
-    }
-    /* Tensor-parallel all-reduces only grow with n: 2(n-1)/n of each
-     * layer's activations per mixer and MLP (detailed.c). */
-    double comms_unit = 0.0; /* seconds of all-reduce per unit of 2(n-1)/n */
-    if (one.link_bytes_per_s > 0.0) {
-        for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
-            const struct phase_shape *z = &one.shape[p];
-            double times = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
-            comms_unit += times * (z->mixer_layers + z->mlp_layers) * a->phases[p].tokens * (double)s->model.d_model *
-                          one.bytes_per_stream / one.link_bytes_per_s;
-        }
-    }
-    /* The realistic turn adds, at any n, each operation's launches and the
-     * engine's fixed times to a floor of its own: a count whose floor bound
-     * plus these misses cannot meet the budget realistically. */
-    double fixed = 0.0;
-    for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
-        const struct phase_cost *pc = &a->phases[p];
-        double times = p == RT_PHASE_DECODE ? (double)s->decode_tokens : s->prefill_tokens > 0 ? 1.0 : 0.0;
-        double launches = 0.0;
-        for (int i = 0; i < pc->count; i++)
-            launches += pc->ops[i].kernels;
-        fixed += times * (launches * one.eff.kernel_s + pc->step_s);
+        steps_s += times[p] * a->phases[p].step_s; /* the engine's per-pass times, whole at any n */
     }
     bool floor_found = false, realistic_found = false;
     for (int64_t n = 1; n <= s->max_chips && n <= RT_MAX_CHIPS && !realistic_found; n *= 2) {
-        double lower = bound_1 / (double)n + comms_unit * 2.0 * ((double)n - 1.0) / (double)n + s->overhead_s;
-        bool floor_may = !floor_found && lower <= s->budget_s;
-        bool realistic_may = lower + fixed <= s->budget_s;
-        if (!floor_may && !realistic_may)
-            continue;
         one.n_chips = (double)n; /* the scenario's rates at n chips */
         struct link_choice n_link = link_for_group(&s->chip, (double)n);
         one.link_bytes_per_s = n_link.one_way_bytes_per_s;
         one.link_extra_step_s = n_link.extra_step_s;
+        double floor_ar = 0.0, realistic_ar = 0.0;
+        for (int p = RT_PHASE_PREFILL; p <= RT_PHASE_DECODE; p++) {
+            double f, q;
+            if (times[p] > 0.0) {
+                double tokens = (double)s->batch * (p == RT_PHASE_DECODE ? 1.0 : (double)s->prefill_tokens);
+                phase_allreduces_s(s, &one, (enum rt_phase)p, tokens, &f, &q);
+                floor_ar += times[p] * f;
+                realistic_ar += times[p] * q;
+            }
+        }
+        double lower = bound_1 / (double)n + s->overhead_s;
+        bool floor_may = !floor_found && lower + floor_ar <= s->budget_s;
+        bool realistic_may = lower + realistic_ar + steps_s <= s->budget_s;
+        if (!floor_may && !realistic_may)
+            continue;
         double floor_turn = d->total_s, realistic_turn = r->total_s;
         if (n != s->chips || !plain)
             turn_s(s, &one, &floor_turn, &realistic_turn);
@@ -1212,7 +1201,6 @@ static void chips_for_budget(const struct scenario *s, struct analysis *a)
             realistic_found = true;
         }
     }
-
 }
 
 /* The floor minus the napkin, term by term, for the prefill and one decode

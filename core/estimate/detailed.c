@@ -571,6 +571,31 @@ static void merge_ops(struct phase_cost *out, int start)
     out->count = count;
 }
 
+void phase_allreduces_s(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, double tokens,
+                        double *floor_s, double *realistic_s)
+{
+    *floor_s = *realistic_s = 0.0;
+    const double n = hw->n_chips;
+    if (!(n > 1.0) || !(hw->link_bytes_per_s > 0.0))
+        return;
+    struct phase_shape z_local;
+    const struct phase_shape *z = &hw->shape[p];
+    if (!hw->prepared) {
+        z_local = phase_shape(s, p, hw->bytes_per_kv);
+        z = &z_local;
+    }
+    const double d = (double)s->model.d_model, hb = hw->bytes_per_stream, allreduces = z->mixer_layers + z->mlp_layers;
+    *floor_s = allreduces * 2.0 * (n - 1.0) / n * tokens * d * hb / hw->link_bytes_per_s;
+    /* Alpha-beta (Thakur et al. 2005): a ring all-reduce is 2(n-1) steps of a fixed time plus 2(n-1)/n of
+     * the bytes over the achieved link; a tree (or NCCL's small-message algorithms) 2 ceil(log2 n) steps
+     * plus twice the bytes. The library picks the faster; so does this model. */
+    /* The engine's own all-reduce (the measured model): captured in a CUDA graph for decode, eager for
+     * a prefill or a training step. */
+    const float *ar = p == RT_PHASE_DECODE ? hw->kparams[RT_KERNEL_ALLREDUCE] : hw->ar_eager;
+    *realistic_s = allreduces * collective_s(hw, RT_KERNEL_ALLREDUCE, ar, n, tokens * d * hb, hw->link_bytes_per_s,
+                                             hw->link_extra_step_s);
+}
+
 void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
                  struct phase_cost *out)
 {
@@ -810,17 +835,11 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
     }
     if (n > 1.0 && hw->link_bytes_per_s > 0.0) {
         out->allreduces = z->mixer_layers + z->mlp_layers;
-        double allreduce_bytes = out->allreduces * 2.0 * (n - 1.0) / n * T * d * hb;
-        out->comms_bytes += allreduce_bytes;
-        out->comms_s += allreduce_bytes / hw->link_bytes_per_s;
-        /* Alpha-beta (Thakur et al. 2005): a ring all-reduce is 2(n-1) steps of a fixed time plus 2(n-1)/n of
-         * the bytes over the achieved link; a tree (or NCCL's small-message algorithms) 2 ceil(log2 n) steps
-         * plus twice the bytes. The library picks the faster; so does this model. */
-        /* The engine's own all-reduce (the measured model): captured in a CUDA graph for decode, eager for
-         * a prefill or a training step. */
-        const float *ar = p == RT_PHASE_DECODE ? hw->kparams[RT_KERNEL_ALLREDUCE] : hw->ar_eager;
-        out->realistic_comms_s += out->allreduces * collective_s(hw, RT_KERNEL_ALLREDUCE, ar, n, T * d * hb,
-                                                                 hw->link_bytes_per_s, hw->link_extra_step_s);
+        double floor_s, realistic_s;
+        phase_allreduces_s(s, hw, p, T, &floor_s, &realistic_s);
+        out->comms_bytes += out->allreduces * 2.0 * (n - 1.0) / n * T * d * hb;
+        out->comms_s += floor_s;
+        out->realistic_comms_s += realistic_s;
     }
     out->step_s = p == RT_PHASE_TRAINING ? 0.0 : hw->engine.step_s;
     if (p == RT_PHASE_PREFILL) /* admitting the requests: once, in the time to first token */

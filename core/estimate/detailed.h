@@ -193,6 +193,16 @@ void hw_rates_prepare(struct hw_rates *hw, const struct scenario *s);
  * file gives none (efficiency_from_kernels). */
 void hw_rates_kernels(struct hw_rates *hw, const struct scenario *s);
 
+/* Phase p's tensor-parallel all-reduces over a pass of `tokens` tokens
+ * (> 0) on hw->n_chips chips, one after each mixer and each MLP of
+ * d_model activations at hw->bytes_per_stream: the floor's (2(n-1)/n of
+ * the bytes over hw->link_bytes_per_s) into *floor_s and the measured
+ * collective model's into *realistic_s, seconds. Both 0 when n <= 1 or
+ * there is no link. The part of phase_costs' comms that is the all-reduces;
+ * a lower bound on them at any n for the chip-count search. */
+void phase_allreduces_s(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, double tokens,
+                        double *floor_s, double *realistic_s);
+
 /* Costs phase p of scenario s on hardware hw into *out. s must have passed
  * scenario_check (the caller, analyze(), guarantees it); no failure mode. */
 void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
