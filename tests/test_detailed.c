@@ -212,14 +212,14 @@ static void test_training_totals_published(void **state)
     ASSERT_PRINTED("%.4g", a.training.chip_hours, "2.661e+07");
     ASSERT_PRINTED("%.2f", a.training.days, "67.67");
     for (int i = 0; i < a.note_count; i++)
-        assert_null(strstr(a.notes[i], "above 100%"));
+        assert_null(strstr(test_note(&a, i), "above 100%"));
     /* 30.84k typed for 30.84M: an MFU of 34,510% is no MFU; a note says why. */
     s.train_chip_hours = 30.84e3;
     a = must_analyze(&s);
     ASSERT_PRINTED("%.0f", a.training.implied_mfu * 100, "34510");
     bool flagged = false;
     for (int i = 0; i < a.note_count; i++)
-        flagged |= strstr(a.notes[i], "3.084e+04 chip-hours imply an MFU of 34510%, above 100%") != NULL;
+        flagged |= strstr(test_note(&a, i), "3.084e+04 chip-hours imply an MFU of 34510%, above 100%") != NULL;
     assert_true(flagged);
 
     scenario_default(&s);
@@ -614,7 +614,7 @@ static void test_training_state_that_does_not_fit_is_named(void **state)
     struct analysis a = must_analyze(&s);
     bool said = false;
     for (int i = 0; i < a.note_count; i++)
-        said |= strstr(a.notes[i], "Training state does not fit: mixed-precision Adam needs 16 bytes a parameter, "
+        said |= strstr(test_note(&a, i), "Training state does not fit: mixed-precision Adam needs 16 bytes a parameter, "
                                    "1.12 TB a chip over 1 chip (activations on top), against 80.0 GB of HBM") != NULL;
     assert_true(said);
     scenario_set_model(&s, model_find("llama-3.1-405b"));
@@ -622,7 +622,7 @@ static void test_training_state_that_does_not_fit_is_named(void **state)
     s.chips = 128;
     a = must_analyze(&s);
     for (int i = 0; i < a.note_count; i++)
-        assert_null(strstr(a.notes[i], "Training state does not fit"));
+        assert_null(strstr(test_note(&a, i), "Training state does not fit"));
 }
 
 int main(void)

@@ -325,7 +325,7 @@ static void test_speculative_cost_and_positions(void **state)
     assert_true(tree.speculative.draft_step_s >= pos.speculative.draft_step_s);
     bool said = false;
     for (int i = 0; i < tree.note_count; i++)
-        said |= strstr(tree.notes[i], "Tree verification: the target scores 16 nodes a sequence each pass") != NULL;
+        said |= strstr(test_note(&tree, i), "Tree verification: the target scores 16 nodes a sequence each pass") != NULL;
     assert_true(said);
 
     ASSERT_NEAR(spec_tokens_per_pass_by_position(s.spec_accept_by_position, 0), 1.0, 0);
@@ -406,7 +406,7 @@ static void test_disaggregated(void **state)
     ASSERT_NEAR(a.serving.prefill_pool_share, a.serving.prefill_pool_load * 8.0, 1e-12);
     bool said = false; /* the verdict's prefill is not the pool's: a note says which is which */
     for (int i = 0; i < a.note_count; i++)
-        said |= strstr(a.notes[i], "Disaggregated: the turn's prefill in the latency verdict is still priced") != NULL;
+        said |= strstr(test_note(&a, i), "Disaggregated: the turn's prefill in the latency verdict is still priced") != NULL;
     assert_true(said);
     /* Per chip counts the design's 8 + 8 chips, the pool's idle share too. */
     ASSERT_NEAR(a.serving.tokens_per_s_per_chip, a.serving.requests_per_s * 1024.0 / 16.0, 1e-9);

@@ -26,7 +26,7 @@
 static bool has_note(const struct analysis *a, const char *text)
 {
     for (int i = 0; i < a->note_count; i++)
-        if (strstr(a->notes[i], text))
+        if (strstr(test_note(a, i), text))
             return true;
     return false;
 }

@@ -14,6 +14,7 @@
 #include "analysis.h"
 #include "fileio.h"
 #include "hfconfig.h"
+#include "notewords.h"
 
 /* Asserts that v printed with fmt reads exactly want: the guide's figures are
  * checked to the printed digit, as the guide prints them. */
@@ -42,6 +43,20 @@ static inline void guide_napkin(struct scenario *s)
 }
 
 /* Analyzes s, failing the test with analyze()'s message when it refuses. */
+/* Note i of a as its sentence (note_text), in one of four rotating buffers:
+ * enough for the few a test compares at once. Fails the test when the note
+ * words itself as a bug (its values and its wording disagree). */
+static inline const char *test_note(const struct analysis *a, int i)
+{
+    static char buf[4][RT_NOTE_MAX];
+    static int k;
+    k = (k + 1) % 4;
+    note_text(buf[k], sizeof buf[k], &a->notes[i]);
+    if (strstr(buf[k], "(rooftop bug:"))
+        fail_msg("%s", buf[k]); /* a note recorded with values its wording does not take */
+    return buf[k];
+}
+
 static inline struct analysis must_analyze(const struct scenario *s)
 {
     struct analysis a;

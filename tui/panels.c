@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "notewords.h"
 #include "plot.h"
 
 static const struct glyphs unicode_glyphs = {
@@ -880,8 +881,9 @@ static void latency_tail(struct view v, int row, const struct analysis *a, const
     /* The notes carry figures of every kind: none while a tour question waits. */
     /* No notes in the tour while an answer is hidden, this step's or a coming one's: they carry
      * figures of every kind (decode's ceiling answers the batch-1024 step). */
+    char note[RT_NOTE_MAX];
     for (int i = 0; i < a->note_count && row < v.r.h && !(v.g && (v.g->asking || v.g->conceal_later)); i++)
-        row = wrap_text(v, row, a->notes[i], ROLE_DIM, false);
+        row = wrap_text(v, row, note_text(note, sizeof note, &a->notes[i]), ROLE_DIM, false);
 }
 
 /* Appends at (x, y) the change of a byte size from the baseline's, " was W

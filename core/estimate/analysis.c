@@ -4,7 +4,6 @@
 #include <assert.h>
 #include <math.h>
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,17 +22,20 @@ const char *params_source_name(enum rt_params_source src)
     }
 }
 
-/* Appends one assumption sentence to the analysis' notes (dropped when
- * full). A sentence longer than RT_NOTE_MAX is a bug the tests catch. */
-static void add_note(struct analysis *a, const char *fmt, ...)
+/* Records one note (notes.h: a code and its values; the reports word it),
+ * dropped when the notes are full. NOTE(a, CODE, NOTE_INT(x), ...) gives
+ * the values, NOTE0(a, CODE) a note that has none. */
+static void add_note(struct analysis *a, enum rt_note_code code, const struct rt_note_arg *args, int argc)
 {
     if (a->note_count >= RT_MAX_NOTES)
         return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(a->notes[a->note_count++], RT_NOTE_MAX, fmt, ap);
-    va_end(ap);
+    note_record(&a->notes[a->note_count++], code, args, argc);
 }
+
+#define NOTE(a, code, ...)                                                                                          \
+    add_note(a, RT_NOTE_##code, (const struct rt_note_arg[]){__VA_ARGS__},                                           \
+             (int)(sizeof((const struct rt_note_arg[]){__VA_ARGS__}) / sizeof(struct rt_note_arg)))
+#define NOTE0(a, code) add_note(a, RT_NOTE_##code, NULL, 0)
 
 /* Copies NUL-terminated src into dst (size bytes, always terminated). The
  * two live in one struct analysis, which gcc's -Wrestrict mistakes for an
@@ -85,9 +87,7 @@ static void note_context(const struct scenario *s, struct analysis *a)
     int64_t most = s->model.max_context, asked = s->context_tokens > s->prefill_tokens ? s->context_tokens
                                                                                        : s->prefill_tokens;
     if (most > 0 && asked > most)
-        add_note(a, "The context (%lld tokens) is past the %lld the model was built for (its max_position_embeddings): "
-                    "the figures are the shape's, but the model itself would not run it.",
-                 (long long)asked, (long long)most);
+        NOTE(a, CONTEXT_PAST_MODEL, NOTE_INT(asked), NOTE_INT(most));
 }
 
 static void note_precisions(const struct scenario *s, struct analysis *a)
@@ -97,49 +97,41 @@ static void note_precisions(const struct scenario *s, struct analysis *a)
     const struct model_shape *ms = &s->model;
     bool kv_differs = ms->checkpoint_kv_quantized && ms->checkpoint_kv_precision != (int)s->kv_precision;
     if (ms->checkpoint_quantized && (ms->checkpoint_precision != (int)w || kv_differs))
-        add_note(a, "The checkpoint stores %s weights%s%s%s (its quantization config); this scenario counts %s weights "
-                    "and a %s KV cache instead, as the flags or knobs ask.",
-                 precision_name((enum rt_precision)ms->checkpoint_precision),
-                 ms->checkpoint_kv_quantized ? " and a " : "",
-                 ms->checkpoint_kv_quantized ? precision_name((enum rt_precision)ms->checkpoint_kv_precision) : "",
-                 ms->checkpoint_kv_quantized ? " KV cache" : "", precision_name(w), precision_name(s->kv_precision));
-    char label[16], bits[16], peak[24], bf16[24];
-    snprintf(label, sizeof label, "W%dA%d", precision_nominal_bits(w), precision_nominal_bits(m));
-    snprintf(bits, sizeof bits, "%.4g", precision_bytes(w) * 8.0);
+        NOTE(a, CHECKPOINT_PRECISION_OVERRIDDEN, NOTE_TEXT(precision_name((enum rt_precision)ms->checkpoint_precision)),
+             NOTE_TEXT(ms->checkpoint_kv_quantized ? " and a " : ""),
+             NOTE_TEXT(ms->checkpoint_kv_quantized ? precision_name((enum rt_precision)ms->checkpoint_kv_precision)
+                                                   : ""),
+             NOTE_TEXT(ms->checkpoint_kv_quantized ? " KV cache" : ""), NOTE_TEXT(precision_name(w)),
+             NOTE_TEXT(precision_name(s->kv_precision)));
     if (w == m) {
         if (precision_scale_text(w)[0])
-            add_note(a, "%s weights and activations (%s): %s bits a weight, %.6g bytes an activation element; the "
-                        "matmuls run at the %s peak.",
-                     precision_name(w), precision_scale_text(w), bits, precision_activation_bytes(w),
-                     precision_name(m));
+            NOTE(a, BLOCK_SCALED_PRECISION, NOTE_TEXT(precision_name(w)), NOTE_TEXT(precision_scale_text(w)),
+                 NOTE_REAL(precision_bytes(w) * 8.0), NOTE_REAL(precision_activation_bytes(w)),
+                 NOTE_TEXT(precision_name(m)));
         return;
     }
     if (m != RT_BF16)
-        add_note(a, "%s: weights stored at %s bits (%s) and dequantized to %s on the way into the matmuls, which run "
-                    "at the %s peak; activations take %.6g byte%s an element.",
-                 label, bits, precision_name(w), precision_name(m), precision_name(m), precision_activation_bytes(m),
-                 precision_activation_bytes(m) == 1.0 ? "" : "s");
+        NOTE(a, WEIGHTS_DEQUANTIZED, NOTE_SMALL(precision_nominal_bits(w)), NOTE_SMALL(precision_nominal_bits(m)),
+             NOTE_REAL(precision_bytes(w) * 8.0), NOTE_TEXT(precision_name(w)), NOTE_TEXT(precision_name(m)),
+             NOTE_TEXT(precision_name(m)), NOTE_REAL(precision_activation_bytes(m)),
+             NOTE_TEXT(precision_activation_bytes(m) == 1.0 ? "" : "s"));
     else if (s->act_precision == RT_BF16 && s->model.checkpoint_weight_only &&
              s->model.checkpoint_precision == (int)w)
-        add_note(a, "%s as the checkpoint stores it (a weight-only format): weights at %s bits (%s), matmuls at the "
-                    "bf16 peak.",
-                 label, bits, precision_name(w));
+        NOTE(a, WEIGHT_ONLY_CHECKPOINT, NOTE_SMALL(precision_nominal_bits(w)), NOTE_SMALL(precision_nominal_bits(m)),
+             NOTE_REAL(precision_bytes(w) * 8.0), NOTE_TEXT(precision_name(w)));
     else if (s->act_precision == RT_BF16)
-        add_note(a, "%s as asked (--act-precision bf16): weights stored at %s bits (%s), matmuls at the bf16 peak "
-                    "(weight-only quantization).",
-                 label, bits, precision_name(w));
+        NOTE(a, WEIGHT_ONLY_ASKED, NOTE_SMALL(precision_nominal_bits(w)), NOTE_SMALL(precision_nominal_bits(m)),
+             NOTE_REAL(precision_bytes(w) * 8.0), NOTE_TEXT(precision_name(w)));
     else if (w == RT_INT4)
-        add_note(a, "int4 is weight-only (W4A16), as LLM serving runs it: weights are stored at 4 bits and the "
-                    "matmuls run at the bf16 peak.");
+        NOTE0(a, INT4_WEIGHT_ONLY);
     else if (c->peak_flops_per_s[w] > 0.0)
-        add_note(a, "%s's %s peak (%s) is below its bf16 peak (%s): %s, weights stored at %s bits (%s) and the "
-                    "matmuls at the bf16 peak (weight-only quantization).",
-                 c->key, precision_name(w), format_si(peak, sizeof peak, c->peak_flops_per_s[w], "FLOP/s"),
-                 format_si(bf16, sizeof bf16, c->peak_flops_per_s[RT_BF16], "FLOP/s"), label, bits, precision_name(w));
+        NOTE(a, NATIVE_PEAK_SLOWER, NOTE_TEXT(c->key), NOTE_TEXT(precision_name(w)),
+             NOTE_SI(c->peak_flops_per_s[w], "FLOP/s"), NOTE_SI(c->peak_flops_per_s[RT_BF16], "FLOP/s"),
+             NOTE_SMALL(precision_nominal_bits(w)), NOTE_SMALL(precision_nominal_bits(m)),
+             NOTE_REAL(precision_bytes(w) * 8.0), NOTE_TEXT(precision_name(w)));
     else
-        add_note(a, "%s has no native %s peak: %s, weights stored at %s bits (%s) and the matmuls at the bf16 peak "
-                    "(weight-only quantization).",
-                 c->key, precision_name(w), label, bits, precision_name(w));
+        NOTE(a, NO_NATIVE_PEAK, NOTE_TEXT(c->key), NOTE_TEXT(precision_name(w)), NOTE_SMALL(precision_nominal_bits(w)),
+             NOTE_SMALL(precision_nominal_bits(m)), NOTE_REAL(precision_bytes(w) * 8.0), NOTE_TEXT(precision_name(w)));
 }
 
 /* Resolves peak, bandwidth and capacity per chip, honouring overrides. */
@@ -156,8 +148,7 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
     note_precisions(s, a);
     note_context(s, a);
     if (c->sparse_halved)
-        add_note(a, "%s's file gave 2:4-sparse peaks: they were halved once, on load, to the dense figures used here.",
-                 c->key);
+        NOTE(a, SPARSE_PEAKS_HALVED, NOTE_TEXT(c->key));
     if (s->peak_flops_override > 0.0 || s->hbm_bytes_per_s_override > 0.0 || s->hbm_bytes_override > 0.0) {
         /* the figures overridden, named in a list: "peak, HBM bandwidth" */
         const char *names[3] = {"peak", "HBM bandwidth", "HBM capacity"};
@@ -167,7 +158,7 @@ static void resolve_hardware(const struct scenario *s, struct analysis *a)
         for (int i = 0, used = 0; i < 3; i++)
             if (given[i])
                 used += snprintf(list + used, sizeof list - (size_t)used, "%s%s", used ? ", " : "", names[i]);
-        add_note(a, "This scenario overrides the %s's %s: its datasheet values are not used there.", c->key, list);
+        NOTE(a, CHIP_OVERRIDDEN, NOTE_TEXT(c->key), NOTE_TEXT(list));
     }
 }
 
@@ -282,10 +273,7 @@ static void resolve_params(const struct scenario *s, struct analysis *a)
         a->params_source = RT_PARAMS_SHAPE;
     }
     if (a->active_params < a->params) {
-        char active[24], total[24];
-        add_note(a, "Mixture of experts: FLOPs use the %s active parameters; memory and the napkin's decode "
-                    "read use all %s (every expert read each step).",
-                 format_count(active, sizeof active, a->active_params), format_count(total, sizeof total, a->params));
+        NOTE(a, MOE_ACTIVE_PARAMS, NOTE_COUNT(a->active_params), NOTE_COUNT(a->params));
     }
 }
 
@@ -462,27 +450,20 @@ static void analyze_memory(const struct scenario *s, struct analysis *a)
     mv->batch_fits = mv->free_bytes >= mv->kv_cache_bytes + mv->state_bytes;
     char pattern[160];
     if (!model_all_full_attention(m))
-        add_note(a, "Layer schedule: %s. Windowed and chunked layers hold at most their window of KV; KV bytes per "
-                    "token are quoted before any window, per request after it.",
-                 model_schedule_summary(m, pattern, sizeof pattern));
+        NOTE(a, LAYER_SCHEDULE_WINDOWED, NOTE_TEXT(model_schedule_summary(m, pattern, sizeof pattern)));
     else if (m->kind_count > 1)
-        add_note(a, "Layer schedule: %s.", model_schedule_summary(m, pattern, sizeof pattern));
+        NOTE(a, LAYER_SCHEDULE, NOTE_TEXT(model_schedule_summary(m, pattern, sizeof pattern)));
     if (mv->state_bytes_per_request > 0.0) {
-        char st[24];
         char held[96];
         if (m->ssm_state_bytes > 0)
             snprintf(held, sizeof held, "the recurrent state at %lld bytes an element, as the config asks",
                      (long long)m->ssm_state_bytes);
         else
             snprintf(held, sizeof held, "at the KV precision, %s", precision_name(s->kv_precision));
-        add_note(a, "Linear-attention and Mamba layers keep a fixed state of %s per request (%s), whatever the "
-                    "context; it is read and written each decode step.",
-                 format_si(st, sizeof st, mv->state_bytes_per_request, "B"), held);
+        NOTE(a, FIXED_STATE_LAYERS, NOTE_SI(mv->state_bytes_per_request, "B"), NOTE_TEXT(held));
     }
     if (m->kv_lora_rank > 0)
-        add_note(a, "Latent attention: each layer caches a %lld-wide latent plus a %lld-wide rotary key per token, "
-                    "not full K and V.",
-                 (long long)m->kv_lora_rank, (long long)m->qk_rope_head_dim);
+        NOTE(a, LATENT_ATTENTION, NOTE_INT(m->kv_lora_rank), NOTE_INT(m->qk_rope_head_dim));
     analyze_chip_memory(s, a);
 }
 
@@ -509,7 +490,7 @@ static void decode_ceiling(const struct scenario *s, struct analysis *a, double 
     }
     const struct model_shape *m = &s->model;
     double cut = ridge / ceiling;
-    char rq[24], fl[24], levers[320];
+    char levers[320];
     int n = snprintf(levers, sizeof levers, "%s%.0f tokens of context at most",
                      model_all_full_attention(m) ? "" : "about ", floor((double)s->context_tokens / cut));
     if (m->kv_lora_rank == 0 && m->kv_heads > 1 && n > 0 && (size_t)n < sizeof levers) {
@@ -530,11 +511,8 @@ static void decode_ceiling(const struct scenario *s, struct analysis *a, double 
                       ceiling * e > ridge ? "" : ", not enough alone");
     if (m->kv_lora_rank == 0 && n > 0 && (size_t)n < sizeof levers)
         snprintf(levers + n, sizeof levers - (size_t)n, ", or latent attention");
-    add_note(a, "Decode's intensity levels off at %.1f FLOP/byte at %lld tokens, however large the batch: each "
-                "request brings %s of KV to read for %s of work. The ridge is %.0f; reaching it takes %.1fx less KV "
-                "a request: %s.",
-             ceiling, (long long)s->context_tokens, format_si(rq, sizeof rq, per_request, "B"),
-             format_si(fl, sizeof fl, flops, "FLOP"), ridge, cut, levers);
+    NOTE(a, DECODE_INTENSITY_LIMIT, NOTE_REAL(ceiling), NOTE_INT(s->context_tokens), NOTE_SI(per_request, "B"),
+         NOTE_SI(flops, "FLOP"), NOTE_REAL(ridge), NOTE_REAL(cut), NOTE_TEXT(levers));
 }
 
 /* Places prefill, decode and a training step on the roofline. */
@@ -610,39 +588,25 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
     hw->weight_scale = a->params / a->shape_count.total;
     hw_rates_prepare(hw, s);
     if (fabs(hw->weight_scale - 1.0) > 0.01 || fabs(hw->flop_scale - 1.0) > 0.01) {
-        char given[24], shape[24];
-        add_note(a, "%s parameters on a shape of %s: the detailed model scales every weight matrix to match, "
-                    "and keeps the shape's attention and KV cache.",
-                 format_count(given, sizeof given, a->params), format_count(shape, sizeof shape, a->shape_count.total));
+        NOTE(a, PARAMS_SCALED_TO_SHAPE, NOTE_COUNT(a->params), NOTE_COUNT(a->shape_count.total));
     }
     if (!(s->chip.vector_flops_per_s > 0.0))
-        add_note(a, "%s publishes no vector throughput: assumed 1/50 of the %stensor peak, %.3g TFLOP/s (the guide, "
-                    "ch. 2: vector units are 50-100x slower than matmul).",
-                 s->chip.key, bf16_roof ? "" : "bf16 ", hw->vector_flops_per_s / 1e12);
+        NOTE(a, VECTOR_PEAK_ASSUMED, NOTE_TEXT(s->chip.key), NOTE_TEXT(bf16_roof ? "" : "bf16 "),
+             NOTE_REAL(hw->vector_flops_per_s / 1e12));
     if (s->chips > 1 && !(s->chip.interconnect_bytes_per_s > 0.0))
-        add_note(a, "%s has no interconnect figure: tensor-parallel all-reduces are not timed.", s->chip.key);
-    char bw[24];
+        NOTE(a, NO_INTERCONNECT, NOTE_TEXT(s->chip.key));
     if (tp_link.crosses_domain && !tp_link.scale_out_unknown)
-        add_note(a, "Tensor parallel over %lld chips spans more than one %lld-chip %s domain: its all-reduces run at "
-                    "the scale-out link, %s each way per chip.",
-                 (long long)tp, (long long)s->chip.scale_up_domain, s->chip.key,
-                 format_si(bw, sizeof bw, tp_link.one_way_bytes_per_s, "B/s"));
+        NOTE(a, TP_SPANS_DOMAINS, NOTE_INT(tp), NOTE_INT(s->chip.scale_up_domain), NOTE_TEXT(s->chip.key),
+             NOTE_SI(tp_link.one_way_bytes_per_s, "B/s"));
     if (replica_link.scale_out_unknown)
-        add_note(a, "The layout's %lld chips span more than one %lld-chip %s domain and %s publishes no scale-out "
-                    "figure: collectives are timed at its interconnect, which flatters them.",
-                 (long long)s->chips, (long long)s->chip.scale_up_domain, s->chip.key, s->chip.key);
+        NOTE(a, LAYOUT_NO_SCALE_OUT, NOTE_INT(s->chips), NOTE_INT(s->chip.scale_up_domain), NOTE_TEXT(s->chip.key),
+             NOTE_TEXT(s->chip.key));
     else if (s->chips > 1 && s->chip.scale_up_domain <= 0 && s->chip.interconnect_bytes_per_s > 0.0)
-        add_note(a, "%s publishes no scale-up domain size: all %lld chips are taken to share its interconnect.",
-                 s->chip.key, (long long)s->chips);
+        NOTE(a, NO_DOMAIN_SIZE, NOTE_TEXT(s->chip.key), NOTE_INT(s->chips));
     if (tp > s->model.heads)
-        add_note(a, "Tensor parallel over %lld chips exceeds the %lld attention heads: no engine splits a head, so "
-                    "these figures, which divide the attention evenly, are out of reach (the guide's napkin divides "
-                    "the same way).",
-                 (long long)tp, (long long)s->model.heads);
+        NOTE(a, TP_EXCEEDS_HEADS, NOTE_INT(tp), NOTE_INT(s->model.heads));
     else if (s->model.heads % tp != 0)
-        add_note(a, "Tensor parallel over %lld chips does not divide the %lld attention heads: engines need it to; "
-                    "these figures divide the attention evenly.",
-                 (long long)tp, (long long)s->model.heads);
+        NOTE(a, TP_NOT_DIVIDING_HEADS, NOTE_INT(tp), NOTE_INT(s->model.heads));
     double kv_units = s->model.kv_lora_rank > 0 ? 1.0 : (double)s->model.kv_heads;
     int64_t fewest = s->model.kv_lora_rank > 0 ? 1 : s->model.kv_heads; /* a kind's own KV heads count too */
     for (int i = 0; i < s->model.kind_count; i++)
@@ -650,22 +614,17 @@ static void resolve_rates(const struct scenario *s, struct analysis *a)
             fewest = s->model.kinds[i].kv_heads > 0 && s->model.kinds[i].kv_heads < fewest ? s->model.kinds[i].kv_heads
                                                                                           : fewest;
     if (model_mixed_geometry(&s->model) && tp > fewest)
-        add_note(a, "Tensor parallel over %lld chips: the layers with fewer KV heads than chips (the fewest: %lld) "
-                    "copy theirs, so the KV cache per chip is %.3gx an even split, and stops shrinking as chips are "
-                    "added.",
-                 (long long)tp, (long long)fewest, a->memory.kv_replication);
+        NOTE(a, KV_HEADS_REPLICATED, NOTE_INT(tp), NOTE_INT(fewest), NOTE_REAL(a->memory.kv_replication));
     else if ((double)tp > kv_units)
-        add_note(a, "Tensor parallel over %lld chips with %s: each KV %s is copied %.3gx, so the KV cache per chip "
-                    "and its read per decode step stop shrinking past %lld chip%s.",
-                 (long long)tp, s->model.kv_lora_rank > 0 ? "one latent per token" : "fewer KV heads",
-                 s->model.kv_lora_rank > 0 ? "latent" : "head", a->memory.kv_replication,
-                 s->model.kv_lora_rank > 0 ? 1LL : (long long)s->model.kv_heads, kv_units == 1.0 ? "" : "s");
+        NOTE(a, KV_COPIED, NOTE_INT(tp),
+             NOTE_TEXT(s->model.kv_lora_rank > 0 ? "one latent per token" : "fewer KV heads"),
+             NOTE_TEXT(s->model.kv_lora_rank > 0 ? "latent" : "head"), NOTE_REAL(a->memory.kv_replication),
+             NOTE_INT(s->model.kv_lora_rank > 0 ? 1LL : (long long)s->model.kv_heads),
+             NOTE_TEXT(kv_units == 1.0 ? "" : "s"));
     if (s->ep > 1)
-        add_note(a, "Expert parallel: %lld groups of %lld chips each run attention on their own share of the batch; "
-                    "the routed experts spread over all %lld, each MoE layer pays an all-to-all, and the busiest "
-                    "rank carries %.2fx the mean load%s.",
-                 (long long)s->ep, (long long)tp, (long long)(tp * s->ep), s->ep_imbalance,
-                 s->ep_imbalance == 1.0 ? " (an even load is assumed: --ep-imbalance)" : "");
+        NOTE(a, EXPERT_PARALLEL_GROUPS, NOTE_INT(s->ep), NOTE_INT(tp), NOTE_INT(tp * s->ep),
+             NOTE_REAL(s->ep_imbalance),
+             NOTE_TEXT(s->ep_imbalance == 1.0 ? " (an even load is assumed: --ep-imbalance)" : ""));
 }
 
 /* Sums of a phase's operations, per chip. */
@@ -1575,13 +1534,10 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
 
     training_totals(s, hw->peak_flops_per_s, tr);
     if (tr->implied_mfu > 1.0)
-        add_note(a, "%.4g chip-hours imply an MFU of %.0f%%, above 100%%: no chip runs faster than its peak, so the "
-                    "chip-hours are too few for %.3g FLOPs (check the unit: k, M or B) or the chip's peak is too low.",
-                 s->train_chip_hours, tr->implied_mfu * 100.0, tr->total_flops);
+        NOTE(a, TRAINING_MFU_OVER_100, NOTE_REAL(s->train_chip_hours), NOTE_REAL(tr->implied_mfu * 100.0),
+             NOTE_REAL(tr->total_flops));
     else if (tr->totals && s->train_mfu <= 0.0 && tr->totals_mfu > 1.0)
-        add_note(a, "The training totals use the step's MFU of %.0f%%, above 100%% (see the MFU note): give "
-                    "--train-mfu for realistic chip-hours and days.",
-                 tr->totals_mfu * 100.0);
+        NOTE(a, TRAINING_TOTALS_MFU_OVER_100, NOTE_REAL(tr->totals_mfu * 100.0));
 
     /* PaLM's 12 L H Q T counts attention over the whole context; the step runs causal attention,
      * about half of it, so at long context the PaLM figures can pass 100%. Say so, not silently. */
@@ -1590,10 +1546,7 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
     /* A measured rate over 100% even counted causally is no overcount: its own note says the rate is off. */
     bool explained = !tr->measured || (tr->causal_mfu <= 1.0 && tr->causal_hfu <= 1.0);
     if (whole_attention && shown && ((tr->mfu > 1.0 && explained) || step_mfu > 1.0))
-        add_note(a, "MFU and HFU above 100%%: PaLM's model FLOPs (6N + 12 L H Q T) count attention over the whole "
-                    "%lld-token context, while the step runs causal attention, about half of it; compare the "
-                    "figures with other PaLM MFUs, not with the chip's peak.",
-                 (long long)s->context_tokens);
+        NOTE(a, MFU_HFU_OVER_100, NOTE_INT(s->context_tokens));
     a->has_mfu_budget = true;
     if (s->has_step_times) { /* the guide's budget from measured parts (ch. 4) */
         if (mfu_budget(s->step_times_s, &a->mfu_budget) != 0)
@@ -1601,10 +1554,8 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
         a->mfu_budget_source = RT_BUDGET_STEP_TIMES;
         a->hfu = a->mfu_budget.mfu * a->recompute_factor;
         if (a->hfu > 1.0)
-            add_note(a, "HFU above 100%%: the step times give the matmuls %.1f%% of the step, and %s recompute "
-                        "redoes %.2fx their FLOPs in that time; the matmul time measured must hold the recompute, "
-                        "or the split is off.",
-                     a->mfu_budget.mfu * 100.0, recompute_name(s->recompute), a->recompute_factor);
+            NOTE(a, HFU_OVER_100, NOTE_REAL(a->mfu_budget.mfu * 100.0), NOTE_TEXT(recompute_name(s->recompute)),
+                 NOTE_REAL(a->recompute_factor));
         a->budget_causal_mfu = a->mfu_budget.mfu;
         a->budget_causal_hfu = a->hfu;
     } else {
@@ -1735,35 +1686,25 @@ static void note_serving(const struct scenario *s, struct analysis *a)
         bool builtin = own && own->frontend_s == a->hw.engine.frontend_s && strcmp(own->source, a->hw.engine.source) == 0;
         const char *name = a->hw.engine.name;
         bool fitted = builtin && (strcmp(name, "vllm") == 0 || strcmp(name, "trtllm") == 0 || strcmp(name, "sglang") == 0);
-        char fe[32];
-        add_note(a, "A served TTFT includes the %s engine's frontend time, %s a request (the API server, the tokenizer, "
-                    "the scheduler's queues, the way back)%s; in a saturated closed loop it takes the place of queueing "
-                    "(the clients are as many either way), elsewhere it adds. The turn's prefill has the scenario's "
-                    "--overhead instead.",
-                 name, format_seconds(fe, sizeof fe, a->serving.loop.frontend_s),
-                 fitted    ? ": not physics but the part of its measured benchmark TTFTs (data/serving/runs.csv) the "
-                             "step loop leaves over, fitted to them"
-                 : builtin ? (strcmp(name, "nim") == 0 ? ": TensorRT-LLM's fitted value (NIM runs on it)"
-                                                       : ": vLLM's fitted value, for an engine not named")
-                           : ": as its engine file sets it (frontend_s)");
+        NOTE(a, FRONTEND_TIME, NOTE_TEXT(name), NOTE_SECONDS(a->serving.loop.frontend_s),
+             NOTE_TEXT(fitted    ? ": not physics but the part of its measured benchmark TTFTs (data/serving/runs.csv) "
+                                   "the step loop leaves over, fitted to them"
+                       : builtin ? (strcmp(name, "nim") == 0 ? ": TensorRT-LLM's fitted value (NIM runs on it)"
+                                                             : ": vLLM's fitted value, for an engine not named")
+                                 : ": as its engine file sets it (frontend_s)"));
     }
     if (s->disagg_prefill_chips > 0) {
         char tt[24];
-        add_note(a, "Disaggregated: the turn's prefill in the latency verdict is still priced on the %lld decode chips, "
-                    "as without --disagg; a prompt on the prefill pool reaches its first token in %s (serving.ttft_s, "
-                    "with the KV's move), the figure the design search ranks.",
-                 (long long)s->chips,
-                 a->serving.loop.overloaded ? "no steady time (the pool is overloaded)"
-                                            : format_seconds(tt, sizeof tt, a->serving.ttft_s));
+        NOTE(a, DISAGG_TURN_ON_DECODE_CHIPS, NOTE_INT(s->chips),
+             NOTE_TEXT(a->serving.loop.overloaded ? "no steady time (the pool is overloaded)"
+                                                  : format_seconds(tt, sizeof tt, a->serving.ttft_s)));
     }
     if (s->moe_ep > 0)
-        add_note(a, "Experts over %lld ranks of the stage's %lld chips (--moe-ep), each holding %.0f whole experts "
-                    "sliced %lld ways%s.",
-                 (long long)s->moe_ep, (long long)(s->chips / s->pp), ceil((double)s->model.experts / (double)s->moe_ep),
-                 (long long)(s->chips / s->pp / s->moe_ep),
-                 s->ep > 1 ? "; the all-to-all sends a token once to each rank its experts sit on"
-                           : "; attention is tensor-parallel, so the tokens are on every rank already and the MLP's "
-                             "all-reduce carries the combine (no all-to-all)");
+        NOTE(a, MOE_EP_RANKS, NOTE_INT(s->moe_ep), NOTE_INT(s->chips / s->pp),
+             NOTE_REAL(ceil((double)s->model.experts / (double)s->moe_ep)), NOTE_INT(s->chips / s->pp / s->moe_ep),
+             NOTE_TEXT(s->ep > 1 ? "; the all-to-all sends a token once to each rank its experts sit on"
+                                 : "; attention is tensor-parallel, so the tokens are on every rank already and the "
+                                   "MLP's all-reduce carries the combine (no all-to-all)"));
 }
 
 /* The phase rows' times: the floor's prefill and decode step (the same
@@ -1846,12 +1787,8 @@ static void shape_savings(const struct scenario *s, struct analysis *a)
  * model's assumptions, and what their inputs borrow. */
 static void note_estimates(const struct scenario *s, struct analysis *a)
 {
-    add_note(a, "Napkin model (the guide's ch. 5-6): prefill is 2N FLOPs per token at %.0f%% of peak; decode "
-                "reads every weight once per step and ignores the KV-cache read.",
-             s->mfu * 100.0);
-    add_note(a, "Floor (the detailed model): each operation at max(FLOPs / its unit's peak, bytes / bandwidth), %s "
-                "attention, KV-cache reads, tensor-parallel all-reduces (bandwidth only); no real run beats it.",
-             s->unfused_attention ? "unfused" : "fused");
+    NOTE(a, NAPKIN_MODEL, NOTE_REAL(s->mfu * 100.0));
+    NOTE(a, FLOOR_MODEL, NOTE_TEXT(s->unfused_attention ? "unfused" : "fused"));
     {
         const struct kernel_view *kv = &a->hw.kview;
         char whose[96];
@@ -1862,26 +1799,16 @@ static void note_estimates(const struct scenario *s, struct analysis *a)
         else
             snprintf(whose, sizeof whose, "fitted on %s's measured kernels, borrowed (%s)", kv->from,
                      kv->sibling ? "the same architecture" : "another architecture: uncalibrated here");
-        add_note(a, "Realistic estimate: each operation through the measured kernel models (%s; %s kernels, "
-                    "nothing left in L2 from the previous call), plus the %s engine's%s per-pass and per-request "
-                    "times; the %s estimate gives the verdict.",
-                 whose, kernel_engine_name(a->hw.kengine), s->engine.name,
-                 a->realistic.engine_calibrated ? "" : " uncalibrated", latency_model_name(s->latency_model));
+        NOTE(a, REALISTIC_MODEL, NOTE_TEXT(whose), NOTE_TEXT(kernel_engine_name(a->hw.kengine)),
+             NOTE_TEXT(s->engine.name), NOTE_TEXT(a->realistic.engine_calibrated ? "" : " uncalibrated"),
+             NOTE_TEXT(latency_model_name(s->latency_model)));
         if (s->chip.efficiency.sm_count <= 0 && !(kv->from[0] && chip_find(kv->from)))
-            add_note(a, "%s states no SM count: the kernel models take %.0f, its bf16 peak over an H100 SM's share "
-                        "(7.5 TFLOP/s); give \"sm_count\" in its chip file for its own.",
-                     s->chip.key, a->hw.kchip.sm_count);
+            NOTE(a, NO_SM_COUNT, NOTE_TEXT(s->chip.key), NOTE_REAL(a->hw.kchip.sm_count));
         if (kernel_in_pass_launches(a->hw.kformat) > 1)
-            add_note(a, "Quantised GEMMs (%s) in the forward pass run their input's quantiser as a kernel of its "
-                        "own, and both launch as plain kernels in a CUDA graph (the measured kernels, timed alone, "
-                        "also paid the collector's launches of its dynamic-scale kernels); only a GEMM's input is "
-                        "quantised: the residual stream, norms, outputs and all-reduces stay bf16.",
-                     kernel_format_name(a->hw.kformat));
+            NOTE(a, QUANTISER_KERNEL, NOTE_TEXT(kernel_format_name(a->hw.kformat)));
         if (a->parallel.tp > RT_KERNEL_MEASURED_GPUS_MAX || a->parallel.ep > RT_KERNEL_MEASURED_GPUS_MAX)
-            add_note(a, "Collectives over more than %d chips are extrapolated from measurements on 2 to %d: NCCL's "
-                        "all-reduce with one tree level a doubling, never faster than the ring's bytes over the link "
-                        "(their time's band at least ±%.0f%%).",
-                     RT_KERNEL_MEASURED_GPUS_MAX, RT_KERNEL_MEASURED_GPUS_MAX, 100.0 * RT_KERNEL_EXTRAPOLATED_ERROR);
+            NOTE(a, COLLECTIVES_EXTRAPOLATED, NOTE_SMALL(RT_KERNEL_MEASURED_GPUS_MAX),
+                 NOTE_SMALL(RT_KERNEL_MEASURED_GPUS_MAX), NOTE_REAL(100.0 * RT_KERNEL_EXTRAPOLATED_ERROR));
     }
 }
 
@@ -1892,35 +1819,24 @@ static void note_estimates(const struct scenario *s, struct analysis *a)
  * that calls for it). */
 static void note_scenario(const struct scenario *s, struct analysis *a)
 {
-    char count[24];
     if (a->mfu_budget_source == RT_BUDGET_SHAPE && s->flops_convention != RT_FLOPS_PALM)
-        add_note(a, "MFU counts %s per token (--flops-convention %s), not PaLM's 6N + 12 L H Q T; compare it with "
-                    "MFUs counted the same way.",
-                 flops_convention_formula(s->flops_convention), flops_convention_name(s->flops_convention));
+        NOTE(a, MFU_CONVENTION, NOTE_TEXT(flops_convention_formula(s->flops_convention)),
+             NOTE_TEXT(flops_convention_name(s->flops_convention)));
     else if (a->mfu_budget_source == RT_BUDGET_SHAPE)
-        add_note(a, "MFU counts PaLM's 6N + 12 L H Q T per token (attention not halved, embeddings in; a windowed "
-                    "layer counts its window, a linear one none); the step times what a causal kernel runs, so MFU "
-                    "can exceed the matmul share%s.",
-                 a->mfu_budget.mfu > 1.0 && a->training.state_fits
-                     ? ", and at this context even 100%: the views give the causal count first"
-                     : "");
+        NOTE(a, MFU_PALM,
+             NOTE_TEXT(a->mfu_budget.mfu > 1.0 && a->training.state_fits
+                           ? ", and at this context even 100%: the views give the causal count first"
+                           : ""));
     if (a->training.measured && a->training.causal_mfu > 1.0)
-        add_note(a, "The measured training rate implies MFU above 100%% even counted causally (%.0f%%): no chip runs "
-                    "above its peak, so the rate, the chip count or the peak is off.",
-                 a->training.causal_mfu * 100.0);
+        NOTE(a, MEASURED_MFU_OVER_100, NOTE_REAL(a->training.causal_mfu * 100.0));
     if (a->prefill_mfu > 1.0)
-        add_note(a, "The measured time to first token implies prefill MFU above 100%%: the time or the chip figures "
-                    "are off.");
+        NOTE0(a, MEASURED_TTFT_OVER_100);
     if (a->decode_mbu > 1.0)
-        add_note(a, "The measured time per output token implies MBU above 100%%: the time or the chip figures are off.");
+        NOTE0(a, MEASURED_TPOT_OVER_100);
     if (s->pp > 1)
-        add_note(a, "Pipeline: %lld stages of at most %.0f layers (the embedding on the first, the LM head on the "
-                    "last); the prefill's %.0f micro-batch%s pay%s a bubble of (pp - 1) / m = %.2fx the ideal time "
-                    "(Megatron-LM; --microbatches raises m), and a decode step carries one of min(pp, sequences) "
-                    "micro-batches through every stage, plus the sends.",
-                 (long long)s->pp, a->parallel.stage_layers, a->parallel.microbatches,
-                 a->parallel.microbatches == 1.0 ? "" : "es", a->parallel.microbatches == 1.0 ? "s" : "",
-                 a->parallel.bubble_fraction);
+        NOTE(a, PIPELINE, NOTE_INT(s->pp), NOTE_REAL(a->parallel.stage_layers), NOTE_REAL(a->parallel.microbatches),
+             NOTE_TEXT(a->parallel.microbatches == 1.0 ? "" : "es"),
+             NOTE_TEXT(a->parallel.microbatches == 1.0 ? "s" : ""), NOTE_REAL(a->parallel.bubble_fraction));
     if (a->speculative.enabled) {
         char acc[160];
         char odds[240];
@@ -1930,51 +1846,36 @@ static void note_scenario(const struct scenario *s, struct analysis *a)
         else
             snprintf(odds, sizeof odds, "each is accepted with probability %.2f, independently (Leviathan et al. "
                                         "2023)", s->spec_accept);
-        add_note(a, "Speculative decoding: %lld drafts from %s, %s parameters (its weights beside the target's on "
-                    "the same chips; its KV cache not counted), run at that share of a decode step plus the "
-                    "engine's per-pass time; %s.",
-                 (long long)s->spec_tokens,
-                 s->spec_draft_name[0] ? s->spec_draft_name : "an MTP head of one target layer (--spec-draft names another)",
-                 format_count(count, sizeof count, a->speculative.draft_params), odds);
+        NOTE(a, SPECULATIVE, NOTE_INT(s->spec_tokens),
+             NOTE_TEXT(s->spec_draft_name[0] ? s->spec_draft_name
+                                             : "an MTP head of one target layer (--spec-draft names another)"),
+             NOTE_COUNT(a->speculative.draft_params), NOTE_TEXT(odds));
         if (a->speculative.verify_tokens > (double)s->spec_tokens + 1.0)
-            add_note(a, "Tree verification: the target scores %.0f nodes a sequence each pass (a tree over the %lld "
-                        "draft levels, each draft pass extending %.3g of them), not a chain's %lld; the acceptance "
-                        "given is the tree's.",
-                     a->speculative.verify_tokens, (long long)s->spec_tokens,
-                     (a->speculative.verify_tokens - 1.0) / (double)s->spec_tokens, (long long)s->spec_tokens + 1);
+            NOTE(a, TREE_VERIFICATION, NOTE_REAL(a->speculative.verify_tokens), NOTE_INT(s->spec_tokens),
+                 NOTE_REAL((a->speculative.verify_tokens - 1.0) / (double)s->spec_tokens),
+                 NOTE_INT(s->spec_tokens + 1));
     }
     if (s->pp > 1 || s->ep > 1 || s->spec_tokens > 0)
-        add_note(a, "Chips for the budget are searched over tensor parallelism alone, without speculative decoding; "
-                    "rooftop --search tries layouts.");
+        NOTE0(a, CHIPS_SEARCH_TP_ONLY);
     a->prompt_exceeds_context = s->prefill_tokens > s->context_tokens;
     if (a->prompt_exceeds_context)
-        add_note(a, "The prompt (%lld tokens) is longer than the context (%lld tokens): the KV cache, the requests "
-                    "that fit and each decode step's KV read are sized for the %lld-token context, while prefill "
-                    "computes over all %lld prompt tokens; memory and decode time are under-counted for this prompt "
-                    "(a server would cut or refuse it). Give a context of at least the prompt.",
-                 (long long)s->prefill_tokens, (long long)s->context_tokens, (long long)s->context_tokens,
-                 (long long)s->prefill_tokens);
+        NOTE(a, PROMPT_PAST_CONTEXT, NOTE_INT(s->prefill_tokens), NOTE_INT(s->context_tokens),
+             NOTE_INT(s->context_tokens), NOTE_INT(s->prefill_tokens));
     if (!a->memory.batch_fits)
-        add_note(a, "The weights, the reserve, an activation workspace of %.0f tokens and the batch's KV cache do not "
-                    "fit in %lld x %s of HBM, chip by chip: the turn cannot run, so the verdict is MISS; chips for "
-                    "the budget count the memory too.",
-                 a->memory.per_chip.activation_tokens, (long long)s->chips, s->chip.key);
+        NOTE(a, BATCH_DOES_NOT_FIT, NOTE_REAL(a->memory.per_chip.activation_tokens), NOTE_INT(s->chips),
+             NOTE_TEXT(s->chip.key));
 }
 
 /* The note on a training step whose optimizer state does not fit. */
 static void note_training_state(const struct scenario *s, struct analysis *a)
 {
     if (!a->training.state_fits) { /* analyze_training's Adam state */
-        char st[24], hb[24];
         bool paper = a->mfu_budget_source == RT_BUDGET_SHAPE && !a->training.measured;
-        add_note(a, "Training state does not fit: mixed-precision Adam needs 16 bytes a parameter, %s a chip over %lld "
-                    "chip%s (activations on top), against %s of HBM; %s (shard it: %.0f chips or more, or ZeRO over "
-                    "data parallelism, which rooftop does not model).",
-                 format_si(st, sizeof st, a->training.state_bytes_per_chip, "B"), (long long)s->chips,
-                 s->chips == 1 ? "" : "s", format_si(hb, sizeof hb, a->hbm_bytes, "B"),
-                 paper ? "such a step cannot run, so no MFU is given, and the budget's split is on paper"
-                       : "the MFU budget assumes it fits",
-                 a->training.state_fit_chips);
+        NOTE(a, TRAINING_STATE_DOES_NOT_FIT, NOTE_SI(a->training.state_bytes_per_chip, "B"), NOTE_INT(s->chips),
+             NOTE_TEXT(s->chips == 1 ? "" : "s"), NOTE_SI(a->hbm_bytes, "B"),
+             NOTE_TEXT(paper ? "such a step cannot run, so no MFU is given, and the budget's split is on paper"
+                             : "the MFU budget assumes it fits"),
+             NOTE_REAL(a->training.state_fit_chips));
     }
 }
 

@@ -12,13 +12,14 @@
 #include <stdint.h>
 
 #include "detailed.h"
+#include "notes.h"
 #include "roofline.h"
 #include "scenario.h"
 #include "serving.h"
 
 #define RT_MAX_PLACEMENTS 64
 #define RT_MAX_NOTES 24
-#define RT_NOTE_MAX 400
+#define RT_NOTE_MAX 400 /* bytes that hold any note worded (notewords.h: note_text) */
 #define RT_MAX_TERMS 8
 
 /* Where one phase (the napkin's view) or one operation sits on the roofline. */
@@ -431,7 +432,7 @@ struct analysis {
      * cheap. Rows past a count are unspecified. */
     struct placement placements[RT_MAX_PLACEMENTS];
     struct phase_cost phases[RT_PHASE_COUNT]; /* per chip, operation by operation */
-    char notes[RT_MAX_NOTES][RT_NOTE_MAX];
+    struct rt_note notes[RT_MAX_NOTES]; /* codes and values; note_text (notewords.h) words them */
 };
 
 /* The precision scenario s's matmuls run at: its --act-precision when one

@@ -3,6 +3,7 @@
 
 #include "profileops.h"
 
+#include "notewords.h"
 #include "opreport.h"
 
 #include <cjson/cJSON.h>
@@ -757,8 +758,9 @@ static void text_report(struct strbuf *sb, const struct scenario *s, const struc
 
     if (a->note_count > 0) {
         sb_puts(sb, "\nAssumptions\n");
+        char note[RT_NOTE_MAX];
         for (int i = 0; i < a->note_count; i++)
-            sb_printf(sb, "  - %s\n", a->notes[i]);
+            sb_printf(sb, "  - %s\n", note_text(note, sizeof note, &a->notes[i]));
     }
     (void)w;
 }
@@ -1020,8 +1022,9 @@ static void md_budget(struct strbuf *sb, const struct scenario *s, const struct 
     if (a->decode_mbu > 0.0)
         sb_printf(sb, "Measured decode MBU: **%.1f%%**%s.\n\n", a->decode_mbu * 100.0,
                   a->decode_mbu > 1.0 ? MEASURED_OVER_PEAK : "");
+    char note[RT_NOTE_MAX];
     for (int i = 0; i < a->note_count; i++)
-        sb_printf(sb, "- %s\n", a->notes[i]);
+        sb_printf(sb, "- %s\n", note_text(note, sizeof note, &a->notes[i]));
     text_assumptions(sb, &s->model, "- Assumed from the model's config: ", "\n");
 }
 
@@ -1516,8 +1519,12 @@ static void json_shape(cJSON *root, const struct scenario *s, const struct analy
         cJSON_AddStringToObject(mb, "biggest_lever", step_part_name(b->biggest_lever));
     }
     cJSON *notes = cJSON_AddArrayToObject(root, "notes");
+    char note[RT_NOTE_MAX];
     for (int i = 0; i < a->note_count; i++)
-        cJSON_AddItemToArray(notes, cJSON_CreateString(a->notes[i]));
+        cJSON_AddItemToArray(notes, cJSON_CreateString(note_text(note, sizeof note, &a->notes[i])));
+    cJSON *codes = cJSON_AddArrayToObject(root, "note_codes"); /* notes[i]'s code, for scripts */
+    for (int i = 0; i < a->note_count; i++)
+        cJSON_AddItemToArray(codes, cJSON_CreateString(note_code_name(a->notes[i].code)));
 }
 
 /* Builds the report object (the caller owns it), section by section. */
