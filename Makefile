@@ -39,10 +39,14 @@ Q         := $(if $(V),,@)
 # rooms before it (tests/rooms_test.sh checks; README "Architecture" says why).
 CORE_ROOMS := base model hardware serving estimate fit search io report teach
 CORE_INC   := $(addprefix -Icore/,$(CORE_ROOMS))
+# Above the core, lowest first: files/ (the user's files: measurements, profiler exports, kernel
+# tables, chip and scenario files), tui/ (the explorer), cli/ (the command line and its modes).
+APP_ROOMS := files tui cli
+APP_INC   := $(addprefix -I,$(APP_ROOMS))
 
 STD_FLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow \
              -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 -MMD -MP \
-             -DROOFTOP_VERSION='"$(VERSION)"' -DROOFTOP_DATADIR='"$(DATADIR)"' $(CORE_INC) -Itui
+             -DROOFTOP_VERSION='"$(VERSION)"' -DROOFTOP_DATADIR='"$(DATADIR)"' $(CORE_INC) $(APP_INC)
 ifneq ($(SANITIZE),)
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
@@ -55,7 +59,7 @@ TEST_CFLAGS = $(shell pkg-config --cflags cmocka)
 TEST_LIBS   = $(shell pkg-config --libs cmocka) -lutil
 
 CORE_SRC := $(foreach r,$(CORE_ROOMS),$(wildcard core/$(r)/*.c))
-TUI_SRC  := $(filter-out tui/main.c,$(wildcard tui/*.c))
+TUI_SRC  := $(filter-out cli/main.c,$(foreach r,$(APP_ROOMS),$(wildcard $(r)/*.c)))
 TEST_SRC := $(wildcard tests/test_*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 # The shipped themes, compiled in (scripts/embed-themes.sh writes the C file).
@@ -109,7 +113,7 @@ $(THEMES_OBJ): $(BUILD)/gen/themes_builtin.c | deps
 	@echo "  CC      $<"
 	$(Q)$(CC) $(STD_FLAGS) $(CFLAGS) $(SAN_FLAGS) -c $< -o $@
 
-$(BUILD)/rooftop: $(CORE_OBJ) $(TUI_OBJ) $(BUILD)/tui/main.o
+$(BUILD)/rooftop: $(CORE_OBJ) $(TUI_OBJ) $(BUILD)/cli/main.o
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $^ $(PKG_LIBS) -o $@
 
 rooftop: $(BUILD)/rooftop
@@ -183,12 +187,12 @@ $(BUILD)/tests/bench_tui: $(BUILD)/tests/bench_tui.o $(CORE_OBJ) $(TUI_OBJ)
 fuzz-deps:
 	@CC=clang sh scripts/ensure-deps.sh fuzz
 
-FUZZ_LIB_SRC := $(CORE_SRC) tui/theme.c tui/themefile.c tui/profile_ncu.c tui/profile_kineto.c tui/profile_rocprof.c tui/kerneltable.c tui/csv.c
+FUZZ_LIB_SRC := $(CORE_SRC) tui/theme.c tui/themefile.c files/profile_ncu.c files/profile_kineto.c files/profile_rocprof.c files/kerneltable.c files/csv.c
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) | fuzz-deps
 	@mkdir -p build-fuzz
 	@echo "  FUZZCC  $@"
-	$(Q)clang $(FUZZ_FLAGS) -Itui $$(pkg-config --cflags libcjson zlib) $< $(FUZZ_LIB_SRC) $$(pkg-config --libs libcjson zlib) \
+	$(Q)clang $(FUZZ_FLAGS) $(APP_INC) $$(pkg-config --cflags libcjson zlib) $< $(FUZZ_LIB_SRC) $$(pkg-config --libs libcjson zlib) \
 	    -lm -o $@
 
 # The --validate / --calibrate reader parses a cases row with the command
@@ -196,7 +200,7 @@ build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) | fuzz-deps
 build-fuzz/fuzz_validate: tests/fuzz/fuzz_validate.c $(CORE_SRC) $(TUI_SRC) $(BUILD)/gen/themes_builtin.c | fuzz-deps
 	@mkdir -p build-fuzz
 	@echo "  FUZZCC  $@"
-	$(Q)clang $(FUZZ_FLAGS) -D_DEFAULT_SOURCE -DROOFTOP_VERSION='"$(VERSION)"' -DROOFTOP_DATADIR='"/nonexistent"' -Itui \
+	$(Q)clang $(FUZZ_FLAGS) -D_DEFAULT_SOURCE -DROOFTOP_VERSION='"$(VERSION)"' -DROOFTOP_DATADIR='"/nonexistent"' $(APP_INC) \
 	    $$(pkg-config --cflags ncursesw libcjson zlib) $< $(CORE_SRC) $(TUI_SRC) $(BUILD)/gen/themes_builtin.c \
 	    $$(pkg-config --libs ncursesw libcjson zlib) -lm -lutil -o $@
 

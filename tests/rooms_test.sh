@@ -43,26 +43,55 @@ else
     bad "the walls: $(printf "$up")"
 fi
 
-# tui/ draws and drives; the core never includes a tui header (ncurses stays out of it).
-tui_in_core=$(for r in $rooms; do for f in core/$r/*.c core/$r/*.h; do [ -f "$f" ] && \
-    sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do [ -f "tui/$inc" ] && echo "$f: $inc"; done; done; done)
-[ -z "$tui_in_core" ] && ok "no core file includes a tui header" || bad "core includes tui: $tui_in_core"
+# Above the core, lowest first (the Makefile's APP_ROOMS): files/ reads and writes the user's
+# files, tui/ draws and drives the explorer, cli/ is the command line and its modes. The core
+# never includes one of their headers (ncurses stays out of it); each of them includes the
+# core, its own headers and those of the rooms below it, never one above.
+apps=$(sed -n 's/^APP_ROOMS *:= *//p' Makefile)
+[ "$apps" = "files tui cli" ] && ok "the Makefile names the rooms above the core: $apps" ||
+    bad "APP_ROOMS is '$apps', not 'files tui cli'"
+app_map=$(for r in $apps; do for h in $r/*.h; do [ -f "$h" ] && echo "${h##*/} $r"; done; done)
+twice=$( (echo "$map"; echo "$app_map") | awk '{print $1}' | sort | uniq -d)
+[ -z "$twice" ] && ok "no header name in two rooms above or in the core" || bad "in two rooms: $twice"
+app_in_core=$(for r in $rooms; do for f in core/$r/*.c core/$r/*.h; do [ -f "$f" ] && \
+    sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+        echo "$app_map" | awk -v h="$inc" -v f="$f" '$1 == h {print f ": " h " (" $2 ")"}'; done; done; done)
+[ -z "$app_in_core" ] && ok "no core file includes a header of files/, tui/ or cli/" ||
+    bad "core includes a room above it: $app_in_core"
 grep -ln 'ncurses\|curses\.h' core/*/*.c core/*/*.h >/dev/null 2>&1 && bad "a core file names curses" ||
     ok "no core file names curses"
+app_rank() { i=0; for r in $apps; do [ "$r" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo 99; }
+app_up=""
+for r in $apps; do
+    mine=$(app_rank "$r")
+    for f in $r/*.c $r/*.h; do
+        [ -f "$f" ] || continue
+        for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+            to=$(echo "$app_map" | awk -v h="$inc" '$1 == h {print $2}')
+            [ -n "$to" ] && [ "$(app_rank "$to")" -gt "$mine" ] && app_up="$app_up\n  $f ($r) includes $inc ($to)"
+        done
+    done
+done
+[ -z "$app_up" ] && ok "files/, tui/ and cli/ include only their own headers and those below" ||
+    bad "an arrow back up: $(printf "$app_up")"
+grep -ln 'ncurses\|curses\.h' files/*.c files/*.h >/dev/null 2>&1 && bad "a file of files/ names curses" ||
+    ok "files/ names no curses (the fuzzers build it without)"
 
-# tui/'s files call each other one way too: the modes (commands.c) call the readers of measurements,
-# which parse their rows' flags through the command line's parser (cli.c), which calls neither.
-# Each file "x.c" or "x.h" is module x; an #include of another tui header is an arrow; tsort refuses a loop.
-edges=$(for f in tui/*.c tui/*.h; do
+# The files call each other one way too, within each room: the modes (commands.c) call the
+# readers of measurements, which parse their rows' flags through the command line's parser
+# (cli.c), which calls neither. Each file "x.c" or "x.h" is module x; an #include of another
+# of these rooms' headers is an arrow; tsort refuses a loop.
+edges=$(for r in $apps; do for f in $r/*.c $r/*.h; do
+    [ -f "$f" ] || continue
     m=$(basename "$f"); m=${m%.*}
     sed -n 's/^#include "\([^"]*\)\.h".*/\1/p' "$f" | while read -r inc; do
-        [ -f "tui/$inc.h" ] && [ "$inc" != "$m" ] && echo "$m $inc"
+        echo "$app_map" | grep -q "^$inc\.h " && [ "$inc" != "$m" ] && echo "$m $inc"
     done
-done)
+done; done)
 if printf '%s\n' "$edges" | tsort >/dev/null 2>"${TMPDIR:-/tmp}/rooftop-rooms-tsort.$$"; then
-    ok "no circle among tui's files (tsort of their #includes)"
+    ok "no circle among the files of files/, tui/ and cli/ (tsort of their #includes)"
 else
-    bad "a circle among tui's files: $(cat "${TMPDIR:-/tmp}/rooftop-rooms-tsort.$$")"
+    bad "a circle among the files above the core: $(cat "${TMPDIR:-/tmp}/rooftop-rooms-tsort.$$")"
 fi
 rm -f "${TMPDIR:-/tmp}/rooftop-rooms-tsort.$$"
 

@@ -3,7 +3,7 @@
  * for it, and whether the command line reads it as a plain number.
  *
  * Every reader and writer of a knob goes through this table: the command
- * line's plain-number flags (tui/cli.c), the scenario file in both
+ * line's plain-number flags (cli/cli.c), the scenario file in both
  * directions and the flag a file's message names (core/io/scenariofile.c),
  * the explorer's knob names in messages (tui/sliders.c). A test checks
  * every row against --help, the man page and a scenario file's round trip

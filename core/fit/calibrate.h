@@ -7,7 +7,7 @@
  * chooses the profile parameters (realistic.h) that minimise the mean
  * absolute percentage error of the realistic estimate, by Nelder-Mead over
  * each parameter's own range (fractions through a logit, times through a
- * log). Pure: no I/O; files are read by the command line (tui/measured.c).
+ * log). Pure: no I/O; files are read by the command line (files/measured.c).
  */
 #ifndef ROOFTOP_CALIBRATE_H
 #define ROOFTOP_CALIBRATE_H

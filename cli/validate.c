@@ -721,7 +721,7 @@ static cJSON *validation_row_json(const struct vrow *v)
     return r;
 }
 
-/* The rows, the groups and the summary as JSON (tui/validate.h lists the keys). */
+/* The rows, the groups and the summary as JSON (cli/validate.h lists the keys). */
 static void print_validation_json(const struct vrow *rows, size_t n, const struct vsummary *S, FILE *out)
 {
     cJSON *root = cJSON_CreateObject();
