@@ -321,6 +321,51 @@ static char *unwrap(char *text)
     return text;
 }
 
+/* The search's JSON says the speculative decoding every candidate runs:
+ * a chain's rates by position, or one rate with a tree of 9 nodes. */
+static void test_json_speculative(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        struct scenario s;
+        seventy_b(&s, 1.0);
+        s.spec_tokens = k == 0 ? 2 : 3;
+        if (k == 0) {
+            s.spec_accept_positions = 2;
+            s.spec_accept_by_position[0] = 0.8;
+            s.spec_accept_by_position[1] = 0.6;
+        } else {
+            s.spec_accept = 0.7;
+            s.spec_verify_tokens = 9;
+        }
+        struct search_options opt;
+        search_options_default(&s, &opt);
+        opt.max_chips = 8;
+        struct search_result r = must_search(&s, &opt, CAPACITY);
+        char *json = search_render(RT_FORMAT_JSON, &s, &opt, &r);
+        cJSON *root = cJSON_Parse(json);
+        assert_non_null(root);
+        const cJSON *spec = must_key(root, "speculative");
+        assert_string_equal(must_key(spec, "draft")->valuestring, "mtp");
+        ASSERT_NEAR(must_key(spec, "tokens")->valuedouble, k == 0 ? 2.0 : 3.0, 0);
+        const cJSON *by = must_key(spec, "acceptance_by_position");
+        if (k == 0) {
+            assert_true(cJSON_IsNull(must_key(spec, "acceptance")));
+            assert_int_equal(cJSON_GetArraySize(by), 2);
+            ASSERT_NEAR(cJSON_GetArrayItem(by, 0)->valuedouble, 0.8, 0);
+            ASSERT_NEAR(cJSON_GetArrayItem(by, 1)->valuedouble, 0.6, 0);
+            ASSERT_NEAR(must_key(spec, "verify_tokens")->valuedouble, 3.0, 0); /* a chain: k + 1 */
+        } else {
+            assert_true(cJSON_IsNull(by));
+            ASSERT_NEAR(must_key(spec, "acceptance")->valuedouble, 0.7, 0);
+            ASSERT_NEAR(must_key(spec, "verify_tokens")->valuedouble, 9.0, 0);
+        }
+        cJSON_Delete(root);
+        free(json);
+        free(r.candidates);
+    }
+}
+
 /* (5) JSON parses with every documented key; CSV has a header and a row
  * per candidate; text lines fit 80 columns; markdown is a table. Over a
  * search with answers, with prefill pools, and with none. */
@@ -368,6 +413,7 @@ static void test_reports(void **state)
             assert_true(cJSON_IsNull(fewest));
         }
         assert_true(cJSON_IsFalse(must_key(root, "truncated")));
+        assert_true(cJSON_IsNull(must_key(root, "speculative"))); /* none asked */
         cJSON_Delete(root);
         free(json);
 
@@ -521,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_fewest_chips_is_brute_force),
         cmocka_unit_test(test_seventy_b_bf16_needs_two_h100s),
         cmocka_unit_test(test_reports),
+        cmocka_unit_test(test_json_speculative),
         cmocka_unit_test(test_small_capacity_is_truncated),
         cmocka_unit_test(test_moe_enumeration),
         cmocka_unit_test(test_refusals),

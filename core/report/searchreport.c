@@ -334,6 +334,34 @@ static cJSON *json_candidate(const struct search_candidate *c)
     return o;
 }
 
+/* "speculative": every candidate's speculative decoding, as the base
+ * scenario gives it (the search does not vary it), or null for none:
+ * {draft, tokens, acceptance (one rate for every draft, or null),
+ * acceptance_by_position (or null), verify_tokens (the nodes a pass
+ * verifies: tokens + 1 for a chain)}. */
+static void json_search_speculative(cJSON *root, const struct scenario *base)
+{
+    if (base->spec_tokens <= 0) {
+        cJSON_AddNullToObject(root, "speculative");
+        return;
+    }
+    cJSON *spec = cJSON_AddObjectToObject(root, "speculative");
+    cJSON_AddStringToObject(spec, "draft", base->spec_draft_name[0] ? base->spec_draft_name : "mtp");
+    cJSON_AddNumberToObject(spec, "tokens", (double)base->spec_tokens);
+    if (base->spec_accept_positions > 0) {
+        cJSON_AddNullToObject(spec, "acceptance");
+        cJSON *pos = cJSON_AddArrayToObject(spec, "acceptance_by_position");
+        for (int64_t i = 0; i < base->spec_accept_positions && i < RT_SPEC_MAX_TOKENS; i++)
+            cJSON_AddItemToArray(pos, cJSON_CreateNumber(base->spec_accept_by_position[i]));
+    } else {
+        cJSON_AddNumberToObject(spec, "acceptance", base->spec_accept);
+        cJSON_AddNullToObject(spec, "acceptance_by_position");
+    }
+    cJSON_AddNumberToObject(spec, "verify_tokens", (double)(base->spec_verify_tokens > base->spec_tokens + 1
+                                                                ? base->spec_verify_tokens
+                                                                : base->spec_tokens + 1));
+}
+
 static cJSON *json_search(const struct scenario *base, const struct search_options *opt,
                           const struct search_result *r)
 {
@@ -356,6 +384,7 @@ static cJSON *json_search(const struct scenario *base, const struct search_optio
         if ((mask >> p) & 1u)
             cJSON_AddItemToArray(precs, cJSON_CreateString(precision_name((enum rt_precision)p)));
     cJSON_AddBoolToObject(search, "disaggregate", opt->disaggregate);
+    json_search_speculative(root, base);
     cJSON_AddNumberToObject(root, "accepted", (double)r->accepted);
     cJSON_AddNumberToObject(root, "frontier", (double)r->frontier);
     cJSON *list = cJSON_AddArrayToObject(root, "candidates");
