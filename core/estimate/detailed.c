@@ -596,69 +596,100 @@ void phase_allreduces_s(const struct scenario *s, const struct hw_rates *hw, enu
                                              hw->link_extra_step_s);
 }
 
-void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
-                 struct phase_cost *out)
-{
-    out->count = 0; /* every field of each op is set by add_op; no need to clear the array */
-    out->comms_bytes = out->comms_s = 0.0;
-    const struct model_shape *m = &s->model;
+/* One phase's pass as phase_costs sees it: the scenario, the hardware and
+ * what follows from them (widths, bytes per element, tokens, the shape at
+ * this pass's sequences), shared by its steps. */
+struct pass {
+    const struct scenario *s;
+    const struct hw_rates *hw;
+    enum rt_phase p;
+    const struct model_shape *m;
+    const struct param_count *pc;
+    const struct phase_shape *z;
+    double n, wb, kvb, ab, hb, d, V, B, e, q, fs, ws;
+    int64_t tile;
+    double seq, T, stored_scores, head_tokens, zr;
+    /* the MLP's, for the expert all-to-all */
+    double moe_layers, k_routed, de, ranks;
     struct param_count pc_local;
-    const struct param_count *pcp = &hw->count;
+    struct phase_shape z_local, z_scaled;
+};
+
+/* Fills *x for phase p: tokens processed, scores an unfused kernel stores,
+ * tokens reaching the LM head, and the shape scaled to the pass's
+ * sequences and query tokens. *x must not move afterwards (it points into
+ * itself). */
+static void pass_setup(struct pass *x, const struct scenario *s, const struct hw_rates *hw, enum rt_phase p)
+{
+    x->s = s;
+    x->hw = hw;
+    x->p = p;
+    const struct model_shape *m = x->m = &s->model;
+    x->pc = &hw->count;
     if (!hw->prepared) {
-        pc_local = model_param_count(m);
-        pcp = &pc_local;
+        x->pc_local = model_param_count(m);
+        x->pc = &x->pc_local;
     }
-    const struct param_count *pc = pcp;
-    const double n = hw->n_chips, wb = hw->bytes_per_weight, kvb = hw->bytes_per_kv, ab = hw->bytes_per_act;
-    const double hb = hw->bytes_per_stream; /* ab: what a GEMM reads; hb: the rest (detailed.h) */
-    const double d = (double)m->d_model, V = (double)m->vocab;
-    const double B = hw->seqs > 0.0 ? hw->seqs : (double)s->batch;
-    const double e = hw->ep > 1.0 ? hw->ep : 1.0;
+    x->n = hw->n_chips, x->wb = hw->bytes_per_weight, x->kvb = hw->bytes_per_kv, x->ab = hw->bytes_per_act;
+    x->hb = hw->bytes_per_stream; /* ab: what a GEMM reads; hb: the rest (detailed.h) */
+    x->d = (double)m->d_model, x->V = (double)m->vocab;
+    const double B = x->B = hw->seqs > 0.0 ? hw->seqs : (double)s->batch;
+    x->e = hw->ep > 1.0 ? hw->ep : 1.0;
     /* Query tokens per sequence in a decode pass (verifying k draft tokens scores k + 1). */
-    const double q = p == RT_PHASE_DECODE && hw->query_tokens > 1.0 ? hw->query_tokens : 1.0;
-    const int64_t tile = s->tile;
-    const double fs = hw->flop_scale, ws = hw->weight_scale;
+    const double q = x->q = p == RT_PHASE_DECODE && hw->query_tokens > 1.0 ? hw->query_tokens : 1.0;
+    x->tile = s->tile;
+    x->fs = hw->flop_scale, x->ws = hw->weight_scale;
 
     /* Tokens processed, scores an unfused kernel stores, tokens reaching the LM head. */
-    double seq = p == RT_PHASE_PREFILL ? (double)s->prefill_tokens : (double)s->context_tokens;
-    double tokens, stored_scores, head_tokens;
+    double seq = x->seq = p == RT_PHASE_PREFILL ? (double)s->prefill_tokens : (double)s->context_tokens;
     if (p == RT_PHASE_DECODE) {
-        tokens = B * q;
-        stored_scores = B * q * (double)s->context_tokens;
-        head_tokens = B * q;
+        x->T = B * q;
+        x->stored_scores = B * q * (double)s->context_tokens;
+        x->head_tokens = B * q;
     } else {
-        tokens = B * seq;
-        stored_scores = B * seq * seq;      /* an unfused kernel materialises the square */
-        head_tokens = p == RT_PHASE_PREFILL ? B : tokens; /* prefill: logits of the last position only */
+        x->T = B * seq;
+        x->stored_scores = B * seq * seq;         /* an unfused kernel materialises the square */
+        x->head_tokens = p == RT_PHASE_PREFILL ? B : x->T; /* prefill: logits of the last position only */
     }
-    out->tokens = tokens;
-    double T = tokens;
-    struct phase_shape z_local;
     const struct phase_shape *zp = &hw->shape[p];
     if (!hw->prepared) {
-        z_local = phase_shape(s, p, kvb);
-        zp = &z_local;
+        x->z_local = phase_shape(s, p, x->kvb);
+        zp = &x->z_local;
     }
     /* The shape is summed over the scenario's batch; a pass over fewer
      * sequences (or more query tokens) scales its per-sequence work. */
-    struct phase_shape z_scaled;
-    double zr = B / (double)s->batch;
+    double zr = x->zr = B / (double)s->batch;
     if (zr != 1.0 || q != 1.0) {
-        z_scaled = *zp;
-        z_scaled.pairs *= zr * q;
-        z_scaled.kv_read_tokens *= zr;
-        z_scaled.kv_new_tokens *= zr * q;
-        z_scaled.scan_flops *= zr * q;
-        z_scaled.state_bytes *= zr;
-        z_scaled.index_pairs *= zr * q;
-        z_scaled.index_read_tokens *= zr;
-        z_scaled.index_new_tokens *= zr * q;
-        zp = &z_scaled;
+        x->z_scaled = *zp;
+        struct phase_shape *zs = &x->z_scaled;
+        zs->pairs *= zr * q;
+        zs->kv_read_tokens *= zr;
+        zs->kv_new_tokens *= zr * q;
+        zs->scan_flops *= zr * q;
+        zs->state_bytes *= zr;
+        zs->index_pairs *= zr * q;
+        zs->index_read_tokens *= zr;
+        zs->index_new_tokens *= zr * q;
+        zp = zs;
     }
-    const struct phase_shape *z = zp;
+    x->z = zp;
+}
 
+/* The pass's mixers: attention (each kind at its own geometry where the
+ * model mixes them), DeepSeek Sparse Attention's indexer, and the
+ * fixed-state (linear-attention, Mamba) layers. */
+static void mixer_ops(const struct pass *x, bool fused_attention, struct phase_cost *out)
+{
+    const struct scenario *s = x->s;
+    const struct hw_rates *hw = x->hw;
+    const enum rt_phase p = x->p;
+    const struct model_shape *m = x->m;
+    const struct phase_shape *z = x->z;
+    const double n = x->n, wb = x->wb, kvb = x->kvb, ab = x->ab, hb = x->hb, d = x->d, fs = x->fs, ws = x->ws;
+    const double T = x->T, B = x->B, q = x->q, seq = x->seq, stored_scores = x->stored_scores, zr = x->zr;
+    const int64_t tile = x->tile;
     if (!model_mixed_geometry(m)) {
-        attention_ops(s, hw, p, fused_attention, z, pc->attention_per_layer, T, B, q, seq, stored_scores, out);
+        attention_ops(s, hw, p, fused_attention, z, x->pc->attention_per_layer, T, B, q, seq, stored_scores, out);
     } else {
         /* Each attention kind at its own geometry (Gemma 4's full and sliding layers): the model seen
          * through that kind alone, its operations merged with the others' by name. */
@@ -724,6 +755,20 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                      hw, 2.0 * z->state_layers, 1.0, KIND_PLAIN, 1.0);
     }
 
+}
+
+/* The pass's MLPs: dense layers at their width, or the router and the
+ * routed and shared experts (expert parallel, the experts' own ranks, the
+ * busiest rank's imbalance), and the activation. Leaves the MoE figures
+ * the all-to-all needs in *x. */
+static void mlp_ops(struct pass *x, struct phase_cost *out)
+{
+    const struct scenario *s = x->s;
+    const struct hw_rates *hw = x->hw;
+    const struct model_shape *m = x->m;
+    const struct phase_shape *z = x->z;
+    const double n = x->n, wb = x->wb, ab = x->ab, hb = x->hb, d = x->d, fs = x->fs, ws = x->ws, e = x->e, T = x->T;
+    const int64_t tile = x->tile;
     /* MLP: dense layers (each its width), or routed + shared experts with a router. */
     double mats = m->gated_mlp ? 3.0 : 2.0;
     double moe_layers = z->moe_layers;
@@ -772,6 +817,23 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                         ff_tokens * ((m->gated_mlp ? 2.0 : 1.0) * hb + ab) / n, 1.0),
                  hw, z->mlp_layers, 1.0, KIND_PLAIN, 1.0);
 
+    x->moe_layers = moe_layers;
+    x->k_routed = k_routed;
+    x->de = de;
+    x->ranks = ranks;
+}
+
+/* What runs on the residual stream: hyper-connections, the norms, the
+ * residual adds, the embedding lookup, the per-layer inputs and the LM
+ * head. */
+static void stream_ops(const struct pass *x, struct phase_cost *out)
+{
+    const struct hw_rates *hw = x->hw;
+    const struct model_shape *m = x->m;
+    const struct phase_shape *z = x->z;
+    const double n = x->n, wb = x->wb, ab = x->ab, hb = x->hb, d = x->d, V = x->V, fs = x->fs, ws = x->ws;
+    const double T = x->T, head_tokens = x->head_tokens;
+    const int64_t tile = x->tile;
     /* Replicated on every chip: the norms and two residual adds per layer. */
     if (m->hc_mult > 0) {
         /* DeepSeek-V4's hyper-connections: two a layer, each a (2 + hc) hc x hc d projection of the hc
@@ -813,6 +875,19 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
                          shard_tile(d, 1, tile) * shard_tile(V, n, tile)), hw, RT_KERNEL_GEMM,
                   gemm_s(hw, head_tokens, V / n, d), 1.0);
 
+}
+
+/* The pass's collectives (the expert all-to-all, the tensor-parallel
+ * all-reduces), the engine's fixed times, the totals and the error. */
+static void pass_totals(const struct pass *x, struct phase_cost *out)
+{
+    const struct scenario *s = x->s;
+    const struct hw_rates *hw = x->hw;
+    const enum rt_phase p = x->p;
+    const struct model_shape *m = x->m;
+    const struct phase_shape *z = x->z;
+    const double n = x->n, ab = x->ab, hb = x->hb, d = x->d, e = x->e, T = x->T;
+    const double moe_layers = x->moe_layers, k_routed = x->k_routed, de = x->de, ranks = x->ranks;
     /* An all-reduce of the activations after each mixer and each MLP (two
      * per layer of a transformer), ring over n chips. */
     out->allreduces = out->realistic_comms_s = out->alltoall_bytes = 0.0;
@@ -858,6 +933,20 @@ void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_ph
         weighted += out->ops[i].realistic_s * out->ops[i].error_fraction;
     }
     out->error_fraction = out->realistic_s > 0.0 ? weighted / out->realistic_s : 0.0;
+}
+
+void phase_costs(const struct scenario *s, const struct hw_rates *hw, enum rt_phase p, bool fused_attention,
+                 struct phase_cost *out)
+{
+    out->count = 0; /* every field of each op is set by add_op; no need to clear the array */
+    out->comms_bytes = out->comms_s = 0.0;
+    struct pass x;
+    pass_setup(&x, s, hw, p);
+    out->tokens = x.T;
+    mixer_ops(&x, fused_attention, out);
+    mlp_ops(&x, out);
+    stream_ops(&x, out);
+    pass_totals(&x, out);
 }
 
 double palm_attention_flops_per_token(const struct model_shape *m, double seq_len)
