@@ -484,6 +484,242 @@ static void name_the_key(const char *why, const char *path, char *err, size_t er
     snprintf(err, errsize, "%s: %s", path, why);
 }
 
+/* The scenario's "chip": a built-in chip's key, an object (a built-in chip
+ * saved unchanged stays built-in), or none (the default, with a warning).
+ * Returns 0, or -1 with err set. */
+static int read_chip_key(const cJSON *root, const char *path, struct scenario *s, struct load_warnings *w, char *err, size_t errsize)
+{
+    const cJSON *chip = cJSON_GetObjectItemCaseSensitive(root, "chip");
+    if (cJSON_IsString(chip)) { /* "chip": "h100" names a built-in chip */
+        const struct chip_spec *named = chip_find(chip->valuestring);
+        if (!named) {
+            struct suggestions sg;
+            char hint[200];
+            struct chip_list all = chip_builtin_list();
+            suggest_init(&sg, chip->valuestring);
+            for (size_t i = 0; i < all.count; i++)
+                suggest_offer(&sg, all.items[i].key);
+            suggest_text(&sg, "", hint, sizeof hint);
+            snprintf(err, errsize, "%s: 'chip' \"%s\" is not a built-in chip%s%s%s; write the chip out as an object",
+                     path, chip->valuestring, hint[0] ? " (" : "", hint, hint[0] ? ")" : "");
+            return -1;
+        }
+        s->chip = *named;
+    } else if (!chip || cJSON_IsNull(chip)) {
+        warn_add(w, "%s: no 'chip': the default %s is used", path, s->chip.key);
+    } else {
+        if (chip_from_json(chip, path, "'chip'", &s->chip, w, err, errsize) != 0)
+            return -1;
+        const struct chip_spec *builtin = chip_find(s->chip.key);
+        /* A built-in chip saved unchanged stays "built-in". */
+        if (builtin) {
+            struct chip_spec probe = s->chip;
+            snprintf(probe.origin, sizeof probe.origin, "%s", builtin->origin);
+            if (memcmp(&probe, builtin, sizeof probe) == 0)
+                s->chip = *builtin;
+        }
+    }
+    return 0;
+}
+
+/* The knobs that are plain numbers (the registry's rows with a file key):
+ * the whole numbers, then the reals, as written. Returns 0, or -1. */
+static int read_knob_numbers(const cJSON *root, const char *path, struct scenario *s, char *err, size_t errsize)
+{
+    size_t nk;
+    const struct knob *kn = knob_table(&nk);
+    for (int pass = 0; pass < 2; pass++) /* the whole numbers, then the reals, as written */
+        for (size_t i = 0; i < nk; i++) {
+            if (!kn[i].key || kn[i].value != (pass == 0 ? KNOB_WHOLE : KNOB_REAL))
+                continue;
+            if (pass == 1) {
+                if (json_number(root, kn[i].key, path, "", false, -1e21, 1e21, false,
+                                (double *)((char *)s + kn[i].offset), err, errsize) == JSON_BAD)
+                    return -1;
+                continue;
+            }
+            double v;
+            enum json_found f = json_number(root, kn[i].key, path, "", false, -1e15, 1e15, true, &v, err, errsize);
+            if (f == JSON_BAD)
+                return -1;
+            if (f == JSON_FOUND)
+                *(int64_t *)((char *)s + kn[i].offset) = (int64_t)v;
+        }
+    return 0;
+}
+
+/* "precision", "kv_precision" and "act_precision". Returns 0, or -1. */
+static int read_precisions(const cJSON *root, const char *path, struct scenario *s, char *err, size_t errsize)
+{
+    const char *prec_keys[] = {"precision", "kv_precision"};
+    enum rt_precision *prec[] = {&s->precision, &s->kv_precision};
+    for (int i = 0; i < 2; i++) {
+        char name[16];
+        enum json_found f = json_string(root, prec_keys[i], path, false, name, sizeof name, err, errsize);
+        if (f == JSON_BAD)
+            return -1;
+        if (f == JSON_FOUND && precision_parse(name, prec[i]) != 0) {
+            char why[160];
+            snprintf(err, errsize, "%s: '%s' \"%s\": %s", path, prec_keys[i], name,
+                     precision_refusal(why, sizeof why, name));
+            return -1;
+        }
+    }
+    char act[16];
+    enum json_found act_found = json_string(root, "act_precision", path, false, act, sizeof act, err, errsize);
+    if (act_found == JSON_BAD)
+        return -1;
+    if (act_found == JSON_FOUND && act_precision_parse(act, &s->act_precision) != 0) {
+        snprintf(err, errsize, "%s: 'act_precision' must be %s (got \"%s\")", path, act_precision_choices(), act);
+        return -1;
+    }
+    return 0;
+}
+
+/* The arrays: "step_times_s" (five seconds, or null) and
+ * "spec_accept_by_position" (1 to RT_SPEC_MAX_TOKENS probabilities, or
+ * null). Returns 0, or -1. */
+static int read_arrays(const cJSON *root, const char *path, struct scenario *s, char *err, size_t errsize)
+{
+    const cJSON *times = cJSON_GetObjectItemCaseSensitive(root, "step_times_s");
+    if (times && !cJSON_IsNull(times)) {
+        if (!cJSON_IsArray(times) || cJSON_GetArraySize(times) != RT_STEP_TIME_PARTS) {
+            snprintf(err, errsize, "%s: 'step_times_s' must be null or five seconds [matmul, vector, memory, comms, "
+                                   "optimizer]",
+                     path);
+            return -1;
+        }
+        for (int i = 0; i < RT_STEP_TIME_PARTS; i++) {
+            const cJSON *t = cJSON_GetArrayItem(times, i);
+            if (!cJSON_IsNumber(t)) {
+                snprintf(err, errsize, "%s: 'step_times_s[%d]' must be a number", path, i);
+                return -1;
+            }
+            s->step_times_s[i] = t->valuedouble;
+        }
+        s->has_step_times = true;
+    }
+    const cJSON *acc = cJSON_GetObjectItemCaseSensitive(root, "spec_accept_by_position");
+    if (acc && !cJSON_IsNull(acc)) {
+        int count = cJSON_IsArray(acc) ? cJSON_GetArraySize(acc) : -1;
+        if (count < 1 || count > RT_SPEC_MAX_TOKENS) {
+            snprintf(err, errsize, "%s: 'spec_accept_by_position' must be null or 1 to %d probabilities, one a draft "
+                                   "token",
+                     path, RT_SPEC_MAX_TOKENS);
+            return -1;
+        }
+        for (int i = 0; i < count; i++) {
+            const cJSON *t = cJSON_GetArrayItem(acc, i);
+            if (!cJSON_IsNumber(t)) {
+                snprintf(err, errsize, "%s: 'spec_accept_by_position[%d]' must be a number", path, i);
+                return -1;
+            }
+            s->spec_accept_by_position[i] = t->valuedouble;
+        }
+        s->spec_accept_positions = count;
+    }
+    return 0;
+}
+
+/* The knobs given by name: "latency_model", "recompute",
+ * "flops_convention", "unfused_attention", "spec_draft" and "engine" (a
+ * built-in engine's name or an engine object). Returns 0, or -1. */
+static int read_named(const cJSON *root, const char *path, struct scenario *s, struct load_warnings *w, char *err, size_t errsize)
+{
+    char latency[16] = "", recompute[16] = "", convention[16] = "";
+    if (json_string(root, "latency_model", path, false, latency, sizeof latency, err, errsize) == JSON_BAD ||
+        json_string(root, "recompute", path, false, recompute, sizeof recompute, err, errsize) == JSON_BAD ||
+        json_string(root, "flops_convention", path, false, convention, sizeof convention, err, errsize) == JSON_BAD ||
+        json_bool(root, "unfused_attention", path, false, &s->unfused_attention, err, errsize) == JSON_BAD ||
+        json_string(root, "spec_draft", path, false, s->spec_draft_name, sizeof s->spec_draft_name, err, errsize) ==
+            JSON_BAD)
+        return -1;
+    if (latency[0]) {
+        int i = strcmp(latency, "floor") == 0 ? RT_LATENCY_DETAILED : name_index(latency, latency_names, 3);
+        if (i < 0) {
+            snprintf(err, errsize, "%s: 'latency_model' must be \"napkin\", \"detailed\" (the floor) or "
+                                   "\"realistic\" (got \"%s\")",
+                     path, latency);
+            return -1;
+        }
+        s->latency_model = (enum rt_latency_model)i;
+    }
+    const cJSON *engine = cJSON_GetObjectItemCaseSensitive(root, "engine");
+    if (cJSON_IsString(engine)) {
+        const struct engine_profile *e = engine_find(engine->valuestring);
+        if (!e) {
+            snprintf(err, errsize, "%s: 'engine' \"%s\" is not a built-in engine; write it out as an object", path,
+                     engine->valuestring);
+            return -1;
+        }
+        s->engine = *e;
+    } else if (engine && !cJSON_IsNull(engine)) {
+        char *block = cJSON_PrintUnformatted(engine);
+        int rc = block ? engine_from_text(block, strlen(block), path, &s->engine, w, err, errsize) : -1;
+        cJSON_free(block);
+        if (rc != 0)
+            return -1;
+    }
+    if (recompute[0]) {
+        const char *recompute_names[] = {recompute_name(RT_RECOMPUTE_NONE), recompute_name(RT_RECOMPUTE_SELECTIVE),
+                                         recompute_name(RT_RECOMPUTE_FULL), recompute_name(RT_RECOMPUTE_FRACTION)};
+        int i = name_index(recompute, recompute_names, 4);
+        if (i < 0) {
+            snprintf(err, errsize, "%s: 'recompute' must be none, selective, full or fraction (got \"%s\")", path,
+                     recompute);
+            return -1;
+        }
+        s->recompute = (enum rt_recompute)i;
+    }
+    if (convention[0]) {
+        int i = 0;
+        while (i < RT_FLOPS_CONVENTION_COUNT && strcmp(convention, flops_convention_name((enum rt_flops_convention)i)))
+            i++;
+        if (i == RT_FLOPS_CONVENTION_COUNT) {
+            snprintf(err, errsize, "%s: 'flops_convention' must be palm, megatron, 6n or causal (got \"%s\")", path,
+                     convention);
+            return -1;
+        }
+        s->flops_convention = (enum rt_flops_convention)i;
+    }
+    return 0;
+}
+
+/* The scenario's "model" (a preset's name, a shape object, or none: the
+ * default, with a warning), then the draft's parameters from its name.
+ * Returns 0, or -1. */
+static int read_model_key(const cJSON *root, const char *path, struct scenario *s, struct load_warnings *w, char *err, size_t errsize)
+{
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    if (cJSON_IsString(model)) { /* "model": "llama-3.1-70b" names a preset */
+        const struct model_shape *named = model_find(model->valuestring);
+        if (!named) {
+            snprintf(err, errsize, "%s: 'model' \"%s\" is not a built-in model; write the shape out as an object",
+                     path, model->valuestring);
+            return -1;
+        }
+        s->model = *named;
+    } else if (!model || cJSON_IsNull(model)) {
+        warn_add(w, "%s: no 'model': the default %s is used", path, s->model.name);
+    } else if (read_model(model, path, &s->model, w, err, errsize) != 0) {
+        return -1;
+    }
+    /* The draft's name labels its parameter count: a name without a count
+     * is a built-in model's (its count), or it would label an MTP head. */
+    if (s->spec_draft_name[0] && !(s->spec_draft_params > 0.0)) {
+        const struct model_shape *draft = model_find(s->spec_draft_name);
+        if (draft) {
+            s->spec_draft_params = draft->stated_params > 0.0 ? draft->stated_params : model_param_count(draft).active;
+        } else {
+            warn_add(w, "%s: 'spec_draft' \"%s\" has no spec_draft_params and is not a built-in model: an MTP head "
+                        "(one target layer) is used, and the name dropped",
+                     path, s->spec_draft_name);
+            s->spec_draft_name[0] = '\0';
+        }
+    }
+    return 0;
+}
+
 int scenario_from_json(const char *text, size_t len, const char *path, struct scenario *out,
                        struct load_warnings *w, char *err, size_t errsize)
 {
@@ -505,197 +741,10 @@ int scenario_from_json(const char *text, size_t len, const char *path, struct sc
                  version, RT_SCENARIO_VERSION);
         goto done;
     }
-    const cJSON *chip = cJSON_GetObjectItemCaseSensitive(root, "chip");
-    if (cJSON_IsString(chip)) { /* "chip": "h100" names a built-in chip */
-        const struct chip_spec *named = chip_find(chip->valuestring);
-        if (!named) {
-            struct suggestions sg;
-            char hint[200];
-            struct chip_list all = chip_builtin_list();
-            suggest_init(&sg, chip->valuestring);
-            for (size_t i = 0; i < all.count; i++)
-                suggest_offer(&sg, all.items[i].key);
-            suggest_text(&sg, "", hint, sizeof hint);
-            snprintf(err, errsize, "%s: 'chip' \"%s\" is not a built-in chip%s%s%s; write the chip out as an object",
-                     path, chip->valuestring, hint[0] ? " (" : "", hint, hint[0] ? ")" : "");
-            goto done;
-        }
-        s.chip = *named;
-    } else if (!chip || cJSON_IsNull(chip)) {
-        warn_add(w, "%s: no 'chip': the default %s is used", path, s.chip.key);
-    } else {
-        if (chip_from_json(chip, path, "'chip'", &s.chip, w, err, errsize) != 0)
-            goto done;
-        const struct chip_spec *builtin = chip_find(s.chip.key);
-        /* A built-in chip saved unchanged stays "built-in". */
-        if (builtin) {
-            struct chip_spec probe = s.chip;
-            snprintf(probe.origin, sizeof probe.origin, "%s", builtin->origin);
-            if (memcmp(&probe, builtin, sizeof probe) == 0)
-                s.chip = *builtin;
-        }
-    }
-    size_t nk;
-    const struct knob *kn = knob_table(&nk);
-    for (int pass = 0; pass < 2; pass++) /* the whole numbers, then the reals, as written */
-        for (size_t i = 0; i < nk; i++) {
-            if (!kn[i].key || kn[i].value != (pass == 0 ? KNOB_WHOLE : KNOB_REAL))
-                continue;
-            if (pass == 1) {
-                if (json_number(root, kn[i].key, path, "", false, -1e21, 1e21, false,
-                                (double *)((char *)&s + kn[i].offset), err, errsize) == JSON_BAD)
-                    goto done;
-                continue;
-            }
-            double v;
-            enum json_found f = json_number(root, kn[i].key, path, "", false, -1e15, 1e15, true, &v, err, errsize);
-            if (f == JSON_BAD)
-                goto done;
-            if (f == JSON_FOUND)
-                *(int64_t *)((char *)&s + kn[i].offset) = (int64_t)v;
-        }
-    const char *prec_keys[] = {"precision", "kv_precision"};
-    enum rt_precision *prec[] = {&s.precision, &s.kv_precision};
-    for (int i = 0; i < 2; i++) {
-        char name[16];
-        enum json_found f = json_string(root, prec_keys[i], path, false, name, sizeof name, err, errsize);
-        if (f == JSON_BAD)
-            goto done;
-        if (f == JSON_FOUND && precision_parse(name, prec[i]) != 0) {
-            char why[160];
-            snprintf(err, errsize, "%s: '%s' \"%s\": %s", path, prec_keys[i], name,
-                     precision_refusal(why, sizeof why, name));
-            goto done;
-        }
-    }
-    char act[16];
-    enum json_found act_found = json_string(root, "act_precision", path, false, act, sizeof act, err, errsize);
-    if (act_found == JSON_BAD)
+    if (read_chip_key(root, path, &s, w, err, errsize) != 0 || read_knob_numbers(root, path, &s, err, errsize) != 0 ||
+        read_precisions(root, path, &s, err, errsize) != 0 || read_arrays(root, path, &s, err, errsize) != 0 ||
+        read_named(root, path, &s, w, err, errsize) != 0 || read_model_key(root, path, &s, w, err, errsize) != 0)
         goto done;
-    if (act_found == JSON_FOUND && act_precision_parse(act, &s.act_precision) != 0) {
-        snprintf(err, errsize, "%s: 'act_precision' must be %s (got \"%s\")", path, act_precision_choices(), act);
-        goto done;
-    }
-    const cJSON *times = cJSON_GetObjectItemCaseSensitive(root, "step_times_s");
-    if (times && !cJSON_IsNull(times)) {
-        if (!cJSON_IsArray(times) || cJSON_GetArraySize(times) != RT_STEP_TIME_PARTS) {
-            snprintf(err, errsize, "%s: 'step_times_s' must be null or five seconds [matmul, vector, memory, comms, "
-                                   "optimizer]",
-                     path);
-            goto done;
-        }
-        for (int i = 0; i < RT_STEP_TIME_PARTS; i++) {
-            const cJSON *t = cJSON_GetArrayItem(times, i);
-            if (!cJSON_IsNumber(t)) {
-                snprintf(err, errsize, "%s: 'step_times_s[%d]' must be a number", path, i);
-                goto done;
-            }
-            s.step_times_s[i] = t->valuedouble;
-        }
-        s.has_step_times = true;
-    }
-    const cJSON *acc = cJSON_GetObjectItemCaseSensitive(root, "spec_accept_by_position");
-    if (acc && !cJSON_IsNull(acc)) {
-        int count = cJSON_IsArray(acc) ? cJSON_GetArraySize(acc) : -1;
-        if (count < 1 || count > RT_SPEC_MAX_TOKENS) {
-            snprintf(err, errsize, "%s: 'spec_accept_by_position' must be null or 1 to %d probabilities, one a draft "
-                                   "token",
-                     path, RT_SPEC_MAX_TOKENS);
-            goto done;
-        }
-        for (int i = 0; i < count; i++) {
-            const cJSON *t = cJSON_GetArrayItem(acc, i);
-            if (!cJSON_IsNumber(t)) {
-                snprintf(err, errsize, "%s: 'spec_accept_by_position[%d]' must be a number", path, i);
-                goto done;
-            }
-            s.spec_accept_by_position[i] = t->valuedouble;
-        }
-        s.spec_accept_positions = count;
-    }
-    char latency[16] = "", recompute[16] = "", convention[16] = "";
-    if (json_string(root, "latency_model", path, false, latency, sizeof latency, err, errsize) == JSON_BAD ||
-        json_string(root, "recompute", path, false, recompute, sizeof recompute, err, errsize) == JSON_BAD ||
-        json_string(root, "flops_convention", path, false, convention, sizeof convention, err, errsize) == JSON_BAD ||
-        json_bool(root, "unfused_attention", path, false, &s.unfused_attention, err, errsize) == JSON_BAD ||
-        json_string(root, "spec_draft", path, false, s.spec_draft_name, sizeof s.spec_draft_name, err, errsize) ==
-            JSON_BAD)
-        goto done;
-    if (latency[0]) {
-        int i = strcmp(latency, "floor") == 0 ? RT_LATENCY_DETAILED : name_index(latency, latency_names, 3);
-        if (i < 0) {
-            snprintf(err, errsize, "%s: 'latency_model' must be \"napkin\", \"detailed\" (the floor) or "
-                                   "\"realistic\" (got \"%s\")",
-                     path, latency);
-            goto done;
-        }
-        s.latency_model = (enum rt_latency_model)i;
-    }
-    const cJSON *engine = cJSON_GetObjectItemCaseSensitive(root, "engine");
-    if (cJSON_IsString(engine)) {
-        const struct engine_profile *e = engine_find(engine->valuestring);
-        if (!e) {
-            snprintf(err, errsize, "%s: 'engine' \"%s\" is not a built-in engine; write it out as an object", path,
-                     engine->valuestring);
-            goto done;
-        }
-        s.engine = *e;
-    } else if (engine && !cJSON_IsNull(engine)) {
-        char *block = cJSON_PrintUnformatted(engine);
-        int rc = block ? engine_from_text(block, strlen(block), path, &s.engine, w, err, errsize) : -1;
-        cJSON_free(block);
-        if (rc != 0)
-            goto done;
-    }
-    if (recompute[0]) {
-        const char *recompute_names[] = {recompute_name(RT_RECOMPUTE_NONE), recompute_name(RT_RECOMPUTE_SELECTIVE),
-                                         recompute_name(RT_RECOMPUTE_FULL), recompute_name(RT_RECOMPUTE_FRACTION)};
-        int i = name_index(recompute, recompute_names, 4);
-        if (i < 0) {
-            snprintf(err, errsize, "%s: 'recompute' must be none, selective, full or fraction (got \"%s\")", path,
-                     recompute);
-            goto done;
-        }
-        s.recompute = (enum rt_recompute)i;
-    }
-    if (convention[0]) {
-        int i = 0;
-        while (i < RT_FLOPS_CONVENTION_COUNT && strcmp(convention, flops_convention_name((enum rt_flops_convention)i)))
-            i++;
-        if (i == RT_FLOPS_CONVENTION_COUNT) {
-            snprintf(err, errsize, "%s: 'flops_convention' must be palm, megatron, 6n or causal (got \"%s\")", path,
-                     convention);
-            goto done;
-        }
-        s.flops_convention = (enum rt_flops_convention)i;
-    }
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
-    if (cJSON_IsString(model)) { /* "model": "llama-3.1-70b" names a preset */
-        const struct model_shape *named = model_find(model->valuestring);
-        if (!named) {
-            snprintf(err, errsize, "%s: 'model' \"%s\" is not a built-in model; write the shape out as an object",
-                     path, model->valuestring);
-            goto done;
-        }
-        s.model = *named;
-    } else if (!model || cJSON_IsNull(model)) {
-        warn_add(w, "%s: no 'model': the default %s is used", path, s.model.name);
-    } else if (read_model(model, path, &s.model, w, err, errsize) != 0) {
-        goto done;
-    }
-    /* The draft's name labels its parameter count: a name without a count
-     * is a built-in model's (its count), or it would label an MTP head. */
-    if (s.spec_draft_name[0] && !(s.spec_draft_params > 0.0)) {
-        const struct model_shape *draft = model_find(s.spec_draft_name);
-        if (draft) {
-            s.spec_draft_params = draft->stated_params > 0.0 ? draft->stated_params : model_param_count(draft).active;
-        } else {
-            warn_add(w, "%s: 'spec_draft' \"%s\" has no spec_draft_params and is not a built-in model: an MTP head "
-                        "(one target layer) is used, and the name dropped",
-                     path, s.spec_draft_name);
-            s.spec_draft_name[0] = '\0';
-        }
-    }
     const char *known[] = {"version", "chip", "precision", "kv_precision", "act_precision", "step_times_s", "latency_model", "engine", "model",
                            "spec_draft", "spec_accept_by_position",
                            "recompute", "flops_convention", "unfused_attention", NULL};
