@@ -1418,11 +1418,14 @@ static void training_totals(const struct scenario *s, double peak, struct traini
         tr->implied_mfu = tr->total_flops / (s->train_chip_hours * 3600.0 * peak);
 }
 
-static int analyze_training(const struct scenario *s, struct analysis *a)
+/* The training step's FLOPs a token: the convention's model FLOPs, the
+ * hardware's with the recompute, and the causal count's shares of each
+ * (*causal_share of the model FLOPs, *causal_hw_share of the hardware's). */
+static void training_flop_counts(const struct scenario *s, struct analysis *a, double *causal_share,
+                                 double *causal_hw_share)
 {
     const struct model_shape *m = &s->model;
     struct training_figures *tr = &a->training;
-    const struct hw_rates *hw = &a->hw;
     double S = (double)s->context_tokens;
     tr->tokens_per_step = (double)s->batch * S;
     tr->convention = s->flops_convention;
@@ -1457,10 +1460,16 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
                           : s->recompute == RT_RECOMPUTE_SELECTIVE ? causal_attention / 3.0
                           : s->recompute == RT_RECOMPUTE_FRACTION  ? s->recompute_fraction * causal_model / 3.0
                                                                    : 0.0;
-    double causal_share = causal_model / tr->model_flops_per_token;
-    double causal_hw_share = (causal_model + causal_extra) / tr->hardware_flops_per_token;
+    *causal_share = causal_model / tr->model_flops_per_token;
+    *causal_hw_share = (causal_model + causal_extra) / tr->hardware_flops_per_token;
 
-    /* The step from the shape, per chip of one replica. */
+}
+
+/* The step from the shape, per chip of one replica, part by part (matmul,
+ * vector, memory, comms, optimizer, the pipeline's bubble) into parts. */
+static void training_step_parts(const struct scenario *s, const struct analysis *a, double parts[RT_PART_COUNT])
+{
+    const struct hw_rates *hw = &a->hw;
     const struct phase_cost *fwd = &a->phases[RT_PHASE_TRAINING];
     double matmul = 0, attention_s = 0, vector = 0, softmax = 0, memory = 0;
     for (int i = 0; i < fwd->count; i++) {
@@ -1494,7 +1503,6 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
      * (Narayanan et al. 2021). */
     double pp = (double)s->pp, micro = s->microbatches > 0 ? (double)s->microbatches : (double)s->batch;
     double share = 1.0 / (pp * (double)s->ep);
-    double parts[RT_PART_COUNT];
     parts[RT_PART_MATMUL] = share * (3.0 * matmul + redo_matmul); /* forward, and twice that backward */
     parts[RT_PART_VECTOR] = share * (3.0 * vector + redo_vector);
     parts[RT_PART_MEMORY] = share * 3.0 * memory;
@@ -1506,6 +1514,16 @@ static int analyze_training(const struct scenario *s, struct analysis *a)
      * and drains: a part of its own, not hidden in the others. */
     parts[RT_PART_BUBBLE] = pipeline_bubble_fraction(pp, micro) *
                             (parts[RT_PART_MATMUL] + parts[RT_PART_VECTOR] + parts[RT_PART_MEMORY]);
+}
+
+static int analyze_training(const struct scenario *s, struct analysis *a)
+{
+    struct training_figures *tr = &a->training;
+    const struct hw_rates *hw = &a->hw;
+    double causal_share, causal_hw_share, parts[RT_PART_COUNT];
+    training_flop_counts(s, a, &causal_share, &causal_hw_share);
+    training_step_parts(s, a, parts);
+    double dp = (double)s->data_parallel, chips = (double)s->chips;
     struct mfu_budget shape_budget;
     if (mfu_budget(parts, &shape_budget) != 0)
         return -1;
