@@ -182,6 +182,138 @@ static int read_peaks(const cJSON *peaks, const char *path, const char *prefix, 
     return 0;
 }
 
+/* A chip's "name" and "key" (from the name when none), and its peaks
+ * ("peak_flops_per_s", or the old "peak_flops"), halved on load when
+ * "sparse_halved" says they are 2:4-sparse figures; *sparse and *halved say
+ * which of the two keys were set. Returns 0, or -1 with msg set. */
+static int read_chip_peaks(const cJSON *obj, const char *path, struct chip_spec *c, bool *sparse, bool *halved,
+                           struct load_warnings *w, char *msg, size_t msgsize)
+{
+    if (json_string(obj, "name", path, true, c->name, sizeof c->name, msg, msgsize) != JSON_FOUND)
+        return -1;
+    if (json_string(obj, "key", path, false, c->key, sizeof c->key, msg, msgsize) == JSON_BAD)
+        return -1;
+    if (c->key[0] == '\0')
+        key_from_name(c->key, sizeof c->key, c->name);
+    if (c->key[0] == '\0') {
+        snprintf(msg, msgsize, "%s: 'name' needs at least one letter or digit", path);
+        return -1;
+    }
+    const char *peaks_key = cJSON_GetObjectItemCaseSensitive(obj, "peak_flops_per_s") ? "peak_flops_per_s" : "peak_flops";
+    const cJSON *peaks = cJSON_GetObjectItemCaseSensitive(obj, peaks_key);
+    if (!cJSON_IsObject(peaks)) {
+        snprintf(msg, msgsize, "%s: '%s' must be an object such as {\"bf16\": 989.4e12, \"fp8\": null}", path,
+                 peaks ? peaks_key : "peak_flops_per_s");
+        return -1;
+    }
+    char prefix[40];
+    snprintf(prefix, sizeof prefix, "%s.", peaks_key);
+    *sparse = *halved = false;
+    if (json_bool(obj, "sparse", path, false, sparse, msg, msgsize) == JSON_BAD ||
+        json_bool(obj, "sparse_halved", path, false, halved, msg, msgsize) == JSON_BAD)
+        return -1;
+    if (read_peaks(peaks, path, prefix, *halved, c->peak_flops_per_s, msg, msgsize) != 0)
+        return -1;
+    const char *known_precisions[RT_PRECISION_COUNT + 2];
+    for (int p = 0; p < RT_PRECISION_COUNT; p++)
+        known_precisions[p] = precision_name((enum rt_precision)p);
+    known_precisions[RT_PRECISION_COUNT] = "fp4";
+    known_precisions[RT_PRECISION_COUNT + 1] = NULL;
+    json_warn_unknown_keys(peaks, known_precisions, path, prefix, w);
+    return 0;
+}
+
+/* The chip's figures: HBM capacity and bandwidth, interconnect, TDP, the
+ * vector, L2 and L1 rates, its sources and notes, conflicts and price.
+ * Returns 0, or -1 with msg set. */
+static int read_chip_figures(const cJSON *obj, const char *path, struct chip_spec *c, char *msg, size_t msgsize)
+{
+    /* The old spelling hbm_bw_bytes_per_s is still read, but a file with
+     * neither is told the documented name. */
+    const char *bw_key = cJSON_GetObjectItemCaseSensitive(obj, "hbm_bw_bytes_per_s") &&
+                                 !cJSON_GetObjectItemCaseSensitive(obj, "hbm_bytes_per_s")
+                             ? "hbm_bw_bytes_per_s"
+                             : "hbm_bytes_per_s";
+    double tdp = 0, interconnect = 0;
+    if (json_number(obj, "hbm_bytes", path, "", true, RT_MIN_HBM_BYTES, RT_MAX_HBM_BYTES, false, &c->hbm_bytes, msg,
+                    msgsize) != JSON_FOUND ||
+        json_number(obj, bw_key, path, "", true, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, false, &c->hbm_bytes_per_s,
+                    msg, msgsize) != JSON_FOUND ||
+        figure_or_zero(obj, "interconnect_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, &interconnect,
+                       msg, msgsize) == JSON_BAD ||
+        figure_or_zero(obj, "tdp_w", path, 1, 1e6, &tdp, msg, msgsize) == JSON_BAD ||
+        figure_or_zero(obj, "vector_flops_per_s", path, RT_MIN_PEAK_FLOPS, RT_MAX_PEAK_FLOPS, &c->vector_flops_per_s,
+                       msg, msgsize) == JSON_BAD ||
+        figure_or_zero(obj, "l2_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, &c->l2_bytes_per_s, msg,
+                       msgsize) == JSON_BAD ||
+        figure_or_zero(obj, "l1_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, &c->l1_bytes_per_s, msg,
+                       msgsize) == JSON_BAD ||
+        json_string(obj, "source", path, false, c->source, sizeof c->source, msg, msgsize) == JSON_BAD ||
+        json_string(obj, "notes", path, false, c->notes, sizeof c->notes, msg, msgsize) == JSON_BAD ||
+        conflicts_from_json(obj, path, c->conflicts, sizeof c->conflicts, msg, msgsize) != 0 ||
+        figure_or_zero(obj, "price_usd_per_chip_hour", path, 1e-3, RT_MAX_PRICE_USD_PER_CHIP_HOUR,
+                       &c->price_usd_per_chip_hour, msg, msgsize) == JSON_BAD ||
+        json_string(obj, "price_source", path, false, c->price_source, sizeof c->price_source, msg, msgsize) ==
+            JSON_BAD)
+        return -1;
+    c->interconnect_bytes_per_s = interconnect;
+    c->tdp_w = tdp;
+    if (strcmp(c->price_source, "unpublished") == 0) /* what chip_to_json writes for none */
+        memset(c->price_source, 0, sizeof c->price_source);
+    return 0;
+}
+
+/* The sparse peaks halved (once), the SM count, the scale-up domain and
+ * scale-out link, and the efficiency block; *sms is the file's sm_count.
+ * Returns 0, or -1 with msg set. */
+static int read_chip_layout(const cJSON *obj, const char *path, struct chip_spec *c, bool sparse, bool halved,
+                            double *sms, struct load_warnings *w, char *msg, size_t msgsize)
+{
+    if (sparse && halved) {
+        snprintf(msg, msgsize, "%s: 'sparse' and 'sparse_halved' together would halve the peaks twice; keep one",
+                 path);
+        return -1;
+    }
+    if (sparse)
+        for (int p = 0; p < RT_PRECISION_COUNT; p++)
+            c->peak_flops_per_s[p] /= 2.0;
+    c->sparse_halved = sparse || halved;
+    *sms = 0;
+    if (json_number(obj, "sm_count", path, "", false, 0, 1e6, true, sms, msg, msgsize) == JSON_BAD)
+        return -1;
+    c->efficiency.sm_count = (int64_t)*sms;
+    double domain = 0;
+    if (json_number(obj, "scale_up_domain", path, "", false, 0, (double)(1 << 24), true, &domain, msg, msgsize) ==
+            JSON_BAD ||
+        figure_or_zero(obj, "scale_out_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S,
+                       &c->scale_out_bytes_per_s, msg, msgsize) == JSON_BAD)
+        return -1;
+    c->scale_up_domain = (int64_t)domain;
+    const cJSON *eff = cJSON_GetObjectItemCaseSensitive(obj, "efficiency");
+    if (eff && !cJSON_IsNull(eff) && efficiency_from_json(eff, path, &c->efficiency, w, msg, msgsize) != 0)
+        return -1;
+    return 0;
+}
+
+/* Warns of figures that contradict each other, most likely a slip of
+ * units: said, not corrected. */
+static void warn_chip_contradictions(const char *path, const struct chip_spec *c, double sms, struct load_warnings *w)
+{
+    if (c->peak_flops_per_s[RT_FP8] > 0.0 && c->peak_flops_per_s[RT_FP8] < c->peak_flops_per_s[RT_BF16])
+        warn_add(w, "%s: the fp8 peak (%.4g FLOP/s) is below the bf16 peak (%.4g): every chip rooftop knows runs "
+                    "fp8 at least as fast; check its units",
+                 path, c->peak_flops_per_s[RT_FP8], c->peak_flops_per_s[RT_BF16]);
+    if (c->vector_flops_per_s > c->peak_flops_per_s[RT_BF16] && c->peak_flops_per_s[RT_BF16] > 0.0)
+        warn_add(w, "%s: vector_flops_per_s (%.4g) is above the bf16 tensor peak (%.4g): the vector unit is the "
+                    "slower one; check its units",
+                 path, c->vector_flops_per_s, c->peak_flops_per_s[RT_BF16]);
+    if (sms > 0 && c->efficiency.sm_count > 0 && c->efficiency.sm_count != (int64_t)sms) {
+        /* two counts of one chip's SMs: the efficiency block's is the one the kernel models read */
+        warn_add(w, "%s: 'sm_count' %lld and 'efficiency.sm_count' %lld disagree; the kernel models use %lld", path,
+                 (long long)sms, (long long)c->efficiency.sm_count, (long long)c->efficiency.sm_count);
+    }
+}
+
 int chip_from_json(const cJSON *obj, const char *path, const char *what, struct chip_spec *out,
                    struct load_warnings *w, char *err, size_t errsize)
 {
@@ -193,106 +325,13 @@ int chip_from_json(const cJSON *obj, const char *path, const char *what, struct 
         return -1;
     }
     char msg[300];
-    if (json_string(obj, "name", path, true, c.name, sizeof c.name, msg, sizeof msg) != JSON_FOUND)
+    bool sparse, halved;
+    double sms;
+    if (read_chip_peaks(obj, path, &c, &sparse, &halved, w, msg, sizeof msg) != 0 ||
+        read_chip_figures(obj, path, &c, msg, sizeof msg) != 0 ||
+        read_chip_layout(obj, path, &c, sparse, halved, &sms, w, msg, sizeof msg) != 0)
         goto bad;
-    if (json_string(obj, "key", path, false, c.key, sizeof c.key, msg, sizeof msg) == JSON_BAD)
-        goto bad;
-    if (c.key[0] == '\0')
-        key_from_name(c.key, sizeof c.key, c.name);
-    if (c.key[0] == '\0') {
-        snprintf(msg, sizeof msg, "%s: 'name' needs at least one letter or digit", path);
-        goto bad;
-    }
-    const char *peaks_key = cJSON_GetObjectItemCaseSensitive(obj, "peak_flops_per_s") ? "peak_flops_per_s" : "peak_flops";
-    const cJSON *peaks = cJSON_GetObjectItemCaseSensitive(obj, peaks_key);
-    if (!cJSON_IsObject(peaks)) {
-        snprintf(msg, sizeof msg, "%s: '%s' must be an object such as {\"bf16\": 989.4e12, \"fp8\": null}", path,
-                 peaks ? peaks_key : "peak_flops_per_s");
-        goto bad;
-    }
-    char prefix[40];
-    snprintf(prefix, sizeof prefix, "%s.", peaks_key);
-    bool sparse = false, halved = false;
-    if (json_bool(obj, "sparse", path, false, &sparse, msg, sizeof msg) == JSON_BAD ||
-        json_bool(obj, "sparse_halved", path, false, &halved, msg, sizeof msg) == JSON_BAD)
-        goto bad;
-    if (read_peaks(peaks, path, prefix, halved, c.peak_flops_per_s, msg, sizeof msg) != 0)
-        goto bad;
-    const char *known_precisions[RT_PRECISION_COUNT + 2];
-    for (int p = 0; p < RT_PRECISION_COUNT; p++)
-        known_precisions[p] = precision_name((enum rt_precision)p);
-    known_precisions[RT_PRECISION_COUNT] = "fp4";
-    known_precisions[RT_PRECISION_COUNT + 1] = NULL;
-    json_warn_unknown_keys(peaks, known_precisions, path, prefix, w);
-    /* The old spelling hbm_bw_bytes_per_s is still read, but a file with
-     * neither is told the documented name. */
-    const char *bw_key = cJSON_GetObjectItemCaseSensitive(obj, "hbm_bw_bytes_per_s") &&
-                                 !cJSON_GetObjectItemCaseSensitive(obj, "hbm_bytes_per_s")
-                             ? "hbm_bw_bytes_per_s"
-                             : "hbm_bytes_per_s";
-    double tdp = 0, interconnect = 0;
-    if (json_number(obj, "hbm_bytes", path, "", true, RT_MIN_HBM_BYTES, RT_MAX_HBM_BYTES, false, &c.hbm_bytes, msg,
-                    sizeof msg) != JSON_FOUND ||
-        json_number(obj, bw_key, path, "", true, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, false, &c.hbm_bytes_per_s,
-                    msg, sizeof msg) != JSON_FOUND ||
-        figure_or_zero(obj, "interconnect_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, &interconnect,
-                       msg, sizeof msg) == JSON_BAD ||
-        figure_or_zero(obj, "tdp_w", path, 1, 1e6, &tdp, msg, sizeof msg) == JSON_BAD ||
-        figure_or_zero(obj, "vector_flops_per_s", path, RT_MIN_PEAK_FLOPS, RT_MAX_PEAK_FLOPS, &c.vector_flops_per_s,
-                       msg, sizeof msg) == JSON_BAD ||
-        figure_or_zero(obj, "l2_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, &c.l2_bytes_per_s, msg,
-                       sizeof msg) == JSON_BAD ||
-        figure_or_zero(obj, "l1_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S, &c.l1_bytes_per_s, msg,
-                       sizeof msg) == JSON_BAD ||
-        json_string(obj, "source", path, false, c.source, sizeof c.source, msg, sizeof msg) == JSON_BAD ||
-        json_string(obj, "notes", path, false, c.notes, sizeof c.notes, msg, sizeof msg) == JSON_BAD ||
-        conflicts_from_json(obj, path, c.conflicts, sizeof c.conflicts, msg, sizeof msg) != 0 ||
-        figure_or_zero(obj, "price_usd_per_chip_hour", path, 1e-3, RT_MAX_PRICE_USD_PER_CHIP_HOUR,
-                       &c.price_usd_per_chip_hour, msg, sizeof msg) == JSON_BAD ||
-        json_string(obj, "price_source", path, false, c.price_source, sizeof c.price_source, msg, sizeof msg) ==
-            JSON_BAD)
-        goto bad;
-    c.interconnect_bytes_per_s = interconnect;
-    c.tdp_w = tdp;
-    if (strcmp(c.price_source, "unpublished") == 0) /* what chip_to_json writes for none */
-        memset(c.price_source, 0, sizeof c.price_source);
-    if (sparse && halved) {
-        snprintf(msg, sizeof msg, "%s: 'sparse' and 'sparse_halved' together would halve the peaks twice; keep one",
-                 path);
-        goto bad;
-    }
-    if (sparse)
-        for (int p = 0; p < RT_PRECISION_COUNT; p++)
-            c.peak_flops_per_s[p] /= 2.0;
-    c.sparse_halved = sparse || halved;
-    double sms = 0;
-    if (json_number(obj, "sm_count", path, "", false, 0, 1e6, true, &sms, msg, sizeof msg) == JSON_BAD)
-        goto bad;
-    c.efficiency.sm_count = (int64_t)sms;
-    double domain = 0;
-    if (json_number(obj, "scale_up_domain", path, "", false, 0, (double)(1 << 24), true, &domain, msg, sizeof msg) ==
-            JSON_BAD ||
-        figure_or_zero(obj, "scale_out_bytes_per_s", path, RT_MIN_BYTES_PER_S, RT_MAX_BYTES_PER_S,
-                       &c.scale_out_bytes_per_s, msg, sizeof msg) == JSON_BAD)
-        goto bad;
-    c.scale_up_domain = (int64_t)domain;
-    const cJSON *eff = cJSON_GetObjectItemCaseSensitive(obj, "efficiency");
-    if (eff && !cJSON_IsNull(eff) && efficiency_from_json(eff, path, &c.efficiency, w, msg, sizeof msg) != 0)
-        goto bad;
-    /* Figures that contradict each other are most likely a slip of units: said, not corrected. */
-    if (c.peak_flops_per_s[RT_FP8] > 0.0 && c.peak_flops_per_s[RT_FP8] < c.peak_flops_per_s[RT_BF16])
-        warn_add(w, "%s: the fp8 peak (%.4g FLOP/s) is below the bf16 peak (%.4g): every chip rooftop knows runs "
-                    "fp8 at least as fast; check its units",
-                 path, c.peak_flops_per_s[RT_FP8], c.peak_flops_per_s[RT_BF16]);
-    if (c.vector_flops_per_s > c.peak_flops_per_s[RT_BF16] && c.peak_flops_per_s[RT_BF16] > 0.0)
-        warn_add(w, "%s: vector_flops_per_s (%.4g) is above the bf16 tensor peak (%.4g): the vector unit is the "
-                    "slower one; check its units",
-                 path, c.vector_flops_per_s, c.peak_flops_per_s[RT_BF16]);
-    if (sms > 0 && c.efficiency.sm_count > 0 && c.efficiency.sm_count != (int64_t)sms) {
-        /* two counts of one chip's SMs: the efficiency block's is the one the kernel models read */
-        warn_add(w, "%s: 'sm_count' %lld and 'efficiency.sm_count' %lld disagree; the kernel models use %lld", path,
-                 (long long)sms, (long long)c.efficiency.sm_count, (long long)c.efficiency.sm_count);
-    }
+    warn_chip_contradictions(path, &c, sms, w);
     const cJSON *kernels = cJSON_GetObjectItemCaseSensitive(obj, "kernels");
     if (kernels && !cJSON_IsNull(kernels) && kernels_from_json(kernels, path, &c.kernels, w, msg, sizeof msg) != 0)
         goto bad;
